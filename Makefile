@@ -1,0 +1,53 @@
+# reachy-broker — the two commands a newcomer needs:
+#   make run    the broker on its embedded default (loopback dev mode, demo home)
+#   make test   every test
+# Both install what they need first (system packages, the pinned whisper.cpp build, Go modules).
+
+SHELL := /bin/bash
+GO ?= $(shell command -v go || echo /usr/local/go/bin/go)
+WHISPER_PREFIX = $(shell deploy/scripts/whisper-build.sh)
+CGO_ENV = CGO_ENABLED=1 CGO_CFLAGS="-I$(WHISPER_PREFIX)/include" CGO_LDFLAGS="-L$(WHISPER_PREFIX)/lib"
+# Packages with goroutines of their own: their tests also run under the race detector.
+RACE_PKGS = ./speech/... ./intents/...
+
+.PHONY: run test deps whisper modules build model vet fmt-check bench fuzz
+
+deps:
+	@deploy/scripts/deps.sh
+
+whisper: deps
+	@deploy/scripts/whisper-build.sh >/dev/null
+
+modules:
+	@$(GO) mod download
+
+build: whisper modules
+	@mkdir -p bin
+	$(CGO_ENV) $(GO) build -o bin/ ./cmd/...
+
+run: build
+	./bin/reachy-broker --dev
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt would change: $$out"; exit 1; fi
+
+vet: whisper modules
+	$(CGO_ENV) $(GO) vet ./...
+
+test: whisper modules fmt-check vet
+	$(CGO_ENV) $(GO) test -count=1 ./...
+	$(CGO_ENV) $(GO) test -count=1 -race $(RACE_PKGS)
+
+bench: whisper modules
+	$(CGO_ENV) $(GO) test -run '^$$' -bench . -benchtime 5x -count 5 ./...
+
+# A short coverage-guided run of each fuzz target (their seed corpora run in 'make test').
+fuzz: whisper modules
+	$(CGO_ENV) $(GO) test -run '^$$' -fuzz FuzzDecodeWAV -fuzztime 30s ./speech/
+	$(CGO_ENV) $(GO) test -run '^$$' -fuzz FuzzRoute -fuzztime 30s ./intents/
+
+# Downloads a real model (needs internet): make model [MODEL=base.en]
+MODEL ?= tiny.en
+model:
+	@deploy/scripts/model.sh $(MODEL)

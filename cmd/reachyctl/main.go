@@ -1,0 +1,116 @@
+// Command reachyctl is the operator's tool for reachy-broker: it shows how sentences route,
+// lints and tests intent tables, transcribes and speaks audio locally, and writes the
+// generated whisper test models. Run "reachyctl help" for the list of commands.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// command is one reachyctl subcommand.
+type command struct {
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) error
+}
+
+func commands() map[string]command {
+	return map[string]command{
+		"transcribe":     {"transcribe --model PATH FILE.wav [--json]: speech to text with whisper.cpp", runTranscribe},
+		"speak":          {`speak "text" -o out.wav [--voice V]: text to speech with espeak-ng`, runSpeak},
+		"gen-test-model": {"gen-test-model --shape tiny|tiny.en --out PATH: write a random-weight whisper model for tests", runGenTestModel},
+	}
+}
+
+// errUsage marks an error caused by how the command was called (exit code 2).
+var errUsage = errors.New("usage")
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	cmds := commands()
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stderr, cmds)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	c, ok := cmds[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "reachyctl: unknown command %q\n", args[0])
+		usage(stderr, cmds)
+		return 2
+	}
+	if err := c.run(args[1:], stdout, stderr); err != nil {
+		var ee exitError
+		switch {
+		case errors.As(err, &ee):
+			return ee.code
+		case errors.Is(err, errUsage), errors.Is(err, flag.ErrHelp):
+			if !errors.Is(err, flag.ErrHelp) {
+				fmt.Fprintf(stderr, "reachyctl %s: %v\nusage: reachyctl %s\n", args[0], err, c.summary)
+			}
+			return 2
+		default:
+			fmt.Fprintf(stderr, "reachyctl %s: %v\n", args[0], err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// exitError ends the command with a code after it has already said why.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+func usage(w io.Writer, cmds map[string]command) {
+	fmt.Fprintln(w, "usage: reachyctl COMMAND [flags]")
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %s\n", cmds[n].summary)
+	}
+}
+
+// parseInterspersed parses flags that may come before or after positional arguments.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if rest[0] == "--" {
+			return append(pos, rest[1:]...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("reachyctl "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+func usagef(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
+}
+
+func joinWords(args []string) string { return strings.TrimSpace(strings.Join(args, " ")) }

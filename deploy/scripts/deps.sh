@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs the system packages reachy-broker needs, only when missing. Debian/Ubuntu through
+# apt-get (as root, or with sudo), macOS through Homebrew. Safe to run again; never prompts.
+set -euo pipefail
+
+if [ "$(uname -s)" = "Darwin" ]; then
+  command -v brew >/dev/null || { echo "deps: install Homebrew first (https://brew.sh)" >&2; exit 1; }
+  for f in cmake espeak-ng portaudio mosquitto node; do
+    brew list --formula "$f" >/dev/null 2>&1 || brew install "$f"
+  done
+  command -v radicale >/dev/null || echo "deps: radicale is optional on macOS (pipx install radicale) for the CalDAV tests" >&2
+  exit 0
+fi
+
+# Debian package -> a file it installs, so a check costs no apt call.
+declare -A want=(
+  [cmake]=/usr/bin/cmake
+  [g++]=/usr/bin/g++
+  [espeak-ng]=/usr/bin/espeak-ng
+  [portaudio19-dev]=/usr/include/portaudio.h
+  [pkg-config]=/usr/bin/pkg-config
+  [mosquitto]=/usr/sbin/mosquitto
+  [radicale]=/usr/bin/radicale
+  [npm]=/usr/bin/npm
+  [openssl]=/usr/bin/openssl
+  [curl]=/usr/bin/curl
+)
+missing=()
+for pkg in "${!want[@]}"; do
+  [ -e "${want[$pkg]}" ] || missing+=("$pkg")
+done
+# The machine may already have node/npm from elsewhere.
+if command -v npm >/dev/null; then
+  missing=("${missing[@]/npm}")
+fi
+missing=($(printf '%s\n' "${missing[@]}" | grep -v '^$' || true))
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+if [ "$(id -u)" != 0 ]; then
+  command -v sudo >/dev/null || { echo "deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo="sudo -n"
+fi
+echo "deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq </dev/null >/dev/null
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null >/dev/null

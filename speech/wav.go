@@ -1,0 +1,259 @@
+package speech
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/go-audio/audio"
+	"github.com/go-audio/wav"
+)
+
+// SampleRate is the rate every decoded clip is resampled to: what whisper.cpp and the VAD expect.
+const SampleRate = 16000
+
+// DefaultMaxDuration caps an utterance; longer clips are refused before any decoding.
+const DefaultMaxDuration = 30 * time.Second
+
+const (
+	minInputRate = 8000
+	maxInputRate = 48000
+	maxChannels  = 8
+
+	formatPCM        = 1
+	formatFloat      = 3
+	formatExtensible = 0xFFFE
+)
+
+// Clip is decoded mono audio at SampleRate, samples in [-1, 1].
+type Clip struct {
+	Samples []float32
+	// SourceRate, SourceChannels and SourceBits describe the WAV as it arrived.
+	SourceRate     int
+	SourceChannels int
+	SourceBits     int
+}
+
+// Duration is the clip's length.
+func (c Clip) Duration() time.Duration {
+	return time.Duration(len(c.Samples)) * time.Second / SampleRate
+}
+
+// wavLayout is what the pre-validation pass learned from the RIFF chunks.
+type wavLayout struct {
+	format   uint16
+	channels int
+	rate     int
+	bits     int
+	dataLen  int
+}
+
+// inspectWAV walks the RIFF chunk headers without trusting any size it reads: every chunk
+// must fit inside the body, so a lying header can never make us allocate or read past it.
+func inspectWAV(b []byte) (wavLayout, error) {
+	var l wavLayout
+	if len(b) == 0 {
+		return l, invalid("empty body")
+	}
+	if len(b) < 12 || string(b[0:4]) != "RIFF" || string(b[8:12]) != "WAVE" {
+		if len(b) >= 4 && (string(b[0:4]) == "OggS" || string(b[0:3]) == "ID3" || string(b[0:4]) == "fLaC") {
+			return l, unsupported("body is not a WAV file (send audio/wav, PCM)")
+		}
+		return l, invalid("body is not a RIFF/WAVE file")
+	}
+	var haveFmt, haveData bool
+	for off := 12; off+8 <= len(b); {
+		id := string(b[off : off+4])
+		size := int(binary.LittleEndian.Uint32(b[off+4 : off+8]))
+		body := off + 8
+		if size < 0 || size > len(b)-body {
+			return l, invalid("chunk %q claims %d bytes but only %d remain (truncated or corrupt)", printable(id), size, len(b)-body)
+		}
+		switch id {
+		case "fmt ":
+			if size < 16 {
+				return l, invalid("fmt chunk too short (%d bytes)", size)
+			}
+			f := b[body : body+size]
+			l.format = binary.LittleEndian.Uint16(f[0:2])
+			l.channels = int(binary.LittleEndian.Uint16(f[2:4]))
+			l.rate = int(binary.LittleEndian.Uint32(f[4:8]))
+			l.bits = int(binary.LittleEndian.Uint16(f[14:16]))
+			if l.format == formatExtensible {
+				if size < 40 {
+					return l, invalid("extensible fmt chunk too short (%d bytes)", size)
+				}
+				l.format = binary.LittleEndian.Uint16(f[24:26])
+			}
+			haveFmt = true
+		case "data":
+			if !haveFmt {
+				return l, invalid("data chunk comes before the fmt chunk")
+			}
+			l.dataLen = size
+			haveData = true
+		}
+		if haveData {
+			break
+		}
+		off = body + size + size%2 // chunks are word aligned
+	}
+	if !haveFmt {
+		return l, invalid("no fmt chunk")
+	}
+	if !haveData {
+		return l, invalid("no data chunk (truncated)")
+	}
+	switch {
+	case l.format != formatPCM && l.format != formatFloat:
+		return l, unsupported("compressed WAV (format tag %d); send PCM or float32", l.format)
+	case l.channels == 0:
+		return l, invalid("zero channels")
+	case l.channels > maxChannels:
+		return l, invalid("%d channels; at most %d are accepted", l.channels, maxChannels)
+	case l.rate == 0:
+		return l, invalid("zero sample rate")
+	case l.rate < minInputRate || l.rate > maxInputRate:
+		return l, unsupported("sample rate %d Hz; accepted are %d to %d Hz", l.rate, minInputRate, maxInputRate)
+	case l.format == formatPCM && l.bits != 8 && l.bits != 16 && l.bits != 24 && l.bits != 32:
+		return l, unsupported("%d-bit PCM; accepted are 8, 16, 24 and 32 bits", l.bits)
+	case l.format == formatFloat && l.bits != 32:
+		return l, unsupported("%d-bit float; only 32-bit float is accepted", l.bits)
+	}
+	frame := l.channels * l.bits / 8
+	if l.dataLen < frame {
+		return l, invalid("no audio frames (zero-length data)")
+	}
+	return l, nil
+}
+
+func printable(s string) string {
+	out := []byte(s)
+	for i, c := range out {
+		if c < 0x20 || c > 0x7e {
+			out[i] = '?'
+		}
+	}
+	return string(out)
+}
+
+// DecodeWAV validates a WAV body and returns it as mono 16 kHz float samples. Clips longer
+// than maxDur (DefaultMaxDuration when zero) are refused before their samples are decoded.
+func DecodeWAV(b []byte, maxDur time.Duration) (Clip, error) {
+	if maxDur <= 0 {
+		maxDur = DefaultMaxDuration
+	}
+	l, err := inspectWAV(b)
+	if err != nil {
+		return Clip{}, err
+	}
+	frameBytes := l.channels * l.bits / 8
+	frames := l.dataLen / frameBytes
+	if dur := time.Duration(frames) * time.Second / time.Duration(l.rate); dur > maxDur {
+		return Clip{}, invalid("clip is %.1f s; the limit is %.0f s", dur.Seconds(), maxDur.Seconds())
+	}
+
+	dec := wav.NewDecoder(bytes.NewReader(b))
+	buf, err := dec.FullPCMBuffer()
+	if err != nil {
+		return Clip{}, invalid("decode PCM: %v", err)
+	}
+	if int(dec.NumChans) != l.channels || int(dec.SampleRate) != l.rate {
+		return Clip{}, invalid("inconsistent WAV headers")
+	}
+	n := len(buf.Data) / l.channels
+	if n == 0 {
+		return Clip{}, invalid("no audio frames (zero-length data)")
+	}
+	mono := make([]float32, n)
+	scale := pcmScale(l)
+	for i := 0; i < n; i++ {
+		var sum float64
+		for c := 0; c < l.channels; c++ {
+			v := buf.Data[i*l.channels+c]
+			var s float64
+			switch {
+			case l.format == formatFloat:
+				f := float64(math.Float32frombits(uint32(int32(v))))
+				if math.IsNaN(f) || math.IsInf(f, 0) {
+					return Clip{}, invalid("float sample %d is not a finite number", i)
+				}
+				s = math.Max(-1, math.Min(1, f))
+			case l.bits == 8:
+				s = float64(v-128) / 128
+			default:
+				s = float64(v) / scale
+			}
+			sum += s
+		}
+		mono[i] = float32(sum / float64(l.channels))
+	}
+	out, err := Resample(mono, l.rate, SampleRate)
+	if err != nil {
+		return Clip{}, err
+	}
+	return Clip{Samples: out, SourceRate: l.rate, SourceChannels: l.channels, SourceBits: l.bits}, nil
+}
+
+func pcmScale(l wavLayout) float64 {
+	return float64(int64(1) << (l.bits - 1))
+}
+
+// EncodeWAV writes mono PCM16 WAV at the given rate: the format of every spoken reply.
+func EncodeWAV(samples []float32, rate int) ([]byte, error) {
+	if rate <= 0 {
+		return nil, fmt.Errorf("encode wav: sample rate %d", rate)
+	}
+	ws := &memWriteSeeker{}
+	enc := wav.NewEncoder(ws, rate, 16, 1, formatPCM)
+	data := make([]int, len(samples))
+	for i, s := range samples {
+		v := math.Round(float64(s) * 32767)
+		data[i] = int(math.Max(-32768, math.Min(32767, v)))
+	}
+	buf := &audio.IntBuffer{Data: data, Format: &audio.Format{NumChannels: 1, SampleRate: rate}, SourceBitDepth: 16}
+	if err := enc.Write(buf); err != nil {
+		return nil, fmt.Errorf("encode wav: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("encode wav: %w", err)
+	}
+	return ws.buf, nil
+}
+
+// memWriteSeeker is the in-memory io.WriteSeeker the WAV encoder needs to patch its header.
+type memWriteSeeker struct {
+	buf []byte
+	pos int
+}
+
+func (m *memWriteSeeker) Write(p []byte) (int, error) {
+	if need := m.pos + len(p); need > len(m.buf) {
+		m.buf = append(m.buf, make([]byte, need-len(m.buf))...)
+	}
+	copy(m.buf[m.pos:], p)
+	m.pos += len(p)
+	return len(p), nil
+}
+
+func (m *memWriteSeeker) Seek(offset int64, whence int) (int64, error) {
+	var base int
+	switch whence {
+	case 0:
+		base = 0
+	case 1:
+		base = m.pos
+	case 2:
+		base = len(m.buf)
+	default:
+		return 0, fmt.Errorf("seek: bad whence %d", whence)
+	}
+	p := base + int(offset)
+	if p < 0 {
+		return 0, fmt.Errorf("seek: negative position")
+	}
+	m.pos = p
+	return int64(p), nil
+}
