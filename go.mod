@@ -8,4 +8,7 @@ require (
 	github.com/sashabaranov/go-openai v1.43.0
 )
 
-require github.com/go-audio/riff v1.0.0 // indirect
+require (
+	github.com/go-audio/riff v1.0.0 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
+)

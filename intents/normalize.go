@@ -1,0 +1,301 @@
+package intents
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Normalized is a transcript made ready for the patterns, and what normalizing learned.
+type Normalized struct {
+	Text     string `json:"text"`     // what the patterns see
+	Clean    string `json:"clean"`    // before politeness and negation were taken off (for general.ask)
+	Wake     bool   `json:"wake"`     // a wake phrase opened the sentence
+	Polite   bool   `json:"polite"`   // "please", "can you" ...: an imperative marker
+	Negated  bool   `json:"negated"`  // "don't", "do not", "never" ...
+	Question bool   `json:"question"` // a question word opens it, or it ended in "?" without a polite request
+	Deep     bool   `json:"deep"`     // "think carefully"
+}
+
+// Replacements done on the raw lower-case text, before punctuation goes.
+var rawReplacer = strings.NewReplacer(
+	"a.c.", " ac ", "a. c.", " ac ", "a/c", " ac ", "a.c", " ac ",
+	"’", "'", "‘", "'", // typographic apostrophes
+	"°", " degrees ",
+)
+
+var contractions = map[string][]string{
+	"don't": {"do", "not"}, "dont": {"do", "not"}, "doesn't": {"does", "not"}, "didn't": {"did", "not"},
+	"isn't": {"is", "not"}, "aren't": {"are", "not"}, "wasn't": {"was", "not"}, "won't": {"will", "not"},
+	"can't": {"cannot"}, "cant": {"cannot"}, "shouldn't": {"should", "not"}, "wouldn't": {"would", "not"},
+	"what's": {"what", "is"}, "whats": {"what", "is"}, "where's": {"where", "is"}, "who's": {"who", "is"},
+	"how's": {"how", "is"}, "it's": {"it", "is"}, "that's": {"that", "is"}, "there's": {"there", "is"},
+	"let's": {"let", "us"}, "i'm": {"i", "am"}, "i'd": {"i", "would"}, "you're": {"you", "are"},
+	"they're": {"they", "are"}, "we're": {"we", "are"}, "he's": {"he", "is"}, "she's": {"she", "is"},
+}
+
+// Multi-word rewrites, longest first within each leading word.
+var phraseRewrites = []struct {
+	from []string
+	to   []string
+}{
+	{[]string{"air", "conditioning"}, []string{"ac"}},
+	{[]string{"air", "conditioner"}, []string{"ac"}},
+	{[]string{"air", "conditioners"}, []string{"ac"}},
+	{[]string{"air", "con"}, []string{"ac"}},
+	{[]string{"air", "cons"}, []string{"ac"}},
+	{[]string{"a", "c"}, []string{"ac"}},
+	{[]string{"never", "mind"}, []string{"nevermind"}},
+	{[]string{"do", "not", "disturb"}, []string{"do-not-disturb"}},
+}
+
+var singleRewrites = map[string]string{
+	"aircon": "ac", "airconditioning": "ac", "airconditioner": "ac", "cooling": "ac", "acs": "ac",
+	"lites": "lights", "lite": "light",
+}
+
+var fillers = map[string]bool{"um": true, "uh": true, "umm": true, "uhh": true, "erm": true, "er": true, "hmm": true, "hm": true, "ah": true, "uhm": true, "mm": true}
+
+var politeLeads = [][]string{
+	{"would", "you", "mind"}, {"would", "you", "please"}, {"could", "you", "please"}, {"can", "you", "please"},
+	{"will", "you", "please"}, {"i", "would", "like", "you", "to"}, {"i", "want", "you", "to"}, {"i", "need", "you", "to"},
+	{"can", "you"}, {"could", "you"}, {"would", "you"}, {"will", "you"}, {"please"}, {"kindly"},
+}
+
+var courtesyTails = [][]string{
+	{"thank", "you", "very", "much"}, {"thank", "you"}, {"thanks", "a", "lot"}, {"thanks"}, {"cheers"}, {"please"}, {"for", "me", "please"},
+}
+
+var negationLeads = [][]string{{"do", "not"}, {"never"}, {"please", "do", "not"}, {"dont"}, {"you", "should", "not"}}
+
+var questionWords = map[string]bool{
+	"is": true, "are": true, "was": true, "were": true, "am": true, "did": true, "does": true,
+	"should": true, "shall": true, "why": true, "who": true, "whom": true, "whose": true, "how": true,
+	"what": true, "when": true, "where": true, "which": true, "has": true, "have": true, "had": true,
+	"can": true, "could": true, "would": true, "will": true, "may": true, "might": true, "must": true,
+	"cannot": true, "if": true, "whether": true,
+}
+
+var deepPhrases = [][]string{
+	{"think", "very", "carefully", "about", "this"}, {"think", "carefully", "about", "this"}, {"think", "hard", "about", "this"},
+	{"think", "very", "carefully"}, {"think", "carefully", "about"}, {"think", "carefully"}, {"think", "hard"}, {"think", "deeply"},
+}
+
+var units = map[string]int{"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+	"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+	"sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}
+var tens = map[string]int{"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+
+// maxTranscript bounds the work normalizing does: a voice command is never this long.
+const maxTranscript = 2000
+
+// Normalize turns a whisper transcript into the form the patterns are written against.
+// wake lists the home's wake phrases (already normalized, e.g. "hey reachy").
+func Normalize(transcript string, wake [][]string) Normalized {
+	var n Normalized
+	if len(transcript) > maxTranscript {
+		transcript = transcript[:maxTranscript]
+	}
+	raw := rawReplacer.Replace(strings.ToLower(transcript))
+	trimmed := strings.TrimRightFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || r == '.' || r == '!' || r == '"' })
+	endsWithQ := strings.HasSuffix(trimmed, "?")
+
+	toks := tokenize(raw)
+	toks = expandTokens(toks)
+	toks = rewritePhrases(toks)
+	toks = numbersToDigits(toks)
+	toks = dropFillersAndStutters(toks)
+
+	// Wake phrase first: "hey jeeves, can you ..." (fillers already gone).
+	for _, w := range wake {
+		if hasPrefix(toks, w) {
+			toks, n.Wake = toks[len(w):], true
+			break
+		}
+	}
+	toks = trimTails(toks)
+	for i := 0; i+1 < len(toks); i++ { // "think carefully" anywhere
+		for _, d := range deepPhrases {
+			if hasPrefix(toks[i:], d) {
+				toks = append(append([]string(nil), toks[:i]...), toks[i+len(d):]...)
+				n.Deep = true
+				break
+			}
+		}
+	}
+	n.Clean = strings.Join(toks, " ")
+
+	for changed := true; changed; {
+		changed = false
+		for _, p := range politeLeads {
+			if hasPrefix(toks, p) {
+				toks, n.Polite, changed = toks[len(p):], true, true
+				break
+			}
+		}
+		for _, p := range negationLeads {
+			if hasPrefix(toks, p) && len(toks) > len(p) {
+				toks, n.Negated, changed = toks[len(p):], true, true
+				break
+			}
+		}
+	}
+	// "please" inside the sentence is politeness too.
+	out := toks[:0:0]
+	for _, t := range toks {
+		if t == "please" {
+			n.Polite = true
+			continue
+		}
+		if t == "not" || t == "never" {
+			n.Negated = true
+		}
+		out = append(out, t)
+	}
+	toks = trimTails(out)
+	n.Text = strings.Join(toks, " ")
+	if len(toks) > 0 && (questionWords[toks[0]] || doQuestion(toks) || hasPrefix(toks, []string{"i", "wonder"})) {
+		n.Question = true
+	}
+	if endsWithQ && !n.Polite {
+		n.Question = true
+	}
+	return n
+}
+
+func tokenize(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'')
+	})
+}
+
+func expandTokens(in []string) []string {
+	out := make([]string, 0, len(in)+4)
+	for _, t := range in {
+		t = strings.Trim(t, "'")
+		if t == "" {
+			continue
+		}
+		if c, ok := contractions[t]; ok {
+			out = append(out, c...)
+			continue
+		}
+		// Possessives and stray apostrophes: "kid's" -> "kids", "kids'" -> "kids".
+		t = strings.ReplaceAll(t, "'", "")
+		if r, ok := singleRewrites[t]; ok {
+			t = r
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func rewritePhrases(in []string) []string {
+	out := make([]string, 0, len(in))
+outer:
+	for i := 0; i < len(in); {
+		for _, r := range phraseRewrites {
+			if hasPrefix(in[i:], r.from) {
+				out = append(out, r.to...)
+				i += len(r.from)
+				continue outer
+			}
+		}
+		out = append(out, in[i])
+		i++
+	}
+	return out
+}
+
+// numbersToDigits turns "twenty two" into "22" and "five" into "5".
+func numbersToDigits(in []string) []string {
+	out := make([]string, 0, len(in))
+	for i := 0; i < len(in); i++ {
+		t := in[i]
+		if v, ok := tens[t]; ok {
+			if i+1 < len(in) {
+				if u, ok := units[in[i+1]]; ok && u > 0 && u < 10 {
+					v += u
+					i++
+				}
+			}
+			out = append(out, strconv.Itoa(v))
+			continue
+		}
+		if v, ok := units[t]; ok {
+			if i+1 < len(in) && in[i+1] == "hundred" {
+				v *= 100
+				i++
+			}
+			out = append(out, strconv.Itoa(v))
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func dropFillersAndStutters(in []string) []string {
+	out := make([]string, 0, len(in))
+	for _, t := range in {
+		if fillers[t] {
+			continue
+		}
+		if len(out) > 0 && out[len(out)-1] == t {
+			continue // "the the", "turn turn"
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func trimTails(toks []string) []string {
+	for changed := true; changed; {
+		changed = false
+		for _, c := range courtesyTails {
+			if hasSuffix(toks, c) && len(toks) > len(c) {
+				toks, changed = toks[:len(toks)-len(c)], true
+				break
+			}
+		}
+	}
+	return toks
+}
+
+func hasPrefix(toks, p []string) bool {
+	if len(p) > len(toks) {
+		return false
+	}
+	for i, w := range p {
+		if toks[i] != w {
+			return false
+		}
+	}
+	return true
+}
+
+func hasSuffix(toks, p []string) bool {
+	if len(p) > len(toks) {
+		return false
+	}
+	return hasPrefix(toks[len(toks)-len(p):], p)
+}
+
+// normalizeVocab puts a vocabulary word (room, alias, person, wake phrase) in the same form
+// the normalizer gives transcripts.
+func normalizeVocab(s string) string {
+	toks := numbersToDigits(rewritePhrases(expandTokens(tokenize(rawReplacer.Replace(strings.ToLower(s))))))
+	return strings.Join(toks, " ")
+}
+
+// doQuestion tells "do you know ..." (a question) from "do a little dance" (a command).
+func doQuestion(toks []string) bool {
+	if len(toks) < 2 || toks[0] != "do" {
+		return false
+	}
+	switch toks[1] {
+	case "you", "i", "we", "they", "he", "she", "it", "any", "all", "the":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,422 @@
+package intents
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Context is what the router knows about the caller.
+type Context struct {
+	// DeviceRoom is the room of the device that heard the sentence; "here" means this room.
+	// Empty means the home's configured device_room.
+	DeviceRoom string
+}
+
+// Rule names the pattern that matched.
+type Rule struct {
+	Intent  string `json:"intent"`
+	Index   int    `json:"index"` // position of the pattern in the intent, from 0
+	Pattern string `json:"pattern"`
+	Where   string `json:"where"` // file:line
+}
+
+// Pending is an intent waiting for the answer to a clarifying question.
+type Pending struct {
+	Intent  string            `json:"intent"`
+	Args    map[string]string `json:"args"`
+	Missing string            `json:"missing"` // the argument the question asks for
+}
+
+// Decision is the router's answer: which intent, with which arguments, and why.
+type Decision struct {
+	Intent     string            `json:"intent"`
+	Args       map[string]string `json:"args"`
+	Kind       Kind              `json:"kind"`
+	Scope      string            `json:"scope,omitempty"`
+	Rule       *Rule             `json:"rule,omitempty"`
+	Doctrine   []string          `json:"doctrine,omitempty"` // why the doctrine changed the result
+	Prompt     string            `json:"prompt,omitempty"`   // for clarify: the question to ask
+	Pending    *Pending          `json:"pending,omitempty"`
+	Normalized Normalized        `json:"normalized"`
+}
+
+// Route decides the intent for a transcript. It is deterministic and never fails: anything
+// the table does not cover is a general question.
+func (t *Table) Route(transcript string, ctx Context) Decision {
+	n := Normalize(transcript, t.vocab.wake)
+	if n.Text == "" {
+		if n.Wake {
+			d := t.decide(t.byName[IntentGreeting], map[string]string{}, nil, n)
+			d.Doctrine = append(d.Doctrine, "only the wake phrase was said: greet and listen")
+			return d
+		}
+		return Decision{Intent: IntentNone, Args: map[string]string{}, Kind: KindMeta, Normalized: n}
+	}
+	if d, ok := t.match(n, ctx); ok {
+		return d
+	}
+	if d, ok := t.compound(n, ctx); ok {
+		return d
+	}
+	return t.ask(n, nil)
+}
+
+// match tries every pattern in table order.
+func (t *Table) match(n Normalized, ctx Context) (Decision, bool) {
+	for _, in := range t.intents {
+		for i, p := range in.patterns {
+			m := p.re.FindStringSubmatch(n.Text)
+			if m == nil {
+				continue
+			}
+			captured, ok := captures(p, m)
+			if !ok {
+				continue
+			}
+			b := t.bind(in, captured, ctx)
+			if b.notApplicable {
+				continue // a capture swallowed the sentence's own words: not this rule
+			}
+			rule := &Rule{Intent: in.Name, Index: i, Pattern: p.source, Where: p.where}
+			return t.doctrine(in, b, rule, n, ctx), true
+		}
+	}
+	return Decision{}, false
+}
+
+func captures(p pattern, m []string) (map[string]string, bool) {
+	out := map[string]string{}
+	for i, name := range p.groups {
+		if name == "" || m[i] == "" {
+			continue
+		}
+		if prev, ok := out[name]; ok && prev != m[i] {
+			return nil, false // "turn on the kitchen light in the bedroom": two rooms
+		}
+		out[name] = m[i]
+	}
+	return out, true
+}
+
+// problem is an argument the sentence got wrong or left out.
+type problem struct {
+	arg, value, why string // why: missing | unknown | out_of_range | no_device | no_device_room
+}
+
+type binding struct {
+	args          map[string]string
+	problems      []problem
+	notes         []string
+	notApplicable bool
+}
+
+// bind checks captured values against the closed vocabularies and fills defaults.
+func (t *Table) bind(in *Intent, captured map[string]string, ctx Context) binding {
+	b := binding{args: map[string]string{}}
+	for _, spec := range in.Args {
+		raw, ok := captured[spec.Name]
+		if !ok && spec.Default != "" {
+			raw, ok = spec.Default, true
+		}
+		if !ok {
+			if spec.Required {
+				b.problems = append(b.problems, problem{arg: spec.Name, why: "missing"})
+			}
+			continue
+		}
+		switch spec.Type {
+		case ArgRoom:
+			t.bindRoom(&b, spec, raw, ctx)
+		case ArgState:
+			b.args[spec.Name] = raw
+		case ArgTemperature:
+			v, err := strconv.Atoi(raw)
+			if err != nil || v < t.Home.ACRange.Min || v > t.Home.ACRange.Max {
+				b.problems = append(b.problems, problem{arg: spec.Name, value: raw, why: "out_of_range"})
+				continue
+			}
+			b.args[spec.Name] = strconv.Itoa(v)
+		case ArgPerson:
+			name, known, applies := t.vocab.resolvePerson(raw)
+			switch {
+			case !applies:
+				b.notApplicable = true
+			case !known:
+				b.problems = append(b.problems, problem{arg: spec.Name, value: raw, why: "unknown"})
+			default:
+				b.args[spec.Name] = name
+			}
+		case ArgExpression:
+			e, ok := t.vocab.expressions[raw]
+			if !ok {
+				b.problems = append(b.problems, problem{arg: spec.Name, value: raw, why: "unknown"})
+				continue
+			}
+			b.args[spec.Name] = e
+		}
+	}
+	return b
+}
+
+func (t *Table) bindRoom(b *binding, spec ArgSpec, raw string, ctx Context) {
+	ref, room := t.vocab.resolveRoom(raw)
+	switch ref {
+	case roomNotARoom:
+		b.notApplicable = true
+		return
+	case roomAll:
+		b.args[spec.Name] = "all"
+		return
+	case roomUnknown:
+		b.problems = append(b.problems, problem{arg: spec.Name, value: raw, why: "unknown"})
+		return
+	case roomHere:
+		here := ctx.DeviceRoom
+		if here == "" {
+			here = t.vocab.deviceRoom
+		}
+		r, ok := findRoom(t.Home.Rooms, here)
+		if !ok {
+			b.problems = append(b.problems, problem{arg: spec.Name, why: "no_device_room"})
+			return
+		}
+		room = &r
+		b.notes = append(b.notes, fmt.Sprintf(`"here" is this device's room: %s`, r.Name))
+	}
+	if spec.Device != "" && !slices.Contains(room.Devices, spec.Device) {
+		b.problems = append(b.problems, problem{arg: spec.Name, value: room.Name, why: "no_device"})
+		return
+	}
+	b.args[spec.Name] = room.Name
+}
+
+// doctrine is the one place where a sentence's grammar can overrule its pattern.
+func (t *Table) doctrine(in *Intent, b binding, rule *Rule, n Normalized, ctx Context) Decision {
+	if in.Acts() && (n.Question || n.Negated) {
+		why := "a question never actuates"
+		if n.Negated {
+			why = "a negated command never actuates"
+		}
+		target := in.Fallback
+		if target == "" {
+			d := t.ask(n, rule)
+			d.Doctrine = append([]string{why + ": " + in.Name + " becomes a general question"}, d.Doctrine...)
+			return d
+		}
+		fb := t.byName[target]
+		captured := map[string]string{}
+		for k, v := range b.args {
+			if _, ok := fb.Arg(k); ok {
+				captured[k] = v
+			}
+		}
+		for _, p := range b.problems { // keep what the sentence said, even if the write rejected it
+			if p.value != "" {
+				if _, ok := fb.Arg(p.arg); ok {
+					captured[p.arg] = p.value
+				}
+			}
+		}
+		fbBinding := t.bind(fb, captured, ctx)
+		d := t.settle(fb, fbBinding, rule, n)
+		d.Doctrine = append([]string{fmt.Sprintf("%s: %s falls to the read %s", why, in.Name, fb.Name)}, d.Doctrine...)
+		return d
+	}
+	return t.settle(in, b, rule, n)
+}
+
+// settle turns a binding into a decision, or into a clarifying question when an argument is
+// missing or not in the home's vocabulary.
+func (t *Table) settle(in *Intent, b binding, rule *Rule, n Normalized) Decision {
+	if len(b.problems) == 0 {
+		d := t.decide(in, b.args, rule, n)
+		d.Doctrine = append(d.Doctrine, b.notes...)
+		return d
+	}
+	p := b.problems[0]
+	d := t.decide(t.byName[IntentClarify], map[string]string{}, rule, n)
+	d.Pending = &Pending{Intent: in.Name, Args: b.args, Missing: p.arg}
+	spec, _ := in.Arg(p.arg)
+	d.Prompt = t.question(spec, p)
+	d.Doctrine = append(d.Doctrine, b.notes...)
+	d.Doctrine = append(d.Doctrine, fmt.Sprintf("%s needs %s (%s): ask", in.Name, p.arg, strings.ReplaceAll(p.why, "_", " ")))
+	return d
+}
+
+func (t *Table) decide(in *Intent, args map[string]string, rule *Rule, n Normalized) Decision {
+	return Decision{Intent: in.Name, Args: args, Kind: in.Kind, Scope: in.Scope, Rule: rule, Normalized: n}
+}
+
+// ask sends free text to the lean agent: the only place free text goes.
+func (t *Table) ask(n Normalized, rule *Rule) Decision {
+	name := IntentGeneralAsk
+	if n.Deep {
+		name = IntentDeepAsk
+	}
+	q := n.Clean
+	if q == "" {
+		q = n.Text
+	}
+	d := t.decide(t.byName[name], map[string]string{"question": q}, rule, n)
+	if rule == nil {
+		d.Doctrine = append(d.Doctrine, "no rule matched: free text goes to "+name)
+	}
+	return d
+}
+
+var clauseSeparators = map[string]bool{"and": true, "then": true, "also": true, "after": true, "plus": true}
+
+// compound handles sentences that hold a command next to something else: nothing is done on
+// part of a sentence, so the robot asks for one thing at a time.
+func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
+	toks := strings.Fields(n.Text)
+	var clauses [][]string
+	start := 0
+	for i, w := range toks {
+		if clauseSeparators[w] {
+			if i > start {
+				clauses = append(clauses, toks[start:i])
+			}
+			start = i + 1
+		}
+	}
+	if len(clauses) == 0 {
+		return Decision{}, false
+	}
+	clauses = append(clauses, toks[start:])
+	for _, c := range clauses {
+		sub := n
+		sub.Text = strings.Join(c, " ")
+		d, ok := t.match(sub, ctx)
+		if !ok {
+			continue
+		}
+		acting := d.Kind == KindWrite || d.Kind == KindRobot
+		if d.Pending != nil {
+			if pin, ok := t.byName[d.Pending.Intent]; ok && pin.Acts() {
+				acting = true
+			}
+		}
+		if acting {
+			out := t.decide(t.byName[IntentClarify], map[string]string{}, nil, n)
+			out.Prompt = "Please ask me for one thing at a time."
+			out.Doctrine = []string{fmt.Sprintf("compound sentence: the part %q would act, and nothing is done on part of a sentence", sub.Text)}
+			return out, true
+		}
+	}
+	return Decision{}, false
+}
+
+// question words the clarifying prompt for a problem.
+func (t *Table) question(spec ArgSpec, p problem) string {
+	switch spec.Type {
+	case ArgRoom:
+		rooms := t.roomsWith(spec.Device)
+		lead := "Which room?"
+		switch p.why {
+		case "unknown":
+			lead = fmt.Sprintf("I don't know a room called %s. Which room?", p.value)
+		case "no_device":
+			lead = fmt.Sprintf("The %s has no %s. Which room?", p.value, deviceWord(spec.Device))
+		}
+		return fmt.Sprintf("%s I can do %s.", lead, spokenList(rooms, "or"))
+	case ArgPerson:
+		var names []string
+		for _, p := range t.Home.People {
+			names = append(names, p.Name)
+		}
+		if p.why == "unknown" {
+			return fmt.Sprintf("I don't know %s. I can check %s.", p.value, spokenList(names, "or"))
+		}
+		return fmt.Sprintf("Who do you mean? I can check %s.", spokenList(names, "or"))
+	case ArgTemperature:
+		return fmt.Sprintf("What temperature? I can set the AC between %d and %d degrees.", t.Home.ACRange.Min, t.Home.ACRange.Max)
+	case ArgState:
+		return "On or off?"
+	case ArgExpression:
+		return fmt.Sprintf("I can %s.", spokenList(sortedKeys(t.Home.Expressions), "or"))
+	}
+	return "Could you say that again?"
+}
+
+func (t *Table) roomsWith(device string) []string {
+	var out []string
+	for _, r := range t.Home.Rooms {
+		if device == "" || slices.Contains(r.Devices, device) {
+			out = append(out, "the "+r.Name)
+		}
+	}
+	return out
+}
+
+func deviceWord(d string) string {
+	if d == "ac" {
+		return "air conditioning"
+	}
+	return d
+}
+
+func spokenList(items []string, conj string) string {
+	switch len(items) {
+	case 0:
+		return "nothing"
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " " + conj + " " + items[len(items)-1]
+}
+
+// Complete answers a clarifying question: it fills the pending intent's missing argument
+// from a short follow-up ("the kitchen", "bedroom please", "twenty two"). ok is false when
+// the answer does not fill it; the caller then routes the answer as a new sentence.
+func (t *Table) Complete(p Pending, answer string, ctx Context) (Decision, bool) {
+	in, ok := t.byName[p.Intent]
+	if !ok {
+		return Decision{}, false
+	}
+	spec, ok := in.Arg(p.Missing)
+	if !ok {
+		return Decision{}, false
+	}
+	n := Normalize(answer, t.vocab.wake)
+	toks := strings.Fields(n.Text)
+	for len(toks) > 0 && (toks[0] == "in" || toks[0] == "the" || toks[0] == "for" || toks[0] == "to" || toks[0] == "at" || toks[0] == "in the") {
+		toks = toks[1:]
+	}
+	for len(toks) > 0 && (toks[len(toks)-1] == "degrees" || toks[len(toks)-1] == "one" || toks[len(toks)-1] == "room" && len(toks) > 1 && t.isRoom(strings.Join(toks[:len(toks)-1], " "))) {
+		toks = toks[:len(toks)-1]
+	}
+	value := strings.Join(toks, " ")
+	if value == "" {
+		return Decision{}, false
+	}
+	captured := map[string]string{}
+	for k, v := range p.Args {
+		captured[k] = v
+	}
+	captured[spec.Name] = value
+	if spec.Type == ArgRoom {
+		if ref, _ := t.vocab.resolveRoom(value); ref == roomUnknown || ref == roomNotARoom {
+			return Decision{}, false
+		}
+	}
+	b := t.bind(in, captured, ctx)
+	if b.notApplicable {
+		return Decision{}, false
+	}
+	for _, pr := range b.problems {
+		if pr.arg == spec.Name {
+			return Decision{}, false
+		}
+	}
+	d := t.settle(in, b, nil, n)
+	d.Doctrine = append([]string{fmt.Sprintf("answer to a clarifying question filled %s", spec.Name)}, d.Doctrine...)
+	return d, true
+}
+
+func (t *Table) isRoom(s string) bool {
+	ref, _ := t.vocab.resolveRoom(s)
+	return ref == roomKnown
+}

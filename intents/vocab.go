@@ -1,0 +1,132 @@
+package intents
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Words that can never name a room or a person: they mean something to the router.
+var reservedRoomWords = map[string]bool{
+	"here": true, "in here": true, "this room": true, "all": true, "every": true, "everywhere": true,
+	"any": true, "the": true, "house": true, "whole house": true,
+}
+
+// Words that show a captured "room" or "person" is really part of a question or command.
+var functionWords = map[string]bool{
+	"is": true, "are": true, "was": true, "were": true, "did": true, "do": true, "does": true, "what": true,
+	"why": true, "how": true, "who": true, "should": true, "can": true, "could": true, "would": true,
+	"will": true, "if": true, "not": true, "never": true, "turn": true, "switch": true, "set": true,
+	"and": true, "or": true, "then": true, "there": true, "it": true, "me": true, "we": true, "they": true, "but": true, "ignore": true, "i": true, "you": true,
+}
+
+// vocab is the home's closed vocabularies in lookup form.
+type vocab struct {
+	rooms       map[string]*Room  // normalized name or alias -> room
+	people      map[string]string // normalized name, alias, or possessive -> person name
+	expressions map[string]string // normalized phrase -> expression
+	exprAlt     string
+	wake        [][]string
+	deviceRoom  string
+}
+
+func newVocab(h Home) vocab {
+	v := vocab{rooms: map[string]*Room{}, people: map[string]string{}, expressions: map[string]string{}}
+	for i := range h.Rooms {
+		r := &h.Rooms[i]
+		for _, w := range append([]string{r.Name}, r.Aliases...) {
+			v.rooms[normalizeVocab(w)] = r
+			v.rooms[strings.ReplaceAll(normalizeVocab(w), " ", "")] = r // "bed room" vs "bedroom"
+		}
+	}
+	for _, p := range h.People {
+		for _, w := range append([]string{p.Name}, p.Aliases...) {
+			n := normalizeVocab(w)
+			v.people[n] = p.Name
+			v.people[n+"s"] = p.Name // "mom's calendar" normalizes to "moms"
+		}
+	}
+	var phrases []string
+	for _, name := range sortedKeys(h.Expressions) {
+		v.expressions[normalizeVocab(name)] = name
+		for _, w := range h.Expressions[name] {
+			v.expressions[normalizeVocab(w)] = name
+		}
+	}
+	for p := range v.expressions {
+		phrases = append(phrases, regexp.QuoteMeta(p))
+	}
+	sort.Slice(phrases, func(i, j int) bool { // longest first, then alphabetical: stable output
+		if len(phrases[i]) != len(phrases[j]) {
+			return len(phrases[i]) > len(phrases[j])
+		}
+		return phrases[i] < phrases[j]
+	})
+	v.exprAlt = strings.Join(phrases, "|")
+	for _, w := range h.WakePhrases {
+		if t := strings.Fields(normalizeVocab(w)); len(t) > 0 {
+			v.wake = append(v.wake, t)
+		}
+	}
+	sort.SliceStable(v.wake, func(i, j int) bool { return len(v.wake[i]) > len(v.wake[j]) })
+	if r, ok := findRoom(h.Rooms, h.DeviceRoom); ok {
+		v.deviceRoom = r.Name
+	}
+	return v
+}
+
+func (v vocab) expressionAlternation() string { return v.exprAlt }
+
+// roomRef is what a captured room phrase turned out to be.
+type roomRef int
+
+const (
+	roomNone roomRef = iota
+	roomKnown
+	roomHere
+	roomAll
+	roomUnknown
+	roomNotARoom // the capture swallowed words of the sentence: the pattern does not apply
+)
+
+func (v vocab) resolveRoom(phrase string) (roomRef, *Room) {
+	p := strings.TrimSpace(phrase)
+	if p == "" {
+		return roomNone, nil
+	}
+	for _, w := range strings.Fields(p) {
+		if functionWords[w] {
+			return roomNotARoom, nil
+		}
+	}
+	for _, lead := range []string{"the ", "my ", "our "} {
+		p = strings.TrimPrefix(p, lead)
+	}
+	switch p {
+	case "here", "in here", "this room", "this", "in this room":
+		return roomHere, nil
+	case "all", "all the", "every", "everywhere", "any", "all of the", "house", "whole house", "the whole house", "all my", "all our":
+		return roomAll, nil
+	}
+	if r, ok := v.rooms[p]; ok {
+		return roomKnown, r
+	}
+	if r, ok := v.rooms[strings.ReplaceAll(p, " ", "")]; ok {
+		return roomKnown, r
+	}
+	return roomUnknown, nil
+}
+
+func (v vocab) resolvePerson(phrase string) (string, bool, bool) {
+	p := strings.TrimSpace(phrase)
+	for _, w := range strings.Fields(p) {
+		if functionWords[w] {
+			return "", false, false // not a person: the pattern does not apply
+		}
+	}
+	for _, lead := range []string{"my ", "our ", "the "} {
+		p = strings.TrimPrefix(p, lead)
+	}
+	name, ok := v.people[p]
+	return name, ok, true
+}
