@@ -15,6 +15,8 @@ type Normalized struct {
 	Negated  bool   `json:"negated"`  // "don't", "do not", "never" ...
 	Question bool   `json:"question"` // a question word opens it, or it ended in "?" without a polite request
 	Deep     bool   `json:"deep"`     // "think carefully"
+
+	raw string // the transcript as heard, for splitting compound sentences
 }
 
 // Replacements done on the raw lower-case text, before punctuation goes.
@@ -53,6 +55,11 @@ var singleRewrites = map[string]string{
 	"aircon": "ac", "airconditioning": "ac", "airconditioner": "ac", "cooling": "ac", "acs": "ac",
 	"lites": "lights", "lite": "light",
 }
+
+// stutterWords are the short words whisper doubles when a speaker hesitates.
+var stutterWords = map[string]bool{"the": true, "a": true, "an": true, "to": true, "on": true, "off": true, "in": true,
+	"i": true, "is": true, "it": true, "and": true, "of": true, "my": true, "turn": true, "switch": true, "what": true,
+	"set": true, "can": true, "you": true, "please": true, "light": true, "lights": true}
 
 var fillers = map[string]bool{"um": true, "uh": true, "umm": true, "uhh": true, "erm": true, "er": true, "hmm": true, "hm": true, "ah": true, "uhm": true, "mm": true}
 
@@ -96,6 +103,7 @@ func Normalize(transcript string, wake [][]string) Normalized {
 	if len(transcript) > maxTranscript {
 		transcript = transcript[:maxTranscript]
 	}
+	n.raw = transcript
 	raw := rawReplacer.Replace(strings.ToLower(transcript))
 	trimmed := strings.TrimRightFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || r == '.' || r == '!' || r == '"' })
 	endsWithQ := strings.HasSuffix(trimmed, "?")
@@ -241,8 +249,8 @@ func dropFillersAndStutters(in []string) []string {
 		if fillers[t] {
 			continue
 		}
-		if len(out) > 0 && out[len(out)-1] == t {
-			continue // "the the", "turn turn"
+		if len(out) > 0 && out[len(out)-1] == t && stutterWords[t] {
+			continue // "the the", "turn turn"; but "knock knock" and "bye bye" stay
 		}
 		out = append(out, t)
 	}

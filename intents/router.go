@@ -2,6 +2,7 @@ package intents
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,10 +68,10 @@ func (t *Table) Route(transcript string, ctx Context) Decision {
 func (t *Table) match(n Normalized, ctx Context) (Decision, bool) {
 	for _, in := range t.intents {
 		for i, p := range in.patterns {
-			m := p.re.FindStringSubmatch(n.Text)
-			if m == nil {
+			if !p.filter.admits(n.Text) || !p.re.MatchString(n.Text) {
 				continue
 			}
+			m := p.re.FindStringSubmatch(n.Text)
 			captured, ok := captures(p, m)
 			if !ok {
 				continue
@@ -268,29 +269,49 @@ func (t *Table) ask(n Normalized, rule *Rule) Decision {
 
 var clauseSeparators = map[string]bool{"and": true, "then": true, "also": true, "after": true, "plus": true}
 
-// compound handles sentences that hold a command next to something else: nothing is done on
-// part of a sentence, so the robot asks for one thing at a time.
-func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
-	toks := strings.Fields(n.Text)
-	var clauses [][]string
-	start := 0
-	for i, w := range toks {
-		if clauseSeparators[w] {
+// clauses splits a sentence at punctuation and at words that join commands.
+func (t *Table) clauses(n Normalized) []Normalized {
+	var out []Normalized
+	isBreak := func(r rune) bool { return strings.ContainsRune(".!?;:,", r) }
+	pieces := strings.FieldsFunc(n.raw, isBreak)
+	for _, piece := range pieces {
+		pn := n // one piece: the sentence is already normalized
+		if len(pieces) > 1 {
+			pn = Normalize(piece, t.vocab.wake)
+		}
+		toks := strings.Fields(pn.Text)
+		start := 0
+		for i := 0; i <= len(toks); i++ {
+			if i < len(toks) && !clauseSeparators[toks[i]] {
+				continue
+			}
 			if i > start {
-				clauses = append(clauses, toks[start:i])
+				c := pn
+				c.Text = strings.Join(toks[start:i], " ")
+				c.Question = c.Question || n.Question
+				c.Negated = c.Negated || n.Negated
+				out = append(out, c)
 			}
 			start = i + 1
 		}
 	}
-	if len(clauses) == 0 {
+	return out
+}
+
+// compound handles sentences made of several clauses. Nothing is done on part of a
+// sentence: if any clause would act, the robot asks for one thing at a time. If every
+// clause asks for the same read, that read is the answer; anything else is a general question.
+func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
+	parts := t.clauses(n)
+	if len(parts) < 2 {
 		return Decision{}, false
 	}
-	clauses = append(clauses, toks[start:])
-	for _, c := range clauses {
-		sub := n
-		sub.Text = strings.Join(c, " ")
-		d, ok := t.match(sub, ctx)
+	var same *Decision
+	agree := true
+	for _, c := range parts {
+		d, ok := t.match(c, ctx)
 		if !ok {
+			agree = false
 			continue
 		}
 		acting := d.Kind == KindWrite || d.Kind == KindRobot
@@ -302,9 +323,20 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 		if acting {
 			out := t.decide(t.byName[IntentClarify], map[string]string{}, nil, n)
 			out.Prompt = "Please ask me for one thing at a time."
-			out.Doctrine = []string{fmt.Sprintf("compound sentence: the part %q would act, and nothing is done on part of a sentence", sub.Text)}
+			out.Doctrine = []string{fmt.Sprintf("compound sentence: the part %q would act, and nothing is done on part of a sentence", c.Text)}
 			return out, true
 		}
+		if same == nil {
+			same = &d
+		} else if same.Intent != d.Intent || !maps.Equal(same.Args, d.Args) {
+			agree = false
+		}
+	}
+	if agree && same != nil && same.Pending == nil {
+		d := *same
+		d.Normalized = n
+		d.Doctrine = append(d.Doctrine, "compound sentence: every part asks for the same thing")
+		return d, true
 	}
 	return Decision{}, false
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -138,6 +139,7 @@ type pattern struct {
 	re     *regexp.Regexp
 	where  string // file:line
 	groups []string
+	filter prefilter
 }
 
 // Room is a room of the home and the devices it has.
@@ -216,8 +218,12 @@ type intentYAML struct {
 	line        int
 }
 
-// UnmarshalYAML records where the intent starts so errors can point at it.
+// UnmarshalYAML records where the intent starts so errors can point at it. yaml.v3 does not
+// carry KnownFields into custom unmarshalers, so unknown keys are checked here.
 func (y *intentYAML) UnmarshalYAML(n *yaml.Node) error {
+	if err := checkKnownKeys(n, reflect.TypeOf(*y)); err != nil {
+		return err
+	}
 	type plain intentYAML
 	var p plain
 	if err := n.Decode(&p); err != nil {
@@ -225,6 +231,45 @@ func (y *intentYAML) UnmarshalYAML(n *yaml.Node) error {
 	}
 	*y = intentYAML(p)
 	y.line = n.Line
+	return nil
+}
+
+// checkKnownKeys walks a mapping node and rejects keys the struct type has no field for.
+func checkKnownKeys(n *yaml.Node, t reflect.Type) error {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		t = t.Elem()
+		if n.Kind == yaml.SequenceNode {
+			for _, item := range n.Content {
+				if err := checkKnownKeys(item, t); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	if t.Kind() != reflect.Struct || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	fields := map[string]reflect.Type{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name != "" && name != "-" {
+			fields[name] = f.Type
+		}
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		ft, ok := fields[k.Value]
+		if !ok {
+			return fmt.Errorf("line %d: field %s not found in %s", k.Line, k.Value, strings.TrimSuffix(strings.ToLower(t.Name()), "yaml"))
+		}
+		if ft != reflect.TypeOf(yaml.Node{}) && ft != reflect.TypeOf([]yaml.Node{}) {
+			if err := checkKnownKeys(n.Content[i+1], ft); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
@@ -272,9 +317,32 @@ func decodeStrict[T any](b []byte, name string) (T, error) {
 	dec.KnownFields(true)
 	// An empty file decodes to the zero value (io.EOF).
 	if err := dec.Decode(&v); err != nil && !errors.Is(err, io.EOF) {
-		return v, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+		return v, yamlError(name, err)
 	}
 	return v, nil
+}
+
+var yamlLineRE = regexp.MustCompile(`(?:yaml: )?line (\d+): `)
+
+// yamlError rewrites yaml.v3's "line N: ..." messages as "file:N: ...".
+func yamlError(name string, err error) error {
+	var lines []string
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		lines = te.Errors
+	} else {
+		lines = []string{err.Error()}
+	}
+	for i, l := range lines {
+		l = strings.TrimPrefix(l, "yaml: ")
+		if m := yamlLineRE.FindStringSubmatchIndex(l); m != nil && m[0] == 0 {
+			l = name + ":" + l[m[2]:m[3]] + ": " + l[m[1]:]
+		} else {
+			l = name + ": " + l
+		}
+		lines[i] = l
+	}
+	return errors.New(strings.Join(lines, "; "))
 }
 
 var intentNameRE = regexp.MustCompile(`^[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*$`)
@@ -546,7 +614,7 @@ func compilePattern(src string, in *Intent, v vocab) (pattern, error) {
 		}
 	}
 	groups := re.SubexpNames()
-	return pattern{source: src, re: re, groups: groups}, nil
+	return pattern{source: src, re: re, groups: groups, filter: derivePrefilter(`^(?:` + expanded + `)$`)}, nil
 }
 
 // sortedKeys returns a map's keys in order.

@@ -1,0 +1,87 @@
+package intents
+
+import (
+	"regexp/syntax"
+	"strings"
+)
+
+// prefilter is a cheap necessary condition for a pattern, derived from its syntax tree: for
+// every group, the text must contain at least one of the group's literal strings. An empty
+// prefilter admits everything. It keeps routing fast when a sentence matches nothing: most
+// patterns are skipped with a few substring searches instead of running their expression.
+type prefilter [][]string
+
+func (p prefilter) admits(text string) bool {
+	for _, anyOf := range p {
+		ok := false
+		for _, lit := range anyOf {
+			if strings.Contains(text, lit) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func derivePrefilter(expr string) prefilter {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	return required(re)
+}
+
+// required returns the conditions every match of re satisfies.
+func required(re *syntax.Regexp) prefilter {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return nil
+		}
+		return prefilter{{string(re.Rune)}}
+	case syntax.OpCapture, syntax.OpPlus:
+		return required(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return required(re.Sub[0])
+		}
+		return nil
+	case syntax.OpConcat:
+		var all prefilter
+		for _, sub := range re.Sub {
+			all = append(all, required(sub)...)
+		}
+		return all
+	case syntax.OpAlternate:
+		// One branch matches: the union of each branch's most selective group is necessary.
+		var union []string
+		for _, sub := range re.Sub {
+			r := required(sub)
+			if len(r) == 0 {
+				return nil
+			}
+			union = append(union, mostSelective(r)...)
+		}
+		return prefilter{union}
+	}
+	return nil
+}
+
+// mostSelective picks the group whose shortest literal is longest.
+func mostSelective(p prefilter) []string {
+	best, bestLen := p[0], -1
+	for _, g := range p {
+		m := len(g[0])
+		for _, s := range g {
+			m = min(m, len(s))
+		}
+		if m > bestLen {
+			best, bestLen = g, m
+		}
+	}
+	return best
+}
