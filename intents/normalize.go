@@ -121,6 +121,9 @@ func Normalize(transcript string, wake [][]string) Normalized {
 			break
 		}
 	}
+	if hasSuffix(toks, []string{"please"}) {
+		n.Polite = true
+	}
 	toks = trimTails(toks)
 	for i := 0; i+1 < len(toks); i++ { // "think carefully" anywhere
 		for _, d := range deepPhrases {

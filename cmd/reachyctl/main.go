@@ -24,6 +24,8 @@ func commands() map[string]command {
 		"transcribe":     {"transcribe --model PATH FILE.wav [--json]: speech to text with whisper.cpp", runTranscribe},
 		"speak":          {`speak "text" -o out.wav [--voice V]: text to speech with espeak-ng`, runSpeak},
 		"gen-test-model": {"gen-test-model --shape tiny|tiny.en --out PATH: write a random-weight whisper model for tests", runGenTestModel},
+		"route":          {`route [--config FILE] [--json] [--room ROOM] "sentence": show how a sentence routes and why`, runRoute},
+		"intents":        {"intents list|guide|lint [--config FILE] | intents test [--config FILE] FILE: inspect and test the intent table", runIntents},
 	}
 }
 

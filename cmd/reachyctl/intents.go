@@ -1,0 +1,176 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/reachy-broker/reachy-broker/intents"
+)
+
+func loadTable(config string) (*intents.Table, error) {
+	if config == "" {
+		return intents.LoadDemo()
+	}
+	return intents.LoadFile(config)
+}
+
+func runRoute(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("route", stderr)
+	config := fs.String("config", "", "broker config file (default: the embedded demo home)")
+	asJSON := fs.Bool("json", false, "print the decision as JSON")
+	room := fs.String("room", "", `the device's room, for "here" (default: the home's device_room)`)
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	sentence := joinWords(pos)
+	if sentence == "" {
+		return usagef("need a sentence")
+	}
+	t, err := loadTable(*config)
+	if err != nil {
+		return err
+	}
+	d := t.Route(sentence, intents.Context{DeviceRoom: *room})
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(d)
+	}
+	explain(stdout, d)
+	return nil
+}
+
+// explain prints a decision for a person: what was heard, which rule, why.
+func explain(w io.Writer, d intents.Decision) {
+	fmt.Fprintf(w, "heard:     %q", d.Normalized.Text)
+	var marks []string
+	for _, m := range []struct {
+		on   bool
+		name string
+	}{{d.Normalized.Wake, "wake phrase"}, {d.Normalized.Polite, "polite"}, {d.Normalized.Question, "question"}, {d.Normalized.Negated, "negated"}, {d.Normalized.Deep, "think carefully"}} {
+		if m.on {
+			marks = append(marks, m.name)
+		}
+	}
+	if len(marks) > 0 {
+		fmt.Fprintf(w, " (%s)", strings.Join(marks, ", "))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "intent:    %s (%s", d.Intent, d.Kind)
+	if d.Scope != "" {
+		fmt.Fprintf(w, ", needs scope %s", d.Scope)
+	}
+	fmt.Fprintln(w, ")")
+	if len(d.Args) > 0 {
+		b, _ := json.Marshal(d.Args)
+		fmt.Fprintf(w, "arguments: %s\n", b)
+	}
+	if d.Rule != nil {
+		fmt.Fprintf(w, "rule:      pattern %d of %s (%s): %s\n", d.Rule.Index, d.Rule.Intent, d.Rule.Where, d.Rule.Pattern)
+	}
+	for _, why := range d.Doctrine {
+		fmt.Fprintf(w, "why:       %s\n", why)
+	}
+	if d.Prompt != "" {
+		fmt.Fprintf(w, "asks:      %s\n", d.Prompt)
+	}
+	if d.Pending != nil {
+		b, _ := json.Marshal(d.Pending.Args)
+		fmt.Fprintf(w, "pending:   %s %s, waiting for %s\n", d.Pending.Intent, b, d.Pending.Missing)
+	}
+}
+
+func runIntents(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("intents", stderr)
+	config := fs.String("config", "", "broker config file (default: the embedded demo home)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return usagef("need list, guide, lint or test FILE")
+	}
+	t, err := loadTable(*config)
+	if err != nil {
+		return err
+	}
+	switch pos[0] {
+	case "list":
+		if *asJSON {
+			return json.NewEncoder(stdout).Encode(t.Intents())
+		}
+		for _, in := range t.Intents() {
+			scope := in.Scope
+			if scope == "" {
+				scope = "-"
+			}
+			fmt.Fprintf(stdout, "%-18s %-6s %-14s %s\n", in.Name, in.Kind, scope, in.Description)
+		}
+	case "guide":
+		if *asJSON {
+			return json.NewEncoder(stdout).Encode(t.Guide(nil))
+		}
+		fmt.Fprintln(stdout, t.SpokenGuide(nil))
+		for _, g := range t.Guide(nil) {
+			fmt.Fprintf(stdout, "  %-18s %s: %s\n", g.Intent, g.Description, strings.Join(quoteAll(g.Examples), ", "))
+		}
+	case "lint":
+		issues := t.Lint()
+		for _, is := range issues {
+			where := is.Where
+			if where == "" {
+				where = is.Intent
+			}
+			fmt.Fprintf(stdout, "%s: %s: %s\n", where, is.Intent, is.Message)
+		}
+		if len(issues) > 0 {
+			return exitError{1}
+		}
+		fmt.Fprintf(stdout, "ok: %d intents, every example routes to its own intent, every pattern is used\n", len(t.Intents()))
+	case "test":
+		if len(pos) != 2 {
+			return usagef("intents test FILE")
+		}
+		return runCases(t, pos[1], stdout)
+	default:
+		return usagef("unknown subcommand %q", pos[0])
+	}
+	return nil
+}
+
+func runCases(t *intents.Table, path string, stdout io.Writer) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	cases, err := intents.ParseCases(f, path)
+	if err != nil {
+		return err
+	}
+	failed := 0
+	for _, c := range cases {
+		if _, diff := t.CheckCase(c, intents.Context{}); diff != "" {
+			failed++
+			fmt.Fprintf(stdout, "FAIL %s:%d %q: %s\n", path, c.Line, c.Sentence, diff)
+		}
+	}
+	fmt.Fprintf(stdout, "%d passed, %d failed\n", len(cases)-failed, failed)
+	if failed > 0 {
+		return exitError{1}
+	}
+	return nil
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}
