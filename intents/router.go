@@ -131,6 +131,10 @@ func (t *Table) bind(in *Intent, captured map[string]string, ctx Context) bindin
 		case ArgRoom:
 			t.bindRoom(&b, spec, raw, ctx)
 		case ArgState:
+			if raw != "on" && raw != "off" {
+				b.problems = append(b.problems, problem{arg: spec.Name, value: raw, why: "unknown"})
+				continue
+			}
 			b.args[spec.Name] = raw
 		case ArgTemperature:
 			v, err := strconv.Atoi(raw)

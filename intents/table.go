@@ -77,9 +77,9 @@ type ArgSpec struct {
 	Default  string  `yaml:"default,omitempty" json:"default,omitempty"`
 }
 
-// Handler binds an intent to code. Built-in intents use built-in types; intents from a config
+// Binding ties an intent to the code that carries it out. Built-in intents use built-in types; intents from a config
 // file may use only reply, home.service, webhook and robot.expression.
-type Handler struct {
+type Binding struct {
 	Type       string            `yaml:"type" json:"type"`
 	Deep       bool              `yaml:"deep,omitempty" json:"deep,omitempty"`
 	Text       string            `yaml:"text,omitempty" json:"text,omitempty"`             // reply: the sentence, {arg} filled in
@@ -104,7 +104,7 @@ type Intent struct {
 	Description string    `json:"description,omitempty"`
 	Args        []ArgSpec `json:"args,omitempty"`
 	Examples    []string  `json:"examples,omitempty"`
-	Handler     Handler   `json:"handler"`
+	Handler     Binding   `json:"handler"`
 	// Fallback is where a question or a negated command goes instead of this write.
 	Fallback string `json:"fallback,omitempty"`
 	Builtin  bool   `json:"builtin"`
@@ -199,10 +199,12 @@ func (t *Table) Lookup(name string) (*Intent, bool) {
 	return in, ok
 }
 
-// configFile is the part of the broker's config file this package reads.
+// configFile is the part of the broker's config file this package reads. The other
+// top-level keys belong to the broker, whose loader checks them.
 type configFile struct {
-	Home    *Home        `yaml:"home"`
-	Intents []intentYAML `yaml:"intents"`
+	Home    *Home                `yaml:"home"`
+	Intents []intentYAML         `yaml:"intents"`
+	Rest    map[string]yaml.Node `yaml:",inline"`
 }
 
 type intentYAML struct {
@@ -213,7 +215,7 @@ type intentYAML struct {
 	Args        []ArgSpec   `yaml:"args"`
 	Patterns    []yaml.Node `yaml:"patterns"`
 	Examples    []string    `yaml:"examples"`
-	Handler     Handler     `yaml:"handler"`
+	Handler     Binding     `yaml:"handler"`
 	Fallback    string      `yaml:"fallback"`
 	line        int
 }
@@ -290,7 +292,8 @@ func LoadFile(path string) (*Table, error) {
 }
 
 // Parse builds a table from config-file bytes; name is used in error messages (file:line).
-// Decoding is strict: unknown keys are errors.
+// Decoding of the home and intents sections is strict: unknown keys are errors. Other
+// top-level keys are the broker's (broker.LoadConfig checks them).
 func Parse(b []byte, name string) (*Table, error) {
 	cfg, err := decodeStrict[configFile](b, name)
 	if err != nil {
@@ -534,7 +537,7 @@ func compileIntent(y intentYAML, builtin bool, v vocab, file string) (*Intent, e
 	return in, nil
 }
 
-func checkCustomHandler(h Handler, k Kind) error {
+func checkCustomHandler(h Binding, k Kind) error {
 	switch h.Type {
 	case "reply":
 		if strings.TrimSpace(h.Text) == "" {

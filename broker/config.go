@@ -1,0 +1,302 @@
+package broker
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/reachy-broker/reachy-broker/intents"
+)
+
+// Config is the broker's configuration file. Secrets are never inline: they come from files
+// or the environment (the *_file and *_env keys).
+type Config struct {
+	Listen    ListenConfig    `yaml:"listen"`
+	StateDir  string          `yaml:"state_dir"`
+	Devices   []DeviceConfig  `yaml:"devices"`
+	Turn      TurnConfig      `yaml:"turn"`
+	Limits    LimitsConfig    `yaml:"limits"`
+	Speech    SpeechConfig    `yaml:"speech"`
+	Synthesis SynthesisConfig `yaml:"synthesis"`
+	Audit     AuditConfig     `yaml:"audit"`
+	// Home and Intents are read by the intents package (see docs/intents.md).
+	Home    yaml.Node `yaml:"home"`
+	Intents yaml.Node `yaml:"intents"`
+
+	path string
+}
+
+// ListenConfig says where the API is served.
+type ListenConfig struct {
+	Tailnet  TailnetSection `yaml:"tailnet"`
+	Loopback string         `yaml:"loopback"` // dev mode only: serve the API on this loopback address
+	Admin    string         `yaml:"admin"`    // /healthz and /metrics, loopback only
+}
+
+// TailnetSection configures the embedded tailnet node.
+type TailnetSection struct {
+	Hostname    string `yaml:"hostname"`
+	StateDir    string `yaml:"state_dir"`
+	AuthKeyFile string `yaml:"auth_key_file"`
+	AuthKeyEnv  string `yaml:"auth_key_env"`
+	Ephemeral   bool   `yaml:"ephemeral"`
+	ControlURL  string `yaml:"control_url"`
+	Port        int    `yaml:"port"`
+}
+
+// DeviceConfig is what the broker knows of a device beyond its token.
+type DeviceConfig struct {
+	Name string `yaml:"name"`
+	Room string `yaml:"room"`
+}
+
+// TurnConfig bounds a turn.
+type TurnConfig struct {
+	Budget         time.Duration `yaml:"budget"`
+	FollowUpWindow time.Duration `yaml:"follow_up_window"`
+	ClarifyTTL     time.Duration `yaml:"clarify_ttl"`
+	RequireWake    *bool         `yaml:"require_wake"`
+	MaxAudio       time.Duration `yaml:"max_audio"`
+}
+
+// LimitsConfig protects the broker from callers.
+type LimitsConfig struct {
+	AudioBytes    int64 `yaml:"audio_bytes"`
+	JSONBytes     int64 `yaml:"json_bytes"`
+	RatePerMinute int   `yaml:"rate_per_minute"`
+	Burst         int   `yaml:"burst"`
+}
+
+// SpeechConfig configures whisper.cpp.
+type SpeechConfig struct {
+	Model     string `yaml:"model"`
+	Threads   int    `yaml:"threads"`
+	Workers   int    `yaml:"workers"`
+	Queue     int    `yaml:"queue"`
+	MaxTokens int    `yaml:"max_tokens"`
+	Language  string `yaml:"language"`
+}
+
+// SynthesisConfig picks the speech engine.
+type SynthesisConfig struct {
+	Engine     string `yaml:"engine"` // espeak (default) or openai
+	Voice      string `yaml:"voice"`
+	Rate       int    `yaml:"rate"`
+	URL        string `yaml:"url"`
+	Model      string `yaml:"model"`
+	APIKeyFile string `yaml:"api_key_file"`
+	APIKeyEnv  string `yaml:"api_key_env"`
+}
+
+// AuditConfig sets what is kept and for how long.
+type AuditConfig struct {
+	Retention time.Duration `yaml:"retention"`
+}
+
+// Defaults fills what the file left out.
+func (c *Config) Defaults() {
+	if c.Listen.Admin == "" {
+		c.Listen.Admin = "127.0.0.1:9092"
+	}
+	if c.Listen.Tailnet.Port == 0 {
+		c.Listen.Tailnet.Port = TailnetPort
+	}
+	if c.Listen.Tailnet.Hostname == "" {
+		c.Listen.Tailnet.Hostname = "reachy-broker"
+	}
+	if c.Listen.Tailnet.AuthKeyEnv == "" {
+		c.Listen.Tailnet.AuthKeyEnv = "TS_AUTHKEY"
+	}
+	if c.Turn.Budget == 0 {
+		c.Turn.Budget = 8 * time.Second
+	}
+	if c.Turn.FollowUpWindow == 0 {
+		c.Turn.FollowUpWindow = 8 * time.Second
+	}
+	if c.Turn.ClarifyTTL == 0 {
+		c.Turn.ClarifyTTL = 20 * time.Second
+	}
+	if c.Turn.RequireWake == nil {
+		t := true
+		c.Turn.RequireWake = &t
+	}
+	if c.Turn.MaxAudio == 0 {
+		c.Turn.MaxAudio = 30 * time.Second
+	}
+	if c.Limits.AudioBytes == 0 {
+		c.Limits.AudioBytes = 2 << 20
+	}
+	if c.Limits.JSONBytes == 0 {
+		c.Limits.JSONBytes = 16 << 10
+	}
+	if c.Limits.RatePerMinute == 0 {
+		c.Limits.RatePerMinute = 30
+	}
+	if c.Limits.Burst == 0 {
+		c.Limits.Burst = 10
+	}
+	if c.Speech.Threads == 0 {
+		c.Speech.Threads = 2
+	}
+	if c.Speech.Workers == 0 {
+		c.Speech.Workers = 1
+	}
+	if c.Speech.Queue == 0 {
+		c.Speech.Queue = 2
+	}
+	if c.Speech.MaxTokens == 0 {
+		c.Speech.MaxTokens = 64
+	}
+	if c.Speech.Language == "" {
+		c.Speech.Language = "en"
+	}
+	if c.Synthesis.Engine == "" {
+		c.Synthesis.Engine = "espeak"
+	}
+	if c.Synthesis.APIKeyEnv == "" {
+		c.Synthesis.APIKeyEnv = "REACHY_TTS_API_KEY"
+	}
+	if c.Audit.Retention == 0 {
+		c.Audit.Retention = 90 * 24 * time.Hour
+	}
+}
+
+// Validate checks the values the file gave.
+func (c *Config) Validate() error {
+	where := c.path
+	if where == "" {
+		where = "config"
+	}
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%s: %s", where, fmt.Sprintf(format, args...))
+	}
+	if c.StateDir == "" {
+		return bad("state_dir is required")
+	}
+	if c.Listen.Loopback != "" {
+		if _, err := checkLoopback(c.Listen.Loopback); err != nil {
+			return bad("listen.loopback: %v", err)
+		}
+	}
+	if _, err := checkLoopback(c.Listen.Admin); err != nil {
+		return bad("listen.admin: %v", err)
+	}
+	if c.Turn.Budget < time.Second || c.Turn.Budget > time.Minute {
+		return bad("turn.budget %v is outside 1s..1m", c.Turn.Budget)
+	}
+	if c.Limits.AudioBytes < 1024 || c.Limits.JSONBytes < 256 {
+		return bad("limits are too small")
+	}
+	switch c.Synthesis.Engine {
+	case "espeak", "openai", "none":
+	default:
+		return bad("synthesis.engine %q is not espeak, openai or none", c.Synthesis.Engine)
+	}
+	seen := map[string]bool{}
+	for _, d := range c.Devices {
+		if !deviceNameRE.MatchString(d.Name) {
+			return bad("device name %q: use letters, digits, dots, dashes", d.Name)
+		}
+		if seen[d.Name] {
+			return bad("device %s listed twice", d.Name)
+		}
+		seen[d.Name] = true
+	}
+	return nil
+}
+
+var deviceNameRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9._-]{0,62}$`)
+
+// LoadConfig reads a broker config file strictly: unknown keys are errors with file:line.
+// It returns the config and the intent table built from its home and intents sections.
+func LoadConfig(path string) (*Config, *intents.Table, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("load config %s: %w", path, err)
+	}
+	return ParseConfig(b, path)
+}
+
+// ParseConfig is LoadConfig on bytes; name appears in errors.
+func ParseConfig(b []byte, name string) (*Config, *intents.Table, error) {
+	var c Config
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+		return nil, nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	c.path = name
+	c.Defaults()
+	if err := c.Validate(); err != nil {
+		return nil, nil, err
+	}
+	table, err := intents.Parse(b, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, d := range c.Devices {
+		if d.Room != "" && !hasRoom(table, d.Room) {
+			return nil, nil, fmt.Errorf("%s: device %s: room %q is not a room of the home", name, d.Name, d.Room)
+		}
+	}
+	return &c, table, nil
+}
+
+func hasRoom(t *intents.Table, room string) bool {
+	for _, r := range t.Home.Rooms {
+		if strings.EqualFold(r.Name, room) {
+			return true
+		}
+	}
+	return false
+}
+
+// DevConfig is the embedded default: loopback dev mode, the demo home, state in stateDir.
+func DevConfig(listen, stateDir string) (*Config, *intents.Table, error) {
+	c := &Config{StateDir: stateDir, path: "dev defaults"}
+	c.Listen.Loopback = listen
+	c.Synthesis.Engine = "espeak"
+	c.Defaults()
+	if err := c.Validate(); err != nil {
+		return nil, nil, err
+	}
+	t, err := intents.LoadDemo()
+	return c, t, err
+}
+
+// Path is where the config came from.
+func (c *Config) Path() string { return c.path }
+
+// DeviceRoom returns the configured room of a device ("" when none is configured).
+func (c *Config) DeviceRoom(device string) string {
+	for _, d := range c.Devices {
+		if d.Name == device {
+			return d.Room
+		}
+	}
+	return ""
+}
+
+func checkLoopback(addr string) (string, error) { return ListenLoopbackCheck(addr) }
+
+// readSecret returns a secret from a file (trimmed) or an environment variable.
+func readSecret(file, env string) (string, error) {
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return "", fmt.Errorf("read secret: %w", err)
+		}
+		return strings.TrimSpace(string(b)), nil
+	}
+	if env != "" {
+		return os.Getenv(env), nil
+	}
+	return "", nil
+}

@@ -1,0 +1,265 @@
+package broker
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"golang.org/x/time/rate"
+
+	"github.com/reachy-broker/reachy-broker/intents"
+	"github.com/reachy-broker/reachy-broker/redact"
+	"github.com/reachy-broker/reachy-broker/speech"
+)
+
+// Transcriber turns 16 kHz mono samples into text. ErrBusy (wrapped) means the queue is full.
+type Transcriber interface {
+	Transcribe(ctx context.Context, samples []float32) (string, error)
+}
+
+// ErrBusy is what a Transcriber returns when it cannot take more work.
+var ErrBusy = errors.New("busy")
+
+// Identifier names the tailnet node behind a connection ("" and nil in loopback dev mode).
+type Identifier interface {
+	WhoIs(ctx context.Context, remoteAddr string) (string, error)
+}
+
+// Deps are the parts a Broker is built from; tests replace any of them.
+type Deps struct {
+	Config      *Config
+	Table       func() *intents.Table // the live table (a reload swaps it)
+	State       *State
+	Transcriber Transcriber        // nil: /v1/turns answers busy
+	Synthesizer speech.Synthesizer // nil: replies carry no audio
+	Redactor    *redact.Redactor   // nil: patterns and the length cap only
+	Handlers    map[string]intents.Handler
+	Identifier  Identifier // nil: loopback dev mode, no node binding
+	Logger      *slog.Logger
+	Now         func() time.Time
+}
+
+// Broker serves the API. Create it with New; serve Handler() on a tailnet or loopback
+// listener and AdminHandler() on loopback.
+type Broker struct {
+	d       Deps
+	m       *metrics
+	idem    *idem
+	log     *slog.Logger
+	limMu   sync.Mutex
+	limits  map[string]*rate.Limiter
+	devMu   sync.Mutex
+	devices map[string]*deviceState // follow-up windows and pending clarifications
+}
+
+// deviceState is the short-lived conversational state of one device.
+type deviceState struct {
+	followUntil    time.Time
+	pending        *intents.Pending
+	pendingExpires time.Time
+}
+
+// New builds a broker.
+func New(d Deps) (*Broker, error) {
+	if d.Config == nil || d.Table == nil || d.State == nil {
+		return nil, errors.New("broker: config, table and state are required")
+	}
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Redactor == nil {
+		d.Redactor = redact.MustDefault()
+	}
+	if d.Handlers == nil {
+		d.Handlers = map[string]intents.Handler{}
+	}
+	return &Broker{d: d, m: newMetrics(), idem: newIdem(d.State), log: d.Logger,
+		limits: map[string]*rate.Limiter{}, devices: map[string]*deviceState{}}, nil
+}
+
+// Handler is the API (wire contract v1).
+func (b *Broker) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("POST /v1/turns", b.authed(intents.ScopeTurn, b.limited(b.handleTurn)))
+	mux.Handle("POST /v1/utterances", b.authed(intents.ScopeText, b.limited(b.handleUtterance)))
+	mux.Handle("POST /v1/intents/{name}", b.authed(intents.ScopeIntent, b.limited(b.handleTypedCall)))
+	mux.Handle("GET /v1/intents", b.authed("", b.handleListIntents))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, errf(CodeNotFound, "no such route; see GET /v1/intents"))
+	})
+	return mux
+}
+
+// AdminHandler serves /healthz and /metrics; bind it to loopback only.
+func (b *Broker) AdminHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), time.Second)
+		defer cancel()
+		if err := b.d.State.Ping(ctx); err != nil {
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "state": "database not answering"})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "speech_to_text": b.d.Transcriber != nil, "synthesis": b.d.Synthesizer != nil})
+	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(b.m.reg, promhttp.HandlerOpts{}))
+	return mux
+}
+
+// NewHTTPServer wraps a handler with the timeouts that protect against slow clients.
+func NewHTTPServer(h http.Handler, budget time.Duration) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       20 * time.Second,
+		WriteTimeout:      budget + 20*time.Second,
+		IdleTimeout:       60 * time.Second,
+		MaxHeaderBytes:    16 << 10,
+	}
+}
+
+type ctxKey int
+
+const deviceKey ctxKey = 0
+
+// caller is the authenticated device of a request.
+type caller struct {
+	Device
+	room string
+}
+
+func callerOf(r *http.Request) caller { return r.Context().Value(deviceKey).(caller) }
+
+// authed checks the bearer token, binds it to the tailnet node, and checks the route's scope.
+func (b *Broker) authed(scope string, next http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fail := func(e *apiError) {
+			b.m.countError(e.Code)
+			writeError(w, e)
+		}
+		auth := r.Header.Get("Authorization")
+		token, ok := strings.CutPrefix(auth, "Bearer ")
+		if !ok || token == "" {
+			fail(errf(CodeUnauthenticated, "a bearer token is required"))
+			return
+		}
+		dev, err := b.d.State.VerifyToken(r.Context(), strings.TrimSpace(token))
+		if err != nil {
+			if !errors.Is(err, errBadToken) {
+				b.log.Error("token check failed", "err", err)
+				fail(errf(CodeInternal, "could not check the token"))
+				return
+			}
+			fail(errf(CodeUnauthenticated, "the token is not valid"))
+			return
+		}
+		node := ""
+		if b.d.Identifier != nil {
+			node, err = b.d.Identifier.WhoIs(r.Context(), r.RemoteAddr)
+			if err != nil {
+				b.log.Warn("whois failed", "err", err)
+				fail(errf(CodeUnauthenticated, "the calling node could not be identified"))
+				return
+			}
+			if dev.Node != "" && !strings.EqualFold(dev.Node, node) {
+				b.log.Warn("token used from another node", "device", dev.Name, "bound_to", dev.Node, "from", node)
+				fail(errf(CodeUnauthenticated, "this token is bound to another device"))
+				return
+			}
+		}
+		dev.Node = node
+		if scope != "" && !dev.Has(scope) {
+			e := errf(CodeInsufficientScope, "this token lacks the %s scope", scope)
+			e.Scope = scope
+			fail(e)
+			return
+		}
+		c := caller{Device: dev, room: b.d.Config.DeviceRoom(dev.Name)}
+		next(w, r.WithContext(context.WithValue(r.Context(), deviceKey, c)))
+	})
+}
+
+// limited applies the per-device rate limit.
+func (b *Broker) limited(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		c := callerOf(r)
+		b.limMu.Lock()
+		l, ok := b.limits[c.Name]
+		if !ok {
+			per := time.Minute / time.Duration(max(b.d.Config.Limits.RatePerMinute, 1))
+			l = rate.NewLimiter(rate.Every(per), b.d.Config.Limits.Burst)
+			b.limits[c.Name] = l
+		}
+		res := l.Reserve()
+		delay := res.Delay()
+		if delay > 0 {
+			res.Cancel()
+		}
+		b.limMu.Unlock()
+		if delay > 0 {
+			e := errf(CodeRateLimited, "too many requests from this device; try again shortly")
+			e.RetryAfter = int(delay/time.Second) + 1
+			b.m.countError(e.Code)
+			writeError(w, e)
+			return
+		}
+		next(w, r)
+	}
+}
+
+func newTurnID() string {
+	b := make([]byte, 12)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Serve runs srv on l until ctx ends, then shuts down gracefully: turns in flight finish.
+func Serve(ctx context.Context, srv *http.Server, l net.Listener, grace time.Duration) error {
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(l) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// Maintain purges expired audit and idempotency records now and every hour until ctx ends.
+func (b *Broker) Maintain(ctx context.Context) {
+	for {
+		if n, err := b.d.State.PurgeAudit(ctx, b.d.Config.Audit.Retention); err != nil {
+			b.log.Warn("audit retention", "err", err)
+		} else if n > 0 {
+			b.log.Info("audit retention removed old records", "count", n)
+		}
+		if err := b.idem.purge(ctx); err != nil {
+			b.log.Warn("idempotency purge", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Hour):
+		}
+	}
+}

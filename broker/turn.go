@@ -1,0 +1,574 @@
+package broker
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/reachy-broker/reachy-broker/intents"
+	"github.com/reachy-broker/reachy-broker/redact"
+	"github.com/reachy-broker/reachy-broker/speech"
+)
+
+// TurnResponse is the 200 answer of every turn-shaped route.
+type TurnResponse struct {
+	TurnID     string            `json:"turn_id"`
+	Intent     string            `json:"intent"`
+	Args       map[string]string `json:"args"`
+	Kind       string            `json:"kind"`
+	Outcome    string            `json:"outcome"`
+	Reply      string            `json:"reply"`
+	Audio      string            `json:"audio,omitempty"`
+	Expression string            `json:"expression"`
+	FollowUp   bool              `json:"follow_up"`
+	LatencyMS  map[string]int64  `json:"latency_ms"`
+}
+
+// Spoken answers the broker itself gives.
+const (
+	replyNotYet   = "Sorry, I can't do that yet."
+	replyDenied   = "Sorry, I'm not allowed to do that from here."
+	replyTimeout  = "Sorry, that took too long. Please try again."
+	replyError    = "Sorry, something went wrong. Please try again."
+	replyOneThing = "Please ask me for one thing at a time."
+)
+
+// synthesisReserve is kept back from a turn's budget for speaking the answer: 1.5 s, or a
+// quarter of a short budget.
+const synthesisReserve = 1500 * time.Millisecond
+
+func (t *turn) workDeadline() time.Time {
+	return t.deadline.Add(-min(synthesisReserve, t.deadline.Sub(t.start)/4))
+}
+
+// turn carries one request through the pipeline.
+type turn struct {
+	id       string
+	start    time.Time
+	deadline time.Time
+	route    string
+	c        caller
+	stages   map[string]int64
+	resp     TurnResponse
+	redacted []string
+	audio    bool
+	code     string
+}
+
+func (b *Broker) newTurn(r *http.Request, route string) *turn {
+	now := b.d.Now()
+	return &turn{id: newTurnID(), start: now, deadline: now.Add(b.d.Config.Turn.Budget), route: route,
+		c: callerOf(r), stages: map[string]int64{}}
+}
+
+func (t *turn) mark(stage string, since time.Time) time.Time {
+	now := time.Now()
+	t.stages[stage] = now.Sub(since).Milliseconds()
+	return now
+}
+
+// withIdempotency replays a stored result for a repeated Idempotency-Key, or runs fn and
+// stores what it answered (errors included) before anyone else with the key can proceed.
+func (b *Broker) withIdempotency(w http.ResponseWriter, r *http.Request, fn func() (int, any)) {
+	key := r.Header.Get("Idempotency-Key")
+	if key == "" {
+		status, v := fn()
+		b.respond(w, status, v)
+		return
+	}
+	if len(key) > 200 {
+		b.fail(w, errf(CodeInvalidArgs, "Idempotency-Key is longer than 200 characters"))
+		return
+	}
+	c := callerOf(r)
+	stored, release, err := b.idem.begin(r.Context(), c.Name, key)
+	if err != nil {
+		if r.Context().Err() != nil {
+			return
+		}
+		b.log.Error("idempotency", "err", err)
+		b.fail(w, errf(CodeInternal, "could not check the Idempotency-Key"))
+		return
+	}
+	if stored != nil {
+		w.Header().Set("Idempotent-Replayed", "true")
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(stored.Status)
+		w.Write(stored.Body)
+		return
+	}
+	defer release()
+	status, v := fn()
+	var body []byte
+	if e, ok := v.(*apiError); ok {
+		var eb errorBody
+		eb.Error.Code, eb.Error.Message = e.Code, e.Message
+		body, _ = json.Marshal(eb)
+	} else {
+		body, _ = json.Marshal(v)
+	}
+	body = append(body, '\n')
+	turnID := ""
+	if tr, ok := v.(*TurnResponse); ok {
+		turnID = tr.TurnID
+	}
+	// Busy and rate limits are not results: a retry should run again.
+	if status != http.StatusServiceUnavailable && status != http.StatusTooManyRequests {
+		if err := b.idem.store(context.WithoutCancel(r.Context()), c.Name, key, storedResult{TurnID: turnID, Status: status, Body: body}); err != nil {
+			b.log.Error("idempotency store", "err", err)
+		}
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	if e, ok := v.(*apiError); ok {
+		writeError(w, e)
+		return
+	}
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+func (b *Broker) respond(w http.ResponseWriter, status int, v any) {
+	if e, ok := v.(*apiError); ok {
+		writeError(w, e)
+		return
+	}
+	writeJSON(w, status, v)
+}
+
+func (b *Broker) fail(w http.ResponseWriter, e *apiError) {
+	b.m.countError(e.Code)
+	writeError(w, e)
+}
+
+// errorResult turns an apiError into what withIdempotency stores.
+func (b *Broker) errorResult(t *turn, e *apiError) (int, any) {
+	b.m.countError(e.Code)
+	outcome := OutcomeInvalid
+	switch {
+	case isRefusal(e.Code):
+		outcome = OutcomeDenied
+	case e.Code == CodeTimeout:
+		outcome = OutcomeTimeout
+	case e.Code == CodeBusy || e.Code == CodeInternal:
+		outcome = OutcomeError
+	}
+	if e.Code != CodeBusy && e.Code != CodeRateLimited {
+		t.resp.Outcome, t.code = outcome, e.Code
+		b.audit(t)
+	}
+	status := codeStatus[e.Code]
+	return status, e
+}
+
+// readBody reads at most limit bytes, refusing a larger declared length before reading.
+func readBody(r *http.Request, w http.ResponseWriter, limit int64) ([]byte, *apiError) {
+	if r.ContentLength > limit {
+		return nil, errf(CodeTooLarge, "the body is %d bytes; the limit is %d", r.ContentLength, limit)
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return nil, errf(CodeTooLarge, "the body is over the %d byte limit", limit)
+		}
+		return nil, errf(CodeInvalidArgs, "could not read the body")
+	}
+	return body, nil
+}
+
+func mediaType(r *http.Request) string {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil {
+		return ""
+	}
+	return mt
+}
+
+// handleTurn: audio in, spoken answer out.
+func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
+	t := b.newTurn(r, "turn")
+	t.audio = r.URL.Query().Get("audio") != "none"
+	b.withIdempotency(w, r, func() (int, any) {
+		switch mediaType(r) {
+		case "audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave":
+		default:
+			return b.errorResult(t, errf(CodeUnsupportedMediaType, "send audio/wav (PCM)"))
+		}
+		body, e := readBody(r, w, b.d.Config.Limits.AudioBytes)
+		if e != nil {
+			return b.errorResult(t, e)
+		}
+		since := time.Now()
+		clip, err := speech.DecodeWAV(body, b.d.Config.Turn.MaxAudio)
+		if err != nil {
+			var ae *speech.AudioError
+			if errors.As(err, &ae) {
+				return b.errorResult(t, errf(ae.Code, "%s", ae.Reason))
+			}
+			return b.errorResult(t, errf(CodeInvalidAudio, "could not decode the audio"))
+		}
+		since = t.mark("decode", since)
+		if len(speech.DetectSpeech(clip.Samples, speech.DefaultVAD())) == 0 {
+			t.mark("vad", since)
+			return b.ignored(t, "no speech in the audio")
+		}
+		since = t.mark("vad", since)
+		if b.d.Transcriber == nil {
+			return b.errorResult(t, &apiError{Code: CodeBusy, Message: "speech-to-text is not available", RetryAfter: 5})
+		}
+		sctx, cancel := context.WithDeadline(r.Context(), t.workDeadline())
+		text, err := b.d.Transcriber.Transcribe(sctx, clip.Samples)
+		cancel()
+		b.m.stage.WithLabelValues("stt").Observe(time.Since(since).Seconds())
+		since = t.mark("stt", since)
+		switch {
+		case errors.Is(err, ErrBusy):
+			return b.errorResult(t, &apiError{Code: CodeBusy, Message: "speech-to-text is busy; try again", RetryAfter: 1})
+		case errors.Is(err, context.DeadlineExceeded):
+			return b.errorResult(t, errf(CodeTimeout, "speech-to-text did not finish in time"))
+		case err != nil:
+			b.log.Error("speech-to-text", "err", err)
+			return b.errorResult(t, errf(CodeInternal, "speech-to-text failed"))
+		}
+		return b.tail(r.Context(), t, text, *b.d.Config.Turn.RequireWake, since)
+	})
+}
+
+// handleUtterance: operator text routed exactly like a transcript (no wake phrase needed).
+func (b *Broker) handleUtterance(w http.ResponseWriter, r *http.Request) {
+	t := b.newTurn(r, "utterance")
+	b.withIdempotency(w, r, func() (int, any) {
+		var req struct {
+			Text  string `json:"text"`
+			Audio bool   `json:"audio"`
+		}
+		if e := b.decodeJSON(r, w, &req); e != nil {
+			return b.errorResult(t, e)
+		}
+		if strings.TrimSpace(req.Text) == "" || len(req.Text) > 2000 {
+			return b.errorResult(t, errf(CodeInvalidArgs, `"text" must be 1 to 2000 bytes`))
+		}
+		t.audio = req.Audio
+		return b.tail(r.Context(), t, req.Text, false, time.Now())
+	})
+}
+
+func (b *Broker) decodeJSON(r *http.Request, w http.ResponseWriter, v any) *apiError {
+	if mt := mediaType(r); mt != "application/json" {
+		return errf(CodeUnsupportedMediaType, "send application/json")
+	}
+	body, e := readBody(r, w, b.d.Config.Limits.JSONBytes)
+	if e != nil {
+		return e
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return errf(CodeInvalidArgs, "the body is not the expected JSON: %s", jsonProblem(err))
+	}
+	if dec.More() {
+		return errf(CodeInvalidArgs, "the body has data after the JSON object")
+	}
+	return nil
+}
+
+// jsonProblem describes a decode error without echoing the input.
+func jsonProblem(err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Sprintf("syntax error at byte %d", se.Offset)
+	case errors.As(err, &te):
+		return fmt.Sprintf("field %q has the wrong type", te.Field)
+	case strings.HasPrefix(err.Error(), "json: unknown field"):
+		return "unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ")
+	case errors.Is(err, io.EOF):
+		return "empty body"
+	}
+	return "malformed JSON"
+}
+
+// tail is the part shared by turns and utterances: wake, clarification, route, scope,
+// handler, redaction, synthesis, audit.
+func (b *Broker) tail(ctx context.Context, t *turn, text string, requireWake bool, since time.Time) (int, any) {
+	table := b.d.Table()
+	rctx := intents.Context{DeviceRoom: t.c.room}
+	st := b.deviceState(t.c.Name)
+	now := b.d.Now()
+
+	var d intents.Decision
+	completed := false
+	b.devMu.Lock()
+	pending, followOpen := st.pending, now.Before(st.followUntil)
+	if pending != nil && now.After(st.pendingExpires) {
+		pending = nil
+	}
+	st.pending = nil
+	b.devMu.Unlock()
+	if pending != nil {
+		d, completed = table.Complete(*pending, text, rctx)
+	}
+	if !completed {
+		d = table.Route(text, rctx)
+	}
+	since = t.mark("route", since)
+	if requireWake && !d.Normalized.Wake && !followOpen && !completed {
+		return b.ignored(t, "no wake phrase")
+	}
+	if d.Intent == intents.IntentNone {
+		return b.ignored(t, "nothing was said")
+	}
+	t.resp.Intent, t.resp.Kind, t.resp.Args = d.Intent, string(d.Kind), allowlistArgs(d.Args)
+
+	var ans intents.Answer
+	outcome := OutcomeOK
+	switch {
+	case d.Intent == intents.IntentClarify:
+		ans = intents.Answer{Reply: d.Prompt, Expression: intents.ExpressionCurious, FollowUp: true}
+		if ans.Reply == "" {
+			ans.Reply = replyOneThing
+		}
+		if d.Pending != nil {
+			b.devMu.Lock()
+			st.pending, st.pendingExpires = d.Pending, now.Add(b.d.Config.Turn.ClarifyTTL)
+			b.devMu.Unlock()
+		}
+	case !t.c.Has(d.Scope):
+		outcome, t.code = OutcomeDenied, CodeIntentDenied
+		b.m.countError(CodeIntentDenied)
+		ans = intents.Answer{Reply: replyDenied, Expression: intents.ExpressionSorry}
+	default:
+		in, _ := table.Lookup(d.Intent)
+		ans, outcome = b.runHandler(ctx, t, table, in, d.Args)
+	}
+	since = t.mark("handler", since)
+	return b.finish(ctx, t, ans, outcome, since)
+}
+
+// runHandler calls the intent's handler under a deadline taken from what is left of the turn.
+func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, in *intents.Intent, args map[string]string) (intents.Answer, string) {
+	h, ok := b.d.Handlers[in.Handler.Type]
+	if !ok {
+		t.code = "not_built"
+		return intents.Answer{Reply: replyNotYet, Expression: intents.ExpressionSorry}, OutcomeError
+	}
+	hctx, cancel := context.WithDeadline(ctx, t.workDeadline())
+	defer cancel()
+	type result struct {
+		a   intents.Answer
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- result{err: fmt.Errorf("handler panic: %v", p)}
+			}
+		}()
+		a, err := h.Handle(hctx, intents.Call{Intent: in, Args: args, Device: t.c.Name, Room: t.c.room, Scopes: t.c.Scopes, Table: table})
+		done <- result{a, err}
+	}()
+	select {
+	case res := <-done:
+		switch {
+		case res.err == nil:
+			return res.a, OutcomeOK
+		case errors.Is(res.err, context.DeadlineExceeded):
+			t.code = CodeTimeout
+			return intents.Answer{Reply: replyTimeout, Expression: intents.ExpressionSorry}, OutcomeTimeout
+		default:
+			b.log.Warn("handler failed", "intent", in.Name, "err", res.err)
+			t.code = CodeInternal
+			return intents.Answer{Reply: replyError, Expression: intents.ExpressionSorry}, OutcomeError
+		}
+	case <-hctx.Done():
+		// A handler that ignores its deadline is cut off here; the turn still answers.
+		t.code = CodeTimeout
+		b.log.Warn("handler cut at its deadline", "intent", in.Name)
+		return intents.Answer{Reply: replyTimeout, Expression: intents.ExpressionSorry}, OutcomeTimeout
+	}
+}
+
+// finish redacts, speaks, audits and answers.
+func (b *Broker) finish(ctx context.Context, t *turn, ans intents.Answer, outcome string, since time.Time) (int, any) {
+	res, err := b.d.Redactor.Redact(ans.Reply)
+	if err != nil {
+		b.log.Error("redactor failed: saying the fixed apology", "err", err)
+		res = redact.Result{Text: redact.Apology, Kinds: []string{"redactor_failed"}}
+	}
+	for _, k := range res.Kinds {
+		b.m.redactions.WithLabelValues(k).Inc()
+	}
+	t.redacted = res.Kinds
+	since = t.mark("redact", since)
+	t.resp.Reply, t.resp.Outcome = res.Text, outcome
+	t.resp.Expression, t.resp.FollowUp = ans.Expression, ans.FollowUp
+	if t.resp.Expression == "" {
+		t.resp.Expression = intents.ExpressionNeutral
+	}
+	if t.audio && res.Text != "" && b.d.Synthesizer != nil {
+		sctx, cancel := context.WithDeadline(ctx, t.deadline)
+		wav, err := b.d.Synthesizer.Synthesize(sctx, res.Text)
+		cancel()
+		if err != nil {
+			b.log.Warn("speech synthesis failed; answering with text only", "err", err)
+		} else {
+			t.resp.Audio = base64.StdEncoding.EncodeToString(wav)
+		}
+		since = t.mark("synthesis", since)
+	}
+	if t.resp.FollowUp {
+		st := b.deviceState(t.c.Name)
+		b.devMu.Lock()
+		st.followUntil = b.d.Now().Add(b.d.Config.Turn.FollowUpWindow)
+		b.devMu.Unlock()
+	}
+	b.audit(t)
+	return http.StatusOK, &t.resp
+}
+
+// ignored answers a turn that is not for the robot: nothing is done, only the fact is audited.
+func (b *Broker) ignored(t *turn, why string) (int, any) {
+	t.resp.Intent, t.resp.Kind, t.resp.Outcome = intents.IntentNone, string(intents.KindMeta), OutcomeIgnored
+	t.resp.Args = map[string]string{}
+	t.resp.Expression = intents.ExpressionNeutral
+	t.code = strings.ReplaceAll(why, " ", "_")
+	b.audit(t)
+	return http.StatusOK, &t.resp
+}
+
+func (b *Broker) audit(t *turn) {
+	total := time.Since(t.start)
+	t.stages["total"] = total.Milliseconds()
+	t.resp.TurnID = t.id
+	t.resp.LatencyMS = t.stages
+	if t.resp.Args == nil {
+		t.resp.Args = map[string]string{}
+	}
+	intent := t.resp.Intent
+	if intent == "" {
+		intent = "-"
+	}
+	b.m.turns.WithLabelValues(t.route, t.resp.Outcome).Inc()
+	b.m.stage.WithLabelValues("total").Observe(total.Seconds())
+	rec := AuditRecord{Time: t.start.UTC(), TurnID: t.id, Device: t.c.Name, Node: t.c.Node, Route: t.route, Intent: intent,
+		Args: t.resp.Args, Outcome: t.resp.Outcome, Code: t.code, LatencyMS: total.Milliseconds(), Redactions: t.redacted}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := b.d.State.AppendAudit(ctx, rec); err != nil {
+		b.m.auditFailures.Inc()
+		b.log.Error("audit write failed; the turn still answers", "turn_id", t.id, "err", err)
+	}
+}
+
+func (b *Broker) deviceState(name string) *deviceState {
+	b.devMu.Lock()
+	defer b.devMu.Unlock()
+	st, ok := b.devices[name]
+	if !ok {
+		st = &deviceState{}
+		b.devices[name] = st
+	}
+	return st
+}
+
+// handleTypedCall: POST /v1/intents/{name} with a JSON object of arguments.
+func (b *Broker) handleTypedCall(w http.ResponseWriter, r *http.Request) {
+	t := b.newTurn(r, "intent")
+	name := r.PathValue("name")
+	table := b.d.Table()
+	in, ok := table.Lookup(name)
+	// The allowlist is decided first: nothing else is looked at for an unknown intent.
+	if !ok || name == intents.IntentClarify {
+		t.resp.Intent = "-"
+		b.fail(w, errf(CodeUnknownIntent, "there is no intent by that name"))
+		t.resp.Outcome, t.code = OutcomeDenied, CodeUnknownIntent
+		b.audit(t)
+		return
+	}
+	t.resp.Intent, t.resp.Kind = in.Name, string(in.Kind)
+	if !t.c.Has(in.Scope) {
+		b.fail(w, errf(CodeIntentDenied, "this device may not call %s", in.Name))
+		t.resp.Outcome, t.code = OutcomeDenied, CodeIntentDenied
+		b.audit(t)
+		return
+	}
+	b.withIdempotency(w, r, func() (int, any) {
+		raw := map[string]any{}
+		if e := b.decodeJSON(r, w, &raw); e != nil {
+			return b.errorResult(t, e)
+		}
+		args := map[string]string{}
+		for k, v := range raw {
+			switch x := v.(type) {
+			case string:
+				args[k] = x
+			case float64:
+				args[k] = fmt.Sprint(x)
+			default:
+				return b.errorResult(t, errf(CodeInvalidArgs, "argument %q must be a string or a number", k))
+			}
+		}
+		valid, err := table.Validate(in, args, intents.Context{DeviceRoom: t.c.room})
+		if err != nil {
+			var ae *intents.ArgError
+			if errors.As(err, &ae) {
+				return b.errorResult(t, errf(CodeInvalidArgs, "%s", ae.Error()))
+			}
+			return b.errorResult(t, errf(CodeInvalidArgs, "invalid arguments"))
+		}
+		t.resp.Args = allowlistArgs(valid)
+		t.audio = r.URL.Query().Get("audio") == "wav"
+		since := time.Now()
+		ans, outcome := b.runHandler(r.Context(), t, table, in, valid)
+		since = t.mark("handler", since)
+		return b.finish(r.Context(), t, ans, outcome, since)
+	})
+}
+
+// IntentView is one entry of GET /v1/intents.
+type IntentView struct {
+	Name     string    `json:"name"`
+	Kind     string    `json:"kind"`
+	Scope    string    `json:"scope,omitempty"`
+	Args     []ArgView `json:"args"`
+	Examples []string  `json:"examples"`
+}
+
+// ArgView is an argument and its allowed values.
+type ArgView struct {
+	Name     string   `json:"name"`
+	Type     string   `json:"type"`
+	Required bool     `json:"required"`
+	Allowed  []string `json:"allowed,omitempty"`
+}
+
+// handleListIntents: only what this caller may call.
+func (b *Broker) handleListIntents(w http.ResponseWriter, r *http.Request) {
+	c := callerOf(r)
+	table := b.d.Table()
+	out := []IntentView{}
+	for _, in := range table.Intents() {
+		if in.Name == intents.IntentClarify || !c.Has(in.Scope) {
+			continue
+		}
+		v := IntentView{Name: in.Name, Kind: string(in.Kind), Scope: in.Scope, Examples: in.Examples, Args: []ArgView{}}
+		if v.Kind == string(intents.KindMeta) {
+			v.Kind = "read"
+		}
+		for _, a := range in.Args {
+			v.Args = append(v.Args, ArgView{Name: a.Name, Type: string(a.Type), Required: a.Required, Allowed: table.AllowedValues(a)})
+		}
+		out = append(out, v)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"device": c.Name, "scopes": c.Scopes, "intents": out})
+}

@@ -1,0 +1,187 @@
+package intents
+
+import (
+	"context"
+	"errors"
+	"strconv"
+)
+
+// Call is what a handler receives: an allowlisted intent with validated arguments.
+type Call struct {
+	Intent *Intent
+	Args   map[string]string
+	Device string
+	Room   string   // the device's room
+	Scopes []string // the caller's scopes (the help guide shows only what they allow)
+	Table  *Table
+}
+
+// Answer is what a handler returns. Reply is untrusted until the broker's redactor has
+// passed it.
+type Answer struct {
+	Reply      string
+	Expression string // one of the Expressions the hub knows
+	FollowUp   bool
+}
+
+// Handler carries out one kind of intent. Implementations get their network clients
+// injected; Handle must honour ctx's deadline.
+type Handler interface {
+	Handle(ctx context.Context, c Call) (Answer, error)
+}
+
+// HandlerFunc adapts a function to Handler.
+type HandlerFunc func(ctx context.Context, c Call) (Answer, error)
+
+// Handle calls f.
+func (f HandlerFunc) Handle(ctx context.Context, c Call) (Answer, error) { return f(ctx, c) }
+
+// Expressions the broker may send besides the home's own (dance, nod, ...).
+const (
+	ExpressionNeutral  = "neutral"
+	ExpressionHappy    = "happy"
+	ExpressionCurious  = "curious"
+	ExpressionConfused = "confused"
+	ExpressionSorry    = "sad"
+	ExpressionStop     = "stop"
+)
+
+// ErrInvalidArgs is returned by Validate for arguments outside the closed vocabularies.
+var ErrInvalidArgs = errors.New("invalid arguments")
+
+// Validate checks a typed call's arguments against the intent's declarations and the home's
+// vocabularies, and returns them in canonical form.
+func (t *Table) Validate(in *Intent, args map[string]string, ctx Context) (map[string]string, error) {
+	for k, v := range args {
+		spec, ok := in.Arg(k)
+		if !ok {
+			return nil, &ArgError{Arg: k, Why: "is not an argument of " + in.Name}
+		}
+		if spec.Type == ArgText {
+			if len(v) == 0 || len(v) > maxTranscript {
+				return nil, &ArgError{Arg: k, Why: "must be 1 to " + strconv.Itoa(maxTranscript) + " bytes"}
+			}
+		}
+	}
+	var text map[string]string
+	captured := map[string]string{}
+	for k, v := range args {
+		spec, _ := in.Arg(k)
+		if spec.Type == ArgText {
+			if text == nil {
+				text = map[string]string{}
+			}
+			text[k] = v
+			continue
+		}
+		captured[k] = normalizeVocab(v)
+	}
+	b := t.bind(in, captured, ctx)
+	if b.notApplicable {
+		return nil, &ArgError{Arg: "", Why: "values are not words of the home's vocabulary"}
+	}
+	for _, p := range b.problems {
+		if p.why == "missing" {
+			if spec, _ := in.Arg(p.arg); spec.Type == ArgText {
+				if _, ok := text[p.arg]; ok {
+					continue
+				}
+			}
+		}
+		return nil, &ArgError{Arg: p.arg, Why: describeProblem(p, t, in)}
+	}
+	for k, v := range text {
+		b.args[k] = v
+	}
+	return b.args, nil
+}
+
+// ArgError says which argument is wrong and why.
+type ArgError struct{ Arg, Why string }
+
+func (e *ArgError) Error() string {
+	if e.Arg == "" {
+		return "invalid arguments: " + e.Why
+	}
+	return "argument " + e.Arg + " " + e.Why
+}
+
+// Unwrap makes errors.Is(err, ErrInvalidArgs) true.
+func (e *ArgError) Unwrap() error { return ErrInvalidArgs }
+
+func describeProblem(p problem, t *Table, in *Intent) string {
+	spec, _ := in.Arg(p.arg)
+	switch p.why {
+	case "missing":
+		return "is required"
+	case "out_of_range":
+		return "must be between " + strconv.Itoa(t.Home.ACRange.Min) + " and " + strconv.Itoa(t.Home.ACRange.Max)
+	case "no_device":
+		return "names a room without " + deviceWord(spec.Device)
+	case "no_device_room":
+		return `"here" needs the device's room, and none is configured`
+	}
+	return "is not one of the allowed values"
+}
+
+// AllowedValues lists an argument's closed vocabulary (for GET /v1/intents).
+func (t *Table) AllowedValues(spec ArgSpec) []string {
+	switch spec.Type {
+	case ArgRoom:
+		var out []string
+		for _, r := range t.Home.Rooms {
+			if spec.Device == "" || contains(r.Devices, spec.Device) {
+				out = append(out, r.Name)
+			}
+		}
+		return append(out, "here", "all")
+	case ArgState:
+		return []string{"on", "off"}
+	case ArgPerson:
+		var out []string
+		for _, p := range t.Home.People {
+			out = append(out, p.Name)
+		}
+		return out
+	case ArgExpression:
+		return sortedKeys(t.Home.Expressions)
+	case ArgTemperature:
+		return []string{strconv.Itoa(t.Home.ACRange.Min) + ".." + strconv.Itoa(t.Home.ACRange.Max)}
+	}
+	return nil
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Vocabulary is a short phrase of the home's words (rooms, devices, people, wake phrases),
+// given to speech-to-text as a hint so it spells them the way the table expects.
+func (t *Table) Vocabulary() string {
+	var words []string
+	words = append(words, t.Home.WakePhrases...)
+	for _, r := range t.Home.Rooms {
+		words = append(words, r.Name)
+	}
+	words = append(words, "light", "AC")
+	for _, p := range t.Home.People {
+		words = append(words, p.Name)
+	}
+	return "Turn on the kitchen light. " + joinComma(words) + "."
+}
+
+func joinComma(ws []string) string {
+	out := ""
+	for i, w := range ws {
+		if i > 0 {
+			out += ", "
+		}
+		out += w
+	}
+	return out
+}

@@ -1,0 +1,242 @@
+// Package redact owns the boundary filter: every reply passes it before it is spoken or
+// returned. It removes what a robot in a shared room must never say — e-mail addresses,
+// phone numbers, payment cards, IBANs, national ID numbers, API keys and tokens, URLs that
+// carry credentials, and the terms the owner lists (full names, employers, addresses) — and
+// caps the length of speech. It reports the kinds of redaction applied, never the text removed.
+//
+// It is pure: no I/O, no imports of this project, and it never returns text it has not
+// checked. Callers treat any failure (including a panic) as "say the fixed apology".
+package redact
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Kinds of redaction, as recorded in the audit log.
+const (
+	KindEmail    = "email"
+	KindPhone    = "phone"
+	KindCard     = "card"
+	KindIBAN     = "iban"
+	KindNationID = "national_id"
+	KindSecret   = "secret"
+	KindURL      = "url_credentials"
+	KindTerm     = "sensitive_term"
+	KindLength   = "length"
+)
+
+// Apology is what the robot says when the redactor cannot run.
+const Apology = "Sorry, I can't answer that right now."
+
+// DefaultMaxChars caps spoken replies: about 30 seconds of speech.
+const DefaultMaxChars = 400
+
+// Config is what the owner configures.
+type Config struct {
+	Terms    []string // sensitive terms: full names, employers, addresses ...
+	MaxChars int      // length cap for speech; DefaultMaxChars when 0
+}
+
+// Result is the redacted text and the kinds of redaction applied (sorted, unique).
+type Result struct {
+	Text  string
+	Kinds []string
+}
+
+// Redactor applies a Config. Safe for concurrent use.
+type Redactor struct {
+	max   int
+	terms *regexp.Regexp
+}
+
+// New compiles a redactor.
+func New(c Config) (*Redactor, error) {
+	r := &Redactor{max: c.MaxChars}
+	if r.max <= 0 {
+		r.max = DefaultMaxChars
+	}
+	var alts []string
+	for _, t := range c.Terms {
+		words := strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		if len(words) == 0 {
+			continue
+		}
+		for i, w := range words {
+			words[i] = regexp.QuoteMeta(w)
+		}
+		// Words may be joined by spaces, punctuation or nothing; a possessive may follow.
+		alts = append(alts, strings.Join(words, `[\s\p{P}]*`)+`(?:['’]s)?`)
+	}
+	if len(alts) > 0 {
+		sort.Slice(alts, func(i, j int) bool { return len(alts[i]) > len(alts[j]) })
+		re, err := regexp.Compile(`(?i)\b(?:` + strings.Join(alts, "|") + `)\b`)
+		if err != nil {
+			return nil, fmt.Errorf("redact terms: %w", err)
+		}
+		r.terms = re
+	}
+	return r, nil
+}
+
+// MustDefault is a redactor with no configured terms (patterns and the length cap only).
+func MustDefault() *Redactor {
+	r, err := New(Config{})
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+var (
+	emailRE     = regexp.MustCompile(`(?i)\b[a-z0-9._%+\-]+\s*(?:@|\(at\)|\[at\])\s*[a-z0-9\-]+(?:\s*(?:\.|\(dot\)|\[dot\])\s*[a-z0-9\-]+)*\s*(?:\.|\(dot\)|\[dot\])\s*[a-z]{2,}\b`)
+	spokenEmail = regexp.MustCompile(`(?i)\b[a-z0-9._\-]+(?:\s+(?:dot|underscore|dash)\s+[a-z0-9\-]+)*\s+at\s+[a-z0-9\-]+(?:\s+dot\s+[a-z0-9\-]+)*\s+dot\s+(?:com|org|net|edu|gov|io|co|uk|de|fr|info|me|us|ca|au)\b`)
+	urlCredRE   = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.\-]*://[^\s/@]+:[^\s/@]+@\S+|\bhttps?://\S*[?&](?:token|access_token|api_key|apikey|key|secret|password|pass|pwd|sig|signature|auth|code)=\S+`)
+	secretRE    = regexp.MustCompile(`(?i)\b(?:sk|pk|rk)-(?:proj-|live-|test-)?[a-z0-9_\-]{16,}|\bgh[pousr]_[a-z0-9]{20,}|\bgithub_pat_[a-z0-9_]{20,}|\bxox[abposr]-[a-z0-9\-]{10,}|\bAKIA[0-9A-Z]{16}\b|\bAIza[0-9a-z_\-]{30,}|\brbk_[0-9a-f]{16}_[a-z0-9_\-]{20,}|\bglpat-[a-z0-9_\-]{20,}|\beyJ[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}|\bbearer\s+[a-z0-9._\-~+/]{16,}=*|\b(?:api[_ ]?key|secret|token|password|passwd)\s*[:=]\s*\S{6,}`)
+	ibanRE      = regexp.MustCompile(`(?i)\b[a-z]{2}[0-9]{2}(?:[ \-]?[a-z0-9]){11,30}\b`)
+	ssnRE       = regexp.MustCompile(`\b[0-9]{3}[- ][0-9]{2}[- ][0-9]{4}\b`)
+	cardRE      = regexp.MustCompile(`\b(?:[0-9][ \-]?){12,18}[0-9]\b`)
+	phoneRE     = regexp.MustCompile(`(?:\+|\b00)[1-9][0-9]{0,2}[ .\-]?(?:\(?[0-9]{1,4}\)?[ .\-]?){2,5}[0-9]{2,4}\b|\(?\b[0-9]{3}\)?[ .\-][0-9]{3}[ .\-][0-9]{4}\b|\b0[1-9][0-9]{1,4}[ .\-]?[0-9]{3,4}[ .\-]?[0-9]{3,4}\b`)
+)
+
+// ErrEmpty is never returned for empty input; Redact only fails on internal faults.
+var errInternal = errors.New("redactor fault")
+
+// Redact filters text. It never returns an error for ordinary input; a non-nil error means
+// the caller must say Apology instead.
+func (r *Redactor) Redact(text string) (res Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = Result{}, fmt.Errorf("%w: %v", errInternal, p)
+		}
+	}()
+	if !utf8.ValidString(text) {
+		text = strings.ToValidUTF8(text, "")
+	}
+	kinds := map[string]bool{}
+	replace := func(re *regexp.Regexp, kind string, check func(string) bool) {
+		text = re.ReplaceAllStringFunc(text, func(m string) string {
+			if check != nil && !check(m) {
+				return m
+			}
+			kinds[kind] = true
+			return placeholder(kind)
+		})
+	}
+	replace(urlCredRE, KindURL, nil)
+	replace(secretRE, KindSecret, nil)
+	replace(emailRE, KindEmail, nil)
+	replace(spokenEmail, KindEmail, nil)
+	replace(ibanRE, KindIBAN, validIBAN)
+	replace(ssnRE, KindNationID, validSSN)
+	replace(cardRE, KindCard, luhn)
+	replace(phoneRE, KindPhone, plausiblePhone)
+	if r.terms != nil {
+		replace(r.terms, KindTerm, nil)
+	}
+	text = strings.Join(strings.Fields(text), " ")
+	if utf8.RuneCountInString(text) > r.max {
+		text = truncate(text, r.max)
+		kinds[KindLength] = true
+	}
+	out := make([]string, 0, len(kinds))
+	for k := range kinds {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return Result{Text: text, Kinds: out}, nil
+}
+
+func placeholder(kind string) string {
+	switch kind {
+	case KindEmail:
+		return "an email address"
+	case KindPhone:
+		return "a phone number"
+	case KindTerm:
+		return "someone"
+	case KindURL:
+		return "a link"
+	}
+	return "something private"
+}
+
+// truncate cuts at a sentence or word boundary within max runes.
+func truncate(s string, max int) string {
+	rs := []rune(s)
+	cut := string(rs[:max])
+	if i := strings.LastIndexAny(cut, ".!?"); i > max/2 {
+		return cut[:i+1]
+	}
+	if i := strings.LastIndexByte(cut, ' '); i > 0 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:") + "."
+}
+
+func digits(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func luhn(m string) bool {
+	d := digits(m)
+	if len(d) < 13 || len(d) > 19 {
+		return false
+	}
+	sum := 0
+	for i := 0; i < len(d); i++ {
+		n := int(d[len(d)-1-i] - '0')
+		if i%2 == 1 {
+			n *= 2
+			if n > 9 {
+				n -= 9
+			}
+		}
+		sum += n
+	}
+	return sum%10 == 0
+}
+
+func validIBAN(m string) bool {
+	s := strings.ToUpper(strings.NewReplacer(" ", "", "-", "").Replace(m))
+	if len(s) < 15 || len(s) > 34 {
+		return false
+	}
+	s = s[4:] + s[:4]
+	rem := 0
+	for _, c := range s {
+		switch {
+		case c >= '0' && c <= '9':
+			rem = (rem*10 + int(c-'0')) % 97
+		case c >= 'A' && c <= 'Z':
+			rem = (rem*100 + int(c-'A'+10)) % 97
+		default:
+			return false
+		}
+	}
+	return rem == 1
+}
+
+func validSSN(m string) bool {
+	d := digits(m)
+	return len(d) == 9 && d[:3] != "000" && d[:3] != "666" && d[0] != '9' && d[3:5] != "00" && d[5:] != "0000"
+}
+
+// plausiblePhone keeps years, times and measurements: it needs 7 to 15 digits and not a
+// plain run of a year range.
+func plausiblePhone(m string) bool {
+	d := digits(m)
+	return len(d) >= 7 && len(d) <= 15
+}
