@@ -8,7 +8,7 @@ GO ?= $(shell command -v go || echo /usr/local/go/bin/go)
 WHISPER_PREFIX = $(shell deploy/scripts/whisper-build.sh)
 CGO_ENV = CGO_ENABLED=1 CGO_CFLAGS="-I$(WHISPER_PREFIX)/include" CGO_LDFLAGS="-L$(WHISPER_PREFIX)/lib"
 # Packages with goroutines of their own: their tests also run under the race detector.
-RACE_PKGS = ./speech/... ./intents/...
+RACE_PKGS = ./speech/... ./intents/... ./broker/...
 
 .PHONY: run test deps whisper modules build model vet fmt-check bench fuzz
 

@@ -26,6 +26,7 @@ type Config struct {
 	Speech    SpeechConfig    `yaml:"speech"`
 	Synthesis SynthesisConfig `yaml:"synthesis"`
 	Audit     AuditConfig     `yaml:"audit"`
+	Redact    RedactConfig    `yaml:"redact"`
 	// Home and Intents are read by the intents package (see docs/intents.md).
 	Home    yaml.Node `yaml:"home"`
 	Intents yaml.Node `yaml:"intents"`
@@ -98,6 +99,30 @@ type SynthesisConfig struct {
 // AuditConfig sets what is kept and for how long.
 type AuditConfig struct {
 	Retention time.Duration `yaml:"retention"`
+}
+
+// RedactConfig lists what must never be spoken besides the built-in patterns.
+type RedactConfig struct {
+	Terms     []string `yaml:"terms"`      // family full names, employers, addresses ...
+	TermsFile string   `yaml:"terms_file"` // one term per line, kept out of the main file
+	MaxChars  int      `yaml:"max_chars"`  // length cap for speech
+}
+
+// RedactTerms returns the configured terms, from the file too.
+func (c *Config) RedactTerms() ([]string, error) {
+	terms := append([]string(nil), c.Redact.Terms...)
+	if c.Redact.TermsFile != "" {
+		b, err := os.ReadFile(c.Redact.TermsFile)
+		if err != nil {
+			return nil, fmt.Errorf("redact terms file: %w", err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+				terms = append(terms, l)
+			}
+		}
+	}
+	return terms, nil
 }
 
 // Defaults fills what the file left out.
@@ -262,6 +287,8 @@ func hasRoom(t *intents.Table, room string) bool {
 func DevConfig(listen, stateDir string) (*Config, *intents.Table, error) {
 	c := &Config{StateDir: stateDir, path: "dev defaults"}
 	c.Listen.Loopback = listen
+	// Loopback only: a relaxed rate limit lets reachyctl bench drive it.
+	c.Limits.RatePerMinute, c.Limits.Burst = 600000, 10000
 	c.Synthesis.Engine = "espeak"
 	c.Defaults()
 	if err := c.Validate(); err != nil {
@@ -286,8 +313,8 @@ func (c *Config) DeviceRoom(device string) string {
 
 func checkLoopback(addr string) (string, error) { return ListenLoopbackCheck(addr) }
 
-// readSecret returns a secret from a file (trimmed) or an environment variable.
-func readSecret(file, env string) (string, error) {
+// ReadSecret returns a secret from a file (trimmed) or, without a file, an environment variable.
+func ReadSecret(file, env string) (string, error) {
 	if file != "" {
 		b, err := os.ReadFile(file)
 		if err != nil {

@@ -1,65 +1,242 @@
 // Command reachy-broker is the voice broker between an untrusted Reachy Mini and the family's
-// home: speech in, an allowlisted intent, a redacted spoken reply out.
-//
-// This build has the speech foundation and the intent table; the HTTP service and its
-// tailnet listener come with the broker issue. Until then --dev prints the wire contract it
-// will serve, routes each line typed on standard input through the demo home's intent table,
-// and exits cleanly at end of input.
+// home: speech in, an allowlisted intent, a redacted spoken reply out. It serves its API on
+// the tailnet (tsnet, port 8092) and /healthz and /metrics on loopback. Without a config file
+// it runs the embedded default: loopback dev mode with the demo home.
 package main
 
 import (
-	"bufio"
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
+	"net/http"
 	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/reachy-broker/reachy-broker/broker"
+	"github.com/reachy-broker/reachy-broker/intents"
+	"github.com/reachy-broker/reachy-broker/intents/basic"
+	"github.com/reachy-broker/reachy-broker/intents/home"
+	"github.com/reachy-broker/reachy-broker/redact"
+	"github.com/reachy-broker/reachy-broker/speech"
+	"github.com/reachy-broker/reachy-broker/speech/whisper"
 )
 
-var routes = []string{
-	"POST /v1/turns            device (scope turn): audio/wav in, reply + motion policy out",
-	"POST /v1/intents/{name}   device (scope intent): typed call",
-	"POST /v1/utterances       operator (scope text): {\"text\": ...} routed like a transcript",
-	"GET  /v1/intents          any authenticated caller: this caller's allowlist",
-	"GET  /healthz, /metrics   admin listener, loopback only",
-}
-
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stderr))
 }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func defaultStateDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "reachy-broker-dev")
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".local", "state", "reachy-broker-dev")
+}
+
+func defaultModel() string {
+	dir := os.Getenv("REACHY_CACHE_DIR")
+	if dir == "" {
+		if c, err := os.UserCacheDir(); err == nil {
+			dir = filepath.Join(c, "reachy-broker")
+		}
+	}
+	for _, m := range []string{"ggml-base.en.bin", "ggml-tiny.en.bin"} {
+		p := filepath.Join(dir, "models", m)
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("reachy-broker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dev := fs.Bool("dev", false, "loopback development mode with the embedded demo home")
+	configPath := fs.String("config", "", "config file (none: loopback dev mode with the demo home)")
+	dev := fs.Bool("dev", false, "loopback dev mode: serve the API on --listen instead of the tailnet")
+	listen := fs.String("listen", "127.0.0.1:8092", "dev mode: loopback address for the API")
+	stateDir := fs.String("state-dir", "", "state directory (tokens, audit, idempotency)")
+	model := fs.String("model", "", "whisper model file (default: speech.model, or the one 'make model' downloaded)")
+	verbose := fs.Bool("v", false, "debug logging")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if !*dev {
-		fmt.Fprintln(stderr, "reachy-broker: the tailnet service is not built yet; run with --dev")
-		return 2
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
 	}
-	fmt.Fprintln(stderr, "DEV MODE: loopback only, not on a tailnet. Demo home.")
-	fmt.Fprintln(stdout, "Routes this broker serves (wire contract v1):")
-	for _, r := range routes {
-		fmt.Fprintln(stdout, "  "+r)
-	}
-	return devREPL(stdin, stdout, stderr)
-}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	slog.SetDefault(log)
 
-// devREPL routes typed sentences until end of input (an empty stdin ends at once).
-func devREPL(stdin io.Reader, stdout, stderr io.Writer) int {
-	router, err := demoRouter()
+	var (
+		cfg   *broker.Config
+		store *intents.Store
+		err   error
+	)
+	if *configPath == "" {
+		*dev = true
+		dir := *stateDir
+		if dir == "" {
+			dir = defaultStateDir()
+		}
+		cfg, _, err = broker.DevConfig(*listen, dir)
+		if err == nil {
+			store, err = intents.NewStore("")
+		}
+	} else {
+		cfg, _, err = broker.LoadConfig(*configPath)
+		if err == nil {
+			store, err = intents.NewStore(*configPath)
+		}
+		if err == nil && *stateDir != "" {
+			cfg.StateDir = *stateDir
+		}
+		if err == nil && *dev {
+			cfg.Listen.Loopback = *listen
+		}
+	}
 	if err != nil {
-		fmt.Fprintf(stderr, "reachy-broker: %v\n", err)
+		log.Error("configuration", "err", err)
 		return 1
 	}
-	if router == nil {
-		return 0
-	}
-	fmt.Fprintln(stdout, `Type a sentence (e.g. "hey reachy turn on the kitchen light") to see how it routes; end with Ctrl-D.`)
-	sc := bufio.NewScanner(stdin)
-	for sc.Scan() {
-		fmt.Fprintln(stdout, router(sc.Text()))
+	if err := serve(ctx, log, cfg, store, *dev, *model); err != nil {
+		log.Error("reachy-broker stopped", "err", err)
+		return 1
 	}
 	return 0
+}
+
+func serve(ctx context.Context, log *slog.Logger, cfg *broker.Config, store *intents.Store, dev bool, modelFlag string) error {
+	state, err := broker.OpenState(cfg.StateDir)
+	if err != nil {
+		return err
+	}
+	defer state.Close()
+
+	deps := broker.Deps{Config: cfg, Table: store.Table, State: state, Logger: log, Handlers: basic.Handlers(time.Now)}
+	if dev && cfg.Path() == "dev defaults" {
+		// The demo home has no real devices: they are simulated in memory so the tour works.
+		house := home.NewMemory()
+		deps.Handlers["home.light"] = home.Handler{Backend: house, Kind: "light"}
+		deps.Handlers["home.ac"] = home.Handler{Backend: house, Kind: "ac"}
+		log.Info("demo home: lights and AC are simulated in memory")
+	}
+	terms, err := cfg.RedactTerms()
+	if err != nil {
+		return err
+	}
+	if deps.Redactor, err = redact.New(redact.Config{Terms: terms, MaxChars: cfg.Redact.MaxChars}); err != nil {
+		return err
+	}
+	switch cfg.Synthesis.Engine {
+	case "espeak":
+		deps.Synthesizer = speech.Espeak{Voice: cfg.Synthesis.Voice, Rate: cfg.Synthesis.Rate}
+	case "openai":
+		key, err := broker.ReadSecret(cfg.Synthesis.APIKeyFile, cfg.Synthesis.APIKeyEnv)
+		if err != nil {
+			return err
+		}
+		deps.Synthesizer = speech.NewOpenAISpeech(cfg.Synthesis.URL, key, cfg.Synthesis.Model, cfg.Synthesis.Voice)
+	}
+
+	modelPath := modelFlag
+	if modelPath == "" {
+		modelPath = cfg.Speech.Model
+	}
+	if modelPath == "" {
+		modelPath = defaultModel()
+	}
+	if modelPath == "" {
+		log.Warn("no whisper model: POST /v1/turns answers busy until one is configured; text turns work (reachyctl say). Download one with 'make model'.")
+	} else {
+		eng, err := whisper.Load(whisper.Config{ModelPath: modelPath, Workers: cfg.Speech.Workers, Queue: cfg.Speech.Queue, Logger: log})
+		if err != nil {
+			return err
+		}
+		defer eng.Close()
+		deps.Transcriber = broker.WhisperTranscriber{Engine: eng, Options: whisper.Options{
+			Language: cfg.Speech.Language, Threads: cfg.Speech.Threads, MaxTokens: cfg.Speech.MaxTokens,
+			InitialPrompt: store.Table().Vocabulary()}}
+		log.Info("speech-to-text ready", "model", modelPath, "threads", cfg.Speech.Threads, "workers", cfg.Speech.Workers)
+	}
+
+	var apiListener net.Listener
+	if dev || cfg.Listen.Loopback != "" {
+		addr := cfg.Listen.Loopback
+		apiListener, err = broker.ListenLoopback(addr)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "\n  DEV MODE: loopback only, not on a tailnet.\n  API on http://%s  (state in %s)\n  Create a token: reachyctl token create --state-dir %s --device laptop --scopes text,house:read,house:write,calendar:read,ask,robot\n\n",
+			apiListener.Addr(), cfg.StateDir, cfg.StateDir)
+	} else {
+		key, err := broker.ReadSecret(cfg.Listen.Tailnet.AuthKeyFile, cfg.Listen.Tailnet.AuthKeyEnv)
+		if err != nil {
+			return err
+		}
+		tsDir := cfg.Listen.Tailnet.StateDir
+		if tsDir == "" {
+			tsDir = filepath.Join(cfg.StateDir, "tailnet")
+		}
+		upCtx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+		tn, err := broker.StartTailnet(upCtx, broker.TailnetConfig{Hostname: cfg.Listen.Tailnet.Hostname, StateDir: tsDir, AuthKey: key,
+			Ephemeral: cfg.Listen.Tailnet.Ephemeral, ControlURL: cfg.Listen.Tailnet.ControlURL, Logf: func(f string, a ...any) { log.Debug(fmt.Sprintf(f, a...), "component", "tsnet") }})
+		cancel()
+		if err != nil {
+			return err
+		}
+		defer tn.Close()
+		deps.Identifier = tn
+		if apiListener, err = tn.Listen(cfg.Listen.Tailnet.Port); err != nil {
+			return err
+		}
+		ip4, _ := tn.IPs()
+		log.Info("serving on the tailnet", "hostname", cfg.Listen.Tailnet.Hostname, "ip", ip4, "port", cfg.Listen.Tailnet.Port)
+	}
+
+	b, err := broker.New(deps)
+	if err != nil {
+		return err
+	}
+	adminL, err := broker.ListenLoopback(cfg.Listen.Admin)
+	if err != nil {
+		return err
+	}
+	go broker.Serve(ctx, &http.Server{Handler: b.AdminHandler(), ReadHeaderTimeout: 5 * time.Second}, adminL, time.Second)
+	go b.Maintain(ctx)
+	go reloadOnHUP(ctx, log, store)
+	log.Info("reachy-broker ready", "admin", adminL.Addr().String(), "intents", len(store.Table().Intents()))
+	err = broker.Serve(ctx, broker.NewHTTPServer(b.Handler(), cfg.Turn.Budget), apiListener, cfg.Turn.Budget+5*time.Second)
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+// reloadOnHUP re-reads the intent table on SIGHUP; a broken file keeps the old one.
+func reloadOnHUP(ctx context.Context, log *slog.Logger, store *intents.Store) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGHUP)
+	defer signal.Stop(ch)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ch:
+			if err := store.Reload(); err != nil {
+				log.Error("intent table reload failed", "err", err)
+			} else {
+				log.Info("intent table reloaded", "intents", len(store.Table().Intents()))
+			}
+		}
+	}
 }
