@@ -1,0 +1,129 @@
+package broker
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/reachy-broker/reachy-broker/intents"
+	"github.com/reachy-broker/reachy-broker/intents/basic"
+	"github.com/reachy-broker/reachy-broker/speech"
+	"github.com/reachy-broker/reachy-broker/speech/whisper"
+)
+
+// timedTranscriber runs the real whisper.cpp engine (so its cost is measured) and then
+// substitutes a scripted transcript, because a generated model's words are meaningless.
+type timedTranscriber struct {
+	eng    *whisper.Engine
+	opts   whisper.Options
+	script string
+	spent  time.Duration
+}
+
+func (w *timedTranscriber) Transcribe(ctx context.Context, samples []float32) (string, error) {
+	start := time.Now()
+	_, err := w.eng.Transcribe(ctx, samples, w.opts)
+	w.spent = time.Since(start)
+	return w.script, err
+}
+
+type timedSynth struct {
+	s     speech.Synthesizer
+	spent time.Duration
+}
+
+func (t *timedSynth) Synthesize(ctx context.Context, text string) ([]byte, error) {
+	start := time.Now()
+	b, err := t.s.Synthesize(ctx, text)
+	t.spent = time.Since(start)
+	return b, err
+}
+
+var (
+	benchModelOnce sync.Once
+	benchModel     string
+	benchModelErr  error
+)
+
+// BenchmarkTurnDeterministic: one in-process turn from WAV bytes to reply audio, a 3 s
+// utterance, the tiny.en-shaped generated model with audio_ctx trimmed to the clip, 2
+// threads, espeak-ng. Reports the whole turn and the broker's own overhead (everything but
+// speech-to-text and synthesis), median and p99.
+func BenchmarkTurnDeterministic(b *testing.B) {
+	benchModelOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "turn-bench-")
+		if err != nil {
+			benchModelErr = err
+			return
+		}
+		shape, _ := whisper.TestShape("tiny.en")
+		benchModel = filepath.Join(dir, "ggml-test-tiny.en.bin")
+		benchModelErr = whisper.WriteTestModel(benchModel, shape, 3)
+	})
+	if benchModelErr != nil {
+		b.Fatal(benchModelErr)
+	}
+	eng, err := whisper.Load(whisper.Config{ModelPath: benchModel, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer eng.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	spoken, err := speech.Espeak{}.Synthesize(ctx, "hey reachy, what time is it right now")
+	cancel()
+	if err != nil {
+		b.Fatal(err)
+	}
+	clip, _ := speech.DecodeWAV(spoken, 0)
+	three := make([]float32, 3*speech.SampleRate)
+	copy(three, clip.Samples)
+	wav, _ := speech.EncodeWAV(three, speech.SampleRate)
+
+	dir := b.TempDir()
+	cfg, table, _ := DevConfig("127.0.0.1:0", dir)
+	state, err := OpenState(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer state.Close()
+	tok, _, _ := state.CreateToken(context.Background(), "robot", []string{"turn"}, "")
+	stt := &timedTranscriber{eng: eng, opts: whisper.Options{Threads: 2, MaxTokens: 16, NoSpeechProb: 1}, script: "hey reachy what time is it"}
+	synth := &timedSynth{s: speech.Espeak{}}
+	br, err := New(Deps{Config: cfg, Table: func() *intents.Table { return table }, State: state, Transcriber: stt,
+		Synthesizer: synth, Handlers: basic.Handlers(time.Now), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := br.Handler()
+	var totals, overheads []time.Duration
+	for b.Loop() {
+		req := httptest.NewRequest("POST", "/v1/turns", bytes.NewReader(wav))
+		req.Header.Set("Authorization", "Bearer "+tok)
+		req.Header.Set("Content-Type", "audio/wav")
+		rec := httptest.NewRecorder()
+		start := time.Now()
+		h.ServeHTTP(rec, req)
+		total := time.Since(start)
+		if rec.Code != 200 || !bytes.Contains(rec.Body.Bytes(), []byte(`"intent":"time.now"`)) || !bytes.Contains(rec.Body.Bytes(), []byte(`"audio":"`)) {
+			b.Fatalf("turn failed: %d %s", rec.Code, rec.Body.String()[:min(300, rec.Body.Len())])
+		}
+		totals = append(totals, total)
+		overheads = append(overheads, total-stt.spent-synth.spent)
+	}
+	report := func(ds []time.Duration, name string) {
+		slices.Sort(ds)
+		b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, name+"-ms-median")
+		b.ReportMetric(float64(ds[min(len(ds)-1, len(ds)*99/100)].Microseconds())/1000, name+"-ms-p99")
+	}
+	report(totals, "turn")
+	report(overheads, "overhead")
+	b.ReportMetric(0, "ns/op")
+}
