@@ -226,3 +226,5 @@ func speechWAV(t *testing.T) []byte {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+func intentsContext() intents.Context { return intents.Context{} }

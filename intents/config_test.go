@@ -126,3 +126,36 @@ func TestReloadKeepsOldTableOnBrokenFile(t *testing.T) {
 		t.Fatal("good reload not applied")
 	}
 }
+
+func TestBuiltinsAdaptToAnotherHome(t *testing.T) {
+	cfg := `
+home:
+  device_room: den
+  wake_phrases: [hey robot]
+  rooms:
+    - {name: den, devices: [light]}
+    - {name: loft, aliases: [attic], devices: [light]}
+`
+	tb, err := Parse([]byte(cfg), "small.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := tb.Route("hey robot turn on the attic light", Context{}); d.Intent != "house.light.set" || d.Args["room"] != "loft" {
+		t.Fatalf("%+v", d)
+	}
+	ac, _ := tb.Lookup("house.ac.set")
+	cal, _ := tb.Lookup("calendar.status")
+	if !ac.Unavailable || !cal.Unavailable {
+		t.Fatal("intents this home cannot use are not marked unavailable")
+	}
+	guide := tb.SpokenGuide(nil)
+	if strings.Contains(guide, " ac") || strings.Contains(guide, "busy") || !strings.Contains(guide, "turn on the den light") {
+		t.Fatalf("guide for a home without AC or people: %s", guide)
+	}
+	if d := tb.Route("turn on the ac in the den", Context{}); d.Kind == KindWrite {
+		t.Fatalf("AC write in a home without AC: %+v", d)
+	}
+	if issues := tb.Lint(); len(issues) != 0 {
+		t.Fatalf("lint: %+v", issues)
+	}
+}

@@ -40,6 +40,9 @@ func (t *Table) Lint() []LintIssue {
 	ctx := Context{DeviceRoom: t.vocab.deviceRoom}
 	seen := map[string]string{}
 	for _, in := range t.intents {
+		if in.Unavailable {
+			continue
+		}
 		used := make([]bool, len(in.patterns))
 		for _, ex := range in.Examples {
 			n := normalizeVocab(ex)

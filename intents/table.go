@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -108,6 +109,9 @@ type Intent struct {
 	// Fallback is where a question or a negated command goes instead of this write.
 	Fallback string `json:"fallback,omitempty"`
 	Builtin  bool   `json:"builtin"`
+	// Unavailable marks a built-in intent this home cannot use (no room has its device, no
+	// people are listed): it stays on the allowlist but has no examples and no guide entry.
+	Unavailable bool `json:"unavailable,omitempty"`
 
 	patterns []pattern
 }
@@ -379,6 +383,11 @@ func build(home Home, custom, builtins []intentYAML, file string) (*Table, error
 		}
 	}
 	for _, in := range t.intents {
+		if in.Builtin {
+			in.Examples, in.Unavailable = fillExamples(in, home)
+		}
+	}
+	for _, in := range t.intents {
 		if in.Fallback == "" {
 			continue
 		}
@@ -446,10 +455,56 @@ func checkHome(h *Home, file string) error {
 	if h.ACRange.Min > h.ACRange.Max {
 		return bad("ac_range min %d is above max %d", h.ACRange.Min, h.ACRange.Max)
 	}
-	if len(h.Expressions) == 0 {
-		return bad("no expressions")
+	// The robot's built-in expressions are always there; a home may add its own words.
+	merged := map[string][]string{}
+	for k, v := range defaultExpressions {
+		merged[k] = append([]string(nil), v...)
 	}
+	for k, v := range h.Expressions {
+		merged[k] = append(merged[k], v...)
+	}
+	h.Expressions = merged
 	return nil
+}
+
+// defaultExpressions are the expressions every robot has (the hub maps them to moves).
+var defaultExpressions = map[string][]string{
+	"dance": {"dance", "dancing", "boogie"}, "nod": {"nod", "nod your head", "nodding"},
+	"celebrate": {"celebrate", "celebration", "party"}, "happy": {"happy", "smile"}, "sad": {"sad"},
+	"surprised": {"surprised", "surprise"}, "curious": {"curious"}, "sleepy": {"sleepy", "tired"},
+}
+
+// fillExamples puts the home's own words into a built-in intent's example templates.
+func fillExamples(in *Intent, h Home) ([]string, bool) {
+	fill := map[string]string{}
+	for _, a := range in.Args {
+		switch a.Type {
+		case ArgRoom:
+			for _, r := range h.Rooms {
+				if a.Device == "" || slices.Contains(r.Devices, a.Device) {
+					fill["{"+a.Name+"}"] = r.Name
+					break
+				}
+			}
+		case ArgPerson:
+			if len(h.People) > 0 {
+				fill["{"+a.Name+"}"] = h.People[0].Name
+			}
+		case ArgTemperature:
+			fill["{"+a.Name+"}"] = strconv.Itoa((h.ACRange.Min + h.ACRange.Max) / 2)
+		}
+	}
+	var out []string
+	for _, ex := range in.Examples {
+		for k, v := range fill {
+			ex = strings.ReplaceAll(ex, k, v)
+		}
+		if placeholderRE.MatchString(ex) {
+			return nil, true // the home lacks what this intent needs
+		}
+		out = append(out, ex)
+	}
+	return out, false
 }
 
 func findRoom(rooms []Room, name string) (Room, bool) {
