@@ -190,7 +190,8 @@ func post(c clientFlags, path, ctype string, body []byte, key string) (int, []by
 
 func printTurn(stdout io.Writer, status int, body []byte, asJSON bool, saveAudio string) error {
 	if asJSON || status != 200 {
-		stdout.Write(body)
+		stdout.Write(bytes.TrimSpace(body))
+		fmt.Fprintln(stdout)
 		if status != 200 {
 			return exitError{1}
 		}
