@@ -17,6 +17,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Kinds of redaction, as recorded in the audit log.
@@ -73,6 +75,9 @@ func New(c Config) (*Redactor, error) {
 		}
 		// Words may be joined by spaces, punctuation or nothing; a possessive may follow.
 		alts = append(alts, strings.Join(words, `[\s\p{P}]*`)+`(?:['’]s)?`)
+		if len(words) == 2 { // "Doe, Jane"
+			alts = append(alts, words[1]+`\s*,\s*`+words[0])
+		}
 	}
 	if len(alts) > 0 {
 		sort.Slice(alts, func(i, j int) bool { return len(alts[i]) > len(alts[j]) })
@@ -95,14 +100,15 @@ func MustDefault() *Redactor {
 }
 
 var (
-	emailRE     = regexp.MustCompile(`(?i)\b[a-z0-9._%+\-]+\s*(?:@|\(at\)|\[at\])\s*[a-z0-9\-]+(?:\s*(?:\.|\(dot\)|\[dot\])\s*[a-z0-9\-]+)*\s*(?:\.|\(dot\)|\[dot\])\s*[a-z]{2,}\b`)
-	spokenEmail = regexp.MustCompile(`(?i)\b[a-z0-9._\-]+(?:\s+(?:dot|underscore|dash)\s+[a-z0-9\-]+)*\s+at\s+[a-z0-9\-]+(?:\s+dot\s+[a-z0-9\-]+)*\s+dot\s+(?:com|org|net|edu|gov|io|co|uk|de|fr|info|me|us|ca|au)\b`)
-	urlCredRE   = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.\-]*://[^\s/@]+:[^\s/@]+@\S+|\bhttps?://\S*[?&](?:token|access_token|api_key|apikey|key|secret|password|pass|pwd|sig|signature|auth|code)=\S+`)
-	secretRE    = regexp.MustCompile(`(?i)\b(?:sk|pk|rk)-(?:proj-|live-|test-)?[a-z0-9_\-]{16,}|\bgh[pousr]_[a-z0-9]{20,}|\bgithub_pat_[a-z0-9_]{20,}|\bxox[abposr]-[a-z0-9\-]{10,}|\bAKIA[0-9A-Z]{16}\b|\bAIza[0-9a-z_\-]{30,}|\brbk_[0-9a-f]{16}_[a-z0-9_\-]{20,}|\bglpat-[a-z0-9_\-]{20,}|\beyJ[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}|\bbearer\s+[a-z0-9._\-~+/]{16,}=*|\b(?:api[_ ]?key|secret|token|password|passwd)\s*[:=]\s*\S{6,}`)
-	ibanRE      = regexp.MustCompile(`(?i)\b[a-z]{2}[0-9]{2}(?:[ \-]?[a-z0-9]){11,30}\b`)
-	ssnRE       = regexp.MustCompile(`\b[0-9]{3}[- ][0-9]{2}[- ][0-9]{4}\b`)
-	cardRE      = regexp.MustCompile(`\b(?:[0-9][ \-]?){12,18}[0-9]\b`)
-	phoneRE     = regexp.MustCompile(`(?:\+|\b00)[1-9][0-9]{0,2}[ .\-]?(?:\(?[0-9]{1,4}\)?[ .\-]?){2,5}[0-9]{2,4}\b|\(?\b[0-9]{3}\)?[ .\-][0-9]{3}[ .\-][0-9]{4}\b|\b0[1-9][0-9]{1,4}[ .\-]?[0-9]{3,4}[ .\-]?[0-9]{3,4}\b`)
+	emailRE        = regexp.MustCompile(`(?i)\b[a-z0-9._%+\-]+\s*(?:@|\(at\)|\[at\])\s*[a-z0-9\-]+(?:\s*(?:\.|\(dot\)|\[dot\])\s*[a-z0-9\-]+)*\s*(?:\.|\(dot\)|\[dot\])\s*[a-z]{2,}\b`)
+	spokenEmail    = regexp.MustCompile(`(?i)\b[a-z0-9._\-]+(?:\s+(?:dot|underscore|dash)\s+[a-z0-9\-]+)*\s+at\s+[a-z0-9\-]+(?:\s+dot\s+[a-z0-9\-]+)*\s+dot\s+(?:com|org|net|edu|gov|io|co|uk|de|fr|info|me|us|ca|au)\b`)
+	urlCredRE      = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.\-]*://[^\s/@]+:[^\s/@]+@\S+|\bhttps?://\S*[?&](?:token|access_token|api_key|apikey|key|secret|password|pass|pwd|sig|signature|auth|code)=\S+`)
+	secretRE       = regexp.MustCompile(`(?i)\b(?:sk|pk|rk)-(?:proj-|live-|test-)?[a-z0-9_\-]{16,}|\bgh[pousr]_[a-z0-9]{20,}|\bgithub_pat_[a-z0-9_]{20,}|\bxox[abposr]-[a-z0-9\-]{10,}|\bAKIA[0-9A-Z]{16}\b|\bAIza[0-9a-z_\-]{30,}|\brbk_[0-9a-f]{16}_[a-z0-9_\-]{20,}|\bglpat-[a-z0-9_\-]{20,}|\beyJ[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}|\bbearer\s+[a-z0-9._\-~+/]{16,}=*|\b(?:api[_ ]?key|secret|token|password|passwd)\s*[:=]\s*\S{6,}`)
+	ibanRE         = regexp.MustCompile(`(?i)\b[a-z]{2}[0-9]{2}(?:[ \-]?[a-z0-9]){11,30}\b`)
+	ssnRE          = regexp.MustCompile(`\b[0-9]{3}[- ][0-9]{2}[- ][0-9]{4}\b`)
+	cardRE         = regexp.MustCompile(`\b(?:[0-9][ \-]?){12,18}[0-9]\b`)
+	spokenDigitsRE = regexp.MustCompile(`(?i)\b(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|double|triple)[\s,.\-]+){6,}(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b`)
+	phoneRE        = regexp.MustCompile(`(?:\+|\b00)[1-9][0-9]{0,2}[ .\-]?(?:\(?[0-9]{1,4}\)?[ .\-]?){2,5}[0-9]{2,4}\b|\(?\b[0-9]{3}\)?[ .\-][0-9]{3}[ .\-][0-9]{4}\b|\b0[1-9][0-9]{1,4}[ .\-]?[0-9]{3,4}[ .\-]?[0-9]{3,4}\b`)
 )
 
 // ErrEmpty is never returned for empty input; Redact only fails on internal faults.
@@ -119,6 +125,8 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 	if !utf8.ValidString(text) {
 		text = strings.ToValidUTF8(text, "")
 	}
+	// Fullwidth and other compatibility forms ("jane＠example．com") fold to ASCII first.
+	text = norm.NFKC.String(text)
 	kinds := map[string]bool{}
 	replace := func(re *regexp.Regexp, kind string, check func(string) bool) {
 		text = re.ReplaceAllStringFunc(text, func(m string) string {
@@ -129,14 +137,49 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 			return placeholder(kind)
 		})
 	}
-	replace(urlCredRE, KindURL, nil)
+	// Cheap guards skip patterns that cannot match: most replies have few digits and no "@".
+	nDigits := 0
+	for i := 0; i < len(text); i++ {
+		if text[i] >= '0' && text[i] <= '9' {
+			nDigits++
+		}
+	}
+	lower := strings.ToLower(text)
+	mayEmail := strings.Contains(text, "@") || strings.Contains(lower, " at ") || strings.Contains(lower, "(at)") || strings.Contains(lower, "[at]")
+	replace(spokenDigitsRE, KindPhone, nil)
+	// An IBAN match may run on into the next word ("... 7654 32 by"): keep the longest valid
+	// prefix, made of whole space-separated groups.
+	ibanGuard := ibanRE
+	if nDigits < 4 {
+		ibanGuard = nil
+	}
+	text = replaceIf(ibanGuard, text, func(m string) string {
+		groups := strings.Split(m, " ")
+		for n := len(groups); n > 0; n-- {
+			if validIBAN(strings.Join(groups[:n], " ")) {
+				kinds[KindIBAN] = true
+				rest := strings.Join(groups[n:], " ")
+				if rest != "" {
+					rest = " " + rest
+				}
+				return placeholder(KindIBAN) + rest
+			}
+		}
+		return m
+	})
+	if strings.Contains(text, "://") {
+		replace(urlCredRE, KindURL, nil)
+	}
 	replace(secretRE, KindSecret, nil)
-	replace(emailRE, KindEmail, nil)
-	replace(spokenEmail, KindEmail, nil)
-	replace(ibanRE, KindIBAN, validIBAN)
-	replace(ssnRE, KindNationID, validSSN)
-	replace(cardRE, KindCard, luhn)
-	replace(phoneRE, KindPhone, plausiblePhone)
+	if mayEmail {
+		replace(emailRE, KindEmail, nil)
+		replace(spokenEmail, KindEmail, nil)
+	}
+	if nDigits >= 7 {
+		replace(ssnRE, KindNationID, validSSN)
+		replace(cardRE, KindCard, luhn)
+		replace(phoneRE, KindPhone, plausiblePhone)
+	}
 	if r.terms != nil {
 		replace(r.terms, KindTerm, nil)
 	}
@@ -151,6 +194,13 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 	}
 	slices.Sort(out)
 	return Result{Text: text, Kinds: out}, nil
+}
+
+func replaceIf(re *regexp.Regexp, text string, fn func(string) string) string {
+	if re == nil {
+		return text
+	}
+	return re.ReplaceAllStringFunc(text, fn)
 }
 
 func placeholder(kind string) string {
@@ -174,6 +224,7 @@ func truncate(s string, max int) string {
 	if i := strings.LastIndexAny(cut, ".!?"); i > max/2 {
 		return cut[:i+1]
 	}
+	cut = string(rs[:max-1]) // room for the closing full stop
 	if i := strings.LastIndexByte(cut, ' '); i > 0 {
 		cut = cut[:i]
 	}

@@ -30,6 +30,7 @@ func commands() map[string]command {
 		"say":            {`say [--broker URL] [--token-file F] "sentence" [-o reply.wav]: send text like a transcript`, runSay},
 		"listen":         {"listen [--broker URL] [--token-file F] FILE.wav [-o reply.wav]: send audio as a turn", runListen},
 		"bench":          {"bench --concurrency N --turns M [--wav FILE]: drive a broker, print p50/p95/p99 and errors", runBench},
+		"redact":         {"redact [--config FILE] [--kinds] < text: print the text as the robot would be allowed to say it", runRedact},
 		"intents":        {"intents list|guide|lint [--config FILE] | intents test [--config FILE] FILE: inspect and test the intent table", runIntents},
 	}
 }

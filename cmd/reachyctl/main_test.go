@@ -86,3 +86,12 @@ func TestGuideListsExamples(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 }
+
+func TestRedactCommand(t *testing.T) {
+	stdin = strings.NewReader("Mail jane@example.com or call 555-123-4567 before 1969 ends.")
+	defer func() { stdin = os.Stdin }()
+	code, out, errs := ctl(t, "redact", "--kinds")
+	if code != 0 || strings.Contains(out, "jane") || strings.Contains(out, "4567") || !strings.Contains(out, "1969") || !strings.Contains(errs, "email,phone") {
+		t.Fatalf("exit %d: %q %q", code, out, errs)
+	}
+}
