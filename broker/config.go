@@ -27,6 +27,7 @@ type Config struct {
 	Synthesis SynthesisConfig `yaml:"synthesis"`
 	Audit     AuditConfig     `yaml:"audit"`
 	Redact    RedactConfig    `yaml:"redact"`
+	Agent     AgentConfig     `yaml:"agent"`
 	// Home and Intents are read by the intents package (see docs/intents.md).
 	Home    yaml.Node `yaml:"home"`
 	Intents yaml.Node `yaml:"intents"`
@@ -99,6 +100,19 @@ type SynthesisConfig struct {
 // AuditConfig sets what is kept and for how long.
 type AuditConfig struct {
 	Retention time.Duration `yaml:"retention"`
+}
+
+// AgentConfig points general.ask at an OpenAI-compatible chat endpoint (see docs/agent.md).
+type AgentConfig struct {
+	BaseURL        string        `yaml:"base_url"`
+	FastModel      string        `yaml:"fast_model"`
+	DeepModel      string        `yaml:"deep_model"`
+	Fallbacks      []string      `yaml:"fallbacks"`
+	APIKeyFile     string        `yaml:"api_key_file"`
+	APIKeyEnv      string        `yaml:"api_key_env"`
+	Persona        string        `yaml:"persona"`
+	MaxTokens      int           `yaml:"max_tokens"`
+	AttemptTimeout time.Duration `yaml:"attempt_timeout"`
 }
 
 // RedactConfig lists what must never be spoken besides the built-in patterns.
@@ -187,6 +201,9 @@ func (c *Config) Defaults() {
 	}
 	if c.Synthesis.APIKeyEnv == "" {
 		c.Synthesis.APIKeyEnv = "REACHY_TTS_API_KEY"
+	}
+	if c.Agent.APIKeyEnv == "" {
+		c.Agent.APIKeyEnv = "REACHY_AGENT_API_KEY"
 	}
 	if c.Audit.Retention == 0 {
 		c.Audit.Retention = 90 * 24 * time.Hour

@@ -21,6 +21,7 @@ import (
 
 	"github.com/reachy-broker/reachy-broker/broker"
 	"github.com/reachy-broker/reachy-broker/intents"
+	"github.com/reachy-broker/reachy-broker/intents/agent"
 	"github.com/reachy-broker/reachy-broker/intents/basic"
 	"github.com/reachy-broker/reachy-broker/intents/home"
 	"github.com/reachy-broker/reachy-broker/redact"
@@ -129,6 +130,19 @@ func serve(ctx context.Context, log *slog.Logger, cfg *broker.Config, store *int
 		deps.Handlers["home.light"] = home.Handler{Backend: house, Kind: "light"}
 		deps.Handlers["home.ac"] = home.Handler{Backend: house, Kind: "ac"}
 		log.Info("demo home: lights and AC are simulated in memory")
+	}
+	if cfg.Agent.BaseURL != "" {
+		key, err := broker.ReadSecret(cfg.Agent.APIKeyFile, cfg.Agent.APIKeyEnv)
+		if err != nil {
+			return err
+		}
+		a, err := agent.New(agent.Config{BaseURL: cfg.Agent.BaseURL, APIKey: key, FastModel: cfg.Agent.FastModel, DeepModel: cfg.Agent.DeepModel,
+			Fallbacks: cfg.Agent.Fallbacks, Persona: cfg.Agent.Persona, MaxTokens: cfg.Agent.MaxTokens, AttemptTimeout: cfg.Agent.AttemptTimeout})
+		if err != nil {
+			return err
+		}
+		deps.Handlers["agent"] = a
+		log.Info("general questions go to the lean agent", "base_url", cfg.Agent.BaseURL, "model", cfg.Agent.FastModel)
 	}
 	terms, err := cfg.RedactTerms()
 	if err != nil {

@@ -1,0 +1,244 @@
+// Package agent answers general.ask and general.ask.deep with a lean, stateless LLM agent
+// behind any OpenAI-compatible chat endpoint (an OpenClaw gateway agent, Ollama, llama.cpp
+// server, vLLM, OpenAI). Each request carries the persona and the question — nothing else:
+// no session, no user field, no room, device state, calendar or family fact.
+//
+// What comes back is untrusted text: it is length-capped here and redacted by the broker,
+// and it is only ever spoken — it never reaches the router, so it can never cause an intent.
+// The package must never follow a redirect to another origin with the API key.
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/reachy-broker/reachy-broker/intents"
+)
+
+// Config configures the agent.
+type Config struct {
+	BaseURL        string        // e.g. http://gateway.home:18789/v1
+	APIKey         string        // from a file or the environment, never the config file
+	FastModel      string        // e.g. openclaw/reachy
+	DeepModel      string        // e.g. openclaw/reachy-deep ("think carefully")
+	Fallbacks      []string      // tried in order after the chosen model fails
+	Persona        string        // composed into every request as the system message
+	MaxTokens      int           // fast path; default 200
+	DeepMaxTokens  int           // deep path; default 600
+	MaxChars       int           // the answer is cut here (a sentence boundary); default 600
+	AttemptTimeout time.Duration // one model's share of the turn; default 6s
+	BreakAfter     int           // consecutive failures that open the breaker; default 3
+	Cooldown       time.Duration // how long it stays open; default 30s
+	HTTPClient     *http.Client  // tests inject one; redirects are never followed regardless
+}
+
+var errRedirect = errors.New("the chat endpoint answered with a redirect; not followed")
+
+// Spoken answers when no model could answer.
+const (
+	ReplyUnavailable = "Sorry, I can't think about that right now. Please ask me again later."
+	ReplyEmpty       = "Sorry, I don't have an answer for that."
+)
+
+// DefaultPersona is used when none is configured.
+const DefaultPersona = "You are a friendly voice assistant in a family's living room, speaking through a small robot. " +
+	"Answer in one to three short spoken sentences, without lists, markdown, links or emoji. " +
+	"You know nothing about the family, their home or their plans, and you cannot control anything."
+
+// Agent is an intents.Handler for the ask intents. Safe for concurrent use.
+type Agent struct {
+	cfg    Config
+	client *openai.Client
+
+	mu        sync.Mutex
+	failures  int
+	openUntil time.Time
+	now       func() time.Time
+}
+
+// New builds an agent.
+func New(c Config) (*Agent, error) {
+	if c.BaseURL == "" || c.FastModel == "" {
+		return nil, errors.New("agent: base URL and fast model are required")
+	}
+	if c.DeepModel == "" {
+		c.DeepModel = c.FastModel
+	}
+	if c.Persona == "" {
+		c.Persona = DefaultPersona
+	}
+	if c.MaxTokens <= 0 {
+		c.MaxTokens = 200
+	}
+	if c.DeepMaxTokens <= 0 {
+		c.DeepMaxTokens = 600
+	}
+	if c.MaxChars <= 0 {
+		c.MaxChars = 600
+	}
+	if c.AttemptTimeout <= 0 {
+		c.AttemptTimeout = 6 * time.Second
+	}
+	if c.BreakAfter <= 0 {
+		c.BreakAfter = 3
+	}
+	if c.Cooldown <= 0 {
+		c.Cooldown = 30 * time.Second
+	}
+	hc := &http.Client{}
+	if c.HTTPClient != nil {
+		copied := *c.HTTPClient
+		hc = &copied
+	}
+	// A redirect could carry the API key to another origin: never follow one.
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return errRedirect }
+	oc := openai.DefaultConfig(c.APIKey)
+	oc.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	oc.HTTPClient = hc
+	return &Agent{cfg: c, client: openai.NewClientWithConfig(oc), now: time.Now}, nil
+}
+
+// Handle answers the question in c.Args["question"].
+func (a *Agent) Handle(ctx context.Context, c intents.Call) (intents.Answer, error) {
+	q := strings.TrimSpace(c.Args["question"])
+	if q == "" {
+		return intents.Answer{Reply: ReplyEmpty, Expression: intents.ExpressionConfused}, nil
+	}
+	if a.breakerOpen() {
+		return intents.Answer{Reply: ReplyUnavailable, Expression: intents.ExpressionSorry}, nil
+	}
+	deep := c.Intent != nil && (c.Intent.Handler.Deep || c.Intent.Name == intents.IntentDeepAsk)
+	models := []string{a.cfg.FastModel}
+	maxTokens := a.cfg.MaxTokens
+	if deep {
+		models[0], maxTokens = a.cfg.DeepModel, a.cfg.DeepMaxTokens
+	}
+	models = append(models, a.cfg.Fallbacks...)
+	var lastErr error
+	for _, m := range models {
+		if ctx.Err() != nil {
+			break
+		}
+		text, err := a.ask(ctx, m, q, maxTokens)
+		if err == nil {
+			a.record(true)
+			if text == "" {
+				return intents.Answer{Reply: ReplyEmpty, Expression: intents.ExpressionConfused}, nil
+			}
+			return intents.Answer{Reply: text, Expression: intents.ExpressionNeutral}, nil
+		}
+		lastErr = err
+		if !retryable(err) {
+			break
+		}
+	}
+	a.record(false)
+	if ctx.Err() != nil {
+		return intents.Answer{}, ctx.Err()
+	}
+	return intents.Answer{Reply: ReplyUnavailable, Expression: intents.ExpressionSorry}, fmt.Errorf("agent: every model failed: %w", lastErr)
+}
+
+// ask streams one model's answer, stopping at the length cap.
+func (a *Agent) ask(ctx context.Context, model, question string, maxTokens int) (string, error) {
+	actx, cancel := context.WithTimeout(ctx, a.cfg.AttemptTimeout)
+	defer cancel()
+	req := openai.ChatCompletionRequest{
+		Model: model,
+		Messages: []openai.ChatCompletionMessage{
+			{Role: openai.ChatMessageRoleSystem, Content: a.cfg.Persona},
+			{Role: openai.ChatMessageRoleUser, Content: question},
+		},
+		MaxCompletionTokens: maxTokens,
+		Stream:              true,
+	}
+	stream, err := a.client.CreateChatCompletionStream(actx, req)
+	if err != nil {
+		return "", fmt.Errorf("model %s: %w", model, err)
+	}
+	defer stream.Close()
+	var b strings.Builder
+	for b.Len() < a.cfg.MaxChars {
+		chunk, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return "", fmt.Errorf("model %s: %w", model, err)
+		}
+		for _, ch := range chunk.Choices {
+			b.WriteString(ch.Delta.Content)
+		}
+	}
+	return Clean(b.String(), a.cfg.MaxChars), nil
+}
+
+// retryable errors move on to the next model: timeouts, 5xx, 429, broken streams.
+func retryable(err error) bool {
+	var apiErr *openai.APIError
+	var reqErr *openai.RequestError
+	switch {
+	case errors.As(err, &apiErr):
+		return apiErr.HTTPStatusCode >= 500 || apiErr.HTTPStatusCode == 429 || apiErr.HTTPStatusCode == 0
+	case errors.As(err, &reqErr):
+		return reqErr.HTTPStatusCode >= 500 || reqErr.HTTPStatusCode == 429 || reqErr.HTTPStatusCode == 0
+	}
+	return true // timeouts, resets, malformed streams
+}
+
+func (a *Agent) breakerOpen() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.now().Before(a.openUntil)
+}
+
+func (a *Agent) record(ok bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if ok {
+		a.failures = 0
+		return
+	}
+	a.failures++
+	if a.failures >= a.cfg.BreakAfter {
+		a.openUntil = a.now().Add(a.cfg.Cooldown)
+		a.failures = 0
+	}
+}
+
+// Clean makes model output fit for speech: no markdown, no control characters, single
+// spaces, at most max characters ending at a sentence or word boundary.
+func Clean(s string, max int) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\t' || r == '\r':
+			return ' '
+		case unicode.IsControl(r), r == '*', r == '#', r == '`', r == '_', r == '|', r == '>':
+			return -1
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= max {
+		return s
+	}
+	cut := string(r[:max])
+	if i := strings.LastIndexAny(cut, ".!?"); i > max/3 {
+		return cut[:i+1]
+	}
+	cut = string(r[:max-1])
+	if i := strings.LastIndexByte(cut, ' '); i > 0 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:") + "."
+}
