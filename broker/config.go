@@ -13,6 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/reachy-broker/reachy-broker/intents"
+	"github.com/reachy-broker/reachy-broker/redact"
 )
 
 // Config is the broker's configuration file. Secrets are never inline: they come from files
@@ -28,6 +29,7 @@ type Config struct {
 	Audit     AuditConfig     `yaml:"audit"`
 	Redact    RedactConfig    `yaml:"redact"`
 	Agent     AgentConfig     `yaml:"agent"`
+	Calendars CalendarsConfig `yaml:"calendars"`
 	// Home and Intents are read by the intents package (see docs/intents.md).
 	Home    yaml.Node `yaml:"home"`
 	Intents yaml.Node `yaml:"intents"`
@@ -113,6 +115,38 @@ type AgentConfig struct {
 	Persona        string        `yaml:"persona"`
 	MaxTokens      int           `yaml:"max_tokens"`
 	AttemptTimeout time.Duration `yaml:"attempt_timeout"`
+}
+
+// CalendarsConfig maps people to calendars (see docs/calendar.md).
+type CalendarsConfig struct {
+	Whereabouts []string                  `yaml:"whereabouts"` // closed vocabulary; default home, work, school, out, travelling, unknown
+	Rules       []CalendarRule            `yaml:"rules"`
+	People      map[string]CalendarSource `yaml:"people"`
+}
+
+// CalendarRule maps a keyword in an event to a whereabouts word.
+type CalendarRule struct {
+	Keyword     string `yaml:"keyword"`
+	Whereabouts string `yaml:"whereabouts"`
+}
+
+// CalendarSource is one person's calendar: an ICS file or URL, or a CalDAV collection.
+type CalendarSource struct {
+	ICS          string `yaml:"ics"`          // path or http(s) URL
+	ICSURLFile   string `yaml:"ics_url_file"` // a secret feed URL kept in a file
+	CalDAV       string `yaml:"caldav"`       // server URL
+	Calendar     string `yaml:"calendar"`     // collection path on that server
+	Username     string `yaml:"username"`
+	PasswordFile string `yaml:"password_file"`
+	PasswordEnv  string `yaml:"password_env"`
+}
+
+// Whereabouts is the configured closed vocabulary of whereabouts words.
+func (c *Config) Whereabouts() []string {
+	if len(c.Calendars.Whereabouts) > 0 {
+		return c.Calendars.Whereabouts
+	}
+	return redact.Whereabouts
 }
 
 // RedactConfig lists what must never be spoken besides the built-in patterns.

@@ -400,6 +400,9 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 
 // finish redacts, speaks, audits and answers.
 func (b *Broker) finish(ctx context.Context, t *turn, ans intents.Answer, outcome string, since time.Time) (int, any) {
+	if ans.Calendar != nil {
+		ans.Reply = b.sayCalendar(*ans.Calendar)
+	}
 	res, err := b.d.Redactor.Redact(ans.Reply)
 	if err != nil {
 		b.log.Error("redactor failed: saying the fixed apology", "err", err)
@@ -571,4 +574,15 @@ func (b *Broker) handleListIntents(w http.ResponseWriter, r *http.Request) {
 		out = append(out, v)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"device": c.Name, "scopes": c.Scopes, "intents": out})
+}
+
+// sayCalendar renders a coarse calendar status in the home's time zone.
+func (b *Broker) sayCalendar(s redact.CalendarStatus) string {
+	loc := time.Local
+	if tz := b.d.Table().Home.Timezone; tz != "" {
+		if l, err := time.LoadLocation(tz); err == nil {
+			loc = l
+		}
+	}
+	return redact.SayCalendar(s, loc, b.d.Now(), b.d.Config.Whereabouts())
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"strconv"
+
+	"github.com/reachy-broker/reachy-broker/redact"
 )
 
 // Call is what a handler receives: an allowlisted intent with validated arguments.
@@ -22,6 +24,9 @@ type Answer struct {
 	Reply      string
 	Expression string // one of the Expressions the hub knows
 	FollowUp   bool
+	// Calendar, when set, is rendered by the broker's redactor into the reply: a calendar
+	// handler hands over a coarse typed status, never a sentence of its own.
+	Calendar *redact.CalendarStatus
 }
 
 // Handler carries out one kind of intent. Implementations get their network clients

@@ -23,6 +23,7 @@ import (
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/agent"
 	"github.com/reachy-broker/reachy-broker/intents/basic"
+	"github.com/reachy-broker/reachy-broker/intents/calendar"
 	"github.com/reachy-broker/reachy-broker/intents/home"
 	"github.com/reachy-broker/reachy-broker/redact"
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -144,6 +145,13 @@ func serve(ctx context.Context, log *slog.Logger, cfg *broker.Config, store *int
 		deps.Handlers["agent"] = a
 		log.Info("general questions go to the lean agent", "base_url", cfg.Agent.BaseURL, "model", cfg.Agent.FastModel)
 	}
+	if len(cfg.Calendars.People) > 0 {
+		h, err := calendarHandler(cfg, store.Table())
+		if err != nil {
+			return err
+		}
+		deps.Handlers["calendar"] = h
+	}
 	terms, err := cfg.RedactTerms()
 	if err != nil {
 		return err
@@ -253,4 +261,52 @@ func reloadOnHUP(ctx context.Context, log *slog.Logger, store *intents.Store) {
 			}
 		}
 	}
+}
+
+// calendarHandler builds each person's calendar source from the config.
+func calendarHandler(cfg *broker.Config, table *intents.Table) (calendar.Handler, error) {
+	loc := time.Local
+	if tz := table.Home.Timezone; tz != "" {
+		l, err := time.LoadLocation(tz)
+		if err != nil {
+			return calendar.Handler{}, fmt.Errorf("home timezone: %w", err)
+		}
+		loc = l
+	}
+	var rules []calendar.Rule
+	for _, r := range cfg.Calendars.Rules {
+		rules = append(rules, calendar.Rule{Keyword: r.Keyword, Whereabouts: r.Whereabouts})
+	}
+	h := calendar.Handler{Sources: map[string]calendar.Source{}}
+	for person, src := range cfg.Calendars.People {
+		known := false
+		for _, p := range table.Home.People {
+			known = known || p.Name == person
+		}
+		if !known {
+			return h, fmt.Errorf("calendars.people: %q is not a person of the home", person)
+		}
+		switch {
+		case src.CalDAV != "":
+			pw, err := broker.ReadSecret(src.PasswordFile, src.PasswordEnv)
+			if err != nil {
+				return h, err
+			}
+			h.Sources[person] = calendar.CalDAV{Endpoint: src.CalDAV, Calendar: src.Calendar, Username: src.Username, Password: pw,
+				Loc: loc, Vocab: cfg.Whereabouts(), Rules: rules}
+		case src.ICS != "" || src.ICSURLFile != "":
+			where := src.ICS
+			if src.ICSURLFile != "" {
+				u, err := broker.ReadSecret(src.ICSURLFile, "")
+				if err != nil {
+					return h, err
+				}
+				where = u
+			}
+			h.Sources[person] = calendar.ICS{Location: where, Loc: loc, Vocab: cfg.Whereabouts(), Rules: rules}
+		default:
+			return h, fmt.Errorf("calendars.people.%s: needs ics, ics_url_file or caldav", person)
+		}
+	}
+	return h, nil
 }
