@@ -30,6 +30,7 @@ type Config struct {
 	Redact    RedactConfig    `yaml:"redact"`
 	Agent     AgentConfig     `yaml:"agent"`
 	Calendars CalendarsConfig `yaml:"calendars"`
+	House     HouseConfig     `yaml:"house"`
 	// Home and Intents are read by the intents package (see docs/intents.md).
 	Home    yaml.Node `yaml:"home"`
 	Intents yaml.Node `yaml:"intents"`
@@ -115,6 +116,31 @@ type AgentConfig struct {
 	Persona        string        `yaml:"persona"`
 	MaxTokens      int           `yaml:"max_tokens"`
 	AttemptTimeout time.Duration `yaml:"attempt_timeout"`
+}
+
+// HouseConfig connects the home's devices to Home Assistant and/or MQTT (see docs/home.md).
+type HouseConfig struct {
+	HomeAssistant struct {
+		URL       string `yaml:"url"`
+		TokenFile string `yaml:"token_file"`
+		TokenEnv  string `yaml:"token_env"`
+	} `yaml:"home_assistant"`
+	MQTT struct {
+		Broker       string `yaml:"broker"`
+		Prefix       string `yaml:"prefix"`
+		Username     string `yaml:"username"`
+		PasswordFile string `yaml:"password_file"`
+		PasswordEnv  string `yaml:"password_env"`
+	} `yaml:"mqtt"`
+	Devices []HouseDevice `yaml:"devices"`
+}
+
+// HouseDevice maps one device of the home to an entity on a hub.
+type HouseDevice struct {
+	Room   string `yaml:"room"`
+	Kind   string `yaml:"kind"`   // light | ac
+	Via    string `yaml:"via"`    // home_assistant | mqtt
+	Entity string `yaml:"entity"` // light.kitchen, climate.bedroom, or a Zigbee2MQTT name
 }
 
 // CalendarsConfig maps people to calendars (see docs/calendar.md).
@@ -236,6 +262,9 @@ func (c *Config) Defaults() {
 	if c.Synthesis.APIKeyEnv == "" {
 		c.Synthesis.APIKeyEnv = "REACHY_TTS_API_KEY"
 	}
+	if c.House.HomeAssistant.TokenEnv == "" {
+		c.House.HomeAssistant.TokenEnv = "HASS_TOKEN"
+	}
 	if c.Agent.APIKeyEnv == "" {
 		c.Agent.APIKeyEnv = "REACHY_AGENT_API_KEY"
 	}
@@ -320,6 +349,20 @@ func ParseConfig(b []byte, name string) (*Config, *intents.Table, error) {
 	for _, d := range c.Devices {
 		if d.Room != "" && !hasRoom(table, d.Room) {
 			return nil, nil, fmt.Errorf("%s: device %s: room %q is not a room of the home", name, d.Name, d.Room)
+		}
+	}
+	for _, d := range c.House.Devices {
+		switch {
+		case !hasRoom(table, d.Room):
+			return nil, nil, fmt.Errorf("%s: house.devices: room %q is not a room of the home", name, d.Room)
+		case d.Kind != "light" && d.Kind != "ac":
+			return nil, nil, fmt.Errorf("%s: house.devices: kind %q is not light or ac", name, d.Kind)
+		case d.Via == "home_assistant" && c.House.HomeAssistant.URL == "", d.Via == "mqtt" && c.House.MQTT.Broker == "":
+			return nil, nil, fmt.Errorf("%s: house.devices: %s %s goes via %s, which is not configured", name, d.Room, d.Kind, d.Via)
+		case d.Via != "home_assistant" && d.Via != "mqtt":
+			return nil, nil, fmt.Errorf("%s: house.devices: via %q is not home_assistant or mqtt", name, d.Via)
+		case d.Entity == "":
+			return nil, nil, fmt.Errorf("%s: house.devices: %s %s needs an entity", name, d.Room, d.Kind)
 		}
 	}
 	return &c, table, nil

@@ -125,12 +125,16 @@ func serve(ctx context.Context, log *slog.Logger, cfg *broker.Config, store *int
 	defer state.Close()
 
 	deps := broker.Deps{Config: cfg, Table: store.Table, State: state, Logger: log, Handlers: basic.Handlers(time.Now)}
+	deps.Handlers["webhook"] = home.Webhook{}
 	if dev && cfg.Path() == "dev defaults" {
 		// The demo home has no real devices: they are simulated in memory so the tour works.
 		house := home.NewMemory()
 		deps.Handlers["home.light"] = home.Handler{Backend: house, Kind: "light"}
 		deps.Handlers["home.ac"] = home.Handler{Backend: house, Kind: "ac"}
 		log.Info("demo home: lights and AC are simulated in memory")
+	}
+	if err := wireHouse(cfg, deps.Handlers, log); err != nil {
+		return err
 	}
 	if cfg.Agent.BaseURL != "" {
 		key, err := broker.ReadSecret(cfg.Agent.APIKeyFile, cfg.Agent.APIKeyEnv)
@@ -309,4 +313,52 @@ func calendarHandler(cfg *broker.Config, table *intents.Table) (calendar.Handler
 		}
 	}
 	return h, nil
+}
+
+// wireHouse connects the configured hubs and registers the house handlers. Without a house
+// section (and outside the demo) house intents answer "I can't do that yet".
+func wireHouse(cfg *broker.Config, handlers map[string]intents.Handler, log *slog.Logger) error {
+	hc := cfg.House
+	var ha *home.HomeAssistant
+	var mq *home.MQTT
+	if hc.HomeAssistant.URL != "" {
+		tok, err := broker.ReadSecret(hc.HomeAssistant.TokenFile, hc.HomeAssistant.TokenEnv)
+		if err != nil {
+			return err
+		}
+		ha = &home.HomeAssistant{BaseURL: hc.HomeAssistant.URL, Token: tok}
+	}
+	if hc.MQTT.Broker != "" {
+		pw, err := broker.ReadSecret(hc.MQTT.PasswordFile, hc.MQTT.PasswordEnv)
+		if err != nil {
+			return err
+		}
+		if mq, err = home.DialMQTT(home.MQTTConfig{Broker: hc.MQTT.Broker, Prefix: hc.MQTT.Prefix, Username: hc.MQTT.Username, Password: pw}); err != nil {
+			return err
+		}
+	}
+	if ha == nil && mq == nil {
+		return nil
+	}
+	svc := home.Service{}
+	var haRel, mqRel *home.Reliable
+	if ha != nil {
+		svc.HA, haRel = ha, &home.Reliable{Inner: ha}
+	}
+	if mq != nil {
+		svc.MQTT, mqRel = mq, &home.Reliable{Inner: mq}
+	}
+	house := home.Mapped{}
+	for _, d := range hc.Devices {
+		target := home.Target{Entity: d.Entity, Backend: haRel}
+		if d.Via == "mqtt" {
+			target.Backend = mqRel
+		}
+		house[home.Device{Room: d.Room, Kind: d.Kind}] = target
+	}
+	handlers["home.light"] = home.Handler{Backend: house, Kind: "light"}
+	handlers["home.ac"] = home.Handler{Backend: house, Kind: "ac"}
+	handlers["home.service"] = svc
+	log.Info("house connected", "devices", len(house), "home_assistant", ha != nil, "mqtt", mq != nil)
+	return nil
 }
