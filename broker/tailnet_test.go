@@ -7,50 +7,18 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"tailscale.com/ipn/store/mem"
-	"tailscale.com/net/netns"
-	"tailscale.com/tailcfg"
 	"tailscale.com/tsnet"
-	"tailscale.com/tstest/integration"
-	"tailscale.com/tstest/integration/testcontrol"
-	"tailscale.com/types/logger"
 
+	"github.com/reachy-broker/reachy-broker/broker/brokertest"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/basic"
 )
-
-// startTestControl runs a coordination server and DERP/STUN on loopback, in process, the
-// way tsnet's own tests do.
-func startTestControl(t *testing.T) string {
-	t.Helper()
-	netns.SetEnabled(false)
-	t.Cleanup(func() { netns.SetEnabled(true) })
-	derpMap := integration.RunDERPAndSTUN(t, logger.Discard, "127.0.0.1")
-	control := &testcontrol.Server{DERPMap: derpMap, DNSConfig: &tailcfg.DNSConfig{Proxied: true},
-		MagicDNSDomain: "tail-scale.ts.net", Logf: logger.Discard}
-	control.HTTPTestServer = httptest.NewUnstartedServer(control)
-	control.HTTPTestServer.Start()
-	t.Cleanup(control.HTTPTestServer.Close)
-	return control.HTTPTestServer.URL
-}
-
-func startNode(t *testing.T, ctx context.Context, controlURL, hostname string) *tsnet.Server {
-	t.Helper()
-	s := &tsnet.Server{Dir: filepath.Join(t.TempDir(), hostname), ControlURL: controlURL, Hostname: hostname,
-		Store: new(mem.Store), Ephemeral: true, Logf: logger.Discard, UserLogf: logger.Discard}
-	t.Cleanup(func() { s.Close() })
-	if _, err := s.Up(ctx); err != nil {
-		t.Fatalf("node %s up: %v", hostname, err)
-	}
-	return s
-}
 
 // TestTailnetOnly stands up a real tailnet in process: the robot reaches the broker on :8092,
 // WhoIs names it, its token is refused from another node, and nothing listens on the host.
@@ -60,7 +28,7 @@ func TestTailnetOnly(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	controlURL := startTestControl(t)
+	controlURL := brokertest.StartControl(t)
 
 	dir := t.TempDir()
 	cfg, table, err := DevConfig("127.0.0.1:0", dir)
@@ -93,8 +61,8 @@ func TestTailnetOnly(t *testing.T) {
 	defer srv.Close()
 	brokerIP, _ := tn.IPs()
 
-	robot := startNode(t, ctx, controlURL, "robot")
-	thief := startNode(t, ctx, controlURL, "thief")
+	robot := brokertest.StartNode(t, ctx, controlURL, "robot")
+	thief := brokertest.StartNode(t, ctx, controlURL, "thief")
 	tok, _, err := state.CreateToken(ctx, "robot", []string{"text"}, "robot")
 	if err != nil {
 		t.Fatal(err)

@@ -1,14 +1,193 @@
-// Command reachy-hub runs on the Reachy Mini: it listens, sends utterances to the broker with
-// its one token, and speaks and moves with the reply. The hub loop comes with the robot
-// issue; this build only says so.
+// Command reachy-hub runs on the Reachy Mini: it listens (PortAudio, VAD), sends each
+// utterance to the broker with the robot's one token, speaks the reply through the robot's
+// daemon and moves with it. --sim runs the same loop with WAV files as the microphone and an
+// in-process fake daemon, so it can be tried without a robot.
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
 	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/reachy-broker/reachy-broker/robot"
 )
 
 func main() {
-	fmt.Fprintln(os.Stderr, "reachy-hub: not built yet (see the robot issue); nothing to run")
-	os.Exit(2)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr, nil))
+}
+
+// multi collects repeated or space-separated --input values.
+type multi []string
+
+func (m *multi) String() string     { return fmt.Sprint(*m) }
+func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
+
+// run is main without the process: tests call it with their own HTTP client for the broker.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTTP *http.Client) int {
+	fs := flag.NewFlagSet("reachy-hub", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	configPath := fs.String("config", "", "hub config file (/etc/reachy-hub/config.yaml on the robot)")
+	sim := fs.Bool("sim", false, "simulator: WAV files as the microphone, an in-process fake daemon")
+	var inputs multi
+	fs.Var(&inputs, "input", "sim: a WAV file or a directory of them (repeatable; more may follow the flags)")
+	out := fs.String("out", "", "sim: write the replies, turns and daemon calls here")
+	brokerURL := fs.String("broker", "", "broker URL (overrides the config)")
+	tokenFile := fs.String("token-file", "", "token file, mode 0600 (overrides the config)")
+	listDevices := fs.Bool("list-devices", false, "list audio devices and exit")
+	verbose := fs.Bool("v", false, "debug logging")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	inputs = append(inputs, fs.Args()...)
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+
+	if *listDevices {
+		done, err := robot.OpenAudio()
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		defer done()
+		devs, err := robot.ListDevices()
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		for _, d := range devs {
+			fmt.Fprintf(stdout, "%-40s %-8s in=%d out=%d %.0f Hz\n", d.Name, d.HostAPI, d.MaxInputs, d.MaxOutputs, d.DefaultRateHz)
+		}
+		return 0
+	}
+
+	cfg := &robot.Config{}
+	if *configPath != "" {
+		var err error
+		if cfg, err = robot.LoadConfig(*configPath); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+	}
+	if *brokerURL != "" {
+		cfg.BrokerURL = *brokerURL
+	}
+	if *tokenFile != "" {
+		cfg.TokenFile = *tokenFile
+	}
+	cfg.Defaults()
+	if err := cfg.Validate("reachy-hub"); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	token, err := robot.ReadToken(cfg.TokenFile)
+	if err != nil {
+		fmt.Fprintln(stderr, "reachy-hub:", err)
+		return 1
+	}
+	client := &robot.BrokerClient{URL: cfg.BrokerURL, Token: token, HTTP: brokerHTTP, Deadline: cfg.Deadline}
+
+	if *sim {
+		if err := runSim(ctx, cfg, client, inputs, *out, log); err != nil {
+			fmt.Fprintln(stderr, "reachy-hub:", err)
+			return 1
+		}
+		return 0
+	}
+	if err := runRobot(ctx, cfg, client, log); err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "reachy-hub:", err)
+		return 1
+	}
+	return 0
+}
+
+func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, log *slog.Logger) error {
+	done, err := robot.OpenAudio()
+	if err != nil {
+		return err
+	}
+	defer done()
+	mic, err := robot.OpenCapture(cfg.InputDevice, 2)
+	if err != nil {
+		return err
+	}
+	defer mic.Close()
+	d := robot.NewDaemon(cfg.DaemonURL, 3*time.Second)
+	var speaker robot.Speaker = robot.DaemonSpeaker{D: d}
+	if cfg.Speak == "portaudio" {
+		speaker = &robot.PortAudioSpeaker{Device: cfg.OutputDev}
+	}
+	h := &robot.Hub{Source: mic, Broker: client, Daemon: d, Speaker: speaker, Motion: robot.NewMotion(d, cfg.Expressions, log),
+		Fallback: robot.FallbackSpeech(ctx, cfg.FallbackWAV), MaxUtter: cfg.MaxUtter, Log: log}
+	log.Info("reachy-hub listening", "broker", cfg.BrokerURL, "mic", cfg.InputDevice)
+	return h.Run(ctx)
+}
+
+// runSim runs the loop on WAV files against a real broker and an in-process fake daemon.
+func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, inputs []string, out string, log *slog.Logger) error {
+	src, err := robot.NewFileSource(inputs, 1.0)
+	if err != nil {
+		return err
+	}
+	fake := robot.NewFakeDaemon()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: fake, ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(l)
+	defer srv.Close()
+	d := robot.NewDaemon("http://"+l.Addr().String(), 3*time.Second)
+	var turns []robot.Turn
+	h := &robot.Hub{Source: src, Broker: client, Daemon: d, Speaker: robot.DaemonSpeaker{D: d},
+		Motion: robot.NewMotion(d, cfg.Expressions, log), Fallback: robot.FallbackSpeech(ctx, cfg.FallbackWAV),
+		MaxUtter: cfg.MaxUtter, Log: log,
+		OnTurn: func(t robot.Turn) {
+			turns = append(turns, t)
+			t.Reply.Audio = ""
+			log.Info("turn", "n", t.Index, "intent", t.Reply.Intent, "outcome", t.Reply.Outcome, "reply", t.Reply.Reply, "fallback", t.Fallback)
+		}}
+	if err := h.Run(ctx); err != nil {
+		return err
+	}
+	if out == "" {
+		return nil
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	for i := range turns {
+		if turns[i].SoundPlayed != "" {
+			if b := fake.Sound(turns[i].SoundPlayed); b != nil {
+				os.WriteFile(filepath.Join(out, turns[i].SoundPlayed), b, 0o644)
+			}
+		}
+		turns[i].Reply.Audio = ""
+	}
+	write := func(name string, v any) error {
+		b, _ := json.MarshalIndent(v, "", "  ")
+		return os.WriteFile(filepath.Join(out, name), append(b, '\n'), 0o644)
+	}
+	if err := write("turns.json", turns); err != nil {
+		return err
+	}
+	if err := write("motions.json", h.Motion.Events()); err != nil {
+		return err
+	}
+	return write("daemon-calls.json", fake.Calls())
 }

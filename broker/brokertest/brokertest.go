@@ -1,0 +1,46 @@
+// Package brokertest stands up a real tailnet in process for tests — a coordination server
+// and DERP/STUN on loopback, the way tsnet's own tests do — and nodes on it. Only tests
+// import it; it must never be linked into a binary.
+package brokertest
+
+import (
+	"context"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+
+	"tailscale.com/ipn/store/mem"
+	"tailscale.com/net/netns"
+	"tailscale.com/tailcfg"
+	"tailscale.com/tsnet"
+	"tailscale.com/tstest/integration"
+	"tailscale.com/tstest/integration/testcontrol"
+	"tailscale.com/types/logger"
+)
+
+// StartControl runs the coordination server and DERP/STUN and returns the control URL.
+// Call envknob.Setenv("TS_DISABLE_PORTMAPPER", "1") in TestMain first.
+func StartControl(t testing.TB) string {
+	t.Helper()
+	netns.SetEnabled(false)
+	t.Cleanup(func() { netns.SetEnabled(true) })
+	derpMap := integration.RunDERPAndSTUN(t, logger.Discard, "127.0.0.1")
+	control := &testcontrol.Server{DERPMap: derpMap, DNSConfig: &tailcfg.DNSConfig{Proxied: true},
+		MagicDNSDomain: "tail-scale.ts.net", Logf: logger.Discard}
+	control.HTTPTestServer = httptest.NewUnstartedServer(control)
+	control.HTTPTestServer.Start()
+	t.Cleanup(control.HTTPTestServer.Close)
+	return control.HTTPTestServer.URL
+}
+
+// StartNode brings up an ephemeral node named hostname; ctx bounds the wait.
+func StartNode(t testing.TB, ctx context.Context, controlURL, hostname string) *tsnet.Server {
+	t.Helper()
+	s := &tsnet.Server{Dir: filepath.Join(t.TempDir(), hostname), ControlURL: controlURL, Hostname: hostname,
+		Store: new(mem.Store), Ephemeral: true, Logf: logger.Discard, UserLogf: logger.Discard}
+	t.Cleanup(func() { s.Close() })
+	if _, err := s.Up(ctx); err != nil {
+		t.Fatalf("node %s up: %v", hostname, err)
+	}
+	return s
+}

@@ -1,0 +1,150 @@
+package robot
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Reply is the broker's answer to a turn, as the hub uses it.
+type Reply struct {
+	TurnID     string            `json:"turn_id"`
+	Intent     string            `json:"intent"`
+	Args       map[string]string `json:"args"`
+	Kind       string            `json:"kind"`
+	Outcome    string            `json:"outcome"`
+	Reply      string            `json:"reply"`
+	Audio      string            `json:"audio"`
+	Expression string            `json:"expression"`
+	FollowUp   bool              `json:"follow_up"`
+}
+
+// ErrUnreachable means the broker could not be reached within the deadline: the hub plays
+// its local fallback.
+var ErrUnreachable = errors.New("broker unreachable")
+
+// BrokerClient sends utterances to the broker with the robot's one token.
+type BrokerClient struct {
+	URL      string        // e.g. http://reachy-broker:8092 (its tailnet name)
+	Token    string        // read from a 0600 file
+	HTTP     *http.Client  // nil: a default one; redirects are refused either way
+	Deadline time.Duration // for a whole turn including retries; default 12s
+	Backoff  time.Duration // first pause between tries; default 200ms
+}
+
+func (c *BrokerClient) client() *http.Client {
+	hc := &http.Client{}
+	if c.HTTP != nil {
+		copied := *c.HTTP
+		hc = &copied
+	}
+	// The token must never travel to another origin: no redirect is followed at all.
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return errRedirect }
+	return hc
+}
+
+var errRedirect = errors.New("broker answered with a redirect; not followed")
+
+// NewIdempotencyKey returns a fresh key for one utterance.
+func NewIdempotencyKey() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return "utt-" + hex.EncodeToString(b)
+}
+
+// Turn sends one utterance. Retries (only for transient failures, with backoff, inside the
+// deadline) carry the same Idempotency-Key, so the broker never acts on it twice.
+func (c *BrokerClient) Turn(ctx context.Context, wav []byte, key string) (Reply, []byte, error) {
+	deadline, backoff := c.Deadline, c.Backoff
+	if deadline <= 0 {
+		deadline = 12 * time.Second
+	}
+	if backoff <= 0 {
+		backoff = 200 * time.Millisecond
+	}
+	ctx, cancel := context.WithTimeout(ctx, deadline)
+	defer cancel()
+	var lastErr error
+	for try := 0; ; try++ {
+		r, audio, retryAfter, err := c.once(ctx, wav, key)
+		if err == nil {
+			return r, audio, nil
+		}
+		lastErr = err
+		var pe *permanentError
+		if errors.As(err, &pe) || errors.Is(err, errRedirect) {
+			return Reply{}, nil, err
+		}
+		pause := backoff << min(try, 5)
+		if retryAfter > pause {
+			pause = retryAfter
+		}
+		select {
+		case <-time.After(pause):
+		case <-ctx.Done():
+			return Reply{}, nil, fmt.Errorf("%w: %v", ErrUnreachable, lastErr)
+		}
+	}
+}
+
+type permanentError struct {
+	status int
+	code   string
+}
+
+func (e *permanentError) Error() string {
+	return fmt.Sprintf("broker refused the turn: HTTP %d %s", e.status, e.code)
+}
+
+func (c *BrokerClient) once(ctx context.Context, wav []byte, key string) (Reply, []byte, time.Duration, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(c.URL, "/")+"/v1/turns", bytes.NewReader(wav))
+	if err != nil {
+		return Reply{}, nil, 0, &permanentError{code: err.Error()}
+	}
+	req.Header.Set("Authorization", "Bearer "+c.Token)
+	req.Header.Set("Content-Type", "audio/wav")
+	req.Header.Set("Idempotency-Key", key)
+	resp, err := c.client().Do(req)
+	if err != nil {
+		if errors.Is(err, errRedirect) {
+			return Reply{}, nil, 0, errRedirect
+		}
+		return Reply{}, nil, 0, err // transient: connection refused, reset, timeout
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
+	if err != nil {
+		return Reply{}, nil, 0, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		var e struct{ Error struct{ Code string } }
+		json.Unmarshal(body, &e)
+		switch resp.StatusCode {
+		case http.StatusTooManyRequests, http.StatusServiceUnavailable, http.StatusBadGateway, http.StatusGatewayTimeout:
+			ra, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+			return Reply{}, nil, time.Duration(min(ra, 5)) * time.Second, fmt.Errorf("broker: HTTP %d %s", resp.StatusCode, e.Error.Code)
+		}
+		return Reply{}, nil, 0, &permanentError{status: resp.StatusCode, code: e.Error.Code}
+	}
+	var r Reply
+	if err := json.Unmarshal(body, &r); err != nil {
+		return Reply{}, nil, 0, &permanentError{status: 200, code: "malformed reply"}
+	}
+	var audio []byte
+	if r.Audio != "" {
+		if audio, err = base64.StdEncoding.DecodeString(r.Audio); err != nil {
+			return Reply{}, nil, 0, &permanentError{status: 200, code: "malformed audio"}
+		}
+	}
+	return r, audio, 0, nil
+}

@@ -1,0 +1,121 @@
+package robot
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Move is a recorded move of the vendor's libraries.
+type Move struct {
+	Dataset string `yaml:"dataset"`
+	Move    string `yaml:"move"`
+}
+
+// Config is the hub's configuration file. The only secret on the robot is the token file.
+type Config struct {
+	BrokerURL   string          `yaml:"broker_url"`
+	TokenFile   string          `yaml:"token_file"`
+	DaemonURL   string          `yaml:"daemon_url"`
+	InputDevice string          `yaml:"input_device"`
+	OutputDev   string          `yaml:"output_device"`
+	Speak       string          `yaml:"speak"` // daemon (default) or portaudio
+	WakePhrases []string        `yaml:"wake_phrases"`
+	Expressions map[string]Move `yaml:"expressions"`
+	MaxUtter    time.Duration   `yaml:"max_utterance"`
+	Deadline    time.Duration   `yaml:"broker_deadline"` // a whole turn, retries included; default 12s
+	FallbackWAV string          `yaml:"fallback_wav"`
+}
+
+const emotions = "pollen-robotics/reachy-mini-emotions-library"
+const dances = "pollen-robotics/reachy-mini-dances-library"
+
+// DefaultExpressions maps the broker's closed set of expressions to the vendor's moves.
+func DefaultExpressions() map[string]Move {
+	return map[string]Move{
+		"dance": {dances, "groovy"}, "nod": {dances, "simple_nod"}, "celebrate": {emotions, "celebrate"},
+		"happy": {emotions, "happy"}, "sad": {emotions, "sad"}, "surprised": {emotions, "surprised"},
+		"curious": {emotions, "curious"}, "sleepy": {emotions, "sleepy"}, "confused": {emotions, "no"},
+	}
+}
+
+// LoadConfig reads the config strictly and fills defaults.
+func LoadConfig(path string) (*Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("hub config %s: %w", path, err)
+	}
+	var c Config
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	c.Defaults()
+	return &c, c.Validate(path)
+}
+
+// Defaults fills what the file left out.
+func (c *Config) Defaults() {
+	if c.DaemonURL == "" {
+		c.DaemonURL = "http://127.0.0.1:8000"
+	}
+	if c.InputDevice == "" {
+		c.InputDevice = "reachymini_audio_src"
+	}
+	if c.OutputDev == "" {
+		c.OutputDev = "reachymini_audio_sink"
+	}
+	if c.Speak == "" {
+		c.Speak = "daemon"
+	}
+	if c.Deadline == 0 {
+		c.Deadline = 12 * time.Second
+	}
+	if c.MaxUtter == 0 {
+		c.MaxUtter = 12 * time.Second
+	}
+	exp := DefaultExpressions()
+	for k, v := range c.Expressions {
+		exp[k] = v
+	}
+	c.Expressions = exp
+}
+
+// Validate checks the values.
+func (c *Config) Validate(where string) error {
+	if c.BrokerURL == "" {
+		return fmt.Errorf("%s: broker_url is required (the broker's tailnet name, e.g. http://reachy-broker:8092)", where)
+	}
+	if c.Speak != "daemon" && c.Speak != "portaudio" {
+		return fmt.Errorf("%s: speak must be daemon or portaudio", where)
+	}
+	return nil
+}
+
+// ReadToken reads the token file and refuses one that others can read: on a shared robot a
+// world-readable token is a leaked token.
+func ReadToken(path string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("token file: %w", err)
+	}
+	if perm := st.Mode().Perm(); perm&0o077 != 0 {
+		return "", fmt.Errorf("token file %s has mode %04o; it must be 0600 (chmod 600 %s)", path, perm, path)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("token file: %w", err)
+	}
+	tok := strings.TrimSpace(string(b))
+	if tok == "" {
+		return "", fmt.Errorf("token file %s is empty", path)
+	}
+	return tok, nil
+}

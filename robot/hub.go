@@ -1,0 +1,212 @@
+package robot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/reachy-broker/reachy-broker/speech"
+)
+
+// Turn is what the hub did with one utterance (sim mode writes these out).
+type Turn struct {
+	Index       int           `json:"index"`
+	Key         string        `json:"idempotency_key"`
+	Samples     int           `json:"samples"`
+	Reply       Reply         `json:"reply"`
+	Fallback    bool          `json:"fallback"`
+	Err         string        `json:"error,omitempty"`
+	ToUpload    time.Duration `json:"speech_end_to_upload_ns"`
+	SoundPlayed string        `json:"sound,omitempty"`
+}
+
+// Speaker plays reply audio: through the daemon (upload + play, head wobbling) or PortAudio.
+type Speaker interface {
+	Play(ctx context.Context, name string, wav []byte) error
+	Stop(ctx context.Context) error
+}
+
+// DaemonSpeaker plays through the robot daemon with wobbling on.
+type DaemonSpeaker struct{ D *Daemon }
+
+// Play uploads and plays.
+func (s DaemonSpeaker) Play(ctx context.Context, name string, wav []byte) error {
+	file, err := s.D.UploadSound(ctx, name, wav)
+	if err != nil {
+		return err
+	}
+	return s.D.PlaySound(ctx, file)
+}
+
+// Stop interrupts playback.
+func (s DaemonSpeaker) Stop(ctx context.Context) error { return s.D.StopSound(ctx) }
+
+// Hub is the robot's listen -> send -> speak -> move loop.
+type Hub struct {
+	Source   Source
+	Broker   *BrokerClient
+	Motion   *Motion
+	Speaker  Speaker
+	Daemon   *Daemon
+	Fallback []byte        // played when the broker cannot be reached
+	MaxUtter time.Duration // an utterance is cut here even if speech goes on
+	Log      *slog.Logger
+	OnTurn   func(Turn) // optional: called after each turn
+
+	mu            sync.Mutex
+	speakingUntil time.Time
+	turns         int
+}
+
+// Run listens until the source ends or ctx is cancelled.
+func (h *Hub) Run(ctx context.Context) error {
+	if h.Log == nil {
+		h.Log = slog.Default()
+	}
+	if h.MaxUtter <= 0 {
+		h.MaxUtter = 12 * time.Second
+	}
+	if err := h.Daemon.Wobbling(ctx, true); err != nil {
+		h.Log.Warn("daemon not answering; continuing", "err", err)
+	}
+	h.Motion.Idle(ctx)
+	vad := speech.NewVAD(speech.DefaultVAD())
+	var buf []float32 // samples since bufStart, for pre-roll and cutting
+	bufStart := 0
+	maxSamples := int(h.MaxUtter.Seconds() * speech.SampleRate)
+	wasSpeech := false
+	cut := func(seg speech.Segment) {
+		from, to := max(seg.Start-bufStart, 0), min(seg.End-bufStart, len(buf))
+		if to-from > maxSamples {
+			from = to - maxSamples
+		}
+		if to > from {
+			utt := append([]float32(nil), buf[from:to]...)
+			h.handle(ctx, utt)
+		}
+		// Keep one second for the next utterance's pre-roll.
+		if keep := speech.SampleRate; len(buf) > keep {
+			drop := len(buf) - keep
+			buf = buf[drop:]
+			bufStart += drop
+		}
+	}
+	for {
+		chunk, err := h.Source.Read(ctx)
+		if errors.Is(err, io.EOF) {
+			for _, seg := range vad.Flush() {
+				cut(seg)
+			}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		buf = append(buf, chunk...)
+		segs := vad.Write(chunk)
+		if vad.InSpeech() && !wasSpeech {
+			h.onSpeechStart(ctx)
+		}
+		wasSpeech = vad.InSpeech()
+		for _, seg := range segs {
+			cut(seg)
+		}
+		if vad.InSpeech() && len(buf) > maxSamples+2*speech.SampleRate {
+			// Speech that never ends: cut what we have and keep listening.
+			end := bufStart + len(buf)
+			cut(speech.Segment{Start: end - maxSamples, End: end})
+			vad = speech.NewVAD(speech.DefaultVAD())
+			wasSpeech = false
+		}
+	}
+}
+
+// onSpeechStart: turn toward the speaker; if the robot is talking, stop (barge-in).
+func (h *Hub) onSpeechStart(ctx context.Context) {
+	h.mu.Lock()
+	speaking := time.Now().Before(h.speakingUntil)
+	h.mu.Unlock()
+	if speaking {
+		h.Speaker.Stop(ctx)
+		h.mu.Lock()
+		h.speakingUntil = time.Time{}
+		h.mu.Unlock()
+	}
+	var doa *DOA
+	if d, ok, err := h.Daemon.DOA(ctx); err == nil && ok {
+		doa = &d
+	}
+	h.Motion.Listening(ctx, doa)
+}
+
+func (h *Hub) handle(ctx context.Context, utt []float32) {
+	speechEnd := time.Now()
+	h.turns++
+	t := Turn{Index: h.turns, Key: NewIdempotencyKey(), Samples: len(utt)}
+	wav, err := speech.EncodeWAV(utt, speech.SampleRate) // in memory only, never on disk
+	if err != nil {
+		t.Err = err.Error()
+		h.done(t)
+		return
+	}
+	h.Motion.Thinking(ctx)
+	t.ToUpload = time.Since(speechEnd)
+	reply, audio, err := h.Broker.Turn(ctx, wav, t.Key)
+	t.Reply = reply
+	switch {
+	case errors.Is(err, ErrUnreachable):
+		h.Log.Warn("broker unreachable: playing the local fallback", "err", err)
+		t.Fallback, t.Err = true, err.Error()
+		h.speak(ctx, &t, "fallback.wav", h.Fallback)
+		h.Motion.Idle(ctx)
+	case err != nil:
+		t.Err = err.Error()
+		h.Log.Warn("turn refused", "err", err)
+		h.Motion.Idle(ctx)
+	case reply.Intent == "none":
+		h.Motion.Idle(ctx)
+	default:
+		if reply.Expression == "stop" {
+			h.Speaker.Stop(ctx)
+			h.Motion.StopAll(ctx)
+		} else if reply.Reply == "" {
+			h.Motion.Express(ctx, reply.Expression)
+		}
+		if len(audio) > 0 {
+			h.speak(ctx, &t, fmt.Sprintf("reply-%d.wav", t.Index), audio)
+		}
+		if reply.FollowUp {
+			h.Motion.FollowUp(ctx)
+		} else if reply.Reply != "" || reply.Expression == "stop" {
+			h.Motion.Idle(ctx)
+		}
+	}
+	h.done(t)
+}
+
+func (h *Hub) speak(ctx context.Context, t *Turn, name string, wav []byte) {
+	if len(wav) == 0 {
+		return
+	}
+	h.Motion.Speaking(ctx)
+	if err := h.Speaker.Play(ctx, name, wav); err != nil {
+		h.Log.Warn("playback failed", "err", err)
+		return
+	}
+	t.SoundPlayed = name
+	if clip, err := speech.DecodeWAV(wav, 5*time.Minute); err == nil {
+		h.mu.Lock()
+		h.speakingUntil = time.Now().Add(clip.Duration())
+		h.mu.Unlock()
+	}
+}
+
+func (h *Hub) done(t Turn) {
+	if h.OnTurn != nil {
+		h.OnTurn(t)
+	}
+}
