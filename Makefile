@@ -8,9 +8,9 @@ GO ?= $(shell command -v go || echo /usr/local/go/bin/go)
 WHISPER_PREFIX = $(shell deploy/scripts/whisper-build.sh)
 CGO_ENV = CGO_ENABLED=1 CGO_CFLAGS="-I$(WHISPER_PREFIX)/include" CGO_LDFLAGS="-L$(WHISPER_PREFIX)/lib"
 # Packages with goroutines of their own: their tests also run under the race detector.
-RACE_PKGS = ./speech/... ./intents/... ./broker/...
+RACE_PKGS = ./speech/... ./intents/... ./broker/... ./robot/...
 
-.PHONY: run test deps whisper modules build model vet fmt-check bench fuzz
+.PHONY: run test deps whisper modules build model vet fmt-check bench fuzz hub-arm64
 
 deps:
 	@deploy/scripts/deps.sh
@@ -51,3 +51,13 @@ fuzz: whisper modules
 MODEL ?= tiny.en
 model:
 	@deploy/scripts/model.sh $(MODEL)
+
+# The hub for the robot: linux/arm64 with cgo (PortAudio). Installs the cross compiler and
+# PortAudio's arm64 headers (Debian multiarch) first.
+hub-arm64: modules
+	@deploy/scripts/hub-arm64-deps.sh
+	@mkdir -p bin
+	CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=aarch64-linux-gnu-gcc \
+	  PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \
+	  $(GO) build -trimpath -o bin/reachy-hub-linux-arm64 ./cmd/reachy-hub
+	@file bin/reachy-hub-linux-arm64 2>/dev/null || true

@@ -98,8 +98,9 @@ func (m *Motion) Thinking(ctx context.Context) {
 	m.mu.Lock()
 	m.wiggle = cancel
 	m.mu.Unlock()
-	m.gotoPose(wctx, i, Goto{Antennas: &Antennas{Left: 0.3, Right: -0.3}, Duration: 250 * time.Millisecond})
+	// The first move runs beside the upload, never in front of it.
 	go func() {
+		m.gotoPose(wctx, i, Goto{Antennas: &Antennas{Left: 0.3, Right: -0.3}, Duration: 250 * time.Millisecond})
 		for n := 0; ; n++ {
 			select {
 			case <-wctx.Done():

@@ -17,6 +17,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -165,6 +167,7 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 	if err := h.Run(ctx); err != nil {
 		return err
 	}
+	log.Info("sim finished", "turns", len(turns), "peak_rss_kb", peakRSS())
 	if out == "" {
 		return nil
 	}
@@ -190,4 +193,19 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 		return err
 	}
 	return write("daemon-calls.json", fake.Calls())
+}
+
+// peakRSS reads the process's peak resident set size (Linux), 0 elsewhere.
+func peakRSS() int {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
+			return kb
+		}
+	}
+	return 0
 }

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs reachy-hub on a Reachy Mini over SSH on the tailnet.
+# Usage: deploy/robot/install.sh ROBOT_TAILNET_NAME TOKEN_FILE [CONFIG]
+#   ROBOT_TAILNET_NAME  e.g. reachy-living-room (user pollen, reachable over Tailscale SSH or sshd)
+#   TOKEN_FILE          a file holding the robot's broker token (reachyctl token create --node ...)
+#   CONFIG              hub config (default deploy/robot/config.example.yaml)
+set -euo pipefail
+robot="${1:?robot tailnet name}"
+token="${2:?token file}"
+config="${3:-deploy/robot/config.example.yaml}"
+bin=bin/reachy-hub-linux-arm64
+[ -f "$bin" ] || make hub-arm64
+[ -s "$token" ] || { echo "install: $token is empty" >&2; exit 1; }
+target="pollen@$robot"
+echo "install: copying to $target"
+scp -q "$bin" "$target:/tmp/reachy-hub"
+scp -q deploy/robot/reachy-hub.service "$target:/tmp/reachy-hub.service"
+scp -q "$config" "$target:/tmp/reachy-hub.yaml"
+# The token travels over SSH on the tailnet and lands 0600, never in a world-readable place.
+ssh "$target" 'umask 077; cat > /tmp/reachy-hub.token' < "$token"
+ssh "$target" 'set -e
+  sudo install -m 0755 /tmp/reachy-hub /usr/local/bin/reachy-hub
+  sudo install -d -m 0750 -o pollen -g pollen /etc/reachy-hub
+  sudo install -m 0644 /tmp/reachy-hub.yaml /etc/reachy-hub/config.yaml
+  sudo install -m 0600 -o pollen -g pollen /tmp/reachy-hub.token /etc/reachy-hub/token
+  sudo install -m 0644 /tmp/reachy-hub.service /etc/systemd/system/reachy-hub.service
+  rm -f /tmp/reachy-hub /tmp/reachy-hub.yaml /tmp/reachy-hub.token /tmp/reachy-hub.service
+  sudo systemctl daemon-reload
+  sudo systemctl enable --now reachy-hub
+  systemctl --no-pager status reachy-hub | head -5'
+echo "install: done. Logs: ssh $target journalctl -u reachy-hub -f"
