@@ -201,75 +201,39 @@ func (c *Config) RedactTerms() ([]string, error) {
 
 // Defaults fills what the file left out.
 func (c *Config) Defaults() {
-	if c.Listen.Admin == "" {
-		c.Listen.Admin = "127.0.0.1:9092"
-	}
-	if c.Listen.Tailnet.Port == 0 {
-		c.Listen.Tailnet.Port = TailnetPort
-	}
-	if c.Listen.Tailnet.Hostname == "" {
-		c.Listen.Tailnet.Hostname = "reachy-broker"
-	}
-	if c.Listen.Tailnet.AuthKeyEnv == "" {
-		c.Listen.Tailnet.AuthKeyEnv = "TS_AUTHKEY"
-	}
-	if c.Turn.Budget == 0 {
-		c.Turn.Budget = 8 * time.Second
-	}
-	if c.Turn.FollowUpWindow == 0 {
-		c.Turn.FollowUpWindow = 8 * time.Second
-	}
-	if c.Turn.ClarifyTTL == 0 {
-		c.Turn.ClarifyTTL = 20 * time.Second
-	}
+	orDefault(&c.Listen.Admin, "127.0.0.1:9092")
+	orDefault(&c.Listen.Tailnet.Port, TailnetPort)
+	orDefault(&c.Listen.Tailnet.Hostname, "reachy-broker")
+	orDefault(&c.Listen.Tailnet.AuthKeyEnv, "TS_AUTHKEY")
+	orDefault(&c.Turn.Budget, 8*time.Second)
+	orDefault(&c.Turn.FollowUpWindow, 8*time.Second)
+	orDefault(&c.Turn.ClarifyTTL, 20*time.Second)
 	if c.Turn.RequireWake == nil {
 		t := true
 		c.Turn.RequireWake = &t
 	}
-	if c.Turn.MaxAudio == 0 {
-		c.Turn.MaxAudio = 30 * time.Second
-	}
-	if c.Limits.AudioBytes == 0 {
-		c.Limits.AudioBytes = 2 << 20
-	}
-	if c.Limits.JSONBytes == 0 {
-		c.Limits.JSONBytes = 16 << 10
-	}
-	if c.Limits.RatePerMinute == 0 {
-		c.Limits.RatePerMinute = 30
-	}
-	if c.Limits.Burst == 0 {
-		c.Limits.Burst = 10
-	}
-	if c.Speech.Threads == 0 {
-		c.Speech.Threads = 2
-	}
-	if c.Speech.Workers == 0 {
-		c.Speech.Workers = 1
-	}
-	if c.Speech.Queue == 0 {
-		c.Speech.Queue = 2
-	}
-	if c.Speech.MaxTokens == 0 {
-		c.Speech.MaxTokens = 64
-	}
-	if c.Speech.Language == "" {
-		c.Speech.Language = "en"
-	}
-	if c.Synthesis.Engine == "" {
-		c.Synthesis.Engine = "espeak"
-	}
-	if c.Synthesis.APIKeyEnv == "" {
-		c.Synthesis.APIKeyEnv = "REACHY_TTS_API_KEY"
-	}
-	if c.House.HomeAssistant.TokenEnv == "" {
-		c.House.HomeAssistant.TokenEnv = "HASS_TOKEN"
-	}
-	if c.Agent.APIKeyEnv == "" {
-		c.Agent.APIKeyEnv = "REACHY_AGENT_API_KEY"
-	}
-	if c.Audit.Retention == 0 {
-		c.Audit.Retention = 90 * 24 * time.Hour
+	orDefault(&c.Turn.MaxAudio, 30*time.Second)
+	orDefault(&c.Limits.AudioBytes, 2<<20)
+	orDefault(&c.Limits.JSONBytes, 16<<10)
+	orDefault(&c.Limits.RatePerMinute, 30)
+	orDefault(&c.Limits.Burst, 10)
+	orDefault(&c.Speech.Threads, 2)
+	orDefault(&c.Speech.Workers, 1)
+	orDefault(&c.Speech.Queue, 2)
+	orDefault(&c.Speech.MaxTokens, 64)
+	orDefault(&c.Speech.Language, "en")
+	orDefault(&c.Synthesis.Engine, "espeak")
+	orDefault(&c.Synthesis.APIKeyEnv, "REACHY_TTS_API_KEY")
+	orDefault(&c.House.HomeAssistant.TokenEnv, "HASS_TOKEN")
+	orDefault(&c.Agent.APIKeyEnv, "REACHY_AGENT_API_KEY")
+	orDefault(&c.Audit.Retention, 90*24*time.Hour)
+}
+
+// orDefault sets *p to v when the file left it at its zero value.
+func orDefault[T comparable](p *T, v T) {
+	var zero T
+	if *p == zero {
+		*p = v
 	}
 }
 
