@@ -299,7 +299,7 @@ func ParseConfig(b []byte, name string) (*Config, *intents.Table, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
-		return nil, nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil, nil, intents.YAMLError(name, err)
 	}
 	c.path = name
 	c.Defaults()

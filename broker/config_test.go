@@ -20,7 +20,7 @@ func TestExampleConfigLoads(t *testing.T) {
 
 func TestConfigIsStrict(t *testing.T) {
 	for _, tc := range []struct{ yaml, want string }{
-		{"state_dir: /x\nlisten:\n  tailnet:\n    hostnme: b\n", "c.yaml"},
+		{"state_dir: /x\nlisten:\n  tailnet:\n    hostnme: b\n", "c.yaml:4: field hostnme not found"},
 		{"state_dir: /x\nturn:\n  budget: 100ms\n", "turn.budget"},
 		{"state_dir: /x\nsynthesis:\n  engine: festival\n", "synthesis.engine"},
 		{"listen:\n  admin: 127.0.0.1:1\n", "state_dir is required"},

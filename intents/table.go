@@ -324,15 +324,16 @@ func decodeStrict[T any](b []byte, name string) (T, error) {
 	dec.KnownFields(true)
 	// An empty file decodes to the zero value (io.EOF).
 	if err := dec.Decode(&v); err != nil && !errors.Is(err, io.EOF) {
-		return v, yamlError(name, err)
+		return v, YAMLError(name, err)
 	}
 	return v, nil
 }
 
 var yamlLineRE = regexp.MustCompile(`(?:yaml: )?line (\d+): `)
 
-// yamlError rewrites yaml.v3's "line N: ..." messages as "file:N: ...".
-func yamlError(name string, err error) error {
+// YAMLError rewrites yaml.v3's "line N: ..." messages as "file:N: ..." (the broker's
+// config loader uses it too, so every config error points at its line the same way).
+func YAMLError(name string, err error) error {
 	var lines []string
 	var te *yaml.TypeError
 	if errors.As(err, &te) {

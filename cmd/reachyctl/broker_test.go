@@ -54,6 +54,10 @@ func TestOperatorTour(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "total: 20 ok, 0 errors") || !strings.Contains(out, "p99") {
 		t.Fatalf("bench: exit %d\n%s", code, out)
 	}
+	code, out, _ = ctl(t, "intents", "remote", "--broker", srv.URL, "--token", tok.Token)
+	if code != 0 || !strings.Contains(out, "house.light.set") || strings.Contains(out, "calendar.status") {
+		t.Fatalf("intents remote: exit %d\n%s", code, out)
+	}
 	code, out, _ = ctl(t, "token", "list", "--state-dir", dir)
 	if code != 0 || !strings.Contains(out, "laptop") || strings.Contains(out, tok.Token) {
 		t.Fatalf("token list must never show the secret: %s", out)

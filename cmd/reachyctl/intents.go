@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/reachy-broker/reachy-broker/intents"
 )
@@ -88,12 +90,16 @@ func runIntents(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("intents", stderr)
 	config := fs.String("config", "", "broker config file (default: the embedded demo home)")
 	asJSON := fs.Bool("json", false, "print JSON")
+	client := addClientFlags(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) == 0 {
-		return usagef("need list, guide, lint or test FILE")
+		return usagef("need list, guide, lint, test FILE, or remote")
+	}
+	if pos[0] == "remote" {
+		return remoteIntents(client, stdout)
 	}
 	t, err := loadTable(*config)
 	if err != nil {
@@ -173,4 +179,47 @@ func quoteAll(ss []string) []string {
 		out[i] = fmt.Sprintf("%q", s)
 	}
 	return out
+}
+
+// remoteIntents asks a running broker what this token may call (GET /v1/intents).
+func remoteIntents(c clientFlags, stdout io.Writer) error {
+	tok, err := c.bearer()
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequest(http.MethodGet, strings.TrimRight(*c.url, "/")+"/v1/intents", nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := httpClient(10 * time.Second).Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+	if resp.StatusCode != http.StatusOK {
+		fmt.Fprintln(stdout, strings.TrimSpace(string(b)))
+		return exitError{1}
+	}
+	var v struct {
+		Device  string
+		Scopes  []string
+		Intents []struct {
+			Name, Kind, Scope string
+			Examples          []string
+		}
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "device %s, scopes %s\n", v.Device, strings.Join(v.Scopes, ","))
+	for _, in := range v.Intents {
+		ex := ""
+		if len(in.Examples) > 0 {
+			ex = fmt.Sprintf("%q", in.Examples[0])
+		}
+		fmt.Fprintf(stdout, "  %-18s %-6s %-14s %s\n", in.Name, in.Kind, in.Scope, ex)
+	}
+	return nil
 }
