@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/intents"
@@ -61,6 +62,7 @@ type turn struct {
 	redacted []string
 	audio    bool
 	code     string
+	early    *earlySpeech
 }
 
 func (b *Broker) newTurn(r *http.Request, route string) *turn {
@@ -368,13 +370,18 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 		err error
 	}
 	done := make(chan result, 1)
+	call := intents.Call{Intent: in, Args: args, Device: t.c.Name, Room: t.c.room, Scopes: t.c.Scopes, Table: table}
+	if in.Kind == intents.KindAsk && t.audio && b.d.Synthesizer != nil {
+		t.early = b.newEarlySpeech(ctx, t)
+		call.Partial = t.early.add
+	}
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
 				done <- result{err: fmt.Errorf("handler panic: %v", p)}
 			}
 		}()
-		a, err := h.Handle(hctx, intents.Call{Intent: in, Args: args, Device: t.c.Name, Room: t.c.room, Scopes: t.c.Scopes, Table: table})
+		a, err := h.Handle(hctx, call)
 		done <- result{a, err}
 	}()
 	select {
@@ -420,7 +427,7 @@ func (b *Broker) finish(ctx context.Context, t *turn, ans intents.Answer, outcom
 	}
 	if t.audio && res.Text != "" && b.d.Synthesizer != nil {
 		sctx, cancel := context.WithDeadline(ctx, t.deadline)
-		wav, err := b.d.Synthesizer.Synthesize(sctx, res.Text)
+		wav, err := b.speakWithEarly(sctx, t, res.Text)
 		cancel()
 		if err != nil {
 			b.log.Warn("speech synthesis failed; answering with text only", "err", err)
@@ -428,6 +435,9 @@ func (b *Broker) finish(ctx context.Context, t *turn, ans intents.Answer, outcom
 			t.resp.Audio = base64.StdEncoding.EncodeToString(wav)
 		}
 		since = t.mark("synthesis", since)
+	}
+	if t.early != nil {
+		t.early.finish() // no-op when the reply used it; stops its goroutine otherwise
 	}
 	if t.resp.FollowUp {
 		st := b.deviceState(t.c.Name)
@@ -585,4 +595,114 @@ func (b *Broker) sayCalendar(s redact.CalendarStatus) string {
 		}
 	}
 	return redact.SayCalendar(s, loc, b.d.Now(), b.d.Config.Whereabouts())
+}
+
+// earlySpeech synthesizes the sentences of a streamed answer while the rest is still arriving.
+// Each sentence passes the redactor first; if the redactor changes one, early speech stops
+// and the whole (redacted) reply is synthesized at the end as usual. The early audio is used
+// only if the final redacted reply begins with exactly the sentences spoken early.
+type earlySpeech struct {
+	b     *Broker
+	ctx   context.Context
+	queue chan string
+	done  chan struct{}
+
+	mu      sync.Mutex
+	texts   []string
+	samples []float32
+	broken  bool
+	closed  bool
+	once    sync.Once
+}
+
+func (b *Broker) newEarlySpeech(ctx context.Context, t *turn) *earlySpeech {
+	e := &earlySpeech{b: b, ctx: ctx, queue: make(chan string, 32), done: make(chan struct{})}
+	go e.run()
+	return e
+}
+
+func (e *earlySpeech) add(sentence string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return // the turn moved on (a handler cut at its deadline may still be streaming)
+	}
+	select {
+	case e.queue <- sentence:
+	default: // the synthesizer is behind: the end will catch up
+		e.broken = true
+	}
+}
+
+func (e *earlySpeech) run() {
+	defer close(e.done)
+	for s := range e.queue {
+		e.mu.Lock()
+		broken := e.broken
+		e.mu.Unlock()
+		if broken {
+			continue
+		}
+		res, err := e.b.d.Redactor.Redact(s)
+		if err != nil || len(res.Kinds) > 0 || res.Text != s {
+			e.mu.Lock()
+			e.broken = true
+			e.mu.Unlock()
+			continue
+		}
+		wav, err := e.b.d.Synthesizer.Synthesize(e.ctx, s)
+		var clip speech.Clip
+		if err == nil {
+			clip, err = speech.DecodeWAV(wav, 5*time.Minute)
+		}
+		e.mu.Lock()
+		if err != nil {
+			e.broken = true
+		} else {
+			e.texts = append(e.texts, s)
+			e.samples = append(e.samples, clip.Samples...)
+		}
+		e.mu.Unlock()
+	}
+}
+
+// finish stops taking sentences and returns what was spoken early, if usable.
+func (e *earlySpeech) finish() (string, []float32) {
+	e.once.Do(func() {
+		e.mu.Lock()
+		e.closed = true
+		close(e.queue)
+		e.mu.Unlock()
+	})
+	<-e.done
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.broken || len(e.texts) == 0 {
+		return "", nil
+	}
+	return strings.Join(e.texts, " "), e.samples
+}
+
+// speakWithEarly synthesizes reply, reusing audio made early when it matches its beginning.
+func (b *Broker) speakWithEarly(ctx context.Context, t *turn, reply string) ([]byte, error) {
+	if t.early != nil {
+		prefix, samples := t.early.finish()
+		if prefix != "" && strings.HasPrefix(reply, prefix) {
+			rest := strings.TrimSpace(strings.TrimPrefix(reply, prefix))
+			if rest != "" {
+				wav, err := b.d.Synthesizer.Synthesize(ctx, rest)
+				if err != nil {
+					return nil, err
+				}
+				clip, err := speech.DecodeWAV(wav, 5*time.Minute)
+				if err != nil {
+					return nil, err
+				}
+				samples = append(samples, clip.Samples...)
+			}
+			t.stages["early_sentences"] = int64(strings.Count(prefix, ". ") + 1)
+			return speech.EncodeWAV(samples, speech.SampleRate)
+		}
+	}
+	return b.d.Synthesizer.Synthesize(ctx, reply)
 }

@@ -16,6 +16,10 @@ type Call struct {
 	Room   string   // the device's room
 	Scopes []string // the caller's scopes (the help guide shows only what they allow)
 	Table  *Table
+	// Partial, when set, receives each complete sentence of a streamed answer as it arrives,
+	// so the broker can start speaking before the whole answer is in. The Answer's Reply is
+	// still the whole text, and it alone is authoritative.
+	Partial func(sentence string)
 }
 
 // Answer is what a handler returns. Reply is untrusted until the broker's redactor has

@@ -128,7 +128,7 @@ func (a *Agent) Handle(ctx context.Context, c intents.Call) (intents.Answer, err
 		if ctx.Err() != nil {
 			break
 		}
-		text, err := a.ask(ctx, m, q, maxTokens)
+		text, err := a.ask(ctx, m, q, maxTokens, c.Partial)
 		if err == nil {
 			a.record(true)
 			if text == "" {
@@ -149,7 +149,7 @@ func (a *Agent) Handle(ctx context.Context, c intents.Call) (intents.Answer, err
 }
 
 // ask streams one model's answer, stopping at the length cap.
-func (a *Agent) ask(ctx context.Context, model, question string, maxTokens int) (string, error) {
+func (a *Agent) ask(ctx context.Context, model, question string, maxTokens int, partial func(string)) (string, error) {
 	actx, cancel := context.WithTimeout(ctx, a.cfg.AttemptTimeout)
 	defer cancel()
 	req := openai.ChatCompletionRequest{
@@ -167,6 +167,7 @@ func (a *Agent) ask(ctx context.Context, model, question string, maxTokens int) 
 	}
 	defer stream.Close()
 	var b strings.Builder
+	emitted := 0 // bytes of b already handed to partial
 	for b.Len() < a.cfg.MaxChars {
 		chunk, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
@@ -178,8 +179,31 @@ func (a *Agent) ask(ctx context.Context, model, question string, maxTokens int) 
 		for _, ch := range chunk.Choices {
 			b.WriteString(ch.Delta.Content)
 		}
+		if partial != nil {
+			for {
+				end := sentenceEnd(b.String()[emitted:])
+				if end < 0 || emitted+end > a.cfg.MaxChars {
+					break
+				}
+				if s := Clean(b.String()[emitted:emitted+end], a.cfg.MaxChars); s != "" {
+					partial(s)
+				}
+				emitted += end
+			}
+		}
 	}
 	return Clean(b.String(), a.cfg.MaxChars), nil
+}
+
+// sentenceEnd returns the length of the first complete sentence in s (its end mark and the
+// space after it), or -1.
+func sentenceEnd(s string) int {
+	for i := 0; i+1 < len(s); i++ {
+		if (s[i] == '.' || s[i] == '!' || s[i] == '?') && (s[i+1] == ' ' || s[i+1] == '\n') {
+			return i + 2
+		}
+	}
+	return -1
 }
 
 // retryable errors move on to the next model: timeouts, 5xx, 429, broken streams.
