@@ -9,6 +9,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/coder/websocket"
+	"github.com/coder/websocket/wsjson"
 )
 
 // Call is one request the fake daemon received.
@@ -79,8 +82,31 @@ func reply(w http.ResponseWriter, status int, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
+// serveSDK accepts the /ws/sdk channel and records each JSON command as a call.
+func (f *FakeDaemon) serveSDK(w http.ResponseWriter, r *http.Request) {
+	c, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return
+	}
+	defer c.CloseNow()
+	for {
+		var msg json.RawMessage
+		if err := wsjson.Read(r.Context(), c, &msg); err != nil {
+			return
+		}
+		f.mu.Lock()
+		f.calls = append(f.calls, Call{Time: f.Now(), Method: "WS", Path: "/ws/sdk", Body: msg})
+		f.mu.Unlock()
+		wsjson.Write(r.Context(), c, map[string]string{"status": "ok"})
+	}
+}
+
 // ServeHTTP implements the daemon's routes the hub uses.
 func (f *FakeDaemon) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/ws/sdk" {
+		f.serveSDK(w, r)
+		return
+	}
 	var body []byte
 	if !strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/") {
 		body, _ = io.ReadAll(io.LimitReader(r.Body, 1<<20))

@@ -127,6 +127,7 @@ func (c *Capture) Close() error {
 // reachymini_audio_sink) instead of through the daemon.
 type PortAudioSpeaker struct {
 	Device string
+	SDK    *SDK // when set, the head sways with the audio over /ws/sdk
 	mu     sync.Mutex
 	stop   chan struct{}
 }
@@ -151,6 +152,11 @@ func (s *PortAudioSpeaker) Play(ctx context.Context, name string, wav []byte) er
 	s.mu.Lock()
 	s.stop = stop
 	s.mu.Unlock()
+	if s.SDK != nil {
+		swayCtx, cancel := context.WithCancel(context.Background())
+		go func() { <-stop; cancel() }()
+		go Sway(swayCtx, s.SDK, SwayOffsets(clip.Samples, speech.SampleRate))
+	}
 	go func() {
 		defer st.Close()
 		st.Start()

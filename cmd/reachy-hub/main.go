@@ -132,7 +132,14 @@ func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient
 	d := robot.NewDaemon(cfg.DaemonURL, 3*time.Second)
 	var speaker robot.Speaker = robot.DaemonSpeaker{D: d}
 	if cfg.Speak == "portaudio" {
-		speaker = &robot.PortAudioSpeaker{Device: cfg.OutputDev}
+		pa := &robot.PortAudioSpeaker{Device: cfg.OutputDev}
+		if sdk, err := d.OpenSDK(ctx); err == nil {
+			defer sdk.Close()
+			pa.SDK = sdk // speech sway over /ws/sdk set_speech_offsets
+		} else {
+			log.Warn("no /ws/sdk channel: speaking without head sway", "err", err)
+		}
+		speaker = pa
 	}
 	h := &robot.Hub{Source: mic, Broker: client, Daemon: d, Speaker: speaker, Motion: robot.NewMotion(d, cfg.Expressions, log),
 		Fallback: robot.FallbackSpeech(ctx, cfg.FallbackWAV), MaxUtter: cfg.MaxUtter, Log: log}
