@@ -36,6 +36,7 @@ type Config struct {
 	Intents yaml.Node `yaml:"intents"`
 
 	path string
+	demo bool // the embedded default: the demo home, devices simulated
 }
 
 // ListenConfig says where the API is served.
@@ -343,7 +344,7 @@ func hasRoom(t *intents.Table, room string) bool {
 
 // DevConfig is the embedded default: loopback dev mode, the demo home, state in stateDir.
 func DevConfig(listen, stateDir string) (*Config, *intents.Table, error) {
-	c := &Config{StateDir: stateDir, path: "dev defaults"}
+	c := &Config{StateDir: stateDir, path: "dev defaults", demo: true}
 	c.Listen.Loopback = listen
 	// Loopback only: a relaxed rate limit lets reachyctl bench drive it.
 	c.Limits.RatePerMinute, c.Limits.Burst = 600000, 10000
@@ -355,6 +356,10 @@ func DevConfig(listen, stateDir string) (*Config, *intents.Table, error) {
 	t, err := intents.LoadDemo()
 	return c, t, err
 }
+
+// Demo reports whether this is the embedded default (the demo home, whose devices are
+// simulated in memory).
+func (c *Config) Demo() bool { return c.demo }
 
 // Path is where the config came from.
 func (c *Config) Path() string { return c.path }

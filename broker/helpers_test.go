@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -224,7 +223,5 @@ func speechWAV(t *testing.T) []byte {
 	}
 	return wavData
 }
-
-func contains(s, sub string) bool { return strings.Contains(s, sub) }
 
 func intentsContext() intents.Context { return intents.Context{} }

@@ -3,6 +3,7 @@ package intents
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 
 	"github.com/reachy-broker/reachy-broker/redact"
@@ -139,7 +140,7 @@ func (t *Table) AllowedValues(spec ArgSpec) []string {
 	case ArgRoom:
 		var out []string
 		for _, r := range t.Home.Rooms {
-			if spec.Device == "" || contains(r.Devices, spec.Device) {
+			if spec.Device == "" || slices.Contains(r.Devices, spec.Device) {
 				out = append(out, r.Name)
 			}
 		}
@@ -158,15 +159,6 @@ func (t *Table) AllowedValues(spec ArgSpec) []string {
 		return []string{strconv.Itoa(t.Home.ACRange.Min) + ".." + strconv.Itoa(t.Home.ACRange.Max)}
 	}
 	return nil
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Vocabulary is a short phrase of the home's words (rooms, devices, people, wake phrases),

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -147,7 +148,7 @@ func (f *FakeDaemon) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(p, "/api/move/play/recorded-move-dataset/"):
 		rest := strings.TrimPrefix(p, "/api/move/play/recorded-move-dataset/")
 		i := strings.LastIndex(rest, "/")
-		if i < 0 || !contains(f.moves[rest[:i]], rest[i+1:]) {
+		if i < 0 || !slices.Contains(f.moves[rest[:i]], rest[i+1:]) {
 			reply(w, 404, map[string]string{"detail": "move not found"})
 			return
 		}
@@ -215,13 +216,4 @@ func (f *FakeDaemon) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		reply(w, 404, map[string]string{"detail": "Not Found"})
 	}
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

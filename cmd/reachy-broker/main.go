@@ -126,7 +126,7 @@ func serve(ctx context.Context, log *slog.Logger, cfg *broker.Config, store *int
 
 	deps := broker.Deps{Config: cfg, Table: store.Table, State: state, Logger: log, Handlers: basic.Handlers(time.Now)}
 	deps.Handlers["webhook"] = home.Webhook{}
-	if dev && cfg.Path() == "dev defaults" {
+	if cfg.Demo() {
 		// The demo home has no real devices: they are simulated in memory so the tour works.
 		house := home.NewMemory()
 		deps.Handlers["home.light"] = home.Handler{Backend: house, Kind: "light"}
