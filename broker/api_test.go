@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
 	"net"
 	"net/http"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/intents"
 )
 
@@ -28,29 +30,29 @@ func TestAuthenticationAndScopeMatrix(t *testing.T) {
 		status                           int
 		code                             string
 	}{
-		{"no token", "POST", "/v1/turns", "", "audio/wav", speechWAV(t), 401, CodeUnauthenticated},
-		{"garbage token", "POST", "/v1/turns", "hello", "audio/wav", speechWAV(t), 401, CodeUnauthenticated},
-		{"well-formed unknown token", "POST", "/v1/turns", "rbk_0123456789abcdef_" + strings.Repeat("A", 43), "audio/wav", speechWAV(t), 401, CodeUnauthenticated},
-		{"token of the wrong shape", "GET", "/v1/intents", "rbk_" + strings.Repeat("z", 200), "", nil, 401, CodeUnauthenticated},
-		{"turn without turn scope", "POST", "/v1/turns", noTurn, "audio/wav", speechWAV(t), 403, CodeInsufficientScope},
-		{"utterance without text scope", "POST", "/v1/utterances", tb.token(t, "robot", "turn"), "application/json", []byte(`{"text":"hi"}`), 403, CodeInsufficientScope},
-		{"typed call without intent scope", "POST", "/v1/intents/time.now", tb.token(t, "robot", "turn"), "application/json", []byte(`{}`), 403, CodeInsufficientScope},
-		{"unknown intent", "POST", "/v1/intents/door.unlock", all, "application/json", []byte(`{}`), 404, CodeUnknownIntent},
-		{"clarify is not callable", "POST", "/v1/intents/clarify", all, "application/json", []byte(`{}`), 404, CodeUnknownIntent},
-		{"intent the token may not call", "POST", "/v1/intents/house.light.set", readOnly, "application/json", []byte(`{"room":"kitchen","state":"on"}`), 403, CodeIntentDenied},
-		{"room outside the vocabulary", "POST", "/v1/intents/house.light.set", all, "application/json", []byte(`{"room":"garage","state":"on"}`), 400, CodeInvalidArgs},
-		{"state outside the vocabulary", "POST", "/v1/intents/house.light.set", all, "application/json", []byte(`{"room":"kitchen","state":"toggle"}`), 400, CodeInvalidArgs},
-		{"unknown argument", "POST", "/v1/intents/house.light.set", all, "application/json", []byte(`{"room":"kitchen","state":"on","colour":"red"}`), 400, CodeInvalidArgs},
-		{"temperature out of range", "POST", "/v1/intents/house.ac.set", all, "application/json", []byte(`{"room":"bedroom","temperature":45}`), 400, CodeInvalidArgs},
-		{"AC in a room without one", "POST", "/v1/intents/house.ac.set", all, "application/json", []byte(`{"room":"kitchen","state":"on"}`), 400, CodeInvalidArgs},
-		{"unknown JSON field", "POST", "/v1/utterances", all, "application/json", []byte(`{"text":"hi","admin":true}`), 400, CodeInvalidArgs},
-		{"malformed JSON", "POST", "/v1/utterances", all, "application/json", []byte(`{"text":`), 400, CodeInvalidArgs},
-		{"JSON array", "POST", "/v1/intents/time.now", all, "application/json", []byte(`[1,2]`), 400, CodeInvalidArgs},
-		{"wrong JSON content type", "POST", "/v1/utterances", all, "text/plain", []byte(`{"text":"hi"}`), 415, CodeUnsupportedMediaType},
-		{"wrong audio content type", "POST", "/v1/turns", all, "audio/mpeg", speechWAV(t), 415, CodeUnsupportedMediaType},
-		{"malformed audio", "POST", "/v1/turns", all, "audio/wav", []byte("RIFF....WAVEjunkjunkjunk"), 400, CodeInvalidAudio},
-		{"compressed audio", "POST", "/v1/turns", all, "audio/wav", []byte("OggS\x00\x02 and more"), 415, CodeUnsupportedMediaType},
-		{"no such route", "GET", "/v1/secrets", all, "", nil, 404, CodeNotFound},
+		{"no token", "POST", "/v1/turns", "", "audio/wav", speechWAV(t), 401, api.CodeUnauthenticated},
+		{"garbage token", "POST", "/v1/turns", "hello", "audio/wav", speechWAV(t), 401, api.CodeUnauthenticated},
+		{"well-formed unknown token", "POST", "/v1/turns", "rbk_0123456789abcdef_" + strings.Repeat("A", 43), "audio/wav", speechWAV(t), 401, api.CodeUnauthenticated},
+		{"token of the wrong shape", "GET", "/v1/intents", "rbk_" + strings.Repeat("z", 200), "", nil, 401, api.CodeUnauthenticated},
+		{"turn without turn scope", "POST", "/v1/turns", noTurn, "audio/wav", speechWAV(t), 403, api.CodeInsufficientScope},
+		{"utterance without text scope", "POST", "/v1/utterances", tb.token(t, "robot", "turn"), "application/json", []byte(`{"text":"hi"}`), 403, api.CodeInsufficientScope},
+		{"typed call without intent scope", "POST", "/v1/intents/time.now", tb.token(t, "robot", "turn"), "application/json", []byte(`{}`), 403, api.CodeInsufficientScope},
+		{"unknown intent", "POST", "/v1/intents/door.unlock", all, "application/json", []byte(`{}`), 404, api.CodeUnknownIntent},
+		{"clarify is not callable", "POST", "/v1/intents/clarify", all, "application/json", []byte(`{}`), 404, api.CodeUnknownIntent},
+		{"intent the token may not call", "POST", "/v1/intents/house.light.set", readOnly, "application/json", []byte(`{"room":"kitchen","state":"on"}`), 403, api.CodeIntentDenied},
+		{"room outside the vocabulary", "POST", "/v1/intents/house.light.set", all, "application/json", []byte(`{"room":"garage","state":"on"}`), 400, api.CodeInvalidArgs},
+		{"state outside the vocabulary", "POST", "/v1/intents/house.light.set", all, "application/json", []byte(`{"room":"kitchen","state":"toggle"}`), 400, api.CodeInvalidArgs},
+		{"unknown argument", "POST", "/v1/intents/house.light.set", all, "application/json", []byte(`{"room":"kitchen","state":"on","colour":"red"}`), 400, api.CodeInvalidArgs},
+		{"temperature out of range", "POST", "/v1/intents/house.ac.set", all, "application/json", []byte(`{"room":"bedroom","temperature":45}`), 400, api.CodeInvalidArgs},
+		{"AC in a room without one", "POST", "/v1/intents/house.ac.set", all, "application/json", []byte(`{"room":"kitchen","state":"on"}`), 400, api.CodeInvalidArgs},
+		{"unknown JSON field", "POST", "/v1/utterances", all, "application/json", []byte(`{"text":"hi","admin":true}`), 400, api.CodeInvalidArgs},
+		{"malformed JSON", "POST", "/v1/utterances", all, "application/json", []byte(`{"text":`), 400, api.CodeInvalidArgs},
+		{"JSON array", "POST", "/v1/intents/time.now", all, "application/json", []byte(`[1,2]`), 400, api.CodeInvalidArgs},
+		{"wrong JSON content type", "POST", "/v1/utterances", all, "text/plain", []byte(`{"text":"hi"}`), 415, api.CodeUnsupportedMediaType},
+		{"wrong audio content type", "POST", "/v1/turns", all, "audio/mpeg", speechWAV(t), 415, api.CodeUnsupportedMediaType},
+		{"malformed audio", "POST", "/v1/turns", all, "audio/wav", []byte("RIFF....WAVEjunkjunkjunk"), 400, api.CodeInvalidAudio},
+		{"compressed audio", "POST", "/v1/turns", all, "audio/wav", []byte("OggS\x00\x02 and more"), 415, api.CodeUnsupportedMediaType},
+		{"no such route", "GET", "/v1/secrets", all, "", nil, 404, api.CodeNotFound},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -65,7 +67,7 @@ func TestAuthenticationAndScopeMatrix(t *testing.T) {
 			if c.status == 401 && !strings.HasPrefix(r.header.Get("WWW-Authenticate"), `Bearer realm=`) {
 				t.Fatalf("401 without WWW-Authenticate: %q", r.header.Get("WWW-Authenticate"))
 			}
-			if c.code == CodeInsufficientScope && !strings.Contains(r.header.Get("WWW-Authenticate"), `error="insufficient_scope", scope="`) {
+			if c.code == api.CodeInsufficientScope && !strings.Contains(r.header.Get("WWW-Authenticate"), `error="insufficient_scope", scope="`) {
 				t.Fatalf("403 insufficient_scope header: %q", r.header.Get("WWW-Authenticate"))
 			}
 			if c.token != "" && bytes.Contains(r.body, []byte(c.token)) {
@@ -78,7 +80,7 @@ func TestAuthenticationAndScopeMatrix(t *testing.T) {
 func TestIntentListIsPerCaller(t *testing.T) {
 	tb := newTestBroker(t)
 	names := func(token string) map[string]bool {
-		var v struct{ Intents []IntentView }
+		var v struct{ Intents []api.IntentView }
 		tb.do(t, "GET", "/v1/intents", token, "", nil).json(t, &v)
 		m := map[string]bool{}
 		for _, in := range v.Intents {
@@ -99,7 +101,7 @@ func TestIntentListIsPerCaller(t *testing.T) {
 	if full["clarify"] {
 		t.Error("clarify is listed")
 	}
-	var v struct{ Intents []IntentView }
+	var v struct{ Intents []api.IntentView }
 	tb.do(t, "GET", "/v1/intents", tb.token(t, "robot", "house:write"), "", nil).json(t, &v)
 	for _, in := range v.Intents {
 		if in.Name == "house.light.set" {
@@ -182,7 +184,7 @@ func TestDeniedIntentIsSpokenAndAudited(t *testing.T) {
 		t.Fatalf("%d %+v", r.status, tr)
 	}
 	recs, _ := tb.state.TailAudit(context.Background(), 1)
-	if len(recs) != 1 || recs[0].Outcome != OutcomeDenied || recs[0].Code != CodeIntentDenied {
+	if len(recs) != 1 || recs[0].Outcome != OutcomeDenied || recs[0].Code != api.CodeIntentDenied {
 		t.Fatalf("audit %+v", recs)
 	}
 }
@@ -200,7 +202,7 @@ func TestOversizedBodies(t *testing.T) {
 	tb := newTestBroker(t)
 	tok := tb.token(t, "robot", "turn", "text")
 	big := make([]byte, 3<<20)
-	if r := tb.do(t, "POST", "/v1/turns", tok, "audio/wav", big); r.status != 413 || r.code(t) != CodeTooLarge {
+	if r := tb.do(t, "POST", "/v1/turns", tok, "audio/wav", big); r.status != 413 || r.code(t) != api.CodeTooLarge {
 		t.Fatalf("%d %s", r.status, r.body)
 	}
 	if r := tb.do(t, "POST", "/v1/utterances", tok, "application/json", append([]byte(`{"text":"`), bytes.Repeat([]byte("a"), 20<<10)...)); r.status != 413 {
@@ -232,7 +234,7 @@ func TestIdempotentReplayUnderConcurrency(t *testing.T) {
 	tok := tb.token(t, "robot", "text", "house:write")
 	const n = 8
 	var wg sync.WaitGroup
-	results := make([]TurnResponse, n)
+	results := make([]api.TurnResponse, n)
 	for i := range n {
 		wg.Add(1)
 		go func() {
@@ -277,7 +279,7 @@ func TestRevocationTakesEffectOnNextRequest(t *testing.T) {
 	if n, err := tb.state.RevokeTokens(context.Background(), "robot"); err != nil || n != 1 {
 		t.Fatalf("revoke: %d %v", n, err)
 	}
-	if r := tb.say(t, tok, "hello"); r.status != 401 || r.code(t) != CodeUnauthenticated {
+	if r := tb.say(t, tok, "hello"); r.status != 401 || r.code(t) != api.CodeUnauthenticated {
 		t.Fatalf("revoked token: %d %s", r.status, r.body)
 	}
 }
@@ -289,7 +291,7 @@ func TestRateLimit(t *testing.T) {
 	for range 4 {
 		last = tb.say(t, tok, "hello")
 	}
-	if last.status != 429 || last.code(t) != CodeRateLimited || last.header.Get("Retry-After") == "" {
+	if last.status != 429 || last.code(t) != api.CodeRateLimited || last.header.Get("Retry-After") == "" {
 		t.Fatalf("4th request in a burst of 3: %d %v %s", last.status, last.header, last.body)
 	}
 	// Another device has its own budget.
@@ -302,7 +304,7 @@ func TestBusySpeechToText(t *testing.T) {
 	tb := newTestBroker(t)
 	tb.stt.err = fmt.Errorf("queue full: %w", ErrBusy)
 	r := tb.turnAudio(t, tb.token(t, "robot", "turn"))
-	if r.status != 503 || r.code(t) != CodeBusy || r.header.Get("Retry-After") == "" {
+	if r.status != 503 || r.code(t) != api.CodeBusy || r.header.Get("Retry-After") == "" {
 		t.Fatalf("%d %v %s", r.status, r.header, r.body)
 	}
 	// Busy is not a result: a retry with the same key runs again once there is room.
@@ -321,7 +323,7 @@ func TestSlowSpeechToTextTimesOut(t *testing.T) {
 	tb.stt.delay = 10 * time.Second
 	start := time.Now()
 	r := tb.turnAudio(t, tb.token(t, "robot", "turn"))
-	if r.status != 504 || r.code(t) != CodeTimeout || time.Since(start) > 3*time.Second {
+	if r.status != 504 || r.code(t) != api.CodeTimeout || time.Since(start) > 3*time.Second {
 		t.Fatalf("%d %s after %v", r.status, r.body, time.Since(start))
 	}
 }

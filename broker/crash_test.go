@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
 	"io"
 	"log/slog"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 
 	"tailscale.com/envknob"
 
+	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/basic"
 )
@@ -115,7 +117,7 @@ func (c *child) waitFor(t *testing.T, prefix string) string {
 	return ""
 }
 
-func (c *child) say(t *testing.T, token, text, key string) (*http.Response, TurnResponse) {
+func (c *child) say(t *testing.T, token, text, key string) (*http.Response, api.TurnResponse) {
 	t.Helper()
 	req, _ := http.NewRequest("POST", "http://"+c.addr+"/v1/utterances", strings.NewReader(`{"text":"`+text+`"}`))
 	req.Header.Set("Authorization", "Bearer "+token)
@@ -126,7 +128,7 @@ func (c *child) say(t *testing.T, token, text, key string) (*http.Response, Turn
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var tr TurnResponse
+	var tr api.TurnResponse
 	json.NewDecoder(resp.Body).Decode(&tr)
 	return resp, tr
 }

@@ -3,42 +3,27 @@ package broker
 import (
 	"encoding/json"
 	"fmt"
+
 	"net/http"
 	"strconv"
-)
 
-// Closed error codes of the wire contract (DESIGN.md §4).
-const (
-	CodeUnauthenticated      = "unauthenticated"
-	CodeInsufficientScope    = "insufficient_scope"
-	CodeIntentDenied         = "intent_denied"
-	CodeUnknownIntent        = "unknown_intent"
-	CodeInvalidArgs          = "invalid_args"
-	CodeInvalidAudio         = "invalid_audio"
-	CodeUnsupportedMediaType = "unsupported_media_type"
-	CodeTooLarge             = "too_large"
-	CodeRateLimited          = "rate_limited"
-	CodeBusy                 = "busy"
-	CodeTimeout              = "timeout"
-	CodeInternal             = "internal"
-	// CodeNotFound answers a path that is not a route of the API at all.
-	CodeNotFound = "not_found"
+	"github.com/reachy-broker/reachy-broker/broker/api"
 )
 
 var codeStatus = map[string]int{
-	CodeUnauthenticated:      http.StatusUnauthorized,
-	CodeInsufficientScope:    http.StatusForbidden,
-	CodeIntentDenied:         http.StatusForbidden,
-	CodeUnknownIntent:        http.StatusNotFound,
-	CodeInvalidArgs:          http.StatusBadRequest,
-	CodeInvalidAudio:         http.StatusBadRequest,
-	CodeUnsupportedMediaType: http.StatusUnsupportedMediaType,
-	CodeTooLarge:             http.StatusRequestEntityTooLarge,
-	CodeRateLimited:          http.StatusTooManyRequests,
-	CodeBusy:                 http.StatusServiceUnavailable,
-	CodeTimeout:              http.StatusGatewayTimeout,
-	CodeInternal:             http.StatusInternalServerError,
-	CodeNotFound:             http.StatusNotFound,
+	api.CodeUnauthenticated:      http.StatusUnauthorized,
+	api.CodeInsufficientScope:    http.StatusForbidden,
+	api.CodeIntentDenied:         http.StatusForbidden,
+	api.CodeUnknownIntent:        http.StatusNotFound,
+	api.CodeInvalidArgs:          http.StatusBadRequest,
+	api.CodeInvalidAudio:         http.StatusBadRequest,
+	api.CodeUnsupportedMediaType: http.StatusUnsupportedMediaType,
+	api.CodeTooLarge:             http.StatusRequestEntityTooLarge,
+	api.CodeRateLimited:          http.StatusTooManyRequests,
+	api.CodeBusy:                 http.StatusServiceUnavailable,
+	api.CodeTimeout:              http.StatusGatewayTimeout,
+	api.CodeInternal:             http.StatusInternalServerError,
+	api.CodeNotFound:             http.StatusNotFound,
 }
 
 // apiError is an error with a closed code and a human sentence that never echoes secrets
@@ -56,13 +41,6 @@ func errf(code, format string, args ...any) *apiError {
 	return &apiError{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-type errorBody struct {
-	Error struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-}
-
 func writeError(w http.ResponseWriter, e *apiError) {
 	status, ok := codeStatus[e.Code]
 	if !ok {
@@ -70,17 +48,15 @@ func writeError(w http.ResponseWriter, e *apiError) {
 	}
 	h := w.Header()
 	switch e.Code {
-	case CodeUnauthenticated:
+	case api.CodeUnauthenticated:
 		h.Set("WWW-Authenticate", `Bearer realm="reachy-broker"`)
-	case CodeInsufficientScope:
+	case api.CodeInsufficientScope:
 		h.Set("WWW-Authenticate", fmt.Sprintf(`Bearer realm="reachy-broker", error="insufficient_scope", scope=%q`, e.Scope))
 	}
 	if e.RetryAfter > 0 {
 		h.Set("Retry-After", strconv.Itoa(e.RetryAfter))
 	}
-	var b errorBody
-	b.Error.Code, b.Error.Message = e.Code, e.Message
-	writeJSON(w, status, b)
+	writeJSON(w, status, api.ErrorBody{Error: api.ErrorDetail{Code: e.Code, Message: e.Message}})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

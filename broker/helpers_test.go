@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+
 	"io"
 	"log/slog"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/basic"
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -153,14 +155,14 @@ func (r reply) json(t *testing.T, v any) {
 
 func (r reply) code(t *testing.T) string {
 	t.Helper()
-	var e errorBody
+	var e api.ErrorBody
 	r.json(t, &e)
 	return e.Error.Code
 }
 
-func (r reply) turn(t *testing.T) TurnResponse {
+func (r reply) turn(t *testing.T) api.TurnResponse {
 	t.Helper()
-	var tr TurnResponse
+	var tr api.TurnResponse
 	r.json(t, &tr)
 	return tr
 }

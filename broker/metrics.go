@@ -3,6 +3,8 @@ package broker
 import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/reachy-broker/reachy-broker/broker/api"
 )
 
 // metrics live in the broker's own registry: no global state.
@@ -39,7 +41,7 @@ func newMetrics() *metrics {
 
 func isRefusal(code string) bool {
 	switch code {
-	case CodeUnauthenticated, CodeInsufficientScope, CodeIntentDenied, CodeUnknownIntent, CodeRateLimited:
+	case api.CodeUnauthenticated, api.CodeInsufficientScope, api.CodeIntentDenied, api.CodeUnknownIntent, api.CodeRateLimited:
 		return true
 	}
 	return false

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/intents/home"
 	"github.com/reachy-broker/reachy-broker/intents/home/hometest"
 )
@@ -25,7 +26,7 @@ func TestKitchenLightOverMQTTSwitchesExactlyOnce(t *testing.T) {
 	tb.stt.say("Hey Reachy, turn on the kitchen light.")
 	tok := tb.token(t, "robot", "turn", "house:write")
 	var wg sync.WaitGroup
-	replies := make([]TurnResponse, 3)
+	replies := make([]api.TurnResponse, 3)
 	for i := range replies {
 		wg.Add(1)
 		go func() {

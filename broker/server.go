@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+
 	"log/slog"
 	"net"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"golang.org/x/time/rate"
 
+	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/redact"
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -97,7 +99,7 @@ func (b *Broker) Handler() http.Handler {
 	mux.Handle("POST /v1/intents/{name}", b.authed(intents.ScopeIntent, b.limited(b.handleTypedCall)))
 	mux.Handle("GET /v1/intents", b.authed("", b.handleListIntents))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, errf(CodeNotFound, "no such route; see GET /v1/intents"))
+		writeError(w, errf(api.CodeNotFound, "no such route; see GET /v1/intents"))
 	})
 	return mux
 }
@@ -152,17 +154,17 @@ func (b *Broker) authed(scope string, next http.HandlerFunc) http.Handler {
 		auth := r.Header.Get("Authorization")
 		token, ok := strings.CutPrefix(auth, "Bearer ")
 		if !ok || token == "" {
-			fail(errf(CodeUnauthenticated, "a bearer token is required"))
+			fail(errf(api.CodeUnauthenticated, "a bearer token is required"))
 			return
 		}
 		dev, err := b.d.State.VerifyToken(r.Context(), strings.TrimSpace(token))
 		if err != nil {
 			if !errors.Is(err, errBadToken) {
 				b.log.Error("token check failed", "err", err)
-				fail(errf(CodeInternal, "could not check the token"))
+				fail(errf(api.CodeInternal, "could not check the token"))
 				return
 			}
-			fail(errf(CodeUnauthenticated, "the token is not valid"))
+			fail(errf(api.CodeUnauthenticated, "the token is not valid"))
 			return
 		}
 		node := ""
@@ -170,18 +172,18 @@ func (b *Broker) authed(scope string, next http.HandlerFunc) http.Handler {
 			node, err = b.d.Identifier.WhoIs(r.Context(), r.RemoteAddr)
 			if err != nil {
 				b.log.Warn("whois failed", "err", err)
-				fail(errf(CodeUnauthenticated, "the calling node could not be identified"))
+				fail(errf(api.CodeUnauthenticated, "the calling node could not be identified"))
 				return
 			}
 			if dev.Node != "" && !strings.EqualFold(dev.Node, node) {
 				b.log.Warn("token used from another node", "device", dev.Name, "bound_to", dev.Node, "from", node)
-				fail(errf(CodeUnauthenticated, "this token is bound to another device"))
+				fail(errf(api.CodeUnauthenticated, "this token is bound to another device"))
 				return
 			}
 		}
 		dev.Node = node
 		if scope != "" && !dev.Has(scope) {
-			e := errf(CodeInsufficientScope, "this token lacks the %s scope", scope)
+			e := errf(api.CodeInsufficientScope, "this token lacks the %s scope", scope)
 			e.Scope = scope
 			fail(e)
 			return
@@ -209,7 +211,7 @@ func (b *Broker) limited(next http.HandlerFunc) http.HandlerFunc {
 		}
 		b.limMu.Unlock()
 		if delay > 0 {
-			e := errf(CodeRateLimited, "too many requests from this device; try again shortly")
+			e := errf(api.CodeRateLimited, "too many requests from this device; try again shortly")
 			e.RetryAfter = int(delay/time.Second) + 1
 			b.m.countError(e.Code)
 			writeError(w, e)

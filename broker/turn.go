@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
 	"io"
 	"mime"
 	"net/http"
@@ -14,24 +15,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/redact"
 	"github.com/reachy-broker/reachy-broker/speech"
 )
-
-// TurnResponse is the 200 answer of every turn-shaped route.
-type TurnResponse struct {
-	TurnID     string            `json:"turn_id"`
-	Intent     string            `json:"intent"`
-	Args       map[string]string `json:"args"`
-	Kind       string            `json:"kind"`
-	Outcome    string            `json:"outcome"`
-	Reply      string            `json:"reply"`
-	Audio      string            `json:"audio,omitempty"`
-	Expression string            `json:"expression"`
-	FollowUp   bool              `json:"follow_up"`
-	LatencyMS  map[string]int64  `json:"latency_ms"`
-}
 
 // Spoken answers the broker itself gives.
 const (
@@ -58,7 +46,7 @@ type turn struct {
 	route    string
 	c        caller
 	stages   map[string]int64
-	resp     TurnResponse
+	resp     api.TurnResponse
 	redacted []string
 	audio    bool
 	code     string
@@ -87,7 +75,7 @@ func (b *Broker) withIdempotency(w http.ResponseWriter, r *http.Request, fn func
 		return
 	}
 	if len(key) > 200 {
-		b.fail(w, errf(CodeInvalidArgs, "Idempotency-Key is longer than 200 characters"))
+		b.fail(w, errf(api.CodeInvalidArgs, "Idempotency-Key is longer than 200 characters"))
 		return
 	}
 	c := callerOf(r)
@@ -97,7 +85,7 @@ func (b *Broker) withIdempotency(w http.ResponseWriter, r *http.Request, fn func
 			return
 		}
 		b.log.Error("idempotency", "err", err)
-		b.fail(w, errf(CodeInternal, "could not check the Idempotency-Key"))
+		b.fail(w, errf(api.CodeInternal, "could not check the Idempotency-Key"))
 		return
 	}
 	if stored != nil {
@@ -111,7 +99,7 @@ func (b *Broker) withIdempotency(w http.ResponseWriter, r *http.Request, fn func
 	status, v := fn()
 	var body []byte
 	if e, ok := v.(*apiError); ok {
-		var eb errorBody
+		var eb api.ErrorBody
 		eb.Error.Code, eb.Error.Message = e.Code, e.Message
 		body, _ = json.Marshal(eb)
 	} else {
@@ -119,7 +107,7 @@ func (b *Broker) withIdempotency(w http.ResponseWriter, r *http.Request, fn func
 	}
 	body = append(body, '\n')
 	turnID := ""
-	if tr, ok := v.(*TurnResponse); ok {
+	if tr, ok := v.(*api.TurnResponse); ok {
 		turnID = tr.TurnID
 	}
 	// Busy and rate limits are not results: a retry should run again.
@@ -157,12 +145,12 @@ func (b *Broker) errorResult(t *turn, e *apiError) (int, any) {
 	switch {
 	case isRefusal(e.Code):
 		outcome = OutcomeDenied
-	case e.Code == CodeTimeout:
+	case e.Code == api.CodeTimeout:
 		outcome = OutcomeTimeout
-	case e.Code == CodeBusy || e.Code == CodeInternal:
+	case e.Code == api.CodeBusy || e.Code == api.CodeInternal:
 		outcome = OutcomeError
 	}
-	if e.Code != CodeBusy && e.Code != CodeRateLimited {
+	if e.Code != api.CodeBusy && e.Code != api.CodeRateLimited {
 		t.resp.Outcome, t.code = outcome, e.Code
 		b.audit(t)
 	}
@@ -173,15 +161,15 @@ func (b *Broker) errorResult(t *turn, e *apiError) (int, any) {
 // readBody reads at most limit bytes, refusing a larger declared length before reading.
 func readBody(r *http.Request, w http.ResponseWriter, limit int64) ([]byte, *apiError) {
 	if r.ContentLength > limit {
-		return nil, errf(CodeTooLarge, "the body is %d bytes; the limit is %d", r.ContentLength, limit)
+		return nil, errf(api.CodeTooLarge, "the body is %d bytes; the limit is %d", r.ContentLength, limit)
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		var mb *http.MaxBytesError
 		if errors.As(err, &mb) {
-			return nil, errf(CodeTooLarge, "the body is over the %d byte limit", limit)
+			return nil, errf(api.CodeTooLarge, "the body is over the %d byte limit", limit)
 		}
-		return nil, errf(CodeInvalidArgs, "could not read the body")
+		return nil, errf(api.CodeInvalidArgs, "could not read the body")
 	}
 	return body, nil
 }
@@ -202,7 +190,7 @@ func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
 		switch mediaType(r) {
 		case "audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave":
 		default:
-			return b.errorResult(t, errf(CodeUnsupportedMediaType, "send audio/wav (PCM)"))
+			return b.errorResult(t, errf(api.CodeUnsupportedMediaType, "send audio/wav (PCM)"))
 		}
 		body, e := readBody(r, w, b.d.Config.Limits.AudioBytes)
 		if e != nil {
@@ -215,7 +203,7 @@ func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
 			if errors.As(err, &ae) {
 				return b.errorResult(t, errf(ae.Code, "%s", ae.Reason))
 			}
-			return b.errorResult(t, errf(CodeInvalidAudio, "could not decode the audio"))
+			return b.errorResult(t, errf(api.CodeInvalidAudio, "could not decode the audio"))
 		}
 		since = t.mark("decode", since)
 		if len(speech.DetectSpeech(clip.Samples, speech.DefaultVAD())) == 0 {
@@ -224,7 +212,7 @@ func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
 		}
 		since = t.mark("vad", since)
 		if b.d.Transcriber == nil {
-			return b.errorResult(t, &apiError{Code: CodeBusy, Message: "speech-to-text is not available", RetryAfter: 5})
+			return b.errorResult(t, &apiError{Code: api.CodeBusy, Message: "speech-to-text is not available", RetryAfter: 5})
 		}
 		sctx, cancel := context.WithDeadline(r.Context(), t.workDeadline())
 		text, err := b.d.Transcriber.Transcribe(sctx, clip.Samples)
@@ -233,12 +221,12 @@ func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
 		since = t.mark("stt", since)
 		switch {
 		case errors.Is(err, ErrBusy):
-			return b.errorResult(t, &apiError{Code: CodeBusy, Message: "speech-to-text is busy; try again", RetryAfter: 1})
+			return b.errorResult(t, &apiError{Code: api.CodeBusy, Message: "speech-to-text is busy; try again", RetryAfter: 1})
 		case errors.Is(err, context.DeadlineExceeded):
-			return b.errorResult(t, errf(CodeTimeout, "speech-to-text did not finish in time"))
+			return b.errorResult(t, errf(api.CodeTimeout, "speech-to-text did not finish in time"))
 		case err != nil:
 			b.log.Error("speech-to-text", "err", err)
-			return b.errorResult(t, errf(CodeInternal, "speech-to-text failed"))
+			return b.errorResult(t, errf(api.CodeInternal, "speech-to-text failed"))
 		}
 		return b.tail(r.Context(), t, text, *b.d.Config.Turn.RequireWake, since)
 	})
@@ -256,7 +244,7 @@ func (b *Broker) handleUtterance(w http.ResponseWriter, r *http.Request) {
 			return b.errorResult(t, e)
 		}
 		if strings.TrimSpace(req.Text) == "" || len(req.Text) > 2000 {
-			return b.errorResult(t, errf(CodeInvalidArgs, `"text" must be 1 to 2000 bytes`))
+			return b.errorResult(t, errf(api.CodeInvalidArgs, `"text" must be 1 to 2000 bytes`))
 		}
 		t.audio = req.Audio
 		return b.tail(r.Context(), t, req.Text, false, time.Now())
@@ -265,7 +253,7 @@ func (b *Broker) handleUtterance(w http.ResponseWriter, r *http.Request) {
 
 func (b *Broker) decodeJSON(r *http.Request, w http.ResponseWriter, v any) *apiError {
 	if mt := mediaType(r); mt != "application/json" {
-		return errf(CodeUnsupportedMediaType, "send application/json")
+		return errf(api.CodeUnsupportedMediaType, "send application/json")
 	}
 	body, e := readBody(r, w, b.d.Config.Limits.JSONBytes)
 	if e != nil {
@@ -274,10 +262,10 @@ func (b *Broker) decodeJSON(r *http.Request, w http.ResponseWriter, v any) *apiE
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return errf(CodeInvalidArgs, "the body is not the expected JSON: %s", jsonProblem(err))
+		return errf(api.CodeInvalidArgs, "the body is not the expected JSON: %s", jsonProblem(err))
 	}
 	if dec.More() {
-		return errf(CodeInvalidArgs, "the body has data after the JSON object")
+		return errf(api.CodeInvalidArgs, "the body has data after the JSON object")
 	}
 	return nil
 }
@@ -345,8 +333,8 @@ func (b *Broker) tail(ctx context.Context, t *turn, text string, requireWake boo
 			b.devMu.Unlock()
 		}
 	case !t.c.Has(d.Scope):
-		outcome, t.code = OutcomeDenied, CodeIntentDenied
-		b.m.countError(CodeIntentDenied)
+		outcome, t.code = OutcomeDenied, api.CodeIntentDenied
+		b.m.countError(api.CodeIntentDenied)
 		ans = intents.Answer{Reply: replyDenied, Expression: intents.ExpressionSorry}
 	default:
 		in, _ := table.Lookup(d.Intent)
@@ -390,16 +378,16 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 		case res.err == nil:
 			return res.a, OutcomeOK
 		case errors.Is(res.err, context.DeadlineExceeded):
-			t.code = CodeTimeout
+			t.code = api.CodeTimeout
 			return intents.Answer{Reply: replyTimeout, Expression: intents.ExpressionSorry}, OutcomeTimeout
 		default:
 			b.log.Warn("handler failed", "intent", in.Name, "err", res.err)
-			t.code = CodeInternal
+			t.code = api.CodeInternal
 			return intents.Answer{Reply: replyError, Expression: intents.ExpressionSorry}, OutcomeError
 		}
 	case <-hctx.Done():
 		// A handler that ignores its deadline is cut off here; the turn still answers.
-		t.code = CodeTimeout
+		t.code = api.CodeTimeout
 		b.log.Warn("handler cut at its deadline", "intent", in.Name)
 		return intents.Answer{Reply: replyTimeout, Expression: intents.ExpressionSorry}, OutcomeTimeout
 	}
@@ -503,15 +491,15 @@ func (b *Broker) handleTypedCall(w http.ResponseWriter, r *http.Request) {
 	// The allowlist is decided first: nothing else is looked at for an unknown intent.
 	if !ok || name == intents.IntentClarify {
 		t.resp.Intent = "-"
-		b.fail(w, errf(CodeUnknownIntent, "there is no intent by that name"))
-		t.resp.Outcome, t.code = OutcomeDenied, CodeUnknownIntent
+		b.fail(w, errf(api.CodeUnknownIntent, "there is no intent by that name"))
+		t.resp.Outcome, t.code = OutcomeDenied, api.CodeUnknownIntent
 		b.audit(t)
 		return
 	}
 	t.resp.Intent, t.resp.Kind = in.Name, string(in.Kind)
 	if !t.c.Has(in.Scope) {
-		b.fail(w, errf(CodeIntentDenied, "this device may not call %s", in.Name))
-		t.resp.Outcome, t.code = OutcomeDenied, CodeIntentDenied
+		b.fail(w, errf(api.CodeIntentDenied, "this device may not call %s", in.Name))
+		t.resp.Outcome, t.code = OutcomeDenied, api.CodeIntentDenied
 		b.audit(t)
 		return
 	}
@@ -528,16 +516,16 @@ func (b *Broker) handleTypedCall(w http.ResponseWriter, r *http.Request) {
 			case float64:
 				args[k] = fmt.Sprint(x)
 			default:
-				return b.errorResult(t, errf(CodeInvalidArgs, "argument %q must be a string or a number", k))
+				return b.errorResult(t, errf(api.CodeInvalidArgs, "argument %q must be a string or a number", k))
 			}
 		}
 		valid, err := table.Validate(in, args, intents.Context{DeviceRoom: t.c.room})
 		if err != nil {
 			var ae *intents.ArgError
 			if errors.As(err, &ae) {
-				return b.errorResult(t, errf(CodeInvalidArgs, "%s", ae.Error()))
+				return b.errorResult(t, errf(api.CodeInvalidArgs, "%s", ae.Error()))
 			}
-			return b.errorResult(t, errf(CodeInvalidArgs, "invalid arguments"))
+			return b.errorResult(t, errf(api.CodeInvalidArgs, "invalid arguments"))
 		}
 		t.resp.Args = allowlistArgs(valid)
 		t.audio = r.URL.Query().Get("audio") == "wav"
@@ -548,42 +536,25 @@ func (b *Broker) handleTypedCall(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// IntentView is one entry of GET /v1/intents.
-type IntentView struct {
-	Name     string    `json:"name"`
-	Kind     string    `json:"kind"`
-	Scope    string    `json:"scope,omitempty"`
-	Args     []ArgView `json:"args"`
-	Examples []string  `json:"examples"`
-}
-
-// ArgView is an argument and its allowed values.
-type ArgView struct {
-	Name     string   `json:"name"`
-	Type     string   `json:"type"`
-	Required bool     `json:"required"`
-	Allowed  []string `json:"allowed,omitempty"`
-}
-
 // handleListIntents: only what this caller may call.
 func (b *Broker) handleListIntents(w http.ResponseWriter, r *http.Request) {
 	c := callerOf(r)
 	table := b.d.Table()
-	out := []IntentView{}
+	out := []api.IntentView{}
 	for _, in := range table.Intents() {
 		if in.Name == intents.IntentClarify || !c.Has(in.Scope) {
 			continue
 		}
-		v := IntentView{Name: in.Name, Kind: string(in.Kind), Scope: in.Scope, Examples: in.Examples, Args: []ArgView{}}
+		v := api.IntentView{Name: in.Name, Kind: string(in.Kind), Scope: in.Scope, Examples: in.Examples, Args: []api.ArgView{}}
 		if v.Kind == string(intents.KindMeta) {
 			v.Kind = "read"
 		}
 		for _, a := range in.Args {
-			v.Args = append(v.Args, ArgView{Name: a.Name, Type: string(a.Type), Required: a.Required, Allowed: table.AllowedValues(a)})
+			v.Args = append(v.Args, api.ArgView{Name: a.Name, Type: string(a.Type), Required: a.Required, Allowed: table.AllowedValues(a)})
 		}
 		out = append(out, v)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"device": c.Name, "scopes": c.Scopes, "intents": out})
+	writeJSON(w, http.StatusOK, api.IntentList{Device: c.Name, Scopes: c.Scopes, Intents: out})
 }
 
 // sayCalendar renders a coarse calendar status in the home's time zone.

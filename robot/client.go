@@ -14,20 +14,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/reachy-broker/reachy-broker/broker/api"
 )
 
-// Reply is the broker's answer to a turn, as the hub uses it.
-type Reply struct {
-	TurnID     string            `json:"turn_id"`
-	Intent     string            `json:"intent"`
-	Args       map[string]string `json:"args"`
-	Kind       string            `json:"kind"`
-	Outcome    string            `json:"outcome"`
-	Reply      string            `json:"reply"`
-	Audio      string            `json:"audio"`
-	Expression string            `json:"expression"`
-	FollowUp   bool              `json:"follow_up"`
-}
+// Reply is the broker's answer to a turn (the wire type shared with the broker).
+type Reply = api.TurnResponse
 
 // ErrUnreachable means the broker could not be reached within the deadline: the hub plays
 // its local fallback.
@@ -127,7 +119,7 @@ func (c *BrokerClient) once(ctx context.Context, wav []byte, key string) (Reply,
 		return Reply{}, nil, 0, err
 	}
 	if resp.StatusCode != http.StatusOK {
-		var e struct{ Error struct{ Code string } }
+		var e api.ErrorBody
 		json.Unmarshal(body, &e)
 		switch resp.StatusCode {
 		case http.StatusTooManyRequests, http.StatusServiceUnavailable, http.StatusBadGateway, http.StatusGatewayTimeout:

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker"
+	"github.com/reachy-broker/reachy-broker/broker/api"
 )
 
 func runToken(args []string, stdout, stderr io.Writer) error {
@@ -197,7 +198,7 @@ func printTurn(stdout io.Writer, status int, body []byte, asJSON bool, saveAudio
 		}
 		return nil
 	}
-	var tr broker.TurnResponse
+	var tr api.TurnResponse
 	if err := json.Unmarshal(body, &tr); err != nil {
 		return fmt.Errorf("bad reply: %w", err)
 	}
@@ -303,7 +304,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 				case err != nil:
 					errs["transport"]++
 				case status != 200:
-					var e struct{ Error struct{ Code string } }
+					var e api.ErrorBody
 					json.Unmarshal(resp, &e)
 					errs[e.Error.Code]++
 				default:

@@ -12,8 +12,13 @@ if [ "$(uname -s)" = "Darwin" ]; then
   exit 0
 fi
 
-# Debian package -> a file it installs, so a check costs no apt call.
+# Debian package -> a file it installs, so a check costs no apt call. Packages are installed
+# with --no-install-recommends, so what a real component needs at run time through a
+# *Recommends* of one of its dependencies is listed here by name: radicale's vobject parses
+# time zones with pytz (python3-vobject only recommends python3-tz; without it every CalDAV
+# PUT answers 400 "No module named 'pytz'").
 declare -A want=(
+  [python3-tz]=/usr/lib/python3/dist-packages/pytz/__init__.py
   [cmake]=/usr/bin/cmake
   [g++]=/usr/bin/g++
   [espeak-ng]=/usr/bin/espeak-ng

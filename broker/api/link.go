@@ -1,0 +1,120 @@
+package api
+
+import "time"
+
+// The robot link (GET /v1/link) is one WebSocket the hub keeps open to the broker. Every
+// frame is one JSON LinkMessage. Down (broker → hub) travel only the closed set of typed
+// robot actions below — sound and typed actions, never text or data for the robot to act
+// on. Up (hub → broker) travel acks, the hub's state, and what the hub hears during a
+// teleport session or rang on its own.
+//
+// A message of a type the receiver does not know is answered with an ack carrying
+// LinkErrUnknownType; the link stays up.
+
+// Link message types, broker → hub.
+const (
+	LinkPlay       = "play"       // Play: WAV bytes to play, optionally after a chime
+	LinkExpression = "expression" // Expression: one of the closed list of expressions
+	LinkLook       = "look"       // Look: yaw/pitch in degrees, clamped by the hub to the daemon's limits
+	LinkStop       = "stop"       // stop whatever the robot is saying or doing
+	LinkPresence   = "presence"   // Presence: a teleport session started or ended, and by whom
+	LinkTimers     = "timers"     // Timers: the full list of this robot's pending timers (replaces the hub's copy)
+	LinkRing       = "ring"       // Ring: a timer is due; play its chime and announcement
+)
+
+// Link message types, hub → broker.
+const (
+	LinkAck        = "ack"     // Ack: the outcome of the action with the same ID
+	LinkState      = "state"   // State: the hub's state changed
+	LinkHeard      = "heard"   // Heard: an utterance the hub cut during a teleport session
+	LinkRangLocal  = "rang"    // Rang: the hub rang a timer itself (the broker was unreachable)
+	LinkPing       = "ping"    // keepalive, either direction (answered with LinkPong)
+	LinkPong       = "pong"    // answer to LinkPing
+	LinkHello      = "hello"   // Hello: first message of the hub after connecting
+	LinkHubStopped = "stopped" // someone in the room said "stop": the hub stopped a link action
+)
+
+// Closed error codes of a link ack.
+const (
+	LinkErrUnknownType = "unknown_type"
+	LinkErrInvalid     = "invalid"
+	LinkErrBusy        = "busy" // the robot is speaking its own reply; the action was not started
+	LinkErrFailed      = "failed"
+)
+
+// Hub states reported with LinkState.
+const (
+	HubIdle      = "idle"
+	HubListening = "listening"
+	HubThinking  = "thinking"
+	HubSpeaking  = "speaking"
+)
+
+// LinkMessage is one frame of the robot link. Type says which one of the optional fields is
+// set; ID identifies an action (down) and the ack that answers it (up).
+type LinkMessage struct {
+	Type string `json:"type"`
+	ID   string `json:"id,omitempty"`
+
+	Play       *LinkPlayAction     `json:"play,omitempty"`
+	Expression string              `json:"expression,omitempty"`
+	Look       *LinkLookAction     `json:"look,omitempty"`
+	Presence   *LinkPresenceAction `json:"presence,omitempty"`
+	Timers     []LinkTimer         `json:"timers,omitempty"`
+	Ring       *LinkRingAction     `json:"ring,omitempty"`
+
+	Ack   *LinkAckBody   `json:"ack,omitempty"`
+	State string         `json:"state,omitempty"`
+	Heard *LinkHeardBody `json:"heard,omitempty"`
+	Rang  []string       `json:"rang,omitempty"` // timer IDs the hub rang itself
+	Hello *LinkHelloBody `json:"hello,omitempty"`
+}
+
+// LinkPlayAction is sound for the robot's speaker.
+type LinkPlayAction struct {
+	WAV   []byte `json:"wav"`             // base64 in JSON; PCM16 WAV
+	Chime bool   `json:"chime,omitempty"` // play the attention chime first
+}
+
+// LinkLookAction turns the head. The hub clamps both angles to the daemon's limits.
+type LinkLookAction struct {
+	YawDeg   float64 `json:"yaw_deg"`
+	PitchDeg float64 `json:"pitch_deg"`
+}
+
+// LinkPresenceAction tells the hub a teleport session started (Active) or ended, and the
+// display name of who is connected, for the antennas and the announcement.
+type LinkPresenceAction struct {
+	Active bool   `json:"active"`
+	Who    string `json:"who,omitempty"`
+}
+
+// LinkTimer is all the hub keeps of a pending timer: enough to ring it locally.
+type LinkTimer struct {
+	ID    string    `json:"id"`
+	Label string    `json:"label,omitempty"` // from the closed label list, or empty
+	Due   time.Time `json:"due"`
+}
+
+// LinkRingAction is a due timer: the announcement audio and which timer it is.
+type LinkRingAction struct {
+	TimerID string `json:"timer_id"`
+	WAV     []byte `json:"wav"`
+	Repeat  int    `json:"repeat"` // 1 for the first ring, 2, 3 for the repeats
+}
+
+// LinkAckBody answers the action with the same ID.
+type LinkAckBody struct {
+	OK   bool   `json:"ok"`
+	Code string `json:"code,omitempty"` // one of the LinkErr codes when !OK
+}
+
+// LinkHeardBody is one utterance heard during a teleport session (memory only, never stored).
+type LinkHeardBody struct {
+	WAV []byte `json:"wav"`
+}
+
+// LinkHelloBody opens the link: what the hub can do.
+type LinkHelloBody struct {
+	Version string `json:"version,omitempty"`
+}
