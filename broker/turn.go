@@ -280,7 +280,7 @@ func jsonProblem(err error) string {
 	case errors.As(err, &te):
 		return fmt.Sprintf("field %q has the wrong type", te.Field)
 	case strings.HasPrefix(err.Error(), "json: unknown field"):
-		return "unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ")
+		return "it has a field this route does not take" // the field's name is the caller's bytes
 	case errors.Is(err, io.EOF):
 		return "empty body"
 	}
@@ -321,7 +321,20 @@ func (b *Broker) tail(ctx context.Context, t *turn, text string, requireWake boo
 
 	var ans intents.Answer
 	outcome := OutcomeOK
+	// A clarification names the home's rooms or people: ask it only of a caller who may
+	// call the intent it would complete, so the vocabulary does not leak across scopes.
+	scope := d.Scope
+	if d.Intent == intents.IntentClarify && d.Pending != nil {
+		if pin, ok := table.Lookup(d.Pending.Intent); ok && !t.c.Has(pin.Scope) {
+			scope = pin.Scope
+			t.resp.Intent, t.resp.Kind, t.resp.Args = pin.Name, string(pin.Kind), map[string]string{}
+		}
+	}
 	switch {
+	case !t.c.Has(scope):
+		outcome, t.code = OutcomeDenied, api.CodeIntentDenied
+		b.m.countError(api.CodeIntentDenied)
+		ans = intents.Answer{Reply: replyDenied, Expression: intents.ExpressionSorry}
 	case d.Intent == intents.IntentClarify:
 		ans = intents.Answer{Reply: d.Prompt, Expression: intents.ExpressionCurious, FollowUp: true}
 		if ans.Reply == "" {
@@ -332,10 +345,6 @@ func (b *Broker) tail(ctx context.Context, t *turn, text string, requireWake boo
 			st.pending, st.pendingExpires = d.Pending, now.Add(b.d.Config.Turn.ClarifyTTL)
 			b.devMu.Unlock()
 		}
-	case !t.c.Has(d.Scope):
-		outcome, t.code = OutcomeDenied, api.CodeIntentDenied
-		b.m.countError(api.CodeIntentDenied)
-		ans = intents.Answer{Reply: replyDenied, Expression: intents.ExpressionSorry}
 	default:
 		in, _ := table.Lookup(d.Intent)
 		ans, outcome = b.runHandler(ctx, t, table, in, d.Args)
@@ -498,8 +507,11 @@ func (b *Broker) handleTypedCall(w http.ResponseWriter, r *http.Request) {
 	}
 	t.resp.Intent, t.resp.Kind = in.Name, string(in.Kind)
 	if !t.c.Has(in.Scope) {
-		b.fail(w, errf(api.CodeIntentDenied, "this device may not call %s", in.Name))
-		t.resp.Outcome, t.code = OutcomeDenied, api.CodeIntentDenied
+		// A missing scope is not a policy refusal: say which scope would allow the call.
+		e := errf(api.CodeInsufficientScope, "this token lacks the %s scope that %s needs", in.Scope, in.Name)
+		e.Scope = in.Scope
+		b.fail(w, e)
+		t.resp.Outcome, t.code = OutcomeDenied, api.CodeInsufficientScope
 		b.audit(t)
 		return
 	}
@@ -516,7 +528,10 @@ func (b *Broker) handleTypedCall(w http.ResponseWriter, r *http.Request) {
 			case float64:
 				args[k] = fmt.Sprint(x)
 			default:
-				return b.errorResult(t, errf(api.CodeInvalidArgs, "argument %q must be a string or a number", k))
+				if spec, ok := in.Arg(k); ok {
+					return b.errorResult(t, errf(api.CodeInvalidArgs, "argument %s must be a string or a number", spec.Name))
+				}
+				return b.errorResult(t, errf(api.CodeInvalidArgs, "every argument must be a string or a number"))
 			}
 		}
 		valid, err := table.Validate(in, args, intents.Context{DeviceRoom: t.c.room})
