@@ -1,11 +1,14 @@
 package broker
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/intents/home"
 )
 
 // TestTypedCallWithoutTheIntentScopeNamesTheScope: a typed call whose token lacks the
@@ -126,5 +129,49 @@ func TestErrorBodiesNeverEchoRequestBytes(t *testing.T) {
 				t.Fatal("the error names no problem")
 			}
 		})
+	}
+}
+
+// TestACWriteDoesExactlyWhatItsArgumentsSay: "off" with a set point and a write with neither
+// are refused and switch nothing; a set point alone turns the AC on and the audit says so.
+func TestACWriteDoesExactlyWhatItsArgumentsSay(t *testing.T) {
+	house := home.NewMemory()
+	tb := newTestBroker(t, func(c *Config, d *Deps) {
+		d.Handlers["home.ac"] = home.Handler{Backend: house, Kind: "ac"}
+	})
+	tok := tb.token(t, "robot", "intent", "house:write")
+	bedroom := home.Device{Room: "bedroom", Kind: "ac"}
+	ctx := context.Background()
+	for _, body := range []string{`{"room":"bedroom","state":"off","temperature":22}`, `{"room":"bedroom"}`} {
+		r := tb.do(t, "POST", "/v1/intents/house.ac.set", tok, "application/json", []byte(body))
+		if r.status != http.StatusBadRequest || r.code(t) != api.CodeInvalidArgs {
+			t.Fatalf("%s: status %d %s", body, r.status, r.body)
+		}
+		if st, _ := house.Get(ctx, bedroom); st.On || house.Sets(bedroom) != 0 {
+			t.Fatalf("%s switched the AC: %+v", body, st)
+		}
+	}
+	r := tb.do(t, "POST", "/v1/intents/house.ac.set", tok, "application/json", []byte(`{"room":"bedroom","temperature":22}`))
+	if tr := r.turn(t); r.status != 200 || tr.Args["state"] != "on" || tr.Args["temperature"] != "22" {
+		t.Fatalf("set point: %d %s", r.status, r.body)
+	}
+	if st, _ := house.Get(ctx, bedroom); !st.On || st.Temperature != 22 {
+		t.Fatalf("set point: the AC is %+v", st)
+	}
+	r = tb.do(t, "POST", "/v1/intents/house.ac.set", tok, "application/json", []byte(`{"room":"bedroom","state":"off"}`))
+	if st, _ := house.Get(ctx, bedroom); r.status != 200 || st.On {
+		t.Fatalf("off: %d %s, AC %+v", r.status, r.body, st)
+	}
+	recs, err := tb.state.TailAudit(ctx, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, rec := range recs {
+		got = append(got, rec.Outcome+":"+rec.Args["state"]+"/"+rec.Args["temperature"])
+	}
+	want := "[invalid:/ invalid:/ ok:on/22 ok:off/]"
+	if fmt.Sprint(got) != want {
+		t.Fatalf("audit says %v, want %s (oldest first)", got, want)
 	}
 }

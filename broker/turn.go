@@ -28,6 +28,7 @@ const (
 	replyTimeout  = "Sorry, that took too long. Please try again."
 	replyError    = "Sorry, something went wrong. Please try again."
 	replyOneThing = "Please ask me for one thing at a time."
+	replyInvalid  = "Sorry, I can't do that as asked."
 )
 
 // synthesisReserve is kept back from a turn's budget for speaking the answer: 1.5 s, or a
@@ -353,6 +354,25 @@ func (b *Broker) tail(ctx context.Context, t *turn, text string, requireWake boo
 	return b.finish(ctx, t, ans, outcome, since)
 }
 
+// checkArgs lets a handler whose arguments depend on one another refuse or complete them
+// before anything is audited or done (intents.ArgChecker). Its errors name declared
+// arguments only.
+func (b *Broker) checkArgs(in *intents.Intent, args map[string]string) (map[string]string, error) {
+	ck, ok := b.d.Handlers[in.Handler.Type].(intents.ArgChecker)
+	if !ok {
+		return args, nil
+	}
+	out, err := ck.CheckArgs(in, args)
+	if err != nil {
+		var ae *intents.ArgError
+		if errors.As(err, &ae) {
+			return nil, ae
+		}
+		return nil, errors.New("invalid arguments")
+	}
+	return out, nil
+}
+
 // runHandler calls the intent's handler under a deadline taken from what is left of the turn.
 func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, in *intents.Intent, args map[string]string) (intents.Answer, string) {
 	h, ok := b.d.Handlers[in.Handler.Type]
@@ -360,6 +380,12 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 		t.code = "not_built"
 		return intents.Answer{Reply: replyNotYet, Expression: intents.ExpressionSorry}, OutcomeError
 	}
+	args, err := b.checkArgs(in, args)
+	if err != nil {
+		t.code = api.CodeInvalidArgs
+		return intents.Answer{Reply: replyInvalid, Expression: intents.ExpressionConfused}, OutcomeInvalid
+	}
+	t.resp.Args = allowlistArgs(args)
 	hctx, cancel := context.WithDeadline(ctx, t.workDeadline())
 	defer cancel()
 	type result struct {
@@ -541,6 +567,9 @@ func (b *Broker) handleTypedCall(w http.ResponseWriter, r *http.Request) {
 				return b.errorResult(t, errf(api.CodeInvalidArgs, "%s", ae.Error()))
 			}
 			return b.errorResult(t, errf(api.CodeInvalidArgs, "invalid arguments"))
+		}
+		if valid, err = b.checkArgs(in, valid); err != nil {
+			return b.errorResult(t, errf(api.CodeInvalidArgs, "%s", err.Error()))
 		}
 		t.resp.Args = allowlistArgs(valid)
 		t.audio = r.URL.Query().Get("audio") == "wav"

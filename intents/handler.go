@@ -40,6 +40,15 @@ type Handler interface {
 	Handle(ctx context.Context, c Call) (Answer, error)
 }
 
+// ArgChecker is implemented by a handler whose arguments depend on one another (an AC's
+// state and set point). The broker calls CheckArgs after Validate and before the audit
+// record and the handler: an error (an *ArgError) refuses the call as invalid_args, and the
+// returned arguments — completed, never contradicting what was asked — are what the handler
+// is given and what the audit records.
+type ArgChecker interface {
+	CheckArgs(in *Intent, args map[string]string) (map[string]string, error)
+}
+
 // HandlerFunc adapts a function to Handler.
 type HandlerFunc func(ctx context.Context, c Call) (Answer, error)
 
