@@ -56,6 +56,7 @@ type Broker struct {
 	d       Deps
 	m       *metrics
 	idem    *idem
+	decodes *admission // audio turns admitted to read and decode their body
 	log     *slog.Logger
 	limMu   sync.Mutex
 	limits  map[string]*rate.Limiter
@@ -87,7 +88,7 @@ func New(d Deps) (*Broker, error) {
 	if d.Handlers == nil {
 		d.Handlers = map[string]intents.Handler{}
 	}
-	return &Broker{d: d, m: newMetrics(), idem: newIdem(d.State), log: d.Logger,
+	return &Broker{d: d, m: newMetrics(), idem: newIdem(d.State), decodes: newAdmission(d.Config.Limits.Decodes), log: d.Logger,
 		limits: map[string]*rate.Limiter{}, devices: map[string]*deviceState{}}, nil
 }
 

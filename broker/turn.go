@@ -193,25 +193,23 @@ func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
 		default:
 			return b.errorResult(t, errf(api.CodeUnsupportedMediaType, "send audio/wav (PCM)"))
 		}
-		body, e := readBody(r, w, b.d.Config.Limits.AudioBytes)
+		// Admitted before the body is read: only a bounded number of turns hold audio at once.
+		release, ok := b.decodes.admit(r.Context())
+		if !ok {
+			return b.errorResult(t, &apiError{Code: api.CodeBusy, Message: "too many turns are being decoded; try again", RetryAfter: 1})
+		}
+		clip, e := b.readAudio(r, w, t)
 		if e != nil {
+			release()
 			return b.errorResult(t, e)
 		}
 		since := time.Now()
-		clip, err := speech.DecodeWAV(body, b.d.Config.Turn.MaxAudio)
-		if err != nil {
-			var ae *speech.AudioError
-			if errors.As(err, &ae) {
-				return b.errorResult(t, errf(ae.Code, "%s", ae.Reason))
-			}
-			return b.errorResult(t, errf(api.CodeInvalidAudio, "could not decode the audio"))
-		}
-		since = t.mark("decode", since)
-		if len(speech.DetectSpeech(clip.Samples, speech.DefaultVAD())) == 0 {
-			t.mark("vad", since)
+		speaks := len(speech.DetectSpeech(clip.Samples, speech.DefaultVAD())) > 0
+		release()
+		since = t.mark("vad", since)
+		if !speaks {
 			return b.ignored(t, "no speech in the audio")
 		}
-		since = t.mark("vad", since)
 		if b.d.Transcriber == nil {
 			return b.errorResult(t, &apiError{Code: api.CodeBusy, Message: "speech-to-text is not available", RetryAfter: 5})
 		}
@@ -231,6 +229,25 @@ func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
 		}
 		return b.tail(r.Context(), t, text, *b.d.Config.Turn.RequireWake, since)
 	})
+}
+
+// readAudio reads and decodes a turn's WAV body; the caller holds a decode slot.
+func (b *Broker) readAudio(r *http.Request, w http.ResponseWriter, t *turn) (speech.Clip, *apiError) {
+	body, e := readBody(r, w, b.d.Config.Limits.AudioBytes)
+	if e != nil {
+		return speech.Clip{}, e
+	}
+	since := time.Now()
+	clip, err := speech.DecodeWAV(body, b.d.Config.Turn.MaxAudio)
+	if err != nil {
+		var ae *speech.AudioError
+		if errors.As(err, &ae) {
+			return speech.Clip{}, errf(ae.Code, "%s", ae.Reason)
+		}
+		return speech.Clip{}, errf(api.CodeInvalidAudio, "could not decode the audio")
+	}
+	t.mark("decode", since)
+	return clip, nil
 }
 
 // handleUtterance: operator text routed exactly like a transcript (no wake phrase needed).
