@@ -450,7 +450,7 @@ func (b *Broker) finish(ctx context.Context, t *turn, ans intents.Answer, outcom
 	if ans.Calendar != nil {
 		ans.Reply = b.sayCalendar(*ans.Calendar)
 	}
-	res, err := b.d.Redactor.Redact(ans.Reply)
+	res, err := b.speakable(ans.Reply)
 	if err != nil {
 		b.log.Error("redactor failed: saying the fixed apology", "err", err)
 		res = redact.Result{Text: redact.Apology, Kinds: []string{"redactor_failed"}}
@@ -630,8 +630,8 @@ func (b *Broker) sayCalendar(s redact.CalendarStatus) string {
 }
 
 // earlySpeech synthesizes the sentences of a streamed answer while the rest is still arriving.
-// Each sentence passes the redactor first; if the redactor changes one, early speech stops
-// and the whole (redacted) reply is synthesized at the end as usual. The early audio is used
+// Each sentence passes the boundary (speakable) first; if the redactor finds anything in
+// one, early speech stops and the whole (redacted) reply is synthesized at the end as usual. The early audio is used
 // only if the final redacted reply begins with exactly the sentences spoken early.
 type earlySpeech struct {
 	b     *Broker
@@ -675,13 +675,14 @@ func (e *earlySpeech) run() {
 		if broken {
 			continue
 		}
-		res, err := e.b.d.Redactor.Redact(s)
-		if err != nil || len(res.Kinds) > 0 || res.Text != s {
+		res, err := e.b.speakable(s)
+		if err != nil || len(res.Kinds) > 0 || res.Text == "" {
 			e.mu.Lock()
 			e.broken = true
 			e.mu.Unlock()
 			continue
 		}
+		s = res.Text
 		wav, err := e.b.d.Synthesizer.Synthesize(e.ctx, s)
 		var clip speech.Clip
 		if err == nil {

@@ -5,6 +5,9 @@
 //
 // What comes back is untrusted text: it is length-capped here and redacted by the broker,
 // and it is only ever spoken — it never reaches the router, so it can never cause an intent.
+// Nothing here removes characters from words (markdown included): the redactor must see a
+// token with the underscores and dashes its pattern needs; the broker strips markup for
+// speech only after redacting.
 // The package must never follow a redirect to another origin with the API key.
 package agent
 
@@ -185,14 +188,14 @@ func (a *Agent) ask(ctx context.Context, model, question string, maxTokens int, 
 				if end < 0 || emitted+end > a.cfg.MaxChars {
 					break
 				}
-				if s := Clean(b.String()[emitted:emitted+end], a.cfg.MaxChars); s != "" {
+				if s := Fit(b.String()[emitted:emitted+end], a.cfg.MaxChars); s != "" {
 					partial(s)
 				}
 				emitted += end
 			}
 		}
 	}
-	return Clean(b.String(), a.cfg.MaxChars), nil
+	return Fit(b.String(), a.cfg.MaxChars), nil
 }
 
 // sentenceEnd returns the length of the first complete sentence in s (its end mark and the
@@ -239,15 +242,14 @@ func (a *Agent) record(ok bool) {
 	}
 }
 
-// Clean makes model output fit for speech: no markdown, no control characters, single
-// spaces, at most max characters ending at a sentence or word boundary.
-func Clean(s string, max int) string {
+// Fit makes model output one line of at most max characters: control characters become
+// spaces, runs of spaces one, and a long answer ends at a sentence or word boundary — never
+// inside a word, so a secret is either whole (and redacted) or absent. It removes nothing
+// else: markup is the broker's to strip, after redaction.
+func Fit(s string, max int) string {
 	s = strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\t' || r == '\r':
+		if unicode.IsControl(r) || unicode.IsSpace(r) {
 			return ' '
-		case unicode.IsControl(r), r == '*', r == '#', r == '`', r == '_', r == '|', r == '>':
-			return -1
 		}
 		return r
 	}, s)
@@ -257,12 +259,22 @@ func Clean(s string, max int) string {
 		return s
 	}
 	cut := string(r[:max])
-	if i := strings.LastIndexAny(cut, ".!?"); i > max/3 {
+	if i := lastSentenceEnd(cut + string(r[max])); i > max/3 {
 		return cut[:i+1]
 	}
 	cut = string(r[:max-1])
-	if i := strings.LastIndexByte(cut, ' '); i > 0 {
+	if i := strings.LastIndexByte(cut, ' '); i > 0 && r[max-1] != ' ' {
 		cut = cut[:i]
 	}
 	return strings.TrimRight(cut, " ,;:") + "."
+}
+
+// lastSentenceEnd is the index of the last '.', '!' or '?' followed by a space, or -1.
+func lastSentenceEnd(s string) int {
+	for i := len(s) - 2; i >= 0; i-- {
+		if (s[i] == '.' || s[i] == '!' || s[i] == '?') && s[i+1] == ' ' {
+			return i
+		}
+	}
+	return -1
 }

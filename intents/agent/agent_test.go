@@ -116,11 +116,37 @@ func ask(t *testing.T, a *Agent, q string, deep bool) (intents.Answer, error, ti
 	return ans, err, time.Since(start)
 }
 
-func TestAnswersAndCleansMarkdown(t *testing.T) {
+// TestAnswerKeepsWhatTheRedactorNeeds: the agent removes no characters from words — not
+// markdown, not underscores — so the broker's redactor sees a token as the model wrote it.
+func TestAnswerKeepsWhatTheRedactorNeeds(t *testing.T) {
 	f := newFakeLLM(t)
 	ans, err, _ := ask(t, newAgent(t, f, "good"), "what is the capital of france", false)
-	if err != nil || ans.Reply != "The capital of France is Paris." {
+	if err != nil || ans.Reply != "The capital of France is **Paris**." {
 		t.Fatalf("%q %v", ans.Reply, err)
+	}
+	for _, tok := range []string{"rbk_0123456789abcdef_Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi", "ghp_abcdefghijklmnopqrstuvwxyz0123456789", "sk_live_4eC39HqLyjWDarjtT1zdp7dc"} {
+		if got := Fit("The key:\n`"+tok+"` | **done**.", 600); !strings.Contains(got, tok) {
+			t.Errorf("Fit changed the token: %q", got)
+		}
+	}
+}
+
+// TestFitNeverCutsInsideAWord: a long answer ends at a sentence or a whole word, so a
+// secret at the cap is either whole or absent, never a fragment.
+func TestFitNeverCutsInsideAWord(t *testing.T) {
+	tok := "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+	for n := 0; n < 60; n++ {
+		s := strings.Repeat("word ", n) + tok + " and more words after it."
+		got := Fit(s, 80)
+		if len([]rune(got)) > 80 {
+			t.Fatalf("%d runes over the cap: %q", len([]rune(got)), got)
+		}
+		if strings.Contains(got, "ghp_") && !strings.Contains(got, tok) {
+			t.Fatalf("cut inside the token: %q", got)
+		}
+	}
+	if got := Fit("It is e.g. fine. Next sentence is long enough to be cut somewhere in the middle.", 40); got != "It is e.g. fine." {
+		t.Fatalf("%q", got)
 	}
 }
 
@@ -161,7 +187,7 @@ func TestFallbacksOnSlow500AndMalformed(t *testing.T) {
 	for _, first := range []string{"slow", "err500", "malformed"} {
 		f := newFakeLLM(t)
 		ans, err, took := ask(t, newAgent(t, f, first, "good"), "what is the capital of france", false)
-		if err != nil || ans.Reply != "The capital of France is Paris." || took > 2*time.Second {
+		if err != nil || ans.Reply != "The capital of France is **Paris**." || took > 2*time.Second {
 			t.Errorf("%s then good: %q %v after %v (models %v)", first, ans.Reply, err, took, f.models)
 		}
 	}
