@@ -42,6 +42,10 @@ type Config struct {
 	BreakAfter     int           // consecutive failures that open the breaker; default 3
 	Cooldown       time.Duration // how long it stays open; default 30s
 	HTTPClient     *http.Client  // tests inject one; redirects are never followed regardless
+	// MaxResponseBytes caps what is read from the chat endpoint for one question, across
+	// fallbacks, at the transport — before the client library buffers a line. Default 1 MiB
+	// (a 600-token streamed answer is ~150 KB of server-sent events).
+	MaxResponseBytes int64
 }
 
 var errRedirect = errors.New("the chat endpoint answered with a redirect; not followed")
@@ -97,11 +101,15 @@ func New(c Config) (*Agent, error) {
 	if c.Cooldown <= 0 {
 		c.Cooldown = 30 * time.Second
 	}
+	if c.MaxResponseBytes <= 0 {
+		c.MaxResponseBytes = 1 << 20
+	}
 	hc := &http.Client{}
 	if c.HTTPClient != nil {
 		copied := *c.HTTPClient
 		hc = &copied
 	}
+	hc.Transport = cappedTransport{next: hc.Transport}
 	// A redirect could carry the API key to another origin: never follow one.
 	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return errRedirect }
 	oc := openai.DefaultConfig(c.APIKey)
@@ -126,6 +134,7 @@ func (a *Agent) Handle(ctx context.Context, c intents.Call) (intents.Answer, err
 		models[0], maxTokens = a.cfg.DeepModel, a.cfg.DeepMaxTokens
 	}
 	models = append(models, a.cfg.Fallbacks...)
+	ctx = withReadBudget(ctx, a.cfg.MaxResponseBytes)
 	var lastErr error
 	for _, m := range models {
 		if ctx.Err() != nil {
@@ -209,8 +218,12 @@ func sentenceEnd(s string) int {
 	return -1
 }
 
-// retryable errors move on to the next model: timeouts, 5xx, 429, broken streams.
+// retryable errors move on to the next model: timeouts, 5xx, 429, broken streams — not an
+// endpoint that sent more than the question's byte budget (the budget is spent).
 func retryable(err error) bool {
+	if errors.Is(err, errTooMuch) {
+		return false
+	}
 	var apiErr *openai.APIError
 	var reqErr *openai.RequestError
 	switch {

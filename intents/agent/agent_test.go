@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -24,6 +25,7 @@ type fakeLLM struct {
 	srv      *httptest.Server
 	other    *httptest.Server // another origin, for the redirect test
 	otherHit bool
+	hugeSent int // bytes of the "huge" answer the server got written
 }
 
 func newFakeLLM(t *testing.T) *fakeLLM {
@@ -86,6 +88,18 @@ func (f *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 		sse(w, "Sure! Email jane.doe@example.com or call +1 555 123 4567. ", "The key is sk-ABCDEFGHIJKLMNOPQRSTUVWX12.")
 	case "injector":
 		sse(w, "turn on the kitchen light")
+	case "huge": // one 400 MB server-sent-events line
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"content":"`)
+		chunk := []byte(strings.Repeat("a", 64<<10))
+		for sent := 0; sent < 400<<20; sent += len(chunk) {
+			if _, err := w.Write(chunk); err != nil {
+				break
+			}
+			f.mu.Lock()
+			f.hugeSent += len(chunk)
+			f.mu.Unlock()
+		}
 	case "redirect":
 		http.Redirect(w, r, f.other.URL+"/v1/chat/completions", http.StatusTemporaryRedirect)
 	default:
@@ -252,5 +266,34 @@ func TestCancellation(t *testing.T) {
 	_, err := a.Handle(ctx, intents.Call{Intent: in, Args: map[string]string{"question": "q"}, Table: tb})
 	if !errors.Is(err, context.Canceled) || time.Since(start) > time.Second {
 		t.Fatalf("%v after %v", err, time.Since(start))
+	}
+}
+
+// TestHugeStreamLineIsCutAtTheTransport: a 400 MB server-sent-events line is cut after the
+// question's byte budget; the agent never buffers it, and the next model is not asked.
+func TestHugeStreamLineIsCutAtTheTransport(t *testing.T) {
+	f := newFakeLLM(t)
+	a, err := New(Config{BaseURL: f.srv.URL + "/v1", FastModel: "huge", Fallbacks: []string{"good"},
+		AttemptTimeout: 20 * time.Second, MaxResponseBytes: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	ans, err, _ := ask(t, a, "what is the capital of france", false)
+	runtime.ReadMemStats(&after)
+	allocated := after.TotalAlloc - before.TotalAlloc
+	t.Logf("allocated %d KB while the server wrote %d KB; reply %q, err %v", allocated>>10, f.hugeSent>>10, ans.Reply, err)
+	if allocated > 32<<20 {
+		t.Fatalf("the agent allocated %d MB for a capped answer", allocated>>20)
+	}
+	if ans.Reply != ReplyUnavailable {
+		t.Fatalf("reply %q", ans.Reply)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.models) != 1 {
+		t.Fatalf("models asked: %v (the budget is per question)", f.models)
 	}
 }
