@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
@@ -231,5 +232,106 @@ func TestWritableStateDirIsRefused(t *testing.T) {
 		if !strings.Contains(err.Error(), "chmod 700 "+dir) {
 			t.Fatalf("mode %04o: the error does not say how to fix it: %v", mode, err)
 		}
+	}
+}
+
+// fakeIdentifier answers WhoIs with whatever node the test says is calling.
+type fakeIdentifier struct {
+	mu   sync.Mutex
+	node Node
+}
+
+func (f *fakeIdentifier) set(id, name string) {
+	f.mu.Lock()
+	f.node = Node{ID: id, Name: name}
+	f.mu.Unlock()
+}
+
+func (f *fakeIdentifier) WhoIs(ctx context.Context, remoteAddr string) (Node, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.node, nil
+}
+
+// TestNodeBindingFollowsTheStableNodeID: a token bound to a node by name is pinned to that
+// node's stable ID on first use; it keeps working when the owner renames the node, and a
+// different node renamed to the bound name is refused. The audit shows the name.
+func TestNodeBindingFollowsTheStableNodeID(t *testing.T) {
+	who := &fakeIdentifier{}
+	tb := newTestBroker(t, func(c *Config, d *Deps) { d.Identifier = who })
+	ctx := context.Background()
+	tok, _, err := tb.state.CreateToken(ctx, "robot", []string{"house:read"}, "reachy-living-room")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := func() int { return tb.do(t, "GET", "/v1/intents", tok, "", nil).status }
+	who.set("nROBOT1CNTRL", "reachy-living-room")
+	if s := list(); s != 200 {
+		t.Fatalf("from its own node: %d", s)
+	}
+	who.set("nROBOT1CNTRL", "renamed-by-owner")
+	if s := list(); s != 200 {
+		t.Fatalf("from its own node after a rename: %d", s)
+	}
+	who.set("nTHIEF9CNTRL", "reachy-living-room")
+	if s := list(); s != 401 {
+		t.Fatalf("from another node renamed to the bound name: %d", s)
+	}
+	infos, _ := tb.state.ListTokens(ctx, "robot")
+	if len(infos) != 1 || infos[0].NodeID != "nROBOT1CNTRL" || infos[0].Node != "reachy-living-room" {
+		t.Fatalf("token info %+v", infos)
+	}
+
+	// A token may also be bound by the node's ID directly.
+	byID, _, _ := tb.state.CreateToken(ctx, "robot", []string{"text"}, "nROBOT1CNTRL")
+	who.set("nROBOT1CNTRL", "whatever")
+	if r := tb.say(t, byID, "what time is it"); r.status != 200 {
+		t.Fatalf("bound by ID: %d %s", r.status, r.body)
+	}
+	recs, _ := tb.state.TailAudit(ctx, 1)
+	if len(recs) != 1 || recs[0].Node != "whatever" {
+		t.Fatalf("the audit does not show the node's name: %+v", recs)
+	}
+}
+
+// TestNodeBoundTokenNeedsATailnetIdentity: on a listener without tailnet identity (loopback
+// dev mode) a node-bound token is refused instead of accepted unchecked; an unbound one works.
+func TestNodeBoundTokenNeedsATailnetIdentity(t *testing.T) {
+	tb := newTestBroker(t) // no Identifier: loopback dev mode
+	bound, _, err := tb.state.CreateToken(context.Background(), "robot", []string{"house:read"}, "reachy-living-room")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := tb.do(t, "GET", "/v1/intents", bound, "", nil)
+	if r.status != 401 || !strings.Contains(string(r.body), "no tailnet identity") {
+		t.Fatalf("node-bound token in dev mode: %d %s", r.status, r.body)
+	}
+	if r := tb.do(t, "GET", "/v1/intents", tb.token(t, "robot", "house:read"), "", nil); r.status != 200 {
+		t.Fatalf("unbound token in dev mode: %d", r.status)
+	}
+}
+
+// TestOldStateGainsNodeIDs: a database from before node IDs opens, and its tokens still work.
+func TestOldStateGainsNodeIDs(t *testing.T) {
+	dir := t.TempDir()
+	st, err := OpenState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, _, err := st.CreateToken(context.Background(), "robot", []string{"turn"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.db.Exec(`ALTER TABLE tokens DROP COLUMN node_id`); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	st, err = OpenState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.VerifyToken(context.Background(), tok); err != nil {
+		t.Fatal(err)
 	}
 }

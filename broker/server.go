@@ -31,9 +31,16 @@ type Transcriber interface {
 // ErrBusy is what a Transcriber returns when it cannot take more work.
 var ErrBusy = errors.New("busy")
 
-// Identifier names the tailnet node behind a connection ("" and nil in loopback dev mode).
+// Identifier names the tailnet node behind a connection (nil in loopback dev mode).
 type Identifier interface {
-	WhoIs(ctx context.Context, remoteAddr string) (string, error)
+	WhoIs(ctx context.Context, remoteAddr string) (Node, error)
+}
+
+// Node is a tailnet node: its stable ID, which tokens are pinned to, and its name, which
+// people read (and an owner can change).
+type Node struct {
+	ID   string
+	Name string
 }
 
 // Deps are the parts a Broker is built from; tests replace any of them.
@@ -167,7 +174,7 @@ func (b *Broker) authed(scope string, next http.HandlerFunc) http.Handler {
 			fail(errf(api.CodeUnauthenticated, "the token is not valid"))
 			return
 		}
-		node := ""
+		var node Node
 		if b.d.Identifier != nil {
 			node, err = b.d.Identifier.WhoIs(r.Context(), r.RemoteAddr)
 			if err != nil {
@@ -175,13 +182,25 @@ func (b *Broker) authed(scope string, next http.HandlerFunc) http.Handler {
 				fail(errf(api.CodeUnauthenticated, "the calling node could not be identified"))
 				return
 			}
-			if dev.Node != "" && !strings.EqualFold(dev.Node, node) {
-				b.log.Warn("token used from another node", "device", dev.Name, "bound_to", dev.Node, "from", node)
-				fail(errf(api.CodeUnauthenticated, "this token is bound to another device"))
-				return
-			}
 		}
-		dev.Node = node
+		// A node-bound token needs a tailnet identity: on a listener without one (loopback
+		// dev mode) it is refused, never accepted unchecked.
+		ok, err = b.d.State.bindNode(r.Context(), dev, node)
+		if err != nil {
+			b.log.Error("node binding check failed", "err", err)
+			fail(errf(api.CodeInternal, "could not check the token's node"))
+			return
+		}
+		if !ok {
+			b.log.Warn("token used from another node", "device", dev.Name, "bound_to", dev.Node, "bound_id", dev.NodeID, "from", node.Name, "from_id", node.ID)
+			if node.ID == "" {
+				fail(errf(api.CodeUnauthenticated, "this token is bound to a tailnet node, and this listener has no tailnet identity"))
+			} else {
+				fail(errf(api.CodeUnauthenticated, "this token is bound to another device"))
+			}
+			return
+		}
+		dev.Node, dev.NodeID = node.Name, node.ID
 		if scope != "" && !dev.Has(scope) {
 			e := errf(api.CodeInsufficientScope, "this token lacks the %s scope", scope)
 			e.Scope = scope

@@ -26,6 +26,7 @@ CREATE TABLE IF NOT EXISTS tokens (
 	hash    BLOB NOT NULL,
 	scopes  TEXT NOT NULL,
 	node    TEXT NOT NULL DEFAULT '',
+	node_id TEXT NOT NULL DEFAULT '',
 	created INTEGER NOT NULL,
 	revoked INTEGER
 );
@@ -81,6 +82,10 @@ func OpenState(dir string) (*State, error) {
 	}
 	db.SetMaxOpenConns(4)
 	if _, err := db.Exec(schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open state %s: %w", path, err)
+	}
+	if err := migrateTokens(context.Background(), db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open state %s: %w", path, err)
 	}

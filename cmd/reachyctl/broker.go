@@ -26,7 +26,7 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 	stateDir := fs.String("state-dir", "", "the broker's state directory")
 	device := fs.String("device", "", "device name")
 	scopes := fs.String("scopes", "", "comma-separated scopes: turn,intent,text,house:read,house:write,calendar:read,ask,robot")
-	node := fs.String("node", "", "tailnet node the token is bound to (refused from any other node)")
+	node := fs.String("node", "", "tailnet node (name or stable node ID) the token is bound to; pinned to the node's stable ID on first use, refused from any other node and on a listener without tailnet identity")
 	asJSON := fs.Bool("json", false, "print JSON")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
