@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -333,5 +334,59 @@ func TestOldStateGainsNodeIDs(t *testing.T) {
 	defer st.Close()
 	if _, err := st.VerifyToken(context.Background(), tok); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFailedAuthenticationsAreRateLimitedPerAddress: after a burst of bad tokens an address
+// answers rate_limited (with Retry-After) before any token is checked — a good token from it
+// too — while another address is not affected.
+func TestFailedAuthenticationsAreRateLimitedPerAddress(t *testing.T) {
+	tb := newTestBroker(t, func(c *Config, d *Deps) { c.Limits.AuthFailuresPerMinute = 3 })
+	good := tb.token(t, "robot", "house:read")
+	h := tb.b.Handler()
+	call := func(addr, token string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("GET", "/v1/intents", nil)
+		req.RemoteAddr = addr
+		req.Header.Set("Authorization", "Bearer "+token)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	guess := "rbk_0123456789abcdef_" + strings.Repeat("A", 43)
+	for i := range 3 {
+		if rec := call("100.64.0.9:40000", guess); rec.Code != 401 {
+			t.Fatalf("guess %d: %d", i, rec.Code)
+		}
+	}
+	rec := call("100.64.0.9:40001", guess)
+	if rec.Code != 429 || rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), api.CodeRateLimited) {
+		t.Fatalf("fourth guess: %d %q %s", rec.Code, rec.Header().Get("Retry-After"), rec.Body)
+	}
+	if rec := call("100.64.0.9:40002", good); rec.Code != 429 {
+		t.Fatalf("a good token from the blocked address is checked: %d", rec.Code)
+	}
+	if rec := call("100.64.0.10:40000", good); rec.Code != 200 {
+		t.Fatalf("another address: %d", rec.Code)
+	}
+}
+
+// TestIntentListIsRateLimitedPerDevice: GET /v1/intents has a per-device limit of its own.
+func TestIntentListIsRateLimitedPerDevice(t *testing.T) {
+	tb := newTestBroker(t, func(c *Config, d *Deps) { c.Limits.RatePerMinute, c.Limits.Burst = 1, 3 })
+	robot := tb.token(t, "robot", "house:read", "text")
+	for i := range 3 {
+		if r := tb.do(t, "GET", "/v1/intents", robot, "", nil); r.status != 200 {
+			t.Fatalf("list %d: %d", i, r.status)
+		}
+	}
+	r := tb.do(t, "GET", "/v1/intents", robot, "", nil)
+	if r.status != 429 || r.code(t) != api.CodeRateLimited || r.header.Get("Retry-After") == "" {
+		t.Fatalf("fourth list: %d %s", r.status, r.body)
+	}
+	if r := tb.do(t, "GET", "/v1/intents", tb.token(t, "bedside", "house:read"), "", nil); r.status != 200 {
+		t.Fatalf("another device: %d", r.status)
+	}
+	if r := tb.say(t, robot, "what time is it"); r.status != 200 {
+		t.Fatalf("listing used up the device's turns: %d", r.status)
 	}
 }

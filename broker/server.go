@@ -67,6 +67,8 @@ type Broker struct {
 	log     *slog.Logger
 	limMu   sync.Mutex
 	limits  map[string]*rate.Limiter
+	authMu  sync.Mutex
+	authBad map[string]*rate.Limiter // failed authentications per remote address
 	devMu   sync.Mutex
 	devices map[string]*deviceState // follow-up windows and pending clarifications
 }
@@ -96,7 +98,7 @@ func New(d Deps) (*Broker, error) {
 		d.Handlers = map[string]intents.Handler{}
 	}
 	return &Broker{d: d, m: newMetrics(), idem: newIdem(d.State), decodes: newAdmission(d.Config.Limits.Decodes), log: d.Logger,
-		limits: map[string]*rate.Limiter{}, devices: map[string]*deviceState{}}, nil
+		limits: map[string]*rate.Limiter{}, authBad: map[string]*rate.Limiter{}, devices: map[string]*deviceState{}}, nil
 }
 
 // Handler is the API (wire contract v1).
@@ -105,7 +107,7 @@ func (b *Broker) Handler() http.Handler {
 	mux.Handle("POST /v1/turns", b.authed(intents.ScopeTurn, b.limited(b.handleTurn)))
 	mux.Handle("POST /v1/utterances", b.authed(intents.ScopeText, b.limited(b.handleUtterance)))
 	mux.Handle("POST /v1/intents/{name}", b.authed(intents.ScopeIntent, b.limited(b.handleTypedCall)))
-	mux.Handle("GET /v1/intents", b.authed("", b.handleListIntents))
+	mux.Handle("GET /v1/intents", b.authed("", b.limitedBy("list/", b.handleListIntents)))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errf(api.CodeNotFound, "no such route; see GET /v1/intents"))
 	})
@@ -159,9 +161,22 @@ func (b *Broker) authed(scope string, next http.HandlerFunc) http.Handler {
 			b.m.countError(e.Code)
 			writeError(w, e)
 		}
+		// An address that keeps failing is not heard at all for a while: guessing tokens
+		// costs a minute per handful of tries.
+		addr := remoteHost(r.RemoteAddr)
+		if wait := b.authBlocked(addr); wait > 0 {
+			e := errf(api.CodeRateLimited, "too many failed authentications from this address; try again later")
+			e.RetryAfter = int(wait/time.Second) + 1
+			fail(e)
+			return
+		}
+		failAuth := func(e *apiError) {
+			b.authFailed(addr)
+			fail(e)
+		}
 		token, ok := bearerToken(r.Header.Get("Authorization"))
 		if !ok {
-			fail(errf(api.CodeUnauthenticated, "a bearer token is required"))
+			failAuth(errf(api.CodeUnauthenticated, "a bearer token is required"))
 			return
 		}
 		dev, err := b.d.State.VerifyToken(r.Context(), token)
@@ -171,7 +186,7 @@ func (b *Broker) authed(scope string, next http.HandlerFunc) http.Handler {
 				fail(errf(api.CodeInternal, "could not check the token"))
 				return
 			}
-			fail(errf(api.CodeUnauthenticated, "the token is not valid"))
+			failAuth(errf(api.CodeUnauthenticated, "the token is not valid"))
 			return
 		}
 		var node Node
@@ -194,9 +209,9 @@ func (b *Broker) authed(scope string, next http.HandlerFunc) http.Handler {
 		if !ok {
 			b.log.Warn("token used from another node", "device", dev.Name, "bound_to", dev.Node, "bound_id", dev.NodeID, "from", node.Name, "from_id", node.ID)
 			if node.ID == "" {
-				fail(errf(api.CodeUnauthenticated, "this token is bound to a tailnet node, and this listener has no tailnet identity"))
+				failAuth(errf(api.CodeUnauthenticated, "this token is bound to a tailnet node, and this listener has no tailnet identity"))
 			} else {
-				fail(errf(api.CodeUnauthenticated, "this token is bound to another device"))
+				failAuth(errf(api.CodeUnauthenticated, "this token is bound to another device"))
 			}
 			return
 		}
@@ -223,16 +238,20 @@ func bearerToken(h string) (string, bool) {
 	return token, true
 }
 
-// limited applies the per-device rate limit.
-func (b *Broker) limited(next http.HandlerFunc) http.HandlerFunc {
+// limited applies the per-device rate limit of the turn routes.
+func (b *Broker) limited(next http.HandlerFunc) http.HandlerFunc { return b.limitedBy("", next) }
+
+// limitedBy applies a per-device rate limit kept under prefix: the intent list has its own
+// budget, so listing does not use up a device's turns.
+func (b *Broker) limitedBy(prefix string, next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		c := callerOf(r)
 		b.limMu.Lock()
-		l, ok := b.limits[c.Name]
+		l, ok := b.limits[prefix+c.Name]
 		if !ok {
 			per := time.Minute / time.Duration(max(b.d.Config.Limits.RatePerMinute, 1))
 			l = rate.NewLimiter(rate.Every(per), b.d.Config.Limits.Burst)
-			b.limits[c.Name] = l
+			b.limits[prefix+c.Name] = l
 		}
 		res := l.Reserve()
 		delay := res.Delay()
