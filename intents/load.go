@@ -214,4 +214,3 @@ func build(home Home, custom, builtins []intentYAML, file string) (*Table, error
 	t.guide = buildGuide(t)
 	return t, nil
 }
-

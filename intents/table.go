@@ -62,7 +62,7 @@ const (
 	ArgExpression  ArgType = "expression"
 	ArgDuration    ArgType = "duration" // whole seconds, 1..86400, said as "ten minutes", "an hour and a half" ...
 	ArgLabel       ArgType = "label"    // a timer label from the home's closed timer_labels list
-	ArgText        ArgType = "text" // free text: only general.ask may have one
+	ArgText        ArgType = "text"     // free text: only general.ask may have one
 )
 
 // ArgSpec declares one argument of an intent.
@@ -212,4 +212,3 @@ func (t *Table) Lookup(name string) (*Intent, bool) {
 	in, ok := t.byName[name]
 	return in, ok
 }
-
