@@ -151,13 +151,12 @@ func (b *Broker) authed(scope string, next http.HandlerFunc) http.Handler {
 			b.m.countError(e.Code)
 			writeError(w, e)
 		}
-		auth := r.Header.Get("Authorization")
-		token, ok := strings.CutPrefix(auth, "Bearer ")
-		if !ok || token == "" {
+		token, ok := bearerToken(r.Header.Get("Authorization"))
+		if !ok {
 			fail(errf(api.CodeUnauthenticated, "a bearer token is required"))
 			return
 		}
-		dev, err := b.d.State.VerifyToken(r.Context(), strings.TrimSpace(token))
+		dev, err := b.d.State.VerifyToken(r.Context(), token)
 		if err != nil {
 			if !errors.Is(err, errBadToken) {
 				b.log.Error("token check failed", "err", err)
@@ -191,6 +190,17 @@ func (b *Broker) authed(scope string, next http.HandlerFunc) http.Handler {
 		c := caller{Device: dev, room: b.d.Config.DeviceRoom(dev.Name)}
 		next(w, r.WithContext(context.WithValue(r.Context(), deviceKey, c)))
 	})
+}
+
+// bearerToken takes the token from an Authorization header. The scheme name is
+// case-insensitive (RFC 7235 §2.1): "bearer", "Bearer" and "BEARER" are the same.
+func bearerToken(h string) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(h), " ")
+	token = strings.TrimSpace(token)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
+		return "", false
+	}
+	return token, true
 }
 
 // limited applies the per-device rate limit.
