@@ -234,7 +234,8 @@ func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
 		}
 		since = t.mark("vad", since)
 		if b.d.Transcriber == nil {
-			return b.errorResult(t, &apiError{Code: api.CodeBusy, Message: "speech-to-text is not available", RetryAfter: 5})
+			// No Retry-After: asking again cannot help until a model is configured.
+			return b.errorResult(t, &apiError{Code: api.CodeBusy, Message: "speech-to-text is not available: this broker has no whisper model (text turns still work)"})
 		}
 		sctx, cancel := context.WithDeadline(r.Context(), t.workDeadline())
 		text, err := b.d.Transcriber.Transcribe(sctx, clip.Samples)
