@@ -96,15 +96,16 @@ var tens = map[string]int{"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, 
 // maxTranscript bounds the work normalizing does: a voice command is never this long.
 const maxTranscript = 2000
 
-// Normalize turns a whisper transcript into the form the patterns are written against.
-// wake lists the home's wake phrases (already normalized, e.g. "hey reachy").
-func Normalize(transcript string, wake [][]string) Normalized {
+// normalize turns a whisper transcript into the form the patterns are written against,
+// taking off the home's wake phrase (wherever it is said as a vocative).
+func normalize(transcript string, wake wakeMatcher) Normalized {
 	var n Normalized
 	if len(transcript) > maxTranscript {
 		transcript = transcript[:maxTranscript]
 	}
-	n.raw = transcript
 	raw := rawReplacer.Replace(strings.ToLower(transcript))
+	raw, n.Wake = wake.stripSegments(raw)
+	n.raw = raw
 	trimmed := strings.TrimRightFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || r == '.' || r == '!' || r == '"' })
 	endsWithQ := strings.HasSuffix(trimmed, "?")
 
@@ -115,11 +116,11 @@ func Normalize(transcript string, wake [][]string) Normalized {
 	toks = dropFillersAndStutters(toks)
 
 	// Wake phrase first: "hey jeeves, can you ..." (fillers already gone).
-	for _, w := range wake {
-		if hasPrefix(toks, w) {
-			toks, n.Wake = toks[len(w):], true
-			break
-		}
+	var atStart bool
+	if toks, atStart = wake.stripEdges(toks); atStart {
+		n.Wake = true
+	} else if n.Wake {
+		toks = wake.dropLeads(toks)
 	}
 	if hasSuffix(toks, []string{"please"}) {
 		n.Polite = true

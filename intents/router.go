@@ -46,7 +46,7 @@ type Decision struct {
 // Route decides the intent for a transcript. It is deterministic and never fails: anything
 // the table does not cover is a general question.
 func (t *Table) Route(transcript string, ctx Context) Decision {
-	n := Normalize(transcript, t.vocab.wake)
+	n := normalize(transcript, t.vocab.wake)
 	if n.Text == "" {
 		if n.Wake {
 			d := t.decide(t.byName[IntentGreeting], map[string]string{}, nil, n)
@@ -312,7 +312,7 @@ func (t *Table) clauses(n Normalized) []Normalized {
 	for _, piece := range pieces {
 		pn := n // one piece: the sentence is already normalized
 		if len(pieces) > 1 {
-			pn = Normalize(piece, t.vocab.wake)
+			pn = normalize(piece, t.vocab.wake)
 		}
 		toks := strings.Fields(pn.Text)
 		start := 0
@@ -460,7 +460,7 @@ func (t *Table) Complete(p Pending, answer string, ctx Context) (Decision, bool)
 	if !ok {
 		return Decision{}, false
 	}
-	n := Normalize(answer, t.vocab.wake)
+	n := normalize(answer, t.vocab.wake)
 	toks := strings.Fields(n.Text)
 	for len(toks) > 0 && (toks[0] == "in" || toks[0] == "the" || toks[0] == "for" || toks[0] == "to" || toks[0] == "at" || toks[0] == "in the") {
 		toks = toks[1:]

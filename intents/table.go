@@ -169,13 +169,18 @@ type Range struct {
 
 // Home is the closed vocabulary of one household.
 type Home struct {
-	Timezone    string              `yaml:"timezone" json:"timezone"`
-	DeviceRoom  string              `yaml:"device_room" json:"device_room"`
-	WakePhrases []string            `yaml:"wake_phrases" json:"wake_phrases"`
-	ACRange     Range               `yaml:"ac_range" json:"ac_range"`
-	Rooms       []Room              `yaml:"rooms" json:"rooms"`
-	People      []Person            `yaml:"people" json:"people"`
-	Expressions map[string][]string `yaml:"expressions" json:"expressions"`
+	Timezone    string   `yaml:"timezone" json:"timezone"`
+	DeviceRoom  string   `yaml:"device_room" json:"device_room"`
+	WakePhrases []string `yaml:"wake_phrases" json:"wake_phrases"`
+	// WakeFuzzy (default true) also accepts words that sound like the name of a wake phrase
+	// the way whisper spells them ("hey richie" for "hey reachy"); see wake.go.
+	WakeFuzzy *bool `yaml:"wake_fuzzy,omitempty" json:"wake_fuzzy,omitempty"`
+	// WakeSpellings are extra spellings of the name accepted as they are ("reachee").
+	WakeSpellings []string            `yaml:"wake_spellings,omitempty" json:"wake_spellings,omitempty"`
+	ACRange       Range               `yaml:"ac_range" json:"ac_range"`
+	Rooms         []Room              `yaml:"rooms" json:"rooms"`
+	People        []Person            `yaml:"people" json:"people"`
+	Expressions   map[string][]string `yaml:"expressions" json:"expressions"`
 	// TimerLabels are the names a timer may carry ("the pasta timer"); empty means
 	// DefaultTimerLabels(). A label outside the list never becomes free text.
 	TimerLabels []string `yaml:"timer_labels" json:"timer_labels"`
