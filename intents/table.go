@@ -62,6 +62,7 @@ const (
 	ArgExpression  ArgType = "expression"
 	ArgDuration    ArgType = "duration" // whole seconds, 1..86400, said as "ten minutes", "an hour and a half" ...
 	ArgLabel       ArgType = "label"    // a timer label from the home's closed timer_labels list
+	ArgTopic       ArgType = "topic"    // what an unclear sentence was about: light, ac, device, room, person
 	ArgText        ArgType = "text"     // free text: only general.ask may have one
 )
 
@@ -111,6 +112,8 @@ type Intent struct {
 	// Fallback is where a question or a negated command goes instead of this write.
 	Fallback string `json:"fallback,omitempty"`
 	Builtin  bool   `json:"builtin"`
+	// Frame marks a built-in intent decided by the frame router (frame.go) instead of patterns.
+	Frame bool `json:"frame,omitempty"`
 	// Unavailable marks a built-in intent this home cannot use (no room has its device, no
 	// people are listed): it stays on the allowlist but has no examples and no guide entry.
 	Unavailable bool `json:"unavailable,omitempty"`
