@@ -2,6 +2,7 @@ package intents
 
 import (
 	"fmt"
+	"strings"
 )
 
 // The frame router: the built-in house and calendar intents are not enumerated sentence by
@@ -38,6 +39,9 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		return d, true
 	case room != "":
 		captured["room"] = room
+	}
+	if generalKnowledge(n, m) {
+		return Decision{}, false
 	}
 	acting := m.Form == "imperative"
 	if m.Form == "corrected" {
@@ -105,6 +109,33 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 // acting on a sentence that says something else as well.
 const maxUnexplained = 2
 
+// generalLeads open questions about the world rather than about this home.
+var generalLeads = [][]string{{"how", "does"}, {"how", "do"}, {"how", "is", "a"}, {"how", "are"}, {"what", "is", "a"},
+	{"what", "is", "an"}, {"what", "are"}, {"why", "do"}, {"why", "does"}, {"why", "are"}, {"explain"}, {"who", "invented"},
+	{"when", "was"}, {"when", "were"}, {"tell", "me", "about"}, {"what", "does"}, {"how", "much", "does"}, {"how", "many", "watts"},
+	{"how", "long", "does"}, {"is", "it", "bad"}, {"is", "it", "safe"}, {"are", "lights"}, {"should", "you"}}
+
+// generalKnowledge: a question that mentions a device but names no place, state or setting
+// of this home ("how does an air conditioner work?") is a general question.
+func generalKnowledge(n Normalized, m Mentions) bool {
+	if len(m.Rooms) > 0 || m.Here || len(m.States) > 0 || m.Temperature != "" || len(m.People) > 0 {
+		return false
+	}
+	toks := strings.Fields(n.Text)
+	for _, l := range generalLeads {
+		if hasPrefix(toks, l) {
+			return true
+		}
+	}
+	// "a light year", "an ac", "the speed of light": a device spoken of in general.
+	for i, w := range toks {
+		if deviceWords[w] != "" && i > 0 && (toks[i-1] == "a" || toks[i-1] == "an" || toks[i-1] == "of") {
+			return true
+		}
+	}
+	return false
+}
+
 // frameRoom picks the room argument: a named room, else an unknown place (asked about),
 // else "here", else "all". many is true when the sentence names two places.
 func frameRoom(m Mentions) (room string, many bool) {
@@ -144,8 +175,10 @@ func (t *Table) calendarFrame(n Normalized, m Mentions, ctx Context) (Decision, 
 // the home, or a device with a state or an action on it. Such a sentence never goes to the
 // agent. General knowledge that only mentions a device ("how does an air conditioner work")
 // is not about the home.
-func aboutHome(m Mentions) (string, bool) {
+func aboutHome(n Normalized, m Mentions) (string, bool) {
 	switch {
+	case generalKnowledge(n, m):
+		return "", false
 	case len(m.Rooms) > 0:
 		return "room", true
 	case len(m.People) > 0:
@@ -216,4 +249,3 @@ func (t *Table) oneThing(n Normalized, why string) Decision {
 	d.Doctrine = []string{why + ": nothing is done on part of a sentence"}
 	return d
 }
-

@@ -9,20 +9,20 @@ import (
 // the verbs that set them, temperatures, people, and the sentence's form. The frame router
 // (frame.go) decides from them.
 type Mentions struct {
-	Device      string   `json:"device,omitempty"`      // light | ac | other (an appliance the home cannot drive)
-	Rooms       []string `json:"rooms,omitempty"`       // known rooms, by name
-	Here        bool     `json:"here,omitempty"`        // "here", "in here", "this room"
-	All         bool     `json:"all,omitempty"`         // "all", "every light", "the whole house", "everywhere"
-	UnknownRoom bool     `json:"unknown_room,omitempty"` // a place that is not a room of the home
-	States      []string `json:"states,omitempty"`      // on / off, in the order said
-	Action      bool     `json:"action,omitempty"`      // a verb that acts on a device (turn, switch, set, activate ...)
-	Temperature string   `json:"temperature,omitempty"` // whole degrees
-	People      []string `json:"people,omitempty"`      // known people, by name
-	Calendar    bool     `json:"calendar,omitempty"`    // busy, free, available, meeting, schedule ...
-	Warmth      bool     `json:"warmth,omitempty"`      // hot, warm, cold, temperature: a read of the climate
-	Alternatives bool    `json:"alternatives,omitempty"` // "or": the speaker offers a choice, nothing to act on
+	Device       string   `json:"device,omitempty"`       // light | ac | other (an appliance the home cannot drive)
+	Rooms        []string `json:"rooms,omitempty"`        // known rooms, by name
+	Here         bool     `json:"here,omitempty"`         // "here", "in here", "this room"
+	All          bool     `json:"all,omitempty"`          // "all", "every light", "the whole house", "everywhere"
+	UnknownRoom  bool     `json:"unknown_room,omitempty"` // a place that is not a room of the home
+	States       []string `json:"states,omitempty"`       // on / off, in the order said
+	Action       bool     `json:"action,omitempty"`       // a verb that acts on a device (turn, switch, set, activate ...)
+	Temperature  string   `json:"temperature,omitempty"`  // whole degrees
+	People       []string `json:"people,omitempty"`       // known people, by name
+	Calendar     bool     `json:"calendar,omitempty"`     // busy, free, available, meeting, schedule ...
+	Warmth       bool     `json:"warmth,omitempty"`       // hot, warm, cold, temperature: a read of the climate
+	Alternatives bool     `json:"alternatives,omitempty"` // "or": the speaker offers a choice, nothing to act on
 	Unexplained  int      `json:"unexplained,omitempty"`  // words no list explains (an imperative with many is not acted on)
-	Form        string   `json:"form"`                  // imperative | question | indirect | negated | reported | statement | corrected
+	Form         string   `json:"form"`                   // imperative | question | indirect | negated | reported | statement | corrected
 }
 
 // plainWords are words a house command may carry that no other list names.
@@ -33,7 +33,8 @@ var plainWords = map[string]bool{"the": true, "a": true, "an": true, "my": true,
 	"degrees": true, "celsius": true, "to": true, "at": true, "in": true, "on": true, "off": true, "out": true, "up": true,
 	"down": true, "is": true, "are": true, "be": true, "it": true, "them": true, "and": true, "whole": true, "let": true,
 	"go": true, "make": true, "ensure": true, "there": true, "some": true, "can": true, "could": true, "you": true,
-	"i": true, "we": true, "too": true, "here": true, "also": true, "still": true, "everything": true, "both": true, "with": true, "by": true}
+	"i": true, "we": true, "too": true, "here": true, "running": true, "working": true, "going": true, "lit": true,
+	"burning": true, "blowing": true, "left": true, "currently": true, "set": true, "also": true, "still": true, "everything": true, "both": true, "with": true, "by": true}
 
 // Device words. "temperature" and "thermostat" name the AC: it is the home's climate device.
 var deviceWords = map[string]string{
@@ -46,7 +47,7 @@ var deviceWords = map[string]string{
 	"heater": "other", "radiator": "other", "fan": "other", "door": "other", "doors": "other", "window": "other",
 	"windows": "other", "blinds": "other", "curtains": "other", "shutters": "other", "alarm": "other", "dishwasher": "other",
 	"washer": "other", "dryer": "other", "kettle": "other", "microwave": "other", "stove": "other", "boiler": "other",
-	"lock": "other", "sprinklers": "other", "vacuum": "other", "garage": "other", "gate": "other", "music": "other",
+	"lock": "other", "sprinklers": "other", "vacuum": "other", "gate": "other", "music": "other",
 	"radio": "other", "speaker": "other", "coffee": "other", "socket": "other", "plug": "other", "outlet": "other",
 }
 
@@ -123,8 +124,11 @@ func (t *Table) mentions(n Normalized) Mentions {
 			prev = toks[i-1]
 		}
 		switch {
-		case w == "here" || w == "this" && next == "room":
+		case w == "here":
 			m.Here = true
+		case w == "this" && (next == "room" || next == "rooms"):
+			m.Here = true
+			used[i+1] = true
 		case allWords[w] && !(w == "home" && prev != "the" && prev != "my" && prev != "our" && prev != "entire" && prev != "whole"):
 			m.All = true
 		case w == "rooms" && (prev == "the" || prev == "all" || prev == "every"):
@@ -141,9 +145,11 @@ func (t *Table) mentions(n Normalized) Mentions {
 		switch {
 		case w == "on" && (next == "the" || next == "my" || next == "our") && i > 0 && deviceWords[prev] == "" && !actionVerbs[prev]:
 			// "on the porch": a place, not a state
+		case w == "on" && isDigits(next):
+			// "put the ac on 22": a setting, not a state
 		case w == "on" || w == "up" && prev == "light":
 			m.States = appendState(m.States, "on")
-		case w == "off" || w == "out" && (deviceWords[prev] != "" || prev == "lights"):
+		case w == "off" || w == "out" && (deviceWords[prev] != "" || prev == "lights") || w == "down" && (prev == "power" || prev == "shut"):
 			m.States = appendState(m.States, "off")
 		case onVerbs[w]:
 			m.States, m.Action = appendState(m.States, "on"), true
@@ -157,8 +163,8 @@ func (t *Table) mentions(n Normalized) Mentions {
 			m.Action = true
 			m.States = appendState(m.States, "on")
 		}
-		if calendarWords[w] {
-			m.Calendar = true
+		if calendarWords[w] || w == "up" && next == "to" {
+			m.Calendar = true // "what's mum up to"
 		}
 		if warmthWords[w] {
 			m.Warmth = true
@@ -166,7 +172,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 		if p, ok := t.vocab.people[w]; ok && !contains(m.People, p) {
 			m.People = append(m.People, p)
 		}
-		if isDigits(w) && len(w) <= 3 && (prev == "to" || prev == "at" || next == "degrees" || prev == "ac" || prev == "temperature" || prev == "thermostat") {
+		if isDigits(w) && len(w) <= 3 && (prev == "to" || prev == "at" || prev == "on" || next == "degrees" || prev == "ac" || prev == "temperature" || prev == "thermostat") {
 			m.Temperature = w
 		}
 	}

@@ -71,7 +71,13 @@ var politeLeads = [][]string{
 
 var courtesyTails = [][]string{
 	{"thank", "you", "very", "much"}, {"thank", "you"}, {"thanks", "a", "lot"}, {"thanks"}, {"cheers"}, {"please"}, {"for", "me", "please"},
+	{"for", "me"}, {"if", "you", "can"}, {"if", "you", "could"}, {"if", "possible"}, {"if", "you", "would"}, {"pretty", "please"},
+	{"real", "quick"}, {"quickly"}, {"right", "now"}, {"right", "away"}, {"now"}, {"ok"}, {"okay"}, {"alright"},
 }
+
+// leadFillers open a sentence without meaning anything: "okay, okay, stop", "so, what time is it".
+var leadFillers = map[string]bool{"okay": true, "ok": true, "alright": true, "so": true, "well": true, "oh": true,
+	"right": true, "now": true, "and": true, "yes": true, "yeah": true, "hmm": true, "um": true, "listen": true}
 
 var negationLeads = [][]string{{"do", "not"}, {"never"}, {"please", "do", "not"}, {"dont"}, {"you", "should", "not"}}
 
@@ -122,10 +128,16 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	} else if n.Wake {
 		toks = wake.dropLeads(toks)
 	}
+	for len(toks) > 1 && leadFillers[toks[0]] { // "okay, okay, stop", "so what time is it"
+		toks = toks[1:]
+	}
 	if hasSuffix(toks, []string{"please"}) {
 		n.Polite = true
 	}
 	toks = trimTails(toks)
+	if t, ok := wake.stripEnd(toks); ok { // "stop it reachy please"
+		toks, n.Wake = trimTails(t), true
+	}
 	for i := 0; i+1 < len(toks); i++ { // "think carefully" anywhere
 		for _, d := range deepPhrases {
 			if hasPrefix(toks[i:], d) {

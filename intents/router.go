@@ -72,7 +72,7 @@ func (t *Table) Route(transcript string, ctx Context) Decision {
 	if d, ok := t.frames(n, m, ctx); ok {
 		return d
 	}
-	if topic, ok := aboutHome(m); ok {
+	if topic, ok := aboutHome(n, m); ok {
 		d := t.unclear(n, topic, "no intent fits a sentence about this home")
 		d.Mentions = &m
 		return d

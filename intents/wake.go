@@ -108,9 +108,9 @@ func (w wakeMatcher) stripSegments(raw string) (string, bool) {
 	return out.String(), found
 }
 
-// stripEdges takes a wake phrase off the start of a tokenized sentence ("hey richie what
-// time is it"). A name at the end counts only when punctuation sets it off (stripSegments):
-// "who made reachy" is about the robot, "what time is it, Reachy?" is said to it.
+// stripEdges takes a wake phrase off the start ("hey richie what time is it") or the end
+// ("stop it reachy") of a tokenized sentence. At the end, a name after a word that makes it
+// the sentence's object ("who made reachy", "tell me about reachy") is not a wake phrase.
 func (w wakeMatcher) stripEdges(toks []string) ([]string, bool) {
 	for _, p := range w.phrases { // the configured phrase, as written
 		if hasPrefix(toks, p) {
@@ -124,8 +124,25 @@ func (w wakeMatcher) stripEdges(toks []string) ([]string, bool) {
 	if i < len(toks) && i <= 2 && w.isName(toks[i]) {
 		return toks[i+1:], true
 	}
+	return w.stripEnd(toks)
+}
+
+// stripEnd takes a closing name off: "stop it reachy" (whisper left out the comma).
+func (w wakeMatcher) stripEnd(toks []string) ([]string, bool) {
+	if n := len(toks); n >= 2 && w.isName(toks[n-1]) && !wakeBlockers[toks[n-2]] {
+		return toks[:n-1], true
+	}
 	return toks, false
 }
+
+// wakeBlockers are words after which a sentence-final name is what the sentence is about,
+// not who it is said to: "who made reachy", "tell me about reachy", "I love reachy".
+var wakeBlockers = map[string]bool{"about": true, "the": true, "to": true, "with": true, "of": true, "for": true,
+	"from": true, "by": true, "is": true, "was": true, "are": true, "called": true, "named": true, "made": true,
+	"built": true, "meet": true, "love": true, "like": true, "likes": true, "loves": true, "a": true, "my": true,
+	"your": true, "our": true, "than": true, "and": true, "or": true, "call": true, "see": true, "hear": true,
+	"ask": true, "tell": true, "at": true, "on": true, "in": true, "hate": true, "hates": true, "bought": true,
+	"designed": true, "created": true, "invented": true, "sells": true, "does": true, "did": true, "can": true}
 
 // dropLeads takes "hey", "ok" ... off the start once a wake phrase was found elsewhere
 // ("Hey, Reachy, what time is it?" leaves "hey" before the name's own segment).
