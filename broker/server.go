@@ -62,6 +62,7 @@ type Broker struct {
 	d       Deps
 	m       *metrics
 	idem    *idem
+	decodes *admission // audio turns admitted to read and decode their body
 	log     *slog.Logger
 	limMu   sync.Mutex
 	limits  map[string]*rate.Limiter
@@ -97,7 +98,7 @@ func New(d Deps) (*Broker, error) {
 	if d.Reloads != nil {
 		m.watchReloads(d.Reloads)
 	}
-	return &Broker{d: d, m: m, idem: newIdem(d.State), log: d.Logger,
+	return &Broker{d: d, m: m, idem: newIdem(d.State), decodes: newAdmission(d.Config.Limits.Decodes), log: d.Logger,
 		limits: map[string]*rate.Limiter{}, devices: map[string]*deviceState{}}, nil
 }
 
