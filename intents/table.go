@@ -39,10 +39,11 @@ const (
 	ScopeCalendarRead = "calendar:read"
 	ScopeAsk          = "ask"
 	ScopeRobot        = "robot"
+	ScopeMCP          = "mcp" // an owner's agent may use /mcp; each tool still needs its intent's scope
 )
 
 // KnownScopes lists every scope a token may carry.
-var knownScopes = []string{ScopeTurn, ScopeIntent, ScopeText, ScopeHouseRead, ScopeHouseWrite, ScopeCalendarRead, ScopeAsk, ScopeRobot}
+var knownScopes = []string{ScopeTurn, ScopeIntent, ScopeText, ScopeHouseRead, ScopeHouseWrite, ScopeCalendarRead, ScopeAsk, ScopeRobot, ScopeMCP}
 
 // KnownScopes returns every scope a device token may carry.
 func KnownScopes() []string { return slices.Clone(knownScopes) }
