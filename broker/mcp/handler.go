@@ -196,7 +196,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
-	srv := h.server(c, tools, rpcID)
+	srv := h.server(c, tools, listed, rpcID)
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
 	r = r.WithContext(context.WithValue(r.Context(), serverKey{}, srv))
@@ -261,17 +261,19 @@ func (h *Handler) toolsFor(table *intents.Table) *toolSet {
 	return s
 }
 
-// server builds the MCP server of one request: the caller's tools for tools/list, and one
-// tools/call path for every name, known or not.
-func (h *Handler) server(c Caller, tools *toolSet, rpcID string) *sdk.Server {
+// server builds the MCP server of one request: the caller's tools when it lists them, and
+// one tools/call path for every name, known or not.
+func (h *Handler) server(c Caller, tools *toolSet, list bool, rpcID string) *sdk.Server {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "reachy-broker", Title: "Reachy Mini broker", Version: h.opts.Version},
 		&sdk.ServerOptions{
 			Instructions: "Tools are this token's view of the household robot's intent allowlist. Arguments come from closed vocabularies; a write sets a state and is audited.",
 			Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
 			Logger:       h.log,
 		})
-	for _, t := range tools.visible(c.Has) {
-		srv.AddTool(t, h.callTool(c, rpcID))
+	if list { // a call needs no registered tools: it goes through the middleware below
+		for _, t := range tools.visible(c.Has) {
+			srv.AddTool(t, h.callTool(c, rpcID))
+		}
 	}
 	// tools/call goes through one handler whatever the name, so an unknown or hidden tool
 	// gets the broker's closed code as a tool error instead of the SDK's "unknown tool".
