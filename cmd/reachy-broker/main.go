@@ -202,8 +202,8 @@ func serve(ctx context.Context, log *slog.Logger, cfg *broker.Config, store *int
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(os.Stderr, "\n  DEV MODE: loopback only, not on a tailnet.\n  API on http://%s  (state in %s)\n  Create a token: reachyctl token create --state-dir %s --device laptop --scopes text,house:read,house:write,calendar:read,ask,robot\n\n",
-			apiListener.Addr(), cfg.StateDir, cfg.StateDir)
+		fmt.Fprintf(os.Stderr, "\n  DEV MODE: loopback only, not on a tailnet.\n  API on http://%s  (state in %s)\n  Create a token: reachyctl token create --state-dir %s --device laptop --scopes text,house:read,house:write,calendar:read,ask,robot\n  Agents (MCP): http://%s/mcp with a token that also holds the mcp scope (docs/mcp.md)\n\n",
+			apiListener.Addr(), cfg.StateDir, cfg.StateDir, apiListener.Addr())
 	} else {
 		key, err := broker.ReadSecret(cfg.Listen.Tailnet.AuthKeyFile, cfg.Listen.Tailnet.AuthKeyEnv)
 		if err != nil {
@@ -227,6 +227,7 @@ func serve(ctx context.Context, log *slog.Logger, cfg *broker.Config, store *int
 		}
 		ip4, _ := tn.IPs()
 		log.Info("serving on the tailnet", "hostname", cfg.Listen.Tailnet.Hostname, "ip", ip4, "port", cfg.Listen.Tailnet.Port)
+		log.Info("MCP for the owner's agents", "url", fmt.Sprintf("http://%s:%d/mcp", cfg.Listen.Tailnet.Hostname, cfg.Listen.Tailnet.Port), "scope", "mcp")
 	}
 
 	b, err := broker.New(deps)
