@@ -237,10 +237,22 @@ func TestMCPAuthAnswers(t *testing.T) {
 	if r.status != 400 || tb.light.count() != 0 {
 		t.Fatalf("token in the URL beside a header: %d %s", r.status, r.body)
 	}
-	for _, p := range []string{"/mcp/", "//mcp", "/mcp/../mcp"} {
-		if r := tb.do(t, "POST", p, full, "application/json", []byte(callLightOn)); r.status/100 == 3 {
-			t.Fatalf("%s redirects: %d %s", p, r.status, r.header.Get("Location"))
+	noFollow := tokenClient(full, nil)
+	for _, p := range []string{"/mcp/", "//mcp", "/mcp/../mcp", "/./mcp", "/v1//intents"} {
+		req, _ := http.NewRequest("POST", tb.srv.URL+p, strings.NewReader(callLightOn))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := noFollow.Do(req)
+		if err != nil {
+			t.Fatal(err)
 		}
+		resp.Body.Close()
+		if resp.StatusCode/100 == 3 || resp.StatusCode == 200 {
+			t.Fatalf("%s: %d %s", p, resp.StatusCode, resp.Header.Get("Location"))
+		}
+	}
+	if tb.light.count() != 0 {
+		t.Fatal("an unclean path actuated")
 	}
 	if r := tb.do(t, "GET", "/mcp", full, "", nil); r.status != 405 || r.header.Get("Allow") != "POST" {
 		t.Fatalf("GET /mcp: %d", r.status)

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path"
 	"strings"
 	"sync"
 	"time"
@@ -107,10 +108,19 @@ func (b *Broker) Handler() http.Handler {
 	mux.Handle(mcp.Path, b.mcp)
 	mux.HandleFunc("GET "+mcp.MetadataPath, b.mcp.ServeMetadata)
 	mux.HandleFunc("GET "+mcp.MetadataPath+mcp.Path, b.mcp.ServeMetadata)
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	notFound := func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errf(api.CodeNotFound, "no such route; see GET /v1/intents"))
+	}
+	mux.HandleFunc("/", notFound)
+	// The mux would answer an unclean path ("//mcp", "/x/../mcp") with a redirect, and a
+	// client might follow it with its token: the API never redirects.
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Path; p == "" || path.Clean(p) != p {
+			notFound(w, r)
+			return
+		}
+		mux.ServeHTTP(w, r)
 	})
-	return mux
 }
 
 // AdminHandler serves /healthz and /metrics; bind it to loopback only.
