@@ -131,7 +131,7 @@ func TestBenchKeepsAConnectionPerWorker(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "total: 400 ok") {
 		t.Fatalf("exit %d %s %s", code, out, errs)
 	}
-	if n := conns.Load(); n > 8 {
+	if n := conns.Load(); n > 16 { // a few extra dials may race at start-up; the default transport makes hundreds
 		t.Fatalf("%d connections for 8 workers", n)
 	}
 }
