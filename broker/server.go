@@ -170,13 +170,12 @@ func (b *Broker) authed(scope string, next http.HandlerFunc) http.Handler {
 			b.m.countError(e.Code)
 			writeError(w, e)
 		}
-		auth := r.Header.Get("Authorization")
-		token, ok := strings.CutPrefix(auth, "Bearer ")
-		if !ok || token == "" {
+		token, ok := bearerToken(r.Header.Get("Authorization"))
+		if !ok {
 			fail(errf(api.CodeUnauthenticated, "a bearer token is required"))
 			return
 		}
-		dev, err := b.d.State.VerifyToken(r.Context(), strings.TrimSpace(token))
+		dev, err := b.d.State.VerifyToken(r.Context(), token)
 		if err != nil {
 			if !errors.Is(err, errBadToken) {
 				b.log.Error("token check failed", "err", err)
@@ -219,6 +218,17 @@ func (b *Broker) devHint() string {
 		return ""
 	}
 	return " for this dev broker, whose tokens are in " + b.d.Config.StateDir
+}
+
+// bearerToken takes the token from an Authorization header. The scheme name is
+// case-insensitive (RFC 7235 §2.1): "bearer", "Bearer" and "BEARER" are the same.
+func bearerToken(h string) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(h), " ")
+	token = strings.TrimSpace(token)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
+		return "", false
+	}
+	return token, true
 }
 
 // limited applies the per-device rate limit.
