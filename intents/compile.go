@@ -190,16 +190,24 @@ func compileIntent(y intentYAML, builtin bool, v vocab, file string) (*Intent, e
 			return nil, bad("needs at least one pattern")
 		}
 	}
+	switch {
+	case y.Router != "" && y.Router != "frame":
+		return nil, bad("router %q: the only other router is frame", y.Router)
+	case y.Router == "frame" && !builtin:
+		return nil, bad("router frame is for built-in intents; a home's intents use patterns")
+	case y.Router == "frame" && len(y.Patterns) > 0:
+		return nil, bad("an intent routed by the frame router has no patterns")
+	}
 	if len(y.Patterns) > 0 && len(y.Examples) == 0 {
 		return nil, bad("needs at least one example (the table tests itself with them)")
 	}
 	in := &Intent{Name: y.Name, Kind: y.Kind, Scope: y.Scope, Description: y.Description, Args: y.Args,
-		Examples: y.Examples, Handler: y.Handler, Fallback: y.Fallback, Builtin: builtin}
+		Examples: y.Examples, Handler: y.Handler, Fallback: y.Fallback, Builtin: builtin, Frame: y.Router == "frame"}
 	names := map[string]bool{}
 	for _, a := range y.Args {
 		switch a.Type {
 		case ArgRoom, ArgState, ArgTemperature, ArgPerson, ArgExpression, ArgDuration, ArgLabel:
-		case ArgText:
+		case ArgTopic, ArgText:
 			if !builtin {
 				return nil, bad("argument %s: free text arguments are reserved for general.ask", a.Name)
 			}

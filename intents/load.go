@@ -32,6 +32,7 @@ type intentYAML struct {
 	Examples    []string    `yaml:"examples"`
 	Handler     Binding     `yaml:"handler"`
 	Fallback    string      `yaml:"fallback"`
+	Router      string      `yaml:"router"` // "frame": built-ins decided by the frame router
 	line        int
 }
 

@@ -27,7 +27,7 @@ type vocab struct {
 	expressions map[string]string // normalized phrase -> expression
 	exprAlt     string
 	labels      map[string]string // normalized timer label (and its plural) -> label
-	wake        [][]string
+	wake        wakeMatcher
 	deviceRoom  string
 }
 
@@ -70,12 +70,7 @@ func newVocab(h Home) vocab {
 		return phrases[i] < phrases[j]
 	})
 	v.exprAlt = strings.Join(phrases, "|")
-	for _, w := range h.WakePhrases {
-		if t := strings.Fields(normalizeVocab(w)); len(t) > 0 {
-			v.wake = append(v.wake, t)
-		}
-	}
-	sort.SliceStable(v.wake, func(i, j int) bool { return len(v.wake[i]) > len(v.wake[j]) })
+	v.wake = newWakeMatcher(h.WakePhrases, h.WakeSpellings, h.WakeFuzzy == nil || *h.WakeFuzzy)
 	if r, ok := findRoom(h.Rooms, h.DeviceRoom); ok {
 		v.deviceRoom = r.Name
 	}
