@@ -211,7 +211,7 @@ func (b *Broker) gate(scope string, metadata func(*http.Request) string, next ht
 				fail(errf(api.CodeInternal, "could not check the token"))
 				return
 			}
-			fail(errf(api.CodeUnauthenticated, "the token is not valid"))
+			fail(errf(api.CodeUnauthenticated, "the token is not valid%s", b.devHint()))
 			return
 		}
 		node := ""
@@ -238,6 +238,15 @@ func (b *Broker) gate(scope string, metadata func(*http.Request) string, next ht
 		c := caller{Device: dev, room: b.d.Config.DeviceRoom(dev.Name)}
 		next(w, r.WithContext(context.WithValue(r.Context(), deviceKey, c)))
 	})
+}
+
+// devHint tells a loopback dev broker's caller where its tokens live, so a token made in
+// another state dir is recognised for what it is. A broker on the tailnet never says.
+func (b *Broker) devHint() string {
+	if b.d.Identifier != nil || b.d.Config.Listen.Loopback == "" {
+		return ""
+	}
+	return " for this dev broker, whose tokens are in " + b.d.Config.StateDir
 }
 
 // bearerToken takes the token from an Authorization header. The scheme name is

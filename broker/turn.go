@@ -690,13 +690,7 @@ func (b *Broker) handleListIntents(w http.ResponseWriter, r *http.Request) {
 
 // sayCalendar renders a coarse calendar status in the home's time zone.
 func (b *Broker) sayCalendar(s redact.CalendarStatus) string {
-	loc := time.Local
-	if tz := b.d.Table().Home.Timezone; tz != "" {
-		if l, err := time.LoadLocation(tz); err == nil {
-			loc = l
-		}
-	}
-	return redact.SayCalendar(s, loc, b.d.Now(), b.d.Config.Whereabouts())
+	return redact.SayCalendar(s, b.d.Table().Location(), b.d.Now(), b.d.Config.Whereabouts())
 }
 
 // earlySpeech synthesizes the sentences of a streamed answer while the rest is still arriving.
