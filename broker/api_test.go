@@ -140,7 +140,7 @@ func TestTurnPipeline(t *testing.T) {
 	// A question never actuates.
 	tb.stt.say("hey reachy, should I turn on the kitchen light?")
 	tr = tb.turnAudio(t, tok).turn(t)
-	if tr.Kind == "write" || tb.light.count() != 1 {
+	if tr.Kind == "write" || tb.light.writes() != 1 {
 		t.Fatalf("question actuated: %+v", tr)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path"
 	"strings"
 	"sync"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/mcp"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/redact"
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -43,6 +45,11 @@ type Node struct {
 	Name string
 }
 
+// ReloadStatus reports how the last reload of the intent table went (*Tables implements it).
+type ReloadStatus interface {
+	Health() ReloadHealth
+}
+
 // Deps are the parts a Broker is built from; tests replace any of them.
 type Deps struct {
 	Config      *Config
@@ -52,7 +59,8 @@ type Deps struct {
 	Synthesizer speech.Synthesizer // nil: replies carry no audio
 	Redactor    *redact.Redactor   // nil: patterns and the length cap only
 	Handlers    map[string]intents.Handler
-	Identifier  Identifier // nil: loopback dev mode, no node binding
+	Identifier  Identifier   // nil: loopback dev mode, no node binding
+	Reloads     ReloadStatus // nil: the table is never reloaded (tests)
 	Logger      *slog.Logger
 	Now         func() time.Time
 }
@@ -71,6 +79,7 @@ type Broker struct {
 	authBad map[string]*rate.Limiter // failed authentications per remote address
 	devMu   sync.Mutex
 	devices map[string]*deviceState // follow-up windows and pending clarifications
+	mcp     *mcp.Handler
 }
 
 // deviceState is the short-lived conversational state of one device.
@@ -97,8 +106,14 @@ func New(d Deps) (*Broker, error) {
 	if d.Handlers == nil {
 		d.Handlers = map[string]intents.Handler{}
 	}
-	return &Broker{d: d, m: newMetrics(), idem: newIdem(d.State), decodes: newAdmission(d.Config.Limits.Decodes), log: d.Logger,
-		limits: map[string]*rate.Limiter{}, authBad: map[string]*rate.Limiter{}, devices: map[string]*deviceState{}}, nil
+	m := newMetrics()
+	if d.Reloads != nil {
+		m.watchReloads(d.Reloads)
+	}
+	b := &Broker{d: d, m: m, idem: newIdem(d.State), decodes: newAdmission(d.Config.Limits.Decodes), log: d.Logger,
+		limits: map[string]*rate.Limiter{}, authBad: map[string]*rate.Limiter{}, devices: map[string]*deviceState{}}
+	b.mcp = mcp.New(mcpBackend{b}, mcp.Options{Version: "v1", Logger: d.Logger, MaxBodyBytes: d.Config.Limits.JSONBytes})
+	return b, nil
 }
 
 // Handler is the API (wire contract v1).
@@ -108,10 +123,24 @@ func (b *Broker) Handler() http.Handler {
 	mux.Handle("POST /v1/utterances", b.authed(intents.ScopeText, b.limited(b.handleUtterance)))
 	mux.Handle("POST /v1/intents/{name}", b.authed(intents.ScopeIntent, b.limited(b.handleTypedCall)))
 	mux.Handle("GET /v1/intents", b.authed("", b.limitedBy("list/", b.handleListIntents)))
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	// MCP for the owner's agents: the same gate, then the same typed-call path.
+	mux.Handle("POST "+mcp.Path, b.gate(mcp.Scope, mcp.MetadataURL, b.mcp.ServeHTTP))
+	mux.Handle(mcp.Path, b.mcp)
+	mux.HandleFunc("GET "+mcp.MetadataPath, b.mcp.ServeMetadata)
+	mux.HandleFunc("GET "+mcp.MetadataPath+mcp.Path, b.mcp.ServeMetadata)
+	notFound := func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errf(api.CodeNotFound, "no such route; see GET /v1/intents"))
+	}
+	mux.HandleFunc("/", notFound)
+	// The mux would answer an unclean path ("//mcp", "/x/../mcp") with a redirect, and a
+	// client might follow it with its token: the API never redirects.
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Path; p == "" || path.Clean(p) != p {
+			notFound(w, r)
+			return
+		}
+		mux.ServeHTTP(w, r)
 	})
-	return mux
 }
 
 // AdminHandler serves /healthz and /metrics; bind it to loopback only.
@@ -124,7 +153,16 @@ func (b *Broker) AdminHandler() http.Handler {
 			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "state": "database not answering"})
 			return
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "speech_to_text": b.d.Transcriber != nil, "synthesis": b.d.Synthesizer != nil})
+		body := map[string]any{"status": "ok", "speech_to_text": b.d.Transcriber != nil, "synthesis": b.d.Synthesizer != nil}
+		if b.d.Reloads != nil {
+			h := b.d.Reloads.Health()
+			body["intent_table"] = h
+			if h.Stale {
+				// Still serving (the previous table), so still 200; the body says what is wrong.
+				body["status"] = "degraded"
+			}
+		}
+		writeJSON(w, http.StatusOK, body)
 	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(b.m.reg, promhttp.HandlerOpts{}))
 	return mux
@@ -156,8 +194,17 @@ func callerOf(r *http.Request) caller { return r.Context().Value(deviceKey).(cal
 
 // authed checks the bearer token, binds it to the tailnet node, and checks the route's scope.
 func (b *Broker) authed(scope string, next http.HandlerFunc) http.Handler {
+	return b.gate(scope, nil, next)
+}
+
+// gate is authed for a route whose challenges also point at its RFC 9728 protected
+// resource metadata (metadata(r) is that document's URL; nil for none).
+func (b *Broker) gate(scope string, metadata func(*http.Request) string, next http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fail := func(e *apiError) {
+			if metadata != nil {
+				e.ResourceMetadata = metadata(r)
+			}
 			b.m.countError(e.Code)
 			writeError(w, e)
 		}
@@ -186,7 +233,7 @@ func (b *Broker) authed(scope string, next http.HandlerFunc) http.Handler {
 				fail(errf(api.CodeInternal, "could not check the token"))
 				return
 			}
-			failAuth(errf(api.CodeUnauthenticated, "the token is not valid"))
+			failAuth(errf(api.CodeUnauthenticated, "the token is not valid%s", b.devHint()))
 			return
 		}
 		var node Node
@@ -227,6 +274,15 @@ func (b *Broker) authed(scope string, next http.HandlerFunc) http.Handler {
 	})
 }
 
+// devHint tells a loopback dev broker's caller where its tokens live, so a token made in
+// another state dir is recognised for what it is. A broker on the tailnet never says.
+func (b *Broker) devHint() string {
+	if b.d.Identifier != nil || b.d.Config.Listen.Loopback == "" {
+		return ""
+	}
+	return " for this dev broker, whose tokens are in " + b.d.Config.StateDir
+}
+
 // bearerToken takes the token from an Authorization header. The scheme name is
 // case-insensitive (RFC 7235 §2.1): "bearer", "Bearer" and "BEARER" are the same.
 func bearerToken(h string) (string, bool) {
@@ -245,21 +301,7 @@ func (b *Broker) limited(next http.HandlerFunc) http.HandlerFunc { return b.limi
 // budget, so listing does not use up a device's turns.
 func (b *Broker) limitedBy(prefix string, next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		c := callerOf(r)
-		b.limMu.Lock()
-		l, ok := b.limits[prefix+c.Name]
-		if !ok {
-			per := time.Minute / time.Duration(max(b.d.Config.Limits.RatePerMinute, 1))
-			l = rate.NewLimiter(rate.Every(per), b.d.Config.Limits.Burst)
-			b.limits[prefix+c.Name] = l
-		}
-		res := l.Reserve()
-		delay := res.Delay()
-		if delay > 0 {
-			res.Cancel()
-		}
-		b.limMu.Unlock()
-		if delay > 0 {
+		if delay := b.reserve(prefix+callerOf(r).Name, 1); delay > 0 {
 			e := errf(api.CodeRateLimited, "too many requests from this device; try again shortly")
 			e.RetryAfter = int(delay/time.Second) + 1
 			b.m.countError(e.Code)
@@ -268,6 +310,28 @@ func (b *Broker) limitedBy(prefix string, next http.HandlerFunc) http.HandlerFun
 		}
 		next(w, r)
 	}
+}
+
+// reserve charges n requests to device's rate limit. It returns 0 when they are allowed,
+// or how long to wait (nothing is charged then).
+func (b *Broker) reserve(device string, n int) time.Duration {
+	b.limMu.Lock()
+	defer b.limMu.Unlock()
+	per := time.Minute / time.Duration(max(b.d.Config.Limits.RatePerMinute, 1))
+	l, ok := b.limits[device]
+	if !ok {
+		l = rate.NewLimiter(rate.Every(per), b.d.Config.Limits.Burst)
+		b.limits[device] = l
+	}
+	res := l.ReserveN(time.Now(), n)
+	if !res.OK() { // more than a whole burst at once
+		return per * time.Duration(n)
+	}
+	delay := res.Delay()
+	if delay > 0 {
+		res.Cancel()
+	}
+	return delay
 }
 
 func newTurnID() string {

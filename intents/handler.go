@@ -94,6 +94,9 @@ func (t *Table) Validate(in *Intent, args map[string]string, ctx Context) (map[s
 			text[k] = v
 			continue
 		}
+		if spec.Type == ArgDuration && isDigits(v) {
+			v += " seconds" // the canonical form: whole seconds
+		}
 		captured[k] = normalizeVocab(v)
 	}
 	b := t.bind(in, captured, ctx)
@@ -148,6 +151,9 @@ func describeProblem(p problem, t *Table, in *Intent) string {
 	case "missing":
 		return "is required"
 	case "out_of_range":
+		if spec.Type == ArgDuration {
+			return "must be between " + strconv.Itoa(MinTimerSeconds) + " and " + strconv.Itoa(MaxTimerSeconds) + " seconds"
+		}
 		return "must be between " + strconv.Itoa(t.Home.ACRange.Min) + " and " + strconv.Itoa(t.Home.ACRange.Max)
 	case "no_device":
 		return "names a room without " + deviceWord(spec.Device)
@@ -180,6 +186,16 @@ func (t *Table) AllowedValues(spec ArgSpec) []string {
 		return sortedKeys(t.Home.Expressions)
 	case ArgTemperature:
 		return []string{strconv.Itoa(t.Home.ACRange.Min) + ".." + strconv.Itoa(t.Home.ACRange.Max)}
+	case ArgTopic:
+		return slices.Clone(unclearTopics)
+	case ArgDuration:
+		return []string{strconv.Itoa(MinTimerSeconds) + ".." + strconv.Itoa(MaxTimerSeconds) + " (seconds)"}
+	case ArgLabel:
+		out := slices.Clone(t.Home.TimerLabels)
+		if spec.All {
+			out = append(out, "all")
+		}
+		return out
 	}
 	return nil
 }
