@@ -104,15 +104,23 @@ func (t *Table) routeClause(n Normalized, ctx Context) (Decision, bool) {
 // match tries the patterns of the config's intents (builtin false) or of the built-ins, in
 // table order.
 func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) {
+	durText, haveDur := "", false
 	for _, in := range t.intents {
 		if in.Builtin != builtin {
 			continue
 		}
 		for i, p := range in.patterns {
-			if !p.filter.admits(n.Text) || !p.re.MatchString(n.Text) {
+			text := n.Text
+			if p.durations {
+				if !haveDur {
+					durText, haveDur = n.durations(), true
+				}
+				text = durText
+			}
+			if !p.filter.admits(text) || !p.re.MatchString(text) {
 				continue
 			}
-			m := p.re.FindStringSubmatch(n.Text)
+			m := p.re.FindStringSubmatch(text)
 			captured, ok := captures(p, m)
 			if !ok {
 				continue
@@ -386,9 +394,27 @@ var ignorableWords = map[string]bool{"thanks": true, "thank": true, "you": true,
 	"sure": true, "so": true, "well": true, "oh": true, "then": true, "also": true, "again": true, "very": true,
 	"much": true, "a": true, "lot": true, "great": true, "cool": true}
 
-func (t *Table) isGreeting(c Normalized, ctx Context) bool {
-	d, ok := t.match(c, ctx, true)
-	return ok && d.Intent == IntentGreeting
+func (t *Table) isGreeting(c Normalized) bool {
+	in := t.byName[IntentGreeting]
+	for _, p := range in.patterns {
+		if p.filter.admits(c.Text) && p.re.MatchString(c.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayBeCompound is a cheap test before splitting: punctuation inside, or a joining word.
+func mayBeCompound(n Normalized) bool {
+	if strings.ContainsAny(strings.TrimRight(n.raw, ".!?\" "), ".!?;:,") {
+		return true
+	}
+	for _, w := range strings.Fields(n.Text) {
+		if clauseSeparators[w] {
+			return true
+		}
+	}
+	return false
 }
 
 func ignorable(text string) bool {
@@ -404,11 +430,14 @@ func ignorable(text string) bool {
 // sentence: if any clause would act, the robot asks for one thing at a time. If every
 // clause asks for the same read, that read is the answer; anything else is a general question.
 func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
+	if !mayBeCompound(n) {
+		return Decision{}, false
+	}
 	var parts, greetings []Normalized
 	for _, c := range t.clauses(n) {
 		switch {
 		case ignorable(c.Text):
-		case t.isGreeting(c, ctx):
+		case t.isGreeting(c):
 			greetings = append(greetings, c) // "hello, ..." asks for nothing by itself
 		default:
 			parts = append(parts, c)

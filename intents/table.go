@@ -149,6 +149,9 @@ type pattern struct {
 	where  string // file:line
 	groups []string
 	filter prefilter
+	// durations: the pattern has a {duration} and is matched against the duration view of
+	// the sentence (runs of duration words joined into one token).
+	durations bool
 }
 
 // Room is a room of the home and the devices it has.
