@@ -18,9 +18,9 @@ type Context struct {
 // Rule names the pattern that matched.
 type Rule struct {
 	Intent  string `json:"intent"`
-	Index   int    `json:"index"` // position of the pattern in the intent, from 0
+	Index   int    `json:"index"` // position of the pattern in the intent, from 0; -1: the frame router
 	Pattern string `json:"pattern"`
-	Where   string `json:"where"` // file:line
+	Where   string `json:"where"` // file:line of the pattern (of the intent's entry, for the frame router)
 }
 
 // Pending is an intent waiting for the answer to a clarifying question.
@@ -280,32 +280,36 @@ func (t *Table) doctrine(in *Intent, b binding, rule *Rule, n Normalized, ctx Co
 		if n.Negated {
 			why = "a negated command never actuates"
 		}
-		target := in.Fallback
-		if target == "" {
-			d := t.ask(n, rule)
-			d.Doctrine = append([]string{why + ": " + in.Name + " becomes a general question"}, d.Doctrine...)
-			return d
-		}
-		fb := t.byName[target]
-		captured := map[string]string{}
-		for k, v := range b.args {
-			if _, ok := fb.Arg(k); ok {
-				captured[k] = v
-			}
-		}
-		for _, p := range b.problems { // keep what the sentence said, even if the write rejected it
-			if p.value != "" {
-				if _, ok := fb.Arg(p.arg); ok {
-					captured[p.arg] = p.value
-				}
-			}
-		}
-		fbBinding := t.bind(fb, captured, ctx)
-		d := t.settle(fb, fbBinding, rule, n)
-		d.Doctrine = append([]string{fmt.Sprintf("%s: %s falls to the read %s", why, in.Name, fb.Name)}, d.Doctrine...)
-		return d
+		return t.fallTo(in, b, rule, n, ctx, why)
 	}
 	return t.settle(in, b, rule, n)
+}
+
+// fallTo sends a write that must not act to its read (or, without one, to general.ask).
+func (t *Table) fallTo(in *Intent, b binding, rule *Rule, n Normalized, ctx Context, why string) Decision {
+	target := in.Fallback
+	if target == "" {
+		d := t.ask(n, rule)
+		d.Doctrine = append([]string{why + ": " + in.Name + " becomes a general question"}, d.Doctrine...)
+		return d
+	}
+	fb := t.byName[target]
+	captured := map[string]string{}
+	for k, v := range b.args {
+		if _, ok := fb.Arg(k); ok {
+			captured[k] = v
+		}
+	}
+	for _, p := range b.problems { // keep what the sentence said, even if the write rejected it
+		if p.value != "" {
+			if _, ok := fb.Arg(p.arg); ok {
+				captured[p.arg] = p.value
+			}
+		}
+	}
+	d := t.settle(fb, t.bind(fb, captured, ctx), rule, n)
+	d.Doctrine = append([]string{fmt.Sprintf("%s: %s falls to the read %s", why, in.Name, fb.Name)}, d.Doctrine...)
+	return d
 }
 
 // settle turns a binding into a decision, or into a clarifying question when an argument is

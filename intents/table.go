@@ -119,6 +119,7 @@ type Intent struct {
 	Unavailable bool `json:"unavailable,omitempty"`
 
 	patterns []pattern
+	where    string // file:line of the entry
 }
 
 // Arg returns the spec of the named argument.
