@@ -68,8 +68,11 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 				status = "revoked " + t.Revoked.Format(time.RFC3339)
 			}
 			node := t.Node
-			if node == "" {
+			switch {
+			case node == "":
 				node = "-"
+			case t.NodeID == "":
+				node += " (not yet used)"
 			}
 			fmt.Fprintf(stdout, "%-12s  %-16s %-40s %-17s %s\n", t.ID, t.Device, strings.Join(t.Scopes, ","), node, status)
 		}
