@@ -34,7 +34,8 @@ var plainWords = map[string]bool{"the": true, "a": true, "an": true, "my": true,
 	"down": true, "is": true, "are": true, "be": true, "it": true, "them": true, "and": true, "whole": true, "let": true,
 	"go": true, "make": true, "ensure": true, "there": true, "some": true, "can": true, "could": true, "you": true,
 	"i": true, "we": true, "too": true, "here": true, "running": true, "working": true, "going": true, "lit": true,
-	"burning": true, "blowing": true, "left": true, "currently": true, "set": true, "also": true, "still": true, "everything": true, "both": true, "with": true, "by": true}
+	"burning": true, "blowing": true, "left": true, "currently": true, "set": true, "switched": true, "turned": true,
+	"powered": true, "killed": true, "shut": true, "put": true, "cut": true, "being": true, "been": true, "getting": true, "also": true, "still": true, "everything": true, "both": true, "with": true, "by": true}
 
 // Device words. "temperature" and "thermostat" name the AC: it is the home's climate device.
 var deviceWords = map[string]string{
@@ -75,7 +76,8 @@ var calendarWords = map[string]bool{"busy": true, "free": true, "available": tru
 	"appointment": true, "appointments": true, "doing": true, "where": true, "interrupt": true, "disturb": true,
 	"work": true, "office": true, "booked": true, "occupied": true, "back": true, "home": true, "out": true}
 
-var warmthWords = map[string]bool{"hot": true, "warm": true, "cold": true, "chilly": true, "cool": true, "temperature": true, "temp": true}
+var warmthWords = map[string]bool{"hot": true, "warm": true, "cold": true, "chilly": true, "cool": true, "temperature": true,
+	"temp": true, "heat": true, "warmer": true, "cooler": true, "colder": true, "hotter": true, "freezing": true, "degrees": true}
 
 // roomPrepositions open a place: "in the garage", "at the first floor", "on the porch".
 var roomPrepositions = map[string]bool{"in": true, "at": true, "inside": true}
@@ -182,8 +184,17 @@ func (t *Table) mentions(n Normalized) Mentions {
 			m.Temperature = w
 		}
 	}
-	if m.Device == "" && (contains(toks, "illuminate") || contains(toks, "brighten") || contains(toks, "dim")) {
+	placed := len(m.Rooms) > 0 || m.Here
+	switch {
+	case m.Device != "":
+	case contains(toks, "illuminate") || contains(toks, "brighten") || contains(toks, "dim"):
 		m.Device = "light" // verbs only lights take
+	case m.Temperature != "" && (placed || m.Warmth):
+		m.Device = "ac" // "set the living room to 21 degrees", "cool the bedroom to 21"
+	case m.Warmth && placed && n.Question:
+		m.Device = "ac" // "is it warm in the bedroom": the climate device reads it
+	case placed && len(m.States) > 0:
+		m.Device = "light" // "switch the kitchen on": a room's lights, the device every room has
 	}
 	var place []int
 	m.UnknownRoom, place = t.unknownPlace(toks, used)
