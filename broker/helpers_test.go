@@ -82,20 +82,6 @@ func (c *countingLight) Handle(ctx context.Context, call intents.Call) (intents.
 	return intents.Answer{Reply: "Okay, the " + call.Args["room"] + " light is " + call.Args["state"] + "."}, nil
 }
 
-// writes counts the calls that set a state (reads carry no state argument).
-func (c *countingLight) writes() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	n := 0
-	for _, a := range c.calls {
-		if a["state"] != "" {
-			n++
-		}
-	}
-	return n
-}
-
-// count counts every call, reads included.
 func (c *countingLight) count() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
