@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"regexp"
 	"slices"
+	"time"
 )
 
 // Kind says what an intent may do. Only write and robot intents act on the world.
@@ -214,6 +215,15 @@ type Table struct {
 	byName  map[string]*Intent
 	vocab   vocab
 	guide   []GuideEntry
+	zone    *time.Location // the home's time zone, loaded once when the table is built
+}
+
+// Location is the home's time zone (time.Local when the home names none).
+func (t *Table) Location() *time.Location {
+	if t.zone == nil {
+		return time.Local
+	}
+	return t.zone
 }
 
 // Intents returns the intents in routing order.

@@ -229,24 +229,12 @@ func quoteAll(ss []string) []string {
 
 // remoteIntents asks a running broker what this token may call (GET /v1/intents).
 func remoteIntents(c clientFlags, stdout io.Writer) error {
-	tok, err := c.bearer()
+	status, b, _, err := c.do(httpClient(10*time.Second), http.MethodGet, "/v1/intents", "", nil, "")
 	if err != nil {
 		return err
 	}
-	req, err := http.NewRequest(http.MethodGet, strings.TrimRight(*c.url, "/")+"/v1/intents", nil)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+tok)
-	resp, err := httpClient(10 * time.Second).Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
-	if resp.StatusCode != http.StatusOK {
-		fmt.Fprintln(stdout, strings.TrimSpace(string(b)))
-		return exitError{1}
+	if status != http.StatusOK {
+		return refusal(status, b)
 	}
 	var v struct {
 		Device  string

@@ -8,7 +8,6 @@ package basic
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"strings"
 	"time"
@@ -52,15 +51,7 @@ type clock struct {
 }
 
 func (k clock) Handle(ctx context.Context, c intents.Call) (intents.Answer, error) {
-	loc := time.Local
-	if tz := c.Table.Home.Timezone; tz != "" {
-		l, err := time.LoadLocation(tz)
-		if err != nil {
-			return intents.Answer{}, fmt.Errorf("home time zone %q: %w", tz, err)
-		}
-		loc = l
-	}
-	t := k.now().In(loc)
+	t := k.now().In(c.Table.Location())
 	if k.date {
 		return intents.Answer{Reply: "Today is " + t.Format("Monday, January 2") + ".", Expression: intents.ExpressionNeutral}, nil
 	}
