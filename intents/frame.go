@@ -76,6 +76,15 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		d.Doctrine = append([]string{fmt.Sprintf("%s: only an imperative acts, so %s reads", trace, m.Form)}, d.Doctrine...)
 		return d, true
 	}
+	if acting && (m.Exception || m.Deferred) {
+		why := "it excepts part of a set"
+		if m.Deferred {
+			why = "it asks for later, and only now can be done"
+		}
+		d := t.unclear(n, dev, trace+": "+why)
+		d.Mentions = &m
+		return d, true
+	}
 	if m.Alternatives {
 		d := t.oneThing(n, "it offers a choice (\"or\")")
 		d.Mentions = &m

@@ -183,3 +183,25 @@ func TestStopAndNeverMind(t *testing.T) {
 	}
 	checkRoutes(t, demo(t), cases)
 }
+
+// TestNothingIsDoneOnAGuess: exceptions, later times and choices are not acted on; whisper's
+// "of" for "off" is.
+func TestNothingIsDoneOnAGuess(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{
+		"lights off everywhere except the kitchen", "turn off all the lights but the kitchen",
+		"turn off every light apart from the office", "turn on the kitchen light in 5 minutes",
+		"turn off the lights at 10", "turn on the kitchen light when I get home", "switch off the bedroom ac later",
+		"turn on the kitchen light tonight", "turn on the kitchen or the office light",
+		"turn the bedroom ac off for an hour",
+	} {
+		if d := tb.Route(s, Context{}); d.Kind == KindWrite {
+			t.Errorf("%q acted: %s %v", s, d.Intent, d.Args)
+		}
+	}
+	checkRoutes(t, tb, []routeCase{
+		{"hey reachy turn of the kitchen light", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"turn the kitchen light of", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"go ahead and turn off the lights in the kitchen", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+	})
+}

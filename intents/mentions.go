@@ -21,9 +21,16 @@ type Mentions struct {
 	Calendar     bool     `json:"calendar,omitempty"`     // busy, free, available, meeting, schedule ...
 	Warmth       bool     `json:"warmth,omitempty"`       // hot, warm, cold, temperature: a read of the climate
 	Alternatives bool     `json:"alternatives,omitempty"` // "or": the speaker offers a choice, nothing to act on
+	Exception    bool     `json:"exception,omitempty"`    // "except", "but", "apart from": a set the frame cannot name
+	Deferred     bool     `json:"deferred,omitempty"`     // "in 5 minutes", "at 7", "when I get home", "tonight": not now
 	Unexplained  int      `json:"unexplained,omitempty"`  // words no list explains (an imperative with many is not acted on)
 	Form         string   `json:"form"`                   // imperative | question | indirect | negated | reported | statement | corrected
 }
+
+// deferWords put an action at another time, which the router cannot do.
+var deferWords = map[string]bool{"when": true, "later": true, "tonight": true, "tomorrow": true, "until": true, "till": true,
+	"before": true, "soon": true, "oclock": true, "pm": true, "am": true, "midnight": true, "noon": true, "schedule": true,
+	"once": true, "whenever": true, "sunset": true, "sunrise": true, "minutes": true, "hours": true, "seconds": true}
 
 // plainWords are words a house command may carry that no other list names.
 var plainWords = map[string]bool{"the": true, "a": true, "an": true, "my": true, "our": true, "your": true, "sure": true,
@@ -202,6 +209,16 @@ func (t *Table) mentions(n Normalized) Mentions {
 		used[i] = true // the words of an unknown place are explained as one (and asked about)
 	}
 	for i, w := range toks {
+		next := ""
+		if i+1 < len(toks) {
+			next = toks[i+1]
+		}
+		switch {
+		case w == "except" || w == "but" || w == "besides" || w == "excluding" || w == "apart" && next == "from" || w == "other" && next == "than":
+			m.Exception = true
+		case deferWords[w] || (w == "in" || w == "at" || w == "after" || w == "for") && (isDigits(next) || next == "a" && i+2 < len(toks) && durationCore(toks[i+2]) || next == "an" || next == "half"):
+			m.Deferred = true
+		}
 		switch {
 		case w == "or" || w == "either":
 			m.Alternatives = true

@@ -52,6 +52,11 @@ var phraseRewrites = []struct {
 	{[]string{"a", "c"}, []string{"ac"}},
 	{[]string{"never", "mind"}, []string{"nevermind"}},
 	{[]string{"each", "and", "every"}, []string{"every"}},
+	{[]string{"turn", "of"}, []string{"turn", "off"}}, // whisper writes "off" as "of"
+	{[]string{"switch", "of"}, []string{"switch", "off"}},
+	{[]string{"lights", "of"}, []string{"lights", "off"}},
+	{[]string{"light", "of"}, []string{"light", "off"}},
+	{[]string{"go", "ahead", "and"}, nil},
 	{[]string{"degrees", "celsius"}, []string{"degrees"}},
 	{[]string{"degrees", "c"}, []string{"degrees"}},
 	{[]string{"degree", "celsius"}, []string{"degrees"}},
