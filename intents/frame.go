@@ -2,7 +2,6 @@ package intents
 
 import (
 	"fmt"
-	"strings"
 )
 
 // The frame router: the built-in house and calendar intents are not enumerated sentence by
@@ -143,7 +142,7 @@ func generalKnowledge(n Normalized, m Mentions) bool {
 	if len(m.Rooms) > 0 || m.Here || len(m.States) > 0 || m.Temperature != "" || len(m.People) > 0 {
 		return false
 	}
-	toks := strings.Fields(n.Text)
+	toks := n.tokens()
 	for _, l := range generalLeads {
 		if hasPrefix(toks, l) {
 			return true

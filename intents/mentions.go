@@ -97,7 +97,7 @@ var placeStop = map[string]bool{"on": true, "off": true, "to": true, "and": true
 
 // mentions reads a normalized sentence.
 func (t *Table) mentions(n Normalized) Mentions {
-	toks := strings.Fields(n.Text)
+	toks := n.tokens()
 	var m Mentions
 	used := make([]bool, len(toks)) // tokens that are part of a room name
 	// Rooms, longest phrase first ("living room" before "room").

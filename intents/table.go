@@ -212,6 +212,8 @@ var demoHomeYAML []byte
 type Table struct {
 	Home    Home
 	intents []*Intent // routing order: config intents, then built-ins
+	// custom and builtins are the intents with patterns, in routing order.
+	custom, builtins []*Intent
 	byName  map[string]*Intent
 	vocab   vocab
 	guide   []GuideEntry
