@@ -24,7 +24,7 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 	stateDir := fs.String("state-dir", broker.DevStateDir(), "the broker's state directory (default: a dev broker's)")
 	device := fs.String("device", "", "device name")
 	scopes := fs.String("scopes", "", "comma-separated scopes: turn,intent,text,house:read,house:write,calendar:read,ask,robot,mcp")
-	node := fs.String("node", "", "tailnet node the token is bound to (refused from any other node)")
+	node := fs.String("node", "", "tailnet node (name or stable node ID) the token is bound to; pinned to the node's stable ID on first use, refused from any other node and on a listener without tailnet identity")
 	asJSON := fs.Bool("json", false, "print JSON")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -68,8 +68,11 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 				status = "revoked " + t.Revoked.Format(time.RFC3339)
 			}
 			node := t.Node
-			if node == "" {
+			switch {
+			case node == "":
 				node = "-"
+			case t.NodeID == "":
+				node += " (not yet used)"
 			}
 			fmt.Fprintf(stdout, "%-12s  %-16s %-40s %-17s %s\n", t.ID, t.Device, strings.Join(t.Scopes, ","), node, status)
 		}
