@@ -213,8 +213,11 @@ func TestWorldReadableTokenIsRefused(t *testing.T) {
 	dir := t.TempDir()
 	tokenFile := filepath.Join(dir, "token")
 	os.WriteFile(tokenFile, []byte("rbk_x\n"), 0o644)
+	l, _ := net.Listen("tcp", "127.0.0.1:0") // a port of our own, closed: nothing answers there
+	dead := "http://" + l.Addr().String()
+	l.Close()
 	var stderr bytes.Buffer
-	if code := run(context.Background(), []string{"--sim", "--broker", "http://127.0.0.1:1", "--token-file", tokenFile, dir}, io.Discard, &stderr, nil); code == 0 || !strings.Contains(stderr.String(), "0600") {
+	if code := run(context.Background(), []string{"--sim", "--broker", dead, "--token-file", tokenFile, dir}, io.Discard, &stderr, nil); code == 0 || !strings.Contains(stderr.String(), "0600") {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 }
