@@ -307,3 +307,15 @@ func TestHubHelpAndVersion(t *testing.T) {
 		t.Fatalf("--version: exit %d %s", code, stdout.String())
 	}
 }
+
+// TestHubNamesTheMissingFlag: without a broker or a token the hub says which flag to pass.
+func TestHubNamesTheMissingFlag(t *testing.T) {
+	var stderr bytes.Buffer
+	if code := run(context.Background(), []string{"--sim", t.TempDir()}, io.Discard, &stderr, nil); code != 2 || !strings.Contains(stderr.String(), "--broker URL") {
+		t.Fatalf("no broker: exit %d %s", code, stderr.String())
+	}
+	stderr.Reset()
+	if code := run(context.Background(), []string{"--sim", "--broker", "127.0.0.1:8092", t.TempDir()}, io.Discard, &stderr, nil); code != 2 || !strings.Contains(stderr.String(), "--token-file FILE") {
+		t.Fatalf("no token: exit %d %s", code, stderr.String())
+	}
+}
