@@ -10,7 +10,7 @@ CGO_ENV = CGO_ENABLED=1 CGO_CFLAGS="-I$(WHISPER_PREFIX)/include" CGO_LDFLAGS="-L
 # Packages with goroutines of their own: their tests also run under the race detector.
 RACE_PKGS = ./speech/... ./intents/... ./broker/... ./robot/...
 
-.PHONY: run test deps whisper modules build model vet fmt-check bench fuzz hub-arm64
+.PHONY: run test deps whisper modules build model vet fmt-check bench fuzz hub-arm64 mcp-client
 
 deps:
 	@$(if $(FIRST_BUILD),echo "==> checking system packages (deploy/scripts/deps.sh; installs what is missing)")
@@ -29,6 +29,10 @@ modules:
 	@$(if $(FIRST_BUILD),echo "==> downloading the Go modules (once; about a minute on a fresh machine)")
 	@$(GO) mod download
 
+# The outside MCP client the tests drive (npm @modelcontextprotocol/sdk), cached outside the clone.
+mcp-client: deps
+	@deploy/scripts/mcp-client.sh >/dev/null
+
 build: whisper modules
 	@mkdir -p bin
 	@$(if $(FIRST_BUILD),echo "$(FIRST_BUILD_SAYS)")
@@ -45,7 +49,7 @@ fmt-check:
 vet: whisper modules
 	$(CGO_ENV) $(GO) vet ./...
 
-test: whisper modules fmt-check vet
+test: whisper modules mcp-client fmt-check vet
 	$(CGO_ENV) $(GO) test -count=1 ./...
 	$(CGO_ENV) $(GO) test -count=1 -race $(RACE_PKGS)
 

@@ -80,6 +80,10 @@ type LimitsConfig struct {
 	JSONBytes     int64 `yaml:"json_bytes"`
 	RatePerMinute int   `yaml:"rate_per_minute"`
 	Burst         int   `yaml:"burst"`
+	// Decodes is how many audio turns may read, decode and check their audio at once; the
+	// rest wait briefly, then answer busy. Default: speech workers + queue, what
+	// speech-to-text could take anyway.
+	Decodes int `yaml:"decodes"`
 }
 
 // SpeechConfig configures whisper.cpp.
@@ -228,6 +232,7 @@ func (c *Config) Defaults() {
 	orDefault(&c.Speech.Threads, 2)
 	orDefault(&c.Speech.Workers, 1)
 	orDefault(&c.Speech.Queue, 2)
+	orDefault(&c.Limits.Decodes, c.Speech.Workers+c.Speech.Queue)
 	orDefault(&c.Speech.MaxTokens, 64)
 	orDefault(&c.Speech.Language, "en")
 	orDefault(&c.Speech.Prompt, PromptNames)

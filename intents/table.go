@@ -120,6 +120,7 @@ type Intent struct {
 	Unavailable bool `json:"unavailable,omitempty"`
 
 	patterns []pattern
+	where    string // file:line of the entry
 }
 
 // Arg returns the spec of the named argument.
@@ -150,6 +151,9 @@ type pattern struct {
 	where  string // file:line
 	groups []string
 	filter prefilter
+	// durations: the pattern has a {duration} and is matched against the duration view of
+	// the sentence (runs of duration words joined into one token).
+	durations bool
 }
 
 // Room is a room of the home and the devices it has.

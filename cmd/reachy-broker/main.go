@@ -264,6 +264,7 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 		}
 		ip4, _ := tn.IPs()
 		log.Info("serving on the tailnet", "hostname", cfg.Listen.Tailnet.Hostname, "ip", ip4, "port", cfg.Listen.Tailnet.Port)
+		log.Info("MCP for the owner's agents", "url", fmt.Sprintf("http://%s:%d/mcp", cfg.Listen.Tailnet.Hostname, cfg.Listen.Tailnet.Port), "scope", "mcp")
 	}
 
 	b, err := broker.New(deps)
@@ -282,8 +283,9 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 			"  Create a token (in another terminal), then talk to it:\n"+
 			"    export REACHY_BROKER=http://%s\n"+
 			"    export REACHY_TOKEN=$(%s token create --state-dir %s --device laptop --scopes text,house:read,house:write,calendar:read,ask,robot)\n"+
-			"    %s say \"turn on the kitchen light\"\n  Ctrl-C stops it.\n\n",
-			apiListener.Addr(), adminL.Addr(), cfg.StateDir, apiListener.Addr(), ctlPath(), shellQuote(cfg.StateDir), ctlPath())
+			"    %s say \"turn on the kitchen light\"\n"+
+			"  Agents (MCP): http://%s/mcp with a token that also holds the mcp scope (docs/mcp.md)\n  Ctrl-C stops it.\n\n",
+			apiListener.Addr(), adminL.Addr(), cfg.StateDir, apiListener.Addr(), ctlPath(), shellQuote(cfg.StateDir), ctlPath(), apiListener.Addr())
 	}
 	log.Info("reachy-broker ready", "api", apiListener.Addr().String(), "admin", adminL.Addr().String(), "state_dir", cfg.StateDir, "intents", len(tables.Table().Intents()))
 	err = broker.Serve(ctx, broker.NewHTTPServer(b.Handler(), cfg.Turn.Budget), apiListener, cfg.Turn.Budget+5*time.Second)

@@ -21,7 +21,7 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("token", stderr)
 	stateDir := fs.String("state-dir", broker.DevStateDir(), "the broker's state directory (default: a dev broker's)")
 	device := fs.String("device", "", "device name")
-	scopes := fs.String("scopes", "", "comma-separated scopes: turn,intent,text,house:read,house:write,calendar:read,ask,robot")
+	scopes := fs.String("scopes", "", "comma-separated scopes: turn,intent,text,house:read,house:write,calendar:read,ask,robot,mcp")
 	node := fs.String("node", "", "tailnet node the token is bound to (refused from any other node)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	pos, err := parseInterspersed(fs, args)
@@ -29,7 +29,7 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 || *stateDir == "" {
-		return usagef("token create|list|revoke --state-dir DIR [--device NAME]")
+		return usagef("token create|list|revoke|scopes --state-dir DIR [--device NAME]")
 	}
 	st, err := openExistingState(*stateDir)
 	if err != nil {
@@ -80,6 +80,15 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(stdout, "revoked %d token(s) of %s\n", n, *device)
+	case "scopes":
+		if *device == "" || *scopes == "" {
+			return usagef("token scopes needs --device and --scopes")
+		}
+		n, err := st.SetScopes(ctx, *device, strings.Split(*scopes, ","))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%d token(s) of %s now hold %s\n", n, *device, *scopes)
 	default:
 		return usagef("unknown token subcommand %q", pos[0])
 	}

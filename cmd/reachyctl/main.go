@@ -28,7 +28,7 @@ func commands() map[string]command {
 		"speak":          {`speak "text" -o out.wav [--voice V]: text to speech with espeak-ng`, runSpeak},
 		"gen-test-model": {"gen-test-model --shape tiny|tiny.en --out PATH: write a random-weight whisper model for tests", runGenTestModel},
 		"route":          {`route [--config FILE] [--json] [--room ROOM] "sentence": show how a sentence routes and why`, runRoute},
-		"token":          {"token create|list|revoke [--state-dir DIR] --device NAME [--scopes a,b] [--node NODE] [--json]: device tokens (default state dir: a dev broker's)", runToken},
+		"token":          {"token create|list|revoke|scopes [--state-dir DIR] --device NAME [--scopes a,b] [--node NODE] [--json]: device tokens (scopes: replace a device's scopes; default state dir: a dev broker's)", runToken},
 		"audit":          {"audit tail [--state-dir DIR] [--json] [-n N]: what the broker did", runAudit},
 		"say":            {`say [--broker URL] [--token-file F] "sentence" [-o reply.wav]: send text like a transcript`, runSay},
 		"listen":         {"listen [--broker URL] [--token-file F] FILE.wav [-o reply.wav]: send audio as a turn", runListen},
