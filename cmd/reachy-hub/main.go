@@ -120,6 +120,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 		cfg.DaemonURL = *daemonURL
 	}
 	cfg.Defaults()
+	if cfg.BrokerURL == "" {
+		fmt.Fprintln(stderr, "reachy-hub: which broker? Pass --broker URL (e.g. http://reachy-broker:8092), or broker_url in the --config file")
+		return 2
+	}
+	if cfg.TokenFile == "" {
+		fmt.Fprintln(stderr, "reachy-hub: no token: pass --token-file FILE (mode 0600; reachyctl token create makes one), or token_file in the --config file")
+		return 2
+	}
+	if !strings.Contains(cfg.BrokerURL, "://") {
+		cfg.BrokerURL = "http://" + cfg.BrokerURL // --broker reachy-broker:8092 works too
+	}
 	if err := cfg.Validate("reachy-hub"); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
