@@ -18,6 +18,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/link"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/redact"
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -46,6 +47,7 @@ type Deps struct {
 	Redactor    *redact.Redactor   // nil: patterns and the length cap only
 	Handlers    map[string]intents.Handler
 	Identifier  Identifier // nil: loopback dev mode, no node binding
+	Link        link.Options
 	Logger      *slog.Logger
 	Now         func() time.Time
 }
@@ -61,6 +63,7 @@ type Broker struct {
 	limits  map[string]*rate.Limiter
 	devMu   sync.Mutex
 	devices map[string]*deviceState // follow-up windows and pending clarifications
+	link    *link.Registry
 }
 
 // deviceState is the short-lived conversational state of one device.
@@ -87,8 +90,12 @@ func New(d Deps) (*Broker, error) {
 	if d.Handlers == nil {
 		d.Handlers = map[string]intents.Handler{}
 	}
-	return &Broker{d: d, m: newMetrics(), idem: newIdem(d.State), log: d.Logger,
-		limits: map[string]*rate.Limiter{}, devices: map[string]*deviceState{}}, nil
+	if d.Link.Logger == nil {
+		d.Link.Logger = d.Logger
+	}
+	b := &Broker{d: d, m: newMetrics(), idem: newIdem(d.State), log: d.Logger,
+		limits: map[string]*rate.Limiter{}, devices: map[string]*deviceState{}, link: link.New(d.Link)}
+	return b, nil
 }
 
 // Handler is the API (wire contract v1).
@@ -98,6 +105,7 @@ func (b *Broker) Handler() http.Handler {
 	mux.Handle("POST /v1/utterances", b.authed(intents.ScopeText, b.limited(b.handleUtterance)))
 	mux.Handle("POST /v1/intents/{name}", b.authed(intents.ScopeIntent, b.limited(b.handleTypedCall)))
 	mux.Handle("GET /v1/intents", b.authed("", b.handleListIntents))
+	mux.Handle("GET /v1/link", b.authed(intents.ScopeLink, b.handleLink))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errf(api.CodeNotFound, "no such route; see GET /v1/intents"))
 	})

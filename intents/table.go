@@ -39,10 +39,11 @@ const (
 	ScopeCalendarRead = "calendar:read"
 	ScopeAsk          = "ask"
 	ScopeRobot        = "robot"
+	ScopeLink         = "link" // the hub's robot link (GET /v1/link)
 )
 
 // KnownScopes lists every scope a token may carry.
-var knownScopes = []string{ScopeTurn, ScopeIntent, ScopeText, ScopeHouseRead, ScopeHouseWrite, ScopeCalendarRead, ScopeAsk, ScopeRobot}
+var knownScopes = []string{ScopeTurn, ScopeIntent, ScopeText, ScopeHouseRead, ScopeHouseWrite, ScopeCalendarRead, ScopeAsk, ScopeRobot, ScopeLink}
 
 // KnownScopes returns every scope a device token may carry.
 func KnownScopes() []string { return slices.Clone(knownScopes) }

@@ -56,10 +56,12 @@ type Hub struct {
 	MaxUtter time.Duration // an utterance is cut here even if speech goes on
 	Log      *slog.Logger
 	OnTurn   func(Turn) // optional: called after each turn
+	Link     *Link      // optional: the robot link (set with AttachLink)
 
 	mu            sync.Mutex
 	speakingUntil time.Time
 	turns         int
+	tp            teleport // session state and link arbitration (teleport.go)
 }
 
 // Run listens until the source ends or ctx is cancelled.
@@ -153,6 +155,11 @@ func (h *Hub) handle(ctx context.Context, utt []float32) {
 		h.done(t)
 		return
 	}
+	if h.divert(ctx, wav) { // a teleport session: the owner hears it, the router does not
+		return
+	}
+	h.turnBegins()
+	defer h.turnEnds()
 	h.Motion.Thinking(ctx)
 	t.ToUpload = time.Since(speechEnd)
 	reply, audio, err := h.Broker.Turn(ctx, wav, t.Key)
