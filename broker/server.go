@@ -18,6 +18,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/console"
 	"github.com/reachy-broker/reachy-broker/broker/link"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/redact"
@@ -48,6 +49,8 @@ type Deps struct {
 	Handlers    map[string]intents.Handler
 	Identifier  Identifier // nil: loopback dev mode, no node binding
 	Link        link.Options
+	People      PersonIdentifier // the console's identity source (the tailnet); nil: DevOwner on loopback
+	DevOwner    string           // loopback dev mode: every loopback connection is this owner (--dev-owner)
 	Logger      *slog.Logger
 	Now         func() time.Time
 }
@@ -64,6 +67,7 @@ type Broker struct {
 	devMu   sync.Mutex
 	devices map[string]*deviceState // follow-up windows and pending clarifications
 	link    *link.Registry
+	console *console.Console
 }
 
 // deviceState is the short-lived conversational state of one device.
@@ -95,6 +99,10 @@ func New(d Deps) (*Broker, error) {
 	}
 	b := &Broker{d: d, m: newMetrics(), idem: newIdem(d.State), log: d.Logger,
 		limits: map[string]*rate.Limiter{}, devices: map[string]*deviceState{}, link: link.New(d.Link)}
+	var err error
+	if b.console, err = b.newConsole(); err != nil {
+		return nil, err
+	}
 	return b, nil
 }
 
@@ -106,6 +114,8 @@ func (b *Broker) Handler() http.Handler {
 	mux.Handle("POST /v1/intents/{name}", b.authed(intents.ScopeIntent, b.limited(b.handleTypedCall)))
 	mux.Handle("GET /v1/intents", b.authed("", b.handleListIntents))
 	mux.Handle("GET /v1/link", b.authed(intents.ScopeLink, b.handleLink))
+	mux.Handle("GET /{$}", b.consoleHandler()) // the teleport console: owners by tailnet identity
+	mux.Handle("/console/", b.consoleHandler())
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errf(api.CodeNotFound, "no such route; see GET /v1/intents"))
 	})

@@ -66,6 +66,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	configPath := fs.String("config", "", "config file (none: loopback dev mode with the demo home)")
 	dev := fs.Bool("dev", false, "loopback dev mode: serve the API on --listen instead of the tailnet")
 	listen := fs.String("listen", "127.0.0.1:8092", "dev mode: loopback address for the API")
+	devOwner := fs.String("dev-owner", "", "dev mode: serve the teleport console on the loopback address as this owner's login (loopback connections only)")
 	stateDir := fs.String("state-dir", "", "state directory (tokens, audit, idempotency)")
 	model := fs.String("model", "", "whisper model file (default: speech.model, or the one 'make model' downloaded)")
 	verbose := fs.Bool("v", false, "debug logging")
@@ -106,18 +107,21 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 			cfg.Listen.Loopback = *listen
 		}
 	}
+	if err == nil && *devOwner != "" && !*dev {
+		err = errors.New("--dev-owner needs --dev: on the tailnet the console identifies owners by their Tailscale login")
+	}
 	if err != nil {
 		log.Error("configuration", "err", err)
 		return 1
 	}
-	if err := serve(ctx, log, cfg, store, *dev, *model); err != nil {
+	if err := serve(ctx, log, cfg, store, *dev, *devOwner, *model); err != nil {
 		log.Error("reachy-broker stopped", "err", err)
 		return 1
 	}
 	return 0
 }
 
-func serve(ctx context.Context, log *slog.Logger, cfg *broker.Config, store *intents.Store, dev bool, modelFlag string) error {
+func serve(ctx context.Context, log *slog.Logger, cfg *broker.Config, store *intents.Store, dev bool, devOwner, modelFlag string) error {
 	state, err := broker.OpenState(cfg.StateDir)
 	if err != nil {
 		return err
@@ -202,8 +206,13 @@ func serve(ctx context.Context, log *slog.Logger, cfg *broker.Config, store *int
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(os.Stderr, "\n  DEV MODE: loopback only, not on a tailnet.\n  API on http://%s  (state in %s)\n  Create a token: reachyctl token create --state-dir %s --device laptop --scopes text,house:read,house:write,calendar:read,ask,robot\n\n",
+		fmt.Fprintf(os.Stderr, "\n  DEV MODE: loopback only, not on a tailnet.\n  API on http://%s  (state in %s)\n  Create a token: reachyctl token create --state-dir %s --device laptop --scopes text,house:read,house:write,calendar:read,ask,robot\n",
 			apiListener.Addr(), cfg.StateDir, cfg.StateDir)
+		if devOwner != "" {
+			deps.DevOwner = devOwner
+			fmt.Fprintf(os.Stderr, "  Teleport console on http://%s/ as %s (every loopback connection is this owner)\n", apiListener.Addr(), devOwner)
+		}
+		fmt.Fprintln(os.Stderr)
 	} else {
 		key, err := broker.ReadSecret(cfg.Listen.Tailnet.AuthKeyFile, cfg.Listen.Tailnet.AuthKeyEnv)
 		if err != nil {
@@ -222,6 +231,7 @@ func serve(ctx context.Context, log *slog.Logger, cfg *broker.Config, store *int
 		}
 		defer tn.Close()
 		deps.Identifier = tn
+		deps.People = tn
 		if apiListener, err = tn.Listen(cfg.Listen.Tailnet.Port); err != nil {
 			return err
 		}
@@ -239,6 +249,8 @@ func serve(ctx context.Context, log *slog.Logger, cfg *broker.Config, store *int
 	}
 	go broker.Serve(ctx, &http.Server{Handler: b.AdminHandler(), ReadHeaderTimeout: 5 * time.Second}, adminL, time.Second)
 	go b.Maintain(ctx)
+	go b.RunConsole(ctx)
+	defer b.Link().Close()
 	go reloadOnHUP(ctx, log, store)
 	log.Info("reachy-broker ready", "admin", adminL.Addr().String(), "intents", len(store.Table().Intents()))
 	err = broker.Serve(ctx, broker.NewHTTPServer(b.Handler(), cfg.Turn.Budget), apiListener, cfg.Turn.Budget+5*time.Second)
