@@ -164,4 +164,3 @@ func (t *Tailnet) Person(ctx context.Context, remoteAddr string) (console.Person
 	}
 	return p, nil
 }
-
