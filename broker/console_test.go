@@ -377,3 +377,7 @@ func TestConsoleAuditFailureStopsAction(t *testing.T) {
 		t.Fatal("the robot showed presence without an audit record")
 	}
 }
+
+func heardMessage(wav []byte) api.LinkMessage {
+	return api.LinkMessage{Type: api.LinkHeard, Heard: &api.LinkHeardBody{WAV: wav}}
+}
