@@ -253,4 +253,3 @@ func fakeMic(t *testing.T) string {
 	}
 	return p
 }
-
