@@ -23,8 +23,19 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/cmd/internal/buildinfo"
 	"github.com/reachy-broker/reachy-broker/robot"
 )
+
+const usageText = `usage: reachy-hub [--config FILE] [--broker URL] [--token-file FILE] [--daemon URL] [-v]
+       reachy-hub --sim [--broker URL] [--token-file FILE] [--daemon URL] [--out DIR] WAV|DIR...
+       reachy-hub --list-devices | --version
+
+On the robot it listens with PortAudio and drives the daemon (daemon_url, default
+http://127.0.0.1:8000). --sim reads WAV files as the microphone and, unless --daemon names
+one, drives an in-process fake daemon whose calls it writes to --out.
+
+`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -42,6 +53,10 @@ func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTTP *http.Client) int {
 	fs := flag.NewFlagSet("reachy-hub", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usageText)
+		fs.PrintDefaults()
+	}
 	configPath := fs.String("config", "", "hub config file (/etc/reachy-hub/config.yaml on the robot)")
 	sim := fs.Bool("sim", false, "simulator: WAV files as the microphone, an in-process fake daemon")
 	var inputs multi
@@ -50,10 +65,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 	brokerURL := fs.String("broker", "", "broker URL (overrides the config)")
 	tokenFile := fs.String("token-file", "", "token file, mode 0600 (overrides the config)")
 	linkFlag := fs.Bool("link", false, "sim: open the robot link and keep it (and the hub) up after the inputs are consumed, until SIGTERM; --out is kept up to date as calls happen")
+	daemonURL := fs.String("daemon", "", "the robot daemon's URL (overrides daemon_url; with --sim: drive this daemon, e.g. 'reachyctl fake-daemon' or a real robot, instead of the built-in fake)")
 	listDevices := fs.Bool("list-devices", false, "list audio devices and exit")
+	showVersion := fs.Bool("version", false, "print the version and exit")
 	verbose := fs.Bool("v", false, "debug logging")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
+	}
+	if *showVersion {
+		fmt.Fprintf(stdout, "%s\nwhisper.cpp: not linked (speech-to-text runs on the broker)\n", buildinfo.String("reachy-hub"))
+		return 0
 	}
 	inputs = append(inputs, fs.Args()...)
 	level := slog.LevelInfo
@@ -94,6 +118,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 	if *tokenFile != "" {
 		cfg.TokenFile = *tokenFile
 	}
+	if *daemonURL != "" {
+		cfg.DaemonURL = *daemonURL
+	}
 	cfg.Defaults()
 	if err := cfg.Validate("reachy-hub"); err != nil {
 		fmt.Fprintln(stderr, err)
@@ -107,11 +134,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 	client := &robot.BrokerClient{URL: cfg.BrokerURL, Token: token, HTTP: brokerHTTP, Deadline: cfg.Deadline}
 
 	if *sim {
+		external := ""
+		if *daemonURL != "" {
+			external = cfg.DaemonURL
+		}
 		var l *robot.Link
 		if *linkFlag {
 			l = &robot.Link{URL: cfg.BrokerURL, Token: token, HTTP: brokerHTTP, Version: "reachy-hub-sim", Log: log}
 		}
-		if err := runSim(ctx, cfg, client, l, inputs, *out, log); err != nil {
+		if err := runSim(ctx, cfg, client, l, inputs, *out, external, stdout, log); err != nil {
 			fmt.Fprintln(stderr, "reachy-hub:", err)
 			return 1
 		}
@@ -161,23 +192,28 @@ func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient
 	return h.Run(ctx)
 }
 
-// runSim runs the loop on WAV files against a real broker and an in-process fake daemon.
-// With a link it stays up after the inputs are consumed, until ctx ends, and rewrites the
-// --out files whenever the fake daemon is called.
-func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, l *robot.Link, inputs []string, out string, log *slog.Logger) error {
+// runSim runs the loop on WAV files against a real broker, and the in-process fake daemon
+// unless daemonURL names one to drive (an external fake or a real robot). With a link it
+// stays up after the inputs are consumed, until ctx ends, and rewrites the --out files as
+// calls and turns happen.
+func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, l *robot.Link, inputs []string, out, daemonURL string, stdout io.Writer, log *slog.Logger) error {
 	src, err := robot.NewFileSource(inputs, 1.0)
 	if err != nil {
 		return err
 	}
-	fake := robot.NewFakeDaemon()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return err
+	var fake *robot.FakeDaemon
+	if daemonURL == "" {
+		fake = robot.NewFakeDaemon()
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return err
+		}
+		srv := &http.Server{Handler: fake, ReadHeaderTimeout: 5 * time.Second}
+		go srv.Serve(ln)
+		defer srv.Close()
+		daemonURL = "http://" + ln.Addr().String()
 	}
-	srv := &http.Server{Handler: fake, ReadHeaderTimeout: 5 * time.Second}
-	go srv.Serve(ln)
-	defer srv.Close()
-	d := robot.NewDaemon("http://"+ln.Addr().String(), 3*time.Second)
+	d := robot.NewDaemon(daemonURL, 3*time.Second)
 	var (
 		mu    sync.Mutex
 		turns []robot.Turn
@@ -189,21 +225,34 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 			mu.Lock()
 			turns = append(turns, t)
 			mu.Unlock()
-			log.Info("turn", "n", t.Index, "intent", t.Reply.Intent, "outcome", t.Reply.Outcome, "reply", t.Reply.Reply, "fallback", t.Fallback)
+			if t.Fallback {
+				log.Info("turn", "n", t.Index, "fallback", true, "failure", t.Failure, "err", t.Err)
+				return
+			}
+			log.Info("turn", "n", t.Index, "intent", t.Reply.Intent, "outcome", t.Reply.Outcome, "reply", t.Reply.Reply)
 		}}
 	if out != "" {
 		if err := os.MkdirAll(out, 0o755); err != nil {
 			return err
 		}
 	}
-	save := func() error {
+	save := func() ([]string, error) {
 		if out == "" {
-			return nil
+			return nil, nil
 		}
 		mu.Lock()
 		ts := append([]robot.Turn(nil), turns...)
 		mu.Unlock()
 		return writeSimOut(out, fake, ts, h.Motion.Events())
+	}
+	progress := func() int {
+		mu.Lock()
+		n := len(turns)
+		mu.Unlock()
+		if fake != nil {
+			n += len(fake.Calls())
+		}
+		return n
 	}
 	var wg sync.WaitGroup
 	lctx, stopLink := context.WithCancel(ctx)
@@ -212,7 +261,7 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 		h.AttachLink(l)
 		wg.Add(2)
 		go func() { defer wg.Done(); l.Run(lctx) }()
-		go func() { defer wg.Done(); saveOnCalls(lctx, fake, save, log) }()
+		go func() { defer wg.Done(); saveOnChange(lctx, progress, save, log) }()
 	}
 	if err := h.Run(ctx); err != nil {
 		return err
@@ -221,18 +270,23 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 	log.Info("sim finished", "turns", len(turns), "peak_rss_kb", peakRSS())
 	mu.Unlock()
 	if l != nil {
-		if err := save(); err != nil {
+		if _, err := save(); err != nil {
 			return err
 		}
 		log.Info("inputs consumed; the robot link stays up until SIGTERM")
 		<-ctx.Done()
 	}
-	return save()
+	written, err := save()
+	if err != nil || out == "" {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s to %s\n", strings.Join(written, ", "), out)
+	return nil
 }
 
-// saveOnCalls rewrites the --out files whenever the fake daemon has been called since the
-// last write, polling every 50 ms, until ctx ends.
-func saveOnCalls(ctx context.Context, fake *robot.FakeDaemon, save func() error, log *slog.Logger) {
+// saveOnChange rewrites the --out files whenever progress moved since the last write,
+// polling every 50 ms, until ctx ends.
+func saveOnChange(ctx context.Context, progress func() int, save func() ([]string, error), log *slog.Logger) {
 	seen := -1
 	t := time.NewTicker(50 * time.Millisecond)
 	defer t.Stop()
@@ -242,8 +296,8 @@ func saveOnCalls(ctx context.Context, fake *robot.FakeDaemon, save func() error,
 			return
 		case <-t.C:
 		}
-		if n := len(fake.Calls()); n != seen {
-			if err := save(); err != nil {
+		if n := progress(); n != seen {
+			if _, err := save(); err != nil {
 				log.Warn("sim: writing --out", "err", err)
 			}
 			seen = n
@@ -251,19 +305,24 @@ func saveOnCalls(ctx context.Context, fake *robot.FakeDaemon, save func() error,
 	}
 }
 
-// writeSimOut writes turns.json, motions.json, daemon-calls.json and the played sounds into
-// out, each file replaced atomically so a reader never sees half of one.
-func writeSimOut(out string, fake *robot.FakeDaemon, turns []robot.Turn, motions []robot.MotionEvent) error {
+// writeSimOut writes turns.json, motions.json, daemon-calls.json (with the built-in fake)
+// and the played replies into out, each file replaced whole so a reader never sees half.
+func writeSimOut(out string, fake *robot.FakeDaemon, turns []robot.Turn, motions []robot.MotionEvent) ([]string, error) {
+	var written []string
 	for i := range turns {
-		if turns[i].SoundPlayed != "" {
+		if turns[i].SoundPlayed != "" && fake != nil {
 			if b := fake.Sound(turns[i].SoundPlayed); b != nil {
-				os.WriteFile(filepath.Join(out, turns[i].SoundPlayed), b, 0o644)
+				if err := os.WriteFile(filepath.Join(out, turns[i].SoundPlayed), b, 0o644); err != nil {
+					return nil, err
+				}
+				written = append(written, turns[i].SoundPlayed)
 			}
 		}
 		turns[i].Reply.Audio = ""
 	}
 	write := func(name string, v any) error {
 		b, _ := json.MarshalIndent(v, "", "  ")
+		written = append(written, name)
 		tmp := filepath.Join(out, "."+name+".tmp")
 		if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
 			return err
@@ -271,12 +330,17 @@ func writeSimOut(out string, fake *robot.FakeDaemon, turns []robot.Turn, motions
 		return os.Rename(tmp, filepath.Join(out, name))
 	}
 	if err := write("turns.json", turns); err != nil {
-		return err
+		return nil, err
 	}
 	if err := write("motions.json", motions); err != nil {
-		return err
+		return nil, err
 	}
-	return write("daemon-calls.json", fake.Calls())
+	if fake != nil {
+		if err := write("daemon-calls.json", fake.Calls()); err != nil {
+			return nil, err
+		}
+	}
+	return written, nil
 }
 
 // peakRSS reads the process's peak resident set size (Linux), 0 elsewhere.
