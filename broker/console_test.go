@@ -381,3 +381,23 @@ func TestConsoleAuditFailureStopsAction(t *testing.T) {
 func heardMessage(wav []byte) api.LinkMessage {
 	return api.LinkMessage{Type: api.LinkHeard, Heard: &api.LinkHeardBody{WAV: wav}}
 }
+
+// TestHangUpAsATurn: "hang up" reaching the broker as an ordinary turn of the robot (its
+// link was down when it was said) still ends that robot's session.
+func TestHangUpAsATurn(t *testing.T) {
+	r := newConsoleRig(t)
+	tok := r.page(t)
+	if resp := r.post(t, tok, "join", map[string]any{}); resp.status != 200 {
+		t.Fatalf("join: %d %s", resp.status, resp.body)
+	}
+	robotTok := r.token(t, "robot", "text", "turn")
+	if resp := r.say(t, robotTok, "end the call"); resp.status != 200 || resp.turn(t).Intent != "session.end" {
+		t.Fatalf("hang up as a turn: %d %s", resp.status, resp.body)
+	}
+	if r.robotView(t).Session != nil {
+		t.Fatal("the session is still on")
+	}
+	if resp := r.say(t, robotTok, "hang up"); resp.turn(t).Reply != "There is no call to hang up." {
+		t.Fatalf("hang up without a call: %s", resp.body)
+	}
+}

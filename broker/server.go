@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"path"
@@ -101,6 +102,7 @@ func New(d Deps) (*Broker, error) {
 	if d.Redactor == nil {
 		d.Redactor = redact.MustDefault()
 	}
+	d.Handlers = maps.Clone(d.Handlers)
 	if d.Handlers == nil {
 		d.Handlers = map[string]intents.Handler{}
 	}
@@ -118,6 +120,9 @@ func New(d Deps) (*Broker, error) {
 	var err error
 	if b.console, err = b.newConsole(); err != nil {
 		return nil, err
+	}
+	if _, ok := b.d.Handlers["session.end"]; !ok {
+		b.d.Handlers["session.end"] = sessionEnd{b}
 	}
 	return b, nil
 }

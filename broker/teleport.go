@@ -164,3 +164,14 @@ func (t *Tailnet) Person(ctx context.Context, remoteAddr string) (console.Person
 	}
 	return p, nil
 }
+
+// sessionEnd is the handler of the session.end intent ("hang up") when it arrives as a turn
+// rather than over a session's link: it ends the calling robot's teleport session.
+type sessionEnd struct{ b *Broker }
+
+func (h sessionEnd) Handle(ctx context.Context, c intents.Call) (intents.Answer, error) {
+	if h.b.console.EndSession(ctx, c.Device, console.EndHangUp) {
+		return intents.Answer{Expression: intents.ExpressionNeutral}, nil // the console announces who left
+	}
+	return intents.Answer{Reply: "There is no call to hang up."}, nil
+}

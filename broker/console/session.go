@@ -244,6 +244,18 @@ func (c *Console) end(ctx context.Context, device, reason string) error {
 	return nil
 }
 
+// EndSession ends device's session, if there is one, for reason (EndHangUp when the room
+// said so through a turn). It reports whether a session was ended.
+func (c *Console) EndSession(ctx context.Context, device, reason string) bool {
+	c.mu.Lock()
+	on := c.sessions[device] != nil
+	c.mu.Unlock()
+	if on {
+		c.end(ctx, device, reason)
+	}
+	return on
+}
+
 func (c *Console) endIdle(ctx context.Context) {
 	now := c.d.Now()
 	var idle []string
