@@ -217,3 +217,10 @@ func TestHubNoticesDeadLink(t *testing.T) {
 		t.Fatalf("dead link noticed after %s", d)
 	}
 }
+
+func httptestServer(t *testing.T, h http.Handler) string {
+	t.Helper()
+	s := httptest.NewServer(h)
+	t.Cleanup(s.Close)
+	return s.URL
+}
