@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/robot"
+	"github.com/reachy-broker/reachy-broker/robot/wake"
 )
 
 func main() {
@@ -103,22 +104,32 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 		return 1
 	}
 	client := &robot.BrokerClient{URL: cfg.BrokerURL, Token: token, HTTP: brokerHTTP, Deadline: cfg.Deadline}
+	// Nothing leaves the robot until it is addressed: a hub that cannot spot its phrase
+	// refuses to start rather than uploading everything it hears.
+	spotter, err := robot.NewWakeGuard(cfg, log)
+	if err != nil {
+		fmt.Fprintln(stderr, "reachy-hub: refusing to start:", err)
+		return 1
+	}
+	if spotter != nil {
+		defer spotter.Spotter.Close()
+	}
 
 	if *sim {
-		if err := runSim(ctx, cfg, client, inputs, *out, log); err != nil {
+		if err := runSim(ctx, cfg, client, spotter, inputs, *out, log); err != nil {
 			fmt.Fprintln(stderr, "reachy-hub:", err)
 			return 1
 		}
 		return 0
 	}
-	if err := runRobot(ctx, cfg, client, log); err != nil && !errors.Is(err, context.Canceled) {
+	if err := runRobot(ctx, cfg, client, spotter, log); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintln(stderr, "reachy-hub:", err)
 		return 1
 	}
 	return 0
 }
 
-func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, log *slog.Logger) error {
+func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, spotter *wake.Guard, log *slog.Logger) error {
 	done, err := robot.OpenAudio()
 	if err != nil {
 		return err
@@ -142,13 +153,14 @@ func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient
 		speaker = pa
 	}
 	h := &robot.Hub{Source: mic, Broker: client, Daemon: d, Speaker: speaker, Motion: robot.NewMotion(d, cfg.Expressions, log),
-		Fallback: robot.FallbackSpeech(ctx, cfg.FallbackWAV), MaxUtter: cfg.MaxUtter, Log: log}
-	log.Info("reachy-hub listening", "broker", cfg.BrokerURL, "mic", cfg.InputDevice)
+		Fallback: robot.FallbackSpeech(ctx, cfg.FallbackWAV), MaxUtter: cfg.MaxUtter, Log: log,
+		Wake: spotter, FollowUpWindow: cfg.FollowUpWindow}
+	log.Info("reachy-hub listening", "broker", cfg.BrokerURL, "mic", cfg.InputDevice, "wake_spotter", cfg.WakeSpotter, "wake_phrases", cfg.WakePhrases)
 	return h.Run(ctx)
 }
 
 // runSim runs the loop on WAV files against a real broker and an in-process fake daemon.
-func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, inputs []string, out string, log *slog.Logger) error {
+func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, spotter *wake.Guard, inputs []string, out string, log *slog.Logger) error {
 	src, err := robot.NewFileSource(inputs, 1.0)
 	if err != nil {
 		return err
@@ -165,7 +177,7 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 	var turns []robot.Turn
 	h := &robot.Hub{Source: src, Broker: client, Daemon: d, Speaker: robot.DaemonSpeaker{D: d},
 		Motion: robot.NewMotion(d, cfg.Expressions, log), Fallback: robot.FallbackSpeech(ctx, cfg.FallbackWAV),
-		MaxUtter: cfg.MaxUtter, Log: log,
+		MaxUtter: cfg.MaxUtter, Log: log, Wake: spotter, FollowUpWindow: cfg.FollowUpWindow,
 		OnTurn: func(t robot.Turn) {
 			turns = append(turns, t)
 			t.Reply.Audio = ""
@@ -174,7 +186,9 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 	if err := h.Run(ctx); err != nil {
 		return err
 	}
-	log.Info("sim finished", "turns", len(turns), "peak_rss_kb", peakRSS())
+	ws := h.WakeStats()
+	log.Info("sim finished", "turns", len(turns), "peak_rss_kb", peakRSS(), "heard", ws.Heard, "addressed", ws.Addressed,
+		"bypassed", ws.Bypassed, "not_addressed", ws.NotAddressed)
 	if out == "" {
 		return nil
 	}
@@ -194,6 +208,9 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 		return os.WriteFile(filepath.Join(out, name), append(b, '\n'), 0o644)
 	}
 	if err := write("turns.json", turns); err != nil {
+		return err
+	}
+	if err := write("wake.json", ws); err != nil {
 		return err
 	}
 	if err := write("motions.json", h.Motion.Events()); err != nil {

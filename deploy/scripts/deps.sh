@@ -29,6 +29,10 @@ declare -A want=(
   [npm]=/usr/bin/npm
   [openssl]=/usr/bin/openssl
   [curl]=/usr/bin/curl
+  [libpocketsphinx-dev]=/usr/include/pocketsphinx/pocketsphinx.h
+  [pocketsphinx-en-us]=/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict
+  [sox]=/usr/bin/sox
+  [qemu-user-static]=/usr/bin/qemu-aarch64-static
 )
 missing=()
 for pkg in "${!want[@]}"; do
