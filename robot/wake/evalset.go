@@ -170,11 +170,7 @@ func synth(ctx context.Context, v Voice, text string) ([]float32, error) {
 	if err != nil {
 		return nil, fmt.Errorf("espeak-ng -v %s: %v: %s (install espeak-ng: deploy/scripts/deps.sh)", v.Name, err, errb.String())
 	}
-	// On a pipe espeak-ng cannot go back to write the sizes into its (canonical) header.
-	if len(out) >= 44 && string(out[36:40]) == "data" {
-		binary.LittleEndian.PutUint32(out[4:], uint32(len(out)-8))
-		binary.LittleEndian.PutUint32(out[40:], uint32(len(out)-44))
-	}
+	fixHeader(out)
 	clip, err := speech.DecodeWAV(out, 0)
 	if err != nil {
 		return nil, fmt.Errorf("espeak-ng -v %s: %w", v.Name, err)
@@ -253,4 +249,13 @@ func mix(sp, noise []float32, snr float64, offset int) []float32 {
 		}
 	}
 	return out
+}
+
+// fixHeader writes the sizes into espeak-ng's canonical 44-byte header: on a pipe it cannot
+// go back to do it.
+func fixHeader(wav []byte) {
+	if len(wav) >= 44 && string(wav[36:40]) == "data" {
+		binary.LittleEndian.PutUint32(wav[4:], uint32(len(wav)-8))
+		binary.LittleEndian.PutUint32(wav[40:], uint32(len(wav)-44))
+	}
 }
