@@ -172,3 +172,21 @@ func (b blocked) Spot(ctx context.Context, x []float32) (wake.Detection, bool, e
 	return wake.Detection{}, true, nil
 }
 func (blocked) Close() error { return nil }
+
+// TestExampleConfigWakePhrasesLoad: the example config's phrases are spelled and load into
+// the real spotter; a sensitivity out of range is refused.
+func TestExampleConfigWakePhrasesLoad(t *testing.T) {
+	c, err := LoadConfig("../deploy/robot/config.example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := NewWakeGuard(c, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil || g == nil {
+		t.Fatalf("%v", err)
+	}
+	g.Spotter.Close()
+	c.WakeSensitivity = 3
+	if err := c.Validate("x"); err == nil {
+		t.Fatal("sensitivity 3 accepted")
+	}
+}
