@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -78,6 +80,10 @@ type LimitsConfig struct {
 	JSONBytes     int64 `yaml:"json_bytes"`
 	RatePerMinute int   `yaml:"rate_per_minute"`
 	Burst         int   `yaml:"burst"`
+	// Decodes is how many audio turns may read, decode and check their audio at once; the
+	// rest wait briefly, then answer busy. Default: speech workers + queue, what
+	// speech-to-text could take anyway.
+	Decodes int `yaml:"decodes"`
 }
 
 // SpeechConfig configures whisper.cpp.
@@ -88,6 +94,11 @@ type SpeechConfig struct {
 	Queue     int    `yaml:"queue"`
 	MaxTokens int    `yaml:"max_tokens"`
 	Language  string `yaml:"language"`
+	// Prompt is whisper's initial prompt, decoded again on every audio turn (it costs time in
+	// proportion to its length): "names" (the wake phrases and the people of the home, the
+	// words whisper is least likely to know), "vocabulary" (every room, device and person,
+	// with an example sentence), "none", or any other text, used as it is.
+	Prompt string `yaml:"prompt"`
 }
 
 // SynthesisConfig picks the speech engine.
@@ -221,8 +232,10 @@ func (c *Config) Defaults() {
 	orDefault(&c.Speech.Threads, 2)
 	orDefault(&c.Speech.Workers, 1)
 	orDefault(&c.Speech.Queue, 2)
+	orDefault(&c.Limits.Decodes, c.Speech.Workers+c.Speech.Queue)
 	orDefault(&c.Speech.MaxTokens, 64)
 	orDefault(&c.Speech.Language, "en")
+	orDefault(&c.Speech.Prompt, PromptNames)
 	orDefault(&c.Synthesis.Engine, "espeak")
 	orDefault(&c.Synthesis.APIKeyEnv, "REACHY_TTS_API_KEY")
 	orDefault(&c.House.HomeAssistant.TokenEnv, "HASS_TOKEN")
@@ -316,6 +329,11 @@ func ParseConfig(b []byte, name string) (*Config, *intents.Table, error) {
 			return nil, nil, fmt.Errorf("%s: device %s: room %q is not a room of the home", name, d.Name, d.Room)
 		}
 	}
+	for person := range c.Calendars.People {
+		if !slices.ContainsFunc(table.Home.People, func(p intents.Person) bool { return p.Name == person }) {
+			return nil, nil, fmt.Errorf("%s: calendars.people: %q is not a person of the home", name, person)
+		}
+	}
 	for _, d := range c.House.Devices {
 		switch {
 		case !hasRoom(table, d.Room):
@@ -342,6 +360,20 @@ func hasRoom(t *intents.Table, room string) bool {
 	return false
 }
 
+// DevStateDir is where a dev broker keeps its state when not told otherwise
+// ($XDG_STATE_HOME/reachy-broker-dev, else ~/.local/state/reachy-broker-dev). reachyctl uses
+// the same default, so the tour works against the broker 'make run' started.
+func DevStateDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "reachy-broker-dev")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return filepath.Join(os.TempDir(), "reachy-broker-dev")
+	}
+	return filepath.Join(home, ".local", "state", "reachy-broker-dev")
+}
+
 // DevConfig is the embedded default: loopback dev mode, the demo home, state in stateDir.
 func DevConfig(listen, stateDir string) (*Config, *intents.Table, error) {
 	c := &Config{StateDir: stateDir, path: "dev defaults", demo: true}
@@ -360,6 +392,15 @@ func DevConfig(listen, stateDir string) (*Config, *intents.Table, error) {
 // Demo reports whether this is the embedded default (the demo home, whose devices are
 // simulated in memory).
 func (c *Config) Demo() bool { return c.demo }
+
+// HasHouse reports whether the file connects any device (a house section with a hub).
+func (c *Config) HasHouse() bool {
+	return c.House.HomeAssistant.URL != "" || c.House.MQTT.Broker != "" || len(c.House.Devices) > 0
+}
+
+// HasHome reports whether the file has a home section of its own (without one the intent
+// table uses the demo home's rooms and people).
+func (c *Config) HasHome() bool { return c.Home.Kind != 0 }
 
 // Path is where the config came from.
 func (c *Config) Path() string { return c.path }
