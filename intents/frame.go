@@ -143,6 +143,11 @@ func generalKnowledge(n Normalized, m Mentions) bool {
 		return false
 	}
 	toks := n.tokens()
+	for _, w := range toks {
+		if w == "outside" || w == "outdoors" || w == "weather" || w == "forecast" {
+			return true // "what is the temperature outside": the weather, not the house
+		}
+	}
 	for _, l := range generalLeads {
 		if hasPrefix(toks, l) {
 			return true
