@@ -72,6 +72,15 @@ var phraseRewrites = []struct {
 	{[]string{"do", "not", "disturb"}, []string{"do-not-disturb"}},
 }
 
+// rewriteStarts are the first words of phraseRewrites: most words start none.
+var rewriteStarts = func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range phraseRewrites {
+		m[r.from[0]] = true
+	}
+	return m
+}()
+
 var singleRewrites = map[string]string{
 	"aircon": "ac", "airconditioning": "ac", "airconditioner": "ac", "cooling": "ac", "acs": "ac",
 	"lites": "lights", "lite": "light",
@@ -271,6 +280,11 @@ func rewritePhrases(in []string) []string {
 	out := make([]string, 0, len(in))
 outer:
 	for i := 0; i < len(in); {
+		if !rewriteStarts[in[i]] {
+			out = append(out, in[i])
+			i++
+			continue
+		}
 		for _, r := range phraseRewrites {
 			if in[i] != r.from[0] {
 				continue
