@@ -205,3 +205,12 @@ func TestNothingIsDoneOnAGuess(t *testing.T) {
 		{"go ahead and turn off the lights in the kitchen", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
 	})
 }
+
+func TestRouterOnlyIntentsAreMarked(t *testing.T) {
+	tb := demo(t)
+	for _, in := range tb.Intents() {
+		if want := in.Name == IntentClarify || in.Name == IntentUnclear; in.Internal != want {
+			t.Errorf("%s: internal %v", in.Name, in.Internal)
+		}
+	}
+}
