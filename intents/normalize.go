@@ -232,7 +232,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 // tokenize splits at anything but letters, digits and apostrophes; a decimal point between
 // digits stays ("1.5 hours").
 func tokenize(s string) []string {
-	out := make([]string, 0, 16)
+	out := make([]string, 0, strings.Count(s, " ")+2)
 	start := -1
 	for i, r := range s {
 		keep := r == '\'' || unicode.IsLetter(r) || unicode.IsDigit(r)

@@ -265,13 +265,16 @@ func (t *Table) bindRoom(b *binding, spec ArgSpec, raw string, ctx Context) {
 		if here == "" {
 			here = t.vocab.deviceRoom
 		}
-		r, ok := findRoom(t.Home.Rooms, here)
+		r, ok := t.vocab.rooms[here] // a room's name is its own key
+		if !ok {
+			r, ok = t.vocab.rooms[normalizeVocab(here)]
+		}
 		if !ok {
 			b.problems = append(b.problems, problem{arg: spec.Name, why: "no_device_room"})
 			return
 		}
-		room = &r
-		b.notes = append(b.notes, fmt.Sprintf(`"here" is this device's room: %s`, r.Name))
+		room = r
+		b.notes = append(b.notes, `"here" is this device's room: `+r.Name)
 	}
 	if spec.Device != "" && !slices.Contains(room.Devices, spec.Device) {
 		b.problems = append(b.problems, problem{arg: spec.Name, value: room.Name, why: "no_device"})

@@ -124,6 +124,8 @@ type Intent struct {
 
 	patterns []pattern
 	where    string // file:line of the entry
+	// frameRule names the frame router as the rule of a decision it made (shared, read-only).
+	frameRule *Rule
 }
 
 // Arg returns the spec of the named argument.
