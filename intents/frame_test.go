@@ -214,3 +214,11 @@ func TestRouterOnlyIntentsAreMarked(t *testing.T) {
 		}
 	}
 }
+
+func TestWhisperOfForOffOnlyWhereOffFits(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"switch on the lights of the living room", "house.light.set", map[string]string{"room": "living room", "state": "on"}},
+		{"turn the bedroom ac of", "house.ac.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"turn of the office lights", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+	})
+}

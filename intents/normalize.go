@@ -63,8 +63,6 @@ var phraseRewrites = []struct {
 	{[]string{"each", "and", "every"}, []string{"every"}},
 	{[]string{"turn", "of"}, []string{"turn", "off"}}, // whisper writes "off" as "of"
 	{[]string{"switch", "of"}, []string{"switch", "off"}},
-	{[]string{"lights", "of"}, []string{"lights", "off"}},
-	{[]string{"light", "of"}, []string{"light", "off"}},
 	{[]string{"go", "ahead", "and"}, nil},
 	{[]string{"degrees", "celsius"}, []string{"degrees"}},
 	{[]string{"degrees", "c"}, []string{"degrees"}},
@@ -218,6 +216,9 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		out = append(out, t)
 	}
 	toks = trimTails(out)
+	if k := len(toks); k >= 2 && toks[k-1] == "of" && (toks[k-2] == "light" || toks[k-2] == "lights" || toks[k-2] == "ac") {
+		toks = append(toks[:k-1:k-1], "off") // "turn the kitchen light of": whisper's "off"
+	}
 	n.Text = strings.Join(toks, " ")
 	n.toks = toks
 	if len(toks) > 0 && (questionWords[toks[0]] || doQuestion(toks) || hasPrefix(toks, []string{"i", "wonder"})) {
