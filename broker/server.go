@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"path"
@@ -19,6 +20,8 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/console"
+	"github.com/reachy-broker/reachy-broker/broker/link"
 	"github.com/reachy-broker/reachy-broker/broker/mcp"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/redact"
@@ -61,6 +64,9 @@ type Deps struct {
 	Handlers    map[string]intents.Handler
 	Identifier  Identifier   // nil: loopback dev mode, no node binding
 	Reloads     ReloadStatus // nil: the table is never reloaded (tests)
+	Link        link.Options
+	People      PersonIdentifier // the console's identity source (the tailnet); nil: DevOwner on loopback
+	DevOwner    string           // loopback dev mode: every loopback connection is this owner (--dev-owner)
 	Logger      *slog.Logger
 	Now         func() time.Time
 }
@@ -80,6 +86,8 @@ type Broker struct {
 	devMu   sync.Mutex
 	devices map[string]*deviceState // follow-up windows and pending clarifications
 	mcp     *mcp.Handler
+	link    *link.Registry
+	console *console.Console
 }
 
 // deviceState is the short-lived conversational state of one device.
@@ -103,8 +111,12 @@ func New(d Deps) (*Broker, error) {
 	if d.Redactor == nil {
 		d.Redactor = redact.MustDefault()
 	}
+	d.Handlers = maps.Clone(d.Handlers)
 	if d.Handlers == nil {
 		d.Handlers = map[string]intents.Handler{}
+	}
+	if d.Link.Logger == nil {
+		d.Link.Logger = d.Logger
 	}
 	m := newMetrics()
 	if d.Reloads != nil {
@@ -113,6 +125,14 @@ func New(d Deps) (*Broker, error) {
 	b := &Broker{d: d, m: m, idem: newIdem(d.State), decodes: newAdmission(d.Config.Limits.Decodes), log: d.Logger,
 		limits: map[string]*rate.Limiter{}, authBad: map[string]*rate.Limiter{}, devices: map[string]*deviceState{}}
 	b.mcp = mcp.New(mcpBackend{b}, mcp.Options{Version: "v1", Logger: d.Logger, MaxBodyBytes: d.Config.Limits.JSONBytes})
+	b.link = link.New(d.Link)
+	var err error
+	if b.console, err = b.newConsole(); err != nil {
+		return nil, err
+	}
+	if _, ok := b.d.Handlers["session.end"]; !ok {
+		b.d.Handlers["session.end"] = sessionEnd{b}
+	}
 	return b, nil
 }
 
@@ -123,6 +143,9 @@ func (b *Broker) Handler() http.Handler {
 	mux.Handle("POST /v1/utterances", b.authed(intents.ScopeText, b.limited(b.handleUtterance)))
 	mux.Handle("POST /v1/intents/{name}", b.authed(intents.ScopeIntent, b.limited(b.handleTypedCall)))
 	mux.Handle("GET /v1/intents", b.authed("", b.limitedBy("list/", b.handleListIntents)))
+	mux.Handle("GET /v1/link", b.authed(intents.ScopeLink, b.handleLink))
+	mux.Handle("GET /{$}", b.consoleHandler()) // the teleport console: owners by tailnet identity
+	mux.Handle("/console/", b.consoleHandler())
 	// MCP for the owner's agents: the same gate, then the same typed-call path.
 	mux.Handle("POST "+mcp.Path, b.gate(mcp.Scope, mcp.MetadataURL, b.mcp.ServeHTTP))
 	mux.Handle(mcp.Path, b.mcp)
