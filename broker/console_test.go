@@ -57,7 +57,7 @@ type consoleRig struct {
 	hub    *simHub
 }
 
-func newConsoleRig(t *testing.T, opts ...option) *consoleRig {
+func newConsoleRig(t testing.TB, opts ...option) *consoleRig {
 	t.Helper()
 	people := &switchPeople{p: dad}
 	synth := &toneSynth{}
@@ -78,7 +78,7 @@ func newConsoleRig(t *testing.T, opts ...option) *consoleRig {
 var tokenMeta = regexp.MustCompile(`name="console-token" content="([^"]+)"`)
 
 // page loads the console as the current person and returns its per-page token.
-func (r *consoleRig) page(t *testing.T) string {
+func (r *consoleRig) page(t testing.TB) string {
 	t.Helper()
 	resp := r.do(t, "GET", "/", "", "", nil)
 	if resp.status != 200 {
@@ -91,7 +91,7 @@ func (r *consoleRig) page(t *testing.T) string {
 	return string(m[1])
 }
 
-func (r *consoleRig) post(t *testing.T, pageToken, action string, body any, hdr ...string) reply {
+func (r *consoleRig) post(t testing.TB, pageToken, action string, body any, hdr ...string) reply {
 	t.Helper()
 	var b []byte
 	ctype := "application/json"

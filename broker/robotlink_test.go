@@ -20,14 +20,15 @@ import (
 
 // simHub is a hub with a fake daemon, linked to a broker URL.
 type simHub struct {
-	hub  *robot.Hub
-	link *robot.Link
-	fake *robot.FakeDaemon
-	stop context.CancelFunc
-	done chan struct{}
+	daemonURL string
+	hub       *robot.Hub
+	link      *robot.Link
+	fake      *robot.FakeDaemon
+	stop      context.CancelFunc
+	done      chan struct{}
 }
 
-func startSimHub(t *testing.T, brokerURL, token string, tune func(*robot.Link)) *simHub {
+func startSimHub(t testing.TB, brokerURL, token string, tune func(*robot.Link)) *simHub {
 	t.Helper()
 	fake := robot.NewFakeDaemon()
 	dsrv := httptest.NewServer(fake)
@@ -40,7 +41,7 @@ func startSimHub(t *testing.T, brokerURL, token string, tune func(*robot.Link)) 
 		tune(l)
 	}
 	h.AttachLink(l)
-	s := &simHub{hub: h, link: l, fake: fake}
+	s := &simHub{hub: h, link: l, fake: fake, daemonURL: dsrv.URL}
 	s.start()
 	t.Cleanup(s.halt)
 	return s
@@ -69,7 +70,7 @@ func (s *simHub) paths(prefix string) []string {
 	return out
 }
 
-func waitLinked(t *testing.T, b *Broker, device string, connects int, within time.Duration) time.Duration {
+func waitLinked(t testing.TB, b *Broker, device string, connects int, within time.Duration) time.Duration {
 	t.Helper()
 	start := time.Now()
 	for time.Since(start) < within {
