@@ -34,10 +34,21 @@ func (s *switchPeople) Person(context.Context, string) (console.Person, error) {
 }
 
 // toneSynth stands in for espeak: every sentence becomes a short tone.
-type toneSynth struct{ calls []string }
+type toneSynth struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (s *toneSynth) said() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.calls...)
+}
 
 func (s *toneSynth) Synthesize(_ context.Context, text string) ([]byte, error) {
+	s.mu.Lock()
 	s.calls = append(s.calls, text)
+	s.mu.Unlock()
 	x := make([]float32, speech.SampleRate/5)
 	for i := range x {
 		x[i] = 0.2
@@ -194,8 +205,8 @@ func TestConsoleSession(t *testing.T) {
 	if resp := r.post(t, tok, "join", map[string]any{}); resp.status != 200 {
 		t.Fatalf("join: %d %s", resp.status, resp.body)
 	}
-	if !r.hub.hub.SessionActive() || len(r.synth.calls) == 0 || r.synth.calls[0] != "Dad is joining." {
-		t.Fatalf("join: session %v, announced %q", r.hub.hub.SessionActive(), r.synth.calls)
+	if said := r.synth.said(); !r.hub.hub.SessionActive() || len(said) == 0 || said[0] != "Dad is joining." {
+		t.Fatalf("join: session %v, announced %q", r.hub.hub.SessionActive(), said)
 	}
 	if n := len(r.hub.paths("/api/media/play_sound")); n != 1 {
 		t.Fatalf("announcement plays: %d", n)
