@@ -85,6 +85,9 @@ type LimitsConfig struct {
 	// rest wait briefly, then answer busy. Default: speech workers + queue, what
 	// speech-to-text could take anyway.
 	Decodes int `yaml:"decodes"`
+	// AuthFailuresPerMinute is how many failed authentications one remote address may make
+	// (with as many in a burst) before every request from it answers rate_limited.
+	AuthFailuresPerMinute int `yaml:"auth_failures_per_minute"`
 }
 
 // SpeechConfig configures whisper.cpp.
@@ -241,6 +244,7 @@ func (c *Config) Defaults() {
 	orDefault(&c.Speech.Workers, 1)
 	orDefault(&c.Speech.Queue, 2)
 	orDefault(&c.Limits.Decodes, c.Speech.Workers+c.Speech.Queue)
+	orDefault(&c.Limits.AuthFailuresPerMinute, 10)
 	orDefault(&c.Speech.MaxTokens, 64)
 	orDefault(&c.Speech.Language, "en")
 	orDefault(&c.Speech.Prompt, PromptNames)

@@ -17,6 +17,7 @@ import (
 	"github.com/coder/websocket/wsjson"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/robot/wake"
 	"github.com/reachy-broker/reachy-broker/speech"
 )
 
@@ -93,8 +94,16 @@ func TestLinkLookClampedAndChecked(t *testing.T) {
 
 func mathNaN() float64 { z := 0.0; return z / z }
 
+// deafSpotter never hears the wake phrase.
+type deafSpotter struct{}
+
+func (deafSpotter) Spot(context.Context, []float32) (wake.Detection, bool, error) {
+	return wake.Detection{}, false, nil
+}
+func (deafSpotter) Close() error { return nil }
+
 // TestSessionDivertsUtterances: during a teleport session what the hub hears goes up the
-// link as a heard clip, and no turn reaches the broker's router.
+// link as a heard clip — without the wake phrase — and no turn reaches the broker's router.
 func TestSessionDivertsUtterances(t *testing.T) {
 	var turns atomic.Int32
 	heard := make(chan api.LinkMessage, 4)
@@ -124,6 +133,7 @@ func TestSessionDivertsUtterances(t *testing.T) {
 
 	h, _ := linkTestHub(t)
 	h.Broker = &BrokerClient{URL: srv.URL, Token: "t", Deadline: time.Second}
+	h.Wake = wake.NewGuard(deafSpotter{}, h.Log) // no wake phrase is ever heard
 	l := &Link{URL: srv.URL, Token: "t", Log: h.Log}
 	h.AttachLink(l)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -147,7 +147,6 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		cfg.Listen.Admin = *admin
 	}
 	if err := serve(ctx, log, stderr, cfg, tables, *dev, *devOwner, *model); err != nil {
-		log.Error("reachy-broker stopped", "err", err)
 		fmt.Fprintf(stderr, "reachy-broker: %v\n", err)
 		return 1
 	}

@@ -25,6 +25,7 @@ import (
 
 	"github.com/reachy-broker/reachy-broker/cmd/internal/buildinfo"
 	"github.com/reachy-broker/reachy-broker/robot"
+	"github.com/reachy-broker/reachy-broker/robot/wake"
 )
 
 const usageText = `usage: reachy-hub [--config FILE] [--broker URL] [--token-file FILE] [--daemon URL] [-v]
@@ -122,6 +123,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 		cfg.DaemonURL = *daemonURL
 	}
 	cfg.Defaults()
+	if cfg.BrokerURL == "" {
+		fmt.Fprintln(stderr, "reachy-hub: which broker? Pass --broker URL (e.g. http://reachy-broker:8092), or broker_url in the --config file")
+		return 2
+	}
+	if cfg.TokenFile == "" {
+		fmt.Fprintln(stderr, "reachy-hub: no token: pass --token-file FILE (mode 0600; reachyctl token create makes one), or token_file in the --config file")
+		return 2
+	}
+	if !strings.Contains(cfg.BrokerURL, "://") {
+		cfg.BrokerURL = "http://" + cfg.BrokerURL // --broker reachy-broker:8092 works too
+	}
 	if err := cfg.Validate("reachy-hub"); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
@@ -132,6 +144,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 		return 1
 	}
 	client := &robot.BrokerClient{URL: cfg.BrokerURL, Token: token, HTTP: brokerHTTP, Deadline: cfg.Deadline}
+	// Nothing leaves the robot until it is addressed: a hub that cannot spot its phrase
+	// refuses to start rather than uploading everything it hears.
+	spotter, err := robot.NewWakeGuard(cfg, log)
+	if err != nil {
+		fmt.Fprintln(stderr, "reachy-hub: refusing to start:", err)
+		return 1
+	}
+	if spotter != nil {
+		defer spotter.Spotter.Close()
+	}
 
 	if *sim {
 		external := ""
@@ -142,7 +164,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 		if *linkFlag {
 			l = &robot.Link{URL: cfg.BrokerURL, Token: token, HTTP: brokerHTTP, Version: "reachy-hub-sim", Log: log}
 		}
-		if err := runSim(ctx, cfg, client, l, inputs, *out, external, stdout, log); err != nil {
+		if err := runSim(ctx, cfg, client, l, spotter, inputs, *out, external, stdout, log); err != nil {
 			fmt.Fprintln(stderr, "reachy-hub:", err)
 			return 1
 		}
@@ -152,14 +174,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 	if cfg.LinkOn() {
 		l = &robot.Link{URL: cfg.BrokerURL, Token: token, HTTP: brokerHTTP, Version: "reachy-hub", Log: log}
 	}
-	if err := runRobot(ctx, cfg, client, l, log); err != nil && !errors.Is(err, context.Canceled) {
+	if err := runRobot(ctx, cfg, client, l, spotter, log); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintln(stderr, "reachy-hub:", err)
 		return 1
 	}
 	return 0
 }
 
-func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, l *robot.Link, log *slog.Logger) error {
+func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, l *robot.Link, spotter *wake.Guard, log *slog.Logger) error {
 	done, err := robot.OpenAudio()
 	if err != nil {
 		return err
@@ -183,12 +205,14 @@ func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient
 		speaker = pa
 	}
 	h := &robot.Hub{Source: mic, Broker: client, Daemon: d, Speaker: speaker, Motion: robot.NewMotion(d, cfg.Expressions, log),
-		Fallback: robot.FallbackSpeech(ctx, cfg.FallbackWAV), MaxUtter: cfg.MaxUtter, Log: log}
+		Fallback: robot.FallbackSpeech(ctx, cfg.FallbackWAV), MaxUtter: cfg.MaxUtter, Log: log,
+		Wake: spotter, FollowUpWindow: cfg.FollowUpWindow}
 	if l != nil {
 		h.AttachLink(l)
 		go l.Run(ctx)
 	}
-	log.Info("reachy-hub listening", "broker", cfg.BrokerURL, "mic", cfg.InputDevice, "link", l != nil)
+	log.Info("reachy-hub listening", "broker", cfg.BrokerURL, "mic", cfg.InputDevice, "link", l != nil,
+		"wake_spotter", cfg.WakeSpotter, "wake_phrases", cfg.WakePhrases)
 	return h.Run(ctx)
 }
 
@@ -196,7 +220,7 @@ func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient
 // unless daemonURL names one to drive (an external fake or a real robot). With a link it
 // stays up after the inputs are consumed, until ctx ends, and rewrites the --out files as
 // calls and turns happen.
-func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, l *robot.Link, inputs []string, out, daemonURL string, stdout io.Writer, log *slog.Logger) error {
+func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, l *robot.Link, spotter *wake.Guard, inputs []string, out, daemonURL string, stdout io.Writer, log *slog.Logger) error {
 	src, err := robot.NewFileSource(inputs, 1.0)
 	if err != nil {
 		return err
@@ -220,7 +244,7 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 	)
 	h := &robot.Hub{Source: src, Broker: client, Daemon: d, Speaker: robot.DaemonSpeaker{D: d},
 		Motion: robot.NewMotion(d, cfg.Expressions, log), Fallback: robot.FallbackSpeech(ctx, cfg.FallbackWAV),
-		MaxUtter: cfg.MaxUtter, Log: log,
+		MaxUtter: cfg.MaxUtter, Log: log, Wake: spotter, FollowUpWindow: cfg.FollowUpWindow,
 		OnTurn: func(t robot.Turn) {
 			mu.Lock()
 			turns = append(turns, t)
@@ -267,7 +291,9 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 		return err
 	}
 	mu.Lock()
-	log.Info("sim finished", "turns", len(turns), "peak_rss_kb", peakRSS())
+	ws := h.WakeStats()
+	log.Info("sim finished", "turns", len(turns), "peak_rss_kb", peakRSS(), "heard", ws.Heard, "addressed", ws.Addressed,
+		"bypassed", ws.Bypassed, "not_addressed", ws.NotAddressed)
 	mu.Unlock()
 	if l != nil {
 		if _, err := save(); err != nil {

@@ -32,6 +32,10 @@ declare -A want=(
   [curl]=/usr/bin/curl
   [chromium]=/usr/bin/chromium
   [fonts-dejavu-core]=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
+  [libpocketsphinx-dev]=/usr/include/pocketsphinx/pocketsphinx.h
+  [pocketsphinx-en-us]=/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict
+  [sox]=/usr/bin/sox
+  [qemu-user-static]=/usr/bin/qemu-aarch64-static
 )
 missing=()
 for pkg in "${!want[@]}"; do
