@@ -28,6 +28,7 @@ const (
 	replyTimeout  = "Sorry, that took too long. Please try again."
 	replyError    = "Sorry, something went wrong. Please try again."
 	replyOneThing = "Please ask me for one thing at a time."
+	replyInvalid  = "Sorry, I can't do that as asked."
 )
 
 // synthesisReserve is kept back from a turn's budget for speaking the answer: 1.5 s, or a
@@ -233,7 +234,8 @@ func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
 		}
 		since = t.mark("vad", since)
 		if b.d.Transcriber == nil {
-			return b.errorResult(t, &apiError{Code: api.CodeBusy, Message: "speech-to-text is not available", RetryAfter: 5})
+			// No Retry-After: asking again cannot help until a model is configured.
+			return b.errorResult(t, &apiError{Code: api.CodeBusy, Message: "speech-to-text is not available: this broker has no whisper model (text turns still work)"})
 		}
 		sctx, cancel := context.WithDeadline(r.Context(), t.workDeadline())
 		text, err := b.d.Transcriber.Transcribe(sctx, clip.Samples)
@@ -301,7 +303,7 @@ func jsonProblem(err error) string {
 	case errors.As(err, &te):
 		return fmt.Sprintf("field %q has the wrong type", te.Field)
 	case strings.HasPrefix(err.Error(), "json: unknown field"):
-		return "unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ")
+		return "it has a field this route does not take" // the field's name is the caller's bytes
 	case errors.Is(err, io.EOF):
 		return "empty body"
 	}
@@ -342,7 +344,20 @@ func (b *Broker) tail(ctx context.Context, t *turn, text string, requireWake boo
 
 	var ans intents.Answer
 	outcome := OutcomeOK
+	// A clarification names the home's rooms or people: ask it only of a caller who may
+	// call the intent it would complete, so the vocabulary does not leak across scopes.
+	scope := d.Scope
+	if d.Intent == intents.IntentClarify && d.Pending != nil {
+		if pin, ok := table.Lookup(d.Pending.Intent); ok && !t.c.Has(pin.Scope) {
+			scope = pin.Scope
+			t.resp.Intent, t.resp.Kind, t.resp.Args = pin.Name, string(pin.Kind), map[string]string{}
+		}
+	}
 	switch {
+	case !t.c.Has(scope):
+		outcome, t.code = OutcomeDenied, api.CodeIntentDenied
+		b.m.countError(api.CodeIntentDenied)
+		ans = intents.Answer{Reply: replyDenied, Expression: intents.ExpressionSorry}
 	case d.Intent == intents.IntentClarify:
 		ans = intents.Answer{Reply: d.Prompt, Expression: intents.ExpressionCurious, FollowUp: true}
 		if ans.Reply == "" {
@@ -353,16 +368,31 @@ func (b *Broker) tail(ctx context.Context, t *turn, text string, requireWake boo
 			st.pending, st.pendingExpires = d.Pending, now.Add(b.d.Config.Turn.ClarifyTTL)
 			b.devMu.Unlock()
 		}
-	case !t.c.Has(d.Scope):
-		outcome, t.code = OutcomeDenied, api.CodeIntentDenied
-		b.m.countError(api.CodeIntentDenied)
-		ans = intents.Answer{Reply: replyDenied, Expression: intents.ExpressionSorry}
 	default:
 		in, _ := table.Lookup(d.Intent)
 		ans, outcome = b.runHandler(ctx, t, table, in, d.Args)
 	}
 	since = t.mark("handler", since)
 	return b.finish(ctx, t, ans, outcome, since)
+}
+
+// checkArgs lets a handler whose arguments depend on one another refuse or complete them
+// before anything is audited or done (intents.ArgChecker). Its errors name declared
+// arguments only.
+func (b *Broker) checkArgs(in *intents.Intent, args map[string]string) (map[string]string, error) {
+	ck, ok := b.d.Handlers[in.Handler.Type].(intents.ArgChecker)
+	if !ok {
+		return args, nil
+	}
+	out, err := ck.CheckArgs(in, args)
+	if err != nil {
+		var ae *intents.ArgError
+		if errors.As(err, &ae) {
+			return nil, ae
+		}
+		return nil, errors.New("invalid arguments")
+	}
+	return out, nil
 }
 
 // runHandler calls the intent's handler under a deadline taken from what is left of the turn.
@@ -372,6 +402,12 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 		t.code = "not_built"
 		return intents.Answer{Reply: replyNotYet, Expression: intents.ExpressionSorry}, OutcomeError
 	}
+	args, err := b.checkArgs(in, args)
+	if err != nil {
+		t.code = api.CodeInvalidArgs
+		return intents.Answer{Reply: replyInvalid, Expression: intents.ExpressionConfused}, OutcomeInvalid
+	}
+	t.resp.Args = allowlistArgs(args)
 	hctx, cancel := context.WithDeadline(ctx, t.workDeadline())
 	defer cancel()
 	type result struct {
@@ -548,9 +584,11 @@ func (b *Broker) callIntent(ctx context.Context, ic intentCall) callResult {
 	}
 	t.resp.Intent, t.resp.Kind = in.Name, string(in.Kind)
 	if !t.c.Has(in.Scope) {
-		e := errf(api.CodeIntentDenied, "this device may not call %s", in.Name)
+		// A missing scope is not a policy refusal: say which scope would allow the call.
+		e := errf(api.CodeInsufficientScope, "this token lacks the %s scope that %s needs", in.Scope, in.Name)
+		e.Scope = in.Scope
 		b.m.countError(e.Code)
-		t.resp.Outcome, t.code = OutcomeDenied, api.CodeIntentDenied
+		t.resp.Outcome, t.code = OutcomeDenied, api.CodeInsufficientScope
 		b.audit(t)
 		return callResult{status: codeStatus[e.Code], v: e}
 	}
@@ -567,7 +605,10 @@ func (b *Broker) callIntent(ctx context.Context, ic intentCall) callResult {
 			case float64:
 				args[k] = fmt.Sprint(x)
 			default:
-				return b.errorResult(t, errf(api.CodeInvalidArgs, "argument %q must be a string or a number", k))
+				if spec, ok := in.Arg(k); ok {
+					return b.errorResult(t, errf(api.CodeInvalidArgs, "argument %s must be a string or a number", spec.Name))
+				}
+				return b.errorResult(t, errf(api.CodeInvalidArgs, "every argument must be a string or a number"))
 			}
 		}
 		valid, err := table.Validate(in, args, intents.Context{DeviceRoom: t.c.room})
@@ -577,6 +618,9 @@ func (b *Broker) callIntent(ctx context.Context, ic intentCall) callResult {
 				return b.errorResult(t, errf(api.CodeInvalidArgs, "%s%s", ae.Error(), allowedHint(table, in, ae.Arg)))
 			}
 			return b.errorResult(t, errf(api.CodeInvalidArgs, "invalid arguments"))
+		}
+		if valid, err = b.checkArgs(in, valid); err != nil {
+			return b.errorResult(t, errf(api.CodeInvalidArgs, "%s", err.Error()))
 		}
 		t.resp.Args = allowlistArgs(valid)
 		t.audio = ic.audio

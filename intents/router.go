@@ -40,13 +40,14 @@ type Decision struct {
 	Doctrine   []string          `json:"doctrine,omitempty"` // why the doctrine changed the result
 	Prompt     string            `json:"prompt,omitempty"`   // for clarify: the question to ask
 	Pending    *Pending          `json:"pending,omitempty"`
+	Mentions   *Mentions         `json:"mentions,omitempty"` // what the frame router found
 	Normalized Normalized        `json:"normalized"`
 }
 
 // Route decides the intent for a transcript. It is deterministic and never fails: anything
 // the table does not cover is a general question.
 func (t *Table) Route(transcript string, ctx Context) Decision {
-	n := Normalize(transcript, t.vocab.wake)
+	n := normalize(transcript, t.vocab.wake)
 	if n.Text == "" {
 		if n.Wake {
 			d := t.decide(t.byName[IntentGreeting], map[string]string{}, nil, n)
@@ -55,18 +56,58 @@ func (t *Table) Route(transcript string, ctx Context) Decision {
 		}
 		return Decision{Intent: IntentNone, Args: map[string]string{}, Kind: KindMeta, Normalized: n}
 	}
-	if d, ok := t.match(n, ctx); ok {
+	// Whole-sentence patterns first: a home's own intents (that is how a parent adds one),
+	// then the built-in ones (time, date, stop, expressions, timers ...).
+	if d, ok := t.match(n, ctx, false); ok {
 		return d
 	}
+	if d, ok := t.match(n, ctx, true); ok {
+		return d
+	}
+	// A sentence of several parts is never acted on in part.
 	if d, ok := t.compound(n, ctx); ok {
 		return d
 	}
-	return t.ask(n, nil)
+	m := t.mentions(n)
+	if d, ok := t.frames(n, m, ctx); ok {
+		return d
+	}
+	if topic, ok := aboutHome(n, m); ok {
+		d := t.unclear(n, topic, "no intent fits a sentence about this home")
+		d.Mentions = &m
+		return d
+	}
+	d := t.ask(n, nil)
+	d.Mentions = &m
+	return d
 }
 
-// match tries every pattern in table order.
-func (t *Table) match(n Normalized, ctx Context) (Decision, bool) {
+// frames routes with the frame router: the house frame, then the calendar frame.
+func (t *Table) frames(n Normalized, m Mentions, ctx Context) (Decision, bool) {
+	if d, ok := t.houseFrame(n, m, ctx); ok {
+		return d, true
+	}
+	return t.calendarFrame(n, m, ctx)
+}
+
+// routeClause routes one part of a compound sentence.
+func (t *Table) routeClause(n Normalized, ctx Context) (Decision, bool) {
+	if d, ok := t.match(n, ctx, false); ok {
+		return d, true
+	}
+	if d, ok := t.match(n, ctx, true); ok {
+		return d, true
+	}
+	return t.frames(n, t.mentions(n), ctx)
+}
+
+// match tries the patterns of the config's intents (builtin false) or of the built-ins, in
+// table order.
+func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) {
 	for _, in := range t.intents {
+		if in.Builtin != builtin {
+			continue
+		}
 		for i, p := range in.patterns {
 			if !p.filter.admits(n.Text) || !p.re.MatchString(n.Text) {
 				continue
@@ -160,6 +201,33 @@ func (t *Table) bind(in *Intent, captured map[string]string, ctx Context) bindin
 				continue
 			}
 			b.args[spec.Name] = e
+		case ArgTopic:
+			if !contains(unclearTopics, raw) {
+				b.problems = append(b.problems, problem{arg: spec.Name, value: raw, why: "unknown"})
+				continue
+			}
+			b.args[spec.Name] = raw
+		case ArgDuration:
+			secs, outcome := parseDuration(raw)
+			switch outcome {
+			case durationUnknown:
+				b.problems = append(b.problems, problem{arg: spec.Name, value: raw, why: "unknown"})
+			case durationOutOfRange:
+				b.problems = append(b.problems, problem{arg: spec.Name, value: raw, why: "out_of_range"})
+			default:
+				b.args[spec.Name] = strconv.Itoa(secs)
+				b.notes = append(b.notes, fmt.Sprintf("%s: %d seconds (%s)", spec.Name, secs, spokenDuration(secs)))
+			}
+		case ArgLabel:
+			ref, label := t.vocab.resolveLabel(raw)
+			switch {
+			case ref == labelNotALabel:
+				b.notApplicable = true
+			case ref == labelKnown, ref == labelAll && spec.All:
+				b.args[spec.Name] = label
+			default:
+				b.problems = append(b.problems, problem{arg: spec.Name, value: raw, why: "unknown"})
+			}
 		}
 	}
 	return b
@@ -235,6 +303,16 @@ func (t *Table) doctrine(in *Intent, b binding, rule *Rule, n Normalized, ctx Co
 // settle turns a binding into a decision, or into a clarifying question when an argument is
 // missing or not in the home's vocabulary.
 func (t *Table) settle(in *Intent, b binding, rule *Rule, n Normalized) Decision {
+	kept := b.problems[:0:0]
+	for _, p := range b.problems {
+		if spec, _ := in.Arg(p.arg); p.why == "unknown" && spec.Unknown == "drop" {
+			// Never passed on as text, never echoed: the word is simply left out.
+			b.notes = append(b.notes, fmt.Sprintf("%s was not one of the home's words: left out", p.arg))
+			continue
+		}
+		kept = append(kept, p)
+	}
+	b.problems = kept
 	if len(b.problems) == 0 {
 		d := t.decide(in, b.args, rule, n)
 		d.Doctrine = append(d.Doctrine, b.notes...)
@@ -281,7 +359,7 @@ func (t *Table) clauses(n Normalized) []Normalized {
 	for _, piece := range pieces {
 		pn := n // one piece: the sentence is already normalized
 		if len(pieces) > 1 {
-			pn = Normalize(piece, t.vocab.wake)
+			pn = normalize(piece, t.vocab.wake)
 		}
 		toks := strings.Fields(pn.Text)
 		start := 0
@@ -302,18 +380,50 @@ func (t *Table) clauses(n Normalized) []Normalized {
 	return out
 }
 
+// ignorableWords make up parts of a sentence that ask for nothing ("..., thanks", "okay, ...").
+var ignorableWords = map[string]bool{"thanks": true, "thank": true, "you": true, "please": true, "okay": true, "ok": true,
+	"alright": true, "right": true, "now": true, "cheers": true, "quickly": true, "quick": true, "yes": true, "yeah": true,
+	"sure": true, "so": true, "well": true, "oh": true, "then": true, "also": true, "again": true, "very": true,
+	"much": true, "a": true, "lot": true, "great": true, "cool": true}
+
+func (t *Table) isGreeting(c Normalized, ctx Context) bool {
+	d, ok := t.match(c, ctx, true)
+	return ok && d.Intent == IntentGreeting
+}
+
+func ignorable(text string) bool {
+	for _, w := range strings.Fields(text) {
+		if !ignorableWords[w] {
+			return false
+		}
+	}
+	return true
+}
+
 // compound handles sentences made of several clauses. Nothing is done on part of a
 // sentence: if any clause would act, the robot asks for one thing at a time. If every
 // clause asks for the same read, that read is the answer; anything else is a general question.
 func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
-	parts := t.clauses(n)
+	var parts, greetings []Normalized
+	for _, c := range t.clauses(n) {
+		switch {
+		case ignorable(c.Text):
+		case t.isGreeting(c, ctx):
+			greetings = append(greetings, c) // "hello, ..." asks for nothing by itself
+		default:
+			parts = append(parts, c)
+		}
+	}
+	if len(parts) == 0 {
+		parts = greetings // "hello and good morning"
+	}
 	if len(parts) < 2 {
 		return Decision{}, false
 	}
 	var same *Decision
 	agree := true
 	for _, c := range parts {
-		d, ok := t.match(c, ctx)
+		d, ok := t.routeClause(c, ctx)
 		if !ok {
 			agree = false
 			continue
@@ -348,14 +458,16 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 // question words the clarifying prompt for a problem.
 func (t *Table) question(spec ArgSpec, p problem) string {
 	switch spec.Type {
+	// A prompt never repeats what was heard unless it is a word of the home's own vocabulary:
+	// an unrecognised phrase may be anything (a password read aloud, an injected instruction).
 	case ArgRoom:
 		rooms := t.roomsWith(spec.Device)
 		lead := "Which room?"
 		switch p.why {
 		case "unknown":
-			lead = fmt.Sprintf("I don't know a room called %s. Which room?", p.value)
+			lead = "I don't know that room —"
 		case "no_device":
-			lead = fmt.Sprintf("The %s has no %s. Which room?", p.value, deviceWord(spec.Device))
+			lead = fmt.Sprintf("The %s has no %s. Which room?", p.value, deviceWord(spec.Device)) // p.value is a known room
 		}
 		return fmt.Sprintf("%s I can do %s.", lead, spokenList(rooms, "or"))
 	case ArgPerson:
@@ -364,9 +476,20 @@ func (t *Table) question(spec ArgSpec, p problem) string {
 			names = append(names, p.Name)
 		}
 		if p.why == "unknown" {
-			return fmt.Sprintf("I don't know %s. I can check %s.", p.value, spokenList(names, "or"))
+			return fmt.Sprintf("I don't know that person — I can check %s.", spokenList(names, "or"))
 		}
 		return fmt.Sprintf("Who do you mean? I can check %s.", spokenList(names, "or"))
+	case ArgDuration:
+		if p.why == "out_of_range" {
+			return "I can only set a timer from one second to 24 hours. How long should it be?"
+		}
+		return "How long should the timer be? You can say something like ten minutes."
+	case ArgLabel:
+		all := ""
+		if spec.All {
+			all = ", or all timers"
+		}
+		return fmt.Sprintf("Which timer? Say its name, like the %s timer%s.", t.Home.TimerLabels[0], all)
 	case ArgTemperature:
 		return fmt.Sprintf("What temperature? I can set the AC between %d and %d degrees.", t.Home.ACRange.Min, t.Home.ACRange.Max)
 	case ArgState:
@@ -416,12 +539,12 @@ func (t *Table) Complete(p Pending, answer string, ctx Context) (Decision, bool)
 	if !ok {
 		return Decision{}, false
 	}
-	n := Normalize(answer, t.vocab.wake)
+	n := normalize(answer, t.vocab.wake)
 	toks := strings.Fields(n.Text)
 	for len(toks) > 0 && (toks[0] == "in" || toks[0] == "the" || toks[0] == "for" || toks[0] == "to" || toks[0] == "at" || toks[0] == "in the") {
 		toks = toks[1:]
 	}
-	for len(toks) > 0 && (toks[len(toks)-1] == "degrees" || toks[len(toks)-1] == "one" || toks[len(toks)-1] == "room" && len(toks) > 1 && t.isRoom(strings.Join(toks[:len(toks)-1], " "))) {
+	for len(toks) > 0 && (toks[len(toks)-1] == "degrees" || toks[len(toks)-1] == "one" || toks[len(toks)-1] == "1" && len(toks) > 1 && !isNumber(toks[len(toks)-2]) || toks[len(toks)-1] == "room" && len(toks) > 1 && t.isRoom(strings.Join(toks[:len(toks)-1], " "))) {
 		toks = toks[:len(toks)-1]
 	}
 	value := strings.Join(toks, " ")

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
@@ -159,15 +160,25 @@ func runCases(t *intents.Table, path string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	failed := 0
-	for _, c := range cases {
-		if _, diff := t.CheckCase(c, intents.Context{}); diff != "" {
-			failed++
-			fmt.Fprintf(stdout, "FAIL %s:%d %q: %s\n", path, c.Line, c.Sentence, diff)
+	r := t.RunCases(cases, intents.Context{})
+	for _, fl := range r.Failures {
+		mark := "FAIL"
+		if fl.Unwanted {
+			mark = "FAIL (unwanted write)"
 		}
+		fmt.Fprintf(stdout, "%s %s:%d [%s] %q: %s\n", mark, path, fl.Case.Line, fl.Case.Category, fl.Case.Sentence, fl.Why)
 	}
-	fmt.Fprintf(stdout, "%d passed, %d failed\n", len(cases)-failed, failed)
-	if failed > 0 {
+	cats := make([]string, 0, len(r.Categories))
+	for c := range r.Categories {
+		cats = append(cats, c)
+	}
+	sort.Strings(cats)
+	for _, c := range cats {
+		cr := r.Categories[c]
+		fmt.Fprintf(stdout, "%-16s %4d/%-4d %6.1f%%  unwanted writes %d\n", c, cr.Passed, cr.Total, 100*float64(cr.Passed)/float64(cr.Total), cr.UnwantedWrites)
+	}
+	fmt.Fprintf(stdout, "%d passed, %d failed (%.1f%%), %d unwanted writes\n", r.Passed, r.Total-r.Passed, 100*r.Accuracy(), r.UnwantedWrites)
+	if r.Passed != r.Total {
 		return exitError{1}
 	}
 	return nil
