@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -329,6 +330,35 @@ func TestMCPIdempotency(t *testing.T) {
 	if r := mcpPost(t, tb, tok, off); r.status != 200 || tb.light.count() != 2 {
 		t.Fatalf("another call under a reused id: %d actuations", tb.light.count())
 	}
+	// Concurrent copies of one request: one actuation, the others wait and replay it.
+	tb.light.mu.Lock()
+	tb.light.block = make(chan struct{})
+	tb.light.mu.Unlock()
+	same := strings.Replace(callLightOn, `"id":7`, `"id":"retry-me"`, 1)
+	var wg sync.WaitGroup
+	replies := make([]reply, 4)
+	for i := range replies {
+		wg.Add(1)
+		go func() { defer wg.Done(); replies[i] = mcpPost(t, tb, tok, same) }()
+	}
+	for deadline := time.Now().Add(5 * time.Second); tb.light.count() < 3 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond) // let the copies reach the idempotency wait
+	close(tb.light.block)
+	wg.Wait()
+	for i, r := range replies {
+		if r.status != 200 || !strings.Contains(string(r.body), "kitchen light is on") {
+			t.Fatalf("copy %d: %d %s", i, r.status, r.body)
+		}
+	}
+	if tb.light.count() != 3 {
+		t.Fatalf("concurrent copies actuated %d times in all, want 3", tb.light.count())
+	}
+	tb.light.mu.Lock()
+	tb.light.block = nil
+	tb.light.mu.Unlock()
+
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	s := mcpConnect(t, ctx, tb.srv.URL+"/mcp", tokenClient(tok, nil), nil)
@@ -342,8 +372,8 @@ func TestMCPIdempotency(t *testing.T) {
 			t.Fatalf("second keyed call was not replayed: %v", structured(t, res))
 		}
 	}
-	if tb.light.count() != 3 {
-		t.Fatalf("keyed calls actuated %d times in all, want 3", tb.light.count())
+	if tb.light.count() != 4 {
+		t.Fatalf("keyed calls actuated %d times in all, want 4", tb.light.count())
 	}
 }
 
