@@ -99,7 +99,7 @@ type testBroker struct {
 
 type option func(*Config, *Deps)
 
-func newTestBroker(t *testing.T, opts ...option) *testBroker {
+func newTestBroker(t testing.TB, opts ...option) *testBroker {
 	t.Helper()
 	dir := t.TempDir()
 	cfg, table, err := DevConfig("127.0.0.1:0", dir)
