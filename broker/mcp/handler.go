@@ -127,7 +127,7 @@ type message struct {
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")
-		rpcError(w, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest, "method_not_allowed", "this endpoint is stateless: POST only")
+		rpcError(w, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest, api.CodeNotFound, "this endpoint is stateless: POST only")
 		return
 	}
 	q := r.URL.Query()
