@@ -229,6 +229,10 @@ func TestMCPAuthAnswers(t *testing.T) {
 	if tb.light.count() != 0 {
 		t.Fatal("a refused call actuated")
 	}
+	recs, _ := tb.state.TailAudit(context.Background(), 1)
+	if len(recs) != 1 || recs[0].Route != "mcp" || recs[0].Intent != "house.light.set" || recs[0].Outcome != OutcomeDenied || recs[0].Code != "intent_denied" {
+		t.Fatalf("the step-up refusal is not audited: %+v", recs)
+	}
 	full := tb.token(t, "agent", "mcp", "house:write")
 	r = tb.do(t, "POST", "/mcp?access_token="+full, "", "application/json", []byte(callLightOn), "Accept", "application/json, text/event-stream")
 	if r.status != 401 || tb.light.count() != 0 {
