@@ -230,7 +230,7 @@ func TestMCPAuthAnswers(t *testing.T) {
 		t.Fatal("a refused call actuated")
 	}
 	recs, _ := tb.state.TailAudit(context.Background(), 1)
-	if len(recs) != 1 || recs[0].Route != "mcp" || recs[0].Intent != "house.light.set" || recs[0].Outcome != OutcomeDenied || recs[0].Code != "intent_denied" {
+	if len(recs) != 1 || recs[0].Route != "mcp" || recs[0].Intent != "house.light.set" || recs[0].Outcome != OutcomeDenied || recs[0].Code != "insufficient_scope" {
 		t.Fatalf("the step-up refusal is not audited: %+v", recs)
 	}
 	full := tb.token(t, "agent", "mcp", "house:write")
