@@ -64,6 +64,7 @@ type Broker struct {
 	d       Deps
 	m       *metrics
 	idem    *idem
+	decodes *admission // audio turns admitted to read and decode their body
 	log     *slog.Logger
 	limMu   sync.Mutex
 	limits  map[string]*rate.Limiter
@@ -100,7 +101,7 @@ func New(d Deps) (*Broker, error) {
 	if d.Reloads != nil {
 		m.watchReloads(d.Reloads)
 	}
-	b := &Broker{d: d, m: m, idem: newIdem(d.State), log: d.Logger,
+	b := &Broker{d: d, m: m, idem: newIdem(d.State), decodes: newAdmission(d.Config.Limits.Decodes), log: d.Logger,
 		limits: map[string]*rate.Limiter{}, devices: map[string]*deviceState{}}
 	b.mcp = mcp.New(mcpBackend{b}, mcp.Options{Version: "v1", Logger: d.Logger, MaxBodyBytes: d.Config.Limits.JSONBytes})
 	return b, nil
@@ -210,7 +211,7 @@ func (b *Broker) gate(scope string, metadata func(*http.Request) string, next ht
 				fail(errf(api.CodeInternal, "could not check the token"))
 				return
 			}
-			fail(errf(api.CodeUnauthenticated, "the token is not valid"))
+			fail(errf(api.CodeUnauthenticated, "the token is not valid%s", b.devHint()))
 			return
 		}
 		node := ""
@@ -237,6 +238,15 @@ func (b *Broker) gate(scope string, metadata func(*http.Request) string, next ht
 		c := caller{Device: dev, room: b.d.Config.DeviceRoom(dev.Name)}
 		next(w, r.WithContext(context.WithValue(r.Context(), deviceKey, c)))
 	})
+}
+
+// devHint tells a loopback dev broker's caller where its tokens live, so a token made in
+// another state dir is recognised for what it is. A broker on the tailnet never says.
+func (b *Broker) devHint() string {
+	if b.d.Identifier != nil || b.d.Config.Listen.Loopback == "" {
+		return ""
+	}
+	return " for this dev broker, whose tokens are in " + b.d.Config.StateDir
 }
 
 // bearerToken takes the token from an Authorization header. The scheme name is

@@ -51,14 +51,27 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		}
 		delete(captured, "room")
 		b := t.bind(set, captured, ctx)
-		d := t.settle(set, b, nil, n)
+		d := t.settle(set, b, frameRule(set), n)
 		d.Mentions = &m
 		d.Doctrine = append([]string{trace + ": the speaker corrected themselves, so ask"}, d.Doctrine...)
 		return d, true
 	}
+	if !acting && (len(m.States) == 1 || m.Temperature != "" && dev == "ac") {
+		// A write was spoken of, but not asked for: the doctrine sends it to the read.
+		if len(m.States) == 1 {
+			captured["state"] = m.States[0]
+		}
+		if dev == "ac" && m.Temperature != "" {
+			captured["temperature"] = m.Temperature
+		}
+		d := t.fallTo(set, t.bind(set, captured, ctx), frameRule(set), n, ctx, formNeverActs[m.Form])
+		d.Mentions = &m
+		d.Doctrine = append([]string{trace}, d.Doctrine...)
+		return d, true
+	}
 	if !acting {
 		b := t.bind(get, captured, ctx)
-		d := t.settle(get, b, nil, n)
+		d := t.settle(get, b, frameRule(get), n)
 		d.Mentions = &m
 		d.Doctrine = append([]string{fmt.Sprintf("%s: only an imperative acts, so %s reads", trace, m.Form)}, d.Doctrine...)
 		return d, true
@@ -92,13 +105,13 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 			return d, true
 		}
 		b := t.bind(get, captured, ctx)
-		d := t.settle(get, b, nil, n)
+		d := t.settle(get, b, frameRule(get), n)
 		d.Mentions = &m
 		d.Doctrine = append([]string{trace + ": nothing to set, so read"}, d.Doctrine...)
 		return d, true
 	}
 	b := t.bind(set, captured, ctx)
-	d := t.doctrine(set, b, nil, n, ctx)
+	d := t.doctrine(set, b, frameRule(set), n, ctx)
 	d.Mentions = &m
 	d.Doctrine = append([]string{trace + ": " + setName}, d.Doctrine...)
 	return d, true
@@ -136,6 +149,18 @@ func generalKnowledge(n Normalized, m Mentions) bool {
 	return false
 }
 
+// formNeverActs words the doctrine's reason for each form that does not act.
+var formNeverActs = map[string]string{
+	"question": "a question never actuates", "negated": "a negated command never actuates",
+	"indirect": "an indirect question never actuates", "reported": "reported speech never actuates",
+	"statement": "a statement never actuates",
+}
+
+// frameRule names the frame router as the rule, with the intent's entry in its table file.
+func frameRule(in *Intent) *Rule {
+	return &Rule{Intent: in.Name, Index: -1, Pattern: "frame router (intents/frame.go)", Where: in.where}
+}
+
 // frameRoom picks the room argument: a named room, else an unknown place (asked about),
 // else "here", else "all". many is true when the sentence names two places.
 func frameRoom(m Mentions) (room string, many bool) {
@@ -165,7 +190,7 @@ func (t *Table) calendarFrame(n Normalized, m Mentions, ctx Context) (Decision, 
 		return Decision{}, false
 	}
 	b := t.bind(in, map[string]string{"person": m.People[0]}, ctx)
-	d := t.settle(in, b, nil, n)
+	d := t.settle(in, b, frameRule(in), n)
 	d.Mentions = &m
 	d.Doctrine = append([]string{"frame: a person of the home and a calendar word: calendar.status"}, d.Doctrine...)
 	return d, true
@@ -179,6 +204,8 @@ func aboutHome(n Normalized, m Mentions) (string, bool) {
 	switch {
 	case generalKnowledge(n, m):
 		return "", false
+	case m.Device == "other" && (len(m.States) > 0 || m.Action):
+		return "device", true
 	case len(m.Rooms) > 0:
 		return "room", true
 	case len(m.People) > 0:

@@ -93,8 +93,14 @@ func (t *Table) mentions(n Normalized) Mentions {
 	used := make([]bool, len(toks)) // tokens that are part of a room name
 	// Rooms, longest phrase first ("living room" before "room").
 	for i := 0; i < len(toks); i++ {
+		if !t.vocab.roomStarts[toks[i]] {
+			continue
+		}
 		for l := min(3, len(toks)-i); l >= 1; l-- {
-			phrase := strings.Join(toks[i:i+l], " ")
+			phrase := toks[i]
+			if l > 1 {
+				phrase = strings.Join(toks[i:i+l], " ")
+			}
 			r, ok := t.vocab.rooms[phrase]
 			if !ok && l > 1 {
 				r, ok = t.vocab.rooms[strings.ReplaceAll(phrase, " ", "")]

@@ -19,6 +19,9 @@ type Normalized struct {
 	raw string // the transcript as heard, for splitting compound sentences
 }
 
+// durations is the text with each run of duration words joined into one token.
+func (n Normalized) durations() string { return durationView(strings.Fields(n.Text)) }
+
 // Replacements done on the raw lower-case text, before punctuation goes.
 var rawReplacer = strings.NewReplacer(
 	"a.c.", " ac ", "a. c.", " ac ", "a/c", " ac ", "a.c", " ac ",
@@ -48,6 +51,10 @@ var phraseRewrites = []struct {
 	{[]string{"air", "cons"}, []string{"ac"}},
 	{[]string{"a", "c"}, []string{"ac"}},
 	{[]string{"never", "mind"}, []string{"nevermind"}},
+	{[]string{"each", "and", "every"}, []string{"every"}},
+	{[]string{"degrees", "celsius"}, []string{"degrees"}},
+	{[]string{"degrees", "c"}, []string{"degrees"}},
+	{[]string{"degree", "celsius"}, []string{"degrees"}},
 	{[]string{"do", "not", "disturb"}, []string{"do-not-disturb"}},
 }
 
@@ -190,28 +197,28 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 // tokenize splits at anything but letters, digits and apostrophes; a decimal point between
 // digits stays ("1.5 hours").
 func tokenize(s string) []string {
-	var out []string
-	var cur strings.Builder
-	rs := []rune(s)
-	for i, r := range rs {
-		keep := unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\''
-		if r == '.' && i > 0 && i+1 < len(rs) && unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1]) {
+	out := make([]string, 0, 16)
+	start := -1
+	for i, r := range s {
+		keep := r == '\'' || unicode.IsLetter(r) || unicode.IsDigit(r)
+		if r == '.' && i > 0 && i+1 < len(s) && isASCIIDigit(s[i-1]) && isASCIIDigit(s[i+1]) {
 			keep = true
 		}
-		if keep {
-			cur.WriteRune(r)
-			continue
-		}
-		if cur.Len() > 0 {
-			out = append(out, cur.String())
-			cur.Reset()
+		switch {
+		case keep && start < 0:
+			start = i
+		case !keep && start >= 0:
+			out = append(out, s[start:i])
+			start = -1
 		}
 	}
-	if cur.Len() > 0 {
-		out = append(out, cur.String())
+	if start >= 0 {
+		out = append(out, s[start:])
 	}
 	return out
 }
+
+func isASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func expandTokens(in []string) []string {
 	out := make([]string, 0, len(in)+4)

@@ -18,9 +18,9 @@ type Context struct {
 // Rule names the pattern that matched.
 type Rule struct {
 	Intent  string `json:"intent"`
-	Index   int    `json:"index"` // position of the pattern in the intent, from 0
+	Index   int    `json:"index"` // position of the pattern in the intent, from 0; -1: the frame router
 	Pattern string `json:"pattern"`
-	Where   string `json:"where"` // file:line
+	Where   string `json:"where"` // file:line of the pattern (of the intent's entry, for the frame router)
 }
 
 // Pending is an intent waiting for the answer to a clarifying question.
@@ -104,15 +104,23 @@ func (t *Table) routeClause(n Normalized, ctx Context) (Decision, bool) {
 // match tries the patterns of the config's intents (builtin false) or of the built-ins, in
 // table order.
 func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) {
+	durText, haveDur := "", false
 	for _, in := range t.intents {
 		if in.Builtin != builtin {
 			continue
 		}
 		for i, p := range in.patterns {
-			if !p.filter.admits(n.Text) || !p.re.MatchString(n.Text) {
+			text := n.Text
+			if p.durations {
+				if !haveDur {
+					durText, haveDur = n.durations(), true
+				}
+				text = durText
+			}
+			if !p.filter.admits(text) || !p.re.MatchString(text) {
 				continue
 			}
-			m := p.re.FindStringSubmatch(n.Text)
+			m := p.re.FindStringSubmatch(text)
 			captured, ok := captures(p, m)
 			if !ok {
 				continue
@@ -272,32 +280,36 @@ func (t *Table) doctrine(in *Intent, b binding, rule *Rule, n Normalized, ctx Co
 		if n.Negated {
 			why = "a negated command never actuates"
 		}
-		target := in.Fallback
-		if target == "" {
-			d := t.ask(n, rule)
-			d.Doctrine = append([]string{why + ": " + in.Name + " becomes a general question"}, d.Doctrine...)
-			return d
-		}
-		fb := t.byName[target]
-		captured := map[string]string{}
-		for k, v := range b.args {
-			if _, ok := fb.Arg(k); ok {
-				captured[k] = v
-			}
-		}
-		for _, p := range b.problems { // keep what the sentence said, even if the write rejected it
-			if p.value != "" {
-				if _, ok := fb.Arg(p.arg); ok {
-					captured[p.arg] = p.value
-				}
-			}
-		}
-		fbBinding := t.bind(fb, captured, ctx)
-		d := t.settle(fb, fbBinding, rule, n)
-		d.Doctrine = append([]string{fmt.Sprintf("%s: %s falls to the read %s", why, in.Name, fb.Name)}, d.Doctrine...)
-		return d
+		return t.fallTo(in, b, rule, n, ctx, why)
 	}
 	return t.settle(in, b, rule, n)
+}
+
+// fallTo sends a write that must not act to its read (or, without one, to general.ask).
+func (t *Table) fallTo(in *Intent, b binding, rule *Rule, n Normalized, ctx Context, why string) Decision {
+	target := in.Fallback
+	if target == "" {
+		d := t.ask(n, rule)
+		d.Doctrine = append([]string{why + ": " + in.Name + " becomes a general question"}, d.Doctrine...)
+		return d
+	}
+	fb := t.byName[target]
+	captured := map[string]string{}
+	for k, v := range b.args {
+		if _, ok := fb.Arg(k); ok {
+			captured[k] = v
+		}
+	}
+	for _, p := range b.problems { // keep what the sentence said, even if the write rejected it
+		if p.value != "" {
+			if _, ok := fb.Arg(p.arg); ok {
+				captured[p.arg] = p.value
+			}
+		}
+	}
+	d := t.settle(fb, t.bind(fb, captured, ctx), rule, n)
+	d.Doctrine = append([]string{fmt.Sprintf("%s: %s falls to the read %s", why, in.Name, fb.Name)}, d.Doctrine...)
+	return d
 }
 
 // settle turns a binding into a decision, or into a clarifying question when an argument is
@@ -386,9 +398,27 @@ var ignorableWords = map[string]bool{"thanks": true, "thank": true, "you": true,
 	"sure": true, "so": true, "well": true, "oh": true, "then": true, "also": true, "again": true, "very": true,
 	"much": true, "a": true, "lot": true, "great": true, "cool": true}
 
-func (t *Table) isGreeting(c Normalized, ctx Context) bool {
-	d, ok := t.match(c, ctx, true)
-	return ok && d.Intent == IntentGreeting
+func (t *Table) isGreeting(c Normalized) bool {
+	in := t.byName[IntentGreeting]
+	for _, p := range in.patterns {
+		if p.filter.admits(c.Text) && p.re.MatchString(c.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayBeCompound is a cheap test before splitting: punctuation inside, or a joining word.
+func mayBeCompound(n Normalized) bool {
+	if strings.ContainsAny(strings.TrimRight(n.raw, ".!?\" "), ".!?;:,") {
+		return true
+	}
+	for _, w := range strings.Fields(n.Text) {
+		if clauseSeparators[w] {
+			return true
+		}
+	}
+	return false
 }
 
 func ignorable(text string) bool {
@@ -404,11 +434,14 @@ func ignorable(text string) bool {
 // sentence: if any clause would act, the robot asks for one thing at a time. If every
 // clause asks for the same read, that read is the answer; anything else is a general question.
 func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
+	if !mayBeCompound(n) {
+		return Decision{}, false
+	}
 	var parts, greetings []Normalized
 	for _, c := range t.clauses(n) {
 		switch {
 		case ignorable(c.Text):
-		case t.isGreeting(c, ctx):
+		case t.isGreeting(c):
 			greetings = append(greetings, c) // "hello, ..." asks for nothing by itself
 		default:
 			parts = append(parts, c)

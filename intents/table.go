@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"regexp"
 	"slices"
+	"time"
 )
 
 // Kind says what an intent may do. Only write and robot intents act on the world.
@@ -119,6 +120,7 @@ type Intent struct {
 	Unavailable bool `json:"unavailable,omitempty"`
 
 	patterns []pattern
+	where    string // file:line of the entry
 }
 
 // Arg returns the spec of the named argument.
@@ -149,6 +151,9 @@ type pattern struct {
 	where  string // file:line
 	groups []string
 	filter prefilter
+	// durations: the pattern has a {duration} and is matched against the duration view of
+	// the sentence (runs of duration words joined into one token).
+	durations bool
 }
 
 // Room is a room of the home and the devices it has.
@@ -210,6 +215,15 @@ type Table struct {
 	byName  map[string]*Intent
 	vocab   vocab
 	guide   []GuideEntry
+	zone    *time.Location // the home's time zone, loaded once when the table is built
+}
+
+// Location is the home's time zone (time.Local when the home names none).
+func (t *Table) Location() *time.Location {
+	if t.zone == nil {
+		return time.Local
+	}
+	return t.zone
 }
 
 // Intents returns the intents in routing order.

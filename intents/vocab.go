@@ -23,6 +23,7 @@ var functionWords = map[string]bool{
 // vocab is the home's closed vocabularies in lookup form.
 type vocab struct {
 	rooms       map[string]*Room  // normalized name or alias -> room
+	roomStarts  map[string]bool   // first words of room names and aliases (and their joined forms)
 	people      map[string]string // normalized name, alias, or possessive -> person name
 	expressions map[string]string // normalized phrase -> expression
 	exprAlt     string
@@ -44,6 +45,14 @@ func newVocab(h Home) vocab {
 		for _, w := range append([]string{r.Name}, r.Aliases...) {
 			v.rooms[normalizeVocab(w)] = r
 			v.rooms[strings.ReplaceAll(normalizeVocab(w), " ", "")] = r // "bed room" vs "bedroom"
+		}
+	}
+	v.roomStarts = map[string]bool{}
+	for k := range v.rooms {
+		first, _, _ := strings.Cut(k, " ")
+		v.roomStarts[first] = true
+		for i := 1; i < len(first); i++ { // "bed room" joins to "bedroom": its first word is a prefix
+			v.roomStarts[first[:i]] = true
 		}
 	}
 	for _, p := range h.People {

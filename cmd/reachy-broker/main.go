@@ -228,10 +228,10 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 			return err
 		}
 		defer eng.Close()
-		deps.Transcriber = broker.WhisperTranscriber{Engine: eng, Options: whisper.Options{
-			Language: cfg.Speech.Language, Threads: cfg.Speech.Threads, MaxTokens: cfg.Speech.MaxTokens,
-			InitialPrompt: tables.Table().Vocabulary()}}
-		log.Info("speech-to-text ready", "model", modelPath, "threads", cfg.Speech.Threads, "workers", cfg.Speech.Workers)
+		opts := broker.SpeechOptions(cfg, tables.Table())
+		deps.Transcriber = broker.WhisperTranscriber{Engine: eng, Options: opts}
+		log.Info("speech-to-text ready", "model", modelPath, "threads", cfg.Speech.Threads, "workers", cfg.Speech.Workers,
+			"max_tokens", opts.MaxTokens, "prompt", opts.InitialPrompt)
 	}
 
 	var apiListener net.Listener
@@ -356,14 +356,7 @@ func reloadOnHUP(ctx context.Context, log *slog.Logger, tables *broker.Tables) {
 
 // calendarHandler builds each person's calendar source from the config.
 func calendarHandler(cfg *broker.Config, table *intents.Table) (calendar.Handler, error) {
-	loc := time.Local
-	if tz := table.Home.Timezone; tz != "" {
-		l, err := time.LoadLocation(tz)
-		if err != nil {
-			return calendar.Handler{}, fmt.Errorf("home timezone: %w", err)
-		}
-		loc = l
-	}
+	loc := table.Location()
 	var rules []calendar.Rule
 	for _, r := range cfg.Calendars.Rules {
 		rules = append(rules, calendar.Rule{Keyword: r.Keyword, Whereabouts: r.Whereabouts})

@@ -72,7 +72,42 @@ func explain(w io.Writer, d intents.Decision) {
 		b, _ := json.Marshal(d.Args)
 		fmt.Fprintf(w, "arguments: %s\n", b)
 	}
-	if d.Rule != nil {
+	if m := d.Mentions; m != nil {
+		var found []string
+		add := func(name string, v any) { found = append(found, fmt.Sprintf("%s=%v", name, v)) }
+		if m.Device != "" {
+			add("device", m.Device)
+		}
+		if len(m.Rooms) > 0 {
+			add("rooms", strings.Join(m.Rooms, ","))
+		}
+		for _, f := range []struct {
+			on   bool
+			name string
+		}{{m.Here, "here"}, {m.All, "all"}, {m.UnknownRoom, "unknown-place"}, {m.Action, "action-verb"}, {m.Calendar, "calendar-word"}, {m.Alternatives, "or"}} {
+			if f.on {
+				found = append(found, f.name)
+			}
+		}
+		if len(m.States) > 0 {
+			add("states", strings.Join(m.States, ","))
+		}
+		if m.Temperature != "" {
+			add("temperature", m.Temperature)
+		}
+		if len(m.People) > 0 {
+			add("people", strings.Join(m.People, ","))
+		}
+		if m.Unexplained > 0 {
+			add("unexplained-words", m.Unexplained)
+		}
+		fmt.Fprintf(w, "mentions:  %s\n", strings.Join(found, " "))
+		fmt.Fprintf(w, "form:      %s\n", m.Form)
+	}
+	switch {
+	case d.Rule != nil && d.Rule.Index < 0:
+		fmt.Fprintf(w, "rule:      %s for %s (%s)\n", d.Rule.Pattern, d.Rule.Intent, d.Rule.Where)
+	case d.Rule != nil:
 		fmt.Fprintf(w, "rule:      pattern %d of %s (%s): %s\n", d.Rule.Index, d.Rule.Intent, d.Rule.Where, d.Rule.Pattern)
 	}
 	for _, why := range d.Doctrine {
@@ -194,24 +229,12 @@ func quoteAll(ss []string) []string {
 
 // remoteIntents asks a running broker what this token may call (GET /v1/intents).
 func remoteIntents(c clientFlags, stdout io.Writer) error {
-	tok, err := c.bearer()
+	status, b, _, err := c.do(httpClient(10*time.Second), http.MethodGet, "/v1/intents", "", nil, "")
 	if err != nil {
 		return err
 	}
-	req, err := http.NewRequest(http.MethodGet, strings.TrimRight(*c.url, "/")+"/v1/intents", nil)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+tok)
-	resp, err := httpClient(10 * time.Second).Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
-	if resp.StatusCode != http.StatusOK {
-		fmt.Fprintln(stdout, strings.TrimSpace(string(b)))
-		return exitError{1}
+	if status != http.StatusOK {
+		return refusal(status, b)
 	}
 	var v struct {
 		Device  string
