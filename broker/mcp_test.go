@@ -428,3 +428,36 @@ intents:
 		t.Fatalf("new tool: %v %+v", err, res)
 	}
 }
+
+// TestMCPResultsAreRedacted: a tool result passes the same redactor as a spoken reply, and
+// carries only the allowlisted fields — a question's text never comes back or reaches the log.
+func TestMCPResultsAreRedacted(t *testing.T) {
+	leaky := intents.HandlerFunc(func(ctx context.Context, c intents.Call) (intents.Answer, error) {
+		return intents.Answer{Reply: "Call 555-867-5309 or mail jane.doe@example.com, key sk-abcdefghijklmnopqrstuvwx."}, nil
+	})
+	tb := newTestBroker(t, func(c *Config, d *Deps) { d.Handlers["time"] = leaky; d.Handlers["agent"] = leaky })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s := mcpConnect(t, ctx, tb.srv.URL+"/mcp", tokenClient(tb.token(t, "agent", "mcp", "ask"), nil), nil)
+	for _, call := range []*sdk.CallToolParams{
+		{Name: "time.now", Arguments: map[string]any{}},
+		{Name: "general.ask", Arguments: map[string]any{"question": "what is jane's secret number"}},
+	} {
+		res, err := s.CallTool(ctx, call)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := json.Marshal(res)
+		for _, leak := range []string{"867", "jane", "example.com", "sk-abc", "secret number"} {
+			if strings.Contains(string(raw), leak) {
+				t.Fatalf("%s result leaks %q: %s", call.Name, leak, raw)
+			}
+		}
+	}
+	recs, _ := tb.state.TailAudit(ctx, 2)
+	for _, r := range recs {
+		if r.Route != "mcp" || len(r.Redactions) == 0 || len(r.Args) != 0 {
+			t.Fatalf("audit: %+v", r)
+		}
+	}
+}
