@@ -36,7 +36,8 @@ type AuditRecord struct {
 
 // auditableArgs are the only argument names ever written to the log: closed vocabularies.
 // Free text (general.ask's question) never is.
-var auditableArgs = map[string]bool{"room": true, "state": true, "temperature": true, "person": true, "expression": true}
+var auditableArgs = map[string]bool{"room": true, "state": true, "temperature": true, "person": true, "expression": true,
+	"duration": true, "label": true, "target": true}
 
 func allowlistArgs(args map[string]string) map[string]string {
 	out := map[string]string{}

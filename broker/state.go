@@ -80,6 +80,10 @@ func OpenState(dir string) (*State, error) {
 	return &State{db: db}, nil
 }
 
+// DB is the database itself, for the broker's sub-packages that keep a table of their own
+// (timers). They create their table with CREATE TABLE IF NOT EXISTS when they open.
+func (s *State) DB() *sql.DB { return s.db }
+
 // Close closes the database.
 func (s *State) Close() error { return s.db.Close() }
 
