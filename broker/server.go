@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"golang.org/x/time/rate"
 
+	"github.com/reachy-broker/reachy-broker/broker/announce"
 	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/redact"
@@ -45,7 +46,8 @@ type Deps struct {
 	Synthesizer speech.Synthesizer // nil: replies carry no audio
 	Redactor    *redact.Redactor   // nil: patterns and the length cap only
 	Handlers    map[string]intents.Handler
-	Identifier  Identifier // nil: loopback dev mode, no node binding
+	Identifier  Identifier          // nil: loopback dev mode, no node binding
+	Announcer   *announce.Announcer // nil: POST /v1/announcements answers busy
 	Logger      *slog.Logger
 	Now         func() time.Time
 }
@@ -61,6 +63,15 @@ type Broker struct {
 	limits  map[string]*rate.Limiter
 	devMu   sync.Mutex
 	devices map[string]*deviceState // follow-up windows and pending clarifications
+}
+
+// OpenFollowUp opens a device's follow-up window: for the next follow-up window, what it
+// hears needs no wake phrase (a timer rings: "stop" or "okay" is enough).
+func (b *Broker) OpenFollowUp(device string) {
+	st := b.deviceState(device)
+	b.devMu.Lock()
+	st.followUntil = b.d.Now().Add(b.d.Config.Turn.FollowUpWindow)
+	b.devMu.Unlock()
 }
 
 // deviceState is the short-lived conversational state of one device.
@@ -98,6 +109,7 @@ func (b *Broker) Handler() http.Handler {
 	mux.Handle("POST /v1/utterances", b.authed(intents.ScopeText, b.limited(b.handleUtterance)))
 	mux.Handle("POST /v1/intents/{name}", b.authed(intents.ScopeIntent, b.limited(b.handleTypedCall)))
 	mux.Handle("GET /v1/intents", b.authed("", b.handleListIntents))
+	mux.Handle("POST /v1/announcements", b.authed(ScopeAnnounce, b.limited(b.handleAnnounce)))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errf(api.CodeNotFound, "no such route; see GET /v1/intents"))
 	})

@@ -39,10 +39,12 @@ const (
 	ScopeCalendarRead = "calendar:read"
 	ScopeAsk          = "ask"
 	ScopeRobot        = "robot"
+	ScopeTimer        = "timer"    // set, ask about and cancel kitchen timers
+	ScopeAnnounce     = "announce" // an operator may speak announcements on robots
 )
 
 // KnownScopes lists every scope a token may carry.
-var knownScopes = []string{ScopeTurn, ScopeIntent, ScopeText, ScopeHouseRead, ScopeHouseWrite, ScopeCalendarRead, ScopeAsk, ScopeRobot}
+var knownScopes = []string{ScopeTurn, ScopeIntent, ScopeText, ScopeHouseRead, ScopeHouseWrite, ScopeCalendarRead, ScopeAsk, ScopeRobot, ScopeTimer, ScopeAnnounce}
 
 // KnownScopes returns every scope a device token may carry.
 func KnownScopes() []string { return slices.Clone(knownScopes) }
