@@ -30,7 +30,9 @@ func (f *fakeLink) Connected() []string { return f.connected }
 
 type textSynth struct{}
 
-func (textSynth) Synthesize(ctx context.Context, text string) ([]byte, error) { return []byte(text), nil }
+func (textSynth) Synthesize(ctx context.Context, text string) ([]byte, error) {
+	return []byte(text), nil
+}
 
 func newAnnouncer() (*Announcer, *fakeLink, *[]Record) {
 	link := &fakeLink{connected: []string{"kitchen-robot", "den-robot"}}

@@ -72,7 +72,7 @@ type Deps struct {
 	RoomOf   func(device string) string          // a device's configured room
 	FollowUp func(device string)                 // opens the device's follow-up window (say "stop" without the wake phrase)
 	Settings Settings
-	Log      *slog.Logger
+	Logger   *slog.Logger
 }
 
 // Service holds the live timers and rings them. Create it with Open and run Run once.
@@ -102,8 +102,8 @@ func Open(ctx context.Context, d Deps) (*Service, error) {
 	if d.Clock == nil {
 		d.Clock = SystemClock{}
 	}
-	if d.Log == nil {
-		d.Log = slog.Default()
+	if d.Logger == nil {
+		d.Logger = slog.Default()
 	}
 	if d.RoomOf == nil {
 		d.RoomOf = func(string) string { return "" }
@@ -117,7 +117,7 @@ func Open(ctx context.Context, d Deps) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Service{d: d, set: d.Settings, clock: d.Clock, st: st, log: d.Log, wake: make(chan struct{}, 1),
+	s := &Service{d: d, set: d.Settings, clock: d.Clock, st: st, log: d.Logger, wake: make(chan struct{}, 1),
 		live: map[string]*Timer{}, link: d.Link, dirty: map[string]bool{}, voices: map[string][]byte{}}
 	for _, t := range ts {
 		s.live[t.ID] = t

@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker"
+	"github.com/reachy-broker/reachy-broker/broker/announce"
+	"github.com/reachy-broker/reachy-broker/broker/timers"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/agent"
 	"github.com/reachy-broker/reachy-broker/intents/basic"
@@ -174,6 +176,33 @@ func serve(ctx context.Context, log *slog.Logger, cfg *broker.Config, store *int
 		deps.Synthesizer = speech.NewOpenAISpeech(cfg.Synthesis.URL, key, cfg.Synthesis.Model, cfg.Synthesis.Voice)
 	}
 
+	// Timers and announcements speak first, over the robot link; the scheduler starts with
+	// the service and keeps the timers that survived a restart.
+	var b *broker.Broker
+	redactText := func(text string) (string, error) {
+		r, err := deps.Redactor.Redact(text)
+		return r.Text, err
+	}
+	tsvc, err := timers.Open(ctx, timers.Deps{DB: state.DB(), Synth: deps.Synthesizer, Redact: redactText, Audit: broker.TimerAudit(state),
+		RoomOf: func(device string) string {
+			if r := cfg.DeviceRoom(device); r != "" {
+				return r
+			}
+			return store.Table().Home.DeviceRoom
+		},
+		FollowUp: func(device string) { b.OpenFollowUp(device) },
+		Settings: timers.Settings{Every: cfg.Timers.RepeatEvery, Rings: cfg.Timers.Rings, Grace: cfg.Timers.Grace,
+			Expression: cfg.Timers.Expression, MaxPerRoom: cfg.Timers.MaxPerRoom},
+		Logger: log})
+	if err != nil {
+		return err
+	}
+	for name, h := range tsvc.Handlers() {
+		deps.Handlers[name] = h
+	}
+	deps.Handlers["robot.stop"] = timers.StopRinging{Timers: tsvc, Next: deps.Handlers["robot.stop"]}
+	deps.Announcer = &announce.Announcer{Synth: deps.Synthesizer, Redact: redactText, Audit: broker.AnnouncementAudit(state), Log: log}
+
 	modelPath := modelFlag
 	if modelPath == "" {
 		modelPath = cfg.Speech.Model
@@ -202,7 +231,7 @@ func serve(ctx context.Context, log *slog.Logger, cfg *broker.Config, store *int
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(os.Stderr, "\n  DEV MODE: loopback only, not on a tailnet.\n  API on http://%s  (state in %s)\n  Create a token: reachyctl token create --state-dir %s --device laptop --scopes text,house:read,house:write,calendar:read,ask,robot\n\n",
+		fmt.Fprintf(os.Stderr, "\n  DEV MODE: loopback only, not on a tailnet.\n  API on http://%s  (state in %s)\n  Create a token: reachyctl token create --state-dir %s --device laptop --scopes text,house:read,house:write,calendar:read,ask,robot,timer,announce\n\n",
 			apiListener.Addr(), cfg.StateDir, cfg.StateDir)
 	} else {
 		key, err := broker.ReadSecret(cfg.Listen.Tailnet.AuthKeyFile, cfg.Listen.Tailnet.AuthKeyEnv)
@@ -229,10 +258,10 @@ func serve(ctx context.Context, log *slog.Logger, cfg *broker.Config, store *int
 		log.Info("serving on the tailnet", "hostname", cfg.Listen.Tailnet.Hostname, "ip", ip4, "port", cfg.Listen.Tailnet.Port)
 	}
 
-	b, err := broker.New(deps)
-	if err != nil {
+	if b, err = broker.New(deps); err != nil {
 		return err
 	}
+	go tsvc.Run(ctx)
 	adminL, err := broker.ListenLoopback(cfg.Listen.Admin)
 	if err != nil {
 		return err
