@@ -234,3 +234,33 @@ func (l *LocalTimers) Run(ctx context.Context) {
 		}
 	}
 }
+
+// HandleLink runs the link actions that concern timers (LinkTimers, LinkRing); handled is
+// false for any other type, which the caller handles itself.
+func (l *LocalTimers) HandleLink(ctx context.Context, m api.LinkMessage) (ack api.LinkAckBody, handled bool) {
+	switch m.Type {
+	case api.LinkTimers:
+		l.Replace(m.Timers)
+		return api.LinkAckBody{OK: true}, true
+	case api.LinkRing:
+		if m.Ring == nil {
+			return api.LinkAckBody{Code: api.LinkErrInvalid}, true
+		}
+		return l.Ring(ctx, *m.Ring), true
+	}
+	return api.LinkAckBody{}, false
+}
+
+// ReportRang tells the broker which timers the hub rang itself (LinkRangLocal), when the
+// link is up; what could not be sent is kept for the next try.
+func (l *LocalTimers) ReportRang(ctx context.Context, send func(context.Context, api.LinkMessage) error) error {
+	ids := l.TakeRang()
+	if len(ids) == 0 {
+		return nil
+	}
+	if err := send(ctx, api.LinkMessage{Type: api.LinkRangLocal, Rang: ids}); err != nil {
+		l.Requeue(ids)
+		return err
+	}
+	return nil
+}

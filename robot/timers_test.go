@@ -142,3 +142,32 @@ func TestLocalTimersRunLoopRings(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+func TestLocalTimersOverLinkMessages(t *testing.T) {
+	sp, clk := &countingSpeaker{}, &stepClock{now: due0}
+	l := &LocalTimers{Speaker: sp, Now: clk.Now}
+	if _, handled := l.HandleLink(context.Background(), api.LinkMessage{Type: api.LinkPlay}); handled {
+		t.Fatal("a play action was taken as a timer action")
+	}
+	ack, handled := l.HandleLink(context.Background(), api.LinkMessage{Type: api.LinkTimers, Timers: []api.LinkTimer{{ID: "t-1", Due: due0}}})
+	if !handled || !ack.OK || len(l.Pending()) != 1 {
+		t.Fatalf("%v %+v %v", handled, ack, l.Pending())
+	}
+	if ack, _ := l.HandleLink(context.Background(), api.LinkMessage{Type: api.LinkRing}); ack.OK || ack.Code != api.LinkErrInvalid {
+		t.Fatalf("ring without a body: %+v", ack)
+	}
+	clk.set(due0.Add(time.Minute))
+	l.Tick(context.Background())
+	// The link is down: the report waits; once it is up, it is sent once.
+	down := func(context.Context, api.LinkMessage) error { return ErrUnreachable }
+	if err := l.ReportRang(context.Background(), down); err == nil {
+		t.Fatal("report over a down link succeeded")
+	}
+	var sent []api.LinkMessage
+	up := func(ctx context.Context, m api.LinkMessage) error { sent = append(sent, m); return nil }
+	l.ReportRang(context.Background(), up)
+	l.ReportRang(context.Background(), up)
+	if len(sent) != 1 || sent[0].Type != api.LinkRangLocal || len(sent[0].Rang) != 1 || sent[0].Rang[0] != "t-1" {
+		t.Fatalf("sent %+v", sent)
+	}
+}
