@@ -286,11 +286,32 @@ func (s *Service) Pending() int {
 	return len(s.live)
 }
 
-// Run is the one scheduler goroutine: it sleeps until the next timer needs it (or a change
-// wakes it), rings what is due and keeps the robots' copies fresh. It returns when ctx ends.
+// Run is the scheduler: one goroutine that sleeps until the next timer needs it (or a change
+// wakes it) and rings what is due, and one that keeps the robots' copies fresh and
+// synthesizes ring sentences ahead of time, so that neither a slow robot nor speech
+// synthesis delays a ring. It returns when ctx ends.
 func (s *Service) Run(ctx context.Context) {
+	side := make(chan struct{}, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			s.syncDirty(ctx)
+			s.warm(ctx)
+			select {
+			case <-ctx.Done():
+				return
+			case <-side:
+			}
+		}
+	}()
+	defer func() { <-done }()
 	for {
-		s.Tick(ctx)
+		s.ringDue(ctx)
+		select {
+		case side <- struct{}{}:
+		default:
+		}
 		wait := time.Hour
 		now := s.clock.Now()
 		s.mu.Lock()
@@ -310,8 +331,15 @@ func (s *Service) Run(ctx context.Context) {
 	}
 }
 
-// Tick rings every timer whose time has come and sends changed copies to the robots.
+// Tick does at once what Run does over time: it rings every timer whose time has come,
+// sends changed copies to the robots and synthesizes the coming ring sentences.
 func (s *Service) Tick(ctx context.Context) {
+	s.ringDue(ctx)
+	s.syncDirty(ctx)
+	s.warm(ctx)
+}
+
+func (s *Service) ringDue(ctx context.Context) {
 	now := s.clock.Now()
 	s.mu.Lock()
 	var due []*Timer
@@ -326,8 +354,6 @@ func (s *Service) Tick(ctx context.Context) {
 	for _, t := range due {
 		s.ring(ctx, t, now)
 	}
-	s.syncDirty(ctx)
-	s.warm(ctx)
 }
 
 // targets are the robots a timer rings on: the device it was set on when that robot's link is
