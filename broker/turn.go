@@ -28,6 +28,7 @@ const (
 	replyTimeout  = "Sorry, that took too long. Please try again."
 	replyError    = "Sorry, something went wrong. Please try again."
 	replyOneThing = "Please ask me for one thing at a time."
+	replyInvalid  = "Sorry, I can't do that as asked."
 )
 
 // synthesisReserve is kept back from a turn's budget for speaking the answer: 1.5 s, or a
@@ -54,9 +55,13 @@ type turn struct {
 }
 
 func (b *Broker) newTurn(r *http.Request, route string) *turn {
+	return b.newTurnFor(callerOf(r), route)
+}
+
+func (b *Broker) newTurnFor(c caller, route string) *turn {
 	now := b.d.Now()
 	return &turn{id: newTurnID(), start: now, deadline: now.Add(b.d.Config.Turn.Budget), route: route,
-		c: callerOf(r), stages: map[string]int64{}}
+		c: c, stages: map[string]int64{}}
 }
 
 func (t *turn) mark(stage string, since time.Time) time.Time {
@@ -65,35 +70,45 @@ func (t *turn) mark(stage string, since time.Time) time.Time {
 	return now
 }
 
-// withIdempotency replays a stored result for a repeated Idempotency-Key, or runs fn and
-// stores what it answered (errors included) before anyone else with the key can proceed.
+// callResult is what a turn-shaped call answered: a status and a *api.TurnResponse or
+// *apiError, or a stored answer replayed for a repeated Idempotency-Key. Status 0 means
+// the caller went away before anything was decided.
+type callResult struct {
+	status int
+	v      any
+	replay *storedResult
+}
+
+// withIdempotency runs fn under the request's Idempotency-Key and writes what it answered.
 func (b *Broker) withIdempotency(w http.ResponseWriter, r *http.Request, fn func() (int, any)) {
-	key := r.Header.Get("Idempotency-Key")
+	b.writeResult(w, b.idempotent(r.Context(), callerOf(r).Name, r.Header.Get("Idempotency-Key"), fn))
+}
+
+// idempotent replays a stored result for a repeated key, or runs fn and stores what it
+// answered (errors included) before anyone else with the key can proceed. An empty key
+// just runs fn.
+func (b *Broker) idempotent(ctx context.Context, device, key string, fn func() (int, any)) callResult {
 	if key == "" {
 		status, v := fn()
-		b.respond(w, status, v)
-		return
+		return callResult{status: status, v: v}
 	}
 	if len(key) > 200 {
-		b.fail(w, errf(api.CodeInvalidArgs, "Idempotency-Key is longer than 200 characters"))
-		return
+		e := errf(api.CodeInvalidArgs, "Idempotency-Key is longer than 200 characters")
+		b.m.countError(e.Code)
+		return callResult{status: codeStatus[e.Code], v: e}
 	}
-	c := callerOf(r)
-	stored, release, err := b.idem.begin(r.Context(), c.Name, key)
+	stored, release, err := b.idem.begin(ctx, device, key)
 	if err != nil {
-		if r.Context().Err() != nil {
-			return
+		if ctx.Err() != nil {
+			return callResult{}
 		}
 		b.log.Error("idempotency", "err", err)
-		b.fail(w, errf(api.CodeInternal, "could not check the Idempotency-Key"))
-		return
+		e := errf(api.CodeInternal, "could not check the Idempotency-Key")
+		b.m.countError(e.Code)
+		return callResult{status: codeStatus[e.Code], v: e}
 	}
 	if stored != nil {
-		w.Header().Set("Idempotent-Replayed", "true")
-		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		w.WriteHeader(stored.Status)
-		w.Write(stored.Body)
-		return
+		return callResult{status: stored.Status, replay: stored}
 	}
 	defer release()
 	status, v := fn()
@@ -112,17 +127,24 @@ func (b *Broker) withIdempotency(w http.ResponseWriter, r *http.Request, fn func
 	}
 	// Busy and rate limits are not results: a retry should run again.
 	if status != http.StatusServiceUnavailable && status != http.StatusTooManyRequests {
-		if err := b.idem.store(context.WithoutCancel(r.Context()), c.Name, key, storedResult{TurnID: turnID, Status: status, Body: body}); err != nil {
+		if err := b.idem.store(context.WithoutCancel(ctx), device, key, storedResult{TurnID: turnID, Status: status, Body: body}); err != nil {
 			b.log.Error("idempotency store", "err", err)
 		}
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	if e, ok := v.(*apiError); ok {
-		writeError(w, e)
-		return
+	return callResult{status: status, v: v}
+}
+
+// writeResult writes a callResult as the HTTP answer.
+func (b *Broker) writeResult(w http.ResponseWriter, res callResult) {
+	switch {
+	case res.replay != nil:
+		w.Header().Set("Idempotent-Replayed", "true")
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(res.replay.Status)
+		w.Write(res.replay.Body)
+	case res.status != 0:
+		b.respond(w, res.status, res.v)
 	}
-	w.WriteHeader(status)
-	w.Write(body)
 }
 
 func (b *Broker) respond(w http.ResponseWriter, status int, v any) {
@@ -212,7 +234,8 @@ func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
 		}
 		since = t.mark("vad", since)
 		if b.d.Transcriber == nil {
-			return b.errorResult(t, &apiError{Code: api.CodeBusy, Message: "speech-to-text is not available", RetryAfter: 5})
+			// No Retry-After: asking again cannot help until a model is configured.
+			return b.errorResult(t, &apiError{Code: api.CodeBusy, Message: "speech-to-text is not available: this broker has no whisper model (text turns still work)"})
 		}
 		sctx, cancel := context.WithDeadline(r.Context(), t.workDeadline())
 		text, err := b.d.Transcriber.Transcribe(sctx, clip.Samples)
@@ -280,7 +303,7 @@ func jsonProblem(err error) string {
 	case errors.As(err, &te):
 		return fmt.Sprintf("field %q has the wrong type", te.Field)
 	case strings.HasPrefix(err.Error(), "json: unknown field"):
-		return "unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ")
+		return "it has a field this route does not take" // the field's name is the caller's bytes
 	case errors.Is(err, io.EOF):
 		return "empty body"
 	}
@@ -321,7 +344,20 @@ func (b *Broker) tail(ctx context.Context, t *turn, text string, requireWake boo
 
 	var ans intents.Answer
 	outcome := OutcomeOK
+	// A clarification names the home's rooms or people: ask it only of a caller who may
+	// call the intent it would complete, so the vocabulary does not leak across scopes.
+	scope := d.Scope
+	if d.Intent == intents.IntentClarify && d.Pending != nil {
+		if pin, ok := table.Lookup(d.Pending.Intent); ok && !t.c.Has(pin.Scope) {
+			scope = pin.Scope
+			t.resp.Intent, t.resp.Kind, t.resp.Args = pin.Name, string(pin.Kind), map[string]string{}
+		}
+	}
 	switch {
+	case !t.c.Has(scope):
+		outcome, t.code = OutcomeDenied, api.CodeIntentDenied
+		b.m.countError(api.CodeIntentDenied)
+		ans = intents.Answer{Reply: replyDenied, Expression: intents.ExpressionSorry}
 	case d.Intent == intents.IntentClarify:
 		ans = intents.Answer{Reply: d.Prompt, Expression: intents.ExpressionCurious, FollowUp: true}
 		if ans.Reply == "" {
@@ -332,16 +368,31 @@ func (b *Broker) tail(ctx context.Context, t *turn, text string, requireWake boo
 			st.pending, st.pendingExpires = d.Pending, now.Add(b.d.Config.Turn.ClarifyTTL)
 			b.devMu.Unlock()
 		}
-	case !t.c.Has(d.Scope):
-		outcome, t.code = OutcomeDenied, api.CodeIntentDenied
-		b.m.countError(api.CodeIntentDenied)
-		ans = intents.Answer{Reply: replyDenied, Expression: intents.ExpressionSorry}
 	default:
 		in, _ := table.Lookup(d.Intent)
 		ans, outcome = b.runHandler(ctx, t, table, in, d.Args)
 	}
 	since = t.mark("handler", since)
 	return b.finish(ctx, t, ans, outcome, since)
+}
+
+// checkArgs lets a handler whose arguments depend on one another refuse or complete them
+// before anything is audited or done (intents.ArgChecker). Its errors name declared
+// arguments only.
+func (b *Broker) checkArgs(in *intents.Intent, args map[string]string) (map[string]string, error) {
+	ck, ok := b.d.Handlers[in.Handler.Type].(intents.ArgChecker)
+	if !ok {
+		return args, nil
+	}
+	out, err := ck.CheckArgs(in, args)
+	if err != nil {
+		var ae *intents.ArgError
+		if errors.As(err, &ae) {
+			return nil, ae
+		}
+		return nil, errors.New("invalid arguments")
+	}
+	return out, nil
 }
 
 // runHandler calls the intent's handler under a deadline taken from what is left of the turn.
@@ -351,6 +402,12 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 		t.code = "not_built"
 		return intents.Answer{Reply: replyNotYet, Expression: intents.ExpressionSorry}, OutcomeError
 	}
+	args, err := b.checkArgs(in, args)
+	if err != nil {
+		t.code = api.CodeInvalidArgs
+		return intents.Answer{Reply: replyInvalid, Expression: intents.ExpressionConfused}, OutcomeInvalid
+	}
+	t.resp.Args = allowlistArgs(args)
 	hctx, cancel := context.WithDeadline(ctx, t.workDeadline())
 	defer cancel()
 	type result struct {
@@ -484,28 +541,60 @@ func (b *Broker) deviceState(name string) *deviceState {
 
 // handleTypedCall: POST /v1/intents/{name} with a JSON object of arguments.
 func (b *Broker) handleTypedCall(w http.ResponseWriter, r *http.Request) {
-	t := b.newTurn(r, "intent")
-	name := r.PathValue("name")
+	b.writeResult(w, b.callIntent(r.Context(), intentCall{
+		c: callerOf(r), route: "intent", name: r.PathValue("name"),
+		key: r.Header.Get("Idempotency-Key"), audio: r.URL.Query().Get("audio") == "wav",
+		args: func() (map[string]any, *apiError) {
+			raw := map[string]any{}
+			if e := b.decodeJSON(r, w, &raw); e != nil {
+				return nil, e
+			}
+			return raw, nil
+		},
+	}))
+}
+
+// intentCall is one typed call of a named intent. POST /v1/intents/{name} and an MCP
+// tools/call both run it through callIntent, so the two entry points cannot drift apart.
+type intentCall struct {
+	c     caller
+	route string // what the audit log records as the entry point: "intent" or "mcp"
+	name  string
+	key   string // Idempotency-Key; "" for none
+	audio bool   // synthesize the reply
+	// args reads the arguments. It is called only once the intent is known and allowed,
+	// under the idempotency key, so a refused call never reads its body.
+	args func() (map[string]any, *apiError)
+}
+
+// callIntent is the typed-call path: allowlist, scope, idempotency, argument validation
+// against the closed vocabularies, the handler under its deadline, redaction, audit.
+func (b *Broker) callIntent(ctx context.Context, ic intentCall) callResult {
+	t := b.newTurnFor(ic.c, ic.route)
 	table := b.d.Table()
-	in, ok := table.Lookup(name)
+	in, ok := table.Lookup(ic.name)
 	// The allowlist is decided first: nothing else is looked at for an unknown intent.
-	if !ok || name == intents.IntentClarify {
+	if !ok || ic.name == intents.IntentClarify {
 		t.resp.Intent = "-"
-		b.fail(w, errf(api.CodeUnknownIntent, "there is no intent by that name"))
+		e := errf(api.CodeUnknownIntent, "there is no intent by that name")
+		b.m.countError(e.Code)
 		t.resp.Outcome, t.code = OutcomeDenied, api.CodeUnknownIntent
 		b.audit(t)
-		return
+		return callResult{status: codeStatus[e.Code], v: e}
 	}
 	t.resp.Intent, t.resp.Kind = in.Name, string(in.Kind)
 	if !t.c.Has(in.Scope) {
-		b.fail(w, errf(api.CodeIntentDenied, "this device may not call %s", in.Name))
-		t.resp.Outcome, t.code = OutcomeDenied, api.CodeIntentDenied
+		// A missing scope is not a policy refusal: say which scope would allow the call.
+		e := errf(api.CodeInsufficientScope, "this token lacks the %s scope that %s needs", in.Scope, in.Name)
+		e.Scope = in.Scope
+		b.m.countError(e.Code)
+		t.resp.Outcome, t.code = OutcomeDenied, api.CodeInsufficientScope
 		b.audit(t)
-		return
+		return callResult{status: codeStatus[e.Code], v: e}
 	}
-	b.withIdempotency(w, r, func() (int, any) {
-		raw := map[string]any{}
-		if e := b.decodeJSON(r, w, &raw); e != nil {
+	return b.idempotent(ctx, ic.c.Name, ic.key, func() (int, any) {
+		raw, e := ic.args()
+		if e != nil {
 			return b.errorResult(t, e)
 		}
 		args := map[string]string{}
@@ -516,24 +605,49 @@ func (b *Broker) handleTypedCall(w http.ResponseWriter, r *http.Request) {
 			case float64:
 				args[k] = fmt.Sprint(x)
 			default:
-				return b.errorResult(t, errf(api.CodeInvalidArgs, "argument %q must be a string or a number", k))
+				if spec, ok := in.Arg(k); ok {
+					return b.errorResult(t, errf(api.CodeInvalidArgs, "argument %s must be a string or a number", spec.Name))
+				}
+				return b.errorResult(t, errf(api.CodeInvalidArgs, "every argument must be a string or a number"))
 			}
 		}
 		valid, err := table.Validate(in, args, intents.Context{DeviceRoom: t.c.room})
 		if err != nil {
 			var ae *intents.ArgError
 			if errors.As(err, &ae) {
-				return b.errorResult(t, errf(api.CodeInvalidArgs, "%s", ae.Error()))
+				return b.errorResult(t, errf(api.CodeInvalidArgs, "%s%s", ae.Error(), allowedHint(table, in, ae.Arg)))
 			}
 			return b.errorResult(t, errf(api.CodeInvalidArgs, "invalid arguments"))
 		}
+		if valid, err = b.checkArgs(in, valid); err != nil {
+			return b.errorResult(t, errf(api.CodeInvalidArgs, "%s", err.Error()))
+		}
 		t.resp.Args = allowlistArgs(valid)
-		t.audio = r.URL.Query().Get("audio") == "wav"
+		t.audio = ic.audio
 		since := time.Now()
-		ans, outcome := b.runHandler(r.Context(), t, table, in, valid)
+		ans, outcome := b.runHandler(ctx, t, table, in, valid)
 		since = t.mark("handler", since)
-		return b.finish(r.Context(), t, ans, outcome, since)
+		return b.finish(ctx, t, ans, outcome, since)
 	})
+}
+
+// allowedHint names an argument's allowed values, so a caller can correct itself.
+func allowedHint(table *intents.Table, in *intents.Intent, arg string) string {
+	spec, ok := in.Arg(arg)
+	if !ok {
+		names := make([]string, 0, len(in.Args))
+		for _, a := range in.Args {
+			names = append(names, a.Name)
+		}
+		if len(names) == 0 {
+			return " (it takes no arguments)"
+		}
+		return " (arguments: " + strings.Join(names, ", ") + ")"
+	}
+	if vals := table.AllowedValues(spec); len(vals) > 0 {
+		return " (allowed: " + strings.Join(vals, ", ") + ")"
+	}
+	return ""
 }
 
 // handleListIntents: only what this caller may call.
