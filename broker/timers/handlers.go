@@ -77,12 +77,22 @@ func capitalize(s string) string {
 	return string(b)
 }
 
-// nameOf is how a timer is called in a sentence: "the pasta timer", "the ten-minute timer".
+// nameOf is how a timer is called in a sentence: "the pasta timer", "the ten-minute timer",
+// "the timer for one hour and twenty minutes".
 func nameOf(t Timer) string {
 	if t.Label != "" {
 		return "the " + t.Label + " timer"
 	}
-	return "the " + SayDuration(t.Duration) + " timer"
+	secs := int(t.Duration / time.Second)
+	for _, u := range []struct {
+		secs int
+		word string
+	}{{3600, "hour"}, {60, "minute"}, {1, "second"}} {
+		if secs%u.secs == 0 && secs/u.secs < 100 {
+			return "the " + Number(secs/u.secs) + "-" + u.word + " timer"
+		}
+	}
+	return "the timer for " + SayDuration(t.Duration)
 }
 
 func (s *Service) describe(t Timer, now time.Time) string {

@@ -281,7 +281,7 @@ func TestStatusWhileRunning(t *testing.T) {
 	}
 	r.call(HandlerStart, map[string]string{"duration": "3600"})
 	a := r.call(HandlerStatus, nil)
-	if a.Reply != "You have two timers: the pasta timer has four minutes and ten seconds left and the one hour timer has one hour left." {
+	if a.Reply != "You have two timers: the pasta timer has four minutes and ten seconds left and the one-hour timer has one hour left." {
 		t.Fatalf("%q", a.Reply)
 	}
 	// Another room has its own timers.
@@ -518,6 +518,20 @@ func TestHubGetsItsRoomsPendingTimers(t *testing.T) {
 	copies = r.link.of(api.LinkTimers)
 	if len(copies) != 1 || len(copies[0].M.Timers) != 1 || copies[0].M.Timers[0].Label != "oven" {
 		t.Fatalf("copies on connect %+v", copies)
+	}
+}
+
+func TestUnlabelledTimersAreNamedByTheirLength(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		10 * time.Minute: "the ten-minute timer",
+		2 * time.Hour:    "the two-hour timer",
+		90 * time.Second: "the ninety-second timer",
+		80 * time.Minute: "the eighty-minute timer",
+		3725e9:           "the timer for one hour, two minutes and five seconds",
+	} {
+		if got := nameOf(Timer{Duration: d}); got != want {
+			t.Errorf("%v: %q, want %q", d, got, want)
+		}
 	}
 }
 
