@@ -13,6 +13,7 @@ import (
 	"github.com/reachy-broker/reachy-broker/broker"
 	"github.com/reachy-broker/reachy-broker/broker/announce"
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/timers"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/basic"
 )
@@ -83,3 +84,65 @@ func TestAnnounceCommand(t *testing.T) {
 		t.Fatalf("audit: %s", out)
 	}
 }
+
+// TestTimerTour follows the README's timer lines: a pasta timer set by text rings on the
+// room's robot at its time, and can be asked about.
+func TestTimerTour(t *testing.T) {
+	dir := t.TempDir()
+	cfg, table, err := broker.DevConfig("127.0.0.1:0", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state, err := broker.OpenState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer state.Close()
+	clock := timers.NewManualClock(time.Now())
+	link := &ringLink{}
+	svc, err := timers.Open(context.Background(), timers.Deps{DB: state.DB(), Clock: clock, Link: link, Audit: broker.TimerAudit(state),
+		RoomOf: func(string) string { return table.Home.DeviceRoom }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	handlers := basic.Handlers(time.Now)
+	for k, h := range svc.Handlers() {
+		handlers[k] = h
+	}
+	b, err := broker.New(broker.Deps{Config: cfg, Table: func() *intents.Table { return table }, State: state, Handlers: handlers,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(b.Handler())
+	defer srv.Close()
+	tok, _, err := state.CreateToken(context.Background(), "laptop", []string{"text", "timer"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := ctl(t, "say", "--broker", srv.URL, "--token", tok, "set a pasta timer for 3 seconds")
+	if code != 0 || !strings.Contains(out, "timer.start") || !strings.Contains(out, "Okay. Pasta timer set for three seconds.") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	code, out, _ = ctl(t, "say", "--broker", srv.URL, "--token", tok, "how long is left on the pasta timer")
+	if code != 0 || !strings.Contains(out, "The pasta timer has three seconds left.") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	clock.Advance(3 * time.Second)
+	svc.Tick(context.Background())
+	if len(link.rings) != 1 || link.rings[0] != "reachy-sim" {
+		t.Fatalf("rings %v", link.rings)
+	}
+}
+
+// ringLink is one robot of the demo home's device room with its link up.
+type ringLink struct{ rings []string }
+
+func (l *ringLink) Send(ctx context.Context, dev string, m api.LinkMessage) (api.LinkAckBody, error) {
+	if m.Type == api.LinkRing {
+		l.rings = append(l.rings, dev)
+	}
+	return api.LinkAckBody{OK: true}, nil
+}
+
+func (l *ringLink) Connected() []string { return []string{"reachy-sim"} }
