@@ -22,14 +22,16 @@ type LocalTimers struct {
 	Chime   []byte           // played before the broker's ring sentence; default the chime
 	After   time.Duration    // how long past due the hub waits for the broker's ring; default 5 s
 	Now     func() time.Time // default time.Now
+	Window  time.Duration    // after a ring, "stop" or "okay" needs no wake phrase this long; default 10 s
 	Log     *slog.Logger
 
-	mu      sync.Mutex
-	pending map[string]api.LinkTimer
-	owner   map[string]ringer // who rang each timer (kept a day so a late ring is recognized)
-	ownedAt map[string]time.Time
-	rang    []string // rung locally, not yet reported to the broker
-	wake    chan struct{}
+	mu       sync.Mutex
+	pending  map[string]api.LinkTimer
+	owner    map[string]ringer // who rang each timer (kept a day so a late ring is recognized)
+	ownedAt  map[string]time.Time
+	rang     []string // rung locally, not yet reported to the broker
+	lastRing time.Time
+	wake     chan struct{}
 }
 
 type ringer int
@@ -158,6 +160,7 @@ func (l *LocalTimers) Ring(ctx context.Context, r api.LinkRingAction) api.LinkAc
 			return api.LinkAckBody{OK: false, Code: api.LinkErrFailed}
 		}
 	}
+	l.rung()
 	return api.LinkAckBody{OK: true}
 }
 
@@ -188,8 +191,27 @@ func (l *LocalTimers) Tick(ctx context.Context) []string {
 		if err := l.Speaker.Play(ctx, "timer-local.wav", sound); err != nil {
 			l.log().Warn("local timer ring", "err", err)
 		}
+		l.rung()
 	}
 	return rang
+}
+
+func (l *LocalTimers) rung() {
+	l.mu.Lock()
+	l.lastRing = l.now()
+	l.mu.Unlock()
+}
+
+// Ringing reports whether a timer rang within the last Window: what is said now ("stop",
+// "okay") needs no wake phrase. It is the hub's wake bypass for timers.
+func (l *LocalTimers) Ringing() bool {
+	w := l.Window
+	if w <= 0 {
+		w = 10 * time.Second
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return !l.lastRing.IsZero() && l.now().Sub(l.lastRing) < w
 }
 
 // TakeRang returns the timers rung locally that the broker has not been told of (send them

@@ -86,12 +86,19 @@ func TestBrokerRingMeansNoLocalRing(t *testing.T) {
 	if ack := l.Ring(context.Background(), api.LinkRingAction{TimerID: "t-1", WAV: []byte("x"), Repeat: 2}); !ack.OK {
 		t.Fatalf("repeat ack %+v", ack)
 	}
+	// Right after a ring, "stop" needs no wake phrase (the hub's wake bypass).
+	if !l.Ringing() {
+		t.Fatal("not ringing after a ring")
+	}
 	clk.set(due0.Add(time.Minute))
 	if rang := l.Tick(context.Background()); len(rang) != 0 {
 		t.Fatalf("rang locally after the broker rang: %v", rang)
 	}
 	if got := sp.names(); len(got) != 4 || got[0] != "timer-chime.wav" || got[1] != "timer-t-1.wav" {
 		t.Fatalf("played %v", got)
+	}
+	if l.Ringing() {
+		t.Fatal("still ringing a minute after the last ring")
 	}
 }
 
