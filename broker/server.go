@@ -19,6 +19,7 @@ import (
 
 	"github.com/reachy-broker/reachy-broker/broker/announce"
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/link"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/redact"
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -54,6 +55,7 @@ type Deps struct {
 	Identifier  Identifier          // nil: loopback dev mode, no node binding
 	Reloads     ReloadStatus        // nil: the table is never reloaded (tests)
 	Announcer   *announce.Announcer // nil: POST /v1/announcements answers busy
+	Link        link.Options
 	Logger      *slog.Logger
 	Now         func() time.Time
 }
@@ -69,6 +71,7 @@ type Broker struct {
 	limits  map[string]*rate.Limiter
 	devMu   sync.Mutex
 	devices map[string]*deviceState // follow-up windows and pending clarifications
+	link    *link.Registry
 }
 
 // OpenFollowUp opens a device's follow-up window: for the next follow-up window, what it
@@ -108,8 +111,11 @@ func New(d Deps) (*Broker, error) {
 	if d.Reloads != nil {
 		m.watchReloads(d.Reloads)
 	}
+	if d.Link.Logger == nil {
+		d.Link.Logger = d.Logger
+	}
 	return &Broker{d: d, m: m, idem: newIdem(d.State), log: d.Logger,
-		limits: map[string]*rate.Limiter{}, devices: map[string]*deviceState{}}, nil
+		limits: map[string]*rate.Limiter{}, devices: map[string]*deviceState{}, link: link.New(d.Link)}, nil
 }
 
 // Handler is the API (wire contract v1).
@@ -120,6 +126,7 @@ func (b *Broker) Handler() http.Handler {
 	mux.Handle("POST /v1/intents/{name}", b.authed(intents.ScopeIntent, b.limited(b.handleTypedCall)))
 	mux.Handle("GET /v1/intents", b.authed("", b.handleListIntents))
 	mux.Handle("POST /v1/announcements", b.authed(ScopeAnnounce, b.limited(b.handleAnnounce)))
+	mux.Handle("GET /v1/link", b.authed(intents.ScopeLink, b.handleLink))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errf(api.CodeNotFound, "no such route; see GET /v1/intents"))
 	})
