@@ -38,9 +38,18 @@ func (h *Hub) AttachLink(l *Link) {
 	}
 	h.Link = l
 	l.Handle = h.LinkAction
+	if h.Timers != nil {
+		h.Timers.Send = l.Send
+	}
 	l.OnUp = func() {
 		if s := h.Motion.State(); s != "" {
 			l.Send(context.Background(), api.LinkMessage{Type: api.LinkState, State: hubState(s)})
+		}
+		if h.Timers != nil {
+			// Timers rung here while the broker was unreachable: it must not ring them again.
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+			defer cancel()
+			h.Timers.ReportRang(ctx, l.Send)
 		}
 	}
 	l.OnDown = func() {
@@ -104,6 +113,12 @@ func (h *Hub) LinkAction(ctx context.Context, m api.LinkMessage) api.LinkAckBody
 		h.mu.Unlock()
 		h.Motion.Idle(ctx)
 		return api.LinkAckBody{OK: true}
+	case api.LinkTimers, api.LinkRing:
+		if h.Timers == nil {
+			return api.LinkAckBody{Code: api.LinkErrUnknownType}
+		}
+		ack, _ := h.Timers.HandleLink(ctx, m)
+		return ack
 	case api.LinkPresence:
 		if m.Presence == nil {
 			return api.LinkAckBody{Code: api.LinkErrInvalid}

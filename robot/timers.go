@@ -23,6 +23,9 @@ type LocalTimers struct {
 	After   time.Duration    // how long past due the hub waits for the broker's ring; default 5 s
 	Now     func() time.Time // default time.Now
 	Window  time.Duration    // after a ring, "stop" or "okay" needs no wake phrase this long; default 10 s
+	// Send, when set, sends a message up the robot link: a local ring is reported at once
+	// when the link is up (and again on the next connect when it is not).
+	Send func(context.Context, api.LinkMessage) error
 	Log     *slog.Logger
 
 	mu       sync.Mutex
@@ -192,6 +195,11 @@ func (l *LocalTimers) Tick(ctx context.Context) []string {
 			l.log().Warn("local timer ring", "err", err)
 		}
 		l.rung()
+	}
+	if len(rang) > 0 && l.Send != nil {
+		if err := l.ReportRang(ctx, l.Send); err != nil {
+			l.log().Info("local ring not reported yet; it will be when the link is back", "err", err)
+		}
 	}
 	return rang
 }

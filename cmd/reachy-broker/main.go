@@ -240,7 +240,8 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 		deps.Handlers[name] = h
 	}
 	deps.Handlers["robot.stop"] = timers.StopRinging{Timers: tsvc, Next: deps.Handlers["robot.stop"]}
-	deps.Announcer = &announce.Announcer{Synth: deps.Synthesizer, Redact: redactText, Audit: broker.AnnouncementAudit(state), Log: log}
+	announcer := &announce.Announcer{Synth: deps.Synthesizer, Redact: redactText, Audit: broker.AnnouncementAudit(state), Log: log}
+	deps.Announcer = announcer
 
 	modelPath := modelFlag
 	if modelPath == "" {
@@ -299,6 +300,8 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 	if b, err = broker.New(deps); err != nil {
 		return err
 	}
+	announcer.Link = broker.Robots{R: b.Link()}
+	go b.ConnectTimers(ctx, tsvc)
 	go tsvc.Run(ctx)
 	adminL, err := broker.ListenLoopback(cfg.Listen.Admin)
 	if err != nil {

@@ -185,6 +185,9 @@ func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient
 	h := &robot.Hub{Source: mic, Broker: client, Daemon: d, Speaker: speaker, Motion: robot.NewMotion(d, cfg.Expressions, log),
 		Fallback: robot.FallbackSpeech(ctx, cfg.FallbackWAV), MaxUtter: cfg.MaxUtter, Log: log}
 	if l != nil {
+		// The room's pending timers ring here too when the broker does not ring them.
+		h.Timers = &robot.LocalTimers{Speaker: speaker, After: cfg.TimerLocalAfter, Log: log}
+		go h.Timers.Run(ctx)
 		h.AttachLink(l)
 		go l.Run(ctx)
 	}
@@ -256,8 +259,10 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 	lctx, stopLink := context.WithCancel(ctx)
 	defer func() { stopLink(); wg.Wait() }()
 	if l != nil {
+		h.Timers = &robot.LocalTimers{Speaker: h.Speaker, After: cfg.TimerLocalAfter, Log: log}
 		h.AttachLink(l)
-		wg.Add(2)
+		wg.Add(3)
+		go func() { defer wg.Done(); h.Timers.Run(lctx) }()
 		go func() { defer wg.Done(); l.Run(lctx) }()
 		go func() { defer wg.Done(); saveOnCalls(lctx, fake, save, log) }()
 	}
