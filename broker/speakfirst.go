@@ -29,12 +29,14 @@ func (r Robots) Connected() []string {
 	return out
 }
 
-// ConnectTimers attaches the timer service to the broker's robot link: it rings over it, a
-// robot that connects gets its room's pending timers, a robot's report of timers it rang
-// itself ends them, and "stop" said to a link action silences a ringing timer. It returns
-// when ctx ends.
+// Robots is the broker's robot link for timers and announcements.
+func (b *Broker) Robots() Robots { return Robots{R: b.link} }
+
+// ConnectTimers feeds the timer service what the robots say over the link (give the service
+// b.Robots() to ring over): a robot that connects gets its room's pending timers, a robot's
+// report of timers it rang itself ends them, and "stop" said to a link action silences a
+// ringing timer. It returns when ctx ends.
 func (b *Broker) ConnectTimers(ctx context.Context, t *timers.Service) {
-	t.SetLink(Robots{R: b.link})
 	unsubscribe := b.link.Subscribe(func(e link.Event) {
 		ectx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()

@@ -32,6 +32,18 @@ func (s *Service) Handlers() map[string]intents.Handler {
 	}
 }
 
+// Register adds the timer handlers to a handler map and wraps its robot.stop handler so that
+// "stop" (and "okay") also silences a ringing timer.
+func (s *Service) Register(handlers map[string]intents.Handler) {
+	for name, h := range s.Handlers() {
+		handlers[name] = h
+	}
+	handlers[HandlerRobotStop] = StopRinging{Timers: s, Next: handlers[HandlerRobotStop]}
+}
+
+// HandlerRobotStop is the handler type of robot.stop, which Register wraps.
+const HandlerRobotStop = "robot.stop"
+
 func (s *Service) roomOf(c intents.Call) string {
 	if c.Room != "" {
 		return c.Room

@@ -236,10 +236,7 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 	if err != nil {
 		return err
 	}
-	for name, h := range tsvc.Handlers() {
-		deps.Handlers[name] = h
-	}
-	deps.Handlers["robot.stop"] = timers.StopRinging{Timers: tsvc, Next: deps.Handlers["robot.stop"]}
+	tsvc.Register(deps.Handlers)
 	announcer := &announce.Announcer{Synth: deps.Synthesizer, Redact: redactText, Audit: broker.AnnouncementAudit(state), Log: log}
 	deps.Announcer = announcer
 
@@ -300,7 +297,8 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 	if b, err = broker.New(deps); err != nil {
 		return err
 	}
-	announcer.Link = broker.Robots{R: b.Link()}
+	announcer.Link = b.Robots()
+	tsvc.SetLink(b.Robots())
 	go b.ConnectTimers(ctx, tsvc)
 	go tsvc.Run(ctx)
 	adminL, err := broker.ListenLoopback(cfg.Listen.Admin)
