@@ -26,7 +26,7 @@ type LocalTimers struct {
 	// Send, when set, sends a message up the robot link: a local ring is reported at once
 	// when the link is up (and again on the next connect when it is not).
 	Send func(context.Context, api.LinkMessage) error
-	Log     *slog.Logger
+	Log  *slog.Logger
 
 	mu       sync.Mutex
 	pending  map[string]api.LinkTimer
