@@ -27,7 +27,7 @@ func (b *Broker) handleAnnounce(w http.ResponseWriter, r *http.Request) {
 		b.fail(w, e)
 		return
 	}
-	res, err := b.d.Announcer.Announce(r.Context(), callerOf(r).Name, req)
+	res, err := b.Announce(r.Context(), callerOf(r).Name, req)
 	switch {
 	case errors.Is(err, announce.ErrInvalid):
 		b.fail(w, errf(api.CodeInvalidArgs, "%s", err.Error()))
@@ -41,6 +41,16 @@ func (b *Broker) handleAnnounce(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeJSON(w, http.StatusOK, res)
 	}
+}
+
+// Announce speaks an owner's announcement on one robot or all of them, on behalf of by (a
+// device name, or the console's owner): the same path as POST /v1/announcements, for the
+// teleport console's button. Errors wrap announce.ErrInvalid or announce.ErrUnaudited.
+func (b *Broker) Announce(ctx context.Context, by string, req api.AnnounceRequest) (api.AnnounceResult, error) {
+	if b.d.Announcer == nil {
+		return api.AnnounceResult{}, errors.New("announcements are not available: no robot link")
+	}
+	return b.d.Announcer.Announce(ctx, by, req)
 }
 
 // AnnouncementAudit writes an announcement's record to the audit log: by whom and to which

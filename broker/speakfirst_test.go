@@ -92,3 +92,44 @@ func BenchmarkTimerRingOverLink(b *testing.B) {
 		b.Fatalf("median ring %v after due, over the 250 ms budget", late[len(late)/2])
 	}
 }
+
+// A ring opens the robot's follow-up window: "stop" said right after it needs no wake phrase.
+func TestRingOpensTheFollowUpWindow(t *testing.T) {
+	tb := newTestBroker(t)
+	tok := tb.token(t, "robot", "turn", "robot")
+	tb.stt.say("stop")
+	if tr := tb.turnAudio(t, tok).turn(t); tr.Outcome != OutcomeIgnored {
+		t.Fatalf("without a wake phrase or an open window: %+v", tr)
+	}
+	tb.b.OpenFollowUp("robot")
+	if tr := tb.turnAudio(t, tok).turn(t); tr.Intent != "robot.stop" || tr.Outcome != OutcomeOK {
+		t.Fatalf("after a ring: %+v", tr)
+	}
+}
+
+// A spoken turn and a typed call reach the same timer handlers.
+func TestTimerTypedCallAndSpokenTurnShareTheHandlers(t *testing.T) {
+	var svc *timers.Service
+	tb := newTestBroker(t, func(c *Config, d *Deps) {
+		var err error
+		svc, err = timers.Open(context.Background(), timers.Deps{DB: d.State.DB(), Audit: TimerAudit(d.State), RoomOf: c.DeviceRoom})
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc.Register(d.Handlers)
+	})
+	tok := tb.token(t, "robot", "text", "intent", "timer")
+	r := tb.do(t, "POST", "/v1/intents/timer.start", tok, "application/json", []byte(`{"duration": "180", "label": "pasta"}`))
+	if tr := r.turn(t); r.status != 200 || tr.Reply != "Okay. Pasta timer set for three minutes." {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	if tr := tb.say(t, tok, "how long is left on the pasta timer").turn(t); tr.Intent != "timer.status" || tr.Reply != "The pasta timer has three minutes left." {
+		t.Fatalf("%+v", tr)
+	}
+	if r := tb.do(t, "POST", "/v1/intents/timer.start", tok, "application/json", []byte(`{"duration": "90000"}`)); r.status != 400 || r.code(t) != api.CodeInvalidArgs {
+		t.Fatalf("a 25 h timer: %d %s", r.status, r.body)
+	}
+	if tr := tb.say(t, tok, "cancel the timer").turn(t); tr.Reply != "Okay, I cancelled the pasta timer." || svc.Pending() != 0 {
+		t.Fatalf("%+v", tr)
+	}
+}
