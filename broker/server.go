@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"github.com/reachy-broker/reachy-broker/broker/announce"
 	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/broker/link"
+	"github.com/reachy-broker/reachy-broker/broker/mcp"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/redact"
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -66,12 +68,14 @@ type Broker struct {
 	d       Deps
 	m       *metrics
 	idem    *idem
+	decodes *admission // audio turns admitted to read and decode their body
 	log     *slog.Logger
 	limMu   sync.Mutex
 	limits  map[string]*rate.Limiter
 	devMu   sync.Mutex
 	devices map[string]*deviceState // follow-up windows and pending clarifications
 	link    *link.Registry
+	mcp     *mcp.Handler
 }
 
 // OpenFollowUp opens a device's follow-up window: for the next follow-up window, what it
@@ -114,8 +118,10 @@ func New(d Deps) (*Broker, error) {
 	if d.Link.Logger == nil {
 		d.Link.Logger = d.Logger
 	}
-	return &Broker{d: d, m: m, idem: newIdem(d.State), log: d.Logger,
-		limits: map[string]*rate.Limiter{}, devices: map[string]*deviceState{}, link: link.New(d.Link)}, nil
+	b := &Broker{d: d, m: m, idem: newIdem(d.State), decodes: newAdmission(d.Config.Limits.Decodes), log: d.Logger,
+		limits: map[string]*rate.Limiter{}, devices: map[string]*deviceState{}, link: link.New(d.Link)}
+	b.mcp = mcp.New(mcpBackend{b}, mcp.Options{Version: "v1", Logger: d.Logger, MaxBodyBytes: d.Config.Limits.JSONBytes})
+	return b, nil
 }
 
 // Handler is the API (wire contract v1).
@@ -127,10 +133,24 @@ func (b *Broker) Handler() http.Handler {
 	mux.Handle("GET /v1/intents", b.authed("", b.handleListIntents))
 	mux.Handle("POST /v1/announcements", b.authed(ScopeAnnounce, b.limited(b.handleAnnounce)))
 	mux.Handle("GET /v1/link", b.authed(intents.ScopeLink, b.handleLink))
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	// MCP for the owner's agents: the same gate, then the same typed-call path.
+	mux.Handle("POST "+mcp.Path, b.gate(mcp.Scope, mcp.MetadataURL, b.mcp.ServeHTTP))
+	mux.Handle(mcp.Path, b.mcp)
+	mux.HandleFunc("GET "+mcp.MetadataPath, b.mcp.ServeMetadata)
+	mux.HandleFunc("GET "+mcp.MetadataPath+mcp.Path, b.mcp.ServeMetadata)
+	notFound := func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errf(api.CodeNotFound, "no such route; see GET /v1/intents"))
+	}
+	mux.HandleFunc("/", notFound)
+	// The mux would answer an unclean path ("//mcp", "/x/../mcp") with a redirect, and a
+	// client might follow it with its token: the API never redirects.
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Path; p == "" || path.Clean(p) != p {
+			notFound(w, r)
+			return
+		}
+		mux.ServeHTTP(w, r)
 	})
-	return mux
 }
 
 // AdminHandler serves /healthz and /metrics; bind it to loopback only.
@@ -184,8 +204,17 @@ func callerOf(r *http.Request) caller { return r.Context().Value(deviceKey).(cal
 
 // authed checks the bearer token, binds it to the tailnet node, and checks the route's scope.
 func (b *Broker) authed(scope string, next http.HandlerFunc) http.Handler {
+	return b.gate(scope, nil, next)
+}
+
+// gate is authed for a route whose challenges also point at its RFC 9728 protected
+// resource metadata (metadata(r) is that document's URL; nil for none).
+func (b *Broker) gate(scope string, metadata func(*http.Request) string, next http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fail := func(e *apiError) {
+			if metadata != nil {
+				e.ResourceMetadata = metadata(r)
+			}
 			b.m.countError(e.Code)
 			writeError(w, e)
 		}
@@ -201,7 +230,7 @@ func (b *Broker) authed(scope string, next http.HandlerFunc) http.Handler {
 				fail(errf(api.CodeInternal, "could not check the token"))
 				return
 			}
-			fail(errf(api.CodeUnauthenticated, "the token is not valid"))
+			fail(errf(api.CodeUnauthenticated, "the token is not valid%s", b.devHint()))
 			return
 		}
 		node := ""
@@ -230,6 +259,15 @@ func (b *Broker) authed(scope string, next http.HandlerFunc) http.Handler {
 	})
 }
 
+// devHint tells a loopback dev broker's caller where its tokens live, so a token made in
+// another state dir is recognised for what it is. A broker on the tailnet never says.
+func (b *Broker) devHint() string {
+	if b.d.Identifier != nil || b.d.Config.Listen.Loopback == "" {
+		return ""
+	}
+	return " for this dev broker, whose tokens are in " + b.d.Config.StateDir
+}
+
 // bearerToken takes the token from an Authorization header. The scheme name is
 // case-insensitive (RFC 7235 §2.1): "bearer", "Bearer" and "BEARER" are the same.
 func bearerToken(h string) (string, bool) {
@@ -244,21 +282,7 @@ func bearerToken(h string) (string, bool) {
 // limited applies the per-device rate limit.
 func (b *Broker) limited(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		c := callerOf(r)
-		b.limMu.Lock()
-		l, ok := b.limits[c.Name]
-		if !ok {
-			per := time.Minute / time.Duration(max(b.d.Config.Limits.RatePerMinute, 1))
-			l = rate.NewLimiter(rate.Every(per), b.d.Config.Limits.Burst)
-			b.limits[c.Name] = l
-		}
-		res := l.Reserve()
-		delay := res.Delay()
-		if delay > 0 {
-			res.Cancel()
-		}
-		b.limMu.Unlock()
-		if delay > 0 {
+		if delay := b.reserve(callerOf(r).Name, 1); delay > 0 {
 			e := errf(api.CodeRateLimited, "too many requests from this device; try again shortly")
 			e.RetryAfter = int(delay/time.Second) + 1
 			b.m.countError(e.Code)
@@ -267,6 +291,28 @@ func (b *Broker) limited(next http.HandlerFunc) http.HandlerFunc {
 		}
 		next(w, r)
 	}
+}
+
+// reserve charges n requests to device's rate limit. It returns 0 when they are allowed,
+// or how long to wait (nothing is charged then).
+func (b *Broker) reserve(device string, n int) time.Duration {
+	b.limMu.Lock()
+	defer b.limMu.Unlock()
+	per := time.Minute / time.Duration(max(b.d.Config.Limits.RatePerMinute, 1))
+	l, ok := b.limits[device]
+	if !ok {
+		l = rate.NewLimiter(rate.Every(per), b.d.Config.Limits.Burst)
+		b.limits[device] = l
+	}
+	res := l.ReserveN(time.Now(), n)
+	if !res.OK() { // more than a whole burst at once
+		return per * time.Duration(n)
+	}
+	delay := res.Delay()
+	if delay > 0 {
+		res.Cancel()
+	}
+	return delay
 }
 
 func newTurnID() string {

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
+	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
 )
@@ -25,18 +27,12 @@ func runAnnounce(args []string, stdout, stderr io.Writer) error {
 		return usagef(`announce --robot NAME|--all "text"`)
 	}
 	body, _ := json.Marshal(api.AnnounceRequest{Robot: *robot, All: *all, Text: text})
-	status, resp, _, err := post(c, "/v1/announcements", "application/json", body, "")
+	status, resp, _, err := c.do(httpClient(60*time.Second), http.MethodPost, "/v1/announcements", "application/json", body, "")
 	if err != nil {
 		return err
 	}
 	if status != 200 {
-		var e api.ErrorBody
-		if json.Unmarshal(resp, &e) == nil && e.Error.Code != "" {
-			fmt.Fprintf(stderr, "reachyctl announce: %s: %s\n", e.Error.Code, e.Error.Message)
-		} else {
-			fmt.Fprintf(stderr, "reachyctl announce: HTTP %d\n", status)
-		}
-		return exitError{1}
+		return refusal(status, resp)
 	}
 	var res api.AnnounceResult
 	if err := json.Unmarshal(resp, &res); err != nil {
