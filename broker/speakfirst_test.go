@@ -126,6 +126,13 @@ func TestTimerTypedCallAndSpokenTurnShareTheHandlers(t *testing.T) {
 	if tr := tb.say(t, tok, "how long is left on the pasta timer").turn(t); tr.Intent != "timer.status" || tr.Reply != "The pasta timer has three minutes left." {
 		t.Fatalf("%+v", tr)
 	}
+	recs, err := tb.state.TailAudit(context.Background(), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := recs[len(recs)-2]; r.Intent != "timer.start" || r.Args["duration"] != "180" || r.Args["label"] != "pasta" {
+		t.Fatalf("audit of the start: %+v", r)
+	}
 	if r := tb.do(t, "POST", "/v1/intents/timer.start", tok, "application/json", []byte(`{"duration": "90000"}`)); r.status != 400 || r.code(t) != api.CodeInvalidArgs {
 		t.Fatalf("a 25 h timer: %d %s", r.status, r.body)
 	}

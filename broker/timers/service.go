@@ -415,12 +415,15 @@ func (s *Service) ring(ctx context.Context, t *Timer, now time.Time) {
 		switch {
 		case err != nil:
 			s.log.Warn("ring not delivered", "device", dev, "err", err)
+			s.auditOutcome(ctx, s.record(dev, t, "error", "not_delivered"))
 			continue
 		case !ack.OK && ack.Code == api.LinkErrAlreadyRang:
 			hubRang = true
+			s.auditOutcome(ctx, s.record(dev, t, "ok", "rang_on_hub"))
 			continue
 		case !ack.OK:
 			s.log.Warn("robot refused the ring", "device", dev, "code", ack.Code)
+			s.auditOutcome(ctx, s.record(dev, t, "error", "refused_"+ack.Code))
 			continue
 		}
 		rang++
@@ -491,6 +494,14 @@ type Record struct {
 func (s *Service) record(dev string, t *Timer, outcome, code string) Record {
 	return Record{Time: s.clock.Now().UTC(), ID: t.ID, Device: dev, Intent: "timer.ring",
 		Args: map[string]string{"label": t.Label, "duration": fmt.Sprint(int64(t.Duration / time.Second))}, Outcome: outcome, Code: code}
+}
+
+// auditOutcome records what became of a ring after its record was written (a ring that did
+// not reach the robot); a failure to write it is logged, the ring already happened or not.
+func (s *Service) auditOutcome(ctx context.Context, r Record) {
+	if err := s.d.Audit(ctx, r); err != nil {
+		s.log.Error("audit write failed", "err", err)
+	}
 }
 
 func (s *Service) audit(ctx context.Context, dev, id, outcome, code string) {

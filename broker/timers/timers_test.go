@@ -475,6 +475,16 @@ func TestUndeliveredFirstRingIsTriedAgain(t *testing.T) {
 	if len(rings) != 2 || rings[1].M.Ring.Repeat != 1 {
 		t.Fatalf("rings %+v", rings)
 	}
+	// The undelivered attempt is in the audit log as such.
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var codes []string
+	for _, rec := range r.audits {
+		codes = append(codes, rec.Outcome+"/"+rec.Code)
+	}
+	if strings.Join(codes, " ") != "ok/ error/not_delivered ok/" {
+		t.Fatalf("audit %v", codes)
+	}
 }
 
 func TestNoRingWithoutItsAuditRecord(t *testing.T) {
