@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/speech"
 )
 
 // LocalTimers is the hub's copy of its room's pending timers (ID, label, due time — nothing
@@ -18,11 +19,14 @@ import (
 // timer the broker rang is never rung locally — the two never both ring.
 type LocalTimers struct {
 	Speaker Speaker
-	Sound   []byte           // played when ringing locally; default the chime
-	Chime   []byte           // played before the broker's ring sentence; default the chime
-	After   time.Duration    // how long past due the hub waits for the broker's ring; default 5 s
-	Now     func() time.Time // default time.Now
-	Window  time.Duration    // after a ring, "stop" or "okay" needs no wake phrase this long; default 10 s
+	Sound   []byte // played when ringing locally; default the attention chime
+	Chime   []byte // played before the broker's ring sentence; default the attention chime
+	// Say, when set, speaks a local ring's sentence ("Your pasta timer is done.") on the robot
+	// itself after the chime (espeak-ng there); without it, or if it fails, the chime alone.
+	Say    func(ctx context.Context, text string) ([]byte, error)
+	After  time.Duration    // how long past due the hub waits for the broker's ring; default 5 s
+	Now    func() time.Time // default time.Now
+	Window time.Duration    // after a ring, "stop" or "okay" needs no wake phrase this long; default 10 s
 	// Send, when set, sends a message up the robot link: a local ring is reported at once
 	// when the link is up (and again on the next connect when it is not).
 	Send func(context.Context, api.LinkMessage) error
@@ -151,7 +155,7 @@ func (l *LocalTimers) Ring(ctx context.Context, r api.LinkRingAction) api.LinkAc
 	}
 	sound := l.Chime
 	if sound == nil {
-		sound = Chime()
+		sound = attentionChime()
 	}
 	if err := l.Speaker.Play(ctx, "timer-chime.wav", sound); err != nil {
 		l.log().Warn("timer chime", "err", err)
@@ -173,9 +177,11 @@ func (l *LocalTimers) Tick(ctx context.Context) []string {
 	now := l.now()
 	l.mu.Lock()
 	var due []string
+	labels := map[string]string{}
 	for id, t := range l.pending {
 		if !t.Due.Add(l.after()).After(now) {
 			due = append(due, id)
+			labels[id] = t.Label
 		}
 	}
 	l.mu.Unlock()
@@ -186,10 +192,7 @@ func (l *LocalTimers) Tick(ctx context.Context) []string {
 			continue
 		}
 		rang = append(rang, id)
-		sound := l.Sound
-		if sound == nil {
-			sound = Chime()
-		}
+		sound := l.localSound(ctx, labels[id])
 		l.log().Info("the broker did not ring a due timer: ringing it here")
 		if err := l.Speaker.Play(ctx, "timer-local.wav", sound); err != nil {
 			l.log().Warn("local timer ring", "err", err)
@@ -220,6 +223,37 @@ func (l *LocalTimers) Ringing() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return !l.lastRing.IsZero() && l.now().Sub(l.lastRing) < w
+}
+
+// localSound is what a local ring plays: the chime, then the sentence when Say can make it.
+func (l *LocalTimers) localSound(ctx context.Context, label string) []byte {
+	if l.Sound != nil {
+		return l.Sound
+	}
+	if l.Say != nil {
+		name := "timer"
+		if label != "" {
+			name = label + " timer"
+		}
+		sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		wav, err := l.Say(sctx, "Your "+name+" is done.")
+		cancel()
+		if err == nil {
+			if clip, err := speech.DecodeWAV(wav, time.Minute); err == nil {
+				if out, err := speech.EncodeWAV(append(chime(), clip.Samples...), speech.SampleRate); err == nil {
+					return out
+				}
+			}
+		}
+		l.log().Warn("local timer sentence not synthesized; ringing with the chime", "err", err)
+	}
+	return attentionChime()
+}
+
+// attentionChime is the rising two-tone chime the hub plays before the broker speaks first.
+func attentionChime() []byte {
+	b, _ := speech.EncodeWAV(chime(), speech.SampleRate)
+	return b
 }
 
 // TakeRang returns the timers rung locally that the broker has not been told of (send them

@@ -178,3 +178,21 @@ func TestLocalTimersOverLinkMessages(t *testing.T) {
 		t.Fatalf("sent %+v", sent)
 	}
 }
+
+// A local ring says which timer it is when the robot can synthesize the sentence.
+func TestLocalRingSaysTheLabel(t *testing.T) {
+	sp, clk := &countingSpeaker{}, &stepClock{now: due0.Add(time.Minute)}
+	var said []string
+	l := &LocalTimers{Speaker: sp, Now: clk.Now, Say: func(ctx context.Context, text string) ([]byte, error) {
+		said = append(said, text)
+		return Chime(), nil
+	}}
+	l.Replace([]api.LinkTimer{{ID: "t-1", Label: "pasta", Due: due0}, {ID: "t-2", Due: due0}})
+	l.Tick(context.Background())
+	if len(said) != 2 || said[0] != "Your pasta timer is done." || said[1] != "Your timer is done." {
+		t.Fatalf("said %q", said)
+	}
+	if n := len(sp.names()); n != 2 {
+		t.Fatalf("played %d", n)
+	}
+}
