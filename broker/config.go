@@ -34,6 +34,7 @@ type Config struct {
 	Calendars CalendarsConfig `yaml:"calendars"`
 	House     HouseConfig     `yaml:"house"`
 	Timers    TimersConfig    `yaml:"timers"`
+	Teleport  TeleportConfig  `yaml:"teleport"`
 	// Home and Intents are read by the intents package (see docs/intents.md).
 	Home    yaml.Node `yaml:"home"`
 	Intents yaml.Node `yaml:"intents"`
@@ -85,6 +86,9 @@ type LimitsConfig struct {
 	// rest wait briefly, then answer busy. Default: speech workers + queue, what
 	// speech-to-text could take anyway.
 	Decodes int `yaml:"decodes"`
+	// AuthFailuresPerMinute is how many failed authentications one remote address may make
+	// (with as many in a burst) before every request from it answers rate_limited.
+	AuthFailuresPerMinute int `yaml:"auth_failures_per_minute"`
 }
 
 // SpeechConfig configures whisper.cpp.
@@ -138,6 +142,13 @@ type AgentConfig struct {
 	Persona        string        `yaml:"persona"`
 	MaxTokens      int           `yaml:"max_tokens"`
 	AttemptTimeout time.Duration `yaml:"attempt_timeout"`
+}
+
+// TeleportConfig says who may use the teleport console (README "Teleport").
+type TeleportConfig struct {
+	Owners      []string      `yaml:"owners"`       // tailnet login names allowed in; nobody when empty
+	IdleTimeout time.Duration `yaml:"idle_timeout"` // a session with no action and nothing heard ends; default 10m
+	MaxTalk     time.Duration `yaml:"max_talk"`     // longest push-to-talk clip; default 30s
 }
 
 // HouseConfig connects the home's devices to Home Assistant and/or MQTT (see docs/home.md).
@@ -243,6 +254,7 @@ func (c *Config) Defaults() {
 	orDefault(&c.Speech.Workers, 1)
 	orDefault(&c.Speech.Queue, 2)
 	orDefault(&c.Limits.Decodes, c.Speech.Workers+c.Speech.Queue)
+	orDefault(&c.Limits.AuthFailuresPerMinute, 10)
 	orDefault(&c.Speech.MaxTokens, 64)
 	orDefault(&c.Speech.Language, "en")
 	orDefault(&c.Speech.Prompt, PromptNames)
@@ -256,6 +268,8 @@ func (c *Config) Defaults() {
 	orDefault(&c.Timers.Grace, 15*time.Minute)
 	orDefault(&c.Timers.Expression, "surprised")
 	orDefault(&c.Timers.MaxPerRoom, 20)
+	orDefault(&c.Teleport.IdleTimeout, 10*time.Minute)
+	orDefault(&c.Teleport.MaxTalk, 30*time.Second)
 }
 
 // orDefault sets *p to v when the file left it at its zero value.

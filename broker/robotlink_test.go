@@ -40,11 +40,23 @@ func startSimHub(t *testing.T, brokerURL, token string, tune func(*robot.Link)) 
 		tune(l)
 	}
 	h.AttachLink(l)
-	ctx, cancel := context.WithCancel(context.Background())
-	s := &simHub{hub: h, link: l, fake: fake, stop: cancel, done: make(chan struct{})}
-	go func() { l.Run(ctx); close(s.done) }()
-	t.Cleanup(func() { cancel(); <-s.done })
+	s := &simHub{hub: h, link: l, fake: fake}
+	s.start()
+	t.Cleanup(s.halt)
 	return s
+}
+
+func (s *simHub) start() {
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stop, s.done = cancel, make(chan struct{})
+	done := s.done
+	go func() { s.link.Run(ctx); close(done) }()
+}
+
+// halt closes the hub's link and waits until it is down.
+func (s *simHub) halt() {
+	s.stop()
+	<-s.done
 }
 
 func (s *simHub) paths(prefix string) []string {
@@ -204,4 +216,11 @@ func TestHubNoticesDeadLink(t *testing.T) {
 	if d := time.Since(start); d > 3*time.Second {
 		t.Fatalf("dead link noticed after %s", d)
 	}
+}
+
+func httptestServer(t *testing.T, h http.Handler) string {
+	t.Helper()
+	s := httptest.NewServer(h)
+	t.Cleanup(s.Close)
+	return s.URL
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/robot/wake"
 	"github.com/reachy-broker/reachy-broker/speech"
 )
 
@@ -26,6 +27,7 @@ type Turn struct {
 	Err         string        `json:"error,omitempty"`
 	ToUpload    time.Duration `json:"speech_end_to_upload_ns"`
 	SoundPlayed string        `json:"sound,omitempty"`
+	Wake        string        `json:"wake,omitempty"` // why it left the robot: phrase, follow-up, a bypass, off
 }
 
 // Speaker plays reply audio: through the daemon (upload + play, head wobbling) or PortAudio.
@@ -62,7 +64,13 @@ type Hub struct {
 	OnTurn   func(Turn)   // optional: called after each turn
 	Link     *Link        // optional: the robot link (set with AttachLink)
 	Timers   *LocalTimers // optional: the room's pending timers, rung here when the broker does not (set before AttachLink)
+	// Wake spots the wake phrase on the robot (see wakegate.go); nil sends every utterance.
+	Wake           *wake.Guard
+	PreRoll        time.Duration // kept before the spotted phrase; default 300 ms
+	FollowUpWindow time.Duration // after a follow_up reply: no phrase needed; default 8 s
+	Bypasses       []Bypass      // other states that need no phrase (a ringing timer, teleport)
 
+	gate          wakeGate
 	mu            sync.Mutex
 	speakingUntil time.Time
 	turns         int
@@ -139,8 +147,11 @@ func (h *Hub) Run(ctx context.Context) error {
 			from = to - maxSamples
 		}
 		if to > from {
-			utt := append([]float32(nil), buf[from:to]...)
-			h.handle(ctx, utt)
+			if off, ok := h.admit(ctx, buf[from:to], seg.Start); ok {
+				utt := append([]float32(nil), buf[from+off:to]...)
+				h.gate.lastEnd = seg.End
+				h.handle(ctx, utt)
+			}
 		}
 		// Keep one second for the next utterance's pre-roll.
 		if keep := speech.SampleRate; len(buf) > keep {
@@ -204,7 +215,7 @@ func (h *Hub) onSpeechStart(ctx context.Context) {
 func (h *Hub) handle(ctx context.Context, utt []float32) {
 	speechEnd := time.Now()
 	h.turns++
-	t := Turn{Index: h.turns, Key: NewIdempotencyKey(), Samples: len(utt)}
+	t := Turn{Index: h.turns, Key: NewIdempotencyKey(), Samples: len(utt), Wake: h.gate.reason}
 	wav, err := speech.EncodeWAV(utt, speech.SampleRate) // in memory only, never on disk
 	if err != nil {
 		t.Err = err.Error()
@@ -249,6 +260,7 @@ func (h *Hub) handle(ctx context.Context, utt []float32) {
 		}
 		if reply.FollowUp {
 			h.move(h.Motion.FollowUp)
+			h.openFollowUp(audio)
 		} else if reply.Reply != "" || reply.Expression == "stop" {
 			h.move(h.Motion.Idle)
 		}

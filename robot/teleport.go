@@ -40,6 +40,8 @@ func (h *Hub) AttachLink(l *Link) {
 	l.Handle = h.LinkAction
 	if h.Timers != nil {
 		h.Timers.Send = l.Send
+		// While a timer rings, "stop" or "okay" goes up without the wake phrase.
+		h.Bypasses = append(h.Bypasses, Bypass{Name: "timer", Active: h.Timers.Ringing})
 	}
 	l.OnUp = func() {
 		if s := h.Motion.State(); s != "" {
@@ -240,7 +242,7 @@ func (h *Hub) divert(ctx context.Context, wav []byte) bool {
 		h.Log.Warn("teleport: could not pass an utterance to the owner; handling it here", "err", err)
 		return false
 	}
-	h.Motion.Idle(ctx)
+	h.move(func(c context.Context) { h.Motion.Idle(c) }) // off the audio path, like every move of a turn
 	return true
 }
 

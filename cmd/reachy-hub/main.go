@@ -25,6 +25,7 @@ import (
 
 	"github.com/reachy-broker/reachy-broker/cmd/internal/buildinfo"
 	"github.com/reachy-broker/reachy-broker/robot"
+	"github.com/reachy-broker/reachy-broker/robot/wake"
 	"github.com/reachy-broker/reachy-broker/speech"
 )
 
@@ -65,8 +66,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 	out := fs.String("out", "", "sim: write the replies, turns and daemon calls here")
 	brokerURL := fs.String("broker", "", "broker URL (overrides the config)")
 	tokenFile := fs.String("token-file", "", "token file, mode 0600 (overrides the config)")
-	daemonURL := fs.String("daemon", "", "the robot daemon's URL (overrides daemon_url; with --sim: drive this daemon, e.g. 'reachyctl fake-daemon' or a real robot, instead of the built-in fake)")
 	linkFlag := fs.Bool("link", false, "sim: open the robot link and keep it (and the hub) up after the inputs are consumed, until SIGTERM; --out is kept up to date as calls happen")
+	daemonURL := fs.String("daemon", "", "the robot daemon's URL (overrides daemon_url; with --sim: drive this daemon, e.g. 'reachyctl fake-daemon' or a real robot, instead of the built-in fake)")
 	listDevices := fs.Bool("list-devices", false, "list audio devices and exit")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	verbose := fs.Bool("v", false, "debug logging")
@@ -123,6 +124,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 		cfg.DaemonURL = *daemonURL
 	}
 	cfg.Defaults()
+	if cfg.BrokerURL == "" {
+		fmt.Fprintln(stderr, "reachy-hub: which broker? Pass --broker URL (e.g. http://reachy-broker:8092), or broker_url in the --config file")
+		return 2
+	}
+	if cfg.TokenFile == "" {
+		fmt.Fprintln(stderr, "reachy-hub: no token: pass --token-file FILE (mode 0600; reachyctl token create makes one), or token_file in the --config file")
+		return 2
+	}
+	if !strings.Contains(cfg.BrokerURL, "://") {
+		cfg.BrokerURL = "http://" + cfg.BrokerURL // --broker reachy-broker:8092 works too
+	}
 	if err := cfg.Validate("reachy-hub"); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
@@ -133,6 +145,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 		return 1
 	}
 	client := &robot.BrokerClient{URL: cfg.BrokerURL, Token: token, HTTP: brokerHTTP, Deadline: cfg.Deadline}
+	// Nothing leaves the robot until it is addressed: a hub that cannot spot its phrase
+	// refuses to start rather than uploading everything it hears.
+	spotter, err := robot.NewWakeGuard(cfg, log)
+	if err != nil {
+		fmt.Fprintln(stderr, "reachy-hub: refusing to start:", err)
+		return 1
+	}
+	if spotter != nil {
+		defer spotter.Spotter.Close()
+	}
 
 	if *sim {
 		external := ""
@@ -143,7 +165,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 		if *linkFlag {
 			l = &robot.Link{URL: cfg.BrokerURL, Token: token, HTTP: brokerHTTP, Version: "reachy-hub-sim", Log: log}
 		}
-		if err := runSim(ctx, cfg, client, l, inputs, *out, external, stdout, log); err != nil {
+		if err := runSim(ctx, cfg, client, l, spotter, inputs, *out, external, stdout, log); err != nil {
 			fmt.Fprintln(stderr, "reachy-hub:", err)
 			return 1
 		}
@@ -153,14 +175,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 	if cfg.LinkOn() {
 		l = &robot.Link{URL: cfg.BrokerURL, Token: token, HTTP: brokerHTTP, Version: "reachy-hub", Log: log}
 	}
-	if err := runRobot(ctx, cfg, client, l, log); err != nil && !errors.Is(err, context.Canceled) {
+	if err := runRobot(ctx, cfg, client, l, spotter, log); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintln(stderr, "reachy-hub:", err)
 		return 1
 	}
 	return 0
 }
 
-func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, l *robot.Link, log *slog.Logger) error {
+func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, l *robot.Link, spotter *wake.Guard, log *slog.Logger) error {
 	done, err := robot.OpenAudio()
 	if err != nil {
 		return err
@@ -184,7 +206,8 @@ func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient
 		speaker = pa
 	}
 	h := &robot.Hub{Source: mic, Broker: client, Daemon: d, Speaker: speaker, Motion: robot.NewMotion(d, cfg.Expressions, log),
-		Fallback: robot.FallbackSpeech(ctx, cfg.FallbackWAV), MaxUtter: cfg.MaxUtter, Log: log}
+		Fallback: robot.FallbackSpeech(ctx, cfg.FallbackWAV), MaxUtter: cfg.MaxUtter, Log: log,
+		Wake: spotter, FollowUpWindow: cfg.FollowUpWindow}
 	if l != nil {
 		// The room's pending timers ring here too when the broker does not ring them.
 		h.Timers = &robot.LocalTimers{Speaker: speaker, After: cfg.TimerLocalAfter, Say: speech.Espeak{}.Synthesize, Log: log}
@@ -192,15 +215,16 @@ func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient
 		h.AttachLink(l)
 		go l.Run(ctx)
 	}
-	log.Info("reachy-hub listening", "broker", cfg.BrokerURL, "mic", cfg.InputDevice, "link", l != nil)
+	log.Info("reachy-hub listening", "broker", cfg.BrokerURL, "mic", cfg.InputDevice, "link", l != nil,
+		"wake_spotter", cfg.WakeSpotter, "wake_phrases", cfg.WakePhrases)
 	return h.Run(ctx)
 }
 
 // runSim runs the loop on WAV files against a real broker, and the in-process fake daemon
 // unless daemonURL names one to drive (an external fake or a real robot). With a link it
-// stays up after the inputs are consumed, until ctx ends, and rewrites the --out files
-// whenever the fake daemon is called.
-func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, l *robot.Link, inputs []string, out, daemonURL string, stdout io.Writer, log *slog.Logger) error {
+// stays up after the inputs are consumed, until ctx ends, and rewrites the --out files as
+// calls and turns happen.
+func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, l *robot.Link, spotter *wake.Guard, inputs []string, out, daemonURL string, stdout io.Writer, log *slog.Logger) error {
 	src, err := robot.NewFileSource(inputs, 1.0)
 	if err != nil {
 		return err
@@ -224,7 +248,7 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 	)
 	h := &robot.Hub{Source: src, Broker: client, Daemon: d, Speaker: robot.DaemonSpeaker{D: d},
 		Motion: robot.NewMotion(d, cfg.Expressions, log), Fallback: robot.FallbackSpeech(ctx, cfg.FallbackWAV),
-		MaxUtter: cfg.MaxUtter, Log: log,
+		MaxUtter: cfg.MaxUtter, Log: log, Wake: spotter, FollowUpWindow: cfg.FollowUpWindow,
 		OnTurn: func(t robot.Turn) {
 			mu.Lock()
 			turns = append(turns, t)
@@ -240,21 +264,23 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 			return err
 		}
 	}
-	var written []string
-	save := func() error {
+	save := func() ([]string, error) {
 		if out == "" {
-			return nil
+			return nil, nil
 		}
 		mu.Lock()
 		ts := append([]robot.Turn(nil), turns...)
 		mu.Unlock()
-		w, err := writeSimOut(out, fake, ts, h.Motion.Events())
-		if err == nil {
-			mu.Lock()
-			written = w
-			mu.Unlock()
+		return writeSimOut(out, fake, ts, h.Motion.Events())
+	}
+	progress := func() int {
+		mu.Lock()
+		n := len(turns)
+		mu.Unlock()
+		if fake != nil {
+			n += len(fake.Calls())
 		}
-		return err
+		return n
 	}
 	var wg sync.WaitGroup
 	lctx, stopLink := context.WithCancel(ctx)
@@ -265,33 +291,34 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 		wg.Add(3)
 		go func() { defer wg.Done(); h.Timers.Run(lctx) }()
 		go func() { defer wg.Done(); l.Run(lctx) }()
-		go func() { defer wg.Done(); saveOnCalls(lctx, fake, save, log) }()
+		go func() { defer wg.Done(); saveOnChange(lctx, progress, save, log) }()
 	}
 	if err := h.Run(ctx); err != nil {
 		return err
 	}
 	mu.Lock()
-	log.Info("sim finished", "turns", len(turns), "peak_rss_kb", peakRSS())
+	ws := h.WakeStats()
+	log.Info("sim finished", "turns", len(turns), "peak_rss_kb", peakRSS(), "heard", ws.Heard, "addressed", ws.Addressed,
+		"bypassed", ws.Bypassed, "not_addressed", ws.NotAddressed)
 	mu.Unlock()
 	if l != nil {
-		if err := save(); err != nil {
+		if _, err := save(); err != nil {
 			return err
 		}
 		log.Info("inputs consumed; the robot link stays up until SIGTERM")
 		<-ctx.Done()
 	}
-	if err := save(); err != nil || out == "" {
+	written, err := save()
+	if err != nil || out == "" {
 		return err
 	}
-	mu.Lock()
-	defer mu.Unlock()
 	fmt.Fprintf(stdout, "wrote %s to %s\n", strings.Join(written, ", "), out)
 	return nil
 }
 
-// saveOnCalls rewrites the --out files whenever the fake daemon has been called since the
-// last write, polling every 50 ms, until ctx ends.
-func saveOnCalls(ctx context.Context, fake *robot.FakeDaemon, save func() error, log *slog.Logger) {
+// saveOnChange rewrites the --out files whenever progress moved since the last write,
+// polling every 50 ms, until ctx ends.
+func saveOnChange(ctx context.Context, progress func() int, save func() ([]string, error), log *slog.Logger) {
 	seen := -1
 	t := time.NewTicker(50 * time.Millisecond)
 	defer t.Stop()
@@ -301,12 +328,8 @@ func saveOnCalls(ctx context.Context, fake *robot.FakeDaemon, save func() error,
 			return
 		case <-t.C:
 		}
-		n := 0
-		if fake != nil {
-			n = len(fake.Calls())
-		}
-		if n != seen {
-			if err := save(); err != nil {
+		if n := progress(); n != seen {
+			if _, err := save(); err != nil {
 				log.Warn("sim: writing --out", "err", err)
 			}
 			seen = n
@@ -314,9 +337,8 @@ func saveOnCalls(ctx context.Context, fake *robot.FakeDaemon, save func() error,
 	}
 }
 
-// writeSimOut writes turns.json, motions.json, daemon-calls.json and the played sounds into
-// out, each file replaced atomically so a reader never sees half of one. It returns the names
-// it wrote.
+// writeSimOut writes turns.json, motions.json, daemon-calls.json (with the built-in fake)
+// and the played replies into out, each file replaced whole so a reader never sees half.
 func writeSimOut(out string, fake *robot.FakeDaemon, turns []robot.Turn, motions []robot.MotionEvent) ([]string, error) {
 	var written []string
 	for i := range turns {
