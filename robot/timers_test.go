@@ -196,3 +196,23 @@ func TestLocalRingSaysTheLabel(t *testing.T) {
 		t.Fatalf("played %d", n)
 	}
 }
+
+// With a link, a ringing timer is one of the hub's wake bypasses: "stop" needs no phrase.
+func TestRingingTimerIsAWakeBypass(t *testing.T) {
+	clk := &stepClock{now: due0}
+	h := &Hub{Timers: &LocalTimers{Speaker: &countingSpeaker{}, Now: clk.Now}, Motion: NewMotion(nil, DefaultExpressions(), nil)}
+	h.AttachLink(&Link{})
+	var bypass *Bypass
+	for i := range h.Bypasses {
+		if h.Bypasses[i].Name == "timer" {
+			bypass = &h.Bypasses[i]
+		}
+	}
+	if bypass == nil || bypass.Active() {
+		t.Fatalf("bypasses %+v", h.Bypasses)
+	}
+	h.Timers.Ring(context.Background(), api.LinkRingAction{TimerID: "t-1", Repeat: 1})
+	if !bypass.Active() {
+		t.Fatal("a ringing timer does not open the way for 'stop'")
+	}
+}
