@@ -381,7 +381,13 @@ func (s *Service) targets(t *Timer) []string {
 
 // ring rings one due timer once (or lets it go: missed, or its rings are used up).
 func (s *Service) ring(ctx context.Context, t *Timer, now time.Time) {
-	if t.Rings == 0 && now.Sub(t.Due) > s.set.Grace {
+	// A timer that came due (or was due to ring again) longer than the grace window ago —
+	// the broker was down — is let go rather than rung hours late.
+	late := now.Sub(t.Due)
+	if t.Rings > 0 {
+		late = now.Sub(t.NextRing)
+	}
+	if late > s.set.Grace {
 		s.log.Warn("a timer came due too long ago to ring", "late", now.Sub(t.Due).Round(time.Second))
 		s.audit(ctx, t.Device, t.ID, "missed", "past_grace")
 		s.end(ctx, "missed", t.ID)

@@ -402,6 +402,20 @@ func TestPastGraceIsNotRung(t *testing.T) {
 	}
 }
 
+func TestARingingTimerIsNotRepeatedHoursLate(t *testing.T) {
+	r := newRig(t)
+	r.call(HandlerStart, map[string]string{"duration": "60"})
+	r.tickAt(60 * time.Second)
+	r.db.Close()
+	// Down for an hour between the first ring and its repeat.
+	r.clock.Set(t0.Add(time.Hour))
+	r.open()
+	r.svc.Tick(context.Background())
+	if n := len(r.rings()); n != 1 || r.svc.Pending() != 0 {
+		t.Fatalf("%d rings, %d live", n, r.svc.Pending())
+	}
+}
+
 func TestHubThatRangLocallyWinsTheRace(t *testing.T) {
 	r := newRig(t)
 	r.link.answer = func(dev string, m api.LinkMessage) (api.LinkAckBody, error) {
