@@ -89,7 +89,7 @@ func BenchmarkTurnDeterministic(b *testing.B) {
 
 	dir := b.TempDir()
 	cfg, table, _ := DevConfig("127.0.0.1:0", dir)
-	state, err := OpenState(dir)
+	state, err := InitState(dir)
 	if err != nil {
 		b.Fatal(err)
 	}

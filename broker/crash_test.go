@@ -40,7 +40,7 @@ func runCrashChild(dir string) {
 	if err != nil {
 		panic(err)
 	}
-	state, err := OpenState(dir)
+	state, err := InitState(dir)
 	if err != nil {
 		panic(err)
 	}
@@ -138,7 +138,7 @@ func (c *child) say(t *testing.T, token, text, key string) (*http.Response, api.
 func TestKillMinusNineLosesNothingCommitted(t *testing.T) {
 	dir := t.TempDir()
 	c := startChild(t, dir)
-	st, err := OpenState(dir)
+	st, err := InitState(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,7 +101,18 @@ func (b *Broker) Handler() http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errf(api.CodeNotFound, "no such route; see GET /v1/intents"))
 	})
-	return mux
+	return b.arrived(mux)
+}
+
+// arrived starts every request's clock when it arrives: the turn's budget, and the deadline
+// of every state access on its way (the token check included), count from here.
+func (b *Broker) arrived(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		now := time.Now()
+		ctx, cancel := context.WithDeadline(context.WithValue(r.Context(), arrivalKey, now), now.Add(b.d.Config.Turn.Budget))
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
 }
 
 // AdminHandler serves /healthz and /metrics; bind it to loopback only.
@@ -110,11 +121,15 @@ func (b *Broker) AdminHandler() http.Handler {
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), time.Second)
 		defer cancel()
-		if err := b.d.State.Ping(ctx); err != nil {
-			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "state": "database not answering"})
+		// The state store is probed with a write: a full or read-only disk fails here, and
+		// shows healthy again by itself once the space is back.
+		if err := b.d.State.Health(ctx); err != nil {
+			b.log.Warn("healthz: the state store is failing", "err", err)
+			writeJSON(w, http.StatusServiceUnavailable, map[string]any{"status": "unavailable",
+				"state": "failing: the state store cannot record; actuations are refused until it can"})
 			return
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "speech_to_text": b.d.Transcriber != nil, "synthesis": b.d.Synthesizer != nil})
+		writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "state": "ok", "speech_to_text": b.d.Transcriber != nil, "synthesis": b.d.Synthesizer != nil})
 	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(b.m.reg, promhttp.HandlerOpts{}))
 	return mux
@@ -134,7 +149,10 @@ func NewHTTPServer(h http.Handler, budget time.Duration) *http.Server {
 
 type ctxKey int
 
-const deviceKey ctxKey = 0
+const (
+	deviceKey ctxKey = iota
+	arrivalKey
+)
 
 // caller is the authenticated device of a request.
 type caller struct {
@@ -249,19 +267,50 @@ func Serve(ctx context.Context, srv *http.Server, l net.Listener, grace time.Dur
 
 // Maintain purges expired audit and idempotency records now and every hour until ctx ends.
 func (b *Broker) Maintain(ctx context.Context) {
+	clock := newClockGuard()
 	for {
-		if n, err := b.d.State.PurgeAudit(ctx, b.d.Config.Audit.Retention); err != nil {
-			b.log.Warn("audit retention", "err", err)
-		} else if n > 0 {
-			b.log.Info("audit retention removed old records", "count", n)
-		}
-		if err := b.idem.purge(ctx); err != nil {
-			b.log.Warn("idempotency purge", "err", err)
-		}
+		b.purge(ctx, clock)
 		select {
 		case <-ctx.Done():
 			return
 		case <-time.After(time.Hour):
 		}
 	}
+}
+
+func (b *Broker) purge(ctx context.Context, clock *clockGuard) {
+	now := b.d.Now()
+	if err := clock.check(now); err != nil {
+		b.log.Error("retention purge skipped", "err", err)
+		return
+	}
+	if n, err := b.d.State.PurgeAudit(ctx, b.d.Config.Audit.Retention, now); err != nil {
+		b.log.Error("audit retention", "err", err)
+	} else if n > 0 {
+		b.log.Info("audit retention removed old records", "count", n)
+	}
+	if err := b.idem.purge(ctx, now); err != nil {
+		b.log.Warn("idempotency purge", "err", err)
+	}
+}
+
+// clockGuard notices the wall clock jumping while the broker runs: the wall time elapsed
+// since start must agree with the monotonic time elapsed, within maxClockDrift. A purge on
+// a clock that leapt forward would wipe the audit log and every stored replay.
+type clockGuard struct{ wall, mono time.Time }
+
+const maxClockDrift = time.Hour
+
+func newClockGuard() *clockGuard {
+	now := time.Now()
+	return &clockGuard{wall: now.Round(0), mono: now}
+}
+
+func (c *clockGuard) check(now time.Time) error {
+	wall := now.Round(0).Sub(c.wall)
+	mono := time.Since(c.mono)
+	if d := wall - mono; d > maxClockDrift || d < -maxClockDrift {
+		return fmt.Errorf("%w: the wall clock moved %s while %s passed", ErrClockJump, wall.Round(time.Second), mono.Round(time.Second))
+	}
+	return nil
 }

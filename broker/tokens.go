@@ -97,8 +97,10 @@ func (s *State) VerifyToken(ctx context.Context, token string) (Device, error) {
 		hash                 []byte
 		revoked              sql.NullInt64
 	)
-	err := s.db.QueryRowContext(ctx, `SELECT device, hash, scopes, node, revoked FROM tokens WHERE id = ?`, id).
-		Scan(&device, &hash, &scopes, &node, &revoked)
+	err := s.run(ctx, "verify token", func(ctx context.Context) error {
+		return s.db.QueryRowContext(ctx, `SELECT device, hash, scopes, node, revoked FROM tokens WHERE id = ?`, id).
+			Scan(&device, &hash, &scopes, &node, &revoked)
+	})
 	got := sha256.Sum256([]byte(sec))
 	if errors.Is(err, sql.ErrNoRows) {
 		subtle.ConstantTimeCompare(got[:], got[:]) // same work either way

@@ -51,11 +51,22 @@ type turn struct {
 	audio    bool
 	code     string
 	early    *earlySpeech
+
+	key      string      // the Idempotency-Key, if any
+	path     string      // the request's path, bound to the key
+	hash     []byte      // of route, query and body, bound to the key
+	acted    bool        // the audit intent of an actuation was committed
+	pending  *idemRecord // the key record written before the handler ran
+	replayOf string      // the turn a replay answers for
 }
 
+// newTurn starts a turn whose budget began when the request arrived (before the token check).
 func (b *Broker) newTurn(r *http.Request, route string) *turn {
-	now := b.d.Now()
-	return &turn{id: newTurnID(), start: now, deadline: now.Add(b.d.Config.Turn.Budget), route: route,
+	start, ok := r.Context().Value(arrivalKey).(time.Time)
+	if !ok {
+		start = time.Now()
+	}
+	return &turn{id: newTurnID(), start: start, deadline: start.Add(b.d.Config.Turn.Budget), route: route,
 		c: callerOf(r), stages: map[string]int64{}}
 }
 
@@ -65,72 +76,19 @@ func (t *turn) mark(stage string, since time.Time) time.Time {
 	return now
 }
 
-// withIdempotency replays a stored result for a repeated Idempotency-Key, or runs fn and
-// stores what it answered (errors included) before anyone else with the key can proceed.
-func (b *Broker) withIdempotency(w http.ResponseWriter, r *http.Request, fn func() (int, any)) {
-	key := r.Header.Get("Idempotency-Key")
-	if key == "" {
-		status, v := fn()
-		b.respond(w, status, v)
-		return
-	}
-	if len(key) > 200 {
-		b.fail(w, errf(api.CodeInvalidArgs, "Idempotency-Key is longer than 200 characters"))
-		return
-	}
-	c := callerOf(r)
-	stored, release, err := b.idem.begin(r.Context(), c.Name, key)
-	if err != nil {
-		if r.Context().Err() != nil {
-			return
-		}
-		b.log.Error("idempotency", "err", err)
-		b.fail(w, errf(api.CodeInternal, "could not check the Idempotency-Key"))
-		return
-	}
-	if stored != nil {
-		w.Header().Set("Idempotent-Replayed", "true")
-		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		w.WriteHeader(stored.Status)
-		w.Write(stored.Body)
-		return
-	}
-	defer release()
-	status, v := fn()
-	var body []byte
-	if e, ok := v.(*apiError); ok {
-		var eb api.ErrorBody
-		eb.Error.Code, eb.Error.Message = e.Code, e.Message
-		body, _ = json.Marshal(eb)
-	} else {
-		body, _ = json.Marshal(v)
-	}
-	body = append(body, '\n')
-	turnID := ""
-	if tr, ok := v.(*api.TurnResponse); ok {
-		turnID = tr.TurnID
-	}
-	// Busy and rate limits are not results: a retry should run again.
-	if status != http.StatusServiceUnavailable && status != http.StatusTooManyRequests {
-		if err := b.idem.store(context.WithoutCancel(r.Context()), c.Name, key, storedResult{TurnID: turnID, Status: status, Body: body}); err != nil {
-			b.log.Error("idempotency store", "err", err)
-		}
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	if e, ok := v.(*apiError); ok {
-		writeError(w, e)
-		return
-	}
-	w.WriteHeader(status)
-	w.Write(body)
-}
-
 func (b *Broker) respond(w http.ResponseWriter, status int, v any) {
 	if e, ok := v.(*apiError); ok {
 		writeError(w, e)
 		return
 	}
 	writeJSON(w, status, v)
+}
+
+// refuse answers an error found before the idempotency check (the request is not bound to
+// its key yet), auditing it like any other.
+func (b *Broker) refuse(w http.ResponseWriter, t *turn, e *apiError) {
+	status, v := b.errorResult(t, e)
+	b.respond(w, status, v)
 }
 
 func (b *Broker) fail(w http.ResponseWriter, e *apiError) {
@@ -147,8 +105,8 @@ func (b *Broker) errorResult(t *turn, e *apiError) (int, any) {
 		outcome = OutcomeDenied
 	case e.Code == api.CodeTimeout:
 		outcome = OutcomeTimeout
-	case e.Code == api.CodeBusy || e.Code == api.CodeInternal:
-		outcome = OutcomeError
+	case e.Code == api.CodeBusy || e.Code == api.CodeInternal || e.Code == api.CodeUnavailable:
+		outcome = OutcomeFailed
 	}
 	if e.Code != api.CodeBusy && e.Code != api.CodeRateLimited {
 		t.resp.Outcome, t.code = outcome, e.Code
@@ -186,16 +144,18 @@ func mediaType(r *http.Request) string {
 func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
 	t := b.newTurn(r, "turn")
 	t.audio = r.URL.Query().Get("audio") != "none"
-	b.withIdempotency(w, r, func() (int, any) {
-		switch mediaType(r) {
-		case "audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave":
-		default:
-			return b.errorResult(t, errf(api.CodeUnsupportedMediaType, "send audio/wav (PCM)"))
-		}
-		body, e := readBody(r, w, b.d.Config.Limits.AudioBytes)
-		if e != nil {
-			return b.errorResult(t, e)
-		}
+	switch mediaType(r) {
+	case "audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave":
+	default:
+		b.refuse(w, t, errf(api.CodeUnsupportedMediaType, "send audio/wav (PCM)"))
+		return
+	}
+	body, e := readBody(r, w, b.d.Config.Limits.AudioBytes)
+	if e != nil {
+		b.refuse(w, t, e)
+		return
+	}
+	b.withIdempotency(w, r, t, body, func() (int, any) {
 		since := time.Now()
 		clip, err := speech.DecodeWAV(body, b.d.Config.Turn.MaxAudio)
 		if err != nil {
@@ -235,12 +195,17 @@ func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
 // handleUtterance: operator text routed exactly like a transcript (no wake phrase needed).
 func (b *Broker) handleUtterance(w http.ResponseWriter, r *http.Request) {
 	t := b.newTurn(r, "utterance")
-	b.withIdempotency(w, r, func() (int, any) {
+	body, e := b.readJSONBody(r, w)
+	if e != nil {
+		b.refuse(w, t, e)
+		return
+	}
+	b.withIdempotency(w, r, t, body, func() (int, any) {
 		var req struct {
 			Text  string `json:"text"`
 			Audio bool   `json:"audio"`
 		}
-		if e := b.decodeJSON(r, w, &req); e != nil {
+		if e := decodeJSON(body, &req); e != nil {
 			return b.errorResult(t, e)
 		}
 		if strings.TrimSpace(req.Text) == "" || len(req.Text) > 2000 {
@@ -251,14 +216,16 @@ func (b *Broker) handleUtterance(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-func (b *Broker) decodeJSON(r *http.Request, w http.ResponseWriter, v any) *apiError {
+// readJSONBody checks the media type and reads a JSON request body within its limit.
+func (b *Broker) readJSONBody(r *http.Request, w http.ResponseWriter) ([]byte, *apiError) {
 	if mt := mediaType(r); mt != "application/json" {
-		return errf(api.CodeUnsupportedMediaType, "send application/json")
+		return nil, errf(api.CodeUnsupportedMediaType, "send application/json")
 	}
-	body, e := readBody(r, w, b.d.Config.Limits.JSONBytes)
-	if e != nil {
-		return e
-	}
+	return readBody(r, w, b.d.Config.Limits.JSONBytes)
+}
+
+// decodeJSON decodes strictly: unknown fields and trailing data are refused.
+func decodeJSON(body []byte, v any) *apiError {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -338,7 +305,14 @@ func (b *Broker) tail(ctx context.Context, t *turn, text string, requireWake boo
 		ans = intents.Answer{Reply: replyDenied, Expression: intents.ExpressionSorry}
 	default:
 		in, _ := table.Lookup(d.Intent)
-		ans, outcome = b.runHandler(ctx, t, table, in, d.Args)
+		if !in.Acts() {
+			ans, outcome = b.runHandler(ctx, t, table, in, d.Args)
+			break
+		}
+		var e *apiError
+		if ans, outcome, e = b.actuate(ctx, t, table, in, d.Args); e != nil {
+			return b.errorResult(t, e)
+		}
 	}
 	since = t.mark("handler", since)
 	return b.finish(ctx, t, ans, outcome, since)
@@ -349,7 +323,7 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 	h, ok := b.d.Handlers[in.Handler.Type]
 	if !ok {
 		t.code = "not_built"
-		return intents.Answer{Reply: replyNotYet, Expression: intents.ExpressionSorry}, OutcomeError
+		return intents.Answer{Reply: replyNotYet, Expression: intents.ExpressionSorry}, OutcomeFailed
 	}
 	hctx, cancel := context.WithDeadline(ctx, t.workDeadline())
 	defer cancel()
@@ -376,6 +350,11 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 	case res := <-done:
 		switch {
 		case res.err == nil:
+			switch res.a.Outcome {
+			case intents.OutcomeFailed, intents.OutcomePartial, intents.OutcomeUnknown:
+				t.code = "device_" + res.a.Outcome
+				return res.a, res.a.Outcome
+			}
 			return res.a, OutcomeOK
 		case errors.Is(res.err, context.DeadlineExceeded):
 			t.code = api.CodeTimeout
@@ -383,7 +362,7 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 		default:
 			b.log.Warn("handler failed", "intent", in.Name, "err", res.err)
 			t.code = api.CodeInternal
-			return intents.Answer{Reply: replyError, Expression: intents.ExpressionSorry}, OutcomeError
+			return intents.Answer{Reply: replyError, Expression: intents.ExpressionSorry}, OutcomeFailed
 		}
 	case <-hctx.Done():
 		// A handler that ignores its deadline is cut off here; the turn still answers.
@@ -433,7 +412,13 @@ func (b *Broker) finish(ctx context.Context, t *turn, ans intents.Answer, outcom
 		st.followUntil = b.d.Now().Add(b.d.Config.Turn.FollowUpWindow)
 		b.devMu.Unlock()
 	}
-	b.audit(t)
+	if t.acted {
+		rec := b.auditRecord(t)
+		b.countTurn(t, rec)
+		b.settle(b.stateCtx(ctx, t), t, rec)
+	} else {
+		b.audit(t)
+	}
 	return http.StatusOK, &t.resp
 }
 
@@ -447,7 +432,21 @@ func (b *Broker) ignored(t *turn, why string) (int, any) {
 	return http.StatusOK, &t.resp
 }
 
+// audit records a turn that did not act. A failed write is counted and shown by /healthz;
+// the turn still answers (a read is not worth a silence).
 func (b *Broker) audit(t *turn) {
+	rec := b.auditRecord(t)
+	b.countTurn(t, rec)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := b.d.State.AppendAudit(ctx, rec); err != nil {
+		b.m.auditFailures.Inc()
+		b.log.Error("audit write failed; the turn still answers", "turn_id", t.id, "err", err)
+	}
+}
+
+// auditRecord fills in the turn's response metadata and returns its record.
+func (b *Broker) auditRecord(t *turn) AuditRecord {
 	total := time.Since(t.start)
 	t.stages["total"] = total.Milliseconds()
 	t.resp.TurnID = t.id
@@ -459,16 +458,21 @@ func (b *Broker) audit(t *turn) {
 	if intent == "" {
 		intent = "-"
 	}
-	b.m.turns.WithLabelValues(t.route, t.resp.Outcome).Inc()
-	b.m.stage.WithLabelValues("total").Observe(total.Seconds())
 	rec := AuditRecord{Time: t.start.UTC(), TurnID: t.id, Device: t.c.Name, Node: t.c.Node, Route: t.route, Intent: intent,
 		Args: t.resp.Args, Outcome: t.resp.Outcome, Code: t.code, LatencyMS: total.Milliseconds(), Redactions: t.redacted}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if err := b.d.State.AppendAudit(ctx, rec); err != nil {
-		b.m.auditFailures.Inc()
-		b.log.Error("audit write failed; the turn still answers", "turn_id", t.id, "err", err)
+	if t.replayOf != "" {
+		// A replay answers for an earlier turn: it is logged as a replay of that turn, with
+		// the outcome it reports kept in the code.
+		t.resp.TurnID = t.replayOf
+		rec.TurnID, rec.Outcome, rec.Code = t.replayOf, OutcomeReplayed, t.resp.Outcome
 	}
+	return rec
+}
+
+// countTurn counts a finished turn by route and the outcome its audit record says.
+func (b *Broker) countTurn(t *turn, rec AuditRecord) {
+	b.m.turns.WithLabelValues(t.route, rec.Outcome).Inc()
+	b.m.stage.WithLabelValues("total").Observe(time.Since(t.start).Seconds())
 }
 
 func (b *Broker) deviceState(name string) *deviceState {
@@ -503,9 +507,14 @@ func (b *Broker) handleTypedCall(w http.ResponseWriter, r *http.Request) {
 		b.audit(t)
 		return
 	}
-	b.withIdempotency(w, r, func() (int, any) {
+	body, e := b.readJSONBody(r, w)
+	if e != nil {
+		b.refuse(w, t, e)
+		return
+	}
+	b.withIdempotency(w, r, t, body, func() (int, any) {
 		raw := map[string]any{}
-		if e := b.decodeJSON(r, w, &raw); e != nil {
+		if e := decodeJSON(body, &raw); e != nil {
 			return b.errorResult(t, e)
 		}
 		args := map[string]string{}
@@ -530,7 +539,16 @@ func (b *Broker) handleTypedCall(w http.ResponseWriter, r *http.Request) {
 		t.resp.Args = allowlistArgs(valid)
 		t.audio = r.URL.Query().Get("audio") == "wav"
 		since := time.Now()
-		ans, outcome := b.runHandler(r.Context(), t, table, in, valid)
+		var ans intents.Answer
+		var outcome string
+		if in.Acts() {
+			var e *apiError
+			if ans, outcome, e = b.actuate(r.Context(), t, table, in, valid); e != nil {
+				return b.errorResult(t, e)
+			}
+		} else {
+			ans, outcome = b.runHandler(r.Context(), t, table, in, valid)
+		}
 		since = t.mark("handler", since)
 		return b.finish(r.Context(), t, ans, outcome, since)
 	})

@@ -82,7 +82,7 @@ func TestSimOverTailnet(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.Devices = []broker.DeviceConfig{{Name: "reachy", Room: "living room"}}
-	state, err := broker.OpenState(cfg.StateDir)
+	state, err := broker.InitState(cfg.StateDir)
 	if err != nil {
 		t.Fatal(err)
 	}
