@@ -68,6 +68,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	listen := fs.String("listen", "127.0.0.1:8092", "dev mode: loopback address for the API")
 	stateDir := fs.String("state-dir", "", "state directory (tokens, audit, idempotency)")
 	model := fs.String("model", "", "whisper model file (default: speech.model, or the one 'make model' downloaded)")
+	initState := fs.Bool("init", false, "create the state database (tokens, audit, idempotency) in the state directory, then exit")
 	verbose := fs.Bool("v", false, "debug logging")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -110,6 +111,16 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		log.Error("configuration", "err", err)
 		return 1
 	}
+	if *initState {
+		st, err := broker.InitState(cfg.StateDir)
+		if err != nil {
+			log.Error("state init", "err", err)
+			return 1
+		}
+		st.Close()
+		fmt.Fprintf(stderr, "state database ready in %s; start reachy-broker without --init\n", cfg.StateDir)
+		return 0
+	}
 	if err := serve(ctx, log, cfg, store, *dev, *model); err != nil {
 		log.Error("reachy-broker stopped", "err", err)
 		return 1
@@ -118,7 +129,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 }
 
 func serve(ctx context.Context, log *slog.Logger, cfg *broker.Config, store *intents.Store, dev bool, modelFlag string) error {
-	state, err := broker.OpenState(cfg.StateDir)
+	state, err := openState(log, cfg.StateDir, dev)
 	if err != nil {
 		return err
 	}
@@ -248,6 +259,21 @@ func serve(ctx context.Context, log *slog.Logger, cfg *broker.Config, store *int
 	return err
 }
 
+// openState opens the state database. Outside dev mode a missing or empty one is refused
+// (a state disk that did not mount must not become a broker with no tokens and no audit
+// history); dev mode creates its own.
+func openState(log *slog.Logger, dir string, dev bool) (*broker.State, error) {
+	if !dev {
+		return broker.OpenState(dir)
+	}
+	st, err := broker.OpenState(dir)
+	if errors.Is(err, broker.ErrNoState) {
+		log.Warn("dev mode: creating a fresh state database", "dir", dir)
+		return broker.InitState(dir)
+	}
+	return st, err
+}
+
 // reloadOnHUP re-reads the intent table on SIGHUP; a broken file keeps the old one.
 func reloadOnHUP(ctx context.Context, log *slog.Logger, store *intents.Store) {
 	ch := make(chan os.Signal, 1)
@@ -335,6 +361,11 @@ func wireHouse(cfg *broker.Config, handlers map[string]intents.Handler, log *slo
 		}
 		if mq, err = home.DialMQTT(home.MQTTConfig{Broker: hc.MQTT.Broker, Prefix: hc.MQTT.Prefix, Username: hc.MQTT.Username, Password: pw}); err != nil {
 			return err
+		}
+		if !mq.Connected() {
+			// Not fatal: the client keeps trying every second; until then MQTT devices
+			// answer that they are not available.
+			log.Warn("mqtt: the server is not answering yet; MQTT devices are unavailable until it does", "broker", hc.MQTT.Broker)
 		}
 	}
 	if ha == nil && mq == nil {

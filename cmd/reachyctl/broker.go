@@ -85,6 +85,33 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+func runState(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("state", stderr)
+	stateDir := fs.String("state-dir", "", "the broker's state directory")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 || *stateDir == "" {
+		return usagef("state init|check --state-dir DIR")
+	}
+	var st *broker.State
+	switch pos[0] {
+	case "init":
+		st, err = broker.InitState(*stateDir)
+	case "check":
+		st, err = broker.OpenState(*stateDir) // opening runs PRAGMA quick_check
+	default:
+		return usagef("unknown state subcommand %q", pos[0])
+	}
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	fmt.Fprintf(stdout, "state database in %s is ready\n", *stateDir)
+	return nil
+}
+
 func runAudit(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("audit", stderr)
 	stateDir := fs.String("state-dir", "", "the broker's state directory")

@@ -26,6 +26,7 @@ func commands() map[string]command {
 		"gen-test-model": {"gen-test-model --shape tiny|tiny.en --out PATH: write a random-weight whisper model for tests", runGenTestModel},
 		"route":          {`route [--config FILE] [--json] [--room ROOM] "sentence": show how a sentence routes and why`, runRoute},
 		"token":          {"token create|list|revoke --state-dir DIR --device NAME [--scopes a,b] [--node NODE] [--json]: device tokens", runToken},
+		"state":          {"state init|check --state-dir DIR: create the broker's state database, or check an existing one", runState},
 		"audit":          {"audit tail --state-dir DIR [--json] [-n N]: what the broker did", runAudit},
 		"say":            {`say [--broker URL] [--token-file F] "sentence" [-o reply.wav]: send text like a transcript`, runSay},
 		"listen":         {"listen [--broker URL] [--token-file F] FILE.wav [-o reply.wav]: send audio as a turn", runListen},
