@@ -23,7 +23,7 @@ import (
 
 // Spoken answers of the exactly-once rules.
 const (
-	replyUnavailable = "Sorry, I can't keep a record of that right now, so I didn't do it."
+	replyUnavailable  = "Sorry, I can't keep a record of that right now, so I didn't do it."
 	replyMayHaveDone  = "I may have done that already, but I can't check it right now."
 	replyWriteUnknown = "Sorry, the house didn't answer in time, so I can't tell whether that worked."
 )

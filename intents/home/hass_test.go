@@ -3,8 +3,8 @@ package home
 import (
 	"bytes"
 	"context"
-	"io"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
