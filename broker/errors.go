@@ -20,6 +20,8 @@ var codeStatus = map[string]int{
 	api.CodeUnsupportedMediaType: http.StatusUnsupportedMediaType,
 	api.CodeTooLarge:             http.StatusRequestEntityTooLarge,
 	api.CodeRateLimited:          http.StatusTooManyRequests,
+	api.CodeIdempotencyConflict:  http.StatusConflict,
+	api.CodeUnavailable:          http.StatusServiceUnavailable,
 	api.CodeBusy:                 http.StatusServiceUnavailable,
 	api.CodeTimeout:              http.StatusGatewayTimeout,
 	api.CodeInternal:             http.StatusInternalServerError,

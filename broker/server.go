@@ -178,8 +178,8 @@ func (b *Broker) authed(scope string, next http.HandlerFunc) http.Handler {
 		dev, err := b.d.State.VerifyToken(r.Context(), strings.TrimSpace(token))
 		if err != nil {
 			if !errors.Is(err, errBadToken) {
-				b.log.Error("token check failed", "err", err)
-				fail(errf(api.CodeInternal, "could not check the token"))
+				b.log.Error("token check failed: the state store is not answering", "err", err)
+				fail(errf(api.CodeUnavailable, "%s", replyUnavailable))
 				return
 			}
 			fail(errf(api.CodeUnauthenticated, "the token is not valid"))

@@ -200,18 +200,19 @@ func (b *Broker) handleUtterance(w http.ResponseWriter, r *http.Request) {
 		b.refuse(w, t, e)
 		return
 	}
+	var req struct {
+		Text  string `json:"text"`
+		Audio bool   `json:"audio"`
+	}
+	if e := decodeJSON(body, &req); e != nil {
+		b.refuse(w, t, e)
+		return
+	}
+	t.audio = req.Audio
 	b.withIdempotency(w, r, t, body, func() (int, any) {
-		var req struct {
-			Text  string `json:"text"`
-			Audio bool   `json:"audio"`
-		}
-		if e := decodeJSON(body, &req); e != nil {
-			return b.errorResult(t, e)
-		}
 		if strings.TrimSpace(req.Text) == "" || len(req.Text) > 2000 {
 			return b.errorResult(t, errf(api.CodeInvalidArgs, `"text" must be 1 to 2000 bytes`))
 		}
-		t.audio = req.Audio
 		return b.tail(r.Context(), t, req.Text, false, time.Now())
 	})
 }
@@ -512,6 +513,7 @@ func (b *Broker) handleTypedCall(w http.ResponseWriter, r *http.Request) {
 		b.refuse(w, t, e)
 		return
 	}
+	t.audio = r.URL.Query().Get("audio") == "wav"
 	b.withIdempotency(w, r, t, body, func() (int, any) {
 		raw := map[string]any{}
 		if e := decodeJSON(body, &raw); e != nil {
@@ -537,7 +539,6 @@ func (b *Broker) handleTypedCall(w http.ResponseWriter, r *http.Request) {
 			return b.errorResult(t, errf(api.CodeInvalidArgs, "invalid arguments"))
 		}
 		t.resp.Args = allowlistArgs(valid)
-		t.audio = r.URL.Query().Get("audio") == "wav"
 		since := time.Now()
 		var ans intents.Answer
 		var outcome string
