@@ -29,6 +29,10 @@ func TestMain(m *testing.M) {
 		runCrashChild(dir)
 		return
 	}
+	if dir := os.Getenv(soakEnv); dir != "" {
+		runSoakChild(dir)
+		return
+	}
 	// The in-process tailnet must not try to open ports on the home router.
 	envknob.Setenv("TS_DISABLE_PORTMAPPER", "1")
 	os.Exit(m.Run())

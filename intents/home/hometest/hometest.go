@@ -165,8 +165,9 @@ func (z *Zigbee) subscribe(prefix string, names []string) error {
 		z.client.Subscribe(prefix+"/"+name+"/get", 1, func(_ mqtt.Client, m mqtt.Message) {
 			z.mu.Lock()
 			z.gets++
+			b, _ := json.Marshal(z.state[name])
 			z.mu.Unlock()
-			z.publish(prefix, name)
+			z.client.Publish(prefix+"/"+name, 1, true, b)
 		})
 		tok := z.client.Subscribe(prefix+"/"+name+"/set", 1, func(_ mqtt.Client, m mqtt.Message) {
 			var p map[string]any
@@ -181,8 +182,10 @@ func (z *Zigbee) subscribe(prefix string, names []string) error {
 				}
 				z.state[name][k] = v
 			}
+			b, _ := json.Marshal(z.state[name])
 			z.mu.Unlock()
-			z.publish(prefix, name)
+			// Not waited for: a handler that blocks on its own publish stalls the client.
+			z.client.Publish(prefix+"/"+name, 1, true, b)
 		})
 		if !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
 			return fmt.Errorf("subscribe: %v", tok.Error())
