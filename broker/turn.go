@@ -353,7 +353,7 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 		case res.err == nil:
 			switch res.a.Outcome {
 			case intents.OutcomeFailed, intents.OutcomePartial, intents.OutcomeUnknown:
-				t.code = "device_" + res.a.Outcome
+				t.code = in.Handler.Type + "_" + res.a.Outcome
 				return res.a, res.a.Outcome
 			}
 			return res.a, OutcomeOK
