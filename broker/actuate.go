@@ -34,58 +34,72 @@ type readBacker interface {
 	ReadBack(ctx context.Context, c intents.Call) (intents.Answer, error)
 }
 
-// withIdempotency runs fn once per Idempotency-Key: a retry with the key replays the stored
-// result (or re-runs a request that did not act), a reuse of the key with another route or
-// body is refused as idempotency_conflict.
+// callResult is what a turn-shaped call answered: a status and a *api.TurnResponse or
+// *apiError. Status 0 means the caller went away before anything was decided.
+type callResult struct {
+	status   int
+	v        any
+	replayed bool // answered from a stored key
+}
+
+// writeResult writes a callResult as the HTTP answer.
+func (b *Broker) writeResult(w http.ResponseWriter, res callResult) {
+	if res.status == 0 {
+		return
+	}
+	if res.replayed {
+		w.Header().Set("Idempotent-Replayed", "true")
+	}
+	b.respond(w, res.status, res.v)
+}
+
+// withIdempotency runs fn under the request's Idempotency-Key, bound to its path, query and
+// body, and writes what it answered.
 func (b *Broker) withIdempotency(w http.ResponseWriter, r *http.Request, t *turn, body []byte, fn func() (int, any)) {
 	key := r.Header.Get("Idempotency-Key")
+	b.writeResult(w, b.idempotent(r.Context(), t, key, r.URL.Path, bodyHash(r.URL.Path, r.URL.RawQuery, body), fn))
+}
+
+// idempotent runs fn once per Idempotency-Key: a retry with the key replays the stored
+// result (or re-runs a request that did not act), a reuse of the key with another route or
+// body is refused as idempotency_conflict. An empty key just runs fn.
+func (b *Broker) idempotent(ctx context.Context, t *turn, key, path string, hash []byte, fn func() (int, any)) callResult {
+	result := func(status int, v any) callResult { return callResult{status: status, v: v} }
 	if key == "" {
-		status, v := fn()
-		b.respond(w, status, v)
-		return
+		return result(fn())
 	}
 	if len(key) > 200 {
-		b.fail(w, errf(api.CodeInvalidArgs, "Idempotency-Key is longer than 200 characters"))
-		return
+		return result(b.errorResult(t, errf(api.CodeInvalidArgs, "Idempotency-Key is longer than 200 characters")))
 	}
-	c := callerOf(r)
-	stored, release, err := b.idem.begin(r.Context(), c.Name, key)
+	stored, release, err := b.idem.begin(ctx, t.c.Name, key)
 	if err != nil {
-		if r.Context().Err() != nil && !isDeadline(r.Context()) {
-			return // the caller went away
+		if ctx.Err() != nil && !isDeadline(ctx) {
+			return callResult{} // the caller went away
 		}
 		b.log.Error("idempotency lookup", "err", err)
-		status, v := b.errorResult(t, errf(api.CodeUnavailable, "%s", replyUnavailable))
-		b.respond(w, status, v)
-		return
+		return result(b.errorResult(t, errf(api.CodeUnavailable, "%s", replyUnavailable)))
 	}
 	defer release()
-	t.key, t.path, t.hash = key, r.URL.Path, bodyHash(r.URL.Path, r.URL.RawQuery, body)
+	t.key, t.path, t.hash = key, path, hash
 	if stored != nil {
-		if stored.Route != r.URL.Path || string(stored.BodyHash) != string(t.hash) {
-			status, v := b.errorResult(t, errf(api.CodeIdempotencyConflict, "this Idempotency-Key was used for another request; use a new key for a new request"))
-			b.respond(w, status, v)
-			return
+		if stored.Route != path || string(stored.BodyHash) != string(hash) {
+			return result(b.errorResult(t, errf(api.CodeIdempotencyConflict, "this Idempotency-Key was used for another request; use a new key for a new request")))
 		}
 		if stored.acted() {
-			status, v := b.replay(r.Context(), t, stored)
-			if status == http.StatusOK {
-				w.Header().Set("Idempotent-Replayed", "true")
-			}
-			b.respond(w, status, v)
-			return
+			status, v := b.replay(ctx, t, stored)
+			return callResult{status: status, v: v, replayed: status == http.StatusOK}
 		}
 		// A request that did not act runs again: nothing of its answer was kept.
 	}
 	status, v := fn()
-	if !t.acted && storable(r.Context(), status, v) {
-		rec := idemRecord{Route: r.URL.Path, BodyHash: t.hash, TurnID: t.id, Intent: t.resp.Intent, Kind: t.resp.Kind,
+	if !t.acted && storable(ctx, status, v) {
+		rec := idemRecord{Route: path, BodyHash: hash, TurnID: t.id, Intent: t.resp.Intent, Kind: t.resp.Kind,
 			Args: t.resp.Args, Outcome: t.resp.Outcome, Code: t.code, Status: status}
-		if err := b.idem.store(b.stateCtx(r.Context(), t), c.Name, key, rec); err != nil {
+		if err := b.idem.store(b.stateCtx(ctx, t), t.c.Name, key, rec); err != nil {
 			b.log.Warn("idempotency store", "err", err)
 		}
 	}
-	b.respond(w, status, v)
+	return result(status, v)
 }
 
 // storable says whether a result that did not act is worth binding to its key: not when the
@@ -109,6 +123,15 @@ func isDeadline(ctx context.Context) bool { return ctx.Err() == context.Deadline
 // actuate runs a write or robot intent under the audited-first rule. It returns an error
 // (unavailable) without running the handler when the audit intent cannot be committed.
 func (b *Broker) actuate(ctx context.Context, t *turn, table *intents.Table, in *intents.Intent, args map[string]string) (intents.Answer, string, *apiError) {
+	if _, ok := b.d.Handlers[in.Handler.Type]; !ok {
+		a, outcome := b.runHandler(ctx, t, table, in, args) // "I can't do that yet": nothing to record
+		return a, outcome, nil
+	}
+	args, err := b.checkArgs(in, args)
+	if err != nil {
+		t.code = api.CodeInvalidArgs
+		return intents.Answer{Reply: replyInvalid, Expression: intents.ExpressionConfused}, OutcomeInvalid, nil
+	}
 	t.resp.Args = allowlistArgs(args)
 	rec := b.auditRecord(t)
 	rec.Outcome, rec.LatencyMS = OutcomePending, 0

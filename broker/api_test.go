@@ -39,7 +39,7 @@ func TestAuthenticationAndScopeMatrix(t *testing.T) {
 		{"typed call without intent scope", "POST", "/v1/intents/time.now", tb.token(t, "robot", "turn"), "application/json", []byte(`{}`), 403, api.CodeInsufficientScope},
 		{"unknown intent", "POST", "/v1/intents/door.unlock", all, "application/json", []byte(`{}`), 404, api.CodeUnknownIntent},
 		{"clarify is not callable", "POST", "/v1/intents/clarify", all, "application/json", []byte(`{}`), 404, api.CodeUnknownIntent},
-		{"intent the token may not call", "POST", "/v1/intents/house.light.set", readOnly, "application/json", []byte(`{"room":"kitchen","state":"on"}`), 403, api.CodeIntentDenied},
+		{"intent the token may not call", "POST", "/v1/intents/house.light.set", readOnly, "application/json", []byte(`{"room":"kitchen","state":"on"}`), 403, api.CodeInsufficientScope},
 		{"room outside the vocabulary", "POST", "/v1/intents/house.light.set", all, "application/json", []byte(`{"room":"garage","state":"on"}`), 400, api.CodeInvalidArgs},
 		{"state outside the vocabulary", "POST", "/v1/intents/house.light.set", all, "application/json", []byte(`{"room":"kitchen","state":"toggle"}`), 400, api.CodeInvalidArgs},
 		{"unknown argument", "POST", "/v1/intents/house.light.set", all, "application/json", []byte(`{"room":"kitchen","state":"on","colour":"red"}`), 400, api.CodeInvalidArgs},

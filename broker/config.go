@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -316,6 +318,11 @@ func ParseConfig(b []byte, name string) (*Config, *intents.Table, error) {
 			return nil, nil, fmt.Errorf("%s: device %s: room %q is not a room of the home", name, d.Name, d.Room)
 		}
 	}
+	for person := range c.Calendars.People {
+		if !slices.ContainsFunc(table.Home.People, func(p intents.Person) bool { return p.Name == person }) {
+			return nil, nil, fmt.Errorf("%s: calendars.people: %q is not a person of the home", name, person)
+		}
+	}
 	for _, d := range c.House.Devices {
 		switch {
 		case !hasRoom(table, d.Room):
@@ -342,6 +349,20 @@ func hasRoom(t *intents.Table, room string) bool {
 	return false
 }
 
+// DevStateDir is where a dev broker keeps its state when not told otherwise
+// ($XDG_STATE_HOME/reachy-broker-dev, else ~/.local/state/reachy-broker-dev). reachyctl uses
+// the same default, so the tour works against the broker 'make run' started.
+func DevStateDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "reachy-broker-dev")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return filepath.Join(os.TempDir(), "reachy-broker-dev")
+	}
+	return filepath.Join(home, ".local", "state", "reachy-broker-dev")
+}
+
 // DevConfig is the embedded default: loopback dev mode, the demo home, state in stateDir.
 func DevConfig(listen, stateDir string) (*Config, *intents.Table, error) {
 	c := &Config{StateDir: stateDir, path: "dev defaults", demo: true}
@@ -360,6 +381,15 @@ func DevConfig(listen, stateDir string) (*Config, *intents.Table, error) {
 // Demo reports whether this is the embedded default (the demo home, whose devices are
 // simulated in memory).
 func (c *Config) Demo() bool { return c.demo }
+
+// HasHouse reports whether the file connects any device (a house section with a hub).
+func (c *Config) HasHouse() bool {
+	return c.House.HomeAssistant.URL != "" || c.House.MQTT.Broker != "" || len(c.House.Devices) > 0
+}
+
+// HasHome reports whether the file has a home section of its own (without one the intent
+// table uses the demo home's rooms and people).
+func (c *Config) HasHome() bool { return c.Home.Kind != 0 }
 
 // Path is where the config came from.
 func (c *Config) Path() string { return c.path }

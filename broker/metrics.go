@@ -54,3 +54,23 @@ func (m *metrics) countError(code string) {
 		m.failures.WithLabelValues(code).Inc()
 	}
 }
+
+// watchReloads exports the intent table's reload health.
+func (m *metrics) watchReloads(r ReloadStatus) {
+	m.reg.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "reachy_intent_reload_failures_total",
+			Help: "Reloads of the intent table that failed and kept the previous table."},
+			func() float64 { return float64(r.Health().Failures) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "reachy_intent_reload_last_success_timestamp_seconds",
+			Help: "When the intent table in use was loaded (start-up or the last good reload), Unix time."},
+			func() float64 { return float64(r.Health().LastSuccess.UnixNano()) / 1e9 }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "reachy_intent_table_stale",
+			Help: "1 when the last reload failed and the broker serves the previous table."},
+			func() float64 {
+				if r.Health().Stale {
+					return 1
+				}
+				return 0
+			}),
+	)
+}

@@ -36,6 +36,11 @@ type Identifier interface {
 	WhoIs(ctx context.Context, remoteAddr string) (string, error)
 }
 
+// ReloadStatus reports how the last reload of the intent table went (*Tables implements it).
+type ReloadStatus interface {
+	Health() ReloadHealth
+}
+
 // Deps are the parts a Broker is built from; tests replace any of them.
 type Deps struct {
 	Config      *Config
@@ -45,7 +50,8 @@ type Deps struct {
 	Synthesizer speech.Synthesizer // nil: replies carry no audio
 	Redactor    *redact.Redactor   // nil: patterns and the length cap only
 	Handlers    map[string]intents.Handler
-	Identifier  Identifier // nil: loopback dev mode, no node binding
+	Identifier  Identifier   // nil: loopback dev mode, no node binding
+	Reloads     ReloadStatus // nil: the table is never reloaded (tests)
 	Logger      *slog.Logger
 	Now         func() time.Time
 }
@@ -87,7 +93,11 @@ func New(d Deps) (*Broker, error) {
 	if d.Handlers == nil {
 		d.Handlers = map[string]intents.Handler{}
 	}
-	return &Broker{d: d, m: newMetrics(), idem: newIdem(d.State), log: d.Logger,
+	m := newMetrics()
+	if d.Reloads != nil {
+		m.watchReloads(d.Reloads)
+	}
+	return &Broker{d: d, m: m, idem: newIdem(d.State), log: d.Logger,
 		limits: map[string]*rate.Limiter{}, devices: map[string]*deviceState{}}, nil
 }
 
@@ -129,7 +139,16 @@ func (b *Broker) AdminHandler() http.Handler {
 				"state": "failing: the state store cannot record; actuations are refused until it can"})
 			return
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "state": "ok", "speech_to_text": b.d.Transcriber != nil, "synthesis": b.d.Synthesizer != nil})
+		body := map[string]any{"status": "ok", "state": "ok", "speech_to_text": b.d.Transcriber != nil, "synthesis": b.d.Synthesizer != nil}
+		if b.d.Reloads != nil {
+			h := b.d.Reloads.Health()
+			body["intent_table"] = h
+			if h.Stale {
+				// Still serving (the previous table), so still 200; the body says what is wrong.
+				body["status"] = "degraded"
+			}
+		}
+		writeJSON(w, http.StatusOK, body)
 	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(b.m.reg, promhttp.HandlerOpts{}))
 	return mux
@@ -169,13 +188,12 @@ func (b *Broker) authed(scope string, next http.HandlerFunc) http.Handler {
 			b.m.countError(e.Code)
 			writeError(w, e)
 		}
-		auth := r.Header.Get("Authorization")
-		token, ok := strings.CutPrefix(auth, "Bearer ")
-		if !ok || token == "" {
+		token, ok := bearerToken(r.Header.Get("Authorization"))
+		if !ok {
 			fail(errf(api.CodeUnauthenticated, "a bearer token is required"))
 			return
 		}
-		dev, err := b.d.State.VerifyToken(r.Context(), strings.TrimSpace(token))
+		dev, err := b.d.State.VerifyToken(r.Context(), token)
 		if err != nil {
 			if !errors.Is(err, errBadToken) {
 				b.log.Error("token check failed: the state store is not answering", "err", err)
@@ -209,6 +227,17 @@ func (b *Broker) authed(scope string, next http.HandlerFunc) http.Handler {
 		c := caller{Device: dev, room: b.d.Config.DeviceRoom(dev.Name)}
 		next(w, r.WithContext(context.WithValue(r.Context(), deviceKey, c)))
 	})
+}
+
+// bearerToken takes the token from an Authorization header. The scheme name is
+// case-insensitive (RFC 7235 §2.1): "bearer", "Bearer" and "BEARER" are the same.
+func bearerToken(h string) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(h), " ")
+	token = strings.TrimSpace(token)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
+		return "", false
+	}
+	return token, true
 }
 
 // limited applies the per-device rate limit.

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -100,22 +101,67 @@ func TestTailnetOnly(t *testing.T) {
 		t.Fatalf("stolen token from another node: %d %s", status, body)
 	}
 
-	// Nothing listens on the host for the API: not on loopback, and no socket on the port.
-	if c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", TailnetPort), time.Second); err == nil {
-		c.Close()
-		t.Fatal("the broker API answers on 127.0.0.1")
+	// Nothing of this process listens on a host socket for the API. The check looks only at
+	// this process's own sockets, so a broker from 'make run' on 127.0.0.1:8092 (or anything
+	// else on the host) neither fails nor hides it.
+	if ls, ok := ownListeners(t); ok {
+		for _, port := range ls {
+			if port == TailnetPort {
+				t.Fatalf("this process listens on host port %d: the API must be on the tailnet only", TailnetPort)
+			}
+		}
+	}
+}
+
+// ownListeners returns the TCP ports this process listens on through host sockets (Linux:
+// /proc/self/fd matched against /proc/net/tcp{,6}); ok is false where /proc is missing.
+func ownListeners(t *testing.T) (ports []int, ok bool) {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return nil, false
+	}
+	mine := map[string]bool{}
+	for _, fd := range fds {
+		link, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name()))
+		if inode, found := strings.CutPrefix(link, "socket:["); err == nil && found {
+			mine[strings.TrimSuffix(inode, "]")] = true
+		}
 	}
 	for _, f := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			continue
 		}
-		port := fmt.Sprintf(":%04X ", TailnetPort)
 		for _, line := range strings.Split(string(b), "\n")[1:] {
 			fields := strings.Fields(line)
-			if len(fields) > 3 && strings.Contains(fields[1]+" ", port) && fields[3] == "0A" { // 0A: LISTEN
-				t.Fatalf("a host socket listens on port %d: %s", TailnetPort, line)
+			// local_address is HEXIP:HEXPORT, st 0A is LISTEN, inode is the tenth field.
+			if len(fields) < 10 || fields[3] != "0A" || !mine[fields[9]] {
+				continue
 			}
+			_, hexPort, _ := strings.Cut(fields[1], ":")
+			var port int
+			fmt.Sscanf(hexPort, "%X", &port)
+			ports = append(ports, port)
 		}
+	}
+	return ports, true
+}
+
+// TestOwnListenersSeesOwnSocket proves the check above can fail: a host listener this process
+// opens is found, and a port it does not own is not.
+func TestOwnListenersSeesOwnSocket(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	ports, ok := ownListeners(t)
+	if !ok {
+		t.Skip("no /proc on this system")
+	}
+	want := l.Addr().(*net.TCPAddr).Port
+	if !slices.Contains(ports, want) {
+		t.Fatalf("own listener on %d not found in %v", want, ports)
 	}
 }

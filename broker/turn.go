@@ -28,6 +28,7 @@ const (
 	replyTimeout  = "Sorry, that took too long. Please try again."
 	replyError    = "Sorry, something went wrong. Please try again."
 	replyOneThing = "Please ask me for one thing at a time."
+	replyInvalid  = "Sorry, I can't do that as asked."
 )
 
 // synthesisReserve is kept back from a turn's budget for speaking the answer: 1.5 s, or a
@@ -62,12 +63,18 @@ type turn struct {
 
 // newTurn starts a turn whose budget began when the request arrived (before the token check).
 func (b *Broker) newTurn(r *http.Request, route string) *turn {
-	start, ok := r.Context().Value(arrivalKey).(time.Time)
+	return b.newTurnFor(r.Context(), callerOf(r), route)
+}
+
+// newTurnFor starts a turn whose budget began when the request arrived (before the token
+// check), as recorded in ctx by arrived.
+func (b *Broker) newTurnFor(ctx context.Context, c caller, route string) *turn {
+	start, ok := ctx.Value(arrivalKey).(time.Time)
 	if !ok {
 		start = time.Now()
 	}
 	return &turn{id: newTurnID(), start: start, deadline: start.Add(b.d.Config.Turn.Budget), route: route,
-		c: callerOf(r), stages: map[string]int64{}}
+		c: c, stages: map[string]int64{}}
 }
 
 func (t *turn) mark(stage string, since time.Time) time.Time {
@@ -172,7 +179,8 @@ func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
 		}
 		since = t.mark("vad", since)
 		if b.d.Transcriber == nil {
-			return b.errorResult(t, &apiError{Code: api.CodeBusy, Message: "speech-to-text is not available", RetryAfter: 5})
+			// No Retry-After: asking again cannot help until a model is configured.
+			return b.errorResult(t, &apiError{Code: api.CodeBusy, Message: "speech-to-text is not available: this broker has no whisper model (text turns still work)"})
 		}
 		sctx, cancel := context.WithDeadline(r.Context(), t.workDeadline())
 		text, err := b.d.Transcriber.Transcribe(sctx, clip.Samples)
@@ -248,7 +256,7 @@ func jsonProblem(err error) string {
 	case errors.As(err, &te):
 		return fmt.Sprintf("field %q has the wrong type", te.Field)
 	case strings.HasPrefix(err.Error(), "json: unknown field"):
-		return "unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ")
+		return "it has a field this route does not take" // the field's name is the caller's bytes
 	case errors.Is(err, io.EOF):
 		return "empty body"
 	}
@@ -289,7 +297,20 @@ func (b *Broker) tail(ctx context.Context, t *turn, text string, requireWake boo
 
 	var ans intents.Answer
 	outcome := OutcomeOK
+	// A clarification names the home's rooms or people: ask it only of a caller who may
+	// call the intent it would complete, so the vocabulary does not leak across scopes.
+	scope := d.Scope
+	if d.Intent == intents.IntentClarify && d.Pending != nil {
+		if pin, ok := table.Lookup(d.Pending.Intent); ok && !t.c.Has(pin.Scope) {
+			scope = pin.Scope
+			t.resp.Intent, t.resp.Kind, t.resp.Args = pin.Name, string(pin.Kind), map[string]string{}
+		}
+	}
 	switch {
+	case !t.c.Has(scope):
+		outcome, t.code = OutcomeDenied, api.CodeIntentDenied
+		b.m.countError(api.CodeIntentDenied)
+		ans = intents.Answer{Reply: replyDenied, Expression: intents.ExpressionSorry}
 	case d.Intent == intents.IntentClarify:
 		ans = intents.Answer{Reply: d.Prompt, Expression: intents.ExpressionCurious, FollowUp: true}
 		if ans.Reply == "" {
@@ -300,10 +321,6 @@ func (b *Broker) tail(ctx context.Context, t *turn, text string, requireWake boo
 			st.pending, st.pendingExpires = d.Pending, now.Add(b.d.Config.Turn.ClarifyTTL)
 			b.devMu.Unlock()
 		}
-	case !t.c.Has(d.Scope):
-		outcome, t.code = OutcomeDenied, api.CodeIntentDenied
-		b.m.countError(api.CodeIntentDenied)
-		ans = intents.Answer{Reply: replyDenied, Expression: intents.ExpressionSorry}
 	default:
 		in, _ := table.Lookup(d.Intent)
 		if !in.Acts() {
@@ -319,6 +336,25 @@ func (b *Broker) tail(ctx context.Context, t *turn, text string, requireWake boo
 	return b.finish(ctx, t, ans, outcome, since)
 }
 
+// checkArgs lets a handler whose arguments depend on one another refuse or complete them
+// before anything is audited or done (intents.ArgChecker). Its errors name declared
+// arguments only.
+func (b *Broker) checkArgs(in *intents.Intent, args map[string]string) (map[string]string, error) {
+	ck, ok := b.d.Handlers[in.Handler.Type].(intents.ArgChecker)
+	if !ok {
+		return args, nil
+	}
+	out, err := ck.CheckArgs(in, args)
+	if err != nil {
+		var ae *intents.ArgError
+		if errors.As(err, &ae) {
+			return nil, ae
+		}
+		return nil, errors.New("invalid arguments")
+	}
+	return out, nil
+}
+
 // runHandler calls the intent's handler under a deadline taken from what is left of the turn.
 func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, in *intents.Intent, args map[string]string) (intents.Answer, string) {
 	h, ok := b.d.Handlers[in.Handler.Type]
@@ -326,6 +362,12 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 		t.code = "not_built"
 		return intents.Answer{Reply: replyNotYet, Expression: intents.ExpressionSorry}, OutcomeFailed
 	}
+	args, err := b.checkArgs(in, args)
+	if err != nil {
+		t.code = api.CodeInvalidArgs
+		return intents.Answer{Reply: replyInvalid, Expression: intents.ExpressionConfused}, OutcomeInvalid
+	}
+	t.resp.Args = allowlistArgs(args)
 	hctx, cancel := context.WithDeadline(ctx, t.workDeadline())
 	defer cancel()
 	type result struct {
@@ -489,36 +531,73 @@ func (b *Broker) deviceState(name string) *deviceState {
 
 // handleTypedCall: POST /v1/intents/{name} with a JSON object of arguments.
 func (b *Broker) handleTypedCall(w http.ResponseWriter, r *http.Request) {
-	t := b.newTurn(r, "intent")
-	name := r.PathValue("name")
+	b.writeResult(w, b.callIntent(r.Context(), intentCall{
+		c: callerOf(r), route: "intent", name: r.PathValue("name"),
+		key: r.Header.Get("Idempotency-Key"), audio: r.URL.Query().Get("audio") == "wav",
+		args: func() (map[string]any, *apiError) {
+			body, e := b.readJSONBody(r, w)
+			if e != nil {
+				return nil, e
+			}
+			raw := map[string]any{}
+			if e := decodeJSON(body, &raw); e != nil {
+				return nil, e
+			}
+			return raw, nil
+		},
+	}))
+}
+
+// intentCall is one typed call of a named intent. POST /v1/intents/{name} and an MCP
+// tools/call both run it through callIntent, so the two entry points cannot drift apart.
+type intentCall struct {
+	c     caller
+	route string // what the audit log records as the entry point: "intent" or "mcp"
+	name  string
+	key   string // Idempotency-Key; "" for none
+	audio bool   // synthesize the reply
+	// args reads the arguments. It is called only once the intent is known and allowed,
+	// under the idempotency key, so a refused call never reads its body.
+	args func() (map[string]any, *apiError)
+}
+
+// callIntent is the typed-call path: allowlist, scope, idempotency, argument validation
+// against the closed vocabularies, the handler under its deadline, redaction, audit.
+func (b *Broker) callIntent(ctx context.Context, ic intentCall) callResult {
+	t := b.newTurnFor(ctx, ic.c, ic.route)
 	table := b.d.Table()
-	in, ok := table.Lookup(name)
+	in, ok := table.Lookup(ic.name)
 	// The allowlist is decided first: nothing else is looked at for an unknown intent.
-	if !ok || name == intents.IntentClarify {
+	if !ok || ic.name == intents.IntentClarify {
 		t.resp.Intent = "-"
-		b.fail(w, errf(api.CodeUnknownIntent, "there is no intent by that name"))
+		e := errf(api.CodeUnknownIntent, "there is no intent by that name")
+		b.m.countError(e.Code)
 		t.resp.Outcome, t.code = OutcomeDenied, api.CodeUnknownIntent
 		b.audit(t)
-		return
+		return callResult{status: codeStatus[e.Code], v: e}
 	}
 	t.resp.Intent, t.resp.Kind = in.Name, string(in.Kind)
 	if !t.c.Has(in.Scope) {
-		b.fail(w, errf(api.CodeIntentDenied, "this device may not call %s", in.Name))
-		t.resp.Outcome, t.code = OutcomeDenied, api.CodeIntentDenied
+		// A missing scope is not a policy refusal: say which scope would allow the call.
+		e := errf(api.CodeInsufficientScope, "this token lacks the %s scope that %s needs", in.Scope, in.Name)
+		e.Scope = in.Scope
+		b.m.countError(e.Code)
+		t.resp.Outcome, t.code = OutcomeDenied, api.CodeInsufficientScope
 		b.audit(t)
-		return
+		return callResult{status: codeStatus[e.Code], v: e}
 	}
-	body, e := b.readJSONBody(r, w)
+	raw, e := ic.args()
 	if e != nil {
-		b.refuse(w, t, e)
-		return
+		status, v := b.errorResult(t, e)
+		return callResult{status: status, v: v}
 	}
-	t.audio = r.URL.Query().Get("audio") == "wav"
-	b.withIdempotency(w, r, t, body, func() (int, any) {
-		raw := map[string]any{}
-		if e := decodeJSON(body, &raw); e != nil {
-			return b.errorResult(t, e)
-		}
+	t.audio = ic.audio
+	canonical, _ := json.Marshal(raw) // map keys sorted: the same arguments hash the same
+	query := ""
+	if ic.audio {
+		query = "audio"
+	}
+	return b.idempotent(ctx, t, ic.key, ic.route+"/"+ic.name, bodyHash(ic.route+"/"+ic.name, query, canonical), func() (int, any) {
 		args := map[string]string{}
 		for k, v := range raw {
 			switch x := v.(type) {
@@ -527,16 +606,22 @@ func (b *Broker) handleTypedCall(w http.ResponseWriter, r *http.Request) {
 			case float64:
 				args[k] = fmt.Sprint(x)
 			default:
-				return b.errorResult(t, errf(api.CodeInvalidArgs, "argument %q must be a string or a number", k))
+				if spec, ok := in.Arg(k); ok {
+					return b.errorResult(t, errf(api.CodeInvalidArgs, "argument %s must be a string or a number", spec.Name))
+				}
+				return b.errorResult(t, errf(api.CodeInvalidArgs, "every argument must be a string or a number"))
 			}
 		}
 		valid, err := table.Validate(in, args, intents.Context{DeviceRoom: t.c.room})
 		if err != nil {
 			var ae *intents.ArgError
 			if errors.As(err, &ae) {
-				return b.errorResult(t, errf(api.CodeInvalidArgs, "%s", ae.Error()))
+				return b.errorResult(t, errf(api.CodeInvalidArgs, "%s%s", ae.Error(), allowedHint(table, in, ae.Arg)))
 			}
 			return b.errorResult(t, errf(api.CodeInvalidArgs, "invalid arguments"))
+		}
+		if valid, err = b.checkArgs(in, valid); err != nil {
+			return b.errorResult(t, errf(api.CodeInvalidArgs, "%s", err.Error()))
 		}
 		t.resp.Args = allowlistArgs(valid)
 		since := time.Now()
@@ -544,15 +629,34 @@ func (b *Broker) handleTypedCall(w http.ResponseWriter, r *http.Request) {
 		var outcome string
 		if in.Acts() {
 			var e *apiError
-			if ans, outcome, e = b.actuate(r.Context(), t, table, in, valid); e != nil {
+			if ans, outcome, e = b.actuate(ctx, t, table, in, valid); e != nil {
 				return b.errorResult(t, e)
 			}
 		} else {
-			ans, outcome = b.runHandler(r.Context(), t, table, in, valid)
+			ans, outcome = b.runHandler(ctx, t, table, in, valid)
 		}
 		since = t.mark("handler", since)
-		return b.finish(r.Context(), t, ans, outcome, since)
+		return b.finish(ctx, t, ans, outcome, since)
 	})
+}
+
+// allowedHint names an argument's allowed values, so a caller can correct itself.
+func allowedHint(table *intents.Table, in *intents.Intent, arg string) string {
+	spec, ok := in.Arg(arg)
+	if !ok {
+		names := make([]string, 0, len(in.Args))
+		for _, a := range in.Args {
+			names = append(names, a.Name)
+		}
+		if len(names) == 0 {
+			return " (it takes no arguments)"
+		}
+		return " (arguments: " + strings.Join(names, ", ") + ")"
+	}
+	if vals := table.AllowedValues(spec); len(vals) > 0 {
+		return " (allowed: " + strings.Join(vals, ", ") + ")"
+	}
+	return ""
 }
 
 // handleListIntents: only what this caller may call.

@@ -52,6 +52,46 @@ func TestQuestionsAndNegationsNeverWrite(t *testing.T) {
 	}
 }
 
+// TestQuestionsAndNegationsNeverStartOrCancelATimer crosses question and negation templates
+// with durations and labels: a question about a timer may read timers, never start or stop one.
+func TestQuestionsAndNegationsNeverStartOrCancelATimer(t *testing.T) {
+	tb := demo(t)
+	durations := []string{"ten minutes", "10 min", "an hour and a half", "90 seconds", "a quarter of an hour", "1 hour 20", "half an hour", "a minute"}
+	labels := append([]string{""}, tb.Home.TimerLabels...)
+	templates := []string{
+		"did you set a {label}timer for {duration}", "should I set a {label}timer for {duration}", "can I set a {label}timer for {duration}?",
+		"why is there a {label}timer for {duration}", "is the {label}timer set for {duration}", "what if I set a {label}timer for {duration}",
+		"don't set a {label}timer for {duration}", "do not start a {duration} {label}timer", "never set a {label}timer for {duration}",
+		"please don't cancel the {label}timer", "don't stop the {label}timer", "did you cancel the {label}timer", "should I cancel the {label}timer",
+		"who cancelled the {label}timer", "set a {label}timer for {duration}?", "was the {label}timer for {duration} cancelled",
+		"how do I set a {label}timer for {duration}", "hey reachy don't set a {label}timer for {duration}",
+	}
+	n := 0
+	for _, tpl := range templates {
+		for _, l := range labels {
+			if l != "" {
+				l += " "
+			}
+			for _, dur := range durations {
+				s := strings.NewReplacer("{label}", l, "{duration}", dur).Replace(tpl)
+				d := tb.Route(s, Context{})
+				n++
+				if d.Kind == KindWrite || d.Kind == KindRobot {
+					t.Errorf("%q routed to %s %v", s, d.Intent, d.Args)
+				}
+				if d.Intent == IntentClarify && d.Pending != nil {
+					if pin, _ := tb.Lookup(d.Pending.Intent); pin.Acts() {
+						t.Errorf("%q asks a question that would complete into %s", s, d.Pending.Intent)
+					}
+				}
+			}
+		}
+	}
+	if n < 1000 {
+		t.Fatalf("only %d sentences checked", n)
+	}
+}
+
 // TestFreeTextNeverReachesAnotherIntent: whatever is said, only general.ask carries text.
 func TestFreeTextNeverReachesAnotherIntent(t *testing.T) {
 	tb := demo(t)

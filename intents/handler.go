@@ -51,6 +51,15 @@ type Handler interface {
 	Handle(ctx context.Context, c Call) (Answer, error)
 }
 
+// ArgChecker is implemented by a handler whose arguments depend on one another (an AC's
+// state and set point). The broker calls CheckArgs after Validate and before the audit
+// record and the handler: an error (an *ArgError) refuses the call as invalid_args, and the
+// returned arguments — completed, never contradicting what was asked — are what the handler
+// is given and what the audit records.
+type ArgChecker interface {
+	CheckArgs(in *Intent, args map[string]string) (map[string]string, error)
+}
+
 // HandlerFunc adapts a function to Handler.
 type HandlerFunc func(ctx context.Context, c Call) (Answer, error)
 
@@ -76,7 +85,8 @@ func (t *Table) Validate(in *Intent, args map[string]string, ctx Context) (map[s
 	for k, v := range args {
 		spec, ok := in.Arg(k)
 		if !ok {
-			return nil, &ArgError{Arg: k, Why: "is not an argument of " + in.Name}
+			// Name the problem, never the caller's bytes: the unknown name is not echoed.
+			return nil, &ArgError{Why: "one argument is not an argument of " + in.Name + " (it takes " + argNames(in) + ")"}
 		}
 		if spec.Type == ArgText {
 			if len(v) == 0 || len(v) > maxTranscript {
@@ -94,6 +104,9 @@ func (t *Table) Validate(in *Intent, args map[string]string, ctx Context) (map[s
 			}
 			text[k] = v
 			continue
+		}
+		if spec.Type == ArgDuration && isDigits(v) {
+			v += " seconds" // the canonical form: whole seconds
 		}
 		captured[k] = normalizeVocab(v)
 	}
@@ -117,7 +130,20 @@ func (t *Table) Validate(in *Intent, args map[string]string, ctx Context) (map[s
 	return b.args, nil
 }
 
-// ArgError says which argument is wrong and why.
+// argNames lists an intent's declared argument names, or "none".
+func argNames(in *Intent) string {
+	if len(in.Args) == 0 {
+		return "none"
+	}
+	names := make([]string, len(in.Args))
+	for i, a := range in.Args {
+		names[i] = a.Name
+	}
+	return joinComma(names)
+}
+
+// ArgError says which argument is wrong and why. Arg is always a declared argument name
+// (or empty), never a name the caller sent.
 type ArgError struct{ Arg, Why string }
 
 func (e *ArgError) Error() string {
@@ -136,6 +162,9 @@ func describeProblem(p problem, t *Table, in *Intent) string {
 	case "missing":
 		return "is required"
 	case "out_of_range":
+		if spec.Type == ArgDuration {
+			return "must be between " + strconv.Itoa(MinTimerSeconds) + " and " + strconv.Itoa(MaxTimerSeconds) + " seconds"
+		}
 		return "must be between " + strconv.Itoa(t.Home.ACRange.Min) + " and " + strconv.Itoa(t.Home.ACRange.Max)
 	case "no_device":
 		return "names a room without " + deviceWord(spec.Device)
@@ -168,6 +197,14 @@ func (t *Table) AllowedValues(spec ArgSpec) []string {
 		return sortedKeys(t.Home.Expressions)
 	case ArgTemperature:
 		return []string{strconv.Itoa(t.Home.ACRange.Min) + ".." + strconv.Itoa(t.Home.ACRange.Max)}
+	case ArgDuration:
+		return []string{strconv.Itoa(MinTimerSeconds) + ".." + strconv.Itoa(MaxTimerSeconds) + " (seconds)"}
+	case ArgLabel:
+		out := slices.Clone(t.Home.TimerLabels)
+		if spec.All {
+			out = append(out, "all")
+		}
+		return out
 	}
 	return nil
 }

@@ -174,10 +174,30 @@ func Normalize(transcript string, wake [][]string) Normalized {
 	return n
 }
 
+// tokenize splits at anything but letters, digits and apostrophes; a decimal point between
+// digits stays ("1.5 hours").
 func tokenize(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool {
-		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'')
-	})
+	var out []string
+	var cur strings.Builder
+	rs := []rune(s)
+	for i, r := range rs {
+		keep := unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\''
+		if r == '.' && i > 0 && i+1 < len(rs) && unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1]) {
+			keep = true
+		}
+		if keep {
+			cur.WriteRune(r)
+			continue
+		}
+		if cur.Len() > 0 {
+			out = append(out, cur.String())
+			cur.Reset()
+		}
+	}
+	if cur.Len() > 0 {
+		out = append(out, cur.String())
+	}
+	return out
 }
 
 func expandTokens(in []string) []string {

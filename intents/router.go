@@ -160,6 +160,27 @@ func (t *Table) bind(in *Intent, captured map[string]string, ctx Context) bindin
 				continue
 			}
 			b.args[spec.Name] = e
+		case ArgDuration:
+			secs, outcome := parseDuration(raw)
+			switch outcome {
+			case durationUnknown:
+				b.problems = append(b.problems, problem{arg: spec.Name, value: raw, why: "unknown"})
+			case durationOutOfRange:
+				b.problems = append(b.problems, problem{arg: spec.Name, value: raw, why: "out_of_range"})
+			default:
+				b.args[spec.Name] = strconv.Itoa(secs)
+				b.notes = append(b.notes, fmt.Sprintf("%s: %d seconds (%s)", spec.Name, secs, spokenDuration(secs)))
+			}
+		case ArgLabel:
+			ref, label := t.vocab.resolveLabel(raw)
+			switch {
+			case ref == labelNotALabel:
+				b.notApplicable = true
+			case ref == labelKnown, ref == labelAll && spec.All:
+				b.args[spec.Name] = label
+			default:
+				b.problems = append(b.problems, problem{arg: spec.Name, value: raw, why: "unknown"})
+			}
 		}
 	}
 	return b
@@ -235,6 +256,16 @@ func (t *Table) doctrine(in *Intent, b binding, rule *Rule, n Normalized, ctx Co
 // settle turns a binding into a decision, or into a clarifying question when an argument is
 // missing or not in the home's vocabulary.
 func (t *Table) settle(in *Intent, b binding, rule *Rule, n Normalized) Decision {
+	kept := b.problems[:0:0]
+	for _, p := range b.problems {
+		if spec, _ := in.Arg(p.arg); p.why == "unknown" && spec.Unknown == "drop" {
+			// Never passed on as text, never echoed: the word is simply left out.
+			b.notes = append(b.notes, fmt.Sprintf("%s was not one of the home's words: left out", p.arg))
+			continue
+		}
+		kept = append(kept, p)
+	}
+	b.problems = kept
 	if len(b.problems) == 0 {
 		d := t.decide(in, b.args, rule, n)
 		d.Doctrine = append(d.Doctrine, b.notes...)
@@ -348,14 +379,16 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 // question words the clarifying prompt for a problem.
 func (t *Table) question(spec ArgSpec, p problem) string {
 	switch spec.Type {
+	// A prompt never repeats what was heard unless it is a word of the home's own vocabulary:
+	// an unrecognised phrase may be anything (a password read aloud, an injected instruction).
 	case ArgRoom:
 		rooms := t.roomsWith(spec.Device)
 		lead := "Which room?"
 		switch p.why {
 		case "unknown":
-			lead = fmt.Sprintf("I don't know a room called %s. Which room?", p.value)
+			lead = "I don't know that room —"
 		case "no_device":
-			lead = fmt.Sprintf("The %s has no %s. Which room?", p.value, deviceWord(spec.Device))
+			lead = fmt.Sprintf("The %s has no %s. Which room?", p.value, deviceWord(spec.Device)) // p.value is a known room
 		}
 		return fmt.Sprintf("%s I can do %s.", lead, spokenList(rooms, "or"))
 	case ArgPerson:
@@ -364,9 +397,20 @@ func (t *Table) question(spec ArgSpec, p problem) string {
 			names = append(names, p.Name)
 		}
 		if p.why == "unknown" {
-			return fmt.Sprintf("I don't know %s. I can check %s.", p.value, spokenList(names, "or"))
+			return fmt.Sprintf("I don't know that person — I can check %s.", spokenList(names, "or"))
 		}
 		return fmt.Sprintf("Who do you mean? I can check %s.", spokenList(names, "or"))
+	case ArgDuration:
+		if p.why == "out_of_range" {
+			return "I can only set a timer from one second to 24 hours. How long should it be?"
+		}
+		return "How long should the timer be? You can say something like ten minutes."
+	case ArgLabel:
+		all := ""
+		if spec.All {
+			all = ", or all timers"
+		}
+		return fmt.Sprintf("Which timer? Say its name, like the %s timer%s.", t.Home.TimerLabels[0], all)
 	case ArgTemperature:
 		return fmt.Sprintf("What temperature? I can set the AC between %d and %d degrees.", t.Home.ACRange.Min, t.Home.ACRange.Max)
 	case ArgState:
@@ -421,7 +465,7 @@ func (t *Table) Complete(p Pending, answer string, ctx Context) (Decision, bool)
 	for len(toks) > 0 && (toks[0] == "in" || toks[0] == "the" || toks[0] == "for" || toks[0] == "to" || toks[0] == "at" || toks[0] == "in the") {
 		toks = toks[1:]
 	}
-	for len(toks) > 0 && (toks[len(toks)-1] == "degrees" || toks[len(toks)-1] == "one" || toks[len(toks)-1] == "room" && len(toks) > 1 && t.isRoom(strings.Join(toks[:len(toks)-1], " "))) {
+	for len(toks) > 0 && (toks[len(toks)-1] == "degrees" || toks[len(toks)-1] == "one" || toks[len(toks)-1] == "1" && len(toks) > 1 && !isNumber(toks[len(toks)-2]) || toks[len(toks)-1] == "room" && len(toks) > 1 && t.isRoom(strings.Join(toks[:len(toks)-1], " "))) {
 		toks = toks[:len(toks)-1]
 	}
 	value := strings.Join(toks, " ")

@@ -26,12 +26,19 @@ type vocab struct {
 	people      map[string]string // normalized name, alias, or possessive -> person name
 	expressions map[string]string // normalized phrase -> expression
 	exprAlt     string
+	labels      map[string]string // normalized timer label (and its plural) -> label
 	wake        [][]string
 	deviceRoom  string
 }
 
 func newVocab(h Home) vocab {
-	v := vocab{rooms: map[string]*Room{}, people: map[string]string{}, expressions: map[string]string{}}
+	v := vocab{rooms: map[string]*Room{}, people: map[string]string{}, expressions: map[string]string{}, labels: map[string]string{}}
+	for _, l := range h.TimerLabels {
+		n := normalizeVocab(l)
+		v.labels[n] = n
+		v.labels[strings.TrimSuffix(n, "s")] = n // "egg timer" for eggs
+		v.labels[n+"s"] = n
+	}
 	for i := range h.Rooms {
 		r := &h.Rooms[i]
 		for _, w := range append([]string{r.Name}, r.Aliases...) {
@@ -129,4 +136,39 @@ func (v vocab) resolvePerson(phrase string) (string, bool, bool) {
 	}
 	name, ok := v.people[p]
 	return name, ok, true
+}
+
+// notLabelWords show a captured timer label is really part of the sentence.
+var notLabelWords = map[string]bool{"on": true, "off": true, "in": true, "of": true, "to": true, "for": true, "at": true,
+	"left": true, "remaining": true, "with": true, "from": true, "a": true, "an": true, "timer": true, "timers": true}
+
+// labelRef is what a captured timer label turned out to be.
+type labelRef int
+
+const (
+	labelKnown labelRef = iota
+	labelAll
+	labelUnknown
+	labelNotALabel // the capture swallowed words of the sentence
+)
+
+func (v vocab) resolveLabel(phrase string) (labelRef, string) {
+	p := strings.TrimSpace(phrase)
+	for _, lead := range []string{"the ", "my ", "our ", "that ", "this "} {
+		p = strings.TrimPrefix(p, lead)
+	}
+	p = strings.TrimSuffix(strings.TrimSuffix(p, " timers"), " timer")
+	switch p {
+	case "all", "all the", "all my", "all our", "all of the", "all of my", "all of them", "every", "both", "both the", "them all", "everything":
+		return labelAll, "all"
+	}
+	for _, w := range strings.Fields(p) {
+		if functionWords[w] || notLabelWords[w] {
+			return labelNotALabel, ""
+		}
+	}
+	if l, ok := v.labels[p]; ok {
+		return labelKnown, l
+	}
+	return labelUnknown, ""
 }

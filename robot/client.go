@@ -21,9 +21,17 @@ import (
 // Reply is the broker's answer to a turn (the wire type shared with the broker).
 type Reply = api.TurnResponse
 
-// ErrUnreachable means the broker could not be reached within the deadline: the hub plays
-// its local fallback.
+// ErrUnreachable means the broker could not be reached within the deadline (no connection,
+// or no answer): the hub plays its local fallback.
 var ErrUnreachable = errors.New("broker unreachable")
+
+// ErrBusy means the broker answered but cannot take the turn: busy past the deadline, or
+// unable to transcribe at all (no speech model). The hub plays its local fallback.
+var ErrBusy = errors.New("broker reachable but busy")
+
+// ErrRefused means the broker answered with a failure a retry cannot fix (a 4xx or a 500):
+// the hub plays its local fallback.
+var ErrRefused = errors.New("broker refused the turn")
 
 // BrokerClient sends utterances to the broker with the robot's one token.
 type BrokerClient struct {
@@ -74,28 +82,65 @@ func (c *BrokerClient) Turn(ctx context.Context, wav []byte, key string) (Reply,
 		}
 		lastErr = err
 		var pe *permanentError
-		if errors.As(err, &pe) || errors.Is(err, errRedirect) {
-			return Reply{}, nil, err
+		if errors.As(err, &pe) {
+			return Reply{}, nil, pe.classify()
+		}
+		if errors.Is(err, errRedirect) {
+			return Reply{}, nil, fmt.Errorf("%w: %v", ErrRefused, err)
 		}
 		pause := backoff << min(try, 5)
 		if retryAfter > pause {
 			pause = retryAfter
 		}
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < pause {
+			// The next try could not start before the deadline: say so now, not at the deadline.
+			return Reply{}, nil, giveUp(lastErr)
+		}
 		select {
 		case <-time.After(pause):
 		case <-ctx.Done():
-			return Reply{}, nil, fmt.Errorf("%w: %v", ErrUnreachable, lastErr)
+			return Reply{}, nil, giveUp(lastErr)
 		}
 	}
 }
 
+// giveUp names why the retries ended: the broker answered (busy) or it did not (unreachable).
+func giveUp(last error) error {
+	var he *httpError
+	if errors.As(last, &he) {
+		return fmt.Errorf("%w: %v", ErrBusy, last)
+	}
+	return fmt.Errorf("%w: %v", ErrUnreachable, last)
+}
+
+// httpError is a retryable answer from the broker (429, 502, 503 with Retry-After, 504).
+type httpError struct {
+	status  int
+	code    string
+	message string
+}
+
+func (e *httpError) Error() string {
+	return fmt.Sprintf("HTTP %d %s: %s", e.status, e.code, e.message)
+}
+
+// permanentError is an answer a retry cannot change.
 type permanentError struct {
-	status int
-	code   string
+	status  int
+	code    string
+	message string
 }
 
 func (e *permanentError) Error() string {
-	return fmt.Sprintf("broker refused the turn: HTTP %d %s", e.status, e.code)
+	return fmt.Sprintf("HTTP %d %s: %s", e.status, e.code, e.message)
+}
+
+// classify: a 503 that will not go away (no speech model) is "busy", anything else "refused".
+func (e *permanentError) classify() error {
+	if e.status == http.StatusServiceUnavailable {
+		return fmt.Errorf("%w: %v", ErrBusy, e)
+	}
+	return fmt.Errorf("%w: %v", ErrRefused, e)
 }
 
 func (c *BrokerClient) once(ctx context.Context, wav []byte, key string) (Reply, []byte, time.Duration, error) {
@@ -121,12 +166,17 @@ func (c *BrokerClient) once(ctx context.Context, wav []byte, key string) (Reply,
 	if resp.StatusCode != http.StatusOK {
 		var e api.ErrorBody
 		json.Unmarshal(body, &e)
-		switch resp.StatusCode {
-		case http.StatusTooManyRequests, http.StatusServiceUnavailable, http.StatusBadGateway, http.StatusGatewayTimeout:
-			ra, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
-			return Reply{}, nil, time.Duration(min(ra, 5)) * time.Second, fmt.Errorf("broker: HTTP %d %s", resp.StatusCode, e.Error.Code)
+		ra, raErr := strconv.Atoi(resp.Header.Get("Retry-After"))
+		switch {
+		case resp.StatusCode == http.StatusServiceUnavailable && raErr != nil:
+			// A 503 without Retry-After will not change by asking again (the broker has no
+			// speech model, or cannot record an actuation): no retry.
+			return Reply{}, nil, 0, &permanentError{status: resp.StatusCode, code: e.Error.Code, message: e.Error.Message}
+		case resp.StatusCode == http.StatusTooManyRequests, resp.StatusCode == http.StatusServiceUnavailable,
+			resp.StatusCode == http.StatusBadGateway, resp.StatusCode == http.StatusGatewayTimeout:
+			return Reply{}, nil, time.Duration(min(max(ra, 0), 5)) * time.Second, &httpError{status: resp.StatusCode, code: e.Error.Code, message: e.Error.Message}
 		}
-		return Reply{}, nil, 0, &permanentError{status: resp.StatusCode, code: e.Error.Code}
+		return Reply{}, nil, 0, &permanentError{status: resp.StatusCode, code: e.Error.Code, message: e.Error.Message}
 	}
 	var r Reply
 	if err := json.Unmarshal(body, &r); err != nil {

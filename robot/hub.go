@@ -14,11 +14,15 @@ import (
 
 // Turn is what the hub did with one utterance (sim mode writes these out).
 type Turn struct {
-	Index       int           `json:"index"`
-	Key         string        `json:"idempotency_key"`
-	Samples     int           `json:"samples"`
-	Reply       Reply         `json:"reply"`
-	Fallback    bool          `json:"fallback"`
+	Index    int    `json:"index"`
+	Key      string `json:"idempotency_key"`
+	Samples  int    `json:"samples"`
+	Reply    Reply  `json:"reply"`
+	Fallback bool   `json:"fallback"`
+	// Failure says why the fallback played: "unreachable" (no answer from the broker), "busy"
+	// (it answered but cannot take the turn: busy, or no speech model) or "refused" (an answer
+	// a retry cannot change, e.g. a 500 or a revoked token).
+	Failure     string        `json:"failure,omitempty"`
 	Err         string        `json:"error,omitempty"`
 	ToUpload    time.Duration `json:"speech_end_to_upload_ns"`
 	SoundPlayed string        `json:"sound,omitempty"`
@@ -52,7 +56,7 @@ type Hub struct {
 	Motion   *Motion
 	Speaker  Speaker
 	Daemon   *Daemon
-	Fallback []byte        // played when the broker cannot be reached
+	Fallback []byte        // played for any turn the broker cannot answer (unreachable, busy, refused)
 	MaxUtter time.Duration // an utterance is cut here even if speech goes on
 	Log      *slog.Logger
 	OnTurn   func(Turn) // optional: called after each turn
@@ -60,6 +64,35 @@ type Hub struct {
 	mu            sync.Mutex
 	speakingUntil time.Time
 	turns         int
+	moves         chan func(context.Context)
+	moveCtx       context.Context // lives as long as Run: the thinking wiggle runs under it
+}
+
+// Daemon calls for motion run off the audio path, one at a time and in order, each bounded:
+// a hung daemon must never stall listening.
+const (
+	moveTimeout = 2 * time.Second
+	moveQueue   = 32
+)
+
+// move queues a motion call; when the queue is full (the daemon is not keeping up) it is
+// dropped rather than waited for.
+func (h *Hub) move(f func(ctx context.Context)) {
+	select {
+	case h.moves <- f:
+	default:
+		h.Log.Warn("daemon not keeping up: motion dropped")
+	}
+}
+
+// runMoves executes queued motion calls until moves is closed; each gets at most moveTimeout.
+func (h *Hub) runMoves(ctx context.Context, done chan<- struct{}) {
+	defer close(done)
+	for f := range h.moves {
+		mctx, cancel := context.WithTimeout(ctx, moveTimeout)
+		f(mctx)
+		cancel()
+	}
 }
 
 // Run listens until the source ends or ctx is cancelled.
@@ -70,10 +103,28 @@ func (h *Hub) Run(ctx context.Context) error {
 	if h.MaxUtter <= 0 {
 		h.MaxUtter = 12 * time.Second
 	}
-	if err := h.Daemon.Wobbling(ctx, true); err != nil {
-		h.Log.Warn("daemon not answering; continuing", "err", err)
-	}
-	h.Motion.Idle(ctx)
+	h.moves = make(chan func(context.Context), moveQueue)
+	moveCtx, stopMoves := context.WithCancel(context.WithoutCancel(ctx))
+	h.moveCtx = moveCtx
+	movesDone := make(chan struct{})
+	go h.runMoves(moveCtx, movesDone)
+	defer func() {
+		// Let queued moves finish (each is bounded), then cut off whatever a hung daemon holds.
+		close(h.moves)
+		select {
+		case <-movesDone:
+		case <-time.After(2 * moveTimeout):
+			stopMoves()
+			<-movesDone
+		}
+		stopMoves()
+	}()
+	h.move(func(ctx context.Context) {
+		if err := h.Daemon.Wobbling(ctx, true); err != nil {
+			h.Log.Warn("daemon not answering; continuing", "err", err)
+		}
+		h.Motion.Idle(ctx)
+	})
 	vad := speech.NewVAD(speech.DefaultVAD())
 	var buf []float32 // samples since bufStart, for pre-roll and cutting
 	bufStart := 0
@@ -131,16 +182,20 @@ func (h *Hub) onSpeechStart(ctx context.Context) {
 	speaking := time.Now().Before(h.speakingUntil)
 	h.mu.Unlock()
 	if speaking {
-		h.Speaker.Stop(ctx)
+		sctx, cancel := context.WithTimeout(ctx, moveTimeout)
+		h.Speaker.Stop(sctx)
+		cancel()
 		h.mu.Lock()
 		h.speakingUntil = time.Time{}
 		h.mu.Unlock()
 	}
-	var doa *DOA
-	if d, ok, err := h.Daemon.DOA(ctx); err == nil && ok {
-		doa = &d
-	}
-	h.Motion.Listening(ctx, doa)
+	h.move(func(ctx context.Context) {
+		var doa *DOA
+		if d, ok, err := h.Daemon.DOA(ctx); err == nil && ok {
+			doa = &d
+		}
+		h.Motion.Listening(ctx, doa)
+	})
 }
 
 func (h *Hub) handle(ctx context.Context, utt []float32) {
@@ -153,47 +208,67 @@ func (h *Hub) handle(ctx context.Context, utt []float32) {
 		h.done(t)
 		return
 	}
-	h.Motion.Thinking(ctx)
+	// Thinking returns at once and wiggles until the next state change, so it gets the
+	// hub's context, not the bounded one of a single move.
+	h.move(func(context.Context) { h.Motion.Thinking(h.moveCtx) })
 	t.ToUpload = time.Since(speechEnd)
 	reply, audio, err := h.Broker.Turn(ctx, wav, t.Key)
 	t.Reply = reply
-	switch {
-	case errors.Is(err, ErrUnreachable):
-		h.Log.Warn("broker unreachable: playing the local fallback", "err", err)
-		t.Fallback, t.Err = true, err.Error()
+	if err != nil {
+		// Whatever the broker could not do, the person who spoke hears something.
+		t.Fallback, t.Err, t.Failure = true, err.Error(), failureKind(err)
+		h.Log.Warn("no answer from the broker: playing the local fallback", "failure", t.Failure, "err", err)
 		h.speak(ctx, &t, "fallback.wav", h.Fallback)
-		h.Motion.Idle(ctx)
-	case err != nil:
-		t.Err = err.Error()
-		h.Log.Warn("turn refused", "err", err)
-		h.Motion.Idle(ctx)
+		h.move(h.Motion.Idle)
+		h.done(t)
+		return
+	}
+	switch {
 	case reply.Intent == "none":
-		h.Motion.Idle(ctx)
+		h.move(h.Motion.Idle)
 	default:
 		if reply.Expression == "stop" {
-			h.Speaker.Stop(ctx)
-			h.Motion.StopAll(ctx)
+			sctx, cancel := context.WithTimeout(ctx, moveTimeout)
+			h.Speaker.Stop(sctx)
+			cancel()
+			h.move(h.Motion.StopAll)
 		} else if reply.Reply == "" {
-			h.Motion.Express(ctx, reply.Expression)
+			expr := reply.Expression
+			h.move(func(ctx context.Context) { h.Motion.Express(ctx, expr) })
 		}
 		if len(audio) > 0 {
 			h.speak(ctx, &t, fmt.Sprintf("reply-%d.wav", t.Index), audio)
 		}
 		if reply.FollowUp {
-			h.Motion.FollowUp(ctx)
+			h.move(h.Motion.FollowUp)
 		} else if reply.Reply != "" || reply.Expression == "stop" {
-			h.Motion.Idle(ctx)
+			h.move(h.Motion.Idle)
 		}
 	}
 	h.done(t)
 }
 
+// failureKind names a broker failure for the turn record and the log.
+func failureKind(err error) string {
+	switch {
+	case errors.Is(err, ErrUnreachable):
+		return "unreachable"
+	case errors.Is(err, ErrBusy):
+		return "busy"
+	default:
+		return "refused"
+	}
+}
+
+// speak plays wav; the upload and play are bounded so a hung daemon cannot hold the loop.
 func (h *Hub) speak(ctx context.Context, t *Turn, name string, wav []byte) {
 	if len(wav) == 0 {
 		return
 	}
-	h.Motion.Speaking(ctx)
-	if err := h.Speaker.Play(ctx, name, wav); err != nil {
+	h.move(h.Motion.Speaking)
+	pctx, cancel := context.WithTimeout(ctx, 2*moveTimeout)
+	defer cancel()
+	if err := h.Speaker.Play(pctx, name, wav); err != nil {
 		h.Log.Warn("playback failed", "err", err)
 		return
 	}

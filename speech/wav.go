@@ -69,7 +69,7 @@ func inspectWAV(b []byte) (wavLayout, error) {
 		size := int(binary.LittleEndian.Uint32(b[off+4 : off+8]))
 		body := off + 8
 		if size < 0 || size > len(b)-body {
-			return l, invalid("chunk %q claims %d bytes but only %d remain (truncated or corrupt)", printable(id), size, len(b)-body)
+			return l, invalid("a chunk claims %d bytes but only %d remain (truncated or corrupt)", size, len(b)-body)
 		}
 		switch id {
 		case "fmt ":
@@ -127,16 +127,6 @@ func inspectWAV(b []byte) (wavLayout, error) {
 		return l, invalid("no audio frames (zero-length data)")
 	}
 	return l, nil
-}
-
-func printable(s string) string {
-	out := []byte(s)
-	for i, c := range out {
-		if c < 0x20 || c > 0x7e {
-			out[i] = '?'
-		}
-	}
-	return string(out)
 }
 
 // DecodeWAV validates a WAV body and returns it as mono 16 kHz float samples. Clips longer

@@ -16,10 +16,12 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker"
+	"github.com/reachy-broker/reachy-broker/cmd/internal/buildinfo"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/agent"
 	"github.com/reachy-broker/reachy-broker/intents/basic"
@@ -34,14 +36,6 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Stderr))
-}
-
-func defaultStateDir() string {
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "reachy-broker-dev")
-	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".local", "state", "reachy-broker-dev")
 }
 
 func defaultModel() string {
@@ -60,18 +54,44 @@ func defaultModel() string {
 	return ""
 }
 
+const usageText = `usage: reachy-broker [--config FILE] [--dev] [--listen ADDR] [--admin ADDR] [--state-dir DIR] [--model FILE] [-v]
+       reachy-broker --version
+
+Without --config it runs the embedded default: loopback dev mode with the demo home (its
+lights and AC simulated in memory), state in %s.
+With --config it serves the API on the tailnet; --dev serves it on --listen instead.
+
+`
+
 func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("reachy-broker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, usageText, broker.DevStateDir())
+		fs.PrintDefaults()
+	}
 	configPath := fs.String("config", "", "config file (none: loopback dev mode with the demo home)")
 	dev := fs.Bool("dev", false, "loopback dev mode: serve the API on --listen instead of the tailnet")
-	listen := fs.String("listen", "127.0.0.1:8092", "dev mode: loopback address for the API")
-	stateDir := fs.String("state-dir", "", "state directory (tokens, audit, idempotency)")
+	listen := fs.String("listen", "127.0.0.1:8092", "dev mode: loopback address for the API (port 0: any free port)")
+	admin := fs.String("admin", "", "loopback address for /healthz and /metrics (default: listen.admin, 127.0.0.1:9092; port 0: any free port)")
+	stateDir := fs.String("state-dir", "", "state directory (tokens, audit, idempotency; dev default "+broker.DevStateDir()+")")
 	model := fs.String("model", "", "whisper model file (default: speech.model, or the one 'make model' downloaded)")
 	initState := fs.Bool("init", false, "create the state database (tokens, audit, idempotency) in the state directory, then exit")
+	showVersion := fs.Bool("version", false, "print the version and the whisper.cpp version, and exit")
 	verbose := fs.Bool("v", false, "debug logging")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "reachy-broker: unexpected argument %q (flags only; see --help)\n", fs.Arg(0))
+		return 2
+	}
+	if *showVersion {
+		fmt.Fprintf(stderr, "%s\nwhisper.cpp %s\n", buildinfo.String("reachy-broker"), whisper.Version())
+		return 0
 	}
 	level := slog.LevelInfo
 	if *verbose {
@@ -80,69 +100,89 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	slog.SetDefault(log)
 
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	// Flags are checked here so an error names the flag, not a config key.
+	for name, addr := range map[string]string{"--listen": *listen, "--admin": *admin} {
+		if addr == "" || (name == "--listen" && !set["listen"] && *configPath != "") {
+			continue
+		}
+		if _, err := broker.ListenLoopbackCheck(addr); err != nil {
+			fmt.Fprintf(stderr, "reachy-broker: %s %s: %v\n", name, addr, err)
+			return 2
+		}
+	}
+
 	var (
 		cfg   *broker.Config
-		store *intents.Store
+		table *intents.Table
 		err   error
 	)
 	if *configPath == "" {
 		*dev = true
 		dir := *stateDir
 		if dir == "" {
-			dir = defaultStateDir()
+			dir = broker.DevStateDir()
 		}
-		cfg, _, err = broker.DevConfig(*listen, dir)
-		if err == nil {
-			store, err = intents.NewStore("")
-		}
+		cfg, table, err = broker.DevConfig(*listen, dir)
 	} else {
-		cfg, _, err = broker.LoadConfig(*configPath)
-		if err == nil {
-			store, err = intents.NewStore(*configPath)
-		}
-		if err == nil && *stateDir != "" {
-			cfg.StateDir = *stateDir
-		}
-		if err == nil && *dev {
-			cfg.Listen.Loopback = *listen
-		}
+		cfg, table, err = broker.LoadConfig(*configPath)
 	}
 	if err != nil {
-		log.Error("configuration", "err", err)
+		fmt.Fprintf(stderr, "reachy-broker: the configuration is not valid: %v\n", err)
 		return 1
+	}
+	tables := broker.NewTables(cfg, table, nil) // before the flags below change cfg
+	if *configPath != "" && *stateDir != "" {
+		cfg.StateDir = *stateDir
+	}
+	if *configPath != "" && *dev {
+		cfg.Listen.Loopback = *listen
+	}
+	if *admin != "" {
+		cfg.Listen.Admin = *admin
 	}
 	if *initState {
 		st, err := broker.InitState(cfg.StateDir)
 		if err != nil {
 			log.Error("state init", "err", err)
+			fmt.Fprintf(stderr, "reachy-broker: %v\n", err)
 			return 1
 		}
 		st.Close()
 		fmt.Fprintf(stderr, "state database ready in %s; start reachy-broker without --init\n", cfg.StateDir)
 		return 0
 	}
-	if err := serve(ctx, log, cfg, store, *dev, *model); err != nil {
+	if err := serve(ctx, log, stderr, cfg, tables, *dev, *model); err != nil {
 		log.Error("reachy-broker stopped", "err", err)
+		fmt.Fprintf(stderr, "reachy-broker: %v\n", err)
 		return 1
 	}
 	return 0
 }
 
-func serve(ctx context.Context, log *slog.Logger, cfg *broker.Config, store *intents.Store, dev bool, modelFlag string) error {
+func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.Config, tables *broker.Tables, dev bool, modelFlag string) error {
 	state, err := openState(log, cfg.StateDir, dev)
 	if err != nil {
 		return err
 	}
 	defer state.Close()
 
-	deps := broker.Deps{Config: cfg, Table: store.Table, State: state, Logger: log, Handlers: basic.Handlers(time.Now)}
+	deps := broker.Deps{Config: cfg, Table: tables.Table, Reloads: tables, State: state, Logger: log, Handlers: basic.Handlers(time.Now)}
 	deps.Handlers["webhook"] = home.Webhook{}
-	if cfg.Demo() {
+	switch {
+	case cfg.Demo():
 		// The demo home has no real devices: they are simulated in memory so the tour works.
 		house := home.NewMemory()
 		deps.Handlers["home.light"] = home.Handler{Backend: house, Kind: "light"}
 		deps.Handlers["home.ac"] = home.Handler{Backend: house, Kind: "ac"}
 		log.Info("demo home: lights and AC are simulated in memory")
+	case !cfg.HasHouse():
+		log.Warn(cfg.Path() + " has no house section: light and AC intents answer \"I can't do that yet\" " +
+			"(the demo home's simulated devices run only without --config; see docs/home.md to connect Home Assistant or MQTT)")
+	}
+	if !cfg.Demo() && !cfg.HasHome() {
+		log.Warn(cfg.Path() + " has no home section: the intent table uses the demo home's rooms and people (kitchen, living room, ...; mom, dad)")
 	}
 	if err := wireHouse(cfg, deps.Handlers, log); err != nil {
 		return err
@@ -161,7 +201,7 @@ func serve(ctx context.Context, log *slog.Logger, cfg *broker.Config, store *int
 		log.Info("general questions go to the lean agent", "base_url", cfg.Agent.BaseURL, "model", cfg.Agent.FastModel)
 	}
 	if len(cfg.Calendars.People) > 0 {
-		h, err := calendarHandler(cfg, store.Table())
+		h, err := calendarHandler(cfg, tables.Table())
 		if err != nil {
 			return err
 		}
@@ -202,7 +242,7 @@ func serve(ctx context.Context, log *slog.Logger, cfg *broker.Config, store *int
 		defer eng.Close()
 		deps.Transcriber = broker.WhisperTranscriber{Engine: eng, Options: whisper.Options{
 			Language: cfg.Speech.Language, Threads: cfg.Speech.Threads, MaxTokens: cfg.Speech.MaxTokens,
-			InitialPrompt: store.Table().Vocabulary()}}
+			InitialPrompt: tables.Table().Vocabulary()}}
 		log.Info("speech-to-text ready", "model", modelPath, "threads", cfg.Speech.Threads, "workers", cfg.Speech.Workers)
 	}
 
@@ -211,10 +251,9 @@ func serve(ctx context.Context, log *slog.Logger, cfg *broker.Config, store *int
 		addr := cfg.Listen.Loopback
 		apiListener, err = broker.ListenLoopback(addr)
 		if err != nil {
-			return err
+			return inUse(err, "--listen", addr)
 		}
-		fmt.Fprintf(os.Stderr, "\n  DEV MODE: loopback only, not on a tailnet.\n  API on http://%s  (state in %s)\n  Create a token: reachyctl token create --state-dir %s --device laptop --scopes text,house:read,house:write,calendar:read,ask,robot\n\n",
-			apiListener.Addr(), cfg.StateDir, cfg.StateDir)
+		defer apiListener.Close()
 	} else {
 		key, err := broker.ReadSecret(cfg.Listen.Tailnet.AuthKeyFile, cfg.Listen.Tailnet.AuthKeyEnv)
 		if err != nil {
@@ -246,12 +285,20 @@ func serve(ctx context.Context, log *slog.Logger, cfg *broker.Config, store *int
 	}
 	adminL, err := broker.ListenLoopback(cfg.Listen.Admin)
 	if err != nil {
-		return err
+		return inUse(err, "--admin", cfg.Listen.Admin)
 	}
 	go broker.Serve(ctx, &http.Server{Handler: b.AdminHandler(), ReadHeaderTimeout: 5 * time.Second}, adminL, time.Second)
 	go b.Maintain(ctx)
-	go reloadOnHUP(ctx, log, store)
-	log.Info("reachy-broker ready", "admin", adminL.Addr().String(), "intents", len(store.Table().Intents()))
+	reloadOnHUP(ctx, log, tables)
+	if dev {
+		fmt.Fprintf(stderr, "\n  DEV MODE: loopback only, not on a tailnet.\n  API on http://%s   health on http://%s/healthz\n  State in %s\n"+
+			"  Create a token (in another terminal), then talk to it:\n"+
+			"    export REACHY_BROKER=http://%s\n"+
+			"    export REACHY_TOKEN=$(%s token create --state-dir %s --device laptop --scopes text,house:read,house:write,calendar:read,ask,robot)\n"+
+			"    %s say \"turn on the kitchen light\"\n  Ctrl-C stops it.\n\n",
+			apiListener.Addr(), adminL.Addr(), cfg.StateDir, apiListener.Addr(), ctlPath(), shellQuote(cfg.StateDir), ctlPath())
+	}
+	log.Info("reachy-broker ready", "api", apiListener.Addr().String(), "admin", adminL.Addr().String(), "state_dir", cfg.StateDir, "intents", len(tables.Table().Intents()))
 	err = broker.Serve(ctx, broker.NewHTTPServer(b.Handler(), cfg.Turn.Budget), apiListener, cfg.Turn.Budget+5*time.Second)
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
@@ -274,23 +321,62 @@ func openState(log *slog.Logger, dir string, dev bool) (*broker.State, error) {
 	return st, err
 }
 
-// reloadOnHUP re-reads the intent table on SIGHUP; a broken file keeps the old one.
-func reloadOnHUP(ctx context.Context, log *slog.Logger, store *intents.Store) {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, syscall.SIGHUP)
-	defer signal.Stop(ch)
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-ch:
-			if err := store.Reload(); err != nil {
-				log.Error("intent table reload failed", "err", err)
-			} else {
-				log.Info("intent table reloaded", "intents", len(store.Table().Intents()))
-			}
+// inUse turns "address already in use" into a sentence that says what to do.
+func inUse(err error, flagName, addr string) error {
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return fmt.Errorf("%s %s is already in use: is another reachy-broker running (make run, or the tour's)? Stop it, or pass %s 127.0.0.1:0 for any free port", flagName, addr, flagName)
+	}
+	return fmt.Errorf("%s %s: %w", flagName, addr, err)
+}
+
+// ctlPath is how to run reachyctl from here: the one built next to this binary when there is
+// one (./bin/reachyctl after make build), else reachyctl on the PATH.
+func ctlPath() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "reachyctl"
+	}
+	p := filepath.Join(filepath.Dir(exe), "reachyctl")
+	if _, err := os.Stat(p); err != nil {
+		return "reachyctl"
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
+			return "./" + rel
 		}
 	}
+	return p
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// reloadOnHUP re-reads the config on SIGHUP; a file that fails keeps the table in use, and
+// /healthz says so. The signal is caught before it returns, so a SIGHUP sent once the broker
+// says it is ready never ends the process.
+func reloadOnHUP(ctx context.Context, log *slog.Logger, tables *broker.Tables) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGHUP)
+	go func() {
+		defer signal.Stop(ch)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-ch:
+				if err := tables.Reload(); err != nil {
+					log.Error("intent table reload failed; /healthz says the table is stale", "err", err)
+				} else {
+					log.Info("intent table reloaded", "intents", len(tables.Table().Intents()))
+				}
+			}
+		}
+	}()
 }
 
 // calendarHandler builds each person's calendar source from the config.

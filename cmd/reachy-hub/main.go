@@ -22,8 +22,19 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/cmd/internal/buildinfo"
 	"github.com/reachy-broker/reachy-broker/robot"
 )
+
+const usageText = `usage: reachy-hub [--config FILE] [--broker URL] [--token-file FILE] [--daemon URL] [-v]
+       reachy-hub --sim [--broker URL] [--token-file FILE] [--daemon URL] [--out DIR] WAV|DIR...
+       reachy-hub --list-devices | --version
+
+On the robot it listens with PortAudio and drives the daemon (daemon_url, default
+http://127.0.0.1:8000). --sim reads WAV files as the microphone and, unless --daemon names
+one, drives an in-process fake daemon whose calls it writes to --out.
+
+`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -41,6 +52,10 @@ func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTTP *http.Client) int {
 	fs := flag.NewFlagSet("reachy-hub", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usageText)
+		fs.PrintDefaults()
+	}
 	configPath := fs.String("config", "", "hub config file (/etc/reachy-hub/config.yaml on the robot)")
 	sim := fs.Bool("sim", false, "simulator: WAV files as the microphone, an in-process fake daemon")
 	var inputs multi
@@ -48,10 +63,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 	out := fs.String("out", "", "sim: write the replies, turns and daemon calls here")
 	brokerURL := fs.String("broker", "", "broker URL (overrides the config)")
 	tokenFile := fs.String("token-file", "", "token file, mode 0600 (overrides the config)")
+	daemonURL := fs.String("daemon", "", "the robot daemon's URL (overrides daemon_url; with --sim: drive this daemon, e.g. 'reachyctl fake-daemon' or a real robot, instead of the built-in fake)")
 	listDevices := fs.Bool("list-devices", false, "list audio devices and exit")
+	showVersion := fs.Bool("version", false, "print the version and exit")
 	verbose := fs.Bool("v", false, "debug logging")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
+	}
+	if *showVersion {
+		fmt.Fprintf(stdout, "%s\nwhisper.cpp: not linked (speech-to-text runs on the broker)\n", buildinfo.String("reachy-hub"))
+		return 0
 	}
 	inputs = append(inputs, fs.Args()...)
 	level := slog.LevelInfo
@@ -92,6 +116,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 	if *tokenFile != "" {
 		cfg.TokenFile = *tokenFile
 	}
+	if *daemonURL != "" {
+		cfg.DaemonURL = *daemonURL
+	}
 	cfg.Defaults()
 	if err := cfg.Validate("reachy-hub"); err != nil {
 		fmt.Fprintln(stderr, err)
@@ -105,7 +132,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 	client := &robot.BrokerClient{URL: cfg.BrokerURL, Token: token, HTTP: brokerHTTP, Deadline: cfg.Deadline}
 
 	if *sim {
-		if err := runSim(ctx, cfg, client, inputs, *out, log); err != nil {
+		external := ""
+		if *daemonURL != "" {
+			external = cfg.DaemonURL
+		}
+		if err := runSim(ctx, cfg, client, inputs, *out, external, stdout, log); err != nil {
 			fmt.Fprintln(stderr, "reachy-hub:", err)
 			return 1
 		}
@@ -147,21 +178,26 @@ func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient
 	return h.Run(ctx)
 }
 
-// runSim runs the loop on WAV files against a real broker and an in-process fake daemon.
-func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, inputs []string, out string, log *slog.Logger) error {
+// runSim runs the loop on WAV files against a real broker, and the in-process fake daemon
+// unless daemonURL names one to drive (an external fake or a real robot).
+func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, inputs []string, out, daemonURL string, stdout io.Writer, log *slog.Logger) error {
 	src, err := robot.NewFileSource(inputs, 1.0)
 	if err != nil {
 		return err
 	}
-	fake := robot.NewFakeDaemon()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return err
+	var fake *robot.FakeDaemon
+	if daemonURL == "" {
+		fake = robot.NewFakeDaemon()
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return err
+		}
+		srv := &http.Server{Handler: fake, ReadHeaderTimeout: 5 * time.Second}
+		go srv.Serve(l)
+		defer srv.Close()
+		daemonURL = "http://" + l.Addr().String()
 	}
-	srv := &http.Server{Handler: fake, ReadHeaderTimeout: 5 * time.Second}
-	go srv.Serve(l)
-	defer srv.Close()
-	d := robot.NewDaemon("http://"+l.Addr().String(), 3*time.Second)
+	d := robot.NewDaemon(daemonURL, 3*time.Second)
 	var turns []robot.Turn
 	h := &robot.Hub{Source: src, Broker: client, Daemon: d, Speaker: robot.DaemonSpeaker{D: d},
 		Motion: robot.NewMotion(d, cfg.Expressions, log), Fallback: robot.FallbackSpeech(ctx, cfg.FallbackWAV),
@@ -169,7 +205,11 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 		OnTurn: func(t robot.Turn) {
 			turns = append(turns, t)
 			t.Reply.Audio = ""
-			log.Info("turn", "n", t.Index, "intent", t.Reply.Intent, "outcome", t.Reply.Outcome, "reply", t.Reply.Reply, "fallback", t.Fallback)
+			if t.Fallback {
+				log.Info("turn", "n", t.Index, "fallback", true, "failure", t.Failure, "err", t.Err)
+				return
+			}
+			log.Info("turn", "n", t.Index, "intent", t.Reply.Intent, "outcome", t.Reply.Outcome, "reply", t.Reply.Reply)
 		}}
 	if err := h.Run(ctx); err != nil {
 		return err
@@ -181,16 +221,21 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
+	var written []string
 	for i := range turns {
-		if turns[i].SoundPlayed != "" {
+		if turns[i].SoundPlayed != "" && fake != nil {
 			if b := fake.Sound(turns[i].SoundPlayed); b != nil {
-				os.WriteFile(filepath.Join(out, turns[i].SoundPlayed), b, 0o644)
+				if err := os.WriteFile(filepath.Join(out, turns[i].SoundPlayed), b, 0o644); err != nil {
+					return err
+				}
+				written = append(written, turns[i].SoundPlayed)
 			}
 		}
 		turns[i].Reply.Audio = ""
 	}
 	write := func(name string, v any) error {
 		b, _ := json.MarshalIndent(v, "", "  ")
+		written = append(written, name)
 		return os.WriteFile(filepath.Join(out, name), append(b, '\n'), 0o644)
 	}
 	if err := write("turns.json", turns); err != nil {
@@ -199,7 +244,13 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 	if err := write("motions.json", h.Motion.Events()); err != nil {
 		return err
 	}
-	return write("daemon-calls.json", fake.Calls())
+	if fake != nil {
+		if err := write("daemon-calls.json", fake.Calls()); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "wrote %s to %s\n", strings.Join(written, ", "), out)
+	return nil
 }
 
 // peakRSS reads the process's peak resident set size (Linux), 0 elsewhere.

@@ -8,10 +8,13 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -213,5 +216,91 @@ func TestWorldReadableTokenIsRefused(t *testing.T) {
 	var stderr bytes.Buffer
 	if code := run(context.Background(), []string{"--sim", "--broker", "http://127.0.0.1:1", "--token-file", tokenFile, dir}, io.Discard, &stderr, nil); code == 0 || !strings.Contains(stderr.String(), "0600") {
 		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+}
+
+// TestSimWithoutModel: against a real dev broker with no whisper model, the sim does not call
+// the broker unreachable and does not retry: one request, the fallback, failure "busy".
+func TestSimWithoutModel(t *testing.T) {
+	dir := t.TempDir()
+	cfg, table, err := broker.DevConfig("127.0.0.1:0", filepath.Join(dir, "state"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	state, err := broker.InitState(cfg.StateDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer state.Close()
+	b, err := broker.New(broker.Deps{Config: cfg, Table: func() *intents.Table { return table }, State: state,
+		Handlers: basic.Handlers(time.Now), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		b.Handler().ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	tok, _, _ := state.CreateToken(context.Background(), "reachy", []string{"turn"}, "")
+	tokenFile := filepath.Join(dir, "token")
+	os.WriteFile(tokenFile, []byte(tok+"\n"), 0o600)
+	writeSpeech(t, dir, "hello.wav", "hey reachy, what time is it")
+	out := filepath.Join(dir, "out")
+	var stdout, stderr bytes.Buffer
+	start := time.Now()
+	if code := run(context.Background(), []string{"--sim", "--broker", srv.URL, "--token-file", tokenFile, "--out", out, filepath.Join(dir, "hello.wav")}, &stdout, &stderr, nil); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var turns []robot.Turn
+	readJSON(t, filepath.Join(out, "turns.json"), &turns)
+	if len(turns) != 1 || !turns[0].Fallback || turns[0].Failure != "busy" || !strings.Contains(turns[0].Err, "no whisper model") {
+		t.Fatalf("%+v", turns)
+	}
+	if n := requests.Load(); n != 1 || time.Since(start) > 10*time.Second {
+		t.Fatalf("%d requests in %v: a permanent 503 was retried", n, time.Since(start))
+	}
+	if !strings.Contains(stdout.String(), "wrote fallback.wav, turns.json, motions.json, daemon-calls.json to "+out) {
+		t.Fatalf("the sim does not say what it wrote where: %q", stdout.String())
+	}
+}
+
+// TestSimDrivesAnExternalDaemon: --daemon URL points the sim at another daemon (here a fake
+// like 'reachyctl fake-daemon' serves) instead of the built-in one.
+func TestSimDrivesAnExternalDaemon(t *testing.T) {
+	dir := t.TempDir()
+	fake := robot.NewFakeDaemon()
+	daemonSrv := httptest.NewServer(fake)
+	defer daemonSrv.Close()
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	dead := "http://" + l.Addr().String()
+	l.Close()
+	tokenFile := filepath.Join(dir, "token")
+	os.WriteFile(tokenFile, []byte("rbk_x\n"), 0o600)
+	cfgFile := filepath.Join(dir, "hub.yaml")
+	os.WriteFile(cfgFile, []byte("broker_url: "+dead+"\ntoken_file: "+tokenFile+"\nbroker_deadline: 1s\n"), 0o600)
+	writeSpeech(t, dir, "hello.wav", "hey reachy, what time is it")
+	var stderr bytes.Buffer
+	if code := run(context.Background(), []string{"--sim", "--config", cfgFile, "--daemon", daemonSrv.URL, filepath.Join(dir, "hello.wav")}, io.Discard, &stderr, nil); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var paths []string
+	for _, c := range fake.Calls() {
+		paths = append(paths, c.Path)
+	}
+	if j := strings.Join(paths, " "); !strings.Contains(j, "/api/media/sounds/upload") || !strings.Contains(j, "/api/media/play_sound") {
+		t.Fatalf("the external daemon was not driven: %s", j)
+	}
+}
+
+// TestHubHelpAndVersion: --help exits 0 with the usage; --version prints the version.
+func TestHubHelpAndVersion(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"--help"}, &stdout, &stderr, nil); code != 0 || !strings.Contains(stderr.String(), "usage: reachy-hub") || !strings.Contains(stderr.String(), "-daemon") {
+		t.Fatalf("--help: exit %d %s", code, stderr.String())
+	}
+	if code := run(context.Background(), []string{"--version"}, &stdout, &stderr, nil); code != 0 || !strings.Contains(stdout.String(), "reachy-hub ") {
+		t.Fatalf("--version: exit %d %s", code, stdout.String())
 	}
 }

@@ -108,10 +108,13 @@ func each(ctx context.Context, rooms []string, fn func(ctx context.Context, room
 }
 
 func (h Handler) set(ctx context.Context, c intents.Call, rooms []string) (intents.Answer, error) {
-	want := State{On: c.Args["state"] != "off"}
-	if t := c.Args["temperature"]; t != "" {
+	args, err := h.CheckArgs(c.Intent, c.Args) // the broker checked already; never guess
+	if err != nil {
+		return intents.Answer{}, err
+	}
+	want := State{On: args["state"] == "on"}
+	if t := args["temperature"]; t != "" {
 		want.Temperature, _ = strconv.Atoi(t)
-		want.On = true
 	}
 	res := each(ctx, rooms, func(ctx context.Context, room string) (State, error) {
 		return want, h.Backend.Set(ctx, Device{Room: room, Kind: h.Kind}, want)

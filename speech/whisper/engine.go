@@ -55,6 +55,9 @@ import (
 	"unsafe"
 )
 
+// Version is the version of the whisper.cpp library linked into this binary.
+func Version() string { return C.GoString(C.whisper_version()) }
+
 // ErrBusy is returned when every worker is occupied and the queue is full.
 var ErrBusy = errors.New("speech-to-text is busy")
 

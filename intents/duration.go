@@ -1,0 +1,279 @@
+package intents
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Timer durations, as people say them: "ten minutes", "an hour and a half", "90 seconds",
+// "a quarter of an hour", "two and a half minutes", "1 hour 20", "half an hour", "5 mins".
+// The parser reads the normalizer's output (numbers already digits) and returns whole
+// seconds. It is closed: a word it does not know ("a while", "a few minutes") is not a
+// duration, and the router asks how long instead of guessing.
+
+// Timer limits: a duration outside them is refused, not started.
+const (
+	MinTimerSeconds = 1
+	MaxTimerSeconds = 24 * 60 * 60
+)
+
+// durationOutcome says what the parser made of a phrase.
+type durationOutcome int
+
+const (
+	durationOK         durationOutcome = iota
+	durationUnknown                    // not a duration the parser understands
+	durationOutOfRange                 // a duration, but 0 s or more than 24 h
+)
+
+var durationUnits = map[string]float64{
+	"s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1,
+	"m": 60, "min": 60, "mins": 60, "minute": 60, "minutes": 60,
+	"h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600,
+	"day": 86400, "days": 86400,
+}
+
+// durationFillers are words that change nothing: "about ten minutes", "another 5 minutes".
+var durationFillers = map[string]bool{
+	"about": true, "around": true, "exactly": true, "just": true, "roughly": true, "approximately": true,
+	"only": true, "like": true, "more": true, "another": true, "additional": true, "extra": true,
+}
+
+// vagueDurationWords are words people use for a length of time that is no number: the
+// placeholder lets them through so the router can ask "how long?" instead of ignoring them.
+var vagueDurationWords = []string{"while", "bit", "few", "little", "moment", "some", "several"}
+
+// durationWordRE is one word of a {duration} capture: a number (possibly with a unit glued
+// on, "10min"), or a word the parser reads.
+func durationWordRE() string {
+	words := []string{"a", "an", "and", "half", "quarter", "quarters", "of", "couple", "hundred", "from", "now"}
+	for w := range durationUnits {
+		words = append(words, w)
+	}
+	for w := range durationFillers {
+		words = append(words, w)
+	}
+	words = append(words, vagueDurationWords...)
+	// Longest first so the alternation never stops at a prefix.
+	slices.SortFunc(words, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+	return `(?:[0-9]+(?:\.[0-9]+)?[a-z]*|` + strings.Join(slices.Compact(words), "|") + `)`
+}
+
+// parseDuration reads a normalized duration phrase and returns whole seconds.
+func parseDuration(phrase string) (int, durationOutcome) {
+	toks := durationTokens(phrase)
+	if len(toks) == 0 {
+		return 0, durationUnknown
+	}
+	if len(toks) == 1 && isNumber(toks[0]) {
+		return 0, durationUnknown // "a timer for 10": ten what? (typed calls say "600 seconds")
+	}
+	p := durationParser{toks: toks}
+	total, ok := p.parse()
+	if !ok {
+		return 0, durationUnknown
+	}
+	return checkSeconds(total)
+}
+
+func checkSeconds(total float64) (int, durationOutcome) {
+	if total < MinTimerSeconds || total > MaxTimerSeconds || math.IsNaN(total) {
+		return 0, durationOutOfRange
+	}
+	return int(math.Round(total)), durationOK
+}
+
+// durationTokens splits glued units ("10min", "90s", "1.5h"), drops fillers and a trailing
+// "from now".
+func durationTokens(phrase string) []string {
+	var out []string
+	for _, t := range strings.Fields(phrase) {
+		if durationFillers[t] {
+			continue
+		}
+		i := 0
+		for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == '.') {
+			i++
+		}
+		if i > 0 && i < len(t) {
+			out = append(out, t[:i], t[i:])
+			continue
+		}
+		out = append(out, t)
+	}
+	if n := len(out); n >= 2 && out[n-2] == "from" && out[n-1] == "now" {
+		out = out[:n-2]
+	}
+	return out
+}
+
+type durationParser struct {
+	toks []string
+	i    int
+}
+
+func (p *durationParser) peek(k int) string {
+	if p.i+k < len(p.toks) {
+		return p.toks[p.i+k]
+	}
+	return ""
+}
+
+func (p *durationParser) accept(words ...string) bool {
+	for k, w := range words {
+		if p.peek(k) != w {
+			return false
+		}
+	}
+	p.i += len(words)
+	return true
+}
+
+func (p *durationParser) article() bool { return p.accept("a") || p.accept("an") }
+
+func (p *durationParser) unit() (float64, bool) {
+	if u, ok := durationUnits[p.peek(0)]; ok {
+		p.i++
+		return u, true
+	}
+	return 0, false
+}
+
+// parse reads components ("an hour", "and 20 minutes", "and a half") until the end.
+func (p *durationParser) parse() (float64, bool) {
+	var total, last float64 // last: the unit of the previous component, in seconds
+	for p.i < len(p.toks) {
+		if p.accept("and") && p.i == len(p.toks) {
+			return 0, false
+		}
+		// "an hour and a half", "a minute and a half": half of the last unit.
+		if last > 0 && (p.accept("a", "half") || p.accept("half")) {
+			total += last / 2
+			last = 0
+			continue
+		}
+		q, ok := p.quantity()
+		if !ok {
+			return 0, false
+		}
+		u, ok := p.unit()
+		if !ok {
+			// "1 hour 20", "3 minutes 30": a bare number after a unit is the next smaller one.
+			if p.i == len(p.toks) && (last == 3600 || last == 60) {
+				total += q * last / 60
+				last = 0
+				continue
+			}
+			return 0, false
+		}
+		total += q * u
+		last = u
+	}
+	return total, true
+}
+
+// quantity reads how many units: "10", "1.5", "a", "an", "half a", "a quarter of an",
+// "3 quarters of an", "2 and a half", "a couple of", "a hundred and 20". A unit with no
+// quantity ("hour timer") counts one.
+func (p *durationParser) quantity() (float64, bool) {
+	start := p.i
+	if _, ok := durationUnits[p.peek(0)]; ok {
+		return 1, true
+	}
+	switch {
+	case p.accept("half"): // "half an hour", "half a minute", "half hour"
+		p.article()
+		return 0.5, true
+	case p.accept("a", "half") || p.accept("an", "half"): // "a half hour"
+		return 0.5, true
+	case p.accept("a", "quarter") || p.accept("quarter"): // "a quarter of an hour", "quarter hour"
+		p.accept("of")
+		p.article()
+		return 0.25, true
+	case p.accept("a", "couple", "of") || p.accept("couple", "of") || p.accept("a", "couple"):
+		return 2, true
+	case p.accept("a", "hundred"):
+		return p.hundredAnd(100), true
+	}
+	if p.article() {
+		if _, ok := durationUnits[p.peek(0)]; ok {
+			return 1, true
+		}
+		p.i = start
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(p.peek(0), 64)
+	if err != nil || !isNumber(p.peek(0)) {
+		return 0, false
+	}
+	p.i++
+	if p.accept("hundred") {
+		v *= 100
+	}
+	if math.Mod(v, 100) == 0 && v >= 100 {
+		v = p.hundredAnd(v)
+	}
+	switch {
+	case p.accept("and", "a", "half") || p.accept("and", "half"): // "2 and a half minutes"
+		v += 0.5
+	case p.accept("quarters"), p.accept("quarter"): // "3 quarters of an hour"
+		p.accept("of")
+		p.article()
+		v *= 0.25
+	}
+	return v, true
+}
+
+// hundredAnd reads "and 20" after "a hundred" when a unit follows: "a hundred and 20 seconds".
+func (p *durationParser) hundredAnd(v float64) float64 {
+	if p.peek(0) == "and" && isDigits(p.peek(1)) {
+		if _, ok := durationUnits[p.peek(2)]; ok {
+			n, _ := strconv.Atoi(p.peek(1))
+			if n < 100 {
+				p.i += 2
+				return v + float64(n)
+			}
+		}
+	}
+	return v
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func isNumber(s string) bool {
+	whole, frac, ok := strings.Cut(s, ".")
+	return isDigits(whole) && len(whole) <= 9 && (!ok || isDigits(frac))
+}
+
+// spokenDuration says a number of seconds the way a person would: "10 minutes",
+// "1 hour and 30 minutes", "90 seconds" stays "1 minute and 30 seconds".
+func spokenDuration(secs int) string {
+	h, m, s := secs/3600, secs%3600/60, secs%60
+	var parts []string
+	add := func(n int, unit string) {
+		if n == 0 {
+			return
+		}
+		if n != 1 {
+			unit += "s"
+		}
+		parts = append(parts, strconv.Itoa(n)+" "+unit)
+	}
+	add(h, "hour")
+	add(m, "minute")
+	add(s, "second")
+	return spokenList(parts, "and")
+}
