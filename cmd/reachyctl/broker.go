@@ -35,7 +35,7 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 || *stateDir == "" {
 		return usagef("token create|list|revoke --state-dir DIR [--device NAME]")
 	}
-	st, err := broker.OpenState(*stateDir)
+	st, err := openState(*stateDir)
 	if err != nil {
 		return err
 	}
@@ -85,6 +85,20 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// openState opens the broker's existing state database. A broker just started in the
+// background (the README tour) may not have created it yet, so a missing one is waited for
+// briefly; it is never created here (that is `state init`'s job).
+func openState(dir string) (*broker.State, error) {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		st, err := broker.OpenState(dir)
+		if err == nil || !errors.Is(err, broker.ErrNoState) || time.Now().After(deadline) {
+			return st, err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 func runState(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("state", stderr)
 	stateDir := fs.String("state-dir", "", "the broker's state directory")
@@ -124,7 +138,7 @@ func runAudit(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 || pos[0] != "tail" || *stateDir == "" {
 		return usagef("audit tail --state-dir DIR [--json] [-n N]")
 	}
-	st, err := broker.OpenState(*stateDir)
+	st, err := openState(*stateDir)
 	if err != nil {
 		return err
 	}

@@ -67,3 +67,18 @@ func TestOperatorTour(t *testing.T) {
 		t.Fatalf("revoked token still works: exit %d %s", code, out)
 	}
 }
+
+// TestStateInitAndCheck (#11.6): reachyctl never creates a state database by accident; it
+// says how to, `state init` does, and `state check` runs the integrity check.
+func TestStateInitAndCheck(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errs := ctl(t, "state", "check", "--state-dir", dir); code != 1 || !strings.Contains(errs, "reachyctl state init") {
+		t.Fatalf("check of a missing database: exit %d %s", code, errs)
+	}
+	if code, out, errs := ctl(t, "state", "init", "--state-dir", dir); code != 0 || !strings.Contains(out, "ready") {
+		t.Fatalf("init: exit %d %s %s", code, out, errs)
+	}
+	if code, out, errs := ctl(t, "state", "check", "--state-dir", dir); code != 0 || !strings.Contains(out, "ready") {
+		t.Fatalf("check: exit %d %s %s", code, out, errs)
+	}
+}
