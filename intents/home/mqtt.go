@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
@@ -24,6 +25,9 @@ type MQTT struct {
 	client mqtt.Client
 	prefix string
 	maxAge time.Duration
+
+	dropping atomic.Bool // a dropQueued is under way
+	closed   atomic.Bool
 
 	mu     sync.Mutex
 	gen    int // connection generation: bumped on every (re)connect, before subscribing
@@ -93,7 +97,10 @@ func DialMQTT(c MQTTConfig) (*MQTT, error) {
 func (m *MQTT) Connected() bool { return m.client.IsConnectionOpen() }
 
 // Close disconnects.
-func (m *MQTT) Close() { m.client.Disconnect(250) }
+func (m *MQTT) Close() {
+	m.closed.Store(true)
+	m.client.Disconnect(250)
+}
 
 type mqttState struct {
 	State       string   `json:"state"`
@@ -212,8 +219,14 @@ func (m *MQTT) Publish(ctx context.Context, topic string, payload []byte) error 
 // dropQueued closes the connection (the client reconnects by itself), discarding publishes
 // still waiting for a hung server.
 func (m *MQTT) dropQueued() {
+	if !m.dropping.CompareAndSwap(false, true) {
+		return
+	}
 	go func() {
+		defer m.dropping.Store(false)
 		m.client.Disconnect(0)
-		m.client.Connect()
+		if !m.closed.Load() {
+			m.client.Connect()
+		}
 	}()
 }
