@@ -10,22 +10,36 @@ CGO_ENV = CGO_ENABLED=1 CGO_CFLAGS="-I$(WHISPER_PREFIX)/include" CGO_LDFLAGS="-L
 # Packages with goroutines of their own: their tests also run under the race detector.
 RACE_PKGS = ./speech/... ./intents/... ./broker/... ./robot/...
 
-.PHONY: run test deps whisper modules build model vet fmt-check bench fuzz hub-arm64
+.PHONY: run test deps whisper modules build model vet fmt-check bench fuzz hub-arm64 mcp-client
 
 deps:
+	@$(if $(FIRST_BUILD),echo "==> checking system packages (deploy/scripts/deps.sh; installs what is missing)")
 	@deploy/scripts/deps.sh
 
 whisper: deps
+	@$(if $(FIRST_BUILD),echo "==> whisper.cpp 1.9.1 (built once into ~/.cache/reachy-broker, about 1-2 minutes; cached afterwards)")
 	@deploy/scripts/whisper-build.sh >/dev/null
 
+# The first build is slow and quiet (whisper.cpp, then Tailscale, SQLite and the rest compiled
+# once into Go's cache), so it says what it is doing; later builds take seconds.
+FIRST_BUILD = $(if $(wildcard bin/reachy-broker),,yes)
+FIRST_BUILD_SAYS = ==> compiling reachy-broker, reachy-hub and reachyctl into bin/ (the first time compiles Tailscale, SQLite and whisper.cpp's cgo bindings: 3-6 minutes on 2 cores; later builds take seconds)
+
 modules:
+	@$(if $(FIRST_BUILD),echo "==> downloading the Go modules (once; about a minute on a fresh machine)")
 	@$(GO) mod download
+
+# The outside MCP client the tests drive (npm @modelcontextprotocol/sdk), cached outside the clone.
+mcp-client: deps
+	@deploy/scripts/mcp-client.sh >/dev/null
 
 build: whisper modules
 	@mkdir -p bin
+	@$(if $(FIRST_BUILD),echo "$(FIRST_BUILD_SAYS)")
 	$(CGO_ENV) $(GO) build -o bin/ ./cmd/...
 
 run: build
+	@echo "==> starting the broker in dev mode (loopback only, the demo home); Ctrl-C stops it"
 	./bin/reachy-broker --dev
 
 fmt-check:
@@ -35,7 +49,7 @@ fmt-check:
 vet: whisper modules
 	$(CGO_ENV) $(GO) vet ./...
 
-test: whisper modules fmt-check vet
+test: whisper modules mcp-client fmt-check vet
 	$(CGO_ENV) $(GO) test -count=1 ./...
 	$(CGO_ENV) $(GO) test -count=1 -race $(RACE_PKGS)
 

@@ -80,6 +80,10 @@ type LimitsConfig struct {
 	JSONBytes     int64 `yaml:"json_bytes"`
 	RatePerMinute int   `yaml:"rate_per_minute"`
 	Burst         int   `yaml:"burst"`
+	// Decodes is how many audio turns may read, decode and check their audio at once; the
+	// rest wait briefly, then answer busy. Default: speech workers + queue, what
+	// speech-to-text could take anyway.
+	Decodes int `yaml:"decodes"`
 }
 
 // SpeechConfig configures whisper.cpp.
@@ -90,6 +94,11 @@ type SpeechConfig struct {
 	Queue     int    `yaml:"queue"`
 	MaxTokens int    `yaml:"max_tokens"`
 	Language  string `yaml:"language"`
+	// Prompt is whisper's initial prompt, decoded again on every audio turn (it costs time in
+	// proportion to its length): "names" (the wake phrases and the people of the home, the
+	// words whisper is least likely to know), "vocabulary" (every room, device and person,
+	// with an example sentence), "none", or any other text, used as it is.
+	Prompt string `yaml:"prompt"`
 }
 
 // SynthesisConfig picks the speech engine.
@@ -223,8 +232,10 @@ func (c *Config) Defaults() {
 	orDefault(&c.Speech.Threads, 2)
 	orDefault(&c.Speech.Workers, 1)
 	orDefault(&c.Speech.Queue, 2)
+	orDefault(&c.Limits.Decodes, c.Speech.Workers+c.Speech.Queue)
 	orDefault(&c.Speech.MaxTokens, 64)
 	orDefault(&c.Speech.Language, "en")
+	orDefault(&c.Speech.Prompt, PromptNames)
 	orDefault(&c.Synthesis.Engine, "espeak")
 	orDefault(&c.Synthesis.APIKeyEnv, "REACHY_TTS_API_KEY")
 	orDefault(&c.House.HomeAssistant.TokenEnv, "HASS_TOKEN")

@@ -35,6 +35,8 @@ type apiError struct {
 	Message    string
 	RetryAfter int    // seconds, for rate_limited and busy
 	Scope      string // for insufficient_scope
+	// ResourceMetadata is the RFC 9728 metadata URL a challenge points at (the MCP route).
+	ResourceMetadata string
 }
 
 func (e *apiError) Error() string { return e.Code + ": " + e.Message }
@@ -49,11 +51,15 @@ func writeError(w http.ResponseWriter, e *apiError) {
 		status = http.StatusInternalServerError
 	}
 	h := w.Header()
+	meta := ""
+	if e.ResourceMetadata != "" {
+		meta = fmt.Sprintf(", resource_metadata=%q", e.ResourceMetadata)
+	}
 	switch e.Code {
 	case api.CodeUnauthenticated:
-		h.Set("WWW-Authenticate", `Bearer realm="reachy-broker"`)
+		h.Set("WWW-Authenticate", `Bearer realm="reachy-broker"`+meta)
 	case api.CodeInsufficientScope:
-		h.Set("WWW-Authenticate", fmt.Sprintf(`Bearer realm="reachy-broker", error="insufficient_scope", scope=%q`, e.Scope))
+		h.Set("WWW-Authenticate", fmt.Sprintf(`Bearer realm="reachy-broker", error="insufficient_scope", scope=%q`, e.Scope)+meta)
 	}
 	if e.RetryAfter > 0 {
 		h.Set("Retry-After", strconv.Itoa(e.RetryAfter))

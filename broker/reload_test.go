@@ -144,3 +144,16 @@ func TestHealthzSaysTableIsStale(t *testing.T) {
 		}
 	}
 }
+
+// TestBadTimezoneRefusedAtLoad: the home's time zone is loaded once, when the file is, so a
+// wrong one is an error at start-up (and on reload), not at the first "what time is it".
+func TestBadTimezoneRefusedAtLoad(t *testing.T) {
+	_, _, err := ParseConfig([]byte(strings.Replace(reloadBase, "Europe/London", "Mars/Olympus_Mons", 1)), "home.yaml")
+	if err == nil || !strings.Contains(err.Error(), `home.timezone "Mars/Olympus_Mons" is not a time zone`) {
+		t.Fatalf("a bad time zone: %v", err)
+	}
+	_, table, err := ParseConfig([]byte(reloadBase), "home.yaml")
+	if err != nil || table.Location().String() != "Europe/London" {
+		t.Fatalf("time zone: %v %v", table.Location(), err)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path"
 	"strings"
 	"sync"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/mcp"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/redact"
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -62,11 +64,13 @@ type Broker struct {
 	d       Deps
 	m       *metrics
 	idem    *idem
+	decodes *admission // audio turns admitted to read and decode their body
 	log     *slog.Logger
 	limMu   sync.Mutex
 	limits  map[string]*rate.Limiter
 	devMu   sync.Mutex
 	devices map[string]*deviceState // follow-up windows and pending clarifications
+	mcp     *mcp.Handler
 }
 
 // deviceState is the short-lived conversational state of one device.
@@ -97,32 +101,57 @@ func New(d Deps) (*Broker, error) {
 	if d.Reloads != nil {
 		m.watchReloads(d.Reloads)
 	}
-	return &Broker{d: d, m: m, idem: newIdem(d.State), log: d.Logger,
-		limits: map[string]*rate.Limiter{}, devices: map[string]*deviceState{}}, nil
+	b := &Broker{d: d, m: m, idem: newIdem(d.State), decodes: newAdmission(d.Config.Limits.Decodes), log: d.Logger,
+		limits: map[string]*rate.Limiter{}, devices: map[string]*deviceState{}}
+	b.mcp = mcp.New(mcpBackend{b}, mcp.Options{Version: "v1", Logger: d.Logger, MaxBodyBytes: d.Config.Limits.JSONBytes})
+	return b, nil
 }
 
 // Handler is the API (wire contract v1).
 func (b *Broker) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("POST /v1/turns", b.authed(intents.ScopeTurn, b.limited(b.handleTurn)))
-	mux.Handle("POST /v1/utterances", b.authed(intents.ScopeText, b.limited(b.handleUtterance)))
-	mux.Handle("POST /v1/intents/{name}", b.authed(intents.ScopeIntent, b.limited(b.handleTypedCall)))
+	mux.Handle("POST /v1/turns", b.authed(intents.ScopeTurn, b.limited(b.turnDeadline(b.handleTurn))))
+	mux.Handle("POST /v1/utterances", b.authed(intents.ScopeText, b.limited(b.turnDeadline(b.handleUtterance))))
+	mux.Handle("POST /v1/intents/{name}", b.authed(intents.ScopeIntent, b.limited(b.turnDeadline(b.handleTypedCall))))
 	mux.Handle("GET /v1/intents", b.authed("", b.handleListIntents))
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	// MCP for the owner's agents: the same gate, then the same typed-call path.
+	mux.Handle("POST "+mcp.Path, b.gate(mcp.Scope, mcp.MetadataURL, b.mcp.ServeHTTP))
+	mux.Handle(mcp.Path, b.mcp)
+	mux.HandleFunc("GET "+mcp.MetadataPath, b.mcp.ServeMetadata)
+	mux.HandleFunc("GET "+mcp.MetadataPath+mcp.Path, b.mcp.ServeMetadata)
+	notFound := func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errf(api.CodeNotFound, "no such route; see GET /v1/intents"))
+	}
+	mux.HandleFunc("/", notFound)
+	// The mux would answer an unclean path ("//mcp", "/x/../mcp") with a redirect, and a
+	// client might follow it with its token: the API never redirects.
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Path; p == "" || path.Clean(p) != p {
+			notFound(w, r)
+			return
+		}
+		// Every request's clock starts when it arrives: the turn's budget, and the deadline
+		// of every state access on its way (the token check included), count from here.
+		mux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), arrivalKey, time.Now())))
 	})
-	return b.arrived(mux)
 }
 
-// arrived starts every request's clock when it arrives: the turn's budget, and the deadline
-// of every state access on its way (the token check included), count from here.
-func (b *Broker) arrived(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		now := time.Now()
-		ctx, cancel := context.WithDeadline(context.WithValue(r.Context(), arrivalKey, now), now.Add(b.d.Config.Turn.Budget))
+// arrivalDeadline is when a request that arrived with ctx must be answered by.
+func (b *Broker) arrivalDeadline(ctx context.Context) time.Time {
+	start, ok := ctx.Value(arrivalKey).(time.Time)
+	if !ok {
+		start = time.Now()
+	}
+	return start.Add(b.d.Config.Turn.Budget)
+}
+
+// turnDeadline runs a turn route under its budget, counted from the request's arrival.
+func (b *Broker) turnDeadline(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithDeadline(r.Context(), b.arrivalDeadline(r.Context()))
 		defer cancel()
-		next.ServeHTTP(w, r.WithContext(ctx))
-	})
+		next(w, r.WithContext(ctx))
+	}
 }
 
 // AdminHandler serves /healthz and /metrics; bind it to loopback only.
@@ -183,8 +212,17 @@ func callerOf(r *http.Request) caller { return r.Context().Value(deviceKey).(cal
 
 // authed checks the bearer token, binds it to the tailnet node, and checks the route's scope.
 func (b *Broker) authed(scope string, next http.HandlerFunc) http.Handler {
+	return b.gate(scope, nil, next)
+}
+
+// gate is authed for a route whose challenges also point at its RFC 9728 protected
+// resource metadata (metadata(r) is that document's URL; nil for none).
+func (b *Broker) gate(scope string, metadata func(*http.Request) string, next http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fail := func(e *apiError) {
+			if metadata != nil {
+				e.ResourceMetadata = metadata(r)
+			}
 			b.m.countError(e.Code)
 			writeError(w, e)
 		}
@@ -193,19 +231,23 @@ func (b *Broker) authed(scope string, next http.HandlerFunc) http.Handler {
 			fail(errf(api.CodeUnauthenticated, "a bearer token is required"))
 			return
 		}
-		dev, err := b.d.State.VerifyToken(r.Context(), token)
+		// The token check (a state access) is bounded by the request's budget even on routes
+		// that live longer (the robot link, MCP): a stalled disk cannot hold a request.
+		actx, cancel := context.WithDeadline(r.Context(), b.arrivalDeadline(r.Context()))
+		defer cancel()
+		dev, err := b.d.State.VerifyToken(actx, token)
 		if err != nil {
 			if !errors.Is(err, errBadToken) {
 				b.log.Error("token check failed: the state store is not answering", "err", err)
 				fail(errf(api.CodeUnavailable, "%s", replyUnavailable))
 				return
 			}
-			fail(errf(api.CodeUnauthenticated, "the token is not valid"))
+			fail(errf(api.CodeUnauthenticated, "the token is not valid%s", b.devHint()))
 			return
 		}
 		node := ""
 		if b.d.Identifier != nil {
-			node, err = b.d.Identifier.WhoIs(r.Context(), r.RemoteAddr)
+			node, err = b.d.Identifier.WhoIs(actx, r.RemoteAddr)
 			if err != nil {
 				b.log.Warn("whois failed", "err", err)
 				fail(errf(api.CodeUnauthenticated, "the calling node could not be identified"))
@@ -229,6 +271,15 @@ func (b *Broker) authed(scope string, next http.HandlerFunc) http.Handler {
 	})
 }
 
+// devHint tells a loopback dev broker's caller where its tokens live, so a token made in
+// another state dir is recognised for what it is. A broker on the tailnet never says.
+func (b *Broker) devHint() string {
+	if b.d.Identifier != nil || b.d.Config.Listen.Loopback == "" {
+		return ""
+	}
+	return " for this dev broker, whose tokens are in " + b.d.Config.StateDir
+}
+
 // bearerToken takes the token from an Authorization header. The scheme name is
 // case-insensitive (RFC 7235 §2.1): "bearer", "Bearer" and "BEARER" are the same.
 func bearerToken(h string) (string, bool) {
@@ -243,21 +294,7 @@ func bearerToken(h string) (string, bool) {
 // limited applies the per-device rate limit.
 func (b *Broker) limited(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		c := callerOf(r)
-		b.limMu.Lock()
-		l, ok := b.limits[c.Name]
-		if !ok {
-			per := time.Minute / time.Duration(max(b.d.Config.Limits.RatePerMinute, 1))
-			l = rate.NewLimiter(rate.Every(per), b.d.Config.Limits.Burst)
-			b.limits[c.Name] = l
-		}
-		res := l.Reserve()
-		delay := res.Delay()
-		if delay > 0 {
-			res.Cancel()
-		}
-		b.limMu.Unlock()
-		if delay > 0 {
+		if delay := b.reserve(callerOf(r).Name, 1); delay > 0 {
 			e := errf(api.CodeRateLimited, "too many requests from this device; try again shortly")
 			e.RetryAfter = int(delay/time.Second) + 1
 			b.m.countError(e.Code)
@@ -266,6 +303,28 @@ func (b *Broker) limited(next http.HandlerFunc) http.HandlerFunc {
 		}
 		next(w, r)
 	}
+}
+
+// reserve charges n requests to device's rate limit. It returns 0 when they are allowed,
+// or how long to wait (nothing is charged then).
+func (b *Broker) reserve(device string, n int) time.Duration {
+	b.limMu.Lock()
+	defer b.limMu.Unlock()
+	per := time.Minute / time.Duration(max(b.d.Config.Limits.RatePerMinute, 1))
+	l, ok := b.limits[device]
+	if !ok {
+		l = rate.NewLimiter(rate.Every(per), b.d.Config.Limits.Burst)
+		b.limits[device] = l
+	}
+	res := l.ReserveN(time.Now(), n)
+	if !res.OK() { // more than a whole burst at once
+		return per * time.Duration(n)
+	}
+	delay := res.Delay()
+	if delay > 0 {
+		res.Cancel()
+	}
+	return delay
 }
 
 func newTurnID() string {

@@ -152,3 +152,25 @@ func (s *State) RevokeTokens(ctx context.Context, device string) (int, error) {
 	n, _ := res.RowsAffected()
 	return int(n), nil
 }
+
+// SetScopes replaces the scopes of every live token of device; the next request with one
+// of them is checked against the new scopes (nothing is cached between requests).
+func (s *State) SetScopes(ctx context.Context, device string, scopes []string) (int, error) {
+	if len(scopes) == 0 {
+		return 0, errors.New("a token needs at least one scope")
+	}
+	for _, sc := range scopes {
+		if !slices.Contains(intents.KnownScopes(), sc) {
+			return 0, fmt.Errorf("unknown scope %q (known: %s)", sc, strings.Join(intents.KnownScopes(), ", "))
+		}
+	}
+	scopes = slices.Clone(scopes)
+	slices.Sort(scopes)
+	scopes = slices.Compact(scopes)
+	res, err := s.db.ExecContext(ctx, `UPDATE tokens SET scopes = ? WHERE device = ? AND revoked IS NULL`, strings.Join(scopes, ","), device)
+	if err != nil {
+		return 0, fmt.Errorf("set scopes: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
+}

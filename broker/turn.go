@@ -157,27 +157,33 @@ func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
 		b.refuse(w, t, errf(api.CodeUnsupportedMediaType, "send audio/wav (PCM)"))
 		return
 	}
+	// Admitted before the body is read: only a bounded number of turns hold audio at once.
+	admitted, ok := b.decodes.admit(r.Context())
+	if !ok {
+		b.refuse(w, t, &apiError{Code: api.CodeBusy, Message: "too many turns are being decoded; try again", RetryAfter: 1})
+		return
+	}
+	release := sync.OnceFunc(admitted)
+	defer release() // also when the key replays or conflicts and fn never runs
+	// The body is read before the key is looked at: the key is bound to its hash.
 	body, e := readBody(r, w, b.d.Config.Limits.AudioBytes)
 	if e != nil {
 		b.refuse(w, t, e)
 		return
 	}
 	b.withIdempotency(w, r, t, body, func() (int, any) {
-		since := time.Now()
-		clip, err := speech.DecodeWAV(body, b.d.Config.Turn.MaxAudio)
-		if err != nil {
-			var ae *speech.AudioError
-			if errors.As(err, &ae) {
-				return b.errorResult(t, errf(ae.Code, "%s", ae.Reason))
-			}
-			return b.errorResult(t, errf(api.CodeInvalidAudio, "could not decode the audio"))
+		clip, e := b.decodeAudio(body, t)
+		if e != nil {
+			release()
+			return b.errorResult(t, e)
 		}
-		since = t.mark("decode", since)
-		if len(speech.DetectSpeech(clip.Samples, speech.DefaultVAD())) == 0 {
-			t.mark("vad", since)
+		since := time.Now()
+		speaks := len(speech.DetectSpeech(clip.Samples, speech.DefaultVAD())) > 0
+		release()
+		since = t.mark("vad", since)
+		if !speaks {
 			return b.ignored(t, "no speech in the audio")
 		}
-		since = t.mark("vad", since)
 		if b.d.Transcriber == nil {
 			// No Retry-After: asking again cannot help until a model is configured.
 			return b.errorResult(t, &apiError{Code: api.CodeBusy, Message: "speech-to-text is not available: this broker has no whisper model (text turns still work)"})
@@ -198,6 +204,21 @@ func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
 		}
 		return b.tail(r.Context(), t, text, *b.d.Config.Turn.RequireWake, since)
 	})
+}
+
+// decodeAudio decodes a turn's WAV body; the caller holds a decode slot.
+func (b *Broker) decodeAudio(body []byte, t *turn) (speech.Clip, *apiError) {
+	since := time.Now()
+	clip, err := speech.DecodeWAV(body, b.d.Config.Turn.MaxAudio)
+	if err != nil {
+		var ae *speech.AudioError
+		if errors.As(err, &ae) {
+			return speech.Clip{}, errf(ae.Code, "%s", ae.Reason)
+		}
+		return speech.Clip{}, errf(api.CodeInvalidAudio, "could not decode the audio")
+	}
+	t.mark("decode", since)
+	return clip, nil
 }
 
 // handleUtterance: operator text routed exactly like a transcript (no wake phrase needed).
@@ -420,7 +441,7 @@ func (b *Broker) finish(ctx context.Context, t *turn, ans intents.Answer, outcom
 	if ans.Calendar != nil {
 		ans.Reply = b.sayCalendar(*ans.Calendar)
 	}
-	res, err := b.d.Redactor.Redact(ans.Reply)
+	res, err := b.speakable(ans.Reply)
 	if err != nil {
 		b.log.Error("redactor failed: saying the fixed apology", "err", err)
 		res = redact.Result{Text: redact.Apology, Kinds: []string{"redactor_failed"}}
@@ -565,6 +586,8 @@ type intentCall struct {
 // against the closed vocabularies, the handler under its deadline, redaction, audit.
 func (b *Broker) callIntent(ctx context.Context, ic intentCall) callResult {
 	t := b.newTurnFor(ctx, ic.c, ic.route)
+	ctx, cancel := context.WithDeadline(ctx, t.deadline)
+	defer cancel()
 	table := b.d.Table()
 	in, ok := table.Lookup(ic.name)
 	// The allowlist is decided first: nothing else is looked at for an unknown intent.
@@ -682,18 +705,12 @@ func (b *Broker) handleListIntents(w http.ResponseWriter, r *http.Request) {
 
 // sayCalendar renders a coarse calendar status in the home's time zone.
 func (b *Broker) sayCalendar(s redact.CalendarStatus) string {
-	loc := time.Local
-	if tz := b.d.Table().Home.Timezone; tz != "" {
-		if l, err := time.LoadLocation(tz); err == nil {
-			loc = l
-		}
-	}
-	return redact.SayCalendar(s, loc, b.d.Now(), b.d.Config.Whereabouts())
+	return redact.SayCalendar(s, b.d.Table().Location(), b.d.Now(), b.d.Config.Whereabouts())
 }
 
 // earlySpeech synthesizes the sentences of a streamed answer while the rest is still arriving.
-// Each sentence passes the redactor first; if the redactor changes one, early speech stops
-// and the whole (redacted) reply is synthesized at the end as usual. The early audio is used
+// Each sentence passes the boundary (speakable) first; if the redactor finds anything in
+// one, early speech stops and the whole (redacted) reply is synthesized at the end as usual. The early audio is used
 // only if the final redacted reply begins with exactly the sentences spoken early.
 type earlySpeech struct {
 	b     *Broker
@@ -737,13 +754,14 @@ func (e *earlySpeech) run() {
 		if broken {
 			continue
 		}
-		res, err := e.b.d.Redactor.Redact(s)
-		if err != nil || len(res.Kinds) > 0 || res.Text != s {
+		res, err := e.b.speakable(s)
+		if err != nil || len(res.Kinds) > 0 || res.Text == "" {
 			e.mu.Lock()
 			e.broken = true
 			e.mu.Unlock()
 			continue
 		}
+		s = res.Text
 		wav, err := e.b.d.Synthesizer.Synthesize(e.ctx, s)
 		var clip speech.Clip
 		if err == nil {

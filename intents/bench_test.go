@@ -1,26 +1,18 @@
 package intents
 
 import (
-	"os"
 	"slices"
 	"testing"
 	"time"
 )
 
-// BenchmarkRoute routes every corpus sentence per iteration. It reports, per sentence, the
+// BenchmarkRoute routes every sentence of both corpora (the project's and the outside one)
+// per iteration. It reports, per sentence, the
 // median of its timings over the iterations (robust to a noisy shared machine), and then the
 // median and p99 of those across the corpus: the p99 transcript (target: < 20 µs).
 func BenchmarkRoute(b *testing.B) {
 	tb := demo(b)
-	f, err := os.Open("testdata/corpus.txt")
-	if err != nil {
-		b.Fatal(err)
-	}
-	cases, err := ParseCases(f, "corpus.txt")
-	f.Close()
-	if err != nil {
-		b.Fatal(err)
-	}
+	cases := append(loadCases(b, "testdata/corpus.txt"), loadCases(b, "testdata/ha-intents-en.tsv")...)
 	per := make([][]time.Duration, len(cases))
 	for b.Loop() {
 		for i, c := range cases {
@@ -38,4 +30,14 @@ func BenchmarkRoute(b *testing.B) {
 	b.ReportMetric(float64(medians[len(medians)/2].Nanoseconds())/1000, "µs-median/sentence")
 	b.ReportMetric(float64(medians[len(medians)*99/100].Nanoseconds())/1000, "µs-p99/sentence")
 	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkLoadTable measures building the demo table: parsing, compiling every pattern,
+// and the self-test that routes every example (target: < 50 ms).
+func BenchmarkLoadTable(b *testing.B) {
+	for b.Loop() {
+		if _, err := LoadDemo(); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

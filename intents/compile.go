@@ -190,16 +190,24 @@ func compileIntent(y intentYAML, builtin bool, v vocab, file string) (*Intent, e
 			return nil, bad("needs at least one pattern")
 		}
 	}
+	switch {
+	case y.Router != "" && y.Router != "frame":
+		return nil, bad("router %q: the only other router is frame", y.Router)
+	case y.Router == "frame" && !builtin:
+		return nil, bad("router frame is for built-in intents; a home's intents use patterns")
+	case y.Router == "frame" && len(y.Patterns) > 0:
+		return nil, bad("an intent routed by the frame router has no patterns")
+	}
 	if len(y.Patterns) > 0 && len(y.Examples) == 0 {
 		return nil, bad("needs at least one example (the table tests itself with them)")
 	}
 	in := &Intent{Name: y.Name, Kind: y.Kind, Scope: y.Scope, Description: y.Description, Args: y.Args,
-		Examples: y.Examples, Handler: y.Handler, Fallback: y.Fallback, Builtin: builtin}
+		Examples: y.Examples, Handler: y.Handler, Fallback: y.Fallback, Builtin: builtin, Frame: y.Router == "frame", where: at}
 	names := map[string]bool{}
 	for _, a := range y.Args {
 		switch a.Type {
 		case ArgRoom, ArgState, ArgTemperature, ArgPerson, ArgExpression, ArgDuration, ArgLabel:
-		case ArgText:
+		case ArgTopic, ArgText:
 			if !builtin {
 				return nil, bad("argument %s: free text arguments are reserved for general.ask", a.Name)
 			}
@@ -295,10 +303,10 @@ func compilePattern(src string, in *Intent, v vocab) (pattern, error) {
 		case ArgExpression:
 			return `(?P<` + name + `>` + v.expressionAlternation() + `)`
 		case ArgDuration:
-			// Only words a duration is made of, so "... for 10 minutes and turn on the
-			// light" is not one; the parser then reads or refuses what was captured.
-			w := durationWordRE()
-			return `(?P<` + name + `>` + w + `(?: ` + w + `){0,7})`
+			// One token of the duration view (durationView): a run of duration words joined
+			// by "_", so "... for 10 minutes and turn on the light" is not one. The parser
+			// then reads or refuses what was captured.
+			return `~(?P<` + name + `>[a-z0-9.]+(?:_[a-z0-9.]+)*)`
 		case ArgLabel:
 			// Any short phrase, like rooms: an unknown label is recognised as one and then
 			// dropped or asked about, never passed on as text.
@@ -327,7 +335,7 @@ func compilePattern(src string, in *Intent, v vocab) (pattern, error) {
 		}
 	}
 	groups := re.SubexpNames()
-	return pattern{source: src, re: re, groups: groups, filter: derivePrefilter(`^(?:` + expanded + `)$`)}, nil
+	return pattern{source: src, re: re, groups: groups, filter: derivePrefilter(`^(?:` + expanded + `)$`), durations: used["duration"] || usesType(in, used, ArgDuration)}, nil
 }
 
 // sortedKeys returns a map's keys in order.
@@ -338,4 +346,13 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+func usesType(in *Intent, used map[string]bool, t ArgType) bool {
+	for name := range used {
+		if spec, ok := in.Arg(name); ok && spec.Type == t {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package intents
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +12,8 @@ import (
 // device word and every room (and alias) of the demo home: none may route to an action.
 func TestQuestionsAndNegationsNeverWrite(t *testing.T) {
 	tb := demo(t)
-	devices := []string{"light", "lights", "lamp", "ac", "a.c.", "air conditioning", "air con", "A/C", "cooling"}
+	devices := []string{"light", "lights", "lamp", "lighting", "big light", "ac", "a.c.", "air conditioning", "air con", "A/C",
+		"cooling", "aircon", "climate", "thermostat"}
 	templates := []string{
 		"is the {room} {device} on", "are the {device} in the {room} off", "should I turn on the {room} {device}",
 		"should we switch off the {device} in the {room}", "why is the {room} {device} on", "who turned on the {room} {device}",
@@ -22,6 +24,18 @@ func TestQuestionsAndNegationsNeverWrite(t *testing.T) {
 		"hey jeeves don't turn on the {device} in the {room}", "could you not turn on the {room} {device}",
 		"is it okay to turn on the {room} {device}", "when did the {room} {device} turn on", "what happens if you switch on the {room} {device}",
 		"don't set the {room} {device} to 20 degrees", "should I set the {room} {device} to twenty two",
+		// Indirect questions, reported speech, statements: the frame router's forms.
+		"can you tell me if the {room} {device} is on", "could you check whether the {device} in the {room} is off",
+		"let me know if the {room} {device} is still on", "do you know if the {room} {device} is on",
+		"I wonder whether the {device} is on in the {room}", "tell me whether the {room} {device} is on",
+		"mom said to turn on the {room} {device}", "dad told me to switch off the {device} in the {room}",
+		"my son says turn on the {room} {device}", "the {room} {device} is on", "the {device} in the {room} is off",
+		"which {device} are on in the {room}", "how many {device} are on in the {room}",
+		// As whisper writes them: vocatives, wake spellings, degrees, fillers.
+		"Hey Richie, is the {room} {device} on?", "Is the {room} {device} on right now, Reachy?",
+		"Okay, don't turn the {room} {device} on.", "don't set the {room} {device} to 22°C",
+		"Hey Reachy, don't switch off the {device} in the {room}, okay?", "um, is the {room} {device} on?",
+		"would you not turn on the {room} {device}", "I don't want the {room} {device} on",
 	}
 	var rooms []string
 	for _, r := range tb.Home.Rooms {
@@ -125,7 +139,10 @@ func mustLookup(t *testing.T, tb *Table, name string) *Intent {
 func FuzzRoute(f *testing.F) {
 	for _, s := range []string{"turn on the kitchen light", "hey jeeves is dad busy", "don't turn off the ac", "",
 		"twenty twenty twenty", "a.c. a/c air con", "the the the the", "?", "think carefully think carefully",
-		strings.Repeat("turn on the light and ", 50), "\x00\xff\xfe", "ıİ ǅ ﬃ"} {
+		strings.Repeat("turn on the light and ", 50), "\x00\xff\xfe", "ıİ ǅ ﬃ",
+		"Hey Richie, can you tell me if the AC is on in the bedroom?", "mom said to turn off the lights",
+		"set a pasta timer for an hour and a half", "turn on the kitchen, no, I mean the bedroom light",
+		"Living room AC to nineteen, please.", "1.5.5 hours 10min", "what's the time, Reachy?", "hang up"} {
 		f.Add(s)
 	}
 	tb, err := LoadDemo()
@@ -146,6 +163,14 @@ func FuzzRoute(f *testing.F) {
 		}
 		if d.Kind == KindWrite && (d.Normalized.Question || d.Normalized.Negated) {
 			t.Fatalf("%q: a question or negation actuated %s", s, d.Intent)
+		}
+		if d.Kind == KindWrite && d.Mentions != nil && (d.Mentions.Form != "imperative" || d.Mentions.Alternatives) {
+			t.Fatalf("%q: a %s sentence actuated %s", s, d.Mentions.Form, d.Intent)
+		}
+		if d.Intent == "timer.start" {
+			if secs, err := strconv.Atoi(d.Args["duration"]); err != nil || secs < MinTimerSeconds || secs > MaxTimerSeconds {
+				t.Fatalf("%q: timer of %q seconds", s, d.Args["duration"])
+			}
 		}
 		for _, v := range d.Args {
 			if !utf8.ValidString(v) {

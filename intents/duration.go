@@ -1,7 +1,6 @@
 package intents
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -46,25 +45,71 @@ var durationFillers = map[string]bool{
 // placeholder lets them through so the router can ask "how long?" instead of ignoring them.
 var vagueDurationWords = []string{"while", "bit", "few", "little", "moment", "some", "several"}
 
-// durationWordRE is one word of a {duration} capture: a number (possibly with a unit glued
-// on, "10min"), or a word the parser reads.
-func durationWordRE() string {
-	words := []string{"a", "an", "and", "half", "quarter", "quarters", "of", "couple", "hundred", "from", "now"}
-	for w := range durationUnits {
-		words = append(words, w)
+// durationWord reports whether a word can be part of a spoken duration.
+func durationWord(w string) bool {
+	if _, ok := durationUnits[w]; ok || durationFillers[w] || isNumber(w) {
+		return true
 	}
-	for w := range durationFillers {
-		words = append(words, w)
+	switch w {
+	case "a", "an", "and", "half", "quarter", "quarters", "of", "couple", "hundred", "from", "now":
+		return true
 	}
-	words = append(words, vagueDurationWords...)
-	// Longest first so the alternation never stops at a prefix.
-	slices.SortFunc(words, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
-	return `(?:[0-9]+(?:\.[0-9]+)?[a-z]*|` + strings.Join(slices.Compact(words), "|") + `)`
+	if slices.Contains(vagueDurationWords, w) {
+		return true
+	}
+	// A unit glued to a number: "10min", "90s".
+	k := 0
+	for k < len(w) && (w[k] >= '0' && w[k] <= '9' || w[k] == '.') {
+		k++
+	}
+	_, unit := durationUnits[w[k:]]
+	return k > 0 && unit
+}
+
+// durationCore: a run of duration words must hold one of these to be a duration at all.
+func durationCore(w string) bool {
+	_, unit := durationUnits[w]
+	return unit || isNumber(w) || slices.Contains(vagueDurationWords, w) || w == "half" || w == "quarter" || w == "couple" ||
+		len(w) > 1 && w[0] >= '0' && w[0] <= '9' && durationWord(w)
+}
+
+// durationView joins each run of duration words into one marked token ("set a timer for an
+// hour and a half" -> "set a timer for ~an_hour_and_a_half"), so a {duration} placeholder is a single
+// token: patterns stay simple regular expressions, and cheap to run.
+func durationView(toks []string) string {
+	var b strings.Builder
+	for i := 0; i < len(toks); {
+		j := i
+		core := false
+		for j < len(toks) && durationWord(toks[j]) {
+			core = core || durationCore(toks[j])
+			j++
+		}
+		// A run never ends on a joining word: "5 minutes and turn on ...".
+		for j > i && (toks[j-1] == "and" || toks[j-1] == "a" || toks[j-1] == "an" || toks[j-1] == "of" || toks[j-1] == "from") {
+			j--
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		if j > i && core {
+			b.WriteByte('~') // marks the token as a duration for the {duration} placeholder
+			b.WriteString(strings.Join(toks[i:j], "_"))
+			i = j
+			continue
+		}
+		b.WriteString(toks[i])
+		i++
+	}
+	return b.String()
 }
 
 // parseDuration reads a normalized duration phrase and returns whole seconds.
 func parseDuration(phrase string) (int, durationOutcome) {
-	toks := durationTokens(phrase)
+	toks := durationTokens(strings.ReplaceAll(phrase, "_", " "))
+	if len(toks) > 1 && (toks[0] == "a" || toks[0] == "an") && isNumber(toks[1]) {
+		toks = toks[1:] // "a 10 minute timer"
+	}
 	if len(toks) == 0 {
 		return 0, durationUnknown
 	}

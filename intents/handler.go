@@ -197,6 +197,8 @@ func (t *Table) AllowedValues(spec ArgSpec) []string {
 		return sortedKeys(t.Home.Expressions)
 	case ArgTemperature:
 		return []string{strconv.Itoa(t.Home.ACRange.Min) + ".." + strconv.Itoa(t.Home.ACRange.Max)}
+	case ArgTopic:
+		return slices.Clone(unclearTopics)
 	case ArgDuration:
 		return []string{strconv.Itoa(MinTimerSeconds) + ".." + strconv.Itoa(MaxTimerSeconds) + " (seconds)"}
 	case ArgLabel:

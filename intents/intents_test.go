@@ -177,7 +177,7 @@ func TestPrefilterNeverHidesAMatch(t *testing.T) {
 	for _, in := range tb.Intents() {
 		for _, p := range in.patterns {
 			for _, ex := range in.Examples {
-				n := Normalize(ex, tb.vocab.wake)
+				n := normalize(ex, tb.vocab.wake)
 				if p.re.MatchString(n.Text) && !p.filter.admits(n.Text) {
 					t.Errorf("prefilter %q of %s rejects %q, which the pattern matches", p.filter, in.Name, n.Text)
 				}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -32,6 +33,7 @@ type intentYAML struct {
 	Examples    []string    `yaml:"examples"`
 	Handler     Binding     `yaml:"handler"`
 	Fallback    string      `yaml:"fallback"`
+	Router      string      `yaml:"router"` // "frame": built-ins decided by the frame router
 	line        int
 }
 
@@ -170,7 +172,15 @@ func build(home Home, custom, builtins []intentYAML, file string) (*Table, error
 	if err := checkHome(&home, file); err != nil {
 		return nil, err
 	}
-	t := &Table{Home: home, byName: map[string]*Intent{}}
+	t := &Table{Home: home, byName: map[string]*Intent{}, zone: time.Local}
+	if home.Timezone != "" {
+		// Loaded once per table: time.LoadLocation reads the zone database from disk.
+		loc, err := time.LoadLocation(home.Timezone)
+		if err != nil {
+			return nil, fmt.Errorf("%s: home.timezone %q is not a time zone (like Europe/London): %v", file, home.Timezone, err)
+		}
+		t.zone = loc
+	}
 	t.vocab = newVocab(home)
 	add := func(y intentYAML, builtin bool, where string) error {
 		in, err := compileIntent(y, builtin, t.vocab, where)

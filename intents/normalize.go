@@ -19,6 +19,9 @@ type Normalized struct {
 	raw string // the transcript as heard, for splitting compound sentences
 }
 
+// durations is the text with each run of duration words joined into one token.
+func (n Normalized) durations() string { return durationView(strings.Fields(n.Text)) }
+
 // Replacements done on the raw lower-case text, before punctuation goes.
 var rawReplacer = strings.NewReplacer(
 	"a.c.", " ac ", "a. c.", " ac ", "a/c", " ac ", "a.c", " ac ",
@@ -48,6 +51,10 @@ var phraseRewrites = []struct {
 	{[]string{"air", "cons"}, []string{"ac"}},
 	{[]string{"a", "c"}, []string{"ac"}},
 	{[]string{"never", "mind"}, []string{"nevermind"}},
+	{[]string{"each", "and", "every"}, []string{"every"}},
+	{[]string{"degrees", "celsius"}, []string{"degrees"}},
+	{[]string{"degrees", "c"}, []string{"degrees"}},
+	{[]string{"degree", "celsius"}, []string{"degrees"}},
 	{[]string{"do", "not", "disturb"}, []string{"do-not-disturb"}},
 }
 
@@ -71,7 +78,13 @@ var politeLeads = [][]string{
 
 var courtesyTails = [][]string{
 	{"thank", "you", "very", "much"}, {"thank", "you"}, {"thanks", "a", "lot"}, {"thanks"}, {"cheers"}, {"please"}, {"for", "me", "please"},
+	{"for", "me"}, {"if", "you", "can"}, {"if", "you", "could"}, {"if", "possible"}, {"if", "you", "would"}, {"pretty", "please"},
+	{"real", "quick"}, {"quickly"}, {"right", "now"}, {"right", "away"}, {"now"}, {"ok"}, {"okay"}, {"alright"},
 }
+
+// leadFillers open a sentence without meaning anything: "okay, okay, stop", "so, what time is it".
+var leadFillers = map[string]bool{"okay": true, "ok": true, "alright": true, "so": true, "well": true, "oh": true,
+	"right": true, "now": true, "and": true, "yes": true, "yeah": true, "hmm": true, "um": true, "listen": true}
 
 var negationLeads = [][]string{{"do", "not"}, {"never"}, {"please", "do", "not"}, {"dont"}, {"you", "should", "not"}}
 
@@ -96,15 +109,16 @@ var tens = map[string]int{"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, 
 // maxTranscript bounds the work normalizing does: a voice command is never this long.
 const maxTranscript = 2000
 
-// Normalize turns a whisper transcript into the form the patterns are written against.
-// wake lists the home's wake phrases (already normalized, e.g. "hey reachy").
-func Normalize(transcript string, wake [][]string) Normalized {
+// normalize turns a whisper transcript into the form the patterns are written against,
+// taking off the home's wake phrase (wherever it is said as a vocative).
+func normalize(transcript string, wake wakeMatcher) Normalized {
 	var n Normalized
 	if len(transcript) > maxTranscript {
 		transcript = transcript[:maxTranscript]
 	}
-	n.raw = transcript
 	raw := rawReplacer.Replace(strings.ToLower(transcript))
+	raw, n.Wake = wake.stripSegments(raw)
+	n.raw = raw
 	trimmed := strings.TrimRightFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || r == '.' || r == '!' || r == '"' })
 	endsWithQ := strings.HasSuffix(trimmed, "?")
 
@@ -115,16 +129,22 @@ func Normalize(transcript string, wake [][]string) Normalized {
 	toks = dropFillersAndStutters(toks)
 
 	// Wake phrase first: "hey jeeves, can you ..." (fillers already gone).
-	for _, w := range wake {
-		if hasPrefix(toks, w) {
-			toks, n.Wake = toks[len(w):], true
-			break
-		}
+	var atStart bool
+	if toks, atStart = wake.stripEdges(toks); atStart {
+		n.Wake = true
+	} else if n.Wake {
+		toks = wake.dropLeads(toks)
+	}
+	for len(toks) > 1 && leadFillers[toks[0]] { // "okay, okay, stop", "so what time is it"
+		toks = toks[1:]
 	}
 	if hasSuffix(toks, []string{"please"}) {
 		n.Polite = true
 	}
 	toks = trimTails(toks)
+	if t, ok := wake.stripEnd(toks); ok { // "stop it reachy please"
+		toks, n.Wake = trimTails(t), true
+	}
 	for i := 0; i+1 < len(toks); i++ { // "think carefully" anywhere
 		for _, d := range deepPhrases {
 			if hasPrefix(toks[i:], d) {
@@ -177,28 +197,28 @@ func Normalize(transcript string, wake [][]string) Normalized {
 // tokenize splits at anything but letters, digits and apostrophes; a decimal point between
 // digits stays ("1.5 hours").
 func tokenize(s string) []string {
-	var out []string
-	var cur strings.Builder
-	rs := []rune(s)
-	for i, r := range rs {
-		keep := unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\''
-		if r == '.' && i > 0 && i+1 < len(rs) && unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1]) {
+	out := make([]string, 0, 16)
+	start := -1
+	for i, r := range s {
+		keep := r == '\'' || unicode.IsLetter(r) || unicode.IsDigit(r)
+		if r == '.' && i > 0 && i+1 < len(s) && isASCIIDigit(s[i-1]) && isASCIIDigit(s[i+1]) {
 			keep = true
 		}
-		if keep {
-			cur.WriteRune(r)
-			continue
-		}
-		if cur.Len() > 0 {
-			out = append(out, cur.String())
-			cur.Reset()
+		switch {
+		case keep && start < 0:
+			start = i
+		case !keep && start >= 0:
+			out = append(out, s[start:i])
+			start = -1
 		}
 	}
-	if cur.Len() > 0 {
-		out = append(out, cur.String())
+	if start >= 0 {
+		out = append(out, s[start:])
 	}
 	return out
 }
+
+func isASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func expandTokens(in []string) []string {
 	out := make([]string, 0, len(in)+4)

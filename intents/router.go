@@ -18,9 +18,9 @@ type Context struct {
 // Rule names the pattern that matched.
 type Rule struct {
 	Intent  string `json:"intent"`
-	Index   int    `json:"index"` // position of the pattern in the intent, from 0
+	Index   int    `json:"index"` // position of the pattern in the intent, from 0; -1: the frame router
 	Pattern string `json:"pattern"`
-	Where   string `json:"where"` // file:line
+	Where   string `json:"where"` // file:line of the pattern (of the intent's entry, for the frame router)
 }
 
 // Pending is an intent waiting for the answer to a clarifying question.
@@ -40,13 +40,14 @@ type Decision struct {
 	Doctrine   []string          `json:"doctrine,omitempty"` // why the doctrine changed the result
 	Prompt     string            `json:"prompt,omitempty"`   // for clarify: the question to ask
 	Pending    *Pending          `json:"pending,omitempty"`
+	Mentions   *Mentions         `json:"mentions,omitempty"` // what the frame router found
 	Normalized Normalized        `json:"normalized"`
 }
 
 // Route decides the intent for a transcript. It is deterministic and never fails: anything
 // the table does not cover is a general question.
 func (t *Table) Route(transcript string, ctx Context) Decision {
-	n := Normalize(transcript, t.vocab.wake)
+	n := normalize(transcript, t.vocab.wake)
 	if n.Text == "" {
 		if n.Wake {
 			d := t.decide(t.byName[IntentGreeting], map[string]string{}, nil, n)
@@ -55,23 +56,71 @@ func (t *Table) Route(transcript string, ctx Context) Decision {
 		}
 		return Decision{Intent: IntentNone, Args: map[string]string{}, Kind: KindMeta, Normalized: n}
 	}
-	if d, ok := t.match(n, ctx); ok {
+	// Whole-sentence patterns first: a home's own intents (that is how a parent adds one),
+	// then the built-in ones (time, date, stop, expressions, timers ...).
+	if d, ok := t.match(n, ctx, false); ok {
 		return d
 	}
+	if d, ok := t.match(n, ctx, true); ok {
+		return d
+	}
+	// A sentence of several parts is never acted on in part.
 	if d, ok := t.compound(n, ctx); ok {
 		return d
 	}
-	return t.ask(n, nil)
+	m := t.mentions(n)
+	if d, ok := t.frames(n, m, ctx); ok {
+		return d
+	}
+	if topic, ok := aboutHome(n, m); ok {
+		d := t.unclear(n, topic, "no intent fits a sentence about this home")
+		d.Mentions = &m
+		return d
+	}
+	d := t.ask(n, nil)
+	d.Mentions = &m
+	return d
 }
 
-// match tries every pattern in table order.
-func (t *Table) match(n Normalized, ctx Context) (Decision, bool) {
+// frames routes with the frame router: the house frame, then the calendar frame.
+func (t *Table) frames(n Normalized, m Mentions, ctx Context) (Decision, bool) {
+	if d, ok := t.houseFrame(n, m, ctx); ok {
+		return d, true
+	}
+	return t.calendarFrame(n, m, ctx)
+}
+
+// routeClause routes one part of a compound sentence.
+func (t *Table) routeClause(n Normalized, ctx Context) (Decision, bool) {
+	if d, ok := t.match(n, ctx, false); ok {
+		return d, true
+	}
+	if d, ok := t.match(n, ctx, true); ok {
+		return d, true
+	}
+	return t.frames(n, t.mentions(n), ctx)
+}
+
+// match tries the patterns of the config's intents (builtin false) or of the built-ins, in
+// table order.
+func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) {
+	durText, haveDur := "", false
 	for _, in := range t.intents {
+		if in.Builtin != builtin {
+			continue
+		}
 		for i, p := range in.patterns {
-			if !p.filter.admits(n.Text) || !p.re.MatchString(n.Text) {
+			text := n.Text
+			if p.durations {
+				if !haveDur {
+					durText, haveDur = n.durations(), true
+				}
+				text = durText
+			}
+			if !p.filter.admits(text) || !p.re.MatchString(text) {
 				continue
 			}
-			m := p.re.FindStringSubmatch(n.Text)
+			m := p.re.FindStringSubmatch(text)
 			captured, ok := captures(p, m)
 			if !ok {
 				continue
@@ -160,6 +209,12 @@ func (t *Table) bind(in *Intent, captured map[string]string, ctx Context) bindin
 				continue
 			}
 			b.args[spec.Name] = e
+		case ArgTopic:
+			if !contains(unclearTopics, raw) {
+				b.problems = append(b.problems, problem{arg: spec.Name, value: raw, why: "unknown"})
+				continue
+			}
+			b.args[spec.Name] = raw
 		case ArgDuration:
 			secs, outcome := parseDuration(raw)
 			switch outcome {
@@ -225,32 +280,36 @@ func (t *Table) doctrine(in *Intent, b binding, rule *Rule, n Normalized, ctx Co
 		if n.Negated {
 			why = "a negated command never actuates"
 		}
-		target := in.Fallback
-		if target == "" {
-			d := t.ask(n, rule)
-			d.Doctrine = append([]string{why + ": " + in.Name + " becomes a general question"}, d.Doctrine...)
-			return d
-		}
-		fb := t.byName[target]
-		captured := map[string]string{}
-		for k, v := range b.args {
-			if _, ok := fb.Arg(k); ok {
-				captured[k] = v
-			}
-		}
-		for _, p := range b.problems { // keep what the sentence said, even if the write rejected it
-			if p.value != "" {
-				if _, ok := fb.Arg(p.arg); ok {
-					captured[p.arg] = p.value
-				}
-			}
-		}
-		fbBinding := t.bind(fb, captured, ctx)
-		d := t.settle(fb, fbBinding, rule, n)
-		d.Doctrine = append([]string{fmt.Sprintf("%s: %s falls to the read %s", why, in.Name, fb.Name)}, d.Doctrine...)
-		return d
+		return t.fallTo(in, b, rule, n, ctx, why)
 	}
 	return t.settle(in, b, rule, n)
+}
+
+// fallTo sends a write that must not act to its read (or, without one, to general.ask).
+func (t *Table) fallTo(in *Intent, b binding, rule *Rule, n Normalized, ctx Context, why string) Decision {
+	target := in.Fallback
+	if target == "" {
+		d := t.ask(n, rule)
+		d.Doctrine = append([]string{why + ": " + in.Name + " becomes a general question"}, d.Doctrine...)
+		return d
+	}
+	fb := t.byName[target]
+	captured := map[string]string{}
+	for k, v := range b.args {
+		if _, ok := fb.Arg(k); ok {
+			captured[k] = v
+		}
+	}
+	for _, p := range b.problems { // keep what the sentence said, even if the write rejected it
+		if p.value != "" {
+			if _, ok := fb.Arg(p.arg); ok {
+				captured[p.arg] = p.value
+			}
+		}
+	}
+	d := t.settle(fb, t.bind(fb, captured, ctx), rule, n)
+	d.Doctrine = append([]string{fmt.Sprintf("%s: %s falls to the read %s", why, in.Name, fb.Name)}, d.Doctrine...)
+	return d
 }
 
 // settle turns a binding into a decision, or into a clarifying question when an argument is
@@ -312,7 +371,7 @@ func (t *Table) clauses(n Normalized) []Normalized {
 	for _, piece := range pieces {
 		pn := n // one piece: the sentence is already normalized
 		if len(pieces) > 1 {
-			pn = Normalize(piece, t.vocab.wake)
+			pn = normalize(piece, t.vocab.wake)
 		}
 		toks := strings.Fields(pn.Text)
 		start := 0
@@ -333,18 +392,71 @@ func (t *Table) clauses(n Normalized) []Normalized {
 	return out
 }
 
+// ignorableWords make up parts of a sentence that ask for nothing ("..., thanks", "okay, ...").
+var ignorableWords = map[string]bool{"thanks": true, "thank": true, "you": true, "please": true, "okay": true, "ok": true,
+	"alright": true, "right": true, "now": true, "cheers": true, "quickly": true, "quick": true, "yes": true, "yeah": true,
+	"sure": true, "so": true, "well": true, "oh": true, "then": true, "also": true, "again": true, "very": true,
+	"much": true, "a": true, "lot": true, "great": true, "cool": true}
+
+func (t *Table) isGreeting(c Normalized) bool {
+	in := t.byName[IntentGreeting]
+	for _, p := range in.patterns {
+		if p.filter.admits(c.Text) && p.re.MatchString(c.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayBeCompound is a cheap test before splitting: punctuation inside, or a joining word.
+func mayBeCompound(n Normalized) bool {
+	if strings.ContainsAny(strings.TrimRight(n.raw, ".!?\" "), ".!?;:,") {
+		return true
+	}
+	for _, w := range strings.Fields(n.Text) {
+		if clauseSeparators[w] {
+			return true
+		}
+	}
+	return false
+}
+
+func ignorable(text string) bool {
+	for _, w := range strings.Fields(text) {
+		if !ignorableWords[w] {
+			return false
+		}
+	}
+	return true
+}
+
 // compound handles sentences made of several clauses. Nothing is done on part of a
 // sentence: if any clause would act, the robot asks for one thing at a time. If every
 // clause asks for the same read, that read is the answer; anything else is a general question.
 func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
-	parts := t.clauses(n)
+	if !mayBeCompound(n) {
+		return Decision{}, false
+	}
+	var parts, greetings []Normalized
+	for _, c := range t.clauses(n) {
+		switch {
+		case ignorable(c.Text):
+		case t.isGreeting(c):
+			greetings = append(greetings, c) // "hello, ..." asks for nothing by itself
+		default:
+			parts = append(parts, c)
+		}
+	}
+	if len(parts) == 0 {
+		parts = greetings // "hello and good morning"
+	}
 	if len(parts) < 2 {
 		return Decision{}, false
 	}
 	var same *Decision
 	agree := true
 	for _, c := range parts {
-		d, ok := t.match(c, ctx)
+		d, ok := t.routeClause(c, ctx)
 		if !ok {
 			agree = false
 			continue
@@ -460,7 +572,7 @@ func (t *Table) Complete(p Pending, answer string, ctx Context) (Decision, bool)
 	if !ok {
 		return Decision{}, false
 	}
-	n := Normalize(answer, t.vocab.wake)
+	n := normalize(answer, t.vocab.wake)
 	toks := strings.Fields(n.Text)
 	for len(toks) > 0 && (toks[0] == "in" || toks[0] == "the" || toks[0] == "for" || toks[0] == "to" || toks[0] == "at" || toks[0] == "in the") {
 		toks = toks[1:]

@@ -15,6 +15,9 @@ func (t *Table) selfTest() error {
 				how := "no rule"
 				if d.Rule != nil {
 					how = fmt.Sprintf("pattern %d of %s at %s", d.Rule.Index, d.Rule.Intent, d.Rule.Where)
+					if d.Rule.Index < 0 {
+						how = fmt.Sprintf("the frame router for %s (%s)", d.Rule.Intent, d.Rule.Where)
+					}
 				}
 				if len(d.Doctrine) > 0 {
 					how += "; " + strings.Join(d.Doctrine, "; ")
@@ -51,7 +54,7 @@ func (t *Table) Lint() []LintIssue {
 			}
 			seen[n] = in.Name
 			d := t.Route(ex, ctx)
-			if d.Rule != nil && d.Rule.Intent == in.Name {
+			if d.Rule != nil && d.Rule.Intent == in.Name && d.Rule.Index >= 0 {
 				used[d.Rule.Index] = true
 			}
 		}

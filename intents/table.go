@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"regexp"
 	"slices"
+	"time"
 )
 
 // Kind says what an intent may do. Only write and robot intents act on the world.
@@ -62,6 +63,7 @@ const (
 	ArgExpression  ArgType = "expression"
 	ArgDuration    ArgType = "duration" // whole seconds, 1..86400, said as "ten minutes", "an hour and a half" ...
 	ArgLabel       ArgType = "label"    // a timer label from the home's closed timer_labels list
+	ArgTopic       ArgType = "topic"    // what an unclear sentence was about: light, ac, device, room, person
 	ArgText        ArgType = "text"     // free text: only general.ask may have one
 )
 
@@ -111,11 +113,14 @@ type Intent struct {
 	// Fallback is where a question or a negated command goes instead of this write.
 	Fallback string `json:"fallback,omitempty"`
 	Builtin  bool   `json:"builtin"`
+	// Frame marks a built-in intent decided by the frame router (frame.go) instead of patterns.
+	Frame bool `json:"frame,omitempty"`
 	// Unavailable marks a built-in intent this home cannot use (no room has its device, no
 	// people are listed): it stays on the allowlist but has no examples and no guide entry.
 	Unavailable bool `json:"unavailable,omitempty"`
 
 	patterns []pattern
+	where    string // file:line of the entry
 }
 
 // Arg returns the spec of the named argument.
@@ -146,6 +151,9 @@ type pattern struct {
 	where  string // file:line
 	groups []string
 	filter prefilter
+	// durations: the pattern has a {duration} and is matched against the duration view of
+	// the sentence (runs of duration words joined into one token).
+	durations bool
 }
 
 // Room is a room of the home and the devices it has.
@@ -169,13 +177,18 @@ type Range struct {
 
 // Home is the closed vocabulary of one household.
 type Home struct {
-	Timezone    string              `yaml:"timezone" json:"timezone"`
-	DeviceRoom  string              `yaml:"device_room" json:"device_room"`
-	WakePhrases []string            `yaml:"wake_phrases" json:"wake_phrases"`
-	ACRange     Range               `yaml:"ac_range" json:"ac_range"`
-	Rooms       []Room              `yaml:"rooms" json:"rooms"`
-	People      []Person            `yaml:"people" json:"people"`
-	Expressions map[string][]string `yaml:"expressions" json:"expressions"`
+	Timezone    string   `yaml:"timezone" json:"timezone"`
+	DeviceRoom  string   `yaml:"device_room" json:"device_room"`
+	WakePhrases []string `yaml:"wake_phrases" json:"wake_phrases"`
+	// WakeFuzzy (default true) also accepts words that sound like the name of a wake phrase
+	// the way whisper spells them ("hey richie" for "hey reachy"); see wake.go.
+	WakeFuzzy *bool `yaml:"wake_fuzzy,omitempty" json:"wake_fuzzy,omitempty"`
+	// WakeSpellings are extra spellings of the name accepted as they are ("reachee").
+	WakeSpellings []string            `yaml:"wake_spellings,omitempty" json:"wake_spellings,omitempty"`
+	ACRange       Range               `yaml:"ac_range" json:"ac_range"`
+	Rooms         []Room              `yaml:"rooms" json:"rooms"`
+	People        []Person            `yaml:"people" json:"people"`
+	Expressions   map[string][]string `yaml:"expressions" json:"expressions"`
 	// TimerLabels are the names a timer may carry ("the pasta timer"); empty means
 	// DefaultTimerLabels(). A label outside the list never becomes free text.
 	TimerLabels []string `yaml:"timer_labels" json:"timer_labels"`
@@ -202,6 +215,15 @@ type Table struct {
 	byName  map[string]*Intent
 	vocab   vocab
 	guide   []GuideEntry
+	zone    *time.Location // the home's time zone, loaded once when the table is built
+}
+
+// Location is the home's time zone (time.Local when the home names none).
+func (t *Table) Location() *time.Location {
+	if t.zone == nil {
+		return time.Local
+	}
+	return t.zone
 }
 
 // Intents returns the intents in routing order.

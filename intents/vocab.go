@@ -23,11 +23,12 @@ var functionWords = map[string]bool{
 // vocab is the home's closed vocabularies in lookup form.
 type vocab struct {
 	rooms       map[string]*Room  // normalized name or alias -> room
+	roomStarts  map[string]bool   // first words of room names and aliases (and their joined forms)
 	people      map[string]string // normalized name, alias, or possessive -> person name
 	expressions map[string]string // normalized phrase -> expression
 	exprAlt     string
 	labels      map[string]string // normalized timer label (and its plural) -> label
-	wake        [][]string
+	wake        wakeMatcher
 	deviceRoom  string
 }
 
@@ -44,6 +45,14 @@ func newVocab(h Home) vocab {
 		for _, w := range append([]string{r.Name}, r.Aliases...) {
 			v.rooms[normalizeVocab(w)] = r
 			v.rooms[strings.ReplaceAll(normalizeVocab(w), " ", "")] = r // "bed room" vs "bedroom"
+		}
+	}
+	v.roomStarts = map[string]bool{}
+	for k := range v.rooms {
+		first, _, _ := strings.Cut(k, " ")
+		v.roomStarts[first] = true
+		for i := 1; i < len(first); i++ { // "bed room" joins to "bedroom": its first word is a prefix
+			v.roomStarts[first[:i]] = true
 		}
 	}
 	for _, p := range h.People {
@@ -70,12 +79,7 @@ func newVocab(h Home) vocab {
 		return phrases[i] < phrases[j]
 	})
 	v.exprAlt = strings.Join(phrases, "|")
-	for _, w := range h.WakePhrases {
-		if t := strings.Fields(normalizeVocab(w)); len(t) > 0 {
-			v.wake = append(v.wake, t)
-		}
-	}
-	sort.SliceStable(v.wake, func(i, j int) bool { return len(v.wake[i]) > len(v.wake[j]) })
+	v.wake = newWakeMatcher(h.WakePhrases, h.WakeSpellings, h.WakeFuzzy == nil || *h.WakeFuzzy)
 	if r, ok := findRoom(h.Rooms, h.DeviceRoom); ok {
 		v.deviceRoom = r.Name
 	}

@@ -103,12 +103,16 @@ var (
 	emailRE        = regexp.MustCompile(`(?i)\b[a-z0-9._%+\-]+\s*(?:@|\(at\)|\[at\])\s*[a-z0-9\-]+(?:\s*(?:\.|\(dot\)|\[dot\])\s*[a-z0-9\-]+)*\s*(?:\.|\(dot\)|\[dot\])\s*[a-z]{2,}\b`)
 	spokenEmail    = regexp.MustCompile(`(?i)\b[a-z0-9._\-]+(?:\s+(?:dot|underscore|dash)\s+[a-z0-9\-]+)*\s+at\s+[a-z0-9\-]+(?:\s+dot\s+[a-z0-9\-]+)*\s+dot\s+(?:com|org|net|edu|gov|io|co|uk|de|fr|info|me|us|ca|au)\b`)
 	urlCredRE      = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.\-]*://[^\s/@]+:[^\s/@]+@\S+|\bhttps?://\S*[?&](?:token|access_token|api_key|apikey|key|secret|password|pass|pwd|sig|signature|auth|code)=\S+`)
-	secretRE       = regexp.MustCompile(`(?i)\b(?:sk|pk|rk)-(?:proj-|live-|test-)?[a-z0-9_\-]{16,}|\bgh[pousr]_[a-z0-9]{20,}|\bgithub_pat_[a-z0-9_]{20,}|\bxox[abposr]-[a-z0-9\-]{10,}|\bAKIA[0-9A-Z]{16}\b|\bAIza[0-9a-z_\-]{30,}|\brbk_[0-9a-f]{16}_[a-z0-9_\-]{20,}|\bglpat-[a-z0-9_\-]{20,}|\beyJ[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}|\bbearer\s+[a-z0-9._\-~+/]{16,}=*|\b(?:api[_ ]?key|secret|token|password|passwd)\s*[:=]\s*\S{6,}`)
+	secretRE       = regexp.MustCompile(`(?i)\b(?:sk|pk|rk)-(?:proj-|live-|test-)?[a-z0-9_\-]{16,}|\b(?:sk|pk|rk|whsec)_(?:live_|test_)?[a-z0-9]{16,}|\bgh[pousr]_[a-z0-9]{20,}|\bgithub_pat_[a-z0-9_]{20,}|\bxox[abposr]-[a-z0-9\-]{10,}|\bAKIA[0-9A-Z]{16}\b|\bAIza[0-9a-z_\-]{30,}|\brbk_[0-9a-f]{16}_[a-z0-9_\-]{20,}|\bglpat-[a-z0-9_\-]{20,}|\beyJ[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}|\bbearer\s+[a-z0-9._\-~+/]{16,}=*|\b(?:api[_ ]?key|secret|token|password|passwd)\s*[:=]\s*\S{6,}`)
 	ibanRE         = regexp.MustCompile(`(?i)\b[a-z]{2}[0-9]{2}(?:[ \-]?[a-z0-9]){11,30}\b`)
 	ssnRE          = regexp.MustCompile(`\b[0-9]{3}[- ][0-9]{2}[- ][0-9]{4}\b`)
 	cardRE         = regexp.MustCompile(`\b(?:[0-9][ \-]?){12,18}[0-9]\b`)
 	spokenDigitsRE = regexp.MustCompile(`(?i)\b(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|double|triple)[\s,.\-]+){6,}(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b`)
-	phoneRE        = regexp.MustCompile(`(?:\+|\b00)[1-9][0-9]{0,2}[ .\-]?(?:\(?[0-9]{1,4}\)?[ .\-]?){2,5}[0-9]{2,4}\b|\(?\b[0-9]{3}\)?[ .\-][0-9]{3}[ .\-][0-9]{4}\b|\b0[1-9][0-9]{1,4}[ .\-]?[0-9]{3,4}[ .\-]?[0-9]{3,4}\b`)
+	phoneRE        = regexp.MustCompile(`(?:\+|\b00)[1-9][0-9]{0,2}[ .\-]?(?:\(?[0-9]{1,4}\)?[ .\-]?){2,5}[0-9]{2,4}\b|\(?\b[0-9]{3}\)?[ .\-][0-9]{3}[ .\-][0-9]{4}\b|\b0[1-9][0-9]{1,4}[ .\-]?[0-9]{3,4}[ .\-]?[0-9]{3,4}\b` +
+		// Bare North American numbers: ten digits run together ("4155550134"; area code and
+		// exchange start with 2-9, so 8000000000 people stays a number) and a seven-digit
+		// local number written with its dash ("555-0134").
+		`|\b[2-9][0-9]{2}[2-9][0-9]{6}\b|\b[2-9][0-9]{2}-[0-9]{4}\b`)
 )
 
 // ErrEmpty is never returned for empty input; Redact only fails on internal faults.
@@ -179,6 +183,10 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 		replace(ssnRE, KindNationID, validSSN)
 		replace(cardRE, KindCard, luhn)
 		replace(phoneRE, KindPhone, plausiblePhone)
+	}
+	if t, ok := replaceTokenRuns(text); ok {
+		text = t
+		kinds[KindSecret] = true
 	}
 	if r.terms != nil {
 		replace(r.terms, KindTerm, nil)
@@ -290,4 +298,77 @@ func validSSN(m string) bool {
 func plausiblePhone(m string) bool {
 	d := digits(m)
 	return len(d) >= 7 && len(d) <= 15
+}
+
+// minTokenRun is the shortest run of token characters checked for looking random.
+const minTokenRun = 24
+
+func isTokenByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '+' || c == '/' || c == '='
+}
+
+// replaceTokenRuns replaces every long run of token characters that looks random (a secret
+// without a known prefix) with the secret placeholder. A hand-written scan: it runs on
+// every reply, and most replies have no run long enough to check.
+func replaceTokenRuns(text string) (string, bool) {
+	var b strings.Builder
+	found, last := false, 0
+	for i := 0; i < len(text); {
+		if !isTokenByte(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isTokenByte(text[j]) {
+			j++
+		}
+		if j-i >= minTokenRun && randomLooking(text[i:j]) {
+			if !found {
+				b.Grow(len(text))
+			}
+			found = true
+			b.WriteString(text[last:i])
+			b.WriteString(placeholder(KindSecret))
+			last = j
+		}
+		i = j
+	}
+	if !found {
+		return text, false
+	}
+	b.WriteString(text[last:])
+	return b.String(), true
+}
+
+// randomLooking tells a random token (an API key without a known prefix, a session id, a
+// password) from long words, hyphenated phrases and identifiers: it must hold a digit and
+// switch between lower case, upper case and digits at least once every three characters —
+// random base64 switches about two times in three, "PascalCaseWords" or
+// "state-of-the-art-2024" far less.
+func randomLooking(m string) bool {
+	classOf := func(c byte) int {
+		switch {
+		case c >= 'a' && c <= 'z':
+			return 1
+		case c >= 'A' && c <= 'Z':
+			return 2
+		case c >= '0' && c <= '9':
+			return 3
+		}
+		return 0
+	}
+	n, switches, hasDigit, prev := 0, 0, false, 0
+	for i := 0; i < len(m); i++ {
+		c := classOf(m[i])
+		if c == 0 {
+			continue
+		}
+		n++
+		hasDigit = hasDigit || c == 3
+		if prev != 0 && c != prev {
+			switches++
+		}
+		prev = c
+	}
+	return n >= 20 && hasDigit && switches*3 >= n
 }

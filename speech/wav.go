@@ -1,7 +1,6 @@
 package speech
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -47,6 +46,7 @@ type wavLayout struct {
 	channels int
 	rate     int
 	bits     int
+	dataOff  int // where the samples start
 	dataLen  int
 }
 
@@ -63,16 +63,30 @@ func inspectWAV(b []byte) (wavLayout, error) {
 		}
 		return l, invalid("body is not a RIFF/WAVE file")
 	}
+	// Every chunk id may appear once: with two fmt chunks one reader could validate one
+	// format and another decode the other. Chunks after the data are walked too (a
+	// duplicate there is refused); trailing bytes that do not form a chunk are ignored.
+	seen := map[string]bool{}
 	var haveFmt, haveData bool
 	for off := 12; off+8 <= len(b); {
 		id := string(b[off : off+4])
 		size := int(binary.LittleEndian.Uint32(b[off+4 : off+8]))
 		body := off + 8
 		if size < 0 || size > len(b)-body {
+			if haveData && id != "fmt " && id != "data" {
+				break // trailing bytes after the audio
+			}
 			return l, invalid("a chunk claims %d bytes but only %d remain (truncated or corrupt)", size, len(b)-body)
 		}
+		if seen[id] {
+			return l, invalid("a chunk appears twice (duplicate %s chunk)", chunkWord(id))
+		}
+		seen[id] = true
 		switch id {
 		case "fmt ":
+			if haveData {
+				return l, invalid("fmt chunk after the data chunk")
+			}
 			if size < 16 {
 				return l, invalid("fmt chunk too short (%d bytes)", size)
 			}
@@ -92,11 +106,8 @@ func inspectWAV(b []byte) (wavLayout, error) {
 			if !haveFmt {
 				return l, invalid("data chunk comes before the fmt chunk")
 			}
-			l.dataLen = size
+			l.dataOff, l.dataLen = body, size
 			haveData = true
-		}
-		if haveData {
-			break
 		}
 		off = body + size + size%2 // chunks are word aligned
 	}
@@ -144,37 +155,36 @@ func DecodeWAV(b []byte, maxDur time.Duration) (Clip, error) {
 	if dur := time.Duration(frames) * time.Second / time.Duration(l.rate); dur > maxDur {
 		return Clip{}, invalid("clip is %.1f s; the limit is %.0f s", dur.Seconds(), maxDur.Seconds())
 	}
-
-	dec := wav.NewDecoder(bytes.NewReader(b))
-	buf, err := dec.FullPCMBuffer()
-	if err != nil {
-		return Clip{}, invalid("decode PCM: %v", err)
-	}
-	if int(dec.NumChans) != l.channels || int(dec.SampleRate) != l.rate {
-		return Clip{}, invalid("inconsistent WAV headers")
-	}
-	n := len(buf.Data) / l.channels
+	// The samples are read straight from the data chunk inspectWAV validated, with the
+	// format it validated: one reading of the header, no second parser to disagree with it.
+	n := frames
 	if n == 0 {
 		return Clip{}, invalid("no audio frames (zero-length data)")
 	}
-	mono := make([]float32, n)
+	data := b[l.dataOff : l.dataOff+n*frameBytes]
+	width := l.bits / 8
 	scale := pcmScale(l)
+	mono := make([]float32, n)
 	for i := 0; i < n; i++ {
 		var sum float64
 		for c := 0; c < l.channels; c++ {
-			v := buf.Data[i*l.channels+c]
+			p := data[(i*l.channels+c)*width:]
 			var s float64
 			switch {
 			case l.format == formatFloat:
-				f := float64(math.Float32frombits(uint32(int32(v))))
+				f := float64(math.Float32frombits(binary.LittleEndian.Uint32(p)))
 				if math.IsNaN(f) || math.IsInf(f, 0) {
 					return Clip{}, invalid("float sample %d is not a finite number", i)
 				}
 				s = math.Max(-1, math.Min(1, f))
-			case l.bits == 8:
-				s = float64(v-128) / 128
+			case width == 1:
+				s = float64(int(p[0])-128) / 128
+			case width == 2:
+				s = float64(int16(binary.LittleEndian.Uint16(p))) / scale
+			case width == 3:
+				s = float64(int32(uint32(p[0])<<8|uint32(p[1])<<16|uint32(p[2])<<24)>>8) / scale
 			default:
-				s = float64(v) / scale
+				s = float64(int32(binary.LittleEndian.Uint32(p))) / scale
 			}
 			sum += s
 		}
@@ -184,7 +194,24 @@ func DecodeWAV(b []byte, maxDur time.Duration) (Clip, error) {
 	if err != nil {
 		return Clip{}, err
 	}
-	return Clip{Samples: out, SourceRate: l.rate, SourceChannels: l.channels, SourceBits: l.bits}, nil
+	clip := Clip{Samples: out, SourceRate: l.rate, SourceChannels: l.channels, SourceBits: l.bits}
+	// The cap holds for what was decoded, not only for what the header said (resampling may
+	// add a sample of rounding).
+	if clip.Duration() > maxDur+time.Second/SampleRate {
+		return Clip{}, invalid("clip is %.1f s; the limit is %.0f s", clip.Duration().Seconds(), maxDur.Seconds())
+	}
+	return clip, nil
+}
+
+// chunkWord names a chunk id for a message without echoing the caller's bytes.
+func chunkWord(id string) string {
+	switch id {
+	case "fmt ":
+		return "fmt"
+	case "data", "LIST", "fact", "cue ", "bext", "JUNK":
+		return id
+	}
+	return "unrecognised"
 }
 
 func pcmScale(l wavLayout) float64 {

@@ -280,8 +280,11 @@ func FuzzDecodeWAV(f *testing.F) {
 	f.Add(makeWAV(formatPCM, 1, 8000, 8, monoFrames(tone(440, 8000, 10*time.Millisecond, 0.3))))
 	f.Add([]byte("RIFF\x00\x00\x00\x00WAVE"))
 	f.Add([]byte{})
+	// testdata/fuzz/FuzzDecodeWAV holds the review's two-fmt-chunks file: its fmt chunks
+	// disagree on the sample width, so one reading is 0.3 s and the other 1.1 s.
+	const cap = time.Second
 	f.Fuzz(func(t *testing.T, b []byte) {
-		clip, err := DecodeWAV(b, 0)
+		clip, err := DecodeWAV(b, cap)
 		if err != nil {
 			var ae *AudioError
 			if !errors.As(err, &ae) {
@@ -294,5 +297,85 @@ func FuzzDecodeWAV(f *testing.F) {
 		if len(clip.Samples) > 2*len(b)+2 {
 			t.Fatalf("%d samples from %d bytes", len(clip.Samples), len(b))
 		}
+		if clip.Duration() > cap+time.Second/SampleRate {
+			t.Fatalf("decoded %v past the %v cap", clip.Duration(), cap)
+		}
 	})
+}
+
+// twoFmtWAV is the review's attack: two fmt chunks, one that makes the data look short
+// (32-bit samples) and one that makes it decode long (8-bit samples), in either order.
+func twoFmtWAV(rate int, dataBytes int, firstBits, secondBits int) []byte {
+	fmtChunk := func(bits int) []byte {
+		var b bytes.Buffer
+		b.WriteString("fmt ")
+		binary.Write(&b, binary.LittleEndian, uint32(16))
+		binary.Write(&b, binary.LittleEndian, uint16(formatPCM))
+		binary.Write(&b, binary.LittleEndian, uint16(1))
+		binary.Write(&b, binary.LittleEndian, uint32(rate))
+		binary.Write(&b, binary.LittleEndian, uint32(rate*bits/8))
+		binary.Write(&b, binary.LittleEndian, uint16(bits/8))
+		binary.Write(&b, binary.LittleEndian, uint16(bits))
+		return b.Bytes()
+	}
+	var body bytes.Buffer
+	body.WriteString("WAVE")
+	body.Write(fmtChunk(firstBits))
+	body.Write(fmtChunk(secondBits))
+	body.WriteString("data")
+	binary.Write(&body, binary.LittleEndian, uint32(dataBytes))
+	body.Write(bytes.Repeat([]byte("A"), dataBytes))
+	var out bytes.Buffer
+	out.WriteString("RIFF")
+	binary.Write(&out, binary.LittleEndian, uint32(body.Len()))
+	out.Write(body.Bytes())
+	return out.Bytes()
+}
+
+// TestTwoFmtChunksAreRefused: a WAV whose second fmt chunk would decode it four times longer
+// than the first one says is refused, and no decoded clip is ever longer than the cap.
+func TestTwoFmtChunksAreRefused(t *testing.T) {
+	for _, bits := range [][2]int{{8, 32}, {32, 8}} {
+		b := twoFmtWAV(8000, 250_000, bits[0], bits[1]) // 7.8 s as 32-bit, 31.3 s as 8-bit
+		clip, err := DecodeWAV(b, 30*time.Second)
+		var ae *AudioError
+		if !errors.As(err, &ae) || ae.Code != CodeInvalidAudio {
+			t.Errorf("fmt %d-bit then %d-bit: decoded %v of audio (err %v); want invalid_audio", bits[0], bits[1], clip.Duration(), err)
+		}
+	}
+}
+
+// TestDuplicateChunksAreRefused: any chunk id twice (fmt or data, before or after the data)
+// is refused rather than one of them silently chosen.
+func TestDuplicateChunksAreRefused(t *testing.T) {
+	good := makeWAV(formatPCM, 1, 16000, 16, monoFrames(tone(440, 16000, 100*time.Millisecond, 0.3)))
+	fmtChunk := good[12:36]
+	dataChunk := good[36:]
+	build := func(chunks ...[]byte) []byte {
+		var body bytes.Buffer
+		body.WriteString("WAVE")
+		for _, c := range chunks {
+			body.Write(c)
+		}
+		var out bytes.Buffer
+		out.WriteString("RIFF")
+		binary.Write(&out, binary.LittleEndian, uint32(body.Len()))
+		out.Write(body.Bytes())
+		return out.Bytes()
+	}
+	list := []byte("LIST\x04\x00\x00\x00INFO")
+	if _, err := DecodeWAV(build(fmtChunk, list, dataChunk, list[:0]), 0); err != nil {
+		t.Fatalf("a well-formed WAV with a LIST chunk: %v", err)
+	}
+	for name, b := range map[string][]byte{
+		"fmt twice":      build(fmtChunk, fmtChunk, dataChunk),
+		"data twice":     build(fmtChunk, dataChunk, dataChunk),
+		"fmt after data": build(fmtChunk, dataChunk, fmtChunk),
+		"LIST twice":     build(fmtChunk, list, list, dataChunk),
+	} {
+		var ae *AudioError
+		if _, err := DecodeWAV(b, 0); !errors.As(err, &ae) || ae.Code != CodeInvalidAudio {
+			t.Errorf("%s: err %v, want invalid_audio", name, err)
+		}
+	}
 }

@@ -240,10 +240,10 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 			return err
 		}
 		defer eng.Close()
-		deps.Transcriber = broker.WhisperTranscriber{Engine: eng, Options: whisper.Options{
-			Language: cfg.Speech.Language, Threads: cfg.Speech.Threads, MaxTokens: cfg.Speech.MaxTokens,
-			InitialPrompt: tables.Table().Vocabulary()}}
-		log.Info("speech-to-text ready", "model", modelPath, "threads", cfg.Speech.Threads, "workers", cfg.Speech.Workers)
+		opts := broker.SpeechOptions(cfg, tables.Table())
+		deps.Transcriber = broker.WhisperTranscriber{Engine: eng, Options: opts}
+		log.Info("speech-to-text ready", "model", modelPath, "threads", cfg.Speech.Threads, "workers", cfg.Speech.Workers,
+			"max_tokens", opts.MaxTokens, "prompt", opts.InitialPrompt)
 	}
 
 	var apiListener net.Listener
@@ -277,6 +277,7 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 		}
 		ip4, _ := tn.IPs()
 		log.Info("serving on the tailnet", "hostname", cfg.Listen.Tailnet.Hostname, "ip", ip4, "port", cfg.Listen.Tailnet.Port)
+		log.Info("MCP for the owner's agents", "url", fmt.Sprintf("http://%s:%d/mcp", cfg.Listen.Tailnet.Hostname, cfg.Listen.Tailnet.Port), "scope", "mcp")
 	}
 
 	b, err := broker.New(deps)
@@ -295,8 +296,9 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 			"  Create a token (in another terminal), then talk to it:\n"+
 			"    export REACHY_BROKER=http://%s\n"+
 			"    export REACHY_TOKEN=$(%s token create --state-dir %s --device laptop --scopes text,house:read,house:write,calendar:read,ask,robot)\n"+
-			"    %s say \"turn on the kitchen light\"\n  Ctrl-C stops it.\n\n",
-			apiListener.Addr(), adminL.Addr(), cfg.StateDir, apiListener.Addr(), ctlPath(), shellQuote(cfg.StateDir), ctlPath())
+			"    %s say \"turn on the kitchen light\"\n"+
+			"  Agents (MCP): http://%s/mcp with a token that also holds the mcp scope (docs/mcp.md)\n  Ctrl-C stops it.\n\n",
+			apiListener.Addr(), adminL.Addr(), cfg.StateDir, apiListener.Addr(), ctlPath(), shellQuote(cfg.StateDir), ctlPath(), apiListener.Addr())
 	}
 	log.Info("reachy-broker ready", "api", apiListener.Addr().String(), "admin", adminL.Addr().String(), "state_dir", cfg.StateDir, "intents", len(tables.Table().Intents()))
 	err = broker.Serve(ctx, broker.NewHTTPServer(b.Handler(), cfg.Turn.Budget), apiListener, cfg.Turn.Budget+5*time.Second)
@@ -381,14 +383,7 @@ func reloadOnHUP(ctx context.Context, log *slog.Logger, tables *broker.Tables) {
 
 // calendarHandler builds each person's calendar source from the config.
 func calendarHandler(cfg *broker.Config, table *intents.Table) (calendar.Handler, error) {
-	loc := time.Local
-	if tz := table.Home.Timezone; tz != "" {
-		l, err := time.LoadLocation(tz)
-		if err != nil {
-			return calendar.Handler{}, fmt.Errorf("home timezone: %w", err)
-		}
-		loc = l
-	}
+	loc := table.Location()
 	var rules []calendar.Rule
 	for _, r := range cfg.Calendars.Rules {
 		rules = append(rules, calendar.Rule{Keyword: r.Keyword, Whereabouts: r.Whereabouts})

@@ -5,13 +5,11 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -23,9 +21,9 @@ import (
 
 func runToken(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("token", stderr)
-	stateDir := fs.String("state-dir", "", "the broker's state directory")
+	stateDir := fs.String("state-dir", broker.DevStateDir(), "the broker's state directory (default: a dev broker's)")
 	device := fs.String("device", "", "device name")
-	scopes := fs.String("scopes", "", "comma-separated scopes: turn,intent,text,house:read,house:write,calendar:read,ask,robot")
+	scopes := fs.String("scopes", "", "comma-separated scopes: turn,intent,text,house:read,house:write,calendar:read,ask,robot,mcp")
 	node := fs.String("node", "", "tailnet node the token is bound to (refused from any other node)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	pos, err := parseInterspersed(fs, args)
@@ -33,9 +31,9 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 || *stateDir == "" {
-		return usagef("token create|list|revoke --state-dir DIR [--device NAME]")
+		return usagef("token create|list|revoke|scopes --state-dir DIR [--device NAME]")
 	}
-	st, err := openState(*stateDir)
+	st, err := openExistingState(*stateDir)
 	if err != nil {
 		return err
 	}
@@ -54,7 +52,7 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 			return json.NewEncoder(stdout).Encode(map[string]any{"token": secret, "id": info.ID, "device": info.Device, "scopes": info.Scopes, "node": info.Node})
 		}
 		fmt.Fprintln(stdout, secret)
-		fmt.Fprintf(stderr, "token %s for %s (scopes %s). It is shown once and stored only as a hash.\n", info.ID, info.Device, strings.Join(info.Scopes, ","))
+		fmt.Fprintf(stderr, "token %s for %s (scopes %s) stored as a hash in %s. It is shown once.\n", info.ID, info.Device, strings.Join(info.Scopes, ","), *stateDir)
 	case "list":
 		list, err := st.ListTokens(ctx, *device)
 		if err != nil {
@@ -63,12 +61,17 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 		if *asJSON {
 			return json.NewEncoder(stdout).Encode(list)
 		}
+		fmt.Fprintf(stdout, "%-12s  %-16s %-40s %-17s %s\n", "ID", "DEVICE", "SCOPES", "NODE", "STATUS")
 		for _, t := range list {
 			status := "live"
 			if t.Revoked != nil {
 				status = "revoked " + t.Revoked.Format(time.RFC3339)
 			}
-			fmt.Fprintf(stdout, "%s  %-16s %-40s node=%-12s %s\n", t.ID, t.Device, strings.Join(t.Scopes, ","), t.Node, status)
+			node := t.Node
+			if node == "" {
+				node = "-"
+			}
+			fmt.Fprintf(stdout, "%-12s  %-16s %-40s %-17s %s\n", t.ID, t.Device, strings.Join(t.Scopes, ","), node, status)
 		}
 	case "revoke":
 		if *device == "" {
@@ -79,24 +82,19 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(stdout, "revoked %d token(s) of %s\n", n, *device)
+	case "scopes":
+		if *device == "" || *scopes == "" {
+			return usagef("token scopes needs --device and --scopes")
+		}
+		n, err := st.SetScopes(ctx, *device, strings.Split(*scopes, ","))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%d token(s) of %s now hold %s\n", n, *device, *scopes)
 	default:
 		return usagef("unknown token subcommand %q", pos[0])
 	}
 	return nil
-}
-
-// openState opens the broker's existing state database. A broker just started in the
-// background (the README tour) may not have created it yet, so a missing one is waited for
-// briefly; it is never created here (that is `state init`'s job).
-func openState(dir string) (*broker.State, error) {
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		st, err := broker.OpenState(dir)
-		if err == nil || !errors.Is(err, broker.ErrNoState) || time.Now().After(deadline) {
-			return st, err
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
 }
 
 func runState(args []string, stdout, stderr io.Writer) error {
@@ -114,7 +112,7 @@ func runState(args []string, stdout, stderr io.Writer) error {
 	case "init":
 		st, err = broker.InitState(*stateDir)
 	case "check":
-		st, err = broker.OpenState(*stateDir) // opening runs PRAGMA quick_check
+		st, err = openExistingState(*stateDir) // opening runs PRAGMA quick_check
 	default:
 		return usagef("unknown state subcommand %q", pos[0])
 	}
@@ -128,7 +126,7 @@ func runState(args []string, stdout, stderr io.Writer) error {
 
 func runAudit(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("audit", stderr)
-	stateDir := fs.String("state-dir", "", "the broker's state directory")
+	stateDir := fs.String("state-dir", broker.DevStateDir(), "the broker's state directory (default: a dev broker's)")
 	n := fs.Int("n", 20, "how many records")
 	asJSON := fs.Bool("json", false, "print JSON lines")
 	pos, err := parseInterspersed(fs, args)
@@ -138,7 +136,7 @@ func runAudit(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 || pos[0] != "tail" || *stateDir == "" {
 		return usagef("audit tail --state-dir DIR [--json] [-n N]")
 	}
-	st, err := openState(*stateDir)
+	st, err := openExistingState(*stateDir)
 	if err != nil {
 		return err
 	}
@@ -148,96 +146,61 @@ func runAudit(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	enc := json.NewEncoder(stdout)
+	if !*asJSON {
+		fmt.Fprintf(stdout, auditRow, "TIME", "DEVICE", "ROUTE", "INTENT", "ARGS", "OUTCOME", "LATENCY", "CODE", "REDACTIONS")
+	}
 	for _, r := range recs {
 		if *asJSON {
 			enc.Encode(r)
 			continue
 		}
 		args, _ := json.Marshal(r.Args)
-		fmt.Fprintf(stdout, "%s %-10s %-9s %-18s %-30s %-8s %5dms %s %s\n", r.Time.Local().Format("15:04:05"), r.Device, r.Route, r.Intent, args, r.Outcome, r.LatencyMS, r.Code, strings.Join(r.Redactions, ","))
+		fmt.Fprintf(stdout, auditRow, r.Time.Local().Format("15:04:05"), r.Device, r.Route, r.Intent, args, r.Outcome,
+			fmt.Sprintf("%dms", r.LatencyMS), orDash(r.Code), orDash(strings.Join(r.Redactions, ",")))
+	}
+	if len(recs) == 0 && !*asJSON {
+		fmt.Fprintf(stderr, "no audit records yet in %s\n", *stateDir)
 	}
 	return nil
 }
 
-// client flags shared by say, listen, intents-remote and bench.
-type clientFlags struct {
-	url, token, tokenFile *string
+const auditRow = "%-8s %-10s %-10s %-18s %-30s %-8s %7s %-10s %s\n"
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
-func addClientFlags(fs *flag.FlagSet) clientFlags {
-	return clientFlags{
-		url:       fs.String("broker", envOr("REACHY_BROKER", "http://127.0.0.1:8092"), "broker URL (env REACHY_BROKER)"),
-		token:     fs.String("token", "", "bearer token (prefer --token-file or env REACHY_TOKEN)"),
-		tokenFile: fs.String("token-file", "", "file holding the bearer token"),
+// openExistingState opens the broker's database, refusing a directory that holds none: a
+// typo in --state-dir must not quietly create an empty database the broker never reads.
+func openExistingState(dir string) (*broker.State, error) {
+	// A broker just started in the background (the README tour) may not have created its
+	// database yet: wait for it briefly. It is never created here (`state init` does that).
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		st, err := os.Stat(filepath.Join(dir, "broker.db"))
+		if err == nil && st.Size() > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("no broker state in %s (no broker.db there): is that the --state-dir the broker uses? A dev broker prints its state dir when it starts and creates it; for a configured broker run `reachyctl state init --state-dir %s` once", dir, dir)
+		}
 	}
-}
-
-func envOr(k, def string) string {
-	if v := os.Getenv(k); v != "" {
-		return v
-	}
-	return def
-}
-
-func (c clientFlags) bearer() (string, error) {
-	if *c.token != "" {
-		return *c.token, nil
-	}
-	if *c.tokenFile != "" {
-		b, err := os.ReadFile(*c.tokenFile)
-		return strings.TrimSpace(string(b)), err
-	}
-	if t := os.Getenv("REACHY_TOKEN"); t != "" {
-		return t, nil
-	}
-	return "", errors.New("no token: pass --token-file, --token or set REACHY_TOKEN")
-}
-
-// httpClient never follows a redirect: a token must not travel to another origin.
-func httpClient(timeout time.Duration) *http.Client {
-	return &http.Client{Timeout: timeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-}
-
-func post(c clientFlags, path, ctype string, body []byte, key string) (int, []byte, time.Duration, error) {
-	tok, err := c.bearer()
-	if err != nil {
-		return 0, nil, 0, err
-	}
-	u, err := url.JoinPath(*c.url, path)
-	if err != nil {
-		return 0, nil, 0, err
-	}
-	if i := strings.Index(path, "?"); i >= 0 {
-		u, _ = url.JoinPath(*c.url, path[:i])
-		u += path[i:]
-	}
-	req, err := http.NewRequest("POST", u, bytes.NewReader(body))
-	if err != nil {
-		return 0, nil, 0, err
-	}
-	req.Header.Set("Authorization", "Bearer "+tok)
-	req.Header.Set("Content-Type", ctype)
-	if key != "" {
-		req.Header.Set("Idempotency-Key", key)
-	}
-	start := time.Now()
-	resp, err := httpClient(60 * time.Second).Do(req)
-	if err != nil {
-		return 0, nil, 0, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
-	return resp.StatusCode, b, time.Since(start), err
+	return broker.OpenState(dir)
 }
 
 func printTurn(stdout io.Writer, status int, body []byte, asJSON bool, saveAudio string) error {
-	if asJSON || status != 200 {
+	if asJSON {
 		stdout.Write(bytes.TrimSpace(body))
 		fmt.Fprintln(stdout)
 		if status != 200 {
 			return exitError{1}
 		}
 		return nil
+	}
+	if status != 200 {
+		return refusal(status, body)
 	}
 	var tr api.TurnResponse
 	if err := json.Unmarshal(body, &tr); err != nil {
@@ -272,7 +235,7 @@ func runSay(args []string, stdout, stderr io.Writer) error {
 		return usagef(`say "sentence"`)
 	}
 	body, _ := json.Marshal(map[string]any{"text": text, "audio": *out != ""})
-	status, resp, _, err := post(c, "/v1/utterances", "application/json", body, "")
+	status, resp, _, err := c.do(httpClient(60*time.Second), http.MethodPost, "/v1/utterances", "application/json", body, "")
 	if err != nil {
 		return err
 	}
@@ -295,7 +258,7 @@ func runListen(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	status, resp, _, err := post(c, "/v1/turns", "audio/wav", wav, fmt.Sprintf("ctl-%d", time.Now().UnixNano()))
+	status, resp, _, err := c.do(httpClient(60*time.Second), http.MethodPost, "/v1/turns", "audio/wav", wav, fmt.Sprintf("ctl-%d", time.Now().UnixNano()))
 	if err != nil {
 		return err
 	}
@@ -326,11 +289,19 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	} else {
 		body, _ = json.Marshal(map[string]string{"text": *text})
 	}
+	if _, err := c.bearer(); err != nil {
+		return err
+	}
+	if _, err := c.base(); err != nil {
+		return err
+	}
+	hc := benchClient(*conc, 60*time.Second)
 	var (
-		mu   sync.Mutex
-		lat  []time.Duration
-		errs = map[string]int{}
-		wg   sync.WaitGroup
+		mu       sync.Mutex
+		lat      []time.Duration
+		errs     = map[string]int{}
+		firstErr error
+		wg       sync.WaitGroup
 	)
 	jobs := make(chan int)
 	start := time.Now()
@@ -339,11 +310,14 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		go func() {
 			defer wg.Done()
 			for range jobs {
-				status, resp, d, err := post(c, path, ctype, body, "")
+				status, resp, d, err := c.do(hc, http.MethodPost, path, ctype, body, "")
 				mu.Lock()
 				switch {
 				case err != nil:
 					errs["transport"]++
+					if firstErr == nil {
+						firstErr = err
+					}
 				case status != 200:
 					var e api.ErrorBody
 					json.Unmarshal(resp, &e)
@@ -376,5 +350,8 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		failed += n
 	}
 	fmt.Fprintf(stdout, "total: %d ok, %d errors\n", len(lat), failed)
+	if len(lat) == 0 && firstErr != nil {
+		return firstErr
+	}
 	return nil
 }

@@ -4,8 +4,13 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,9 +20,11 @@ import (
 	"github.com/reachy-broker/reachy-broker/intents/home"
 )
 
-// TestOperatorTour follows the README tour: a dev broker, a token, say, audit tail, bench.
+// TestOperatorTour follows the README tour: a dev broker (as 'make run' starts it, in the
+// default dev state dir), a token, say, audit tail, bench.
 func TestOperatorTour(t *testing.T) {
-	dir := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	dir := broker.DevStateDir()
 	cfg, table, err := broker.DevConfig("127.0.0.1:0", dir)
 	if err != nil {
 		t.Fatal(err)
@@ -37,7 +44,8 @@ func TestOperatorTour(t *testing.T) {
 	srv := httptest.NewServer(b.Handler())
 	defer srv.Close()
 
-	code, out, errs := ctl(t, "token", "create", "--state-dir", dir, "--device", "laptop", "--scopes", "text,house:write", "--json")
+	// Without --state-dir, reachyctl uses the dev broker's.
+	code, out, errs := ctl(t, "token", "create", "--device", "laptop", "--scopes", "text,house:write", "--json")
 	var tok struct{ Token, Device string }
 	if code != 0 || json.Unmarshal([]byte(out), &tok) != nil || !strings.HasPrefix(tok.Token, "rbk_") {
 		t.Fatalf("token create: exit %d %q %q", code, out, errs)
@@ -46,8 +54,13 @@ func TestOperatorTour(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "Okay, the kitchen light is on.") {
 		t.Fatalf("say: exit %d\n%s", code, out)
 	}
-	code, out, _ = ctl(t, "audit", "tail", "--state-dir", dir)
-	if code != 0 || !strings.Contains(out, "house.light.set") || !strings.Contains(out, `"room":"kitchen"`) {
+	// The broker's address without a scheme works too.
+	code, out, _ = ctl(t, "say", "--broker", strings.TrimPrefix(srv.URL, "http://"), "--token", tok.Token, "what time is it")
+	if code != 0 || !strings.Contains(out, "time.now") {
+		t.Fatalf("say without a scheme: exit %d\n%s", code, out)
+	}
+	code, out, _ = ctl(t, "audit", "tail")
+	if code != 0 || !strings.HasPrefix(out, "TIME") || !strings.Contains(out, "house.light.set") || !strings.Contains(out, `"room":"kitchen"`) {
 		t.Fatalf("audit tail: exit %d\n%s", code, out)
 	}
 	code, out, _ = ctl(t, "bench", "--broker", srv.URL, "--token", tok.Token, "--concurrency", "2", "--turns", "20")
@@ -63,8 +76,75 @@ func TestOperatorTour(t *testing.T) {
 		t.Fatalf("token list must never show the secret: %s", out)
 	}
 	ctl(t, "token", "revoke", "--state-dir", dir, "--device", "laptop")
-	if code, out, _ := ctl(t, "say", "--broker", srv.URL, "--token", tok.Token, "hello"); code == 0 || !strings.Contains(out, "unauthenticated") {
-		t.Fatalf("revoked token still works: exit %d %s", code, out)
+	// A refusal is a sentence on stderr, and a dev broker says where its tokens live.
+	code, out, errs = ctl(t, "say", "--broker", srv.URL, "--token", tok.Token, "hello")
+	if code == 0 || !strings.Contains(errs, "the broker refused: the token is not valid for this dev broker, whose tokens are in "+dir+" (unauthenticated, HTTP 401)") || strings.Contains(errs, "{") {
+		t.Fatalf("revoked token: exit %d %q %q", code, out, errs)
+	}
+}
+
+// TestStateDirMustHoldState: token and audit commands refuse a directory with no broker
+// database instead of creating one the broker never reads.
+func TestStateDirMustHoldState(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "typo")
+	for _, args := range [][]string{
+		{"token", "create", "--state-dir", dir, "--device", "laptop", "--scopes", "text"},
+		{"audit", "tail", "--state-dir", dir},
+	} {
+		code, _, errs := ctl(t, args...)
+		if code != 1 || !strings.Contains(errs, "no broker state in "+dir) {
+			t.Fatalf("%v: exit %d %q", args, code, errs)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "broker.db")); err == nil {
+		t.Fatal("a database was created in the wrong directory")
+	}
+}
+
+// TestBrokerNotRunning: a refused connection says to check the broker is running at that URL.
+func TestBrokerNotRunning(t *testing.T) {
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := l.Addr().String()
+	l.Close()
+	code, _, errs := ctl(t, "say", "--broker", addr, "--token", "rbk_x", "hello")
+	if code != 1 || !strings.Contains(errs, "is the broker running at http://"+addr+"?") {
+		t.Fatalf("exit %d %q", code, errs)
+	}
+}
+
+// TestBenchKeepsAConnectionPerWorker: reachyctl bench reuses one connection per request in
+// flight, so it measures the broker and not TCP set-up (the default transport keeps 2).
+func TestBenchKeepsAConnectionPerWorker(t *testing.T) {
+	var conns atomic.Int32
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Write([]byte(`{"turn_id":"t","intent":"time.now","outcome":"ok","reply":"It's noon."}`))
+	}))
+	srv.Config.ConnState = func(c net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	code, out, errs := ctl(t, "bench", "--broker", srv.URL, "--token", "rbk_x", "--concurrency", "8", "--turns", "400")
+	if code != 0 || !strings.Contains(out, "total: 400 ok") {
+		t.Fatalf("exit %d %s %s", code, out, errs)
+	}
+	if n := conns.Load(); n > 16 { // a few extra dials may race at start-up; the default transport makes hundreds
+		t.Fatalf("%d connections for 8 workers", n)
+	}
+}
+
+// TestHelpAndVersion: help on any command exits 0; --version names whisper.cpp's version.
+func TestHelpAndVersion(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"say", "--help"}, {"token", "-h"}} {
+		if code, _, errs := ctl(t, args...); code != 0 || !strings.Contains(errs, "usage: reachyctl") {
+			t.Fatalf("%v: exit %d %q", args, code, errs)
+		}
+	}
+	if code, out, _ := ctl(t, "--version"); code != 0 || !strings.Contains(out, "reachyctl ") || !strings.Contains(out, "whisper.cpp 1.") {
+		t.Fatalf("--version: exit %d %q", code, out)
 	}
 }
 
@@ -72,7 +152,7 @@ func TestOperatorTour(t *testing.T) {
 // says how to, `state init` does, and `state check` runs the integrity check.
 func TestStateInitAndCheck(t *testing.T) {
 	dir := t.TempDir()
-	if code, _, errs := ctl(t, "state", "check", "--state-dir", dir); code != 1 || !strings.Contains(errs, "reachyctl state init") {
+	if code, _, errs := ctl(t, "state", "check", "--state-dir", dir); code != 1 || !strings.Contains(errs, "state init") {
 		t.Fatalf("check of a missing database: exit %d %s", code, errs)
 	}
 	if code, out, errs := ctl(t, "state", "init", "--state-dir", dir); code != 0 || !strings.Contains(out, "ready") {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
@@ -71,7 +72,42 @@ func explain(w io.Writer, d intents.Decision) {
 		b, _ := json.Marshal(d.Args)
 		fmt.Fprintf(w, "arguments: %s\n", b)
 	}
-	if d.Rule != nil {
+	if m := d.Mentions; m != nil {
+		var found []string
+		add := func(name string, v any) { found = append(found, fmt.Sprintf("%s=%v", name, v)) }
+		if m.Device != "" {
+			add("device", m.Device)
+		}
+		if len(m.Rooms) > 0 {
+			add("rooms", strings.Join(m.Rooms, ","))
+		}
+		for _, f := range []struct {
+			on   bool
+			name string
+		}{{m.Here, "here"}, {m.All, "all"}, {m.UnknownRoom, "unknown-place"}, {m.Action, "action-verb"}, {m.Calendar, "calendar-word"}, {m.Alternatives, "or"}} {
+			if f.on {
+				found = append(found, f.name)
+			}
+		}
+		if len(m.States) > 0 {
+			add("states", strings.Join(m.States, ","))
+		}
+		if m.Temperature != "" {
+			add("temperature", m.Temperature)
+		}
+		if len(m.People) > 0 {
+			add("people", strings.Join(m.People, ","))
+		}
+		if m.Unexplained > 0 {
+			add("unexplained-words", m.Unexplained)
+		}
+		fmt.Fprintf(w, "mentions:  %s\n", strings.Join(found, " "))
+		fmt.Fprintf(w, "form:      %s\n", m.Form)
+	}
+	switch {
+	case d.Rule != nil && d.Rule.Index < 0:
+		fmt.Fprintf(w, "rule:      %s for %s (%s)\n", d.Rule.Pattern, d.Rule.Intent, d.Rule.Where)
+	case d.Rule != nil:
 		fmt.Fprintf(w, "rule:      pattern %d of %s (%s): %s\n", d.Rule.Index, d.Rule.Intent, d.Rule.Where, d.Rule.Pattern)
 	}
 	for _, why := range d.Doctrine {
@@ -159,15 +195,25 @@ func runCases(t *intents.Table, path string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	failed := 0
-	for _, c := range cases {
-		if _, diff := t.CheckCase(c, intents.Context{}); diff != "" {
-			failed++
-			fmt.Fprintf(stdout, "FAIL %s:%d %q: %s\n", path, c.Line, c.Sentence, diff)
+	r := t.RunCases(cases, intents.Context{})
+	for _, fl := range r.Failures {
+		mark := "FAIL"
+		if fl.Unwanted {
+			mark = "FAIL (unwanted write)"
 		}
+		fmt.Fprintf(stdout, "%s %s:%d [%s] %q: %s\n", mark, path, fl.Case.Line, fl.Case.Category, fl.Case.Sentence, fl.Why)
 	}
-	fmt.Fprintf(stdout, "%d passed, %d failed\n", len(cases)-failed, failed)
-	if failed > 0 {
+	cats := make([]string, 0, len(r.Categories))
+	for c := range r.Categories {
+		cats = append(cats, c)
+	}
+	sort.Strings(cats)
+	for _, c := range cats {
+		cr := r.Categories[c]
+		fmt.Fprintf(stdout, "%-16s %4d/%-4d %6.1f%%  unwanted writes %d\n", c, cr.Passed, cr.Total, 100*float64(cr.Passed)/float64(cr.Total), cr.UnwantedWrites)
+	}
+	fmt.Fprintf(stdout, "%d passed, %d failed (%.1f%%), %d unwanted writes\n", r.Passed, r.Total-r.Passed, 100*r.Accuracy(), r.UnwantedWrites)
+	if r.Passed != r.Total {
 		return exitError{1}
 	}
 	return nil
@@ -183,24 +229,12 @@ func quoteAll(ss []string) []string {
 
 // remoteIntents asks a running broker what this token may call (GET /v1/intents).
 func remoteIntents(c clientFlags, stdout io.Writer) error {
-	tok, err := c.bearer()
+	status, b, _, err := c.do(httpClient(10*time.Second), http.MethodGet, "/v1/intents", "", nil, "")
 	if err != nil {
 		return err
 	}
-	req, err := http.NewRequest(http.MethodGet, strings.TrimRight(*c.url, "/")+"/v1/intents", nil)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+tok)
-	resp, err := httpClient(10 * time.Second).Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
-	if resp.StatusCode != http.StatusOK {
-		fmt.Fprintln(stdout, strings.TrimSpace(string(b)))
-		return exitError{1}
+	if status != http.StatusOK {
+		return refusal(status, b)
 	}
 	var v struct {
 		Device  string

@@ -11,6 +11,9 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/reachy-broker/reachy-broker/cmd/internal/buildinfo"
+	"github.com/reachy-broker/reachy-broker/speech/whisper"
 )
 
 // command is one reachyctl subcommand.
@@ -25,14 +28,15 @@ func commands() map[string]command {
 		"speak":          {`speak "text" -o out.wav [--voice V]: text to speech with espeak-ng`, runSpeak},
 		"gen-test-model": {"gen-test-model --shape tiny|tiny.en --out PATH: write a random-weight whisper model for tests", runGenTestModel},
 		"route":          {`route [--config FILE] [--json] [--room ROOM] "sentence": show how a sentence routes and why`, runRoute},
-		"token":          {"token create|list|revoke --state-dir DIR --device NAME [--scopes a,b] [--node NODE] [--json]: device tokens", runToken},
+		"token":          {"token create|list|revoke|scopes [--state-dir DIR] --device NAME [--scopes a,b] [--node NODE] [--json]: device tokens (scopes: replace a device's scopes; default state dir: a dev broker's)", runToken},
+		"audit":          {"audit tail [--state-dir DIR] [--json] [-n N]: what the broker did", runAudit},
 		"state":          {"state init|check --state-dir DIR: create the broker's state database, or check an existing one", runState},
-		"audit":          {"audit tail --state-dir DIR [--json] [-n N]: what the broker did", runAudit},
 		"say":            {`say [--broker URL] [--token-file F] "sentence" [-o reply.wav]: send text like a transcript`, runSay},
 		"listen":         {"listen [--broker URL] [--token-file F] FILE.wav [-o reply.wav]: send audio as a turn", runListen},
 		"bench":          {"bench --concurrency N --turns M [--wav FILE]: drive a broker, print p50/p95/p99 and errors", runBench},
 		"redact":         {"redact [--config FILE] [--kinds] < text: print the text as the robot would be allowed to say it", runRedact},
 		"fake-daemon":    {"fake-daemon [--listen 127.0.0.1:8000]: a fake Reachy Mini daemon that prints the calls it gets", runFakeDaemon},
+		"version":        {"version: print the version and the whisper.cpp version", runVersion},
 		"intents":        {"intents list|guide|lint [--config FILE] | intents test [--config FILE] FILE | intents remote [--broker URL]: the intent table, or what a token may call", runIntents},
 	}
 }
@@ -46,6 +50,9 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	cmds := commands()
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
+		args = []string{"version"}
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stderr, cmds)
 		if len(args) == 0 {
@@ -64,10 +71,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		switch {
 		case errors.As(err, &ee):
 			return ee.code
-		case errors.Is(err, errUsage), errors.Is(err, flag.ErrHelp):
-			if !errors.Is(err, flag.ErrHelp) {
-				fmt.Fprintf(stderr, "reachyctl %s: %v\nusage: reachyctl %s\n", args[0], err, c.summary)
-			}
+		case errors.Is(err, flag.ErrHelp):
+			return 0 // the flag set printed the usage: asked for, so not an error
+		case errors.Is(err, errUsage):
+			fmt.Fprintf(stderr, "reachyctl %s: %v\nusage: reachyctl %s\n", args[0], err, c.summary)
 			return 2
 		default:
 			fmt.Fprintf(stderr, "reachyctl %s: %v\n", args[0], err)
@@ -116,7 +123,18 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("reachyctl "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		if c, ok := commands()[name]; ok {
+			fmt.Fprintf(stderr, "usage: reachyctl %s\n", c.summary)
+		}
+		fs.PrintDefaults()
+	}
 	return fs
+}
+
+func runVersion(args []string, stdout, stderr io.Writer) error {
+	fmt.Fprintf(stdout, "%s\nwhisper.cpp %s\n", buildinfo.String("reachyctl"), whisper.Version())
+	return nil
 }
 
 func usagef(format string, args ...any) error {

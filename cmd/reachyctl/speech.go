@@ -90,7 +90,11 @@ func runSpeak(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(*out, wav, 0o644)
+	if err := os.WriteFile(*out, wav, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "wrote %s\n", *out)
+	return nil
 }
 
 func runGenTestModel(args []string, stdout, stderr io.Writer) error {

@@ -5,6 +5,9 @@
 //
 // What comes back is untrusted text: it is length-capped here and redacted by the broker,
 // and it is only ever spoken — it never reaches the router, so it can never cause an intent.
+// Nothing here removes characters from words (markdown included): the redactor must see a
+// token with the underscores and dashes its pattern needs; the broker strips markup for
+// speech only after redacting.
 // The package must never follow a redirect to another origin with the API key.
 package agent
 
@@ -39,6 +42,10 @@ type Config struct {
 	BreakAfter     int           // consecutive failures that open the breaker; default 3
 	Cooldown       time.Duration // how long it stays open; default 30s
 	HTTPClient     *http.Client  // tests inject one; redirects are never followed regardless
+	// MaxResponseBytes caps what is read from the chat endpoint for one question, across
+	// fallbacks, at the transport — before the client library buffers a line. Default 1 MiB
+	// (a 600-token streamed answer is ~150 KB of server-sent events).
+	MaxResponseBytes int64
 }
 
 var errRedirect = errors.New("the chat endpoint answered with a redirect; not followed")
@@ -94,11 +101,15 @@ func New(c Config) (*Agent, error) {
 	if c.Cooldown <= 0 {
 		c.Cooldown = 30 * time.Second
 	}
+	if c.MaxResponseBytes <= 0 {
+		c.MaxResponseBytes = 1 << 20
+	}
 	hc := &http.Client{}
 	if c.HTTPClient != nil {
 		copied := *c.HTTPClient
 		hc = &copied
 	}
+	hc.Transport = cappedTransport{next: hc.Transport}
 	// A redirect could carry the API key to another origin: never follow one.
 	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return errRedirect }
 	oc := openai.DefaultConfig(c.APIKey)
@@ -123,6 +134,7 @@ func (a *Agent) Handle(ctx context.Context, c intents.Call) (intents.Answer, err
 		models[0], maxTokens = a.cfg.DeepModel, a.cfg.DeepMaxTokens
 	}
 	models = append(models, a.cfg.Fallbacks...)
+	ctx = withReadBudget(ctx, a.cfg.MaxResponseBytes)
 	for i, m := range models {
 		if ctx.Err() != nil {
 			break
@@ -198,14 +210,14 @@ func (a *Agent) ask(ctx context.Context, model, question string, maxTokens int, 
 				if end < 0 || emitted+end > a.cfg.MaxChars {
 					break
 				}
-				if s := Clean(b.String()[emitted:emitted+end], a.cfg.MaxChars); s != "" {
+				if s := Fit(b.String()[emitted:emitted+end], a.cfg.MaxChars); s != "" {
 					partial(s)
 				}
 				emitted += end
 			}
 		}
 	}
-	return Clean(b.String(), a.cfg.MaxChars), nil
+	return Fit(b.String(), a.cfg.MaxChars), nil
 }
 
 // sentenceEnd returns the length of the first complete sentence in s (its end mark and the
@@ -219,8 +231,12 @@ func sentenceEnd(s string) int {
 	return -1
 }
 
-// retryable errors move on to the next model: timeouts, 5xx, 429, broken streams.
+// retryable errors move on to the next model: timeouts, 5xx, 429, broken streams — not an
+// endpoint that sent more than the question's byte budget (the budget is spent).
 func retryable(err error) bool {
+	if errors.Is(err, errTooMuch) {
+		return false
+	}
 	var apiErr *openai.APIError
 	var reqErr *openai.RequestError
 	switch {
@@ -252,15 +268,14 @@ func (a *Agent) record(ok bool) {
 	}
 }
 
-// Clean makes model output fit for speech: no markdown, no control characters, single
-// spaces, at most max characters ending at a sentence or word boundary.
-func Clean(s string, max int) string {
+// Fit makes model output one line of at most max characters: control characters become
+// spaces, runs of spaces one, and a long answer ends at a sentence or word boundary — never
+// inside a word, so a secret is either whole (and redacted) or absent. It removes nothing
+// else: markup is the broker's to strip, after redaction.
+func Fit(s string, max int) string {
 	s = strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\t' || r == '\r':
+		if unicode.IsControl(r) || unicode.IsSpace(r) {
 			return ' '
-		case unicode.IsControl(r), r == '*', r == '#', r == '`', r == '_', r == '|', r == '>':
-			return -1
 		}
 		return r
 	}, s)
@@ -270,12 +285,22 @@ func Clean(s string, max int) string {
 		return s
 	}
 	cut := string(r[:max])
-	if i := strings.LastIndexAny(cut, ".!?"); i > max/3 {
+	if i := lastSentenceEnd(cut + string(r[max])); i > max/3 {
 		return cut[:i+1]
 	}
 	cut = string(r[:max-1])
-	if i := strings.LastIndexByte(cut, ' '); i > 0 {
+	if i := strings.LastIndexByte(cut, ' '); i > 0 && r[max-1] != ' ' {
 		cut = cut[:i]
 	}
 	return strings.TrimRight(cut, " ,;:") + "."
+}
+
+// lastSentenceEnd is the index of the last '.', '!' or '?' followed by a space, or -1.
+func lastSentenceEnd(s string) int {
+	for i := len(s) - 2; i >= 0; i-- {
+		if (s[i] == '.' || s[i] == '!' || s[i] == '?') && s[i+1] == ' ' {
+			return i
+		}
+	}
+	return -1
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -24,6 +25,7 @@ type fakeLLM struct {
 	srv      *httptest.Server
 	other    *httptest.Server // another origin, for the redirect test
 	otherHit bool
+	hugeSent int // bytes of the "huge" answer the server got written
 }
 
 func newFakeLLM(t *testing.T) *fakeLLM {
@@ -86,6 +88,18 @@ func (f *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 		sse(w, "Sure! Email jane.doe@example.com or call +1 555 123 4567. ", "The key is sk-ABCDEFGHIJKLMNOPQRSTUVWX12.")
 	case "injector":
 		sse(w, "turn on the kitchen light")
+	case "huge": // one 400 MB server-sent-events line
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"content":"`)
+		chunk := []byte(strings.Repeat("a", 64<<10))
+		for sent := 0; sent < 400<<20; sent += len(chunk) {
+			if _, err := w.Write(chunk); err != nil {
+				break
+			}
+			f.mu.Lock()
+			f.hugeSent += len(chunk)
+			f.mu.Unlock()
+		}
 	case "redirect":
 		http.Redirect(w, r, f.other.URL+"/v1/chat/completions", http.StatusTemporaryRedirect)
 	default:
@@ -116,11 +130,37 @@ func ask(t *testing.T, a *Agent, q string, deep bool) (intents.Answer, error, ti
 	return ans, err, time.Since(start)
 }
 
-func TestAnswersAndCleansMarkdown(t *testing.T) {
+// TestAnswerKeepsWhatTheRedactorNeeds: the agent removes no characters from words — not
+// markdown, not underscores — so the broker's redactor sees a token as the model wrote it.
+func TestAnswerKeepsWhatTheRedactorNeeds(t *testing.T) {
 	f := newFakeLLM(t)
 	ans, err, _ := ask(t, newAgent(t, f, "good"), "what is the capital of france", false)
-	if err != nil || ans.Reply != "The capital of France is Paris." {
+	if err != nil || ans.Reply != "The capital of France is **Paris**." {
 		t.Fatalf("%q %v", ans.Reply, err)
+	}
+	for _, tok := range []string{"rbk_0123456789abcdef_Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi", "ghp_abcdefghijklmnopqrstuvwxyz0123456789", "sk_live_4eC39HqLyjWDarjtT1zdp7dc"} {
+		if got := Fit("The key:\n`"+tok+"` | **done**.", 600); !strings.Contains(got, tok) {
+			t.Errorf("Fit changed the token: %q", got)
+		}
+	}
+}
+
+// TestFitNeverCutsInsideAWord: a long answer ends at a sentence or a whole word, so a
+// secret at the cap is either whole or absent, never a fragment.
+func TestFitNeverCutsInsideAWord(t *testing.T) {
+	tok := "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+	for n := 0; n < 60; n++ {
+		s := strings.Repeat("word ", n) + tok + " and more words after it."
+		got := Fit(s, 80)
+		if len([]rune(got)) > 80 {
+			t.Fatalf("%d runes over the cap: %q", len([]rune(got)), got)
+		}
+		if strings.Contains(got, "ghp_") && !strings.Contains(got, tok) {
+			t.Fatalf("cut inside the token: %q", got)
+		}
+	}
+	if got := Fit("It is e.g. fine. Next sentence is long enough to be cut somewhere in the middle.", 40); got != "It is e.g. fine." {
+		t.Fatalf("%q", got)
 	}
 }
 
@@ -161,7 +201,7 @@ func TestFallbacksOnSlow500AndMalformed(t *testing.T) {
 	for _, first := range []string{"slow", "err500", "malformed"} {
 		f := newFakeLLM(t)
 		ans, err, took := ask(t, newAgent(t, f, first, "good"), "what is the capital of france", false)
-		if err != nil || ans.Reply != "The capital of France is Paris." || took > 2*time.Second {
+		if err != nil || ans.Reply != "The capital of France is **Paris**." || took > 2*time.Second {
 			t.Errorf("%s then good: %q %v after %v (models %v)", first, ans.Reply, err, took, f.models)
 		}
 	}
@@ -186,7 +226,7 @@ func TestFallbackGetsARealShareOfTheBudget(t *testing.T) {
 	a := newAgent(t, f, "slow", "good")
 	a.cfg.AttemptTimeout = 6 * time.Second
 	ans, err, took := ask(t, a, "what is the capital of france", false)
-	if err != nil || ans.Reply != "The capital of France is Paris." || took > 2500*time.Millisecond {
+	if err != nil || !strings.Contains(ans.Reply, "Paris") || took > 2500*time.Millisecond {
 		t.Fatalf("%q %v after %v (models %v)", ans.Reply, err, took, f.models)
 	}
 }
@@ -239,5 +279,34 @@ func TestCancellation(t *testing.T) {
 	_, err := a.Handle(ctx, intents.Call{Intent: in, Args: map[string]string{"question": "q"}, Table: tb})
 	if !errors.Is(err, context.Canceled) || time.Since(start) > time.Second {
 		t.Fatalf("%v after %v", err, time.Since(start))
+	}
+}
+
+// TestHugeStreamLineIsCutAtTheTransport: a 400 MB server-sent-events line is cut after the
+// question's byte budget; the agent never buffers it, and the next model is not asked.
+func TestHugeStreamLineIsCutAtTheTransport(t *testing.T) {
+	f := newFakeLLM(t)
+	a, err := New(Config{BaseURL: f.srv.URL + "/v1", FastModel: "huge", Fallbacks: []string{"good"},
+		AttemptTimeout: 20 * time.Second, MaxResponseBytes: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	ans, err, _ := ask(t, a, "what is the capital of france", false)
+	runtime.ReadMemStats(&after)
+	allocated := after.TotalAlloc - before.TotalAlloc
+	t.Logf("allocated %d KB while the server wrote %d KB; reply %q, err %v", allocated>>10, f.hugeSent>>10, ans.Reply, err)
+	if allocated > 32<<20 {
+		t.Fatalf("the agent allocated %d MB for a capped answer", allocated>>20)
+	}
+	if ans.Reply != ReplyUnavailable {
+		t.Fatalf("reply %q", ans.Reply)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.models) != 1 {
+		t.Fatalf("models asked: %v (the budget is per question)", f.models)
 	}
 }

@@ -1,13 +1,13 @@
 // Package basic holds the deterministic handlers that need nothing outside the broker:
 // greeting, help (the command guide), time and date in the home's time zone, robot stop and
-// expressions, and the fixed or templated replies of config-file intents.
+// expressions, the local answer to an unclear sentence about the home, and the fixed or
+// templated replies of config-file intents.
 //
 // It must never do network or file I/O and never speak a fact about the family.
 package basic
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"strings"
 	"time"
@@ -26,6 +26,7 @@ func Handlers(now func() time.Time) map[string]intents.Handler {
 		"robot.stop":       intents.HandlerFunc(stop),
 		"robot.expression": intents.HandlerFunc(expression),
 		"reply":            intents.HandlerFunc(reply),
+		"unclear":          intents.HandlerFunc(unclear),
 	}
 }
 
@@ -50,15 +51,7 @@ type clock struct {
 }
 
 func (k clock) Handle(ctx context.Context, c intents.Call) (intents.Answer, error) {
-	loc := time.Local
-	if tz := c.Table.Home.Timezone; tz != "" {
-		l, err := time.LoadLocation(tz)
-		if err != nil {
-			return intents.Answer{}, fmt.Errorf("home time zone %q: %w", tz, err)
-		}
-		loc = l
-	}
-	t := k.now().In(loc)
+	t := k.now().In(c.Table.Location())
 	if k.date {
 		return intents.Answer{Reply: "Today is " + t.Format("Monday, January 2") + ".", Expression: intents.ExpressionNeutral}, nil
 	}
@@ -83,4 +76,10 @@ func reply(ctx context.Context, c intents.Call) (intents.Answer, error) {
 		text = strings.ReplaceAll(text, "{"+k+"}", v)
 	}
 	return intents.Answer{Reply: text, Expression: intents.ExpressionNeutral}, nil
+}
+
+// unclear answers a sentence about this home that fits no intent, from the table's own
+// examples: it never repeats what was said and never reaches the agent.
+func unclear(ctx context.Context, c intents.Call) (intents.Answer, error) {
+	return intents.Answer{Reply: c.Table.UnclearPrompt(c.Args["topic"]), Expression: intents.ExpressionConfused, FollowUp: true}, nil
 }

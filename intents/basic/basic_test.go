@@ -57,3 +57,15 @@ func TestExpressionAndStop(t *testing.T) {
 		t.Fatal("greetings never vary")
 	}
 }
+
+// TestUnclearIsAnsweredLocally: a sentence about the home that fits no intent is answered
+// from the table's own examples, without repeating what was said.
+func TestUnclearIsAnsweredLocally(t *testing.T) {
+	a := handle(t, "unclear", "dim the kitchen lights to hunter2 percent", nil)
+	if !strings.Contains(a.Reply, "turn on the kitchen light") || strings.Contains(a.Reply, "hunter2") || !a.FollowUp {
+		t.Fatalf("%+v", a)
+	}
+	if a := handle(t, "unclear", "open the blinds in the bedroom", nil); !strings.Contains(a.Reply, "I can't do that here") {
+		t.Fatalf("%+v", a)
+	}
+}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
+	"time"
 )
 
 var (
@@ -53,4 +55,53 @@ func BenchmarkTranscribe(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkInitialPrompt: what the initial prompt costs per transcription on the tiny.en-shaped
+// model with a production token cap (64) and trimmed window: no prompt, the "names" prompt (the
+// home's own names) and the long one (a sentence plus every word of the vocabulary, the
+// broker's old default). The three run interleaved in each iteration, so a busy machine slows
+// them alike; it reports each one's median and its ratio to no prompt. One thread: on a
+// shared 2-core box ggml's spinning barriers make 2-thread timings meaningless.
+func BenchmarkInitialPrompt(b *testing.B) {
+	e, err := Load(Config{ModelPath: tinyEnModel(b), Workers: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	clip := spoken(b, "hey reachy, turn on the light in the kitchen")
+	samples := make([]float32, 3*sampleRate)
+	copy(samples, clip)
+	prompts := []struct{ name, prompt string }{
+		{"none", ""},
+		{"names", "hey reachy, hey jeeves, mom, dad."},
+		{"long", "Turn on the kitchen light. hey reachy, hey jeeves, kitchen, living room, bedroom, office, kids room, light, AC, mom, dad."},
+	}
+	spent := make([][]time.Duration, len(prompts))
+	n := 0
+	for b.Loop() {
+		for k := range prompts {
+			i := (k + n) % len(prompts)
+			opts := Options{Threads: 1, MaxTokens: 64, NoSpeechProb: 1, InitialPrompt: prompts[i].prompt}
+			start := time.Now()
+			if _, err := e.Transcribe(context.Background(), samples, opts); err != nil {
+				b.Fatal(err)
+			}
+			spent[i] = append(spent[i], time.Since(start))
+		}
+		n++
+	}
+	median := func(ds []time.Duration) float64 {
+		slices.Sort(ds)
+		return float64(ds[len(ds)/2].Microseconds()) / 1000
+	}
+	base := median(spent[0])
+	for i, p := range prompts {
+		m := median(spent[i])
+		b.ReportMetric(m, p.name+"-ms-median")
+		if i > 0 {
+			b.ReportMetric(m/base, p.name+"/none")
+		}
+	}
+	b.ReportMetric(0, "ns/op")
 }

@@ -1,0 +1,278 @@
+package intents
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The frame router: the built-in house and calendar intents are not enumerated sentence by
+// sentence. The sentence's mentions (mentions.go) fill a frame — device, room, state,
+// temperature, person — and its form decides, in one place, what may happen: an imperative
+// acts, anything else (a question, an indirect question, a negation, reported speech, a
+// statement, a self-correction) reads or asks. Intents from a home's config stay
+// pattern-based.
+
+// IntentUnclear is a sentence about this home that resolves to no intent: it is answered
+// locally and never sent to the agent.
+const IntentUnclear = "unclear"
+
+// unclearTopics are what an unclear sentence may be about (the closed values of its topic).
+var unclearTopics = []string{"light", "ac", "device", "room", "person"}
+
+// houseFrame decides a sentence that names a light or the AC.
+func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, bool) {
+	dev := m.Device
+	if dev != "light" && dev != "ac" {
+		return Decision{}, false
+	}
+	setName, getName := "house."+dev+".set", "house."+dev+".get"
+	set, get := t.byName[setName], t.byName[getName]
+	if set == nil || get == nil {
+		return Decision{}, false
+	}
+	trace := fmt.Sprintf("frame: device %s, form %s", dev, m.Form)
+	captured := map[string]string{}
+	switch room, many := frameRoom(m); {
+	case many:
+		d := t.oneThing(n, "it names more than one place")
+		d.Mentions = &m
+		return d, true
+	case room != "":
+		captured["room"] = room
+	}
+	if generalKnowledge(n, m) {
+		return Decision{}, false
+	}
+	acting := m.Form == "imperative"
+	if m.Form == "corrected" {
+		// A self-correction is never guessed at: ask which room, keeping what is certain.
+		if len(m.States) == 1 {
+			captured["state"] = m.States[0]
+		}
+		delete(captured, "room")
+		b := t.bind(set, captured, ctx)
+		d := t.settle(set, b, frameRule(set), n)
+		d.Mentions = &m
+		d.Doctrine = append([]string{trace + ": the speaker corrected themselves, so ask"}, d.Doctrine...)
+		return d, true
+	}
+	if !acting && (len(m.States) == 1 || m.Temperature != "" && dev == "ac") {
+		// A write was spoken of, but not asked for: the doctrine sends it to the read.
+		if len(m.States) == 1 {
+			captured["state"] = m.States[0]
+		}
+		if dev == "ac" && m.Temperature != "" {
+			captured["temperature"] = m.Temperature
+		}
+		d := t.fallTo(set, t.bind(set, captured, ctx), frameRule(set), n, ctx, formNeverActs[m.Form])
+		d.Mentions = &m
+		d.Doctrine = append([]string{trace}, d.Doctrine...)
+		return d, true
+	}
+	if !acting {
+		b := t.bind(get, captured, ctx)
+		d := t.settle(get, b, frameRule(get), n)
+		d.Mentions = &m
+		d.Doctrine = append([]string{fmt.Sprintf("%s: only an imperative acts, so %s reads", trace, m.Form)}, d.Doctrine...)
+		return d, true
+	}
+	if m.Alternatives {
+		d := t.oneThing(n, "it offers a choice (\"or\")")
+		d.Mentions = &m
+		return d, true
+	}
+	if m.Unexplained > maxUnexplained {
+		d := t.unclear(n, dev, fmt.Sprintf("%s: %d words are not house words, so nothing is done on a guess", trace, m.Unexplained))
+		d.Mentions = &m
+		return d, true
+	}
+	if len(m.States) > 1 {
+		d := t.oneThing(n, "it says both on and off")
+		d.Mentions = &m
+		return d, true
+	}
+	if len(m.States) == 1 {
+		captured["state"] = m.States[0]
+	}
+	if dev == "ac" && m.Temperature != "" {
+		captured["temperature"] = m.Temperature
+	}
+	if captured["state"] == "" && captured["temperature"] == "" {
+		if m.Action {
+			// "dim the lights", "turn up the ac": an action this home cannot do.
+			d := t.unclear(n, dev, trace+": an action without a state the home can set")
+			d.Mentions = &m
+			return d, true
+		}
+		b := t.bind(get, captured, ctx)
+		d := t.settle(get, b, frameRule(get), n)
+		d.Mentions = &m
+		d.Doctrine = append([]string{trace + ": nothing to set, so read"}, d.Doctrine...)
+		return d, true
+	}
+	b := t.bind(set, captured, ctx)
+	d := t.doctrine(set, b, frameRule(set), n, ctx)
+	d.Mentions = &m
+	d.Doctrine = append([]string{trace + ": " + setName}, d.Doctrine...)
+	return d, true
+}
+
+// maxUnexplained is how many words an imperative may carry that no list explains ("across",
+// "bring", "apartment" ...) before it is not acted on: tolerance for how people talk, without
+// acting on a sentence that says something else as well.
+const maxUnexplained = 2
+
+// generalLeads open questions about the world rather than about this home.
+var generalLeads = [][]string{{"how", "does"}, {"how", "do"}, {"how", "is", "a"}, {"how", "are"}, {"what", "is", "a"},
+	{"what", "is", "an"}, {"what", "are"}, {"why", "do"}, {"why", "does"}, {"why", "are"}, {"explain"}, {"who", "invented"},
+	{"when", "was"}, {"when", "were"}, {"tell", "me", "about"}, {"what", "does"}, {"how", "much", "does"}, {"how", "many", "watts"},
+	{"how", "long", "does"}, {"is", "it", "bad"}, {"is", "it", "safe"}, {"are", "lights"}, {"should", "you"}}
+
+// generalKnowledge: a question that mentions a device but names no place, state or setting
+// of this home ("how does an air conditioner work?") is a general question.
+func generalKnowledge(n Normalized, m Mentions) bool {
+	if len(m.Rooms) > 0 || m.Here || len(m.States) > 0 || m.Temperature != "" || len(m.People) > 0 {
+		return false
+	}
+	toks := strings.Fields(n.Text)
+	for _, l := range generalLeads {
+		if hasPrefix(toks, l) {
+			return true
+		}
+	}
+	// "a light year", "an ac", "the speed of light": a device spoken of in general.
+	for i, w := range toks {
+		if deviceWords[w] != "" && i > 0 && (toks[i-1] == "a" || toks[i-1] == "an" || toks[i-1] == "of") {
+			return true
+		}
+	}
+	return false
+}
+
+// formNeverActs words the doctrine's reason for each form that does not act.
+var formNeverActs = map[string]string{
+	"question": "a question never actuates", "negated": "a negated command never actuates",
+	"indirect": "an indirect question never actuates", "reported": "reported speech never actuates",
+	"statement": "a statement never actuates",
+}
+
+// frameRule names the frame router as the rule, with the intent's entry in its table file.
+func frameRule(in *Intent) *Rule {
+	return &Rule{Intent: in.Name, Index: -1, Pattern: "frame router (intents/frame.go)", Where: in.where}
+}
+
+// frameRoom picks the room argument: a named room, else an unknown place (asked about),
+// else "here", else "all". many is true when the sentence names two places.
+func frameRoom(m Mentions) (room string, many bool) {
+	switch {
+	case len(m.Rooms) > 1, len(m.Rooms) == 1 && m.UnknownRoom:
+		return "", true
+	case len(m.Rooms) == 1:
+		return m.Rooms[0], false
+	case m.UnknownRoom:
+		return unknownPlaceValue, false
+	case m.Here:
+		return "here", false
+	case m.All:
+		return "all", false
+	}
+	return "", false
+}
+
+// unknownPlaceValue stands for a place the home does not have. It is never spoken.
+const unknownPlaceValue = "an unknown place"
+
+// calendarFrame: a person of the home with a calendar word ("is dad free this afternoon",
+// "what's mum up to") is a coarse calendar read, whatever the form.
+func (t *Table) calendarFrame(n Normalized, m Mentions, ctx Context) (Decision, bool) {
+	in := t.byName["calendar.status"]
+	if in == nil || len(m.People) != 1 || !m.Calendar || m.Device == "light" || m.Device == "ac" {
+		return Decision{}, false
+	}
+	b := t.bind(in, map[string]string{"person": m.People[0]}, ctx)
+	d := t.settle(in, b, frameRule(in), n)
+	d.Mentions = &m
+	d.Doctrine = append([]string{"frame: a person of the home and a calendar word: calendar.status"}, d.Doctrine...)
+	return d, true
+}
+
+// aboutHome reports whether a sentence is about this home: it names a room or a person of
+// the home, or a device with a state or an action on it. Such a sentence never goes to the
+// agent. General knowledge that only mentions a device ("how does an air conditioner work")
+// is not about the home.
+func aboutHome(n Normalized, m Mentions) (string, bool) {
+	switch {
+	case generalKnowledge(n, m):
+		return "", false
+	case m.Device == "other" && (len(m.States) > 0 || m.Action):
+		return "device", true
+	case len(m.Rooms) > 0:
+		return "room", true
+	case len(m.People) > 0:
+		return "person", true
+	case m.Device != "" && (len(m.States) > 0 || m.Action || m.Temperature != ""):
+		if m.Device == "other" {
+			return "device", true
+		}
+		return m.Device, true
+	}
+	return "", false
+}
+
+// unclear answers a sentence about the home that resolved to no intent. The prompt uses only
+// the table's own examples, never the sentence's words.
+func (t *Table) unclear(n Normalized, topic, why string) Decision {
+	in := t.byName[IntentUnclear]
+	d := t.decide(in, map[string]string{"topic": topic}, nil, n)
+	d.Prompt = t.UnclearPrompt(topic)
+	d.Doctrine = append(d.Doctrine, why+": a sentence about this home is answered here, never sent to the agent")
+	return d
+}
+
+// UnclearPrompt is what the robot says for an unclear sentence about the given topic
+// (light, ac, device, room, person).
+func (t *Table) UnclearPrompt(topic string) string {
+	example := func(intent string) string {
+		if in, ok := t.byName[intent]; ok && !in.Unavailable && len(in.Examples) > 0 {
+			return in.Examples[0]
+		}
+		return ""
+	}
+	var lead, ex string
+	switch topic {
+	case "light":
+		lead, ex = "I didn't catch which light", example("house.light.set")
+	case "ac":
+		lead, ex = "I didn't catch what to do with the air conditioning", example("house.ac.set")
+	case "person":
+		lead, ex = "I didn't catch that", example("calendar.status")
+	case "device":
+		lead = "I can't do that here"
+		var can []string
+		if !t.byName["house.light.set"].Unavailable {
+			can = append(can, "the lights")
+		}
+		if in := t.byName["house.ac.set"]; in != nil && !in.Unavailable {
+			can = append(can, "the air conditioning")
+		}
+		if len(can) > 0 {
+			return lead + " — I can switch " + spokenList(can, "and") + "."
+		}
+		return lead + "."
+	default:
+		lead, ex = "I didn't catch what to do", example("house.light.set")
+	}
+	if ex == "" {
+		ex = example("house.light.set")
+	}
+	return fmt.Sprintf("%s — you can say '%s'.", lead, ex)
+}
+
+// oneThing is the answer to a sentence that asks for several things, or names several places
+// for one: nothing is done on part of it.
+func (t *Table) oneThing(n Normalized, why string) Decision {
+	d := t.decide(t.byName[IntentClarify], map[string]string{}, nil, n)
+	d.Prompt = "Please ask me for one thing at a time."
+	d.Doctrine = []string{why + ": nothing is done on part of a sentence"}
+	return d
+}

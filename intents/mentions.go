@@ -1,0 +1,401 @@
+package intents
+
+import (
+	"strings"
+)
+
+// Mentions are what a sentence names, found by closed word lists rather than by whole-sentence
+// patterns: devices with their synonyms, rooms (known, unknown, "here", "all"), states and
+// the verbs that set them, temperatures, people, and the sentence's form. The frame router
+// (frame.go) decides from them.
+type Mentions struct {
+	Device       string   `json:"device,omitempty"`       // light | ac | other (an appliance the home cannot drive)
+	Rooms        []string `json:"rooms,omitempty"`        // known rooms, by name
+	Here         bool     `json:"here,omitempty"`         // "here", "in here", "this room"
+	All          bool     `json:"all,omitempty"`          // "all", "every light", "the whole house", "everywhere"
+	UnknownRoom  bool     `json:"unknown_room,omitempty"` // a place that is not a room of the home
+	States       []string `json:"states,omitempty"`       // on / off, in the order said
+	Action       bool     `json:"action,omitempty"`       // a verb that acts on a device (turn, switch, set, activate ...)
+	Temperature  string   `json:"temperature,omitempty"`  // whole degrees
+	People       []string `json:"people,omitempty"`       // known people, by name
+	Calendar     bool     `json:"calendar,omitempty"`     // busy, free, available, meeting, schedule ...
+	Warmth       bool     `json:"warmth,omitempty"`       // hot, warm, cold, temperature: a read of the climate
+	Alternatives bool     `json:"alternatives,omitempty"` // "or": the speaker offers a choice, nothing to act on
+	Unexplained  int      `json:"unexplained,omitempty"`  // words no list explains (an imperative with many is not acted on)
+	Form         string   `json:"form"`                   // imperative | question | indirect | negated | reported | statement | corrected
+}
+
+// plainWords are words a house command may carry that no other list names.
+var plainWords = map[string]bool{"the": true, "a": true, "an": true, "my": true, "our": true, "your": true, "sure": true,
+	"want": true, "need": true, "like": true, "would": true, "rooms": true, "room": true, "over": true, "across": true,
+	"throughout": true, "single": true, "area": true, "areas": true, "this": true, "that": true, "these": true, "those": true,
+	"of": true, "please": true, "for": true, "me": true, "us": true, "now": true, "right": true, "just": true, "again": true,
+	"degrees": true, "celsius": true, "to": true, "at": true, "in": true, "on": true, "off": true, "out": true, "up": true,
+	"down": true, "is": true, "are": true, "be": true, "it": true, "them": true, "and": true, "whole": true, "let": true,
+	"go": true, "make": true, "ensure": true, "there": true, "some": true, "can": true, "could": true, "you": true,
+	"i": true, "we": true, "too": true, "here": true, "running": true, "working": true, "going": true, "lit": true,
+	"burning": true, "blowing": true, "left": true, "currently": true, "set": true, "also": true, "still": true, "everything": true, "both": true, "with": true, "by": true}
+
+// Device words. "temperature" and "thermostat" name the AC: it is the home's climate device.
+var deviceWords = map[string]string{
+	"light": "light", "lights": "light", "lamp": "light", "lamps": "light", "lighting": "light", "lightbulb": "light",
+	"lightbulbs": "light", "bulb": "light", "bulbs": "light",
+	"ac": "ac", "climate": "ac", "thermostat": "ac", "temperature": "ac", "temp": "ac",
+	// Appliances and fixtures the home cannot drive: naming one with an action is still a
+	// sentence about the house (answered locally), never a question for the agent.
+	"tv": "other", "television": "other", "oven": "other", "fridge": "other", "freezer": "other", "heating": "other",
+	"heater": "other", "radiator": "other", "fan": "other", "door": "other", "doors": "other", "window": "other",
+	"windows": "other", "blinds": "other", "curtains": "other", "shutters": "other", "alarm": "other", "dishwasher": "other",
+	"washer": "other", "dryer": "other", "kettle": "other", "microwave": "other", "stove": "other", "boiler": "other",
+	"lock": "other", "sprinklers": "other", "vacuum": "other", "gate": "other", "music": "other",
+	"radio": "other", "speaker": "other", "coffee": "other", "socket": "other", "plug": "other", "outlet": "other",
+}
+
+// fixtureWords describe a light, not a room: "the big light", "the ceiling lamp".
+var fixtureWords = map[string]bool{"big": true, "main": true, "ceiling": true, "overhead": true, "desk": true, "floor": true,
+	"reading": true, "bedside": true, "table": true, "night": true, "side": true, "little": true, "small": true,
+	"house": true, "room": true, "string": true, "fairy": true, "led": true, "top": true, "wall": true, "all": true,
+	"every": true, "each": true, "single": true, "the": true, "my": true, "our": true, "your": true, "these": true, "those": true}
+
+// actionVerbs act on a device; offVerbs and onVerbs also say the state.
+var actionVerbs = map[string]bool{"turn": true, "switch": true, "put": true, "power": true, "shut": true, "set": true,
+	"flip": true, "make": true, "bring": true, "get": true, "leave": true, "keep": true, "start": true, "stop": true,
+	"open": true, "close": true, "lock": true, "unlock": true, "arm": true, "disarm": true, "dim": true, "brighten": true,
+	"raise": true, "lower": true, "increase": true, "decrease": true, "change": true, "adjust": true, "run": true, "hit": true}
+
+var onVerbs = map[string]bool{"activate": true, "enable": true, "illuminate": true}
+var offVerbs = map[string]bool{"deactivate": true, "disable": true, "kill": true, "cut": true, "extinguish": true}
+
+var allWords = map[string]bool{"all": true, "every": true, "everywhere": true, "each": true, "house": true, "home": true,
+	"apartment": true, "flat": true, "entire": true, "throughout": true, "everything": true, "any": true,
+	"which": true, "many": true} // "which lights are on", "how many lights are on": the whole house
+
+var calendarWords = map[string]bool{"busy": true, "free": true, "available": true, "around": true, "away": true,
+	"meeting": true, "meetings": true, "call": true, "schedule": true, "calendar": true, "agenda": true, "plans": true,
+	"appointment": true, "appointments": true, "doing": true, "where": true, "interrupt": true, "disturb": true,
+	"work": true, "office": true, "booked": true, "occupied": true, "back": true, "home": true, "out": true}
+
+var warmthWords = map[string]bool{"hot": true, "warm": true, "cold": true, "chilly": true, "cool": true, "temperature": true, "temp": true}
+
+// roomPrepositions open a place: "in the garage", "at the first floor", "on the porch".
+var roomPrepositions = map[string]bool{"in": true, "at": true, "inside": true}
+
+// placeStop ends a place phrase after a preposition.
+var placeStop = map[string]bool{"on": true, "off": true, "to": true, "and": true, "now": true, "right": true, "please": true,
+	"at": true, "in": true, "for": true, "too": true, "as": true, "well": true, "again": true, "is": true, "are": true,
+	"degrees": true, "or": true, "then": true, "still": true, "currently": true, "today": true, "tonight": true, "it": true,
+	"them": true, "out": true, "up": true, "down": true}
+
+// mentions reads a normalized sentence.
+func (t *Table) mentions(n Normalized) Mentions {
+	toks := strings.Fields(n.Text)
+	var m Mentions
+	used := make([]bool, len(toks)) // tokens that are part of a room name
+	// Rooms, longest phrase first ("living room" before "room").
+	for i := 0; i < len(toks); i++ {
+		if !t.vocab.roomStarts[toks[i]] {
+			continue
+		}
+		for l := min(3, len(toks)-i); l >= 1; l-- {
+			phrase := toks[i]
+			if l > 1 {
+				phrase = strings.Join(toks[i:i+l], " ")
+			}
+			r, ok := t.vocab.rooms[phrase]
+			if !ok && l > 1 {
+				r, ok = t.vocab.rooms[strings.ReplaceAll(phrase, " ", "")]
+			}
+			if ok {
+				if !contains(m.Rooms, r.Name) {
+					m.Rooms = append(m.Rooms, r.Name)
+				}
+				for k := i; k < i+l; k++ {
+					used[k] = true
+				}
+				i += l - 1
+				break
+			}
+		}
+	}
+	for i, w := range toks {
+		if used[i] {
+			continue
+		}
+		next := ""
+		if i+1 < len(toks) {
+			next = toks[i+1]
+		}
+		prev := ""
+		if i > 0 {
+			prev = toks[i-1]
+		}
+		switch {
+		case w == "here":
+			m.Here = true
+		case w == "this" && (next == "room" || next == "rooms"):
+			m.Here = true
+			used[i+1] = true
+		case allWords[w] && !(w == "home" && prev != "the" && prev != "my" && prev != "our" && prev != "entire" && prev != "whole"):
+			m.All = true
+		case w == "rooms" && (prev == "the" || prev == "all" || prev == "every"):
+			m.All = true
+		}
+		if d, ok := deviceWords[w]; ok {
+			if m.Device == "" || m.Device == "other" {
+				m.Device = d
+			}
+			if w == "temperature" || w == "temp" {
+				m.Warmth = true
+			}
+		}
+		switch {
+		case w == "on" && (next == "the" || next == "my" || next == "our") && i > 0 && deviceWords[prev] == "" && !actionVerbs[prev]:
+			// "on the porch": a place, not a state
+		case w == "on" && isDigits(next):
+			// "put the ac on 22": a setting, not a state
+		case w == "on" || w == "up" && prev == "light":
+			m.States = appendState(m.States, "on")
+		case w == "off" || w == "out" && (deviceWords[prev] != "" || prev == "lights") || w == "down" && (prev == "power" || prev == "shut"):
+			m.States = appendState(m.States, "off")
+		case onVerbs[w]:
+			m.States, m.Action = appendState(m.States, "on"), true
+		case offVerbs[w]:
+			m.States, m.Action = appendState(m.States, "off"), true
+		case actionVerbs[w]:
+			m.Action = true
+		}
+		if w == "light" && (next == "up" || i == 0 && contains(toks, "up")) {
+			// "light up the kitchen", "light this room up": light is the verb
+			m.Action = true
+			m.States = appendState(m.States, "on")
+		}
+		if calendarWords[w] || w == "up" && next == "to" {
+			m.Calendar = true // "what's mum up to"
+		}
+		if warmthWords[w] {
+			m.Warmth = true
+		}
+		if p, ok := t.vocab.people[w]; ok && !contains(m.People, p) {
+			m.People = append(m.People, p)
+		}
+		if isDigits(w) && len(w) <= 3 && (prev == "to" || prev == "at" || prev == "on" || next == "degrees" || prev == "ac" || prev == "temperature" || prev == "thermostat") {
+			m.Temperature = w
+		}
+	}
+	if m.Device == "" && (contains(toks, "illuminate") || contains(toks, "brighten") || contains(toks, "dim")) {
+		m.Device = "light" // verbs only lights take
+	}
+	var place []int
+	m.UnknownRoom, place = t.unknownPlace(toks, used)
+	for _, i := range place {
+		used[i] = true // the words of an unknown place are explained as one (and asked about)
+	}
+	for i, w := range toks {
+		switch {
+		case w == "or" || w == "either":
+			m.Alternatives = true
+		case used[i], explained(w), t.vocab.people[w] != "":
+		default:
+			m.Unexplained++
+		}
+	}
+	m.Form = sentenceForm(toks, n)
+	return m
+}
+
+// explained reports whether a word belongs to one of the lists a house sentence is read with.
+func explained(w string) bool {
+	return plainWords[w] || deviceWords[w] != "" || fixtureWords[w] || actionVerbs[w] || onVerbs[w] || offVerbs[w] ||
+		allWords[w] || functionWords[w] || calendarWords[w] || warmthWords[w] || ignorableWords[w] || placeStop[w] ||
+		isDigits(w) || w == "or" || w == "either"
+}
+
+func appendState(s []string, st string) []string {
+	if len(s) > 0 && s[len(s)-1] == st {
+		return s
+	}
+	return append(s, st)
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// unknownPlace finds a place that is not a room of the home: "in the garage", "at the first
+// floor", or a word in front of a device word that is neither a room nor a fixture ("the
+// garage light"). It never keeps the words: an unknown place is only asked about.
+func (t *Table) unknownPlace(toks []string, used []bool) (bool, []int) {
+	span := func(a, b int) []int {
+		var out []int
+		for i := a; i < b; i++ {
+			out = append(out, i)
+		}
+		return out
+	}
+	for i, w := range toks {
+		if !roomPrepositions[w] || i+1 >= len(toks) {
+			continue
+		}
+		j := i + 1
+		for j < len(toks) && (toks[j] == "the" || toks[j] == "my" || toks[j] == "our" || toks[j] == "your") {
+			j++
+		}
+		k := j
+		for k < len(toks) && k-j < 3 && !placeStop[toks[k]] && !used[k] && deviceWords[toks[k]] == "" && !isDigits(toks[k]) {
+			k++
+		}
+		if k == j || (k < len(toks) && used[k]) {
+			continue
+		}
+		if placeIsKnown(toks[j:k]) {
+			continue
+		}
+		return true, span(j, k)
+	}
+	for i, w := range toks {
+		if deviceWords[w] != "light" && deviceWords[w] != "ac" {
+			continue
+		}
+		// After the device: "turn off all the lights first floor".
+		k := i + 1
+		for k < len(toks) && k-i <= 3 && !used[k] && !explained(toks[k]) {
+			k++
+		}
+		if k > i+1 && (k == len(toks) || !used[k]) {
+			return true, span(i+1, k)
+		}
+		j := i - 1
+		for j >= 0 && fixtureWords[toks[j]] {
+			j--
+		}
+		if j < 0 || used[j] || stopsModifier(toks[j]) {
+			continue
+		}
+		k = j
+		for k > 0 && k > j-2 && !used[k-1] && !stopsModifier(toks[k-1]) && !fixtureWords[toks[k-1]] {
+			k--
+		}
+		return true, span(k, j+1)
+	}
+	return false, nil
+}
+
+// placeIsKnown: words after "in" that name no place ("in here", "in the house", "in a minute").
+func placeIsKnown(phrase []string) bool {
+	switch phrase[0] {
+	case "here", "this", "house", "home", "apartment", "flat", "entire", "whole", "every", "each", "all", "a", "an",
+		"general", "case", "minute", "moment", "bit", "there", "which", "what", "rooms", "total", "front", "charge",
+		"any", "bed", "order", "fact", "time", "advance", "mind", "future", "winter", "summer", "morning", "evening":
+		return true
+	}
+	return false
+}
+
+// stopsModifier: words that may stand before a device word without naming a place.
+func stopsModifier(w string) bool {
+	if actionVerbs[w] || onVerbs[w] || offVerbs[w] || functionWords[w] || isDigits(w) {
+		return true
+	}
+	switch w {
+	case "on", "off", "out", "up", "down", "a", "an", "any", "no", "some", "of", "in", "at", "to", "which", "many",
+		"that", "this", "these", "those", "whole", "entire", "activate", "deactivate", "check", "dim", "if", "whether",
+		"light", "lights", "ac", "please", "again", "now", "still", "kill", "cut", "much", "sure", "want", "need",
+		"like", "let", "lets", "us", "all", "every", "each", "both", "other", "left", "leave", "think", "wonder", "know",
+		"tell", "see", "find", "said", "say", "says", "asked", "told", "about", "whats", "with", "without", "from", "by",
+		"for", "everywhere", "here", "house", "home", "just", "only", "really", "brighter", "dimmer", "same":
+		return true
+	}
+	return false
+}
+
+// sentenceForm says what kind of sentence it is; only an imperative may act.
+func sentenceForm(toks []string, n Normalized) string {
+	switch {
+	case n.Negated:
+		return "negated"
+	case reported(toks):
+		return "reported"
+	case corrected(toks):
+		return "corrected"
+	case indirect(toks):
+		return "indirect"
+	case n.Question:
+		return "question"
+	case statement(toks):
+		return "statement"
+	}
+	return "imperative"
+}
+
+var indirectLeads = [][]string{
+	{"tell", "me", "if"}, {"tell", "me", "whether"}, {"let", "me", "know", "if"}, {"let", "me", "know", "whether"},
+	{"check", "if"}, {"check", "whether"}, {"see", "if"}, {"see", "whether"}, {"find", "out", "if"}, {"find", "out", "whether"},
+	{"tell", "me", "which"}, {"tell", "me", "how"}, {"tell", "me", "what"}, {"tell", "me", "where"}, {"i", "wonder"},
+	{"i", "would", "like", "to", "know"}, {"i", "want", "to", "know"}, {"i", "need", "to", "know"}, {"any", "idea"},
+	{"check", "on"}, {"check", "the"}, {"check"}, {"look", "if"}, {"look", "whether"}, {"show", "me"},
+}
+
+func indirect(toks []string) bool {
+	for _, l := range indirectLeads {
+		if hasPrefix(toks, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// reported speech: someone else's words are quoted, not a request ("mom said to turn off the
+// lights", "she told me to switch on the ac").
+func reported(toks []string) bool {
+	for i, w := range toks {
+		switch w {
+		case "said", "says", "told", "tells", "asked", "asks", "wants", "wanted", "suggested", "suggests":
+			return i > 0 && toks[0] != "please"
+		}
+		if actionVerbs[w] || onVerbs[w] || offVerbs[w] {
+			return false
+		}
+	}
+	return false
+}
+
+// corrected: the speaker changed their mind mid-sentence ("the kitchen, no, I mean the
+// bedroom light"): nothing is done on a guess.
+func corrected(toks []string) bool {
+	for i, w := range toks {
+		switch {
+		case w == "mean" && i > 0 && toks[i-1] == "i":
+			return true
+		case w == "actually" || w == "sorry" || w == "instead" || w == "rather" || w == "wait" && i > 0:
+			return true
+		case w == "no" && i > 0 && i+1 < len(toks) && toks[i-1] != "is" && toks[i-1] != "are":
+			return true
+		}
+	}
+	return false
+}
+
+// statement: "the kitchen light is on" reports, it does not ask for anything. "make sure the
+// lights are off" is still a request.
+func statement(toks []string) bool {
+	if len(toks) == 0 || actionVerbs[toks[0]] || onVerbs[toks[0]] || offVerbs[toks[0]] || toks[0] == "ensure" || toks[0] == "i" || toks[0] == "we" {
+		return false
+	}
+	for i, w := range toks {
+		if (w == "is" || w == "are" || w == "was" || w == "were") && i+1 < len(toks) {
+			nx := toks[i+1]
+			if nx == "still" && i+2 < len(toks) {
+				nx = toks[i+2]
+			}
+			if nx == "on" || nx == "off" || nx == "out" {
+				return true
+			}
+		}
+	}
+	return false
+}

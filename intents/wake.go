@@ -1,0 +1,211 @@
+package intents
+
+import (
+	"slices"
+	"strings"
+)
+
+// The broker's wake-phrase check. The hub's spotter already woke up on sound; this check
+// reads the transcript, where whisper spells the robot's name as it heard it: "hey richie",
+// "hey ritchie", "reechy", "what's the time, Reachy?". A wake phrase counts when the name
+// is said as a vocative — opening the sentence (after "hey", "ok", "hi" ...), or set off by
+// punctuation anywhere ("..., Reachy.") — and it is taken off the sentence.
+//
+// With fuzzy matching (the default, home.wake_fuzzy) a word counts as the name when it
+// sounds like it under a coarse English spelling key: consonants by sound ("tch", "ch" are
+// one sound; "ck", "k", a hard "c" another; a soft "g" is "j"), every vowel run one vowel.
+// So richie, ritchie, reechy, reachie and reachey all key like reachy, while ricky, ready,
+// reach, peachy and preachy do not: a word that is another real name or word is never the
+// wake phrase, since a false wake sends a stray sentence into the house. Spellings the key
+// misses can be listed in home.wake_spellings.
+
+// wakeLeads are words that may open a wake phrase before the name.
+var wakeLeads = map[string]bool{"hey": true, "hi": true, "hello": true, "ok": true, "okay": true, "oi": true, "yo": true, "ey": true, "heya": true, "hiya": true}
+
+// wakeMatcher recognises the home's wake phrases.
+type wakeMatcher struct {
+	phrases [][]string      // the configured phrases, normalized, longest first
+	names   map[string]bool // exact name words (the last word of each phrase) and extra spellings
+	keys    map[string]bool // spelling keys of the names, when fuzzy
+	leads   map[string]bool
+}
+
+func newWakeMatcher(phrases, spellings []string, fuzzy bool) wakeMatcher {
+	w := wakeMatcher{names: map[string]bool{}, keys: map[string]bool{}, leads: map[string]bool{}}
+	for k := range wakeLeads {
+		w.leads[k] = true
+	}
+	for _, p := range phrases {
+		t := strings.Fields(normalizeVocab(p))
+		if len(t) == 0 {
+			continue
+		}
+		w.phrases = append(w.phrases, t)
+		name := t[len(t)-1]
+		w.names[name] = true
+		if fuzzy {
+			w.keys[spellingKey(name)] = true
+		}
+		for _, lead := range t[:len(t)-1] {
+			w.leads[lead] = true
+		}
+	}
+	for _, s := range spellings {
+		for _, tok := range strings.Fields(normalizeVocab(s)) {
+			w.names[tok] = true
+		}
+	}
+	slices.SortStableFunc(w.phrases, func(a, b []string) int { return len(b) - len(a) })
+	return w
+}
+
+// isName reports whether a word is the robot's name as whisper may have spelled it.
+func (w wakeMatcher) isName(tok string) bool {
+	if w.names[tok] {
+		return true
+	}
+	return len(w.keys) > 0 && len(tok) >= 3 && w.keys[spellingKey(tok)]
+}
+
+// vocative reports whether toks is only a wake phrase: leads and at least one name
+// ("reachy", "hey richie", "okay okay reachy").
+func (w wakeMatcher) vocative(toks []string) bool {
+	named := false
+	for _, t := range toks {
+		switch {
+		case w.isName(t):
+			named = true
+		case w.leads[t]:
+		default:
+			return false
+		}
+	}
+	return named
+}
+
+// stripSegments takes off the parts of a raw transcript, between punctuation, that are only
+// a wake phrase: "Hey Reachy, is the light on?", "What's the time, Reachy?".
+func (w wakeMatcher) stripSegments(raw string) (string, bool) {
+	if len(w.names) == 0 || !strings.ContainsAny(raw, ",.!?;:") {
+		return raw, false
+	}
+	var out strings.Builder
+	found := false
+	start := 0
+	for i := 0; i <= len(raw); i++ {
+		if i < len(raw) && !strings.ContainsRune(",.!?;:", rune(raw[i])) {
+			continue
+		}
+		end := min(i+1, len(raw))
+		seg := raw[start:i]
+		if toks := expandTokens(tokenize(seg)); len(toks) > 0 && w.vocative(toks) {
+			found = true
+		} else {
+			out.WriteString(raw[start:end])
+		}
+		start = end
+	}
+	return out.String(), found
+}
+
+// stripEdges takes a wake phrase off the start ("hey richie what time is it") or the end
+// ("stop it reachy") of a tokenized sentence. At the end, a name after a word that makes it
+// the sentence's object ("who made reachy", "tell me about reachy") is not a wake phrase.
+func (w wakeMatcher) stripEdges(toks []string) ([]string, bool) {
+	for _, p := range w.phrases { // the configured phrase, as written
+		if hasPrefix(toks, p) {
+			return toks[len(p):], true
+		}
+	}
+	i := 0
+	for i < len(toks) && w.leads[toks[i]] && !w.isName(toks[i]) {
+		i++
+	}
+	if i < len(toks) && i <= 2 && w.isName(toks[i]) {
+		return toks[i+1:], true
+	}
+	return w.stripEnd(toks)
+}
+
+// stripEnd takes a closing name off: "stop it reachy" (whisper left out the comma).
+func (w wakeMatcher) stripEnd(toks []string) ([]string, bool) {
+	if n := len(toks); n >= 2 && w.isName(toks[n-1]) && !wakeBlockers[toks[n-2]] {
+		return toks[:n-1], true
+	}
+	return toks, false
+}
+
+// wakeBlockers are words after which a sentence-final name is what the sentence is about,
+// not who it is said to: "who made reachy", "tell me about reachy", "I love reachy".
+var wakeBlockers = map[string]bool{"about": true, "the": true, "to": true, "with": true, "of": true, "for": true,
+	"from": true, "by": true, "is": true, "was": true, "are": true, "called": true, "named": true, "made": true,
+	"built": true, "meet": true, "love": true, "like": true, "likes": true, "loves": true, "a": true, "my": true,
+	"your": true, "our": true, "than": true, "and": true, "or": true, "call": true, "see": true, "hear": true,
+	"ask": true, "tell": true, "at": true, "on": true, "in": true, "hate": true, "hates": true, "bought": true,
+	"designed": true, "created": true, "invented": true, "sells": true, "does": true, "did": true, "can": true}
+
+// dropLeads takes "hey", "ok" ... off the start once a wake phrase was found elsewhere
+// ("Hey, Reachy, what time is it?" leaves "hey" before the name's own segment).
+func (w wakeMatcher) dropLeads(toks []string) []string {
+	for len(toks) > 1 && w.leads[toks[0]] {
+		toks = toks[1:]
+	}
+	return toks
+}
+
+// spellingKey is a coarse sound-alike key for an English word (see the comment at the top).
+func spellingKey(word string) string {
+	b := make([]byte, 0, 16)
+	s := word
+	vowel := func(c byte) bool { return strings.IndexByte("aeiouy", c) >= 0 }
+	lastVowel := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		next := byte(0)
+		if i+1 < len(s) {
+			next = s[i+1]
+		}
+		if vowel(c) && !(c == 'y' && i == 0) {
+			if !lastVowel {
+				b = append(b, 'V')
+			}
+			lastVowel = true
+			continue
+		}
+		lastVowel = false
+		var k byte
+		switch {
+		case c == 't' && next == 'c' && i+2 < len(s) && s[i+2] == 'h', c == 'c' && next == 'h':
+			k = 'C'
+			if c == 't' {
+				i++
+			}
+			i++
+		case c == 's' && next == 'h':
+			k, i = 'S', i+1
+		case c == 't' && next == 'h':
+			k, i = 'T', i+1
+		case c == 'p' && next == 'h':
+			k, i = 'f', i+1
+		case c == 'c' && next == 'k':
+			k, i = 'k', i+1
+		case c == 'c' && (next == 'e' || next == 'i' || next == 'y'):
+			k = 's'
+		case c == 'c' || c == 'q':
+			k = 'k'
+		case c == 'g' && (next == 'e' || next == 'i' || next == 'y'):
+			k = 'j'
+		case c == 'z':
+			k = 's'
+		case c == 'h' || c == 'w':
+			continue // silent or vowel-like: "rh", "wh"
+		default:
+			k = c
+		}
+		if n := len(b); n > 0 && b[n-1] == k {
+			continue // doubled consonants: "tt", "ss"
+		}
+		b = append(b, k)
+	}
+	return string(b)
+}
