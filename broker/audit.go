@@ -93,7 +93,7 @@ func (s *State) RecordActuation(ctx context.Context, rec AuditRecord, key string
 			return err
 		}
 		if key != "" && r != nil {
-			if err := upsertIdem(ctx, tx, rec.Device, key, *r); err != nil {
+			if err := upsertIdem(ctx, tx, rec.Device, key, *r, s.keyCap()); err != nil {
 				return err
 			}
 		}

@@ -120,7 +120,7 @@ func (i *idem) lookup(ctx context.Context, device, key string) (*idemRecord, err
 }
 
 // upsert writes a record inside tx (with the audit row it belongs to).
-func upsertIdem(ctx context.Context, tx *sql.Tx, device, key string, r idemRecord) error {
+func upsertIdem(ctx context.Context, tx *sql.Tx, device, key string, r idemRecord, keyCap int) error {
 	args, _ := json.Marshal(allowlistArgs(r.Args))
 	_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO idempotency
 		(device, key, route, body_hash, turn_id, pending, intent, kind, scope, args, outcome, code, status, reply, expression, created)
@@ -131,7 +131,7 @@ func upsertIdem(ctx context.Context, tx *sql.Tx, device, key string, r idemRecor
 	}
 	// The cap: a device holding too many keys loses its oldest settled ones.
 	_, err = tx.ExecContext(ctx, `DELETE FROM idempotency WHERE device = ? AND pending = 0 AND key IN (
-		SELECT key FROM idempotency WHERE device = ? ORDER BY created DESC LIMIT -1 OFFSET ?)`, device, device, maxKeysPerDevice)
+		SELECT key FROM idempotency WHERE device = ? ORDER BY created DESC LIMIT -1 OFFSET ?)`, device, device, keyCap)
 	if err != nil {
 		return fmt.Errorf("idempotency cap: %w", err)
 	}
@@ -147,7 +147,7 @@ func (i *idem) store(ctx context.Context, device, key string, r idemRecord) erro
 			return err
 		}
 		defer tx.Rollback()
-		if err := upsertIdem(ctx, tx, device, key, r); err != nil {
+		if err := upsertIdem(ctx, tx, device, key, r, i.state.keyCap()); err != nil {
 			return err
 		}
 		return tx.Commit()

@@ -368,3 +368,30 @@ func TestRetentionPurgeSurvivesAClockJump(t *testing.T) {
 		t.Fatalf("a day's jump voided the replay: %s, %d switches", r.body, tb.light.count())
 	}
 }
+
+// TestKeysPerDeviceAreCapped (#10.6): one device cannot hold more than the cap of keys; the
+// oldest settled ones give way, and other devices keep theirs.
+func TestKeysPerDeviceAreCapped(t *testing.T) {
+	tb := newTestBroker(t)
+	tb.state.maxKeys = 5
+	robot := tb.token(t, "robot", "text", "house:write")
+	other := tb.token(t, "bedside", "text", "house:write")
+	tb.say(t, other, "turn on the bedroom light", "Idempotency-Key", "other-1")
+	for i := range 12 {
+		tb.say(t, robot, "turn on the kitchen light", "Idempotency-Key", "cap-"+strconv.Itoa(i))
+	}
+	count := func(device string) (n int) {
+		tb.state.db.QueryRow(`SELECT count(*) FROM idempotency WHERE device = ?`, device).Scan(&n)
+		return n
+	}
+	if n := count("robot"); n != 5 {
+		t.Fatalf("robot holds %d keys with a cap of 5", n)
+	}
+	if n := count("bedside"); n != 1 {
+		t.Fatalf("another device lost its key: %d", n)
+	}
+	// The newest key still replays.
+	if r := tb.say(t, robot, "turn on the kitchen light", "Idempotency-Key", "cap-11"); r.header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("the newest key was dropped: %s", r.body)
+	}
+}

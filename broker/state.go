@@ -28,6 +28,8 @@ type State struct {
 
 	// fault, when set (tests only), is called before each access and may fail or stall it.
 	fault atomic.Pointer[func(ctx context.Context, op string) error]
+	// maxKeys overrides maxKeysPerDevice (tests only; 0: the default).
+	maxKeys int
 
 	healthMu  sync.Mutex
 	lastErr   error // the last failed write, until a write succeeds
@@ -215,6 +217,13 @@ func migrateIdempotency(ctx context.Context, db *sql.DB) error {
 	}
 	_, err := db.ExecContext(ctx, schema)
 	return err
+}
+
+func (s *State) keyCap() int {
+	if s.maxKeys > 0 {
+		return s.maxKeys
+	}
+	return maxKeysPerDevice
 }
 
 // Close closes the database.
