@@ -2,6 +2,7 @@ package broker
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -75,6 +76,9 @@ func (b *Broker) idempotent(ctx context.Context, t *turn, key, path string, hash
 	if err != nil {
 		if ctx.Err() != nil && !isDeadline(ctx) {
 			return callResult{} // the caller went away
+		}
+		if errors.Is(err, context.DeadlineExceeded) && b.idem.running(t.c.Name, key) {
+			return result(b.errorResult(t, errf(api.CodeTimeout, "an earlier request with this Idempotency-Key is still running")))
 		}
 		b.log.Error("idempotency lookup", "err", err)
 		return result(b.errorResult(t, errf(api.CodeUnavailable, "%s", replyUnavailable)))

@@ -91,6 +91,14 @@ func (i *idem) begin(ctx context.Context, device, key string) (*idemRecord, func
 	}
 }
 
+// running reports whether a request with the key is being answered in this process.
+func (i *idem) running(device, key string) bool {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	_, ok := i.busy[device+"\x00"+key]
+	return ok
+}
+
 func (i *idem) release(k string, ch chan struct{}) {
 	i.mu.Lock()
 	delete(i.busy, k)
