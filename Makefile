@@ -10,7 +10,7 @@ CGO_ENV = CGO_ENABLED=1 CGO_CFLAGS="-I$(WHISPER_PREFIX)/include" CGO_LDFLAGS="-L
 # Packages with goroutines of their own: their tests also run under the race detector.
 RACE_PKGS = ./speech/... ./intents/... ./broker/... ./robot/...
 
-.PHONY: run test deps whisper modules build model vet fmt-check bench fuzz hub-arm64 mcp-client
+.PHONY: run test deps whisper modules build model vet fmt-check bench fuzz hub-arm64 mcp-client wake-eval wake-bench-arm64
 
 deps:
 	@$(if $(FIRST_BUILD),echo "==> checking system packages (deploy/scripts/deps.sh; installs what is missing)")
@@ -76,3 +76,22 @@ hub-arm64: modules
 	  PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \
 	  $(GO) build -trimpath -o bin/reachy-hub-linux-arm64 ./cmd/reachy-hub
 	@file bin/reachy-hub-linux-arm64 2>/dev/null || true
+
+# The wake-phrase spotter measured on the full generated evaluation set (espeak-ng voices,
+# sox noise at 20/10/5 dB): recall per SNR, false accepts per hour, real-time factor.
+# WAKE_EVAL_DIR is reused when it already holds a set; SENS="0.4,0.5" compares settings.
+WAKE_EVAL_DIR ?= $(HOME)/.cache/reachy-broker/wake-eval
+SENS ?=
+wake-eval: deps build
+	./bin/reachyctl wake eval $(if $(SENS),--sweep $(SENS)) $(WAKE_EVAL_DIR)
+
+# The spotter's cost on the robot's CPU architecture: its benchmark built for linux/arm64 and
+# run under qemu-aarch64-static (an upper bound: emulation is slower than a CM4 itself).
+wake-bench-arm64: modules
+	@deploy/scripts/deps.sh
+	@deploy/scripts/hub-arm64-deps.sh
+	@mkdir -p bin
+	CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=aarch64-linux-gnu-gcc \
+	  PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \
+	  $(GO) test -c -o bin/wake-arm64.test ./robot/wake
+	cd robot/wake && qemu-aarch64-static -L / ../../bin/wake-arm64.test -test.run '^$$' -test.bench SpotRealTime -test.benchtime 3x -test.count 3

@@ -45,7 +45,8 @@ type AuditRecord struct {
 
 // auditableArgs are the only argument names ever written to the log: closed vocabularies.
 // Free text (general.ask's question) never is.
-var auditableArgs = map[string]bool{"room": true, "state": true, "temperature": true, "person": true, "expression": true}
+var auditableArgs = map[string]bool{"room": true, "state": true, "temperature": true, "person": true, "expression": true,
+	"owner": true, "direction": true, "reason": true} // the teleport console's: a login and closed values
 
 func allowlistArgs(args map[string]string) map[string]string {
 	out := map[string]string{}
@@ -138,6 +139,20 @@ func (s *State) tailAudit(ctx context.Context, n int) ([]AuditRecord, error) {
 		out = append(out, r)
 	}
 	return out, rows.Err()
+}
+
+// LastTurn is the time of device's last turn or utterance (zero when none is recorded).
+func (s *State) LastTurn(ctx context.Context, device string) (time.Time, error) {
+	var t int64
+	err := s.db.QueryRowContext(ctx, `SELECT time FROM audit WHERE device = ? AND route IN ('turn', 'utterance', 'intent')
+		ORDER BY seq DESC LIMIT 1`, device).Scan(&t)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("last turn: %w", err)
+	}
+	return time.UnixMilli(t).UTC(), nil
 }
 
 // ErrClockJump is returned by PurgeAudit when the clock looks wrong: a purge would remove

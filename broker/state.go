@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,6 +51,7 @@ CREATE TABLE IF NOT EXISTS tokens (
 	hash    BLOB NOT NULL,
 	scopes  TEXT NOT NULL,
 	node    TEXT NOT NULL DEFAULT '',
+	node_id TEXT NOT NULL DEFAULT '',
 	created INTEGER NOT NULL,
 	revoked INTEGER
 );
@@ -98,10 +100,18 @@ CREATE TABLE IF NOT EXISTS meta (
 );
 `
 
+// stateFiles are the database and the files SQLite keeps beside it in WAL mode.
+var stateFiles = []string{"broker.db", "broker.db-wal", "broker.db-shm"}
+
 // OpenState opens the existing state database in dir. It refuses a missing or empty
 // database (ErrNoState: a state disk that did not mount must not silently become a fresh
 // broker with no tokens and no audit history) and one that fails PRAGMA quick_check
 // (ErrCorruptState). InitState creates one.
+//
+// The directory is made 0700 and every state file 0600 (SQLite gives its -wal and -shm
+// files the database file's mode, so the database is created 0600 before SQLite opens it).
+// A directory that others may write to is refused: someone else could have replaced the
+// files in it.
 func OpenState(dir string) (*State, error) {
 	return openState(dir, false)
 }
@@ -116,15 +126,17 @@ func openState(dir string, create bool) (*State, error) {
 	path := filepath.Join(dir, "broker.db")
 	fi, err := os.Stat(path)
 	switch {
-	case err == nil && fi.Size() > 0:
-	case create:
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, fmt.Errorf("state dir %s: %w", dir, err)
-		}
+	case err == nil && fi.Size() > 0, create:
 	case err == nil || errors.Is(err, os.ErrNotExist):
 		return nil, fmt.Errorf("%s: %w; if this is a new installation run `reachy-broker --init` or `reachyctl state init --state-dir %s`, otherwise check that the state disk is mounted", path, ErrNoState, dir)
 	default:
 		return nil, fmt.Errorf("state %s: %w", path, err)
+	}
+	if err := secureStateDir(dir); err != nil {
+		return nil, err
+	}
+	if err := secureStateFiles(dir); err != nil {
+		return nil, err
 	}
 	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(FULL)&_pragma=foreign_keys(ON)"
 	db, err := sql.Open("sqlite", dsn)
@@ -168,9 +180,13 @@ func openState(dir string, create bool) (*State, error) {
 		db.Close()
 		return nil, fmt.Errorf("open state %s: %w", path, err)
 	}
-	if err := os.Chmod(path, 0o600); err != nil {
+	if err := migrateTokens(context.Background(), db); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("state %s: %w", path, err)
+		return nil, fmt.Errorf("open state %s: %w", path, err)
+	}
+	if err := secureStateFiles(dir); err != nil {
+		db.Close()
+		return nil, err
 	}
 	return s, nil
 }
@@ -224,6 +240,49 @@ func (s *State) keyCap() int {
 		return s.maxKeys
 	}
 	return maxKeysPerDevice
+}
+
+// secureStateDir creates dir 0700, or makes an existing one 0700, refusing one that its
+// group or the world may write to.
+func secureStateDir(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return fmt.Errorf("state dir %s: %w", dir, err)
+		}
+		return os.Chmod(dir, 0o700) // MkdirAll's mode is filtered by the umask
+	case err != nil:
+		return fmt.Errorf("state dir %s: %w", dir, err)
+	case !fi.IsDir():
+		return fmt.Errorf("state dir %s is not a directory", dir)
+	case fi.Mode().Perm()&0o022 != 0:
+		return fmt.Errorf("state dir %s is writable by its group or by everyone (mode %04o), so its tokens and audit log "+
+			"could have been replaced; refusing to start. Check its contents, then run: chmod 700 %s", dir, fi.Mode().Perm(), dir)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return fmt.Errorf("state dir %s: %w", dir, err)
+	}
+	return nil
+}
+
+// secureStateFiles creates the database file 0600 if missing and makes every existing
+// state file 0600.
+func secureStateFiles(dir string) error {
+	for i, name := range stateFiles {
+		p := filepath.Join(dir, name)
+		if i == 0 {
+			f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
+			if err != nil {
+				return fmt.Errorf("state %s: %w", p, err)
+			}
+			f.Close()
+		}
+		if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("state %s: %w", p, err)
+		}
+	}
+	return nil
 }
 
 // Close closes the database.

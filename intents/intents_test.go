@@ -188,3 +188,13 @@ func TestPrefilterNeverHidesAMatch(t *testing.T) {
 		t.Fatal("no prefilter derived for a plain pattern")
 	}
 }
+
+// TestCourtesyTailsAreIndexed: trimTails only tries a tail when the sentence ends in one of
+// tailEnds, so every tail's last word must be there.
+func TestCourtesyTailsAreIndexed(t *testing.T) {
+	for _, c := range courtesyTails {
+		if !tailEnds[c[len(c)-1]] {
+			t.Errorf("courtesy tail %v: %q is not in tailEnds", c, c[len(c)-1])
+		}
+	}
+}

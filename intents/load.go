@@ -208,6 +208,13 @@ func build(home Home, custom, builtins []intentYAML, file string) (*Table, error
 		if in.Builtin {
 			in.Examples, in.Unavailable = fillExamples(in, home)
 		}
+		switch {
+		case len(in.patterns) == 0:
+		case in.Builtin:
+			t.builtins = append(t.builtins, in)
+		default:
+			t.custom = append(t.custom, in)
+		}
 	}
 	for _, in := range t.intents {
 		if in.Fallback == "" {

@@ -105,10 +105,11 @@ func (t *Table) routeClause(n Normalized, ctx Context) (Decision, bool) {
 // table order.
 func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) {
 	durText, haveDur := "", false
-	for _, in := range t.intents {
-		if in.Builtin != builtin {
-			continue
-		}
+	list := t.custom
+	if builtin {
+		list = t.builtins
+	}
+	for _, in := range list {
 		for i, p := range in.patterns {
 			text := n.Text
 			if p.durations {
@@ -373,7 +374,7 @@ func (t *Table) clauses(n Normalized) []Normalized {
 		if len(pieces) > 1 {
 			pn = normalize(piece, t.vocab.wake)
 		}
-		toks := strings.Fields(pn.Text)
+		toks := pn.tokens()
 		start := 0
 		for i := 0; i <= len(toks); i++ {
 			if i < len(toks) && !clauseSeparators[toks[i]] {
@@ -382,6 +383,7 @@ func (t *Table) clauses(n Normalized) []Normalized {
 			if i > start {
 				c := pn
 				c.Text = strings.Join(toks[start:i], " ")
+				c.toks = toks[start:i:i]
 				c.Question = c.Question || n.Question
 				c.Negated = c.Negated || n.Negated
 				out = append(out, c)
@@ -413,7 +415,7 @@ func mayBeCompound(n Normalized) bool {
 	if strings.ContainsAny(strings.TrimRight(n.raw, ".!?\" "), ".!?;:,") {
 		return true
 	}
-	for _, w := range strings.Fields(n.Text) {
+	for _, w := range n.tokens() {
 		if clauseSeparators[w] {
 			return true
 		}
@@ -573,7 +575,7 @@ func (t *Table) Complete(p Pending, answer string, ctx Context) (Decision, bool)
 		return Decision{}, false
 	}
 	n := normalize(answer, t.vocab.wake)
-	toks := strings.Fields(n.Text)
+	toks := n.tokens()
 	for len(toks) > 0 && (toks[0] == "in" || toks[0] == "the" || toks[0] == "for" || toks[0] == "to" || toks[0] == "at" || toks[0] == "in the") {
 		toks = toks[1:]
 	}

@@ -212,10 +212,12 @@ var demoHomeYAML []byte
 type Table struct {
 	Home    Home
 	intents []*Intent // routing order: config intents, then built-ins
-	byName  map[string]*Intent
-	vocab   vocab
-	guide   []GuideEntry
-	zone    *time.Location // the home's time zone, loaded once when the table is built
+	// custom and builtins are the intents with patterns, in routing order.
+	custom, builtins []*Intent
+	byName           map[string]*Intent
+	vocab            vocab
+	guide            []GuideEntry
+	zone             *time.Location // the home's time zone, loaded once when the table is built
 }
 
 // Location is the home's time zone (time.Local when the home names none).

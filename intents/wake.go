@@ -28,6 +28,7 @@ type wakeMatcher struct {
 	names   map[string]bool // exact name words (the last word of each phrase) and extra spellings
 	keys    map[string]bool // spelling keys of the names, when fuzzy
 	leads   map[string]bool
+	longest int // the longest name: a much longer word is never it
 }
 
 func newWakeMatcher(phrases, spellings []string, fuzzy bool) wakeMatcher {
@@ -43,6 +44,7 @@ func newWakeMatcher(phrases, spellings []string, fuzzy bool) wakeMatcher {
 		w.phrases = append(w.phrases, t)
 		name := t[len(t)-1]
 		w.names[name] = true
+		w.longest = max(w.longest, len(name))
 		if fuzzy {
 			w.keys[spellingKey(name)] = true
 		}
@@ -64,7 +66,7 @@ func (w wakeMatcher) isName(tok string) bool {
 	if w.names[tok] {
 		return true
 	}
-	return len(w.keys) > 0 && len(tok) >= 3 && w.keys[spellingKey(tok)]
+	return len(w.keys) > 0 && len(tok) >= 3 && len(tok) <= w.longest+3 && w.keys[spellingKey(tok)]
 }
 
 // vocative reports whether toks is only a wake phrase: leads and at least one name

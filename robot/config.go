@@ -20,18 +20,31 @@ type Move struct {
 
 // Config is the hub's configuration file. The only secret on the robot is the token file.
 type Config struct {
-	BrokerURL   string          `yaml:"broker_url"`
-	TokenFile   string          `yaml:"token_file"`
-	DaemonURL   string          `yaml:"daemon_url"`
-	InputDevice string          `yaml:"input_device"`
-	OutputDev   string          `yaml:"output_device"`
-	Speak       string          `yaml:"speak"` // daemon (default) or portaudio
-	WakePhrases []string        `yaml:"wake_phrases"`
-	Expressions map[string]Move `yaml:"expressions"`
-	MaxUtter    time.Duration   `yaml:"max_utterance"`
-	Deadline    time.Duration   `yaml:"broker_deadline"` // a whole turn, retries included; default 12s
-	FallbackWAV string          `yaml:"fallback_wav"`
+	BrokerURL   string   `yaml:"broker_url"`
+	TokenFile   string   `yaml:"token_file"`
+	DaemonURL   string   `yaml:"daemon_url"`
+	InputDevice string   `yaml:"input_device"`
+	OutputDev   string   `yaml:"output_device"`
+	Speak       string   `yaml:"speak"` // daemon (default) or portaudio
+	WakePhrases []string `yaml:"wake_phrases"`
+	// The on-robot wake-phrase spotter (robot/wake): pocketsphinx (default) or off (every
+	// utterance goes up and only the broker checks the phrase).
+	WakeSpotter        string            `yaml:"wake_spotter"`
+	WakeSensitivity    float64           `yaml:"wake_sensitivity"`    // 0..1; 0 = the tuned default
+	WakeModelDir       string            `yaml:"wake_model_dir"`      // default: Debian's pocketsphinx-en-us
+	WakePronunciations map[string]string `yaml:"wake_pronunciations"` // word -> ARPAbet, for words the dictionary lacks
+	FollowUpWindow     time.Duration     `yaml:"follow_up_window"`    // no phrase needed this long after a follow-up reply
+	Expressions        map[string]Move   `yaml:"expressions"`
+	MaxUtter           time.Duration     `yaml:"max_utterance"`
+	Deadline           time.Duration     `yaml:"broker_deadline"` // a whole turn, retries included; default 12s
+	FallbackWAV        string            `yaml:"fallback_wav"`
+	// Link keeps the robot link (GET /v1/link) open for teleport sessions and broker
+	// actions; the token then needs the link scope. Default true.
+	Link *bool `yaml:"link"`
 }
+
+// LinkOn reports whether the robot link is wanted.
+func (c *Config) LinkOn() bool { return c.Link == nil || *c.Link }
 
 const emotions = "pollen-robotics/reachy-mini-emotions-library"
 const dances = "pollen-robotics/reachy-mini-dances-library"
@@ -78,6 +91,15 @@ func (c *Config) Defaults() {
 	if c.Deadline == 0 {
 		c.Deadline = 12 * time.Second
 	}
+	if len(c.WakePhrases) == 0 {
+		c.WakePhrases = []string{"hey reachy"}
+	}
+	if c.WakeSpotter == "" {
+		c.WakeSpotter = "pocketsphinx"
+	}
+	if c.FollowUpWindow == 0 {
+		c.FollowUpWindow = 8 * time.Second
+	}
 	if c.MaxUtter == 0 {
 		c.MaxUtter = 12 * time.Second
 	}
@@ -95,6 +117,12 @@ func (c *Config) Validate(where string) error {
 	}
 	if c.Speak != "daemon" && c.Speak != "portaudio" {
 		return fmt.Errorf("%s: speak must be daemon or portaudio", where)
+	}
+	if c.WakeSpotter != "pocketsphinx" && c.WakeSpotter != "off" {
+		return fmt.Errorf("%s: wake_spotter must be pocketsphinx or off", where)
+	}
+	if c.WakeSensitivity < 0 || c.WakeSensitivity > 1 {
+		return fmt.Errorf("%s: wake_sensitivity must be between 0 and 1 (0 = the tuned default)", where)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/robot/wake"
 	"github.com/reachy-broker/reachy-broker/speech"
 )
 
@@ -26,6 +27,7 @@ type Turn struct {
 	Err         string        `json:"error,omitempty"`
 	ToUpload    time.Duration `json:"speech_end_to_upload_ns"`
 	SoundPlayed string        `json:"sound,omitempty"`
+	Wake        string        `json:"wake,omitempty"` // why it left the robot: phrase, follow-up, a bypass, off
 }
 
 // Speaker plays reply audio: through the daemon (upload + play, head wobbling) or PortAudio.
@@ -60,10 +62,18 @@ type Hub struct {
 	MaxUtter time.Duration // an utterance is cut here even if speech goes on
 	Log      *slog.Logger
 	OnTurn   func(Turn) // optional: called after each turn
+	Link     *Link      // optional: the robot link (set with AttachLink)
+	// Wake spots the wake phrase on the robot (see wakegate.go); nil sends every utterance.
+	Wake           *wake.Guard
+	PreRoll        time.Duration // kept before the spotted phrase; default 300 ms
+	FollowUpWindow time.Duration // after a follow_up reply: no phrase needed; default 8 s
+	Bypasses       []Bypass      // other states that need no phrase (a ringing timer, teleport)
 
+	gate          wakeGate
 	mu            sync.Mutex
 	speakingUntil time.Time
 	turns         int
+	tp            teleport // session state and link arbitration (teleport.go)
 	moves         chan func(context.Context)
 	moveCtx       context.Context // lives as long as Run: the thinking wiggle runs under it
 }
@@ -136,8 +146,11 @@ func (h *Hub) Run(ctx context.Context) error {
 			from = to - maxSamples
 		}
 		if to > from {
-			utt := append([]float32(nil), buf[from:to]...)
-			h.handle(ctx, utt)
+			if off, ok := h.admit(ctx, buf[from:to], seg.Start); ok {
+				utt := append([]float32(nil), buf[from+off:to]...)
+				h.gate.lastEnd = seg.End
+				h.handle(ctx, utt)
+			}
 		}
 		// Keep one second for the next utterance's pre-roll.
 		if keep := speech.SampleRate; len(buf) > keep {
@@ -201,13 +214,18 @@ func (h *Hub) onSpeechStart(ctx context.Context) {
 func (h *Hub) handle(ctx context.Context, utt []float32) {
 	speechEnd := time.Now()
 	h.turns++
-	t := Turn{Index: h.turns, Key: NewIdempotencyKey(), Samples: len(utt)}
+	t := Turn{Index: h.turns, Key: NewIdempotencyKey(), Samples: len(utt), Wake: h.gate.reason}
 	wav, err := speech.EncodeWAV(utt, speech.SampleRate) // in memory only, never on disk
 	if err != nil {
 		t.Err = err.Error()
 		h.done(t)
 		return
 	}
+	if h.divert(ctx, wav) { // a teleport session: the owner hears it, the router does not
+		return
+	}
+	h.turnBegins()
+	defer h.turnEnds()
 	// Thinking returns at once and wiggles until the next state change, so it gets the
 	// hub's context, not the bounded one of a single move.
 	h.move(func(context.Context) { h.Motion.Thinking(h.moveCtx) })
@@ -241,6 +259,7 @@ func (h *Hub) handle(ctx context.Context, utt []float32) {
 		}
 		if reply.FollowUp {
 			h.move(h.Motion.FollowUp)
+			h.openFollowUp(audio)
 		} else if reply.Reply != "" || reply.Expression == "stop" {
 			h.move(h.Motion.Idle)
 		}

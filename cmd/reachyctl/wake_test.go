@@ -1,0 +1,57 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reachy-broker/reachy-broker/speech"
+)
+
+// speechAfter writes a WAV with lead seconds of silence before text.
+func speechAfter(t *testing.T, lead float64, text string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	b, err := speech.Espeak{}.Synthesize(ctx, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clip, err := speech.DecodeWAV(b, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := append(make([]float32, int(lead*speech.SampleRate)), clip.Samples...)
+	wav, _ := speech.EncodeWAV(x, speech.SampleRate)
+	f := filepath.Join(t.TempDir(), "in.wav")
+	os.WriteFile(f, wav, 0o644)
+	return f
+}
+
+// TestWakeTestShowsWhereThePhraseWas: `reachyctl wake test` points at the phrase two seconds
+// into the file, and says "not addressed" (exit 1) for a file without it.
+func TestWakeTestShowsWhereThePhraseWas(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"wake", "test", speechAfter(t, 2, "hey reechy, what time is it")}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s %s", code, out.String(), errb.String())
+	}
+	var at float64
+	line := out.String()
+	i := strings.Index(line, "spotted at ")
+	if i < 0 {
+		t.Fatalf("no spot: %s", line)
+	}
+	fmt.Sscanf(line[i+len("spotted at "):], "%fs", &at)
+	if at < 1.8 || at > 2.8 {
+		t.Fatalf("spotted at %.2fs, the phrase starts at 2s: %s", at, line)
+	}
+	out.Reset()
+	if code := run([]string{"wake", "test", speechAfter(t, 1, "the kettle is boiling, do you want some tea")}, &out, &errb); code != 1 || !strings.Contains(out.String(), "not addressed") {
+		t.Fatalf("exit %d: %s", code, out.String())
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package wake
+
+const raceEnabled = false

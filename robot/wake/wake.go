@@ -1,0 +1,78 @@
+package wake
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// SampleRate is the only rate a Spotter accepts: 16 kHz mono, like the VAD.
+const SampleRate = 16000
+
+// Detection is one spotted phrase, in samples from the start of the audio given to Spot.
+type Detection struct {
+	Phrase     string
+	Start, End int
+}
+
+// StartTime and EndTime say where in the audio the phrase was heard.
+func (d Detection) StartTime() time.Duration {
+	return time.Duration(d.Start) * time.Second / SampleRate
+}
+
+// EndTime is where the phrase ended.
+func (d Detection) EndTime() time.Duration { return time.Duration(d.End) * time.Second / SampleRate }
+
+// Spotter looks for a wake phrase in one utterance (16 kHz mono samples in [-1, 1]) and
+// returns the first phrase it heard, if any. Implementations are not safe for concurrent use
+// and may not honour ctx once inside the engine: run them through a Guard.
+type Spotter interface {
+	Spot(ctx context.Context, samples []float32) (Detection, bool, error)
+	Close() error
+}
+
+// Options configure an engine. The zero value is not useful; fill Phrases and ModelDir.
+type Options struct {
+	// Phrases to spot, lower case, words separated by spaces ("hey reachy").
+	Phrases []string
+	// Sensitivity in (0, 1]: higher hears the phrase more easily and accepts more look-alikes.
+	// 0 means DefaultSensitivity.
+	Sensitivity float64
+	// ModelDir holds the acoustic model (ModelDir/en-us) and the pronunciation dictionary
+	// (ModelDir/cmudict-en-us.dict), as Debian's pocketsphinx-en-us installs them.
+	ModelDir string
+	// Pronunciations add or override words the dictionary cannot spell: word -> ARPAbet
+	// phones ("reachy": "R IY CH IY"). BuiltinPronunciations are always included.
+	Pronunciations map[string]string
+}
+
+// DefaultModelDir is where Debian's pocketsphinx-en-us puts the US English model.
+const DefaultModelDir = "/usr/share/pocketsphinx/model/en-us"
+
+// DefaultSensitivity was tuned on the generated evaluation set (see docs/security.md).
+const DefaultSensitivity = 0.5
+
+// BuiltinPronunciations spell the robot's name, which no general dictionary has.
+func BuiltinPronunciations() map[string]string {
+	return map[string]string{"reachy": "R IY CH IY"}
+}
+
+// ErrModel means the model directory is missing or incomplete; ErrSpelling means a phrase
+// has a word the dictionary cannot spell. Both are configuration errors: the hub refuses to
+// start with the message, which says what to fix.
+var (
+	ErrModel    = errors.New("wake model")
+	ErrSpelling = errors.New("wake phrase spelling")
+)
+
+func (o Options) sensitivity() (float64, error) {
+	s := o.Sensitivity
+	if s == 0 {
+		s = DefaultSensitivity
+	}
+	if s < 0 || s > 1 {
+		return 0, fmt.Errorf("wake sensitivity %v: must be between 0 and 1 (default %v)", s, DefaultSensitivity)
+	}
+	return s, nil
+}
