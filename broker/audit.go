@@ -61,18 +61,21 @@ func allowlistArgs(args map[string]string) map[string]string {
 // AppendAudit writes one record.
 func (s *State) AppendAudit(ctx context.Context, r AuditRecord) error {
 	return s.write(ctx, "audit", func(ctx context.Context) error {
-		return appendAudit(ctx, s.db, r)
+		return s.appendAudit(ctx, nil, r)
 	})
 }
 
-type execer interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-}
-
-func appendAudit(ctx context.Context, db execer, r AuditRecord) error {
+// appendAudit inserts r, inside tx when it is not nil.
+func (s *State) appendAudit(ctx context.Context, tx *sql.Tx, r AuditRecord) error {
 	args, _ := json.Marshal(allowlistArgs(r.Args))
-	_, err := db.ExecContext(ctx, `INSERT INTO audit (time, turn_id, device, node, route, intent, args, outcome, code, latency_ms, redactions)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	stmt, err := s.prepared(ctx, insertAuditSQL)
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	if tx != nil {
+		stmt = tx.StmtContext(ctx, stmt)
+	}
+	_, err = stmt.ExecContext(ctx,
 		r.Time.UnixMilli(), r.TurnID, r.Device, r.Node, r.Route, r.Intent, string(args), r.Outcome, r.Code, r.LatencyMS, strings.Join(r.Redactions, ","))
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)
@@ -90,7 +93,7 @@ func (s *State) RecordActuation(ctx context.Context, rec AuditRecord, key string
 			return fmt.Errorf("audit: %w", err)
 		}
 		defer tx.Rollback()
-		if err := appendAudit(ctx, tx, rec); err != nil {
+		if err := s.appendAudit(ctx, tx, rec); err != nil {
 			return err
 		}
 		if key != "" && r != nil {

@@ -24,8 +24,9 @@ import (
 // Every access runs under the caller's context and returns when it ends, even if the disk
 // underneath has stalled: a turn's deadline holds against the state store.
 type State struct {
-	db   *sql.DB
-	path string
+	db    *sql.DB
+	stmts preparedStatements // see prepared.go
+	path  string
 
 	// fault, when set (tests only), is called before each access and may fail or stall it.
 	fault atomic.Pointer[func(ctx context.Context, op string) error]

@@ -102,8 +102,11 @@ func (s *State) VerifyToken(ctx context.Context, token string) (Device, error) {
 		revoked                      sql.NullInt64
 	)
 	err := s.run(ctx, "verify token", func(ctx context.Context) error {
-		return s.db.QueryRowContext(ctx, `SELECT device, hash, scopes, node, node_id, revoked FROM tokens WHERE id = ?`, id).
-			Scan(&device, &hash, &scopes, &node, &nodeID, &revoked)
+		stmt, err := s.prepared(ctx, verifyTokenSQL)
+		if err != nil {
+			return err
+		}
+		return stmt.QueryRowContext(ctx, id).Scan(&device, &hash, &scopes, &node, &nodeID, &revoked)
 	})
 	got := sha256.Sum256([]byte(sec))
 	if errors.Is(err, sql.ErrNoRows) {
