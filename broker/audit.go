@@ -55,8 +55,11 @@ func allowlistArgs(args map[string]string) map[string]string {
 // AppendAudit writes one record.
 func (s *State) AppendAudit(ctx context.Context, r AuditRecord) error {
 	args, _ := json.Marshal(allowlistArgs(r.Args))
-	_, err := s.db.ExecContext(ctx, `INSERT INTO audit (time, turn_id, device, node, route, intent, args, outcome, code, latency_ms, redactions)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	stmt, err := s.prepared(ctx, insertAuditSQL)
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	_, err = stmt.ExecContext(ctx,
 		r.Time.UnixMilli(), r.TurnID, r.Device, r.Node, r.Route, r.Intent, string(args), r.Outcome, r.Code, r.LatencyMS, strings.Join(r.Redactions, ","))
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)

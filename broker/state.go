@@ -16,7 +16,8 @@ import (
 // in one SQLite file in the state directory. WAL mode lets reachyctl create and revoke tokens
 // while the broker runs; a committed record survives the process being killed.
 type State struct {
-	db *sql.DB
+	db    *sql.DB
+	stmts preparedStatements // see prepared.go
 }
 
 const schema = `

@@ -101,8 +101,10 @@ func (s *State) VerifyToken(ctx context.Context, token string) (Device, error) {
 		hash                         []byte
 		revoked                      sql.NullInt64
 	)
-	err := s.db.QueryRowContext(ctx, `SELECT device, hash, scopes, node, node_id, revoked FROM tokens WHERE id = ?`, id).
-		Scan(&device, &hash, &scopes, &node, &nodeID, &revoked)
+	stmt, err := s.prepared(ctx, verifyTokenSQL)
+	if err == nil {
+		err = stmt.QueryRowContext(ctx, id).Scan(&device, &hash, &scopes, &node, &nodeID, &revoked)
+	}
 	got := sha256.Sum256([]byte(sec))
 	if errors.Is(err, sql.ErrNoRows) {
 		subtle.ConstantTimeCompare(got[:], got[:]) // same work either way
