@@ -73,7 +73,7 @@ func startTimerBroker(t *testing.T, stateDir, addr string) *timerBroker {
 		t.Fatal(err)
 	}
 	cfg.Devices = []broker.DeviceConfig{{Name: "reachy", Room: "kitchen"}, {Name: "laptop", Room: "kitchen"}}
-	state, err := broker.OpenState(stateDir)
+	state, err := broker.InitState(stateDir)
 	if err != nil {
 		t.Fatal(err)
 	}
