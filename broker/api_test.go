@@ -39,6 +39,7 @@ func TestAuthenticationAndScopeMatrix(t *testing.T) {
 		{"typed call without intent scope", "POST", "/v1/intents/time.now", tb.token(t, "robot", "turn"), "application/json", []byte(`{}`), 403, api.CodeInsufficientScope},
 		{"unknown intent", "POST", "/v1/intents/door.unlock", all, "application/json", []byte(`{}`), 404, api.CodeUnknownIntent},
 		{"clarify is not callable", "POST", "/v1/intents/clarify", all, "application/json", []byte(`{}`), 404, api.CodeUnknownIntent},
+		{"unclear is not callable", "POST", "/v1/intents/unclear", all, "application/json", []byte(`{"topic":"light"}`), 404, api.CodeUnknownIntent},
 		{"intent the token may not call", "POST", "/v1/intents/house.light.set", readOnly, "application/json", []byte(`{"room":"kitchen","state":"on"}`), 403, api.CodeInsufficientScope},
 		{"room outside the vocabulary", "POST", "/v1/intents/house.light.set", all, "application/json", []byte(`{"room":"garage","state":"on"}`), 400, api.CodeInvalidArgs},
 		{"state outside the vocabulary", "POST", "/v1/intents/house.light.set", all, "application/json", []byte(`{"room":"kitchen","state":"toggle"}`), 400, api.CodeInvalidArgs},
@@ -98,8 +99,8 @@ func TestIntentListIsPerCaller(t *testing.T) {
 			t.Errorf("full token does not see %s", n)
 		}
 	}
-	if full["clarify"] {
-		t.Error("clarify is listed")
+	if full["clarify"] || full["unclear"] {
+		t.Error("an internal intent (clarify, unclear) is listed")
 	}
 	var v struct{ Intents []api.IntentView }
 	tb.do(t, "GET", "/v1/intents", tb.token(t, "robot", "house:write"), "", nil).json(t, &v)

@@ -591,7 +591,7 @@ func (b *Broker) callIntent(ctx context.Context, ic intentCall) callResult {
 	table := b.d.Table()
 	in, ok := table.Lookup(ic.name)
 	// The allowlist is decided first: nothing else is looked at for an unknown intent.
-	if !ok || ic.name == intents.IntentClarify {
+	if !ok || in.Internal {
 		t.resp.Intent = "-"
 		e := errf(api.CodeUnknownIntent, "there is no intent by that name")
 		b.m.countError(e.Code)
@@ -688,7 +688,7 @@ func (b *Broker) handleListIntents(w http.ResponseWriter, r *http.Request) {
 	table := b.d.Table()
 	out := []api.IntentView{}
 	for _, in := range table.Intents() {
-		if in.Name == intents.IntentClarify || !c.Has(in.Scope) {
+		if in.Internal || !c.Has(in.Scope) {
 			continue
 		}
 		v := api.IntentView{Name: in.Name, Kind: string(in.Kind), Scope: in.Scope, Examples: in.Examples, Args: []api.ArgView{}}
