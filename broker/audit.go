@@ -2,7 +2,9 @@ package broker
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -36,7 +38,8 @@ type AuditRecord struct {
 
 // auditableArgs are the only argument names ever written to the log: closed vocabularies.
 // Free text (general.ask's question) never is.
-var auditableArgs = map[string]bool{"room": true, "state": true, "temperature": true, "person": true, "expression": true}
+var auditableArgs = map[string]bool{"room": true, "state": true, "temperature": true, "person": true, "expression": true,
+	"owner": true, "direction": true, "reason": true} // the teleport console's: a login and closed values
 
 func allowlistArgs(args map[string]string) map[string]string {
 	out := map[string]string{}
@@ -51,8 +54,11 @@ func allowlistArgs(args map[string]string) map[string]string {
 // AppendAudit writes one record.
 func (s *State) AppendAudit(ctx context.Context, r AuditRecord) error {
 	args, _ := json.Marshal(allowlistArgs(r.Args))
-	_, err := s.db.ExecContext(ctx, `INSERT INTO audit (time, turn_id, device, node, route, intent, args, outcome, code, latency_ms, redactions)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	stmt, err := s.prepared(ctx, insertAuditSQL)
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	_, err = stmt.ExecContext(ctx,
 		r.Time.UnixMilli(), r.TurnID, r.Device, r.Node, r.Route, r.Intent, string(args), r.Outcome, r.Code, r.LatencyMS, strings.Join(r.Redactions, ","))
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)
@@ -84,6 +90,20 @@ func (s *State) TailAudit(ctx context.Context, n int) ([]AuditRecord, error) {
 		out = append(out, r)
 	}
 	return out, rows.Err()
+}
+
+// LastTurn is the time of device's last turn or utterance (zero when none is recorded).
+func (s *State) LastTurn(ctx context.Context, device string) (time.Time, error) {
+	var t int64
+	err := s.db.QueryRowContext(ctx, `SELECT time FROM audit WHERE device = ? AND route IN ('turn', 'utterance', 'intent')
+		ORDER BY seq DESC LIMIT 1`, device).Scan(&t)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("last turn: %w", err)
+	}
+	return time.UnixMilli(t).UTC(), nil
 }
 
 // PurgeAudit removes records older than the retention period.

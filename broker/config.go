@@ -33,6 +33,7 @@ type Config struct {
 	Agent     AgentConfig     `yaml:"agent"`
 	Calendars CalendarsConfig `yaml:"calendars"`
 	House     HouseConfig     `yaml:"house"`
+	Teleport  TeleportConfig  `yaml:"teleport"`
 	// Home and Intents are read by the intents package (see docs/intents.md).
 	Home    yaml.Node `yaml:"home"`
 	Intents yaml.Node `yaml:"intents"`
@@ -84,6 +85,9 @@ type LimitsConfig struct {
 	// rest wait briefly, then answer busy. Default: speech workers + queue, what
 	// speech-to-text could take anyway.
 	Decodes int `yaml:"decodes"`
+	// AuthFailuresPerMinute is how many failed authentications one remote address may make
+	// (with as many in a burst) before every request from it answers rate_limited.
+	AuthFailuresPerMinute int `yaml:"auth_failures_per_minute"`
 }
 
 // SpeechConfig configures whisper.cpp.
@@ -128,6 +132,13 @@ type AgentConfig struct {
 	Persona        string        `yaml:"persona"`
 	MaxTokens      int           `yaml:"max_tokens"`
 	AttemptTimeout time.Duration `yaml:"attempt_timeout"`
+}
+
+// TeleportConfig says who may use the teleport console (README "Teleport").
+type TeleportConfig struct {
+	Owners      []string      `yaml:"owners"`       // tailnet login names allowed in; nobody when empty
+	IdleTimeout time.Duration `yaml:"idle_timeout"` // a session with no action and nothing heard ends; default 10m
+	MaxTalk     time.Duration `yaml:"max_talk"`     // longest push-to-talk clip; default 30s
 }
 
 // HouseConfig connects the home's devices to Home Assistant and/or MQTT (see docs/home.md).
@@ -233,6 +244,7 @@ func (c *Config) Defaults() {
 	orDefault(&c.Speech.Workers, 1)
 	orDefault(&c.Speech.Queue, 2)
 	orDefault(&c.Limits.Decodes, c.Speech.Workers+c.Speech.Queue)
+	orDefault(&c.Limits.AuthFailuresPerMinute, 10)
 	orDefault(&c.Speech.MaxTokens, 64)
 	orDefault(&c.Speech.Language, "en")
 	orDefault(&c.Speech.Prompt, PromptNames)
@@ -241,6 +253,8 @@ func (c *Config) Defaults() {
 	orDefault(&c.House.HomeAssistant.TokenEnv, "HASS_TOKEN")
 	orDefault(&c.Agent.APIKeyEnv, "REACHY_AGENT_API_KEY")
 	orDefault(&c.Audit.Retention, 90*24*time.Hour)
+	orDefault(&c.Teleport.IdleTimeout, 10*time.Minute)
+	orDefault(&c.Teleport.MaxTalk, 30*time.Second)
 }
 
 // orDefault sets *p to v when the file left it at its zero value.

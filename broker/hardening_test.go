@@ -4,7 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
@@ -173,5 +177,216 @@ func TestACWriteDoesExactlyWhatItsArgumentsSay(t *testing.T) {
 	want := "[invalid:/ invalid:/ ok:on/22 ok:off/]"
 	if fmt.Sprint(got) != want {
 		t.Fatalf("audit says %v, want %s (oldest first)", got, want)
+	}
+}
+
+// TestStateFilesArePrivate: the state directory is 0700 and every state file, the SQLite
+// -wal and -shm included, 0600 — also when the directory and files existed with looser modes.
+func TestStateFilesArePrivate(t *testing.T) {
+	check := func(t *testing.T, dir string) {
+		t.Helper()
+		st, err := OpenState(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		if _, _, err := st.CreateToken(context.Background(), "robot", []string{"turn"}, ""); err != nil {
+			t.Fatal(err)
+		}
+		if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
+			t.Fatalf("state dir mode %v (%v), want 0700", fi.Mode().Perm(), err)
+		}
+		for _, name := range []string{"broker.db", "broker.db-wal", "broker.db-shm"} {
+			fi, err := os.Stat(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if fi.Mode().Perm() != 0o600 {
+				t.Errorf("%s mode %04o, want 0600", name, fi.Mode().Perm())
+			}
+		}
+	}
+	t.Run("fresh", func(t *testing.T) { check(t, filepath.Join(t.TempDir(), "state")) })
+	t.Run("existing and loose", func(t *testing.T) {
+		dir := t.TempDir()
+		for _, name := range []string{"broker.db-wal", "broker.db-shm"} {
+			os.WriteFile(filepath.Join(dir, name), nil, 0o644)
+		}
+		os.Chmod(dir, 0o755)
+		check(t, dir)
+	})
+}
+
+// TestWritableStateDirIsRefused: a state dir its group or the world may write to is refused,
+// and the error says how to fix it.
+func TestWritableStateDirIsRefused(t *testing.T) {
+	for _, mode := range []os.FileMode{0o777, 0o770, 0o702} {
+		dir := t.TempDir()
+		if err := os.Chmod(dir, mode); err != nil {
+			t.Fatal(err)
+		}
+		st, err := OpenState(dir)
+		if err == nil {
+			st.Close()
+			t.Fatalf("mode %04o: accepted", mode)
+		}
+		if !strings.Contains(err.Error(), "chmod 700 "+dir) {
+			t.Fatalf("mode %04o: the error does not say how to fix it: %v", mode, err)
+		}
+	}
+}
+
+// fakeIdentifier answers WhoIs with whatever node the test says is calling.
+type fakeIdentifier struct {
+	mu   sync.Mutex
+	node Node
+}
+
+func (f *fakeIdentifier) set(id, name string) {
+	f.mu.Lock()
+	f.node = Node{ID: id, Name: name}
+	f.mu.Unlock()
+}
+
+func (f *fakeIdentifier) WhoIs(ctx context.Context, remoteAddr string) (Node, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.node, nil
+}
+
+// TestNodeBindingFollowsTheStableNodeID: a token bound to a node by name is pinned to that
+// node's stable ID on first use; it keeps working when the owner renames the node, and a
+// different node renamed to the bound name is refused. The audit shows the name.
+func TestNodeBindingFollowsTheStableNodeID(t *testing.T) {
+	who := &fakeIdentifier{}
+	tb := newTestBroker(t, func(c *Config, d *Deps) { d.Identifier = who })
+	ctx := context.Background()
+	tok, _, err := tb.state.CreateToken(ctx, "robot", []string{"house:read"}, "reachy-living-room")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := func() int { return tb.do(t, "GET", "/v1/intents", tok, "", nil).status }
+	who.set("nROBOT1CNTRL", "reachy-living-room")
+	if s := list(); s != 200 {
+		t.Fatalf("from its own node: %d", s)
+	}
+	who.set("nROBOT1CNTRL", "renamed-by-owner")
+	if s := list(); s != 200 {
+		t.Fatalf("from its own node after a rename: %d", s)
+	}
+	who.set("nTHIEF9CNTRL", "reachy-living-room")
+	if s := list(); s != 401 {
+		t.Fatalf("from another node renamed to the bound name: %d", s)
+	}
+	infos, _ := tb.state.ListTokens(ctx, "robot")
+	if len(infos) != 1 || infos[0].NodeID != "nROBOT1CNTRL" || infos[0].Node != "reachy-living-room" {
+		t.Fatalf("token info %+v", infos)
+	}
+
+	// A token may also be bound by the node's ID directly.
+	byID, _, _ := tb.state.CreateToken(ctx, "robot", []string{"text"}, "nROBOT1CNTRL")
+	who.set("nROBOT1CNTRL", "whatever")
+	if r := tb.say(t, byID, "what time is it"); r.status != 200 {
+		t.Fatalf("bound by ID: %d %s", r.status, r.body)
+	}
+	recs, _ := tb.state.TailAudit(ctx, 1)
+	if len(recs) != 1 || recs[0].Node != "whatever" {
+		t.Fatalf("the audit does not show the node's name: %+v", recs)
+	}
+}
+
+// TestNodeBoundTokenNeedsATailnetIdentity: on a listener without tailnet identity (loopback
+// dev mode) a node-bound token is refused instead of accepted unchecked; an unbound one works.
+func TestNodeBoundTokenNeedsATailnetIdentity(t *testing.T) {
+	tb := newTestBroker(t) // no Identifier: loopback dev mode
+	bound, _, err := tb.state.CreateToken(context.Background(), "robot", []string{"house:read"}, "reachy-living-room")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := tb.do(t, "GET", "/v1/intents", bound, "", nil)
+	if r.status != 401 || !strings.Contains(string(r.body), "no tailnet identity") {
+		t.Fatalf("node-bound token in dev mode: %d %s", r.status, r.body)
+	}
+	if r := tb.do(t, "GET", "/v1/intents", tb.token(t, "robot", "house:read"), "", nil); r.status != 200 {
+		t.Fatalf("unbound token in dev mode: %d", r.status)
+	}
+}
+
+// TestOldStateGainsNodeIDs: a database from before node IDs opens, and its tokens still work.
+func TestOldStateGainsNodeIDs(t *testing.T) {
+	dir := t.TempDir()
+	st, err := OpenState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, _, err := st.CreateToken(context.Background(), "robot", []string{"turn"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.db.Exec(`ALTER TABLE tokens DROP COLUMN node_id`); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	st, err = OpenState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.VerifyToken(context.Background(), tok); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFailedAuthenticationsAreRateLimitedPerAddress: after a burst of bad tokens an address
+// answers rate_limited (with Retry-After) before any token is checked — a good token from it
+// too — while another address is not affected.
+func TestFailedAuthenticationsAreRateLimitedPerAddress(t *testing.T) {
+	tb := newTestBroker(t, func(c *Config, d *Deps) { c.Limits.AuthFailuresPerMinute = 3 })
+	good := tb.token(t, "robot", "house:read")
+	h := tb.b.Handler()
+	call := func(addr, token string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("GET", "/v1/intents", nil)
+		req.RemoteAddr = addr
+		req.Header.Set("Authorization", "Bearer "+token)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	guess := "rbk_0123456789abcdef_" + strings.Repeat("A", 43)
+	for i := range 3 {
+		if rec := call("100.64.0.9:40000", guess); rec.Code != 401 {
+			t.Fatalf("guess %d: %d", i, rec.Code)
+		}
+	}
+	rec := call("100.64.0.9:40001", guess)
+	if rec.Code != 429 || rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), api.CodeRateLimited) {
+		t.Fatalf("fourth guess: %d %q %s", rec.Code, rec.Header().Get("Retry-After"), rec.Body)
+	}
+	if rec := call("100.64.0.9:40002", good); rec.Code != 429 {
+		t.Fatalf("a good token from the blocked address is checked: %d", rec.Code)
+	}
+	if rec := call("100.64.0.10:40000", good); rec.Code != 200 {
+		t.Fatalf("another address: %d", rec.Code)
+	}
+}
+
+// TestIntentListIsRateLimitedPerDevice: GET /v1/intents has a per-device limit of its own.
+func TestIntentListIsRateLimitedPerDevice(t *testing.T) {
+	tb := newTestBroker(t, func(c *Config, d *Deps) { c.Limits.RatePerMinute, c.Limits.Burst = 1, 3 })
+	robot := tb.token(t, "robot", "house:read", "text")
+	for i := range 3 {
+		if r := tb.do(t, "GET", "/v1/intents", robot, "", nil); r.status != 200 {
+			t.Fatalf("list %d: %d", i, r.status)
+		}
+	}
+	r := tb.do(t, "GET", "/v1/intents", robot, "", nil)
+	if r.status != 429 || r.code(t) != api.CodeRateLimited || r.header.Get("Retry-After") == "" {
+		t.Fatalf("fourth list: %d %s", r.status, r.body)
+	}
+	if r := tb.do(t, "GET", "/v1/intents", tb.token(t, "bedside", "house:read"), "", nil); r.status != 200 {
+		t.Fatalf("another device: %d", r.status)
+	}
+	if r := tb.say(t, robot, "what time is it"); r.status != 200 {
+		t.Fatalf("listing used up the device's turns: %d", r.status)
 	}
 }

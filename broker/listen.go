@@ -71,18 +71,19 @@ func (t *Tailnet) IPs() (netip.Addr, netip.Addr) { return t.srv.TailscaleIPs() }
 // Close leaves the tailnet.
 func (t *Tailnet) Close() error { return t.srv.Close() }
 
-// WhoIs names the tailnet node a connection comes from (its short hostname).
-func (t *Tailnet) WhoIs(ctx context.Context, remoteAddr string) (string, error) {
+// WhoIs identifies the tailnet node a connection comes from: its stable node ID (what
+// tokens are pinned to) and its short name (for people; an owner can rename a node).
+func (t *Tailnet) WhoIs(ctx context.Context, remoteAddr string) (Node, error) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	who, err := t.client.WhoIs(ctx, remoteAddr)
 	if err != nil {
-		return "", fmt.Errorf("whois %s: %w", remoteAddr, err)
+		return Node{}, fmt.Errorf("whois %s: %w", remoteAddr, err)
 	}
-	if who.Node == nil {
-		return "", fmt.Errorf("whois %s: no node", remoteAddr)
+	if who.Node == nil || who.Node.StableID == "" {
+		return Node{}, fmt.Errorf("whois %s: no node", remoteAddr)
 	}
-	return nodeName(who.Node.ComputedName, who.Node.Name), nil
+	return Node{ID: string(who.Node.StableID), Name: nodeName(who.Node.ComputedName, who.Node.Name)}, nil
 }
 
 func nodeName(computed, fqdn string) string {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"path"
@@ -19,6 +20,8 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/console"
+	"github.com/reachy-broker/reachy-broker/broker/link"
 	"github.com/reachy-broker/reachy-broker/broker/mcp"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/redact"
@@ -33,9 +36,16 @@ type Transcriber interface {
 // ErrBusy is what a Transcriber returns when it cannot take more work.
 var ErrBusy = errors.New("busy")
 
-// Identifier names the tailnet node behind a connection ("" and nil in loopback dev mode).
+// Identifier names the tailnet node behind a connection (nil in loopback dev mode).
 type Identifier interface {
-	WhoIs(ctx context.Context, remoteAddr string) (string, error)
+	WhoIs(ctx context.Context, remoteAddr string) (Node, error)
+}
+
+// Node is a tailnet node: its stable ID, which tokens are pinned to, and its name, which
+// people read (and an owner can change).
+type Node struct {
+	ID   string
+	Name string
 }
 
 // ReloadStatus reports how the last reload of the intent table went (*Tables implements it).
@@ -54,6 +64,9 @@ type Deps struct {
 	Handlers    map[string]intents.Handler
 	Identifier  Identifier   // nil: loopback dev mode, no node binding
 	Reloads     ReloadStatus // nil: the table is never reloaded (tests)
+	Link        link.Options
+	People      PersonIdentifier // the console's identity source (the tailnet); nil: DevOwner on loopback
+	DevOwner    string           // loopback dev mode: every loopback connection is this owner (--dev-owner)
 	Logger      *slog.Logger
 	Now         func() time.Time
 }
@@ -68,9 +81,13 @@ type Broker struct {
 	log     *slog.Logger
 	limMu   sync.Mutex
 	limits  map[string]*rate.Limiter
+	authMu  sync.Mutex
+	authBad map[string]*rate.Limiter // failed authentications per remote address
 	devMu   sync.Mutex
 	devices map[string]*deviceState // follow-up windows and pending clarifications
 	mcp     *mcp.Handler
+	link    *link.Registry
+	console *console.Console
 }
 
 // deviceState is the short-lived conversational state of one device.
@@ -94,16 +111,28 @@ func New(d Deps) (*Broker, error) {
 	if d.Redactor == nil {
 		d.Redactor = redact.MustDefault()
 	}
+	d.Handlers = maps.Clone(d.Handlers)
 	if d.Handlers == nil {
 		d.Handlers = map[string]intents.Handler{}
+	}
+	if d.Link.Logger == nil {
+		d.Link.Logger = d.Logger
 	}
 	m := newMetrics()
 	if d.Reloads != nil {
 		m.watchReloads(d.Reloads)
 	}
 	b := &Broker{d: d, m: m, idem: newIdem(d.State), decodes: newAdmission(d.Config.Limits.Decodes), log: d.Logger,
-		limits: map[string]*rate.Limiter{}, devices: map[string]*deviceState{}}
+		limits: map[string]*rate.Limiter{}, authBad: map[string]*rate.Limiter{}, devices: map[string]*deviceState{}}
 	b.mcp = mcp.New(mcpBackend{b}, mcp.Options{Version: "v1", Logger: d.Logger, MaxBodyBytes: d.Config.Limits.JSONBytes})
+	b.link = link.New(d.Link)
+	var err error
+	if b.console, err = b.newConsole(); err != nil {
+		return nil, err
+	}
+	if _, ok := b.d.Handlers["session.end"]; !ok {
+		b.d.Handlers["session.end"] = sessionEnd{b}
+	}
 	return b, nil
 }
 
@@ -113,7 +142,10 @@ func (b *Broker) Handler() http.Handler {
 	mux.Handle("POST /v1/turns", b.authed(intents.ScopeTurn, b.limited(b.handleTurn)))
 	mux.Handle("POST /v1/utterances", b.authed(intents.ScopeText, b.limited(b.handleUtterance)))
 	mux.Handle("POST /v1/intents/{name}", b.authed(intents.ScopeIntent, b.limited(b.handleTypedCall)))
-	mux.Handle("GET /v1/intents", b.authed("", b.handleListIntents))
+	mux.Handle("GET /v1/intents", b.authed("", b.limitedBy("list/", b.handleListIntents)))
+	mux.Handle("GET /v1/link", b.authed(intents.ScopeLink, b.handleLink))
+	mux.Handle("GET /{$}", b.consoleHandler()) // the teleport console: owners by tailnet identity
+	mux.Handle("/console/", b.consoleHandler())
 	// MCP for the owner's agents: the same gate, then the same typed-call path.
 	mux.Handle("POST "+mcp.Path, b.gate(mcp.Scope, mcp.MetadataURL, b.mcp.ServeHTTP))
 	mux.Handle(mcp.Path, b.mcp)
@@ -199,9 +231,22 @@ func (b *Broker) gate(scope string, metadata func(*http.Request) string, next ht
 			b.m.countError(e.Code)
 			writeError(w, e)
 		}
+		// An address that keeps failing is not heard at all for a while: guessing tokens
+		// costs a minute per handful of tries.
+		addr := remoteHost(r.RemoteAddr)
+		if wait := b.authBlocked(addr); wait > 0 {
+			e := errf(api.CodeRateLimited, "too many failed authentications from this address; try again later")
+			e.RetryAfter = int(wait/time.Second) + 1
+			fail(e)
+			return
+		}
+		failAuth := func(e *apiError) {
+			b.authFailed(addr)
+			fail(e)
+		}
 		token, ok := bearerToken(r.Header.Get("Authorization"))
 		if !ok {
-			fail(errf(api.CodeUnauthenticated, "a bearer token is required"))
+			failAuth(errf(api.CodeUnauthenticated, "a bearer token is required"))
 			return
 		}
 		dev, err := b.d.State.VerifyToken(r.Context(), token)
@@ -211,10 +256,10 @@ func (b *Broker) gate(scope string, metadata func(*http.Request) string, next ht
 				fail(errf(api.CodeInternal, "could not check the token"))
 				return
 			}
-			fail(errf(api.CodeUnauthenticated, "the token is not valid%s", b.devHint()))
+			failAuth(errf(api.CodeUnauthenticated, "the token is not valid%s", b.devHint()))
 			return
 		}
-		node := ""
+		var node Node
 		if b.d.Identifier != nil {
 			node, err = b.d.Identifier.WhoIs(r.Context(), r.RemoteAddr)
 			if err != nil {
@@ -222,13 +267,25 @@ func (b *Broker) gate(scope string, metadata func(*http.Request) string, next ht
 				fail(errf(api.CodeUnauthenticated, "the calling node could not be identified"))
 				return
 			}
-			if dev.Node != "" && !strings.EqualFold(dev.Node, node) {
-				b.log.Warn("token used from another node", "device", dev.Name, "bound_to", dev.Node, "from", node)
-				fail(errf(api.CodeUnauthenticated, "this token is bound to another device"))
-				return
-			}
 		}
-		dev.Node = node
+		// A node-bound token needs a tailnet identity: on a listener without one (loopback
+		// dev mode) it is refused, never accepted unchecked.
+		ok, err = b.d.State.bindNode(r.Context(), dev, node)
+		if err != nil {
+			b.log.Error("node binding check failed", "err", err)
+			fail(errf(api.CodeInternal, "could not check the token's node"))
+			return
+		}
+		if !ok {
+			b.log.Warn("token used from another node", "device", dev.Name, "bound_to", dev.Node, "bound_id", dev.NodeID, "from", node.Name, "from_id", node.ID)
+			if node.ID == "" {
+				failAuth(errf(api.CodeUnauthenticated, "this token is bound to a tailnet node, and this listener has no tailnet identity"))
+			} else {
+				failAuth(errf(api.CodeUnauthenticated, "this token is bound to another device"))
+			}
+			return
+		}
+		dev.Node, dev.NodeID = node.Name, node.ID
 		if scope != "" && !dev.Has(scope) {
 			e := errf(api.CodeInsufficientScope, "this token lacks the %s scope", scope)
 			e.Scope = scope
@@ -260,10 +317,14 @@ func bearerToken(h string) (string, bool) {
 	return token, true
 }
 
-// limited applies the per-device rate limit.
-func (b *Broker) limited(next http.HandlerFunc) http.HandlerFunc {
+// limited applies the per-device rate limit of the turn routes.
+func (b *Broker) limited(next http.HandlerFunc) http.HandlerFunc { return b.limitedBy("", next) }
+
+// limitedBy applies a per-device rate limit kept under prefix: the intent list has its own
+// budget, so listing does not use up a device's turns.
+func (b *Broker) limitedBy(prefix string, next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if delay := b.reserve(callerOf(r).Name, 1); delay > 0 {
+		if delay := b.reserve(prefix+callerOf(r).Name, 1); delay > 0 {
 			e := errf(api.CodeRateLimited, "too many requests from this device; try again shortly")
 			e.RetryAfter = int(delay/time.Second) + 1
 			b.m.countError(e.Code)

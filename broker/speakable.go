@@ -18,7 +18,11 @@ func (b *Broker) speakable(text string) (redact.Result, error) {
 	if err != nil {
 		return redact.Result{}, err
 	}
-	second, err := b.d.Redactor.Redact(stripMarkup(first.Text))
+	stripped := stripMarkup(first.Text)
+	if stripped == first.Text {
+		return first, nil // nothing was joined: a second pass would find nothing new
+	}
+	second, err := b.d.Redactor.Redact(stripped)
 	if err != nil {
 		return redact.Result{}, err
 	}

@@ -3,7 +3,9 @@ package broker
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -14,7 +16,8 @@ import (
 // in one SQLite file in the state directory. WAL mode lets reachyctl create and revoke tokens
 // while the broker runs; a committed record survives the process being killed.
 type State struct {
-	db *sql.DB
+	db    *sql.DB
+	stmts preparedStatements // see prepared.go
 }
 
 const schema = `
@@ -24,6 +27,7 @@ CREATE TABLE IF NOT EXISTS tokens (
 	hash    BLOB NOT NULL,
 	scopes  TEXT NOT NULL,
 	node    TEXT NOT NULL DEFAULT '',
+	node_id TEXT NOT NULL DEFAULT '',
 	created INTEGER NOT NULL,
 	revoked INTEGER
 );
@@ -57,12 +61,21 @@ CREATE TABLE IF NOT EXISTS idempotency (
 CREATE INDEX IF NOT EXISTS idempotency_created ON idempotency(created);
 `
 
-// OpenState opens (and creates) the state database in dir.
+// stateFiles are the database and the files SQLite keeps beside it in WAL mode.
+var stateFiles = []string{"broker.db", "broker.db-wal", "broker.db-shm"}
+
+// OpenState opens (and creates) the state database in dir. The directory is made 0700 and
+// every state file 0600 (SQLite gives its -wal and -shm files the database file's mode, so
+// the database is created 0600 before SQLite opens it). A directory that others may write to
+// is refused: someone else could have replaced the files in it.
 func OpenState(dir string) (*State, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("state dir %s: %w", dir, err)
+	if err := secureStateDir(dir); err != nil {
+		return nil, err
 	}
 	path := filepath.Join(dir, "broker.db")
+	if err := secureStateFiles(dir); err != nil {
+		return nil, err
+	}
 	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -73,11 +86,58 @@ func OpenState(dir string) (*State, error) {
 		db.Close()
 		return nil, fmt.Errorf("open state %s: %w", path, err)
 	}
-	if err := os.Chmod(path, 0o600); err != nil {
+	if err := migrateTokens(context.Background(), db); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("state %s: %w", path, err)
+		return nil, fmt.Errorf("open state %s: %w", path, err)
+	}
+	if err := secureStateFiles(dir); err != nil {
+		db.Close()
+		return nil, err
 	}
 	return &State{db: db}, nil
+}
+
+// secureStateDir creates dir 0700, or makes an existing one 0700, refusing one that its
+// group or the world may write to.
+func secureStateDir(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return fmt.Errorf("state dir %s: %w", dir, err)
+		}
+		return os.Chmod(dir, 0o700) // MkdirAll's mode is filtered by the umask
+	case err != nil:
+		return fmt.Errorf("state dir %s: %w", dir, err)
+	case !fi.IsDir():
+		return fmt.Errorf("state dir %s is not a directory", dir)
+	case fi.Mode().Perm()&0o022 != 0:
+		return fmt.Errorf("state dir %s is writable by its group or by everyone (mode %04o), so its tokens and audit log "+
+			"could have been replaced; refusing to start. Check its contents, then run: chmod 700 %s", dir, fi.Mode().Perm(), dir)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return fmt.Errorf("state dir %s: %w", dir, err)
+	}
+	return nil
+}
+
+// secureStateFiles creates the database file 0600 if missing and makes every existing
+// state file 0600.
+func secureStateFiles(dir string) error {
+	for i, name := range stateFiles {
+		p := filepath.Join(dir, name)
+		if i == 0 {
+			f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
+			if err != nil {
+				return fmt.Errorf("state %s: %w", p, err)
+			}
+			f.Close()
+		}
+		if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("state %s: %w", p, err)
+		}
+	}
+	return nil
 }
 
 // Close closes the database.

@@ -27,7 +27,10 @@ type Device struct {
 	Name    string   `json:"device"`
 	TokenID string   `json:"token_id"`
 	Scopes  []string `json:"scopes"`
-	Node    string   `json:"node,omitempty"` // tailnet node the token is bound to
+	Node    string   `json:"node,omitempty"` // for people: the node's name (bound-to name, then the caller's)
+	// NodeID is the stable tailnet node ID the token is pinned to ("" until its first use
+	// from the node it was bound to). Names can be changed by an owner; the ID cannot.
+	NodeID string `json:"node_id,omitempty"`
 }
 
 // Has reports whether the device holds scope.
@@ -39,6 +42,7 @@ type TokenInfo struct {
 	Device  string     `json:"device"`
 	Scopes  []string   `json:"scopes"`
 	Node    string     `json:"node,omitempty"`
+	NodeID  string     `json:"node_id,omitempty"`
 	Created time.Time  `json:"created"`
 	Revoked *time.Time `json:"revoked,omitempty"`
 }
@@ -93,12 +97,14 @@ func (s *State) VerifyToken(ctx context.Context, token string) (Device, error) {
 		return Device{}, errBadToken
 	}
 	var (
-		device, scopes, node string
-		hash                 []byte
-		revoked              sql.NullInt64
+		device, scopes, node, nodeID string
+		hash                         []byte
+		revoked                      sql.NullInt64
 	)
-	err := s.db.QueryRowContext(ctx, `SELECT device, hash, scopes, node, revoked FROM tokens WHERE id = ?`, id).
-		Scan(&device, &hash, &scopes, &node, &revoked)
+	stmt, err := s.prepared(ctx, verifyTokenSQL)
+	if err == nil {
+		err = stmt.QueryRowContext(ctx, id).Scan(&device, &hash, &scopes, &node, &nodeID, &revoked)
+	}
 	got := sha256.Sum256([]byte(sec))
 	if errors.Is(err, sql.ErrNoRows) {
 		subtle.ConstantTimeCompare(got[:], got[:]) // same work either way
@@ -110,12 +116,12 @@ func (s *State) VerifyToken(ctx context.Context, token string) (Device, error) {
 	if subtle.ConstantTimeCompare(got[:], hash) != 1 || revoked.Valid {
 		return Device{}, errBadToken
 	}
-	return Device{Name: device, TokenID: id, Scopes: strings.Split(scopes, ","), Node: node}, nil
+	return Device{Name: device, TokenID: id, Scopes: strings.Split(scopes, ","), Node: node, NodeID: nodeID}, nil
 }
 
 // ListTokens lists tokens, optionally of one device.
 func (s *State) ListTokens(ctx context.Context, device string) ([]TokenInfo, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, device, scopes, node, created, revoked FROM tokens
+	rows, err := s.db.QueryContext(ctx, `SELECT id, device, scopes, node, node_id, created, revoked FROM tokens
 		WHERE ? = '' OR device = ? ORDER BY created`, device, device)
 	if err != nil {
 		return nil, fmt.Errorf("list tokens: %w", err)
@@ -127,7 +133,7 @@ func (s *State) ListTokens(ctx context.Context, device string) ([]TokenInfo, err
 		var scopes string
 		var created int64
 		var revoked sql.NullInt64
-		if err := rows.Scan(&ti.ID, &ti.Device, &scopes, &ti.Node, &created, &revoked); err != nil {
+		if err := rows.Scan(&ti.ID, &ti.Device, &scopes, &ti.Node, &ti.NodeID, &created, &revoked); err != nil {
 			return nil, err
 		}
 		ti.Scopes = strings.Split(scopes, ",")
@@ -149,6 +155,48 @@ func (s *State) RevokeTokens(ctx context.Context, device string) (int, error) {
 	}
 	n, _ := res.RowsAffected()
 	return int(n), nil
+}
+
+// migrateTokens adds the node_id column to a database made before tokens were pinned to
+// stable node IDs.
+func migrateTokens(ctx context.Context, db *sql.DB) error {
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('tokens') WHERE name = 'node_id'`).Scan(&n); err != nil {
+		return fmt.Errorf("migrate tokens: %w", err)
+	}
+	if n > 0 {
+		return nil
+	}
+	if _, err := db.ExecContext(ctx, `ALTER TABLE tokens ADD COLUMN node_id TEXT NOT NULL DEFAULT ''`); err != nil {
+		return fmt.Errorf("migrate tokens: %w", err)
+	}
+	return nil
+}
+
+// bindNode checks a token's node binding against the calling node and pins the token to
+// the node's stable ID on its first use from the node it was bound to (by name or by ID).
+// A token pinned to an ID is accepted from that node only, whatever it is renamed to.
+func (s *State) bindNode(ctx context.Context, dev Device, from Node) (bool, error) {
+	switch {
+	case dev.Node == "" && dev.NodeID == "":
+		return true, nil // not bound
+	case from.ID == "":
+		return false, nil // bound, and the caller has no tailnet identity
+	case dev.NodeID != "":
+		return dev.NodeID == from.ID, nil
+	case dev.Node == from.ID || strings.EqualFold(dev.Node, from.Name):
+		_, err := s.db.ExecContext(ctx, `UPDATE tokens SET node_id = ? WHERE id = ? AND node_id = ''`, from.ID, dev.TokenID)
+		if err != nil {
+			return false, fmt.Errorf("pin token to node: %w", err)
+		}
+		// Another request may have pinned it first, to another node with the same name.
+		var pinned string
+		if err := s.db.QueryRowContext(ctx, `SELECT node_id FROM tokens WHERE id = ?`, dev.TokenID).Scan(&pinned); err != nil {
+			return false, fmt.Errorf("pin token to node: %w", err)
+		}
+		return pinned == from.ID, nil
+	}
+	return false, nil
 }
 
 // SetScopes replaces the scopes of every live token of device; the next request with one

@@ -2,7 +2,6 @@ package intents
 
 import (
 	"fmt"
-	"strings"
 )
 
 // The frame router: the built-in house and calendar intents are not enumerated sentence by
@@ -76,6 +75,15 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		d.Doctrine = append([]string{fmt.Sprintf("%s: only an imperative acts, so %s reads", trace, m.Form)}, d.Doctrine...)
 		return d, true
 	}
+	if acting && (m.Exception || m.Deferred) {
+		why := "it excepts part of a set"
+		if m.Deferred {
+			why = "it asks for later, and only now can be done"
+		}
+		d := t.unclear(n, dev, trace+": "+why)
+		d.Mentions = &m
+		return d, true
+	}
 	if m.Alternatives {
 		d := t.oneThing(n, "it offers a choice (\"or\")")
 		d.Mentions = &m
@@ -134,7 +142,12 @@ func generalKnowledge(n Normalized, m Mentions) bool {
 	if len(m.Rooms) > 0 || m.Here || len(m.States) > 0 || m.Temperature != "" || len(m.People) > 0 {
 		return false
 	}
-	toks := strings.Fields(n.Text)
+	toks := n.tokens()
+	for _, w := range toks {
+		if w == "outside" || w == "outdoors" || w == "weather" || w == "forecast" {
+			return true // "what is the temperature outside": the weather, not the house
+		}
+	}
 	for _, l := range generalLeads {
 		if hasPrefix(toks, l) {
 			return true
@@ -157,9 +170,7 @@ var formNeverActs = map[string]string{
 }
 
 // frameRule names the frame router as the rule, with the intent's entry in its table file.
-func frameRule(in *Intent) *Rule {
-	return &Rule{Intent: in.Name, Index: -1, Pattern: "frame router (intents/frame.go)", Where: in.where}
-}
+func frameRule(in *Intent) *Rule { return in.frameRule }
 
 // frameRoom picks the room argument: a named room, else an unknown place (asked about),
 // else "here", else "all". many is true when the sentence names two places.

@@ -150,3 +150,75 @@ func TestUnknownPlacesAreAskedAbout(t *testing.T) {
 		}
 	}
 }
+
+// TestImpliedDevices: a room with a state means its lights; a room with degrees, or warmth in
+// a question, means the AC (the home's climate device).
+func TestImpliedDevices(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"switch the kitchen on", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
+		{"turn the office off", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+		{"set the living room to 21 degrees", "house.ac.set", map[string]string{"room": "living room", "temperature": "21"}},
+		{"make the bedroom 20 degrees", "house.ac.set", map[string]string{"room": "bedroom", "temperature": "20"}},
+		{"cool the bedroom to 21", "house.ac.set", map[string]string{"room": "bedroom", "temperature": "21"}},
+		{"is it warm in the bedroom", "house.ac.get", map[string]string{"room": "bedroom"}},
+		{"illuminate the office", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"set the volume to 20", "general.ask", nil},
+	})
+}
+
+// TestStopAndNeverMind: the ways people call the robot off.
+func TestStopAndNeverMind(t *testing.T) {
+	var cases []routeCase
+	for _, s := range []string{"stop", "Stop!", "stop stop stop", "okay, okay, stop", "stop it, Reachy", "stop talking", "stop dancing",
+		"stop singing now", "be quiet", "quiet please", "shush", "that's enough", "enough", "never mind", "nevermind", "forget it",
+		"cancel", "cancel that", "shut up"} {
+		cases = append(cases, routeCase{s, "robot.stop", nil})
+	}
+	for _, s := range []string{"what time is it", "what's the time, Reachy?", "do you know what time it is", "tell me the time",
+		"can you tell me the time please"} {
+		cases = append(cases, routeCase{s, "time.now", nil})
+	}
+	for _, s := range []string{"what's the date", "what day of the week is it", "which day is it today", "what's today's date"} {
+		cases = append(cases, routeCase{s, "date.today", nil})
+	}
+	checkRoutes(t, demo(t), cases)
+}
+
+// TestNothingIsDoneOnAGuess: exceptions, later times and choices are not acted on; whisper's
+// "of" for "off" is.
+func TestNothingIsDoneOnAGuess(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{
+		"lights off everywhere except the kitchen", "turn off all the lights but the kitchen",
+		"turn off every light apart from the office", "turn on the kitchen light in 5 minutes",
+		"turn off the lights at 10", "turn on the kitchen light when I get home", "switch off the bedroom ac later",
+		"turn on the kitchen light tonight", "turn on the kitchen or the office light",
+		"turn the bedroom ac off for an hour",
+	} {
+		if d := tb.Route(s, Context{}); d.Kind == KindWrite {
+			t.Errorf("%q acted: %s %v", s, d.Intent, d.Args)
+		}
+	}
+	checkRoutes(t, tb, []routeCase{
+		{"hey reachy turn of the kitchen light", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"turn the kitchen light of", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"go ahead and turn off the lights in the kitchen", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+	})
+}
+
+func TestRouterOnlyIntentsAreMarked(t *testing.T) {
+	tb := demo(t)
+	for _, in := range tb.Intents() {
+		if want := in.Name == IntentClarify || in.Name == IntentUnclear; in.Internal != want {
+			t.Errorf("%s: internal %v", in.Name, in.Internal)
+		}
+	}
+}
+
+func TestWhisperOfForOffOnlyWhereOffFits(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"switch on the lights of the living room", "house.light.set", map[string]string{"room": "living room", "state": "on"}},
+		{"turn the bedroom ac of", "house.ac.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"turn of the office lights", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+	})
+}

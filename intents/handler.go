@@ -75,7 +75,7 @@ func (t *Table) Validate(in *Intent, args map[string]string, ctx Context) (map[s
 		spec, ok := in.Arg(k)
 		if !ok {
 			// Name the problem, never the caller's bytes: the unknown name is not echoed.
-			return nil, &ArgError{Why: "one argument is not an argument of " + in.Name + " (it takes " + argNames(in) + ")"}
+			return nil, &ArgError{Why: "one argument is not an argument of " + in.Name}
 		}
 		if spec.Type == ArgText {
 			if len(v) == 0 || len(v) > maxTranscript {
@@ -117,18 +117,6 @@ func (t *Table) Validate(in *Intent, args map[string]string, ctx Context) (map[s
 		b.args[k] = v
 	}
 	return b.args, nil
-}
-
-// argNames lists an intent's declared argument names, or "none".
-func argNames(in *Intent) string {
-	if len(in.Args) == 0 {
-		return "none"
-	}
-	names := make([]string, len(in.Args))
-	for i, a := range in.Args {
-		names[i] = a.Name
-	}
-	return joinComma(names)
 }
 
 // ArgError says which argument is wrong and why. Arg is always a declared argument name

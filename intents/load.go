@@ -207,6 +207,14 @@ func build(home Home, custom, builtins []intentYAML, file string) (*Table, error
 	for _, in := range t.intents {
 		if in.Builtin {
 			in.Examples, in.Unavailable = fillExamples(in, home)
+			in.Internal = in.Name == IntentClarify || in.Name == IntentUnclear
+		}
+		switch {
+		case len(in.patterns) == 0:
+		case in.Builtin:
+			t.builtins = append(t.builtins, in)
+		default:
+			t.custom = append(t.custom, in)
 		}
 	}
 	for _, in := range t.intents {

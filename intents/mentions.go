@@ -21,9 +21,17 @@ type Mentions struct {
 	Calendar     bool     `json:"calendar,omitempty"`     // busy, free, available, meeting, schedule ...
 	Warmth       bool     `json:"warmth,omitempty"`       // hot, warm, cold, temperature: a read of the climate
 	Alternatives bool     `json:"alternatives,omitempty"` // "or": the speaker offers a choice, nothing to act on
+	Exception    bool     `json:"exception,omitempty"`    // "except", "but", "apart from": a set the frame cannot name
+	Deferred     bool     `json:"deferred,omitempty"`     // "in 5 minutes", "at 7", "when I get home", "tonight": not now
 	Unexplained  int      `json:"unexplained,omitempty"`  // words no list explains (an imperative with many is not acted on)
 	Form         string   `json:"form"`                   // imperative | question | indirect | negated | reported | statement | corrected
+	named        bool     // a light or AC word was said (not implied)
 }
+
+// deferWords put an action at another time, which the router cannot do.
+var deferWords = map[string]bool{"when": true, "later": true, "tonight": true, "tomorrow": true, "until": true, "till": true,
+	"before": true, "soon": true, "oclock": true, "pm": true, "am": true, "midnight": true, "noon": true, "schedule": true,
+	"once": true, "whenever": true, "sunset": true, "sunrise": true, "minutes": true, "hours": true, "seconds": true}
 
 // plainWords are words a house command may carry that no other list names.
 var plainWords = map[string]bool{"the": true, "a": true, "an": true, "my": true, "our": true, "your": true, "sure": true,
@@ -34,7 +42,8 @@ var plainWords = map[string]bool{"the": true, "a": true, "an": true, "my": true,
 	"down": true, "is": true, "are": true, "be": true, "it": true, "them": true, "and": true, "whole": true, "let": true,
 	"go": true, "make": true, "ensure": true, "there": true, "some": true, "can": true, "could": true, "you": true,
 	"i": true, "we": true, "too": true, "here": true, "running": true, "working": true, "going": true, "lit": true,
-	"burning": true, "blowing": true, "left": true, "currently": true, "set": true, "also": true, "still": true, "everything": true, "both": true, "with": true, "by": true}
+	"burning": true, "blowing": true, "left": true, "currently": true, "set": true, "switched": true, "turned": true,
+	"powered": true, "killed": true, "shut": true, "put": true, "cut": true, "being": true, "been": true, "getting": true, "also": true, "still": true, "everything": true, "both": true, "with": true, "by": true}
 
 // Device words. "temperature" and "thermostat" name the AC: it is the home's climate device.
 var deviceWords = map[string]string{
@@ -75,7 +84,8 @@ var calendarWords = map[string]bool{"busy": true, "free": true, "available": tru
 	"appointment": true, "appointments": true, "doing": true, "where": true, "interrupt": true, "disturb": true,
 	"work": true, "office": true, "booked": true, "occupied": true, "back": true, "home": true, "out": true}
 
-var warmthWords = map[string]bool{"hot": true, "warm": true, "cold": true, "chilly": true, "cool": true, "temperature": true, "temp": true}
+var warmthWords = map[string]bool{"hot": true, "warm": true, "cold": true, "chilly": true, "cool": true, "temperature": true,
+	"temp": true, "heat": true, "warmer": true, "cooler": true, "colder": true, "hotter": true, "freezing": true, "degrees": true}
 
 // roomPrepositions open a place: "in the garage", "at the first floor", "on the porch".
 var roomPrepositions = map[string]bool{"in": true, "at": true, "inside": true}
@@ -88,7 +98,7 @@ var placeStop = map[string]bool{"on": true, "off": true, "to": true, "and": true
 
 // mentions reads a normalized sentence.
 func (t *Table) mentions(n Normalized) Mentions {
-	toks := strings.Fields(n.Text)
+	toks := n.tokens()
 	var m Mentions
 	used := make([]bool, len(toks)) // tokens that are part of a room name
 	// Rooms, longest phrase first ("living room" before "room").
@@ -144,6 +154,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 			if m.Device == "" || m.Device == "other" {
 				m.Device = d
 			}
+			m.named = m.named || d == "light" || d == "ac"
 			if w == "temperature" || w == "temp" {
 				m.Warmth = true
 			}
@@ -182,8 +193,17 @@ func (t *Table) mentions(n Normalized) Mentions {
 			m.Temperature = w
 		}
 	}
-	if m.Device == "" && (contains(toks, "illuminate") || contains(toks, "brighten") || contains(toks, "dim")) {
+	placed := len(m.Rooms) > 0 || m.Here
+	switch {
+	case m.Device != "":
+	case contains(toks, "illuminate") || contains(toks, "brighten") || contains(toks, "dim"):
 		m.Device = "light" // verbs only lights take
+	case m.Temperature != "" && (placed || m.Warmth):
+		m.Device = "ac" // "set the living room to 21 degrees", "cool the bedroom to 21"
+	case m.Warmth && placed && n.Question:
+		m.Device = "ac" // "is it warm in the bedroom": the climate device reads it
+	case placed && len(m.States) > 0:
+		m.Device = "light" // "switch the kitchen on": a room's lights, the device every room has
 	}
 	var place []int
 	m.UnknownRoom, place = t.unknownPlace(toks, used)
@@ -191,6 +211,16 @@ func (t *Table) mentions(n Normalized) Mentions {
 		used[i] = true // the words of an unknown place are explained as one (and asked about)
 	}
 	for i, w := range toks {
+		next := ""
+		if i+1 < len(toks) {
+			next = toks[i+1]
+		}
+		switch {
+		case w == "except" || w == "but" || w == "besides" || w == "excluding" || w == "apart" && next == "from" || w == "other" && next == "than":
+			m.Exception = true
+		case deferWords[w] || (w == "in" || w == "at" || w == "after" || w == "for") && (isDigits(next) || next == "a" && i+2 < len(toks) && durationCore(toks[i+2]) || next == "an" || next == "half"):
+			m.Deferred = true
+		}
 		switch {
 		case w == "or" || w == "either":
 			m.Alternatives = true

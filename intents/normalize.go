@@ -16,11 +16,20 @@ type Normalized struct {
 	Question bool   `json:"question"` // a question word opens it, or it ended in "?" without a polite request
 	Deep     bool   `json:"deep"`     // "think carefully"
 
-	raw string // the transcript as heard, for splitting compound sentences
+	raw  string   // the transcript as heard, for splitting compound sentences
+	toks []string // Text's words (nil: split Text)
+}
+
+// tokens returns the words of Text.
+func (n Normalized) tokens() []string {
+	if n.toks != nil {
+		return n.toks
+	}
+	return strings.Fields(n.Text)
 }
 
 // durations is the text with each run of duration words joined into one token.
-func (n Normalized) durations() string { return durationView(strings.Fields(n.Text)) }
+func (n Normalized) durations() string { return durationView(n.tokens()) }
 
 // Replacements done on the raw lower-case text, before punctuation goes.
 var rawReplacer = strings.NewReplacer(
@@ -52,11 +61,23 @@ var phraseRewrites = []struct {
 	{[]string{"a", "c"}, []string{"ac"}},
 	{[]string{"never", "mind"}, []string{"nevermind"}},
 	{[]string{"each", "and", "every"}, []string{"every"}},
+	{[]string{"turn", "of"}, []string{"turn", "off"}}, // whisper writes "off" as "of"
+	{[]string{"switch", "of"}, []string{"switch", "off"}},
+	{[]string{"go", "ahead", "and"}, nil},
 	{[]string{"degrees", "celsius"}, []string{"degrees"}},
 	{[]string{"degrees", "c"}, []string{"degrees"}},
 	{[]string{"degree", "celsius"}, []string{"degrees"}},
 	{[]string{"do", "not", "disturb"}, []string{"do-not-disturb"}},
 }
+
+// rewriteStarts are the first words of phraseRewrites: most words start none.
+var rewriteStarts = func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range phraseRewrites {
+		m[r.from[0]] = true
+	}
+	return m
+}()
 
 var singleRewrites = map[string]string{
 	"aircon": "ac", "airconditioning": "ac", "airconditioner": "ac", "cooling": "ac", "acs": "ac",
@@ -66,7 +87,7 @@ var singleRewrites = map[string]string{
 // stutterWords are the short words whisper doubles when a speaker hesitates.
 var stutterWords = map[string]bool{"the": true, "a": true, "an": true, "to": true, "on": true, "off": true, "in": true,
 	"i": true, "is": true, "it": true, "and": true, "of": true, "my": true, "turn": true, "switch": true, "what": true,
-	"set": true, "can": true, "you": true, "please": true, "light": true, "lights": true}
+	"set": true, "can": true, "you": true, "please": true, "light": true, "lights": true, "stop": true, "okay": true, "ok": true}
 
 var fillers = map[string]bool{"um": true, "uh": true, "umm": true, "uhh": true, "erm": true, "er": true, "hmm": true, "hm": true, "ah": true, "uhm": true, "mm": true}
 
@@ -81,6 +102,11 @@ var courtesyTails = [][]string{
 	{"for", "me"}, {"if", "you", "can"}, {"if", "you", "could"}, {"if", "possible"}, {"if", "you", "would"}, {"pretty", "please"},
 	{"real", "quick"}, {"quickly"}, {"right", "now"}, {"right", "away"}, {"now"}, {"ok"}, {"okay"}, {"alright"},
 }
+
+// tailEnds are the last words of the courtesy tails: a quick test before trying them.
+var tailEnds = map[string]bool{"much": true, "you": true, "lot": true, "thanks": true, "cheers": true, "please": true,
+	"me": true, "can": true, "could": true, "possible": true, "would": true, "quick": true, "quickly": true, "now": true,
+	"away": true, "ok": true, "okay": true, "alright": true}
 
 // leadFillers open a sentence without meaning anything: "okay, okay, stop", "so, what time is it".
 var leadFillers = map[string]bool{"okay": true, "ok": true, "alright": true, "so": true, "well": true, "oh": true,
@@ -116,7 +142,10 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	if len(transcript) > maxTranscript {
 		transcript = transcript[:maxTranscript]
 	}
-	raw := rawReplacer.Replace(strings.ToLower(transcript))
+	raw := strings.ToLower(transcript)
+	if strings.ContainsAny(raw, "./’‘°") {
+		raw = rawReplacer.Replace(raw)
+	}
 	raw, n.Wake = wake.stripSegments(raw)
 	n.raw = raw
 	trimmed := strings.TrimRightFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || r == '.' || r == '!' || r == '"' })
@@ -146,6 +175,9 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		toks, n.Wake = trimTails(t), true
 	}
 	for i := 0; i+1 < len(toks); i++ { // "think carefully" anywhere
+		if toks[i] != "think" {
+			continue
+		}
 		for _, d := range deepPhrases {
 			if hasPrefix(toks[i:], d) {
 				toks = append(append([]string(nil), toks[:i]...), toks[i+len(d):]...)
@@ -184,7 +216,11 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		out = append(out, t)
 	}
 	toks = trimTails(out)
+	if k := len(toks); k >= 2 && toks[k-1] == "of" && (toks[k-2] == "light" || toks[k-2] == "lights" || toks[k-2] == "ac") {
+		toks = append(toks[:k-1:k-1], "off") // "turn the kitchen light of": whisper's "off"
+	}
 	n.Text = strings.Join(toks, " ")
+	n.toks = toks
 	if len(toks) > 0 && (questionWords[toks[0]] || doQuestion(toks) || hasPrefix(toks, []string{"i", "wonder"})) {
 		n.Question = true
 	}
@@ -197,7 +233,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 // tokenize splits at anything but letters, digits and apostrophes; a decimal point between
 // digits stays ("1.5 hours").
 func tokenize(s string) []string {
-	out := make([]string, 0, 16)
+	out := make([]string, 0, strings.Count(s, " ")+2)
 	start := -1
 	for i, r := range s {
 		keep := r == '\'' || unicode.IsLetter(r) || unicode.IsDigit(r)
@@ -245,7 +281,15 @@ func rewritePhrases(in []string) []string {
 	out := make([]string, 0, len(in))
 outer:
 	for i := 0; i < len(in); {
+		if !rewriteStarts[in[i]] {
+			out = append(out, in[i])
+			i++
+			continue
+		}
 		for _, r := range phraseRewrites {
+			if in[i] != r.from[0] {
+				continue
+			}
 			if hasPrefix(in[i:], r.from) {
 				out = append(out, r.to...)
 				i += len(r.from)
@@ -303,6 +347,9 @@ func dropFillersAndStutters(in []string) []string {
 func trimTails(toks []string) []string {
 	for changed := true; changed; {
 		changed = false
+		if len(toks) == 0 || !tailEnds[toks[len(toks)-1]] {
+			break
+		}
 		for _, c := range courtesyTails {
 			if hasSuffix(toks, c) && len(toks) > len(c) {
 				toks, changed = toks[:len(toks)-len(c)], true

@@ -2,6 +2,7 @@ package intents
 
 import (
 	"regexp/syntax"
+	"sort"
 	"strings"
 )
 
@@ -32,7 +33,25 @@ func derivePrefilter(expr string) prefilter {
 	if err != nil {
 		return nil
 	}
-	return required(re)
+	// Keep the groups worth checking, most selective first, so most sentences are turned
+	// away by the first substring search: a group with a one-letter literal ("a", " ")
+	// admits nearly every sentence.
+	var out prefilter
+	for _, g := range required(re) {
+		if shortest(g) >= 2 {
+			out = append(out, g)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return shortest(out[i]) > shortest(out[j]) })
+	return out
+}
+
+func shortest(g []string) int {
+	m := len(g[0])
+	for _, s := range g {
+		m = min(m, len(strings.TrimSpace(s)))
+	}
+	return m
 }
 
 // required returns the conditions every match of re satisfies.

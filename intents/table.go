@@ -115,12 +115,17 @@ type Intent struct {
 	Builtin  bool   `json:"builtin"`
 	// Frame marks a built-in intent decided by the frame router (frame.go) instead of patterns.
 	Frame bool `json:"frame,omitempty"`
+	// Internal marks what only the router produces (clarify, unclear): never listed, never
+	// called by name.
+	Internal bool `json:"internal,omitempty"`
 	// Unavailable marks a built-in intent this home cannot use (no room has its device, no
 	// people are listed): it stays on the allowlist but has no examples and no guide entry.
 	Unavailable bool `json:"unavailable,omitempty"`
 
 	patterns []pattern
 	where    string // file:line of the entry
+	// frameRule names the frame router as the rule of a decision it made (shared, read-only).
+	frameRule *Rule
 }
 
 // Arg returns the spec of the named argument.
@@ -212,10 +217,12 @@ var demoHomeYAML []byte
 type Table struct {
 	Home    Home
 	intents []*Intent // routing order: config intents, then built-ins
-	byName  map[string]*Intent
-	vocab   vocab
-	guide   []GuideEntry
-	zone    *time.Location // the home's time zone, loaded once when the table is built
+	// custom and builtins are the intents with patterns, in routing order.
+	custom, builtins []*Intent
+	byName           map[string]*Intent
+	vocab            vocab
+	guide            []GuideEntry
+	zone             *time.Location // the home's time zone, loaded once when the table is built
 }
 
 // Location is the home's time zone (time.Local when the home names none).

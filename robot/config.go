@@ -38,7 +38,13 @@ type Config struct {
 	MaxUtter           time.Duration     `yaml:"max_utterance"`
 	Deadline           time.Duration     `yaml:"broker_deadline"` // a whole turn, retries included; default 12s
 	FallbackWAV        string            `yaml:"fallback_wav"`
+	// Link keeps the robot link (GET /v1/link) open for teleport sessions and broker
+	// actions; the token then needs the link scope. Default true.
+	Link *bool `yaml:"link"`
 }
+
+// LinkOn reports whether the robot link is wanted.
+func (c *Config) LinkOn() bool { return c.Link == nil || *c.Link }
 
 const emotions = "pollen-robotics/reachy-mini-emotions-library"
 const dances = "pollen-robotics/reachy-mini-dances-library"

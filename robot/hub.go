@@ -62,6 +62,7 @@ type Hub struct {
 	MaxUtter time.Duration // an utterance is cut here even if speech goes on
 	Log      *slog.Logger
 	OnTurn   func(Turn) // optional: called after each turn
+	Link     *Link      // optional: the robot link (set with AttachLink)
 	// Wake spots the wake phrase on the robot (see wakegate.go); nil sends every utterance.
 	Wake           *wake.Guard
 	PreRoll        time.Duration // kept before the spotted phrase; default 300 ms
@@ -72,6 +73,7 @@ type Hub struct {
 	mu            sync.Mutex
 	speakingUntil time.Time
 	turns         int
+	tp            teleport // session state and link arbitration (teleport.go)
 	moves         chan func(context.Context)
 	moveCtx       context.Context // lives as long as Run: the thinking wiggle runs under it
 }
@@ -219,6 +221,11 @@ func (h *Hub) handle(ctx context.Context, utt []float32) {
 		h.done(t)
 		return
 	}
+	if h.divert(ctx, wav) { // a teleport session: the owner hears it, the router does not
+		return
+	}
+	h.turnBegins()
+	defer h.turnEnds()
 	// Thinking returns at once and wiggles until the next state change, so it gets the
 	// hub's context, not the bounded one of a single move.
 	h.move(func(context.Context) { h.Motion.Thinking(h.moveCtx) })

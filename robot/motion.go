@@ -31,10 +31,12 @@ type Motion struct {
 	expressions map[string]Move
 	log         *slog.Logger
 
-	mu      sync.Mutex
-	started map[string]bool
-	events  []MotionEvent
-	wiggle  context.CancelFunc
+	mu       sync.Mutex
+	started  map[string]bool
+	events   []MotionEvent
+	wiggle   context.CancelFunc
+	presence bool               // a teleport session is on: rest in the "someone is here" pose
+	observe  func(state string) // told of every state change (the robot link reports it)
 }
 
 // NewMotion returns a motion policy over d.
@@ -51,13 +53,72 @@ func (m *Motion) Events() []MotionEvent {
 
 func (m *Motion) change(state string) int {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if m.wiggle != nil {
 		m.wiggle()
 		m.wiggle = nil
 	}
 	m.events = append(m.events, MotionEvent{State: state, Changed: time.Now()})
-	return len(m.events) - 1
+	i := len(m.events) - 1
+	observe := m.observe
+	m.mu.Unlock()
+	if observe != nil {
+		observe(state)
+	}
+	return i
+}
+
+// Observe registers fn to be told of every state change, on the caller's goroutine.
+func (m *Motion) Observe(fn func(state string)) {
+	m.mu.Lock()
+	m.observe = fn
+	m.mu.Unlock()
+}
+
+// State is the current motion state ("" before the first).
+func (m *Motion) State() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.events) == 0 {
+		return ""
+	}
+	return m.events[len(m.events)-1].State
+}
+
+// SetPresence makes the "someone is here" pose (both antennas raised high, head level) the
+// rest pose while a teleport session lasts, so the room can see it.
+func (m *Motion) SetPresence(on bool) {
+	m.mu.Lock()
+	m.presence = on
+	m.mu.Unlock()
+}
+
+// PresenceAntennas is the "someone is here" pose of the antennas during a teleport session.
+var PresenceAntennas = Antennas{Left: 1.2, Right: 1.2}
+
+// Knows reports whether expression maps to a move.
+func (m *Motion) Knows(expression string) bool {
+	_, ok := m.expressions[expression]
+	return ok
+}
+
+// Look turns the head (radians; the daemon client clamps to the robot's limits).
+func (m *Motion) Look(ctx context.Context, yaw, pitch float64) error {
+	m.mu.Lock()
+	ant := Antennas{}
+	if m.presence {
+		ant = PresenceAntennas
+	}
+	m.mu.Unlock()
+	i := m.change(StateIdle)
+	m.moved(i)
+	id, err := m.d.Goto(ctx, Goto{Head: &Pose{Yaw: yaw, Pitch: pitch}, Antennas: &ant, Duration: 400 * time.Millisecond})
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	m.started[id] = true
+	m.mu.Unlock()
+	return nil
 }
 
 func (m *Motion) moved(i int) {
@@ -128,10 +189,16 @@ func (m *Motion) FollowUp(ctx context.Context) {
 	m.gotoPose(ctx, i, Goto{Head: &Pose{Pitch: -0.1}, Antennas: &Antennas{Left: 0.8, Right: 0.8}, Duration: 300 * time.Millisecond})
 }
 
-// Idle returns to a calm pose.
+// Idle returns to a calm pose, or to the "someone is here" pose during a teleport session.
 func (m *Motion) Idle(ctx context.Context) {
+	m.mu.Lock()
+	ant := Antennas{}
+	if m.presence {
+		ant = PresenceAntennas
+	}
+	m.mu.Unlock()
 	i := m.change(StateIdle)
-	m.gotoPose(ctx, i, Goto{Head: &Pose{}, Antennas: &Antennas{}, Duration: 800 * time.Millisecond})
+	m.gotoPose(ctx, i, Goto{Head: &Pose{}, Antennas: &ant, Duration: 800 * time.Millisecond})
 }
 
 // Express plays the recorded move mapped to an expression from the broker's closed set;

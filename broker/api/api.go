@@ -49,6 +49,14 @@ const (
 	CodeInternal             = "internal"
 	// CodeNotFound answers a path that is not a route of the API at all.
 	CodeNotFound = "not_found"
+
+	// Codes of the teleport console's calls.
+	CodeNotOwner     = "not_owner"     // 403: the tailnet identity is not one of teleport.owners, or is a tagged node
+	CodeCrossOrigin  = "cross_origin"  // 403: another origin, or no valid page token
+	CodeRobotOffline = "robot_offline" // 503: the robot's link is not connected
+	CodeSessionBusy  = "session_busy"  // 409: another owner is connected to this robot
+	CodeNoSession    = "no_session"    // 409: join first
+	CodeRobotRefused = "robot_refused" // 502: the robot answered the action with an error
 )
 
 // IntentView is one entry of GET /v1/intents: an intent this caller may call.

@@ -22,22 +22,30 @@ import (
 // Call envknob.Setenv("TS_DISABLE_PORTMAPPER", "1") in TestMain first.
 func StartControl(t testing.TB) string {
 	t.Helper()
+	return StartControlTags(t, nil)
+}
+
+// StartControlTags is StartControl with tags modelled: a node may claim any tag that is a
+// key of tagOwners (see testcontrol.Server.TagOwners).
+func StartControlTags(t testing.TB, tagOwners map[string][]string) string {
+	t.Helper()
 	netns.SetEnabled(false)
 	t.Cleanup(func() { netns.SetEnabled(true) })
 	derpMap := integration.RunDERPAndSTUN(t, logger.Discard, "127.0.0.1")
 	control := &testcontrol.Server{DERPMap: derpMap, DNSConfig: &tailcfg.DNSConfig{Proxied: true},
-		MagicDNSDomain: "tail-scale.ts.net", Logf: logger.Discard}
+		MagicDNSDomain: "tail-scale.ts.net", Logf: logger.Discard, TagOwners: tagOwners}
 	control.HTTPTestServer = httptest.NewUnstartedServer(control)
 	control.HTTPTestServer.Start()
 	t.Cleanup(control.HTTPTestServer.Close)
 	return control.HTTPTestServer.URL
 }
 
-// StartNode brings up an ephemeral node named hostname; ctx bounds the wait.
-func StartNode(t testing.TB, ctx context.Context, controlURL, hostname string) *tsnet.Server {
+// StartNode brings up an ephemeral node named hostname, tagged with tags if any (the
+// control server must model them: StartControlTags); ctx bounds the wait.
+func StartNode(t testing.TB, ctx context.Context, controlURL, hostname string, tags ...string) *tsnet.Server {
 	t.Helper()
 	s := &tsnet.Server{Dir: filepath.Join(t.TempDir(), hostname), ControlURL: controlURL, Hostname: hostname,
-		Store: new(mem.Store), Ephemeral: true, Logf: logger.Discard, UserLogf: logger.Discard}
+		Store: new(mem.Store), Ephemeral: true, Logf: logger.Discard, UserLogf: logger.Discard, AdvertiseTags: tags}
 	t.Cleanup(func() { s.Close() })
 	if _, err := s.Up(ctx); err != nil {
 		t.Fatalf("node %s up: %v", hostname, err)

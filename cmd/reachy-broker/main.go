@@ -73,6 +73,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	configPath := fs.String("config", "", "config file (none: loopback dev mode with the demo home)")
 	dev := fs.Bool("dev", false, "loopback dev mode: serve the API on --listen instead of the tailnet")
 	listen := fs.String("listen", "127.0.0.1:8092", "dev mode: loopback address for the API (port 0: any free port)")
+	devOwner := fs.String("dev-owner", "", "dev mode: serve the teleport console on the loopback API address as this owner's login (loopback connections only)")
 	admin := fs.String("admin", "", "loopback address for /healthz and /metrics (default: listen.admin, 127.0.0.1:9092; port 0: any free port)")
 	stateDir := fs.String("state-dir", "", "state directory (tokens, audit, idempotency; dev default "+broker.DevStateDir()+")")
 	model := fs.String("model", "", "whisper model file (default: speech.model, or the one 'make model' downloaded)")
@@ -131,6 +132,10 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "reachy-broker: the configuration is not valid: %v\n", err)
 		return 1
 	}
+	if *devOwner != "" && !*dev {
+		fmt.Fprintln(stderr, "reachy-broker: --dev-owner needs --dev: on the tailnet the console identifies owners by their Tailscale login")
+		return 2
+	}
 	tables := broker.NewTables(cfg, table, nil) // before the flags below change cfg
 	if *configPath != "" && *stateDir != "" {
 		cfg.StateDir = *stateDir
@@ -141,15 +146,14 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	if *admin != "" {
 		cfg.Listen.Admin = *admin
 	}
-	if err := serve(ctx, log, stderr, cfg, tables, *dev, *model); err != nil {
-		log.Error("reachy-broker stopped", "err", err)
+	if err := serve(ctx, log, stderr, cfg, tables, *dev, *devOwner, *model); err != nil {
 		fmt.Fprintf(stderr, "reachy-broker: %v\n", err)
 		return 1
 	}
 	return 0
 }
 
-func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.Config, tables *broker.Tables, dev bool, modelFlag string) error {
+func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.Config, tables *broker.Tables, dev bool, devOwner, modelFlag string) error {
 	state, err := broker.OpenState(cfg.StateDir)
 	if err != nil {
 		return err
@@ -242,6 +246,7 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 			return inUse(err, "--listen", addr)
 		}
 		defer apiListener.Close()
+		deps.DevOwner = devOwner
 	} else {
 		key, err := broker.ReadSecret(cfg.Listen.Tailnet.AuthKeyFile, cfg.Listen.Tailnet.AuthKeyEnv)
 		if err != nil {
@@ -260,6 +265,7 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 		}
 		defer tn.Close()
 		deps.Identifier = tn
+		deps.People = tn // the teleport console: owners by their Tailscale login
 		if apiListener, err = tn.Listen(cfg.Listen.Tailnet.Port); err != nil {
 			return err
 		}
@@ -278,6 +284,8 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 	}
 	go broker.Serve(ctx, &http.Server{Handler: b.AdminHandler(), ReadHeaderTimeout: 5 * time.Second}, adminL, time.Second)
 	go b.Maintain(ctx)
+	go b.RunConsole(ctx)
+	defer b.Link().Close() // hubs redial whoever serves next
 	reloadOnHUP(ctx, log, tables)
 	if dev {
 		fmt.Fprintf(stderr, "\n  DEV MODE: loopback only, not on a tailnet.\n  API on http://%s   health on http://%s/healthz\n  State in %s\n"+
@@ -287,6 +295,9 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 			"    %s say \"turn on the kitchen light\"\n"+
 			"  Agents (MCP): http://%s/mcp with a token that also holds the mcp scope (docs/mcp.md)\n  Ctrl-C stops it.\n\n",
 			apiListener.Addr(), adminL.Addr(), cfg.StateDir, apiListener.Addr(), ctlPath(), shellQuote(cfg.StateDir), ctlPath(), apiListener.Addr())
+		if devOwner != "" {
+			fmt.Fprintf(stderr, "  Teleport console: http://%s/ as %s (every loopback connection is this owner)\n\n", apiListener.Addr(), devOwner)
+		}
 	}
 	log.Info("reachy-broker ready", "api", apiListener.Addr().String(), "admin", adminL.Addr().String(), "state_dir", cfg.StateDir, "intents", len(tables.Table().Intents()))
 	err = broker.Serve(ctx, broker.NewHTTPServer(b.Handler(), cfg.Turn.Budget), apiListener, cfg.Turn.Budget+5*time.Second)

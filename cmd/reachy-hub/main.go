@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -64,6 +65,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 	out := fs.String("out", "", "sim: write the replies, turns and daemon calls here")
 	brokerURL := fs.String("broker", "", "broker URL (overrides the config)")
 	tokenFile := fs.String("token-file", "", "token file, mode 0600 (overrides the config)")
+	linkFlag := fs.Bool("link", false, "sim: open the robot link and keep it (and the hub) up after the inputs are consumed, until SIGTERM; --out is kept up to date as calls happen")
 	daemonURL := fs.String("daemon", "", "the robot daemon's URL (overrides daemon_url; with --sim: drive this daemon, e.g. 'reachyctl fake-daemon' or a real robot, instead of the built-in fake)")
 	listDevices := fs.Bool("list-devices", false, "list audio devices and exit")
 	showVersion := fs.Bool("version", false, "print the version and exit")
@@ -121,6 +123,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 		cfg.DaemonURL = *daemonURL
 	}
 	cfg.Defaults()
+	if cfg.BrokerURL == "" {
+		fmt.Fprintln(stderr, "reachy-hub: which broker? Pass --broker URL (e.g. http://reachy-broker:8092), or broker_url in the --config file")
+		return 2
+	}
+	if cfg.TokenFile == "" {
+		fmt.Fprintln(stderr, "reachy-hub: no token: pass --token-file FILE (mode 0600; reachyctl token create makes one), or token_file in the --config file")
+		return 2
+	}
+	if !strings.Contains(cfg.BrokerURL, "://") {
+		cfg.BrokerURL = "http://" + cfg.BrokerURL // --broker reachy-broker:8092 works too
+	}
 	if err := cfg.Validate("reachy-hub"); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
@@ -147,20 +160,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 		if *daemonURL != "" {
 			external = cfg.DaemonURL
 		}
-		if err := runSim(ctx, cfg, client, spotter, inputs, *out, external, stdout, log); err != nil {
+		var l *robot.Link
+		if *linkFlag {
+			l = &robot.Link{URL: cfg.BrokerURL, Token: token, HTTP: brokerHTTP, Version: "reachy-hub-sim", Log: log}
+		}
+		if err := runSim(ctx, cfg, client, l, spotter, inputs, *out, external, stdout, log); err != nil {
 			fmt.Fprintln(stderr, "reachy-hub:", err)
 			return 1
 		}
 		return 0
 	}
-	if err := runRobot(ctx, cfg, client, spotter, log); err != nil && !errors.Is(err, context.Canceled) {
+	var l *robot.Link
+	if cfg.LinkOn() {
+		l = &robot.Link{URL: cfg.BrokerURL, Token: token, HTTP: brokerHTTP, Version: "reachy-hub", Log: log}
+	}
+	if err := runRobot(ctx, cfg, client, l, spotter, log); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintln(stderr, "reachy-hub:", err)
 		return 1
 	}
 	return 0
 }
 
-func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, spotter *wake.Guard, log *slog.Logger) error {
+func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, l *robot.Link, spotter *wake.Guard, log *slog.Logger) error {
 	done, err := robot.OpenAudio()
 	if err != nil {
 		return err
@@ -186,13 +207,20 @@ func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient
 	h := &robot.Hub{Source: mic, Broker: client, Daemon: d, Speaker: speaker, Motion: robot.NewMotion(d, cfg.Expressions, log),
 		Fallback: robot.FallbackSpeech(ctx, cfg.FallbackWAV), MaxUtter: cfg.MaxUtter, Log: log,
 		Wake: spotter, FollowUpWindow: cfg.FollowUpWindow}
-	log.Info("reachy-hub listening", "broker", cfg.BrokerURL, "mic", cfg.InputDevice, "wake_spotter", cfg.WakeSpotter, "wake_phrases", cfg.WakePhrases)
+	if l != nil {
+		h.AttachLink(l)
+		go l.Run(ctx)
+	}
+	log.Info("reachy-hub listening", "broker", cfg.BrokerURL, "mic", cfg.InputDevice, "link", l != nil,
+		"wake_spotter", cfg.WakeSpotter, "wake_phrases", cfg.WakePhrases)
 	return h.Run(ctx)
 }
 
 // runSim runs the loop on WAV files against a real broker, and the in-process fake daemon
-// unless daemonURL names one to drive (an external fake or a real robot).
-func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, spotter *wake.Guard, inputs []string, out, daemonURL string, stdout io.Writer, log *slog.Logger) error {
+// unless daemonURL names one to drive (an external fake or a real robot). With a link it
+// stays up after the inputs are consumed, until ctx ends, and rewrites the --out files as
+// calls and turns happen.
+func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, l *robot.Link, spotter *wake.Guard, inputs []string, out, daemonURL string, stdout io.Writer, log *slog.Logger) error {
 	src, err := robot.NewFileSource(inputs, 1.0)
 	if err != nil {
 		return err
@@ -200,47 +228,118 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 	var fake *robot.FakeDaemon
 	if daemonURL == "" {
 		fake = robot.NewFakeDaemon()
-		l, err := net.Listen("tcp", "127.0.0.1:0")
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			return err
 		}
 		srv := &http.Server{Handler: fake, ReadHeaderTimeout: 5 * time.Second}
-		go srv.Serve(l)
+		go srv.Serve(ln)
 		defer srv.Close()
-		daemonURL = "http://" + l.Addr().String()
+		daemonURL = "http://" + ln.Addr().String()
 	}
 	d := robot.NewDaemon(daemonURL, 3*time.Second)
-	var turns []robot.Turn
+	var (
+		mu    sync.Mutex
+		turns []robot.Turn
+	)
 	h := &robot.Hub{Source: src, Broker: client, Daemon: d, Speaker: robot.DaemonSpeaker{D: d},
 		Motion: robot.NewMotion(d, cfg.Expressions, log), Fallback: robot.FallbackSpeech(ctx, cfg.FallbackWAV),
 		MaxUtter: cfg.MaxUtter, Log: log, Wake: spotter, FollowUpWindow: cfg.FollowUpWindow,
 		OnTurn: func(t robot.Turn) {
+			mu.Lock()
 			turns = append(turns, t)
-			t.Reply.Audio = ""
+			mu.Unlock()
 			if t.Fallback {
 				log.Info("turn", "n", t.Index, "fallback", true, "failure", t.Failure, "err", t.Err)
 				return
 			}
 			log.Info("turn", "n", t.Index, "intent", t.Reply.Intent, "outcome", t.Reply.Outcome, "reply", t.Reply.Reply)
 		}}
+	if out != "" {
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return err
+		}
+	}
+	save := func() ([]string, error) {
+		if out == "" {
+			return nil, nil
+		}
+		mu.Lock()
+		ts := append([]robot.Turn(nil), turns...)
+		mu.Unlock()
+		return writeSimOut(out, fake, ts, h.Motion.Events())
+	}
+	progress := func() int {
+		mu.Lock()
+		n := len(turns)
+		mu.Unlock()
+		if fake != nil {
+			n += len(fake.Calls())
+		}
+		return n
+	}
+	var wg sync.WaitGroup
+	lctx, stopLink := context.WithCancel(ctx)
+	defer func() { stopLink(); wg.Wait() }()
+	if l != nil {
+		h.AttachLink(l)
+		wg.Add(2)
+		go func() { defer wg.Done(); l.Run(lctx) }()
+		go func() { defer wg.Done(); saveOnChange(lctx, progress, save, log) }()
+	}
 	if err := h.Run(ctx); err != nil {
 		return err
 	}
+	mu.Lock()
 	ws := h.WakeStats()
 	log.Info("sim finished", "turns", len(turns), "peak_rss_kb", peakRSS(), "heard", ws.Heard, "addressed", ws.Addressed,
 		"bypassed", ws.Bypassed, "not_addressed", ws.NotAddressed)
-	if out == "" {
-		return nil
+	mu.Unlock()
+	if l != nil {
+		if _, err := save(); err != nil {
+			return err
+		}
+		log.Info("inputs consumed; the robot link stays up until SIGTERM")
+		<-ctx.Done()
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	written, err := save()
+	if err != nil || out == "" {
 		return err
 	}
+	fmt.Fprintf(stdout, "wrote %s to %s\n", strings.Join(written, ", "), out)
+	return nil
+}
+
+// saveOnChange rewrites the --out files whenever progress moved since the last write,
+// polling every 50 ms, until ctx ends.
+func saveOnChange(ctx context.Context, progress func() int, save func() ([]string, error), log *slog.Logger) {
+	seen := -1
+	t := time.NewTicker(50 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if n := progress(); n != seen {
+			if _, err := save(); err != nil {
+				log.Warn("sim: writing --out", "err", err)
+			}
+			seen = n
+		}
+	}
+}
+
+// writeSimOut writes turns.json, motions.json, daemon-calls.json (with the built-in fake)
+// and the played replies into out, each file replaced whole so a reader never sees half.
+func writeSimOut(out string, fake *robot.FakeDaemon, turns []robot.Turn, motions []robot.MotionEvent) ([]string, error) {
 	var written []string
 	for i := range turns {
 		if turns[i].SoundPlayed != "" && fake != nil {
 			if b := fake.Sound(turns[i].SoundPlayed); b != nil {
 				if err := os.WriteFile(filepath.Join(out, turns[i].SoundPlayed), b, 0o644); err != nil {
-					return err
+					return nil, err
 				}
 				written = append(written, turns[i].SoundPlayed)
 			}
@@ -250,21 +349,24 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 	write := func(name string, v any) error {
 		b, _ := json.MarshalIndent(v, "", "  ")
 		written = append(written, name)
-		return os.WriteFile(filepath.Join(out, name), append(b, '\n'), 0o644)
+		tmp := filepath.Join(out, "."+name+".tmp")
+		if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+			return err
+		}
+		return os.Rename(tmp, filepath.Join(out, name))
 	}
 	if err := write("turns.json", turns); err != nil {
-		return err
+		return nil, err
 	}
-	if err := write("motions.json", h.Motion.Events()); err != nil {
-		return err
+	if err := write("motions.json", motions); err != nil {
+		return nil, err
 	}
 	if fake != nil {
 		if err := write("daemon-calls.json", fake.Calls()); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	fmt.Fprintf(stdout, "wrote %s to %s\n", strings.Join(written, ", "), out)
-	return nil
+	return written, nil
 }
 
 // peakRSS reads the process's peak resident set size (Linux), 0 elsewhere.

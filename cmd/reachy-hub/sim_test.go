@@ -213,8 +213,11 @@ func TestWorldReadableTokenIsRefused(t *testing.T) {
 	dir := t.TempDir()
 	tokenFile := filepath.Join(dir, "token")
 	os.WriteFile(tokenFile, []byte("rbk_x\n"), 0o644)
+	l, _ := net.Listen("tcp", "127.0.0.1:0") // a port of our own, closed: nothing answers there
+	dead := "http://" + l.Addr().String()
+	l.Close()
 	var stderr bytes.Buffer
-	if code := run(context.Background(), []string{"--sim", "--broker", "http://127.0.0.1:1", "--token-file", tokenFile, dir}, io.Discard, &stderr, nil); code == 0 || !strings.Contains(stderr.String(), "0600") {
+	if code := run(context.Background(), []string{"--sim", "--broker", dead, "--token-file", tokenFile, dir}, io.Discard, &stderr, nil); code == 0 || !strings.Contains(stderr.String(), "0600") {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 }
@@ -302,5 +305,17 @@ func TestHubHelpAndVersion(t *testing.T) {
 	}
 	if code := run(context.Background(), []string{"--version"}, &stdout, &stderr, nil); code != 0 || !strings.Contains(stdout.String(), "reachy-hub ") {
 		t.Fatalf("--version: exit %d %s", code, stdout.String())
+	}
+}
+
+// TestHubNamesTheMissingFlag: without a broker or a token the hub says which flag to pass.
+func TestHubNamesTheMissingFlag(t *testing.T) {
+	var stderr bytes.Buffer
+	if code := run(context.Background(), []string{"--sim", t.TempDir()}, io.Discard, &stderr, nil); code != 2 || !strings.Contains(stderr.String(), "--broker URL") {
+		t.Fatalf("no broker: exit %d %s", code, stderr.String())
+	}
+	stderr.Reset()
+	if code := run(context.Background(), []string{"--sim", "--broker", "127.0.0.1:8092", t.TempDir()}, io.Discard, &stderr, nil); code != 2 || !strings.Contains(stderr.String(), "--token-file FILE") {
+		t.Fatalf("no token: exit %d %s", code, stderr.String())
 	}
 }

@@ -10,9 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker"
@@ -24,7 +22,7 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 	stateDir := fs.String("state-dir", broker.DevStateDir(), "the broker's state directory (default: a dev broker's)")
 	device := fs.String("device", "", "device name")
 	scopes := fs.String("scopes", "", "comma-separated scopes: turn,intent,text,house:read,house:write,calendar:read,ask,robot,mcp")
-	node := fs.String("node", "", "tailnet node the token is bound to (refused from any other node)")
+	node := fs.String("node", "", "tailnet node (name or stable node ID) the token is bound to; pinned to the node's stable ID on first use, refused from any other node and on a listener without tailnet identity")
 	asJSON := fs.Bool("json", false, "print JSON")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -68,8 +66,11 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 				status = "revoked " + t.Revoked.Format(time.RFC3339)
 			}
 			node := t.Node
-			if node == "" {
+			switch {
+			case node == "":
 				node = "-"
+			case t.NodeID == "":
+				node += " (not yet used)"
 			}
 			fmt.Fprintf(stdout, "%-12s  %-16s %-40s %-17s %s\n", t.ID, t.Device, strings.Join(t.Scopes, ","), node, status)
 		}
@@ -229,95 +230,4 @@ func runListen(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return printTurn(stdout, status, resp, *asJSON, *out)
-}
-
-func runBench(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench", stderr)
-	c := addClientFlags(fs)
-	conc := fs.Int("concurrency", 4, "requests in flight")
-	turns := fs.Int("turns", 100, "total requests")
-	wavPath := fs.String("wav", "", "send this WAV to /v1/turns (default: text to /v1/utterances)")
-	text := fs.String("text", "what time is it", "sentence for /v1/utterances")
-	if _, err := parseInterspersed(fs, args); err != nil {
-		return err
-	}
-	if *conc < 1 || *turns < 1 || *turns > 100000 {
-		return usagef("--concurrency >= 1, --turns 1..100000")
-	}
-	var body []byte
-	path, ctype := "/v1/utterances", "application/json"
-	if *wavPath != "" {
-		b, err := os.ReadFile(*wavPath)
-		if err != nil {
-			return err
-		}
-		body, path, ctype = b, "/v1/turns?audio=none", "audio/wav"
-	} else {
-		body, _ = json.Marshal(map[string]string{"text": *text})
-	}
-	if _, err := c.bearer(); err != nil {
-		return err
-	}
-	if _, err := c.base(); err != nil {
-		return err
-	}
-	hc := benchClient(*conc, 60*time.Second)
-	var (
-		mu       sync.Mutex
-		lat      []time.Duration
-		errs     = map[string]int{}
-		firstErr error
-		wg       sync.WaitGroup
-	)
-	jobs := make(chan int)
-	start := time.Now()
-	for range *conc {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for range jobs {
-				status, resp, d, err := c.do(hc, http.MethodPost, path, ctype, body, "")
-				mu.Lock()
-				switch {
-				case err != nil:
-					errs["transport"]++
-					if firstErr == nil {
-						firstErr = err
-					}
-				case status != 200:
-					var e api.ErrorBody
-					json.Unmarshal(resp, &e)
-					errs[e.Error.Code]++
-				default:
-					lat = append(lat, d)
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for i := 0; i < *turns; i++ {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	wall := time.Since(start)
-	slices.Sort(lat)
-	pct := func(p float64) time.Duration {
-		if len(lat) == 0 {
-			return 0
-		}
-		return lat[min(len(lat)-1, int(p*float64(len(lat))))]
-	}
-	fmt.Fprintf(stdout, "%d requests, concurrency %d, %s in %v (%.1f/s)\n", *turns, *conc, path, wall.Round(time.Millisecond), float64(*turns)/wall.Seconds())
-	fmt.Fprintf(stdout, "ok %d  p50 %v  p95 %v  p99 %v\n", len(lat), pct(0.50).Round(time.Microsecond*10), pct(0.95).Round(time.Microsecond*10), pct(0.99).Round(time.Microsecond*10))
-	failed := 0
-	for code, n := range errs {
-		fmt.Fprintf(stdout, "error %s: %d\n", code, n)
-		failed += n
-	}
-	fmt.Fprintf(stdout, "total: %d ok, %d errors\n", len(lat), failed)
-	if len(lat) == 0 && firstErr != nil {
-		return firstErr
-	}
-	return nil
 }

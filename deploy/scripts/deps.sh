@@ -16,7 +16,8 @@ fi
 # with --no-install-recommends, so what a real component needs at run time through a
 # *Recommends* of one of its dependencies is listed here by name: radicale's vobject parses
 # time zones with pytz (python3-vobject only recommends python3-tz; without it every CalDAV
-# PUT answers 400 "No module named 'pytz'").
+# PUT answers 400 "No module named 'pytz'"). The console's browser test drives Debian's
+# chromium headless; its page text needs a font, which chromium only recommends.
 declare -A want=(
   [python3-tz]=/usr/lib/python3/dist-packages/pytz/__init__.py
   [cmake]=/usr/bin/cmake
@@ -29,6 +30,8 @@ declare -A want=(
   [npm]=/usr/bin/npm
   [openssl]=/usr/bin/openssl
   [curl]=/usr/bin/curl
+  [chromium]=/usr/bin/chromium
+  [fonts-dejavu-core]=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
   [libpocketsphinx-dev]=/usr/include/pocketsphinx/pocketsphinx.h
   [pocketsphinx-en-us]=/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict
   [sox]=/usr/bin/sox

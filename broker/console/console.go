@@ -1,0 +1,182 @@
+// Package console owns the teleport console: the owner's web page served by the broker on
+// its tailnet listener, the same-origin JSON calls behind it, and the teleport sessions they
+// run (one per robot) — join and leave with a spoken, visible announcement in the room,
+// typed and push-to-talk speech to the robot, the room's utterances back to the page as
+// clips, expressions and looks, and the audit of each.
+//
+// It must never identify a person by anything but the Tailscale identity of the connection
+// (no passwords, no tokens in the browser's storage; tagged nodes are machines and are
+// refused), never act on a state-changing request from another origin or without the
+// page's per-page token, never serve or link a third-party asset, never keep a heard clip
+// or a sentence beyond its session or write one to disk, and never audit words or audio —
+// only who, which robot, and the kind of each action.
+package console
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/link"
+)
+
+// Person is who is behind a connection, from the tailnet's WhoIs.
+type Person struct {
+	Login   string // the user's login name, e.g. dad@example.com
+	Display string // a display name; the announcement says it ("Dad is joining")
+	Node    string // the node the browser runs on
+	Tags    []string
+}
+
+// Tagged reports whether the connection comes from a tagged node: a machine, not a person.
+func (p Person) Tagged() bool { return len(p.Tags) > 0 }
+
+// Robot is a device the page lists.
+type Robot struct {
+	Device string
+	Room   string
+}
+
+// Heard is what the broker made of an utterance heard during a session.
+type Heard struct {
+	Text   string // the transcript, shown on the page beside the clip
+	Intent string // the intent the router chose; robot.stop and session.end act instead
+}
+
+// Action is one audited thing done in the console. It carries no words and no audio.
+type Action struct {
+	Owner  string // the owner's login
+	Device string // the robot
+	Kind   string // teleport.start, teleport.end, teleport.say, teleport.talk, teleport.expression, teleport.look, teleport.stop
+	Arg    string // a closed value: the expression, the look direction, the end reason
+	OK     bool
+	Code   string // a closed code when !OK
+}
+
+// Deps are the parts a Console is built from.
+type Deps struct {
+	Owners []string // logins allowed in (teleport.owners); nobody if empty
+	// Identify names the person behind a connection (tsnet WhoIs; dev mode: a fixed owner).
+	Identify func(ctx context.Context, remoteAddr string) (Person, error)
+	Link     *link.Registry
+	Robots   func() []Robot
+	// Synthesize speaks a typed sentence (nil: typing is refused).
+	Synthesize func(ctx context.Context, text string) ([]byte, error)
+	// Hear transcribes and routes an utterance the robot heard during a session.
+	Hear func(ctx context.Context, device string, wav []byte) (Heard, error)
+	// Expressions is the closed list of expressions the page offers.
+	Expressions func() []string
+	// Audit records an action before it is carried out; an error stops the action.
+	Audit func(ctx context.Context, a Action) error
+	// LastTurn is the time of a robot's last turn (zero: none); never what was said.
+	LastTurn func(ctx context.Context, device string) time.Time
+
+	IdleTimeout time.Duration // a session with no action and nothing heard ends; default 10 min
+	MaxTalk     time.Duration // longest push-to-talk clip; default 30 s
+	MaxTalkSize int64         // largest push-to-talk upload; default 2 MiB
+	MaxText     int           // longest typed sentence; default 300 characters
+	Logger      *slog.Logger
+	Now         func() time.Time
+}
+
+// Console serves the page and runs the sessions. Create it with New, serve Handler, run Run.
+type Console struct {
+	d   Deps
+	log *slog.Logger
+
+	mu       sync.Mutex
+	sessions map[string]*session // by device
+	tokens   map[string]pageToken
+}
+
+// New builds a console.
+func New(d Deps) (*Console, error) {
+	if d.Identify == nil || d.Link == nil || d.Robots == nil || d.Audit == nil {
+		return nil, errors.New("console: identify, link, robots and audit are required")
+	}
+	if d.IdleTimeout <= 0 {
+		d.IdleTimeout = 10 * time.Minute
+	}
+	if d.MaxTalk <= 0 {
+		d.MaxTalk = 30 * time.Second
+	}
+	if d.MaxTalkSize <= 0 {
+		d.MaxTalkSize = 2 << 20
+	}
+	if d.MaxText <= 0 {
+		d.MaxText = 300
+	}
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.LastTurn == nil {
+		d.LastTurn = func(context.Context, string) time.Time { return time.Time{} }
+	}
+	return &Console{d: d, log: d.Logger, sessions: map[string]*session{}, tokens: map[string]pageToken{}}, nil
+}
+
+// Handler serves the page, its assets and its JSON calls.
+func (c *Console) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", c.person(c.servePage))
+	mux.HandleFunc("GET /console/app.js", c.person(serveAsset("app.js", "text/javascript; charset=utf-8")))
+	mux.HandleFunc("GET /console/app.css", c.person(serveAsset("app.css", "text/css; charset=utf-8")))
+	mux.HandleFunc("GET /console/api/state", c.person(c.serveState))
+	mux.HandleFunc("GET /console/api/robots/{device}/clips/{id}", c.person(c.serveClip))
+	mux.HandleFunc("POST /console/api/robots/{device}/{action}", c.person(c.sameOrigin(c.serveAction)))
+	return securityHeaders(mux)
+}
+
+// Run ends idle sessions and follows the robots' links until ctx ends.
+func (c *Console) Run(ctx context.Context) {
+	unsub := c.d.Link.Subscribe(func(e link.Event) { c.onLink(ctx, e) })
+	defer unsub()
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			c.endIdle(ctx)
+		}
+	}
+}
+
+func (c *Console) isOwner(login string) bool {
+	return slices.ContainsFunc(c.d.Owners, func(o string) bool { return strings.EqualFold(o, login) })
+}
+
+func (c *Console) robot(device string) (Robot, bool) {
+	for _, r := range c.d.Robots() {
+		if r.Device == device {
+			return r, true
+		}
+	}
+	return Robot{}, false
+}
+
+// send delivers one action to a robot and turns its ack into an error with a closed code.
+func (c *Console) send(ctx context.Context, device string, m api.LinkMessage) error {
+	ack, err := c.d.Link.Send(ctx, device, m)
+	switch {
+	case errors.Is(err, link.ErrOffline), errors.Is(err, link.ErrLinkDown):
+		return &consoleError{status: http.StatusServiceUnavailable, code: api.CodeRobotOffline, msg: "the robot is not connected right now"}
+	case err != nil:
+		return &consoleError{status: http.StatusGatewayTimeout, code: api.CodeTimeout, msg: "the robot did not answer"}
+	case !ack.OK && ack.Code == api.LinkErrBusy:
+		return &consoleError{status: http.StatusServiceUnavailable, code: api.CodeBusy, msg: "the robot is speaking its own reply; try again in a moment"}
+	case !ack.OK:
+		return &consoleError{status: http.StatusBadGateway, code: api.CodeRobotRefused, msg: "the robot refused: " + ack.Code}
+	}
+	return nil
+}

@@ -1,0 +1,198 @@
+package console
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"embed"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"html/template"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/reachy-broker/reachy-broker/broker/api"
+)
+
+//go:embed assets
+var assets embed.FS
+
+var pageTmpl = template.Must(template.ParseFS(assets, "assets/page.html", "assets/denied.html"))
+
+// csp allows nothing but this origin's own script, style, clips and calls.
+const csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; media-src 'self' blob:; " +
+	"connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+func securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", csp)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Cache-Control", "no-store")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Cross-Origin-Resource-Policy", "same-origin")
+		h.Set("Permissions-Policy", "microphone=(self), camera=(), geolocation=()")
+		next.ServeHTTP(w, r)
+	})
+}
+
+type personKey struct{}
+
+func personOf(r *http.Request) Person { return r.Context().Value(personKey{}).(Person) }
+
+// person reads like the rule: the connection's tailnet identity → a person (not a tagged
+// machine) → one of the owners; anyone else gets a page saying who they are and why not.
+func (c *Console) person(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		p, err := c.d.Identify(r.Context(), r.RemoteAddr)
+		if err != nil {
+			c.log.Warn("console: whois failed", "err", err)
+			c.deny(w, r, Person{}, "This connection could not be identified on the tailnet.")
+			return
+		}
+		if p.Tagged() {
+			c.deny(w, r, p, "This connection comes from a tagged node ("+strings.Join(p.Tags, ", ")+"): a machine, not a person. The console is for people.")
+			return
+		}
+		if !c.isOwner(p.Login) {
+			c.deny(w, r, p, "This console is only for the home's owners (teleport.owners in the broker's config), and "+p.Login+" is not one of them.")
+			return
+		}
+		next(w, r.WithContext(context.WithValue(r.Context(), personKey{}, p)))
+	}
+}
+
+func (c *Console) deny(w http.ResponseWriter, r *http.Request, p Person, why string) {
+	if strings.HasPrefix(r.URL.Path, "/console/api/") {
+		writeErr(w, &consoleError{status: http.StatusForbidden, code: api.CodeNotOwner, msg: why})
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusForbidden)
+	pageTmpl.ExecuteTemplate(w, "denied.html", map[string]string{"Login": p.Login, "Node": p.Node, "Why": why})
+}
+
+// pageToken is issued with each page load and must come back with every state-changing
+// call: a cross-site page cannot read it, so it cannot forge one.
+type pageToken struct {
+	login   string
+	expires time.Time
+}
+
+const pageTokenTTL = 12 * time.Hour
+
+func (c *Console) issueToken(login string) string {
+	b := make([]byte, 32)
+	rand.Read(b)
+	tok := base64.RawURLEncoding.EncodeToString(b)
+	now := c.d.Now()
+	c.mu.Lock()
+	for k, v := range c.tokens {
+		if now.After(v.expires) {
+			delete(c.tokens, k)
+		}
+	}
+	c.tokens[tok] = pageToken{login: login, expires: now.Add(pageTokenTTL)}
+	c.mu.Unlock()
+	return tok
+}
+
+func (c *Console) tokenValid(tok, login string) bool {
+	if tok == "" {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, v := range c.tokens { // constant time per comparison; the map is small
+		if subtle.ConstantTimeCompare([]byte(k), []byte(tok)) == 1 {
+			return v.login == login && c.d.Now().Before(v.expires)
+		}
+	}
+	return false
+}
+
+// sameOrigin refuses a state-changing request that a browser says came from another site,
+// whose Origin is not this host, or that lacks this owner's page token.
+func (c *Console) sameOrigin(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		refuse := func(why string) {
+			c.log.Warn("console: cross-origin request refused", "why", why, "path", r.URL.Path)
+			writeErr(w, &consoleError{status: http.StatusForbidden, code: api.CodeCrossOrigin, msg: why})
+		}
+		if s := r.Header.Get("Sec-Fetch-Site"); s != "" && s != "same-origin" {
+			refuse("this request came from another site")
+			return
+		}
+		origin := r.Header.Get("Origin")
+		if origin == "" {
+			refuse("a state-changing request must carry its Origin")
+			return
+		}
+		u, err := url.Parse(origin)
+		if err != nil || !strings.EqualFold(u.Host, r.Host) {
+			refuse("this request came from another origin")
+			return
+		}
+		if !c.tokenValid(r.Header.Get("X-Console-Token"), personOf(r).Login) {
+			refuse("the page token is missing or stale; reload the page")
+			return
+		}
+		next(w, r)
+	}
+}
+
+func (c *Console) servePage(w http.ResponseWriter, r *http.Request) {
+	p := personOf(r)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	pageTmpl.ExecuteTemplate(w, "page.html", map[string]string{"Token": c.issueToken(p.Login), "Login": p.Login, "Display": displayName(p)})
+}
+
+func serveAsset(name, ctype string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		b, err := assets.ReadFile("assets/" + name)
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", ctype)
+		w.Write(b)
+	}
+}
+
+// consoleError is a console call's failure: a status and a closed code.
+type consoleError struct {
+	status int
+	code   string
+	msg    string
+}
+
+func (e *consoleError) Error() string { return e.code + ": " + e.msg }
+
+func writeErr(w http.ResponseWriter, err error) {
+	var ce *consoleError
+	if !errors.As(err, &ce) {
+		ce = &consoleError{status: http.StatusInternalServerError, code: api.CodeInternal, msg: "something went wrong"}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(ce.status)
+	json.NewEncoder(w).Encode(api.ErrorBody{Error: api.ErrorDetail{Code: ce.code, Message: ce.msg}})
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}
+
+// displayName is the name the robot announces: the tailnet display name, or the login's
+// part before the @.
+func displayName(p Person) string {
+	if p.Display != "" {
+		return p.Display
+	}
+	name, _, _ := strings.Cut(p.Login, "@")
+	return name
+}

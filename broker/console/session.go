@@ -1,0 +1,434 @@
+package console
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/link"
+	"github.com/reachy-broker/reachy-broker/speech"
+)
+
+// maxClips bounds what a session keeps in memory; the oldest clip goes first.
+const maxClips = 40
+
+// session is one owner connected to one robot. Everything in it lives in memory only.
+type session struct {
+	device string
+	owner  Person
+	since  time.Time
+	last   time.Time // last action or utterance: the idle timeout counts from here
+	ready  bool      // the join finished (presence acknowledged)
+	clips  []clip
+	nextID int
+}
+
+type clip struct {
+	ID   int       `json:"id"`
+	At   time.Time `json:"at"`
+	Text string    `json:"text"`
+	wav  []byte
+}
+
+// Look directions the page offers, in degrees (yaw positive to the robot's left, pitch
+// negative up). The hub clamps to the robot's limits either way.
+var looks = map[string][2]float64{
+	"left": {30, 0}, "right": {-30, 0}, "up": {0, -20}, "down": {0, 20}, "centre": {0, 0},
+}
+
+// End reasons, as audited.
+const (
+	EndPage   = "page"
+	EndHangUp = "hang_up"
+	EndIdle   = "idle"
+)
+
+func (c *Console) serveAction(w http.ResponseWriter, r *http.Request) {
+	device, action := r.PathValue("device"), r.PathValue("action")
+	p := personOf(r)
+	if _, ok := c.robot(device); !ok {
+		writeErr(w, &consoleError{status: http.StatusNotFound, code: api.CodeNotFound, msg: "no such robot"})
+		return
+	}
+	ctx := r.Context()
+	var err error
+	switch action {
+	case "join":
+		err = c.join(ctx, p, device)
+	case "leave":
+		if err = c.mine(p, device); err == nil {
+			err = c.end(ctx, device, EndPage)
+		}
+	case "say":
+		var body struct {
+			Text string `json:"text"`
+		}
+		if err = decodeJSON(r, &body); err == nil {
+			err = c.say(ctx, p, device, body.Text)
+		}
+	case "talk":
+		err = c.talk(ctx, w, r, p, device)
+	case "expression":
+		var body struct {
+			Expression string `json:"expression"`
+		}
+		if err = decodeJSON(r, &body); err == nil {
+			err = c.act(ctx, p, device, "teleport.expression", body.Expression, api.LinkMessage{Type: api.LinkExpression, Expression: body.Expression})
+		}
+	case "look":
+		var body struct {
+			Direction string `json:"direction"`
+		}
+		if err = decodeJSON(r, &body); err == nil {
+			yp, ok := looks[body.Direction]
+			if !ok {
+				err = &consoleError{status: http.StatusBadRequest, code: api.CodeInvalidArgs, msg: "direction must be left, right, up, down or centre"}
+				break
+			}
+			err = c.act(ctx, p, device, "teleport.look", body.Direction, api.LinkMessage{Type: api.LinkLook, Look: &api.LinkLookAction{YawDeg: yp[0], PitchDeg: yp[1]}})
+		}
+	case "stop":
+		err = c.act(ctx, p, device, "teleport.stop", "", api.LinkMessage{Type: api.LinkStop})
+	default:
+		err = &consoleError{status: http.StatusNotFound, code: api.CodeNotFound, msg: "no such action"}
+	}
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	writeJSON(w, c.view(ctx, p))
+}
+
+func decodeJSON(r *http.Request, v any) error {
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		return &consoleError{status: http.StatusUnsupportedMediaType, code: api.CodeUnsupportedMediaType, msg: "send application/json"}
+	}
+	dec := json.NewDecoder(io.LimitReader(r.Body, 16<<10))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return &consoleError{status: http.StatusBadRequest, code: api.CodeInvalidArgs, msg: "the request body is not the expected JSON"}
+	}
+	return nil
+}
+
+// mine checks that p holds device's session.
+func (c *Console) mine(p Person, device string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.sessions[device]
+	switch {
+	case s == nil || !s.ready:
+		return &consoleError{status: http.StatusConflict, code: api.CodeNoSession, msg: "join the robot first"}
+	case !strings.EqualFold(s.owner.Login, p.Login):
+		return &consoleError{status: http.StatusConflict, code: api.CodeSessionBusy, msg: displayName(s.owner) + " is connected to this robot"}
+	}
+	s.last = c.d.Now()
+	return nil
+}
+
+func (c *Console) audit(ctx context.Context, a Action) error {
+	if err := c.d.Audit(ctx, a); err != nil {
+		c.log.Error("console: audit write failed; action not carried out", "kind", a.Kind, "err", err)
+		return &consoleError{status: http.StatusServiceUnavailable, code: api.CodeUnavailable, msg: "the audit log cannot record this action, so it was not carried out"}
+	}
+	return nil
+}
+
+// act audits then sends one action of a session; a failure is audited too.
+func (c *Console) act(ctx context.Context, p Person, device, kind, arg string, m api.LinkMessage) error {
+	if err := c.mine(p, device); err != nil {
+		return err
+	}
+	if err := c.audit(ctx, Action{Owner: p.Login, Device: device, Kind: kind, Arg: arg, OK: true}); err != nil {
+		return err
+	}
+	err := c.send(ctx, device, m)
+	if err != nil {
+		var ce *consoleError
+		code := api.CodeInternal
+		if errors.As(err, &ce) {
+			code = ce.code
+		}
+		c.d.Audit(context.WithoutCancel(ctx), Action{Owner: p.Login, Device: device, Kind: kind, Arg: arg, Code: code})
+	}
+	return err
+}
+
+// join starts a session: the robot shows the "someone is here" pose for its whole length
+// and announces who joined, with a chime. One session per robot.
+func (c *Console) join(ctx context.Context, p Person, device string) error {
+	now := c.d.Now()
+	c.mu.Lock()
+	if s := c.sessions[device]; s != nil {
+		c.mu.Unlock()
+		if strings.EqualFold(s.owner.Login, p.Login) {
+			return nil
+		}
+		return &consoleError{status: http.StatusConflict, code: api.CodeSessionBusy, msg: displayName(s.owner) + " is connected to this robot"}
+	}
+	s := &session{device: device, owner: p, since: now, last: now}
+	c.sessions[device] = s
+	c.mu.Unlock()
+	fail := func(err error) error {
+		c.mu.Lock()
+		if c.sessions[device] == s {
+			delete(c.sessions, device)
+		}
+		c.mu.Unlock()
+		return err
+	}
+	if err := c.audit(ctx, Action{Owner: p.Login, Device: device, Kind: "teleport.start", OK: true}); err != nil {
+		return fail(err)
+	}
+	if err := c.send(ctx, device, api.LinkMessage{Type: api.LinkPresence, Presence: &api.LinkPresenceAction{Active: true, Who: displayName(p)}}); err != nil {
+		c.d.Audit(context.WithoutCancel(ctx), Action{Owner: p.Login, Device: device, Kind: "teleport.end", Arg: "failed", OK: true})
+		return fail(err)
+	}
+	c.mu.Lock()
+	s.ready = true
+	c.mu.Unlock()
+	c.announce(ctx, device, displayName(p)+" is joining.")
+	c.log.Info("teleport session started", "device", device, "owner", p.Login)
+	return nil
+}
+
+// announce speaks a sentence in the room after the chime; if speech cannot be made, the
+// chime alone still plays: the room always hears that someone joined.
+func (c *Console) announce(ctx context.Context, device, sentence string) {
+	var wav []byte
+	if c.d.Synthesize != nil {
+		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		w, err := c.d.Synthesize(sctx, sentence)
+		cancel()
+		if err != nil {
+			c.log.Warn("console: announcement not synthesized; chime only", "err", err)
+		}
+		wav = w
+	}
+	if len(wav) == 0 {
+		wav, _ = speech.EncodeWAV(make([]float32, speech.SampleRate/10), speech.SampleRate)
+	}
+	if err := c.send(ctx, device, api.LinkMessage{Type: api.LinkPlay, Play: &api.LinkPlayAction{WAV: wav, Chime: true}}); err != nil {
+		c.log.Warn("console: announcement not played", "device", device, "err", err)
+	}
+}
+
+// end closes device's session for reason: the robot drops the presence pose.
+func (c *Console) end(ctx context.Context, device, reason string) error {
+	c.mu.Lock()
+	s := c.sessions[device]
+	delete(c.sessions, device)
+	c.mu.Unlock()
+	if s == nil {
+		return nil
+	}
+	ctx = context.WithoutCancel(ctx)
+	c.d.Audit(ctx, Action{Owner: s.owner.Login, Device: device, Kind: "teleport.end", Arg: reason, OK: true})
+	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := c.send(sctx, device, api.LinkMessage{Type: api.LinkPresence, Presence: &api.LinkPresenceAction{Active: false}}); err != nil {
+		c.log.Warn("console: robot not told the session ended", "device", device, "err", err)
+	} else {
+		c.announce(sctx, device, displayName(s.owner)+" has left.")
+	}
+	c.log.Info("teleport session ended", "device", device, "owner", s.owner.Login, "reason", reason)
+	return nil
+}
+
+// EndSession ends device's session, if there is one, for reason (EndHangUp when the room
+// said so through a turn). It reports whether a session was ended.
+func (c *Console) EndSession(ctx context.Context, device, reason string) bool {
+	c.mu.Lock()
+	on := c.sessions[device] != nil
+	c.mu.Unlock()
+	if on {
+		c.end(ctx, device, reason)
+	}
+	return on
+}
+
+func (c *Console) endIdle(ctx context.Context) {
+	now := c.d.Now()
+	var idle []string
+	c.mu.Lock()
+	for d, s := range c.sessions {
+		if s.ready && now.Sub(s.last) > c.d.IdleTimeout {
+			idle = append(idle, d)
+		}
+	}
+	c.mu.Unlock()
+	for _, d := range idle {
+		c.end(ctx, d, EndIdle)
+	}
+}
+
+// say speaks a typed sentence through the robot.
+func (c *Console) say(ctx context.Context, p Person, device, text string) error {
+	text = strings.TrimSpace(strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, text))
+	if text == "" || len([]rune(text)) > c.d.MaxText {
+		return &consoleError{status: http.StatusBadRequest, code: api.CodeInvalidArgs, msg: fmt.Sprintf("type between 1 and %d characters", c.d.MaxText)}
+	}
+	if c.d.Synthesize == nil {
+		return &consoleError{status: http.StatusServiceUnavailable, code: api.CodeUnavailable, msg: "speech synthesis is not configured"}
+	}
+	if err := c.mine(p, device); err != nil {
+		return err
+	}
+	sctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	wav, err := c.d.Synthesize(sctx, text)
+	cancel()
+	if err != nil {
+		c.log.Warn("console: synthesis failed", "err", err)
+		return &consoleError{status: http.StatusServiceUnavailable, code: api.CodeUnavailable, msg: "the sentence could not be synthesized"}
+	}
+	return c.act(ctx, p, device, "teleport.say", "", api.LinkMessage{Type: api.LinkPlay, Play: &api.LinkPlayAction{WAV: wav}})
+}
+
+// talk plays a push-to-talk clip: a WAV from the browser, within the size and length caps.
+func (c *Console) talk(ctx context.Context, w http.ResponseWriter, r *http.Request, p Person, device string) error {
+	if ct := r.Header.Get("Content-Type"); ct != "audio/wav" && ct != "audio/x-wav" && ct != "audio/wave" {
+		return &consoleError{status: http.StatusUnsupportedMediaType, code: api.CodeUnsupportedMediaType, msg: "send audio/wav"}
+	}
+	tooLarge := &consoleError{status: http.StatusRequestEntityTooLarge, code: api.CodeTooLarge,
+		msg: fmt.Sprintf("a push-to-talk clip is at most %s and %d KiB", c.d.MaxTalk, c.d.MaxTalkSize>>10)}
+	if r.ContentLength > c.d.MaxTalkSize {
+		return tooLarge
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, c.d.MaxTalkSize))
+	if err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return tooLarge
+		}
+		return &consoleError{status: http.StatusBadRequest, code: api.CodeInvalidAudio, msg: "the clip could not be read"}
+	}
+	if err := c.mine(p, device); err != nil {
+		return err
+	}
+	clip, err := speech.DecodeWAV(body, 10*time.Minute) // the size cap already bounds it
+	if err != nil {
+		return &consoleError{status: http.StatusBadRequest, code: api.CodeInvalidAudio, msg: "the clip is not a usable PCM WAV"}
+	}
+	if clip.Duration() > c.d.MaxTalk {
+		return tooLarge
+	}
+	wav, err := speech.EncodeWAV(clip.Samples, speech.SampleRate)
+	if err != nil {
+		return err
+	}
+	return c.act(ctx, p, device, "teleport.talk", "", api.LinkMessage{Type: api.LinkPlay, Play: &api.LinkPlayAction{WAV: wav}})
+}
+
+// onLink follows the robots' links: a robot that comes back during a session gets its
+// presence again; what it heard becomes a clip on the page, unless it was "stop" or
+// "hang up".
+func (c *Console) onLink(ctx context.Context, e link.Event) {
+	c.mu.Lock()
+	s := c.sessions[e.Device]
+	var owner Person
+	if s != nil {
+		owner = s.owner
+	}
+	c.mu.Unlock()
+	if s == nil {
+		return
+	}
+	switch e.Kind {
+	case link.EventUp:
+		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		if err := c.send(sctx, e.Device, api.LinkMessage{Type: api.LinkPresence, Presence: &api.LinkPresenceAction{Active: true, Who: displayName(owner)}}); err != nil {
+			c.log.Warn("console: presence not restored after the link came back", "device", e.Device, "err", err)
+		}
+	case link.EventHeard:
+		c.heard(ctx, s, e)
+	}
+}
+
+func (c *Console) heard(ctx context.Context, s *session, e link.Event) {
+	var h Heard
+	if c.d.Hear != nil {
+		hctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		var err error
+		h, err = c.d.Hear(hctx, e.Device, e.WAV)
+		cancel()
+		if err != nil {
+			c.log.Warn("console: a heard clip could not be transcribed", "err", err)
+		}
+	}
+	switch {
+	case h.Intent == "session.end" || hangUp(h.Text):
+		c.end(ctx, e.Device, EndHangUp)
+		return
+	case h.Intent == "robot.stop":
+		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		c.d.Audit(sctx, Action{Owner: s.owner.Login, Device: e.Device, Kind: "teleport.stop", Arg: "room", OK: true})
+		c.send(sctx, e.Device, api.LinkMessage{Type: api.LinkStop})
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sessions[e.Device] != s {
+		return
+	}
+	s.nextID++
+	s.clips = append(s.clips, clip{ID: s.nextID, At: e.At, Text: h.Text, wav: e.WAV})
+	if len(s.clips) > maxClips {
+		s.clips = slices.Delete(s.clips, 0, len(s.clips)-maxClips)
+	}
+	s.last = c.d.Now()
+}
+
+// hangUp recognizes the room's words that end a session, whatever the router knows.
+func hangUp(text string) bool {
+	t := strings.Join(strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && r != '\''
+	}), " ")
+	for _, p := range []string{"hang up", "end the call", "end call", "stop the call"} {
+		if t == p || strings.HasPrefix(t, p+" ") || strings.HasSuffix(t, " "+p) || strings.Contains(t, " "+p+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Console) serveClip(w http.ResponseWriter, r *http.Request) {
+	device := r.PathValue("device")
+	id, err := strconv.Atoi(r.PathValue("id"))
+	p := personOf(r)
+	if err != nil {
+		writeErr(w, &consoleError{status: http.StatusNotFound, code: api.CodeNotFound, msg: "no such clip"})
+		return
+	}
+	c.mu.Lock()
+	var wav []byte
+	if s := c.sessions[device]; s != nil && strings.EqualFold(s.owner.Login, p.Login) {
+		for _, cl := range s.clips {
+			if cl.ID == id {
+				wav = cl.wav
+			}
+		}
+	}
+	c.mu.Unlock()
+	if wav == nil {
+		writeErr(w, &consoleError{status: http.StatusNotFound, code: api.CodeNotFound, msg: "no such clip in your session"})
+		return
+	}
+	w.Header().Set("Content-Type", "audio/wav")
+	w.Write(wav)
+}

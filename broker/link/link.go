@@ -1,0 +1,396 @@
+// Package link owns the broker's end of the robot link: the registry of hubs that hold a
+// WebSocket open at GET /v1/link, the heartbeat that notices a dead one, and the small API
+// the rest of the broker uses to reach a robot by device name (Send, Status, Subscribe).
+//
+// It must never authenticate a caller itself — the broker's middleware checks token, node
+// and scope before Serve is called — never send a robot anything but the closed set of
+// typed actions of broker/api (sound and typed actions, never text or data), and never
+// store or log what a hub heard: clips pass through to subscribers in memory only.
+package link
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/reachy-broker/reachy-broker/broker/api"
+)
+
+// Errors of Send.
+var (
+	ErrOffline   = errors.New("the robot's link is not connected")
+	ErrLinkDown  = errors.New("the robot's link went down before it answered")
+	ErrNoAck     = errors.New("the robot did not acknowledge in time")
+	ErrNotAction = errors.New("not a broker-to-robot action")
+)
+
+// downTypes is the closed set of messages the broker may send a robot.
+var downTypes = []string{api.LinkPlay, api.LinkExpression, api.LinkLook, api.LinkStop,
+	api.LinkPresence, api.LinkTimers, api.LinkRing}
+
+// IsAction reports whether typ is one of the broker-to-robot actions.
+func IsAction(typ string) bool { return slices.Contains(downTypes, typ) }
+
+// Options tune a Registry; zero values take the defaults.
+type Options struct {
+	Ping       time.Duration // how often the broker pings each hub; default 5 s
+	DeadAfter  time.Duration // a link silent this long is closed; default 15 s
+	AckTimeout time.Duration // Send waits at most this long for an ack; default 10 s
+	ReadLimit  int64         // largest frame a hub may send; default 2 MiB (a heard clip)
+	Logger     *slog.Logger
+}
+
+// EventKind says what happened on a link.
+type EventKind string
+
+// Event kinds.
+const (
+	EventUp      EventKind = "up"      // a hub connected (also after a reconnect)
+	EventDown    EventKind = "down"    // its link closed
+	EventState   EventKind = "state"   // it reported a new state (Event.State)
+	EventHeard   EventKind = "heard"   // an utterance cut during a teleport session (Event.WAV)
+	EventRang    EventKind = "rang"    // timers it rang on its own (Event.Rang)
+	EventStopped EventKind = "stopped" // someone in the room said "stop" to a link action
+)
+
+// Event is one thing a subscriber hears about a robot's link.
+type Event struct {
+	Device string
+	Kind   EventKind
+	State  string   // EventState
+	WAV    []byte   // EventHeard: memory only, never stored
+	Rang   []string // EventRang
+	At     time.Time
+}
+
+// Status is what the broker knows of a robot's link right now.
+type Status struct {
+	Device   string    `json:"device"`
+	Online   bool      `json:"online"`
+	State    string    `json:"state,omitempty"`
+	Since    time.Time `json:"since"` // when it connected (online) or went down
+	Version  string    `json:"version,omitempty"`
+	Connects int       `json:"connects"` // links opened since the broker started
+}
+
+// Registry holds the live links, one per device. Create it with New.
+type Registry struct {
+	opts Options
+	log  *slog.Logger
+
+	mu     sync.Mutex
+	conns  map[string]*conn
+	status map[string]Status
+	subs   map[int]*subscriber
+	nextID int
+}
+
+// New returns an empty registry.
+func New(o Options) *Registry {
+	if o.Ping <= 0 {
+		o.Ping = 5 * time.Second
+	}
+	if o.DeadAfter <= 0 {
+		o.DeadAfter = 15 * time.Second
+	}
+	if o.AckTimeout <= 0 {
+		o.AckTimeout = 10 * time.Second
+	}
+	if o.ReadLimit <= 0 {
+		o.ReadLimit = 2 << 20
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return &Registry{opts: o, log: o.Logger, conns: map[string]*conn{}, status: map[string]Status{}, subs: map[int]*subscriber{}}
+}
+
+// conn is one hub's open link.
+type conn struct {
+	device string
+	ws     *websocket.Conn
+	done   chan struct{}
+
+	mu      sync.Mutex
+	pending map[string]chan api.LinkAckBody
+}
+
+func (c *conn) write(ctx context.Context, m api.LinkMessage) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return c.ws.Write(ctx, websocket.MessageText, b)
+}
+
+// Serve runs the link of an already authenticated device until it closes. A second link of
+// the same device replaces the first (a hub that reconnects after a half-dead link).
+func (r *Registry) Serve(w http.ResponseWriter, req *http.Request, device string) {
+	// The API server's read and write timeouts protect request handling; a link is meant to
+	// stay open, and its own heartbeat notices when it is dead.
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	rc.SetWriteDeadline(time.Time{})
+	ws, err := websocket.Accept(w, req, nil)
+	if err != nil {
+		r.log.Warn("link: websocket handshake failed", "device", device, "err", err)
+		return
+	}
+	ws.SetReadLimit(r.opts.ReadLimit)
+	c := &conn{device: device, ws: ws, done: make(chan struct{}), pending: map[string]chan api.LinkAckBody{}}
+
+	r.mu.Lock()
+	old := r.conns[device]
+	r.conns[device] = c
+	st := r.status[device]
+	st.Device, st.Online, st.Since, st.State = device, true, time.Now(), api.HubIdle
+	st.Connects++
+	r.status[device] = st
+	r.mu.Unlock()
+	if old != nil {
+		old.ws.Close(websocket.StatusPolicyViolation, "replaced by a newer link")
+	}
+	r.log.Info("robot link up", "device", device)
+	r.emit(Event{Device: device, Kind: EventUp})
+
+	ctx, cancel := context.WithCancel(req.Context())
+	defer cancel()
+	go r.pinger(ctx, c)
+	err = r.readLoop(ctx, c)
+
+	close(c.done)
+	ws.CloseNow()
+	r.mu.Lock()
+	current := r.conns[device] == c
+	if current {
+		delete(r.conns, device)
+		st := r.status[device]
+		st.Online, st.Since, st.State = false, time.Now(), ""
+		r.status[device] = st
+	}
+	r.mu.Unlock()
+	if current {
+		r.log.Info("robot link down", "device", device, "why", err)
+		r.emit(Event{Device: device, Kind: EventDown})
+	}
+}
+
+func (r *Registry) pinger(ctx context.Context, c *conn) {
+	t := time.NewTicker(r.opts.Ping)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			wctx, cancel := context.WithTimeout(ctx, r.opts.DeadAfter)
+			err := c.write(wctx, api.LinkMessage{Type: api.LinkPing})
+			cancel()
+			if err != nil {
+				return
+			}
+		}
+	}
+}
+
+// readLoop reads frames until the link closes or stays silent for DeadAfter.
+func (r *Registry) readLoop(ctx context.Context, c *conn) error {
+	for {
+		rctx, cancel := context.WithTimeout(ctx, r.opts.DeadAfter)
+		typ, b, err := c.ws.Read(rctx)
+		cancel()
+		if err != nil {
+			return err
+		}
+		if typ != websocket.MessageText {
+			r.reply(ctx, c, api.LinkMessage{Type: api.LinkAck, Ack: &api.LinkAckBody{Code: api.LinkErrInvalid}})
+			continue
+		}
+		var m api.LinkMessage
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&m); err != nil {
+			r.log.Warn("link: malformed frame refused", "device", c.device)
+			r.reply(ctx, c, api.LinkMessage{Type: api.LinkAck, Ack: &api.LinkAckBody{Code: api.LinkErrInvalid}})
+			continue
+		}
+		r.handle(ctx, c, m)
+	}
+}
+
+func (r *Registry) reply(ctx context.Context, c *conn, m api.LinkMessage) {
+	wctx, cancel := context.WithTimeout(ctx, r.opts.DeadAfter)
+	defer cancel()
+	if err := c.write(wctx, m); err != nil {
+		r.log.Debug("link: reply failed", "device", c.device, "err", err)
+	}
+}
+
+func (r *Registry) handle(ctx context.Context, c *conn, m api.LinkMessage) {
+	switch m.Type {
+	case api.LinkAck:
+		if m.Ack == nil {
+			return
+		}
+		c.mu.Lock()
+		ch := c.pending[m.ID]
+		delete(c.pending, m.ID)
+		c.mu.Unlock()
+		if ch != nil {
+			ch <- *m.Ack
+		}
+	case api.LinkPong:
+	case api.LinkPing:
+		r.reply(ctx, c, api.LinkMessage{Type: api.LinkPong, ID: m.ID})
+	case api.LinkHello:
+		if m.Hello != nil {
+			r.update(c.device, func(s *Status) { s.Version = m.Hello.Version })
+		}
+	case api.LinkState:
+		if !slices.Contains([]string{api.HubIdle, api.HubListening, api.HubThinking, api.HubSpeaking}, m.State) {
+			r.reply(ctx, c, api.LinkMessage{Type: api.LinkAck, ID: m.ID, Ack: &api.LinkAckBody{Code: api.LinkErrInvalid}})
+			return
+		}
+		r.update(c.device, func(s *Status) { s.State = m.State })
+		r.emit(Event{Device: c.device, Kind: EventState, State: m.State})
+	case api.LinkHeard:
+		if m.Heard == nil || len(m.Heard.WAV) == 0 {
+			r.reply(ctx, c, api.LinkMessage{Type: api.LinkAck, ID: m.ID, Ack: &api.LinkAckBody{Code: api.LinkErrInvalid}})
+			return
+		}
+		r.emit(Event{Device: c.device, Kind: EventHeard, WAV: m.Heard.WAV})
+	case api.LinkRangLocal:
+		r.emit(Event{Device: c.device, Kind: EventRang, Rang: m.Rang})
+	case api.LinkHubStopped:
+		r.emit(Event{Device: c.device, Kind: EventStopped})
+	default:
+		r.log.Warn("link: message of unknown type refused", "device", c.device, "type", printable(m.Type))
+		r.reply(ctx, c, api.LinkMessage{Type: api.LinkAck, ID: m.ID, Ack: &api.LinkAckBody{Code: api.LinkErrUnknownType}})
+	}
+}
+
+func (r *Registry) update(device string, f func(*Status)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.conns[device] == nil {
+		return
+	}
+	s := r.status[device]
+	f(&s)
+	r.status[device] = s
+}
+
+// Send delivers one action to the robot named device and waits for its ack. The error is
+// ErrOffline, ErrLinkDown, ErrNoAck, ErrNotAction or the context's; a robot that refused
+// the action answers with a nil error and an ack that is not OK (its Code says why).
+func (r *Registry) Send(ctx context.Context, device string, m api.LinkMessage) (api.LinkAckBody, error) {
+	if !IsAction(m.Type) {
+		return api.LinkAckBody{}, fmt.Errorf("link send %q: %w", printable(m.Type), ErrNotAction)
+	}
+	if m.ID == "" {
+		m.ID = newID()
+	}
+	r.mu.Lock()
+	c := r.conns[device]
+	r.mu.Unlock()
+	if c == nil {
+		return api.LinkAckBody{}, fmt.Errorf("link send %s to %s: %w", m.Type, device, ErrOffline)
+	}
+	ctx, cancel := context.WithTimeout(ctx, r.opts.AckTimeout)
+	defer cancel()
+	ch := make(chan api.LinkAckBody, 1)
+	c.mu.Lock()
+	c.pending[m.ID] = ch
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.pending, m.ID)
+		c.mu.Unlock()
+	}()
+	if err := c.write(ctx, m); err != nil {
+		return api.LinkAckBody{}, fmt.Errorf("link send %s to %s: %w: %v", m.Type, device, ErrLinkDown, err)
+	}
+	select {
+	case ack := <-ch:
+		return ack, nil
+	case <-c.done:
+		return api.LinkAckBody{}, fmt.Errorf("link send %s to %s: %w", m.Type, device, ErrLinkDown)
+	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return api.LinkAckBody{}, fmt.Errorf("link send %s to %s: %w", m.Type, device, ErrNoAck)
+		}
+		return api.LinkAckBody{}, ctx.Err()
+	}
+}
+
+// Status returns what is known of device's link (Online false if it never connected).
+func (r *Registry) Status(device string) Status {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := r.status[device]
+	s.Device = device
+	return s
+}
+
+// Statuses returns every device that has connected since the broker started, by name.
+func (r *Registry) Statuses() []Status {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]Status, 0, len(r.status))
+	for _, s := range r.status {
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(a, b Status) int {
+		if a.Device < b.Device {
+			return -1
+		}
+		if a.Device > b.Device {
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// Close closes every link (the hubs will reconnect to whoever serves next).
+func (r *Registry) Close() {
+	r.mu.Lock()
+	conns := make([]*conn, 0, len(r.conns))
+	for _, c := range r.conns {
+		conns = append(conns, c)
+	}
+	subs := r.subs
+	r.subs = map[int]*subscriber{}
+	r.mu.Unlock()
+	for _, c := range conns {
+		c.ws.Close(websocket.StatusGoingAway, "broker shutting down")
+	}
+	for _, s := range subs {
+		s.stop()
+	}
+}
+
+func newID() string {
+	b := make([]byte, 8)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// printable trims a peer-supplied string for a log line.
+func printable(s string) string {
+	if len(s) > 40 {
+		s = s[:40]
+	}
+	return fmt.Sprintf("%q", s)
+}

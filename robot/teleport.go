@@ -1,0 +1,248 @@
+package robot
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/speech"
+)
+
+// teleport is the hub's share of a teleport session and of the arbitration between link
+// actions and the hub's own turns.
+type teleport struct {
+	mu      sync.Mutex
+	active  bool   // a session is on: utterances go to the owner, not the router
+	who     string // who is connected, for logs
+	inTurn  bool   // the hub is between an utterance and the end of its reply
+	linkGen int    // bumps with every link play, so only the newest one returns to rest
+	linkTil time.Time
+}
+
+// SessionActive reports whether a teleport session is on. While it is, every utterance the
+// VAD cuts goes to the owner over the link (no wake phrase needed), not to the router.
+func (h *Hub) SessionActive() bool {
+	h.tp.mu.Lock()
+	defer h.tp.mu.Unlock()
+	return h.tp.active
+}
+
+// AttachLink makes h the handler of l's actions and reports the hub's state over it.
+func (h *Hub) AttachLink(l *Link) {
+	if h.Log == nil {
+		h.Log = slog.Default()
+	}
+	h.Link = l
+	// During a session the family talks to the owner: no wake phrase is needed.
+	h.Bypasses = append(h.Bypasses, Bypass{Name: "teleport", Active: h.SessionActive})
+	l.Handle = h.LinkAction
+	l.OnUp = func() {
+		if s := h.Motion.State(); s != "" {
+			l.Send(context.Background(), api.LinkMessage{Type: api.LinkState, State: hubState(s)})
+		}
+	}
+	l.OnDown = func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		h.LinkDown(ctx)
+	}
+	h.Motion.Observe(func(state string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		l.Send(ctx, api.LinkMessage{Type: api.LinkState, State: hubState(state)})
+	})
+}
+
+// hubState maps a motion state to the link's closed list of hub states.
+func hubState(motion string) string {
+	switch motion {
+	case StateListening, StateFollowUp:
+		return api.HubListening
+	case StateThinking:
+		return api.HubThinking
+	case StateSpeaking:
+		return api.HubSpeaking
+	}
+	return api.HubIdle
+}
+
+// LinkAction runs one action from the broker through the same motion and speaker
+// arbitration as the hub's own turns, and returns its ack.
+func (h *Hub) LinkAction(ctx context.Context, m api.LinkMessage) api.LinkAckBody {
+	switch m.Type {
+	case api.LinkPlay:
+		return h.linkPlay(ctx, m.Play)
+	case api.LinkExpression:
+		if !h.Motion.Knows(m.Expression) {
+			return api.LinkAckBody{Code: api.LinkErrInvalid}
+		}
+		if h.ownTurn() {
+			return api.LinkAckBody{Code: api.LinkErrBusy}
+		}
+		if !h.Motion.Express(ctx, m.Expression) {
+			return api.LinkAckBody{Code: api.LinkErrFailed}
+		}
+		return api.LinkAckBody{OK: true}
+	case api.LinkLook:
+		if m.Look == nil || !finite(m.Look.YawDeg) || !finite(m.Look.PitchDeg) {
+			return api.LinkAckBody{Code: api.LinkErrInvalid}
+		}
+		if h.ownTurn() {
+			return api.LinkAckBody{Code: api.LinkErrBusy}
+		}
+		if err := h.Motion.Look(ctx, m.Look.YawDeg*math.Pi/180, m.Look.PitchDeg*math.Pi/180); err != nil {
+			return api.LinkAckBody{Code: api.LinkErrFailed}
+		}
+		return api.LinkAckBody{OK: true}
+	case api.LinkStop:
+		h.Speaker.Stop(ctx)
+		h.Motion.StopAll(ctx)
+		h.mu.Lock()
+		h.speakingUntil = time.Time{}
+		h.mu.Unlock()
+		h.Motion.Idle(ctx)
+		return api.LinkAckBody{OK: true}
+	case api.LinkPresence:
+		if m.Presence == nil {
+			return api.LinkAckBody{Code: api.LinkErrInvalid}
+		}
+		h.setPresence(ctx, m.Presence.Active, m.Presence.Who)
+		return api.LinkAckBody{OK: true}
+	}
+	return api.LinkAckBody{Code: api.LinkErrUnknownType}
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// setPresence turns the session on or off: the antennas hold the "someone is here" pose for
+// the whole session (Motion's rest pose while it lasts).
+func (h *Hub) setPresence(ctx context.Context, active bool, who string) {
+	h.tp.mu.Lock()
+	changed := h.tp.active != active
+	h.tp.active, h.tp.who = active, who
+	h.tp.mu.Unlock()
+	h.Motion.SetPresence(active)
+	if changed {
+		h.Log.Info("teleport session", "active", active, "who", who)
+	}
+	h.Motion.Idle(ctx)
+}
+
+// LinkDown is called when the link drops: nobody can hear the room without it, so the
+// visible presence ends with it (the broker sends presence again when the link is back).
+func (h *Hub) LinkDown(ctx context.Context) {
+	if h.SessionActive() {
+		h.setPresence(ctx, false, "")
+	}
+}
+
+// ownTurn reports whether the hub is busy with its own reply; nothing talks over it.
+func (h *Hub) ownTurn() bool {
+	h.tp.mu.Lock()
+	inTurn, linkTil := h.tp.inTurn, h.tp.linkTil
+	h.tp.mu.Unlock()
+	h.mu.Lock()
+	speaking := time.Now().Before(h.speakingUntil) && !time.Now().Before(linkTil)
+	h.mu.Unlock()
+	return inTurn || speaking
+}
+
+func (h *Hub) turnBegins() {
+	h.tp.mu.Lock()
+	h.tp.inTurn = true
+	h.tp.mu.Unlock()
+}
+
+func (h *Hub) turnEnds() {
+	h.tp.mu.Lock()
+	h.tp.inTurn = false
+	h.tp.mu.Unlock()
+}
+
+// linkPlay plays sound from the broker unless the robot is speaking its own reply.
+func (h *Hub) linkPlay(ctx context.Context, p *api.LinkPlayAction) api.LinkAckBody {
+	if p == nil || len(p.WAV) == 0 {
+		return api.LinkAckBody{Code: api.LinkErrInvalid}
+	}
+	clip, err := speech.DecodeWAV(p.WAV, 2*time.Minute)
+	if err != nil {
+		return api.LinkAckBody{Code: api.LinkErrInvalid}
+	}
+	wav := p.WAV
+	if p.Chime {
+		samples := append(chime(), clip.Samples...)
+		clip.Samples = samples
+		if wav, err = speech.EncodeWAV(samples, speech.SampleRate); err != nil {
+			return api.LinkAckBody{Code: api.LinkErrFailed}
+		}
+	}
+	if h.ownTurn() {
+		return api.LinkAckBody{Code: api.LinkErrBusy}
+	}
+	h.tp.mu.Lock()
+	h.tp.linkGen++
+	gen := h.tp.linkGen
+	until := time.Now().Add(clip.Duration())
+	h.tp.linkTil = until
+	h.tp.mu.Unlock()
+	h.Motion.Speaking(ctx)
+	if err := h.Speaker.Play(ctx, fmt.Sprintf("link-%d.wav", gen), wav); err != nil {
+		h.Log.Warn("link playback failed", "err", err)
+		h.Motion.Idle(ctx)
+		return api.LinkAckBody{Code: api.LinkErrFailed}
+	}
+	h.mu.Lock()
+	h.speakingUntil = until // a voice in the room barges in on it like on a reply
+	h.mu.Unlock()
+	go func() {
+		t := time.NewTimer(time.Until(until))
+		defer t.Stop()
+		<-t.C
+		h.tp.mu.Lock()
+		newest := h.tp.linkGen == gen
+		h.tp.mu.Unlock()
+		h.mu.Lock()
+		stillSpeaking := h.speakingUntil.Equal(until)
+		h.mu.Unlock()
+		if newest && stillSpeaking {
+			h.Motion.Idle(context.Background())
+		}
+	}()
+	return api.LinkAckBody{OK: true}
+}
+
+// divert sends an utterance to the owner when a session is on; false means the hub should
+// run its own turn (no session, or the link is down).
+func (h *Hub) divert(ctx context.Context, wav []byte) bool {
+	if h.Link == nil || !h.SessionActive() {
+		return false
+	}
+	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := h.Link.Send(sctx, api.LinkMessage{Type: api.LinkHeard, Heard: &api.LinkHeardBody{WAV: wav}}); err != nil {
+		h.Log.Warn("teleport: could not pass an utterance to the owner; handling it here", "err", err)
+		return false
+	}
+	h.move(func(c context.Context) { h.Motion.Idle(c) }) // off the audio path, like every move of a turn
+	return true
+}
+
+// chime is a short two-note attention sound (0.35 s) played before an announcement.
+func chime() []float32 {
+	const n = speech.SampleRate * 35 / 100
+	out := make([]float32, n)
+	for i := range out {
+		f := 880.0
+		if i > n/2 {
+			f = 1318.5
+		}
+		tt := float64(i) / speech.SampleRate
+		env := math.Min(1, math.Min(float64(i), float64(n-i))/400)
+		out[i] = float32(0.3 * env * math.Sin(2*math.Pi*f*tt))
+	}
+	return out
+}
