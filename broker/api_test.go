@@ -194,7 +194,7 @@ func TestNotYetBuiltHandlersSaySo(t *testing.T) {
 	tb := newTestBroker(t)
 	tok := tb.token(t, "robot", "text", "calendar:read")
 	tr := tb.say(t, tok, "is dad busy").turn(t)
-	if tr.Outcome != OutcomeError || tr.Reply != replyNotYet {
+	if tr.Outcome != OutcomeFailed || tr.Reply != replyNotYet {
 		t.Fatalf("a handler that does not exist yet must not fake success: %+v", tr)
 	}
 }
@@ -335,7 +335,9 @@ func TestHangingHandlerIsCutAtItsDeadline(t *testing.T) {
 	defer close(tb.light.block)
 	start := time.Now()
 	tr := tb.say(t, tb.token(t, "robot", "text", "house:write"), "turn on the kitchen light").turn(t)
-	if tr.Outcome != OutcomeTimeout || tr.Reply != replyTimeout {
+	// The write was sent and never answered: whether it landed is not known, and the
+	// robot says so instead of claiming a plain time-out.
+	if tr.Outcome != OutcomeUnknown || tr.Reply != replyWriteUnknown {
 		t.Fatalf("%+v", tr)
 	}
 	if el := time.Since(start); el > 2500*time.Millisecond {
@@ -349,11 +351,15 @@ func TestAuditRecordsWhatWasDoneNotWhatWasSaid(t *testing.T) {
 	tb.say(t, tok, "turn on the kitchen light")
 	tb.say(t, tok, "my secret diary says the password is hunter2, what rhymes with it")
 	recs, err := tb.state.TailAudit(context.Background(), 10)
-	if err != nil || len(recs) != 2 {
+	if err != nil || len(recs) != 3 {
 		t.Fatalf("%v %+v", err, recs)
 	}
-	if recs[0].Intent != "house.light.set" || recs[0].Args["room"] != "kitchen" || recs[0].Device != "robot" || recs[0].Outcome != OutcomeOK {
+	// An actuation is recorded before it happens (pending), then its outcome.
+	if recs[0].Intent != "house.light.set" || recs[0].Args["room"] != "kitchen" || recs[0].Device != "robot" || recs[0].Outcome != OutcomePending {
 		t.Fatalf("%+v", recs[0])
+	}
+	if recs[1].TurnID != recs[0].TurnID || recs[1].Outcome != OutcomeOK {
+		t.Fatalf("%+v", recs[1])
 	}
 	raw, _ := json.Marshal(recs)
 	for _, leak := range []string{"hunter2", "diary", "rhymes", tok} {

@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker"
+	"github.com/reachy-broker/reachy-broker/broker/announce"
+	"github.com/reachy-broker/reachy-broker/broker/timers"
 	"github.com/reachy-broker/reachy-broker/cmd/internal/buildinfo"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/agent"
@@ -77,6 +79,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	admin := fs.String("admin", "", "loopback address for /healthz and /metrics (default: listen.admin, 127.0.0.1:9092; port 0: any free port)")
 	stateDir := fs.String("state-dir", "", "state directory (tokens, audit, idempotency; dev default "+broker.DevStateDir()+")")
 	model := fs.String("model", "", "whisper model file (default: speech.model, or the one 'make model' downloaded)")
+	initState := fs.Bool("init", false, "create the state database (tokens, audit, idempotency) in the state directory, then exit")
 	showVersion := fs.Bool("version", false, "print the version and the whisper.cpp version, and exit")
 	verbose := fs.Bool("v", false, "debug logging")
 	if err := fs.Parse(args); err != nil {
@@ -146,7 +149,19 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	if *admin != "" {
 		cfg.Listen.Admin = *admin
 	}
+	if *initState {
+		st, err := broker.InitState(cfg.StateDir)
+		if err != nil {
+			log.Error("state init", "err", err)
+			fmt.Fprintf(stderr, "reachy-broker: %v\n", err)
+			return 1
+		}
+		st.Close()
+		fmt.Fprintf(stderr, "state database ready in %s; start reachy-broker without --init\n", cfg.StateDir)
+		return 0
+	}
 	if err := serve(ctx, log, stderr, cfg, tables, *dev, *devOwner, *model); err != nil {
+		log.Error("reachy-broker stopped", "err", err)
 		fmt.Fprintf(stderr, "reachy-broker: %v\n", err)
 		return 1
 	}
@@ -154,7 +169,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 }
 
 func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.Config, tables *broker.Tables, dev bool, devOwner, modelFlag string) error {
-	state, err := broker.OpenState(cfg.StateDir)
+	state, err := openState(log, cfg.StateDir, dev)
 	if err != nil {
 		return err
 	}
@@ -217,6 +232,31 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 		deps.Synthesizer = speech.NewOpenAISpeech(cfg.Synthesis.URL, key, cfg.Synthesis.Model, cfg.Synthesis.Voice)
 	}
 
+	// Timers and announcements speak first, over the robot link; the scheduler starts with
+	// the service and keeps the timers that survived a restart.
+	var b *broker.Broker
+	redactText := func(text string) (string, error) {
+		r, err := deps.Redactor.Redact(text)
+		return r.Text, err
+	}
+	tsvc, err := timers.Open(ctx, timers.Deps{DB: state.DB(), Synth: deps.Synthesizer, Redact: redactText, Audit: broker.TimerAudit(state),
+		RoomOf: func(device string) string {
+			if r := cfg.DeviceRoom(device); r != "" {
+				return r
+			}
+			return tables.Table().Home.DeviceRoom
+		},
+		FollowUp: func(device string) { b.OpenFollowUp(device) },
+		Settings: timers.Settings{Every: cfg.Timers.RepeatEvery, Rings: cfg.Timers.Rings, Grace: cfg.Timers.Grace,
+			Expression: cfg.Timers.Expression, MaxPerRoom: cfg.Timers.MaxPerRoom},
+		Logger: log})
+	if err != nil {
+		return err
+	}
+	tsvc.Register(deps.Handlers)
+	announcer := &announce.Announcer{Synth: deps.Synthesizer, Redact: redactText, Audit: broker.AnnouncementAudit(state), Log: log}
+	deps.Announcer = announcer
+
 	modelPath := modelFlag
 	if modelPath == "" {
 		modelPath = cfg.Speech.Model
@@ -274,10 +314,13 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 		log.Info("MCP for the owner's agents", "url", fmt.Sprintf("http://%s:%d/mcp", cfg.Listen.Tailnet.Hostname, cfg.Listen.Tailnet.Port), "scope", "mcp")
 	}
 
-	b, err := broker.New(deps)
-	if err != nil {
+	if b, err = broker.New(deps); err != nil {
 		return err
 	}
+	announcer.Link = b.Robots()
+	tsvc.SetLink(b.Robots())
+	go b.ConnectTimers(ctx, tsvc)
+	go tsvc.Run(ctx)
 	adminL, err := broker.ListenLoopback(cfg.Listen.Admin)
 	if err != nil {
 		return inUse(err, "--admin", cfg.Listen.Admin)
@@ -291,7 +334,7 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 		fmt.Fprintf(stderr, "\n  DEV MODE: loopback only, not on a tailnet.\n  API on http://%s   health on http://%s/healthz\n  State in %s\n"+
 			"  Create a token (in another terminal), then talk to it:\n"+
 			"    export REACHY_BROKER=http://%s\n"+
-			"    export REACHY_TOKEN=$(%s token create --state-dir %s --device laptop --scopes text,house:read,house:write,calendar:read,ask,robot)\n"+
+			"    export REACHY_TOKEN=$(%s token create --state-dir %s --device laptop --scopes text,house:read,house:write,calendar:read,ask,robot,timer,announce)\n"+
 			"    %s say \"turn on the kitchen light\"\n"+
 			"  Agents (MCP): http://%s/mcp with a token that also holds the mcp scope (docs/mcp.md)\n  Ctrl-C stops it.\n\n",
 			apiListener.Addr(), adminL.Addr(), cfg.StateDir, apiListener.Addr(), ctlPath(), shellQuote(cfg.StateDir), ctlPath(), apiListener.Addr())
@@ -305,6 +348,21 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 		err = nil
 	}
 	return err
+}
+
+// openState opens the state database. Outside dev mode a missing or empty one is refused
+// (a state disk that did not mount must not become a broker with no tokens and no audit
+// history); dev mode creates its own.
+func openState(log *slog.Logger, dir string, dev bool) (*broker.State, error) {
+	if !dev {
+		return broker.OpenState(dir)
+	}
+	st, err := broker.OpenState(dir)
+	if errors.Is(err, broker.ErrNoState) {
+		log.Warn("dev mode: creating a fresh state database", "dir", dir)
+		return broker.InitState(dir)
+	}
+	return st, err
 }
 
 // inUse turns "address already in use" into a sentence that says what to do.
@@ -426,6 +484,11 @@ func wireHouse(cfg *broker.Config, handlers map[string]intents.Handler, log *slo
 		}
 		if mq, err = home.DialMQTT(home.MQTTConfig{Broker: hc.MQTT.Broker, Prefix: hc.MQTT.Prefix, Username: hc.MQTT.Username, Password: pw}); err != nil {
 			return err
+		}
+		if !mq.Connected() {
+			// Not fatal: the client keeps trying every second; until then MQTT devices
+			// answer that they are not available.
+			log.Warn("mqtt: the server is not answering yet; MQTT devices are unavailable until it does", "broker", hc.MQTT.Broker)
 		}
 	}
 	if ha == nil && mq == nil {
