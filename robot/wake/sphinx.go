@@ -45,6 +45,7 @@ type Sphinx struct {
 	ps      *C.ps_decoder_t
 	pcm     []int16
 	phrases []string
+	phones  map[string]int // phrase -> its number of phones
 }
 
 // framesPerSecond is the engine's default frame rate (-frate 100).
@@ -80,7 +81,7 @@ func NewSphinx(o Options) (*Sphinx, error) {
 		return nil, fmt.Errorf("wake: %w", err)
 	}
 	var lines strings.Builder
-	s := &Sphinx{}
+	s := &Sphinx{phones: map[string]int{}}
 	for _, p := range phrases {
 		phones := 0
 		for _, w := range p {
@@ -88,6 +89,7 @@ func NewSphinx(o Options) (*Sphinx, error) {
 		}
 		fmt.Fprintf(&lines, "%s /1e-%d/\n", strings.Join(p, " "), 2*phones)
 		s.phrases = append(s.phrases, strings.Join(p, " "))
+		s.phones[strings.Join(p, " ")] = phones
 	}
 	if err := os.WriteFile(kws, []byte(lines.String()), 0o600); err != nil {
 		return nil, fmt.Errorf("wake: %w", err)
@@ -148,7 +150,28 @@ func (s *Sphinx) Spot(ctx context.Context, samples []float32) (Detection, bool, 
 	}
 	per := SampleRate / framesPerSecond
 	d := Detection{Phrase: C.GoString(w), Start: int(sf) * per, End: min((int(ef)+1)*per, len(samples))}
+	if !s.plausible(d) {
+		return Detection{}, false, nil
+	}
 	return d, true, nil
+}
+
+// maxPhraseStart: people address the robot first, so a phrase spotted deep inside a stretch
+// of speech is a look-alike in ordinary talk (on the generated set, every spot in long speech
+// started after 6 s, every real phrase before 3 s, noise and slow voices included).
+const maxPhraseStart = 3 * SampleRate
+
+// minPhoneSamples: no voice says a phone in under 45 ms; spots shorter than that per phone
+// of the phrase are a few syllables of other words squeezed into the phrase's shape.
+const minPhoneSamples = SampleRate * 45 / 1000
+
+// plausible rejects spots that start too late in the utterance or are too short to be the
+// phrase. Both checks are free: they read the keyphrase search's own alignment.
+func (s *Sphinx) plausible(d Detection) bool {
+	if d.Start > maxPhraseStart {
+		return false
+	}
+	return d.End-d.Start >= s.phones[d.Phrase]*minPhoneSamples
 }
 
 // Phrases are the phrases this spotter listens for, normalized.

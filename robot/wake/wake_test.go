@@ -121,3 +121,25 @@ func TestCrashingEngineIsNotAddressed(t *testing.T) {
 		t.Fatalf("%+v", st)
 	}
 }
+
+// TestImplausibleSpotsAreNotAddressed: a spot deep inside a long stretch of speech, or one
+// too short to hold the phrase's phones, does not count as being addressed (each was a
+// false accept, an upload, on the generated set); a phrase said first, at a normal pace, does.
+func TestImplausibleSpotsAreNotAddressed(t *testing.T) {
+	s := &Sphinx{phones: map[string]int{"hey reachy": 6}}
+	ms := func(n int) int { return n * SampleRate / 1000 }
+	for _, c := range []struct {
+		name       string
+		start, end int
+		want       bool
+	}{
+		{"said first", ms(100), ms(700), true},
+		{"after a short lead-in", ms(2500), ms(3100), true},
+		{"deep in long speech", ms(9000), ms(9600), false},
+		{"too short for six phones", ms(100), ms(340), false},
+	} {
+		if got := s.plausible(Detection{Phrase: "hey reachy", Start: c.start, End: c.end}); got != c.want {
+			t.Errorf("%s: plausible = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
