@@ -29,7 +29,7 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	if set == nil || get == nil {
 		return Decision{}, false
 	}
-	trace := fmt.Sprintf("frame: device %s, form %s", dev, m.Form)
+	trace := "frame: device " + dev + ", form " + m.Form
 	captured := map[string]string{}
 	switch room, many := frameRoom(m); {
 	case many:

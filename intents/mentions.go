@@ -240,10 +240,28 @@ func (t *Table) mentions(n Normalized) Mentions {
 
 // explained reports whether a word belongs to one of the lists a house sentence is read with.
 func explained(w string) bool {
-	return plainWords[w] || deviceWords[w] != "" || fixtureWords[w] || actionVerbs[w] || onVerbs[w] || offVerbs[w] ||
-		allWords[w] || functionWords[w] || calendarWords[w] || warmthWords[w] || ignorableWords[w] || placeStop[w] ||
-		isDigits(w) || w == "or" || w == "either"
+	return explainedWords[w] || isDigits(w)
 }
+
+// explainedWords is the union of the lists explained reads, so a word costs one lookup
+// instead of one per list (the lists are never changed after the package is loaded).
+var explainedWords = func() map[string]bool {
+	out := map[string]bool{"or": true, "either": true}
+	for _, list := range []map[string]bool{plainWords, fixtureWords, actionVerbs, onVerbs, offVerbs, allWords,
+		functionWords, calendarWords, warmthWords, ignorableWords, placeStop} {
+		for w, ok := range list {
+			if ok {
+				out[w] = true
+			}
+		}
+	}
+	for w, d := range deviceWords {
+		if d != "" {
+			out[w] = true
+		}
+	}
+	return out
+}()
 
 func appendState(s []string, st string) []string {
 	if len(s) > 0 && s[len(s)-1] == st {
@@ -375,7 +393,19 @@ var indirectLeads = [][]string{
 	{"check", "on"}, {"check", "the"}, {"check"}, {"look", "if"}, {"look", "whether"}, {"show", "me"},
 }
 
+// indirectStarts are the first words of indirectLeads: most sentences start with none.
+var indirectStarts = func() map[string]bool {
+	out := map[string]bool{}
+	for _, l := range indirectLeads {
+		out[l[0]] = true
+	}
+	return out
+}()
+
 func indirect(toks []string) bool {
+	if len(toks) == 0 || !indirectStarts[toks[0]] {
+		return false
+	}
 	for _, l := range indirectLeads {
 		if hasPrefix(toks, l) {
 			return true

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Normalized is a transcript made ready for the patterns, and what normalizing learned.
@@ -143,7 +144,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		transcript = transcript[:maxTranscript]
 	}
 	raw := strings.ToLower(transcript)
-	if strings.ContainsAny(raw, "./’‘°") {
+	if needsRawReplace(raw) {
 		raw = rawReplacer.Replace(raw)
 	}
 	raw, n.Wake = wake.stripSegments(raw)
@@ -204,7 +205,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		}
 	}
 	// "please" inside the sentence is politeness too.
-	out := toks[:0:0]
+	out := make([]string, 0, len(toks))
 	for _, t := range toks {
 		if t == "please" {
 			n.Polite = true
@@ -230,13 +231,30 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	return n
 }
 
+// needsRawReplace reports whether rawReplacer may change s: it holds a '.', a '/' or a
+// non-ASCII byte (the typographic apostrophes and the degree sign). A byte scan, where
+// strings.ContainsAny with non-ASCII characters decodes every rune.
+func needsRawReplace(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '.' || c == '/' || c >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
 // tokenize splits at anything but letters, digits and apostrophes; a decimal point between
 // digits stays ("1.5 hours").
 func tokenize(s string) []string {
 	out := make([]string, 0, strings.Count(s, " ")+2)
 	start := -1
 	for i, r := range s {
-		keep := r == '\'' || unicode.IsLetter(r) || unicode.IsDigit(r)
+		var keep bool
+		if r < utf8.RuneSelf { // ASCII, nearly every transcript: no table lookups
+			keep = r == '\'' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+		} else {
+			keep = unicode.IsLetter(r) || unicode.IsDigit(r)
+		}
 		if r == '.' && i > 0 && i+1 < len(s) && isASCIIDigit(s[i-1]) && isASCIIDigit(s[i+1]) {
 			keep = true
 		}
@@ -268,7 +286,9 @@ func expandTokens(in []string) []string {
 			continue
 		}
 		// Possessives and stray apostrophes: "kid's" -> "kids", "kids'" -> "kids".
-		t = strings.ReplaceAll(t, "'", "")
+		if strings.IndexByte(t, '\'') >= 0 {
+			t = strings.ReplaceAll(t, "'", "")
+		}
 		if r, ok := singleRewrites[t]; ok {
 			t = r
 		}

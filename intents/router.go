@@ -124,10 +124,13 @@ func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) 
 				}
 				text = durText
 			}
-			if !p.filter.admits(text) || !p.re.MatchString(text) {
+			if !p.filter.admits(text) {
 				continue
 			}
-			m := p.re.FindStringSubmatch(text)
+			m := p.re.FindStringSubmatch(text) // one run of the expression: nil when it does not match
+			if m == nil {
+				continue
+			}
 			captured, ok := captures(p, m)
 			if !ok {
 				continue
