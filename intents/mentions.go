@@ -238,6 +238,10 @@ func (t *Table) mentions(n Normalized) Mentions {
 	return m
 }
 
+// ref is a copy of m for a decision. Taking &m of a parameter would move it to the heap on
+// every call, also for the sentences that never report their mentions.
+func (m Mentions) ref() *Mentions { return &m }
+
 // explained reports whether a word belongs to one of the lists a house sentence is read with.
 func explained(w string) bool {
 	return explainedWords[w] || isDigits(w)

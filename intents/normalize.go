@@ -298,7 +298,7 @@ func expandTokens(in []string) []string {
 }
 
 func rewritePhrases(in []string) []string {
-	out := make([]string, 0, len(in))
+	out := in[:0] // in place: it never writes past what it has read
 outer:
 	for i := 0; i < len(in); {
 		if !rewriteStarts[in[i]] {
@@ -324,7 +324,7 @@ outer:
 
 // numbersToDigits turns "twenty two" into "22" and "five" into "5".
 func numbersToDigits(in []string) []string {
-	out := make([]string, 0, len(in))
+	out := in[:0] // in place: it never writes past what it has read
 	for i := 0; i < len(in); i++ {
 		t := in[i]
 		if v, ok := tens[t]; ok {
@@ -351,7 +351,7 @@ func numbersToDigits(in []string) []string {
 }
 
 func dropFillersAndStutters(in []string) []string {
-	out := make([]string, 0, len(in))
+	out := in[:0] // in place: it never writes past what it has read
 	for _, t := range in {
 		if fillers[t] {
 			continue

@@ -77,11 +77,11 @@ func (t *Table) Route(transcript string, ctx Context) Decision {
 	}
 	if topic, ok := aboutHome(n, m); ok {
 		d := t.unclear(n, topic, "no intent fits a sentence about this home")
-		d.Mentions = &m
+		d.Mentions = m.ref()
 		return d
 	}
 	d := t.ask(n, nil)
-	d.Mentions = &m
+	d.Mentions = m.ref()
 	return d
 }
 
