@@ -144,13 +144,14 @@ func (t *Table) mentions(n Normalized) Mentions {
 		if i > 0 {
 			prev = toks[i-1]
 		}
+		cls := wordClasses[w]
 		switch {
 		case w == "here":
 			m.Here = true
 		case w == "this" && (next == "room" || next == "rooms"):
 			m.Here = true
 			used[i+1] = true
-		case allWords[w] && !(w == "home" && prev != "the" && prev != "my" && prev != "our" && prev != "entire" && prev != "whole"):
+		case cls&wcAll != 0 && !(w == "home" && prev != "the" && prev != "my" && prev != "our" && prev != "entire" && prev != "whole"):
 			m.All = true
 		case w == "rooms" && (prev == "the" || prev == "all" || prev == "every"):
 			m.All = true
@@ -173,11 +174,11 @@ func (t *Table) mentions(n Normalized) Mentions {
 			m.States = appendState(m.States, "on")
 		case w == "off" || w == "out" && (deviceWords[prev] != "" || prev == "lights") || w == "down" && (prev == "power" || prev == "shut"):
 			m.States = appendState(m.States, "off")
-		case onVerbs[w]:
+		case cls&wcOnVerb != 0:
 			m.States, m.Action = appendState(m.States, "on"), true
-		case offVerbs[w]:
+		case cls&wcOffVerb != 0:
 			m.States, m.Action = appendState(m.States, "off"), true
-		case actionVerbs[w]:
+		case cls&wcAction != 0:
 			m.Action = true
 		}
 		if w == "light" && (next == "up" || i == 0 && contains(toks, "up")) {
@@ -185,10 +186,10 @@ func (t *Table) mentions(n Normalized) Mentions {
 			m.Action = true
 			m.States = appendState(m.States, "on")
 		}
-		if calendarWords[w] || w == "up" && next == "to" {
+		if cls&wcCalendar != 0 || w == "up" && next == "to" {
 			m.Calendar = true // "what's mum up to"
 		}
-		if warmthWords[w] {
+		if cls&wcWarmth != 0 {
 			m.Warmth = true
 		}
 		if p, ok := t.vocab.people[w]; ok && !contains(m.People, p) {
@@ -220,16 +221,17 @@ func (t *Table) mentions(n Normalized) Mentions {
 		if i+1 < len(toks) {
 			next = toks[i+1]
 		}
+		cls := wordClasses[w]
 		switch {
 		case w == "except" || w == "but" || w == "besides" || w == "excluding" || w == "apart" && next == "from" || w == "other" && next == "than":
 			m.Exception = true
-		case deferWords[w] || (w == "in" || w == "at" || w == "after" || w == "for") && (isDigits(next) || next == "a" && i+2 < len(toks) && durationCore(toks[i+2]) || next == "an" || next == "half"):
+		case cls&wcDefer != 0 || (w == "in" || w == "at" || w == "after" || w == "for") && (isDigits(next) || next == "a" && i+2 < len(toks) && durationCore(toks[i+2]) || next == "an" || next == "half"):
 			m.Deferred = true
 		}
 		switch {
 		case w == "or" || w == "either":
 			m.Alternatives = true
-		case used[i], explained(w), t.vocab.people[w] != "":
+		case used[i], cls&wcExplained != 0, isDigits(w), t.vocab.people[w] != "":
 		default:
 			m.Unexplained++
 		}
@@ -244,24 +246,47 @@ func (m Mentions) ref() *Mentions { return &m }
 
 // explained reports whether a word belongs to one of the lists a house sentence is read with.
 func explained(w string) bool {
-	return explainedWords[w] || isDigits(w)
+	return wordClasses[w]&wcExplained != 0 || isDigits(w)
 }
 
-// explainedWords is the union of the lists explained reads, so a word costs one lookup
-// instead of one per list (the lists are never changed after the package is loaded).
-var explainedWords = func() map[string]bool {
-	out := map[string]bool{"or": true, "either": true}
-	for _, list := range []map[string]bool{plainWords, fixtureWords, actionVerbs, onVerbs, offVerbs, allWords,
-		functionWords, calendarWords, warmthWords, ignorableWords, placeStop} {
+// wordClass is a set of the lists a word is on; wordClasses holds it for every listed word,
+// so reading a sentence costs one lookup per word instead of one per list (the lists are
+// never changed after the package is loaded).
+type wordClass uint16
+
+const (
+	wcAll wordClass = 1 << iota
+	wcOnVerb
+	wcOffVerb
+	wcAction
+	wcCalendar
+	wcWarmth
+	wcDefer
+	wcExplained // on a list explained reads
+)
+
+var wordClasses = func() map[string]wordClass {
+	out := map[string]wordClass{"or": wcExplained, "either": wcExplained}
+	add := func(list map[string]bool, c wordClass) {
 		for w, ok := range list {
 			if ok {
-				out[w] = true
+				out[w] |= c
 			}
 		}
 	}
+	add(allWords, wcAll|wcExplained)
+	add(onVerbs, wcOnVerb|wcExplained)
+	add(offVerbs, wcOffVerb|wcExplained)
+	add(actionVerbs, wcAction|wcExplained)
+	add(calendarWords, wcCalendar|wcExplained)
+	add(warmthWords, wcWarmth|wcExplained)
+	add(deferWords, wcDefer)
+	for _, list := range []map[string]bool{plainWords, fixtureWords, functionWords, ignorableWords, placeStop} {
+		add(list, wcExplained)
+	}
 	for w, d := range deviceWords {
 		if d != "" {
-			out[w] = true
+			out[w] |= wcExplained
 		}
 	}
 	return out

@@ -85,6 +85,19 @@ var singleRewrites = map[string]string{
 	"lites": "lights", "lite": "light",
 }
 
+// wordExpansions are contractions and singleRewrites in one map, for words without an
+// apostrophe; a contraction wins, as in the apostrophe path.
+var wordExpansions = func() map[string][]string {
+	out := map[string][]string{}
+	for w, to := range singleRewrites {
+		out[w] = []string{to}
+	}
+	for w, to := range contractions {
+		out[w] = to
+	}
+	return out
+}()
+
 // stutterWords are the short words whisper doubles when a speaker hesitates.
 var stutterWords = map[string]bool{"the": true, "a": true, "an": true, "to": true, "on": true, "off": true, "in": true,
 	"i": true, "is": true, "it": true, "and": true, "of": true, "my": true, "turn": true, "switch": true, "what": true,
@@ -281,14 +294,21 @@ func expandTokens(in []string) []string {
 		if t == "" {
 			continue
 		}
+		if strings.IndexByte(t, '\'') < 0 {
+			// Most words: one lookup in the contractions and single rewrites together.
+			if c, ok := wordExpansions[t]; ok {
+				out = append(out, c...)
+			} else {
+				out = append(out, t)
+			}
+			continue
+		}
 		if c, ok := contractions[t]; ok {
 			out = append(out, c...)
 			continue
 		}
 		// Possessives and stray apostrophes: "kid's" -> "kids", "kids'" -> "kids".
-		if strings.IndexByte(t, '\'') >= 0 {
-			t = strings.ReplaceAll(t, "'", "")
-		}
+		t = strings.ReplaceAll(t, "'", "")
 		if r, ok := singleRewrites[t]; ok {
 			t = r
 		}
