@@ -3,6 +3,7 @@ package intents
 import (
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -188,6 +189,51 @@ func TestPrefilterNeverHidesAMatch(t *testing.T) {
 	if f := derivePrefilter(`^(?:(?:turn|switch) (?:on|off) (?:the )?lights?)$`); len(f) < 2 || f.admits("turn on the oven") {
 		t.Fatal("no prefilter derived for a plain pattern")
 	}
+}
+
+// TestPairSetNeverTurnsAwayALiteral: the byte-pair pre-check in front of each substring
+// search answers "maybe" for every literal a sentence holds, so a prefilter's answer is the
+// one a plain search gives.
+func TestPairSetNeverTurnsAwayALiteral(t *testing.T) {
+	tb := demo(t)
+	cases := append(loadCases(t, "testdata/corpus.txt"), loadCases(t, "testdata/ha-intents-en.tsv")...)
+	turnedAway := 0
+	for _, c := range cases {
+		n := normalize(c.Sentence, tb.vocab.wake)
+		for _, text := range []string{n.Text, n.durations()} {
+			pairs := pairsOf(text)
+			for _, in := range tb.Intents() {
+				for _, p := range in.patterns {
+					for _, g := range p.filter {
+						for _, lit := range g {
+							held := strings.Contains(text, lit)
+							if held && !pairs.mayHold(lit) {
+								t.Fatalf("%q holds %q, but its pairs say it does not", text, lit)
+							}
+							if !held && !pairs.mayHold(lit) {
+								turnedAway++
+							}
+						}
+					}
+					if got, want := p.filter.admitsPairs(text, &pairs), plainAdmits(p.filter, text); got != want {
+						t.Fatalf("prefilter of %s on %q: %v, a plain search says %v", in.Name, text, got, want)
+					}
+				}
+			}
+		}
+	}
+	if turnedAway == 0 {
+		t.Fatal("the pair pre-check never turned a literal away: it saves no search")
+	}
+}
+
+func plainAdmits(p prefilter, text string) bool {
+	for _, anyOf := range p {
+		if !slices.ContainsFunc(anyOf, func(lit string) bool { return strings.Contains(text, lit) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // TestCourtesyTailsAreIndexed: trimTails only tries a tail when the sentence ends in one of
