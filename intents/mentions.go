@@ -451,7 +451,7 @@ func reported(toks []string) bool {
 		case "said", "says", "told", "tells", "asked", "asks", "wants", "wanted", "suggested", "suggests":
 			return i > 0 && toks[0] != "please"
 		}
-		if actionVerbs[w] || onVerbs[w] || offVerbs[w] {
+		if wordClasses[w]&(wcAction|wcOnVerb|wcOffVerb) != 0 {
 			return false
 		}
 	}
@@ -477,7 +477,7 @@ func corrected(toks []string) bool {
 // statement: "the kitchen light is on" reports, it does not ask for anything. "make sure the
 // lights are off" is still a request.
 func statement(toks []string) bool {
-	if len(toks) == 0 || actionVerbs[toks[0]] || onVerbs[toks[0]] || offVerbs[toks[0]] || toks[0] == "ensure" {
+	if len(toks) == 0 || wordClasses[toks[0]]&(wcAction|wcOnVerb|wcOffVerb) != 0 || toks[0] == "ensure" {
 		return false
 	}
 	if toks[0] == "i" || toks[0] == "we" {
