@@ -227,6 +227,31 @@ func TestPairSetNeverTurnsAwayALiteral(t *testing.T) {
 	}
 }
 
+// TestRewriteShortcutsChangeNothing: rewriteTokens skips passes only when they would not
+// change the words, so its tokens are those of every pass run in turn.
+func TestRewriteShortcutsChangeNothing(t *testing.T) {
+	sentences := []string{"turn of the air conditioning", "um set the a c to twenty two degrees celsius",
+		"the the kitchen light", "knock knock", "go ahead and switch of each and every light", "do not disturb",
+		"never mind", "one hundred", "turn on the light", "what time is it"}
+	for _, c := range append(loadCases(t, "testdata/corpus.txt"), loadCases(t, "testdata/ha-intents-en.tsv")...) {
+		sentences = append(sentences, c.Sentence)
+	}
+	skipped := 0
+	for _, s := range sentences {
+		toks := expandTokens(tokenize(strings.ToLower(s)))
+		want := dropFillersAndStutters(numbersToDigits(rewritePhrases(slices.Clone(toks))))
+		if !mayRewrite(toks) && !hasRepeat(toks) {
+			skipped++
+		}
+		if got := rewriteTokens(slices.Clone(toks)); !slices.Equal(got, want) {
+			t.Errorf("%q: %q, every pass gives %q", s, got, want)
+		}
+	}
+	if skipped == 0 {
+		t.Error("no sentence skipped the passes")
+	}
+}
+
 func plainAdmits(p prefilter, text string) bool {
 	for _, anyOf := range p {
 		if !slices.ContainsFunc(anyOf, func(lit string) bool { return strings.Contains(text, lit) }) {

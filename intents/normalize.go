@@ -98,6 +98,72 @@ var wordExpansions = func() map[string][]string {
 	return out
 }()
 
+// rewriteWords are the words a stage after expandTokens may change: number words and
+// fillers (rewriteChanges), and the first words of phraseRewrites (rewriteStart).
+var rewriteWords = func() map[string]uint8 {
+	out := map[string]uint8{}
+	for w := range rewriteStarts {
+		out[w] |= rewriteStart
+	}
+	for w := range fillers {
+		out[w] |= rewriteChanges
+	}
+	for _, list := range []map[string]int{units, tens} {
+		for w := range list {
+			out[w] |= rewriteChanges
+		}
+	}
+	return out
+}()
+
+const (
+	rewriteChanges uint8 = 1 << iota
+	rewriteStart
+)
+
+// rewriteTokens runs the passes after expandTokens (phrases, numbers, fillers and
+// stutters), skipping those that would change nothing. It rewrites toks in place.
+func rewriteTokens(toks []string) []string {
+	switch {
+	case mayRewrite(toks):
+		return dropFillersAndStutters(numbersToDigits(rewritePhrases(toks)))
+	case hasRepeat(toks):
+		return dropFillersAndStutters(toks) // only a stutter to take out
+	}
+	return toks
+}
+
+// mayRewrite reports whether rewritePhrases, numbersToDigits or dropFillersAndStutters
+// could change anything but a stutter: a phrase rewrite that applies, a number word or a
+// filler. Most sentences have none, and skip those passes with one lookup per word.
+func mayRewrite(toks []string) bool {
+	for i, t := range toks {
+		c := rewriteWords[t]
+		if c&rewriteChanges != 0 {
+			return true // a number word or a filler
+		}
+		if c&rewriteStart == 0 {
+			continue
+		}
+		for _, r := range phraseRewrites {
+			if hasPrefix(toks[i:], r.from) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasRepeat reports whether a word follows itself (a stutter may need taking out).
+func hasRepeat(toks []string) bool {
+	for i := 1; i < len(toks); i++ {
+		if toks[i] == toks[i-1] {
+			return true
+		}
+	}
+	return false
+}
+
 // stutterWords are the short words whisper doubles when a speaker hesitates.
 var stutterWords = map[string]bool{"the": true, "a": true, "an": true, "to": true, "on": true, "off": true, "in": true,
 	"i": true, "is": true, "it": true, "and": true, "of": true, "my": true, "turn": true, "switch": true, "what": true,
@@ -167,9 +233,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 
 	toks := tokenize(raw)
 	toks = expandTokens(toks)
-	toks = rewritePhrases(toks)
-	toks = numbersToDigits(toks)
-	toks = dropFillersAndStutters(toks)
+	toks = rewriteTokens(toks)
 
 	// Wake phrase first: "hey jeeves, can you ..." (fillers already gone).
 	var atStart bool
