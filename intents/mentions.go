@@ -262,7 +262,9 @@ const (
 	wcCalendar
 	wcWarmth
 	wcDefer
-	wcExplained // on a list explained reads
+	wcExplained   // on a list explained reads
+	wcRoomPrep    // in roomPrepositions
+	wcHouseDevice // a deviceWords word for a light or the AC
 )
 
 var wordClasses = func() map[string]wordClass {
@@ -284,9 +286,13 @@ var wordClasses = func() map[string]wordClass {
 	for _, list := range []map[string]bool{plainWords, fixtureWords, functionWords, ignorableWords, placeStop} {
 		add(list, wcExplained)
 	}
+	add(roomPrepositions, wcRoomPrep)
 	for w, d := range deviceWords {
 		if d != "" {
 			out[w] |= wcExplained
+		}
+		if d == "light" || d == "ac" {
+			out[w] |= wcHouseDevice
 		}
 	}
 	return out
@@ -320,7 +326,7 @@ func (t *Table) unknownPlace(toks []string, used []bool) (bool, []int) {
 		return out
 	}
 	for i, w := range toks {
-		if !roomPrepositions[w] || i+1 >= len(toks) {
+		if wordClasses[w]&wcRoomPrep == 0 || i+1 >= len(toks) {
 			continue
 		}
 		j := i + 1
@@ -340,7 +346,7 @@ func (t *Table) unknownPlace(toks []string, used []bool) (bool, []int) {
 		return true, span(j, k)
 	}
 	for i, w := range toks {
-		if deviceWords[w] != "light" && deviceWords[w] != "ac" {
+		if wordClasses[w]&wcHouseDevice == 0 {
 			continue
 		}
 		// After the device: "turn off all the lights first floor".
