@@ -106,6 +106,11 @@ func (t *Table) mentions(n Normalized) Mentions {
 	toks := n.tokens()
 	var m Mentions
 	used := make([]bool, len(toks)) // tokens that are part of a room name
+	var clsBuf [32]wordClass
+	classes := clsBuf[:0] // each token's word class, looked up once
+	for _, w := range toks {
+		classes = append(classes, wordClasses[w])
+	}
 	// Rooms, longest phrase first ("living room" before "room").
 	for i := 0; i < len(toks); i++ {
 		if !t.vocab.roomStarts[toks[i]] {
@@ -144,7 +149,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 		if i > 0 {
 			prev = toks[i-1]
 		}
-		cls := wordClasses[w]
+		cls := classes[i]
 		switch {
 		case w == "here":
 			m.Here = true
@@ -212,7 +217,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 		m.Device = "light" // "switch the kitchen on": a room's lights, the device every room has
 	}
 	var place []int
-	m.UnknownRoom, place = t.unknownPlace(toks, used)
+	m.UnknownRoom, place = t.unknownPlace(toks, used, classes)
 	for _, i := range place {
 		used[i] = true // the words of an unknown place are explained as one (and asked about)
 	}
@@ -221,7 +226,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 		if i+1 < len(toks) {
 			next = toks[i+1]
 		}
-		cls := wordClasses[w]
+		cls := classes[i]
 		switch {
 		case w == "except" || w == "but" || w == "besides" || w == "excluding" || w == "apart" && next == "from" || w == "other" && next == "than":
 			m.Exception = true
@@ -317,7 +322,7 @@ func contains(s []string, v string) bool {
 // unknownPlace finds a place that is not a room of the home: "in the garage", "at the first
 // floor", or a word in front of a device word that is neither a room nor a fixture ("the
 // garage light"). It never keeps the words: an unknown place is only asked about.
-func (t *Table) unknownPlace(toks []string, used []bool) (bool, []int) {
+func (t *Table) unknownPlace(toks []string, used []bool, classes []wordClass) (bool, []int) {
 	span := func(a, b int) []int {
 		var out []int
 		for i := a; i < b; i++ {
@@ -325,8 +330,8 @@ func (t *Table) unknownPlace(toks []string, used []bool) (bool, []int) {
 		}
 		return out
 	}
-	for i, w := range toks {
-		if wordClasses[w]&wcRoomPrep == 0 || i+1 >= len(toks) {
+	for i := range toks {
+		if classes[i]&wcRoomPrep == 0 || i+1 >= len(toks) {
 			continue
 		}
 		j := i + 1
@@ -345,8 +350,8 @@ func (t *Table) unknownPlace(toks []string, used []bool) (bool, []int) {
 		}
 		return true, span(j, k)
 	}
-	for i, w := range toks {
-		if wordClasses[w]&wcHouseDevice == 0 {
+	for i := range toks {
+		if classes[i]&wcHouseDevice == 0 {
 			continue
 		}
 		// After the device: "turn off all the lights first floor".
