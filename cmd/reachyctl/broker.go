@@ -149,13 +149,21 @@ func orDash(s string) string {
 
 // openExistingState opens the broker's database, refusing a directory that holds none: a
 // typo in --state-dir must not quietly create an empty database the broker never reads.
+// A broker just started in the background ("reachy-broker --dev &") may take a moment to
+// create its database; the wait for it is bounded by stateWait.
 func openExistingState(dir string) (*broker.State, error) {
-	st, err := os.Stat(filepath.Join(dir, "broker.db"))
-	if err != nil || st.Size() == 0 {
-		return nil, fmt.Errorf("no broker state in %s (no broker.db there): is that the --state-dir the broker uses? A dev broker prints its state dir when it starts; start the broker once to create it", dir)
+	for deadline := time.Now().Add(stateWait); ; time.Sleep(100 * time.Millisecond) {
+		st, err := os.Stat(filepath.Join(dir, "broker.db"))
+		if err == nil && st.Size() > 0 {
+			return broker.OpenState(dir)
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("no broker state in %s (no broker.db there): is that the --state-dir the broker uses? A dev broker prints its state dir when it starts; start the broker once to create it", dir)
+		}
 	}
-	return broker.OpenState(dir)
 }
+
+const stateWait = 2 * time.Second
 
 func printTurn(stdout io.Writer, status int, body []byte, asJSON bool, saveAudio string) error {
 	if asJSON {
