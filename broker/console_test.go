@@ -34,10 +34,21 @@ func (s *switchPeople) Person(context.Context, string) (console.Person, error) {
 }
 
 // toneSynth stands in for espeak: every sentence becomes a short tone.
-type toneSynth struct{ calls []string }
+type toneSynth struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (s *toneSynth) said() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.calls...)
+}
 
 func (s *toneSynth) Synthesize(_ context.Context, text string) ([]byte, error) {
+	s.mu.Lock()
 	s.calls = append(s.calls, text)
+	s.mu.Unlock()
 	x := make([]float32, speech.SampleRate/5)
 	for i := range x {
 		x[i] = 0.2
@@ -57,7 +68,7 @@ type consoleRig struct {
 	hub    *simHub
 }
 
-func newConsoleRig(t *testing.T, opts ...option) *consoleRig {
+func newConsoleRig(t testing.TB, opts ...option) *consoleRig {
 	t.Helper()
 	people := &switchPeople{p: dad}
 	synth := &toneSynth{}
@@ -78,7 +89,7 @@ func newConsoleRig(t *testing.T, opts ...option) *consoleRig {
 var tokenMeta = regexp.MustCompile(`name="console-token" content="([^"]+)"`)
 
 // page loads the console as the current person and returns its per-page token.
-func (r *consoleRig) page(t *testing.T) string {
+func (r *consoleRig) page(t testing.TB) string {
 	t.Helper()
 	resp := r.do(t, "GET", "/", "", "", nil)
 	if resp.status != 200 {
@@ -91,7 +102,7 @@ func (r *consoleRig) page(t *testing.T) string {
 	return string(m[1])
 }
 
-func (r *consoleRig) post(t *testing.T, pageToken, action string, body any, hdr ...string) reply {
+func (r *consoleRig) post(t testing.TB, pageToken, action string, body any, hdr ...string) reply {
 	t.Helper()
 	var b []byte
 	ctype := "application/json"
@@ -194,8 +205,8 @@ func TestConsoleSession(t *testing.T) {
 	if resp := r.post(t, tok, "join", map[string]any{}); resp.status != 200 {
 		t.Fatalf("join: %d %s", resp.status, resp.body)
 	}
-	if !r.hub.hub.SessionActive() || len(r.synth.calls) == 0 || r.synth.calls[0] != "Dad is joining." {
-		t.Fatalf("join: session %v, announced %q", r.hub.hub.SessionActive(), r.synth.calls)
+	if said := r.synth.said(); !r.hub.hub.SessionActive() || len(said) == 0 || said[0] != "Dad is joining." {
+		t.Fatalf("join: session %v, announced %q", r.hub.hub.SessionActive(), said)
 	}
 	if n := len(r.hub.paths("/api/media/play_sound")); n != 1 {
 		t.Fatalf("announcement plays: %d", n)

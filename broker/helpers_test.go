@@ -99,7 +99,7 @@ type testBroker struct {
 
 type option func(*Config, *Deps)
 
-func newTestBroker(t *testing.T, opts ...option) *testBroker {
+func newTestBroker(t testing.TB, opts ...option) *testBroker {
 	t.Helper()
 	dir := t.TempDir()
 	cfg, table, err := DevConfig("127.0.0.1:0", dir)
@@ -131,7 +131,7 @@ func newTestBroker(t *testing.T, opts ...option) *testBroker {
 	return &testBroker{b: b, srv: srv, state: state, stt: stt, light: light, cfg: cfg}
 }
 
-func (tb *testBroker) token(t *testing.T, device string, scopes ...string) string {
+func (tb *testBroker) token(t testing.TB, device string, scopes ...string) string {
 	t.Helper()
 	tok, _, err := tb.state.CreateToken(context.Background(), device, scopes, "")
 	if err != nil {
@@ -146,14 +146,14 @@ type reply struct {
 	body   []byte
 }
 
-func (r reply) json(t *testing.T, v any) {
+func (r reply) json(t testing.TB, v any) {
 	t.Helper()
 	if err := json.Unmarshal(r.body, v); err != nil {
 		t.Fatalf("status %d, body is not JSON (%v): %s", r.status, err, r.body)
 	}
 }
 
-func (r reply) code(t *testing.T) string {
+func (r reply) code(t testing.TB) string {
 	t.Helper()
 	var e api.ErrorBody
 	r.json(t, &e)
@@ -167,7 +167,7 @@ func (r reply) turn(t *testing.T) api.TurnResponse {
 	return tr
 }
 
-func (tb *testBroker) do(t *testing.T, method, path, token, ctype string, body []byte, hdr ...string) reply {
+func (tb *testBroker) do(t testing.TB, method, path, token, ctype string, body []byte, hdr ...string) reply {
 	t.Helper()
 	req, err := http.NewRequest(method, tb.srv.URL+path, bytes.NewReader(body))
 	if err != nil {

@@ -83,8 +83,9 @@ func TestMCPOutsideClient(t *testing.T) {
 	if r.OK || r.Status != 403 || tb.light.count() != 1 {
 		t.Fatalf("narrow call: %+v, %d actuations", r, tb.light.count())
 	}
-	recs, _ := tb.state.TailAudit(ctx, 1)
-	if len(recs) != 1 || recs[0].Route != "mcp" || recs[0].Intent != "house.light.set" || recs[0].Outcome != OutcomeOK {
+	recs, _ := tb.state.TailAudit(ctx, 2)
+	if len(recs) != 2 || recs[0].Route != "mcp" || recs[0].Intent != "house.light.set" || recs[0].Outcome != OutcomeOK ||
+		recs[1].Route != "mcp" || recs[1].Outcome != OutcomeDenied || recs[1].Code != "insufficient_scope" {
 		t.Fatalf("audit: %+v", recs)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -228,6 +229,10 @@ func TestMCPAuthAnswers(t *testing.T) {
 	if tb.light.count() != 0 {
 		t.Fatal("a refused call actuated")
 	}
+	recs, _ := tb.state.TailAudit(context.Background(), 1)
+	if len(recs) != 1 || recs[0].Route != "mcp" || recs[0].Intent != "house.light.set" || recs[0].Outcome != OutcomeDenied || recs[0].Code != "insufficient_scope" {
+		t.Fatalf("the step-up refusal is not audited: %+v", recs)
+	}
 	full := tb.token(t, "agent", "mcp", "house:write")
 	r = tb.do(t, "POST", "/mcp?access_token="+full, "", "application/json", []byte(callLightOn), "Accept", "application/json, text/event-stream")
 	if r.status != 401 || tb.light.count() != 0 {
@@ -329,6 +334,35 @@ func TestMCPIdempotency(t *testing.T) {
 	if r := mcpPost(t, tb, tok, off); r.status != 200 || tb.light.count() != 2 {
 		t.Fatalf("another call under a reused id: %d actuations", tb.light.count())
 	}
+	// Concurrent copies of one request: one actuation, the others wait and replay it.
+	tb.light.mu.Lock()
+	tb.light.block = make(chan struct{})
+	tb.light.mu.Unlock()
+	same := strings.Replace(callLightOn, `"id":7`, `"id":"retry-me"`, 1)
+	var wg sync.WaitGroup
+	replies := make([]reply, 4)
+	for i := range replies {
+		wg.Add(1)
+		go func() { defer wg.Done(); replies[i] = mcpPost(t, tb, tok, same) }()
+	}
+	for deadline := time.Now().Add(5 * time.Second); tb.light.count() < 3 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond) // let the copies reach the idempotency wait
+	close(tb.light.block)
+	wg.Wait()
+	for i, r := range replies {
+		if r.status != 200 || !strings.Contains(string(r.body), "kitchen light is on") {
+			t.Fatalf("copy %d: %d %s", i, r.status, r.body)
+		}
+	}
+	if tb.light.count() != 3 {
+		t.Fatalf("concurrent copies actuated %d times in all, want 3", tb.light.count())
+	}
+	tb.light.mu.Lock()
+	tb.light.block = nil
+	tb.light.mu.Unlock()
+
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	s := mcpConnect(t, ctx, tb.srv.URL+"/mcp", tokenClient(tok, nil), nil)
@@ -342,8 +376,8 @@ func TestMCPIdempotency(t *testing.T) {
 			t.Fatalf("second keyed call was not replayed: %v", structured(t, res))
 		}
 	}
-	if tb.light.count() != 3 {
-		t.Fatalf("keyed calls actuated %d times in all, want 3", tb.light.count())
+	if tb.light.count() != 4 {
+		t.Fatalf("keyed calls actuated %d times in all, want 4", tb.light.count())
 	}
 }
 
@@ -392,5 +426,38 @@ intents:
 	res, err := s.CallTool(ctx, &sdk.CallToolParams{Name: "family.bedtime", Arguments: map[string]any{}})
 	if err != nil || res.IsError || toolText(res) != "Time for bed!" {
 		t.Fatalf("new tool: %v %+v", err, res)
+	}
+}
+
+// TestMCPResultsAreRedacted: a tool result passes the same redactor as a spoken reply, and
+// carries only the allowlisted fields — a question's text never comes back or reaches the log.
+func TestMCPResultsAreRedacted(t *testing.T) {
+	leaky := intents.HandlerFunc(func(ctx context.Context, c intents.Call) (intents.Answer, error) {
+		return intents.Answer{Reply: "Call 555-867-5309 or mail jane.doe@example.com, key sk-abcdefghijklmnopqrstuvwx."}, nil
+	})
+	tb := newTestBroker(t, func(c *Config, d *Deps) { d.Handlers["time"] = leaky; d.Handlers["agent"] = leaky })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s := mcpConnect(t, ctx, tb.srv.URL+"/mcp", tokenClient(tb.token(t, "agent", "mcp", "ask"), nil), nil)
+	for _, call := range []*sdk.CallToolParams{
+		{Name: "time.now", Arguments: map[string]any{}},
+		{Name: "general.ask", Arguments: map[string]any{"question": "what is jane's secret number"}},
+	} {
+		res, err := s.CallTool(ctx, call)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := json.Marshal(res)
+		for _, leak := range []string{"867", "jane", "example.com", "sk-abc", "secret number"} {
+			if strings.Contains(string(raw), leak) {
+				t.Fatalf("%s result leaks %q: %s", call.Name, leak, raw)
+			}
+		}
+	}
+	recs, _ := tb.state.TailAudit(ctx, 2)
+	for _, r := range recs {
+		if r.Route != "mcp" || len(r.Redactions) == 0 || len(r.Args) != 0 {
+			t.Fatalf("audit: %+v", r)
+		}
 	}
 }

@@ -40,6 +40,9 @@ func TestPeakRSSUnderConcurrentUploads(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc/<pid>/status")
 	}
+	if raceDetector {
+		t.Skip("the race detector multiplies memory use: peak RSS is measured in a normal build")
+	}
 	const uploads, limitMB = 200, 400
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -95,11 +98,10 @@ func TestPeakRSSUnderConcurrentUploads(t *testing.T) {
 	wg.Wait()
 	peak := vmHWM(t, cmd.Process.Pid)
 	t.Logf("broker peak RSS %d MB (idle %d MB) after %d concurrent %d-byte uploads; statuses %v", peak>>20, before>>20, uploads, len(wav), statuses)
-	if statuses[http.StatusOK] == 0 {
-		t.Fatalf("no upload was answered: %v", statuses)
-	}
-	if statuses[-1] > 0 {
-		t.Fatalf("%d uploads got no HTTP answer at all: %v", statuses[-1], statuses)
+	// Admitted turns answer 200 (or 504 on a very loaded machine); the rest busy. A client
+	// may see its connection reset when the broker answers busy without reading the upload.
+	if statuses[http.StatusOK]+statuses[http.StatusGatewayTimeout] == 0 {
+		t.Fatalf("no upload was admitted and decoded: %v", statuses)
 	}
 	if peak > limitMB<<20 {
 		t.Fatalf("peak RSS %d MB, want < %d MB", peak>>20, limitMB)

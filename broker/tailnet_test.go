@@ -97,6 +97,10 @@ func TestTailnetOnly(t *testing.T) {
 	if len(recs) != 1 || recs[0].Node != "robot" {
 		t.Fatalf("WhoIs did not name the robot's node: %+v", recs)
 	}
+	// The binding by name is now a pin to the node's stable ID, which a rename cannot move.
+	if infos, _ := state.ListTokens(ctx, "robot"); len(infos) != 1 || infos[0].NodeID == "" || infos[0].NodeID == "robot" {
+		t.Fatalf("the token was not pinned to the robot's stable node ID: %+v", infos)
+	}
 	if status, body := post(thief); status != 401 || !strings.Contains(body, "unauthenticated") {
 		t.Fatalf("stolen token from another node: %d %s", status, body)
 	}

@@ -203,6 +203,7 @@ func compileIntent(y intentYAML, builtin bool, v vocab, file string) (*Intent, e
 	}
 	in := &Intent{Name: y.Name, Kind: y.Kind, Scope: y.Scope, Description: y.Description, Args: y.Args,
 		Examples: y.Examples, Handler: y.Handler, Fallback: y.Fallback, Builtin: builtin, Frame: y.Router == "frame", where: at}
+	in.frameRule = &Rule{Intent: in.Name, Index: -1, Pattern: "frame router (intents/frame.go)", Where: at}
 	names := map[string]bool{}
 	for _, a := range y.Args {
 		switch a.Type {

@@ -143,6 +143,11 @@ func generalKnowledge(n Normalized, m Mentions) bool {
 		return false
 	}
 	toks := n.tokens()
+	for _, w := range toks {
+		if w == "outside" || w == "outdoors" || w == "weather" || w == "forecast" {
+			return true // "what is the temperature outside": the weather, not the house
+		}
+	}
 	for _, l := range generalLeads {
 		if hasPrefix(toks, l) {
 			return true
@@ -165,9 +170,7 @@ var formNeverActs = map[string]string{
 }
 
 // frameRule names the frame router as the rule, with the intent's entry in its table file.
-func frameRule(in *Intent) *Rule {
-	return &Rule{Intent: in.Name, Index: -1, Pattern: "frame router (intents/frame.go)", Where: in.where}
-}
+func frameRule(in *Intent) *Rule { return in.frameRule }
 
 // frameRoom picks the room argument: a named room, else an unknown place (asked about),
 // else "here", else "all". many is true when the sentence names two places.

@@ -205,3 +205,20 @@ func TestNothingIsDoneOnAGuess(t *testing.T) {
 		{"go ahead and turn off the lights in the kitchen", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
 	})
 }
+
+func TestRouterOnlyIntentsAreMarked(t *testing.T) {
+	tb := demo(t)
+	for _, in := range tb.Intents() {
+		if want := in.Name == IntentClarify || in.Name == IntentUnclear; in.Internal != want {
+			t.Errorf("%s: internal %v", in.Name, in.Internal)
+		}
+	}
+}
+
+func TestWhisperOfForOffOnlyWhereOffFits(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"switch on the lights of the living room", "house.light.set", map[string]string{"room": "living room", "state": "on"}},
+		{"turn the bedroom ac of", "house.ac.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"turn of the office lights", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+	})
+}

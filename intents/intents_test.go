@@ -2,6 +2,7 @@ package intents
 
 import (
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -195,6 +196,21 @@ func TestCourtesyTailsAreIndexed(t *testing.T) {
 	for _, c := range courtesyTails {
 		if !tailEnds[c[len(c)-1]] {
 			t.Errorf("courtesy tail %v: %q is not in tailEnds", c, c[len(c)-1])
+		}
+	}
+}
+
+// TestNoBuiltinPatternNamesADevice: Route skips the built-in patterns for a sentence that
+// names a light or the AC, which is only right while no built-in pattern could match one.
+func TestNoBuiltinPatternNamesADevice(t *testing.T) {
+	tb := demo(t)
+	for _, in := range tb.builtins {
+		for _, p := range in.patterns {
+			for w, d := range deviceWords {
+				if (d == "light" || d == "ac") && regexp.MustCompile(`\b`+w+`\b`).MatchString(p.source) {
+					t.Errorf("%s pattern %q names the device word %q", in.Name, p.source, w)
+				}
+			}
 		}
 	}
 }

@@ -25,6 +25,7 @@ type Mentions struct {
 	Deferred     bool     `json:"deferred,omitempty"`     // "in 5 minutes", "at 7", "when I get home", "tonight": not now
 	Unexplained  int      `json:"unexplained,omitempty"`  // words no list explains (an imperative with many is not acted on)
 	Form         string   `json:"form"`                   // imperative | question | indirect | negated | reported | statement | corrected
+	named        bool     // a light or AC word was said (not implied)
 }
 
 // deferWords put an action at another time, which the router cannot do.
@@ -153,6 +154,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 			if m.Device == "" || m.Device == "other" {
 				m.Device = d
 			}
+			m.named = m.named || d == "light" || d == "ac"
 			if w == "temperature" || w == "temp" {
 				m.Warmth = true
 			}

@@ -63,14 +63,21 @@ var phraseRewrites = []struct {
 	{[]string{"each", "and", "every"}, []string{"every"}},
 	{[]string{"turn", "of"}, []string{"turn", "off"}}, // whisper writes "off" as "of"
 	{[]string{"switch", "of"}, []string{"switch", "off"}},
-	{[]string{"lights", "of"}, []string{"lights", "off"}},
-	{[]string{"light", "of"}, []string{"light", "off"}},
 	{[]string{"go", "ahead", "and"}, nil},
 	{[]string{"degrees", "celsius"}, []string{"degrees"}},
 	{[]string{"degrees", "c"}, []string{"degrees"}},
 	{[]string{"degree", "celsius"}, []string{"degrees"}},
 	{[]string{"do", "not", "disturb"}, []string{"do-not-disturb"}},
 }
+
+// rewriteStarts are the first words of phraseRewrites: most words start none.
+var rewriteStarts = func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range phraseRewrites {
+		m[r.from[0]] = true
+	}
+	return m
+}()
 
 var singleRewrites = map[string]string{
 	"aircon": "ac", "airconditioning": "ac", "airconditioner": "ac", "cooling": "ac", "acs": "ac",
@@ -209,6 +216,9 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		out = append(out, t)
 	}
 	toks = trimTails(out)
+	if k := len(toks); k >= 2 && toks[k-1] == "of" && (toks[k-2] == "light" || toks[k-2] == "lights" || toks[k-2] == "ac") {
+		toks = append(toks[:k-1:k-1], "off") // "turn the kitchen light of": whisper's "off"
+	}
 	n.Text = strings.Join(toks, " ")
 	n.toks = toks
 	if len(toks) > 0 && (questionWords[toks[0]] || doQuestion(toks) || hasPrefix(toks, []string{"i", "wonder"})) {
@@ -223,7 +233,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 // tokenize splits at anything but letters, digits and apostrophes; a decimal point between
 // digits stays ("1.5 hours").
 func tokenize(s string) []string {
-	out := make([]string, 0, 16)
+	out := make([]string, 0, strings.Count(s, " ")+2)
 	start := -1
 	for i, r := range s {
 		keep := r == '\'' || unicode.IsLetter(r) || unicode.IsDigit(r)
@@ -271,6 +281,11 @@ func rewritePhrases(in []string) []string {
 	out := make([]string, 0, len(in))
 outer:
 	for i := 0; i < len(in); {
+		if !rewriteStarts[in[i]] {
+			out = append(out, in[i])
+			i++
+			continue
+		}
 		for _, r := range phraseRewrites {
 			if in[i] != r.from[0] {
 				continue

@@ -61,14 +61,17 @@ func (t *Table) Route(transcript string, ctx Context) Decision {
 	if d, ok := t.match(n, ctx, false); ok {
 		return d
 	}
-	if d, ok := t.match(n, ctx, true); ok {
-		return d
+	m := t.mentions(n)
+	// No built-in pattern names a light or the AC: a sentence that does skips them.
+	if !m.named {
+		if d, ok := t.match(n, ctx, true); ok {
+			return d
+		}
 	}
 	// A sentence of several parts is never acted on in part.
 	if d, ok := t.compound(n, ctx); ok {
 		return d
 	}
-	m := t.mentions(n)
 	if d, ok := t.frames(n, m, ctx); ok {
 		return d
 	}
@@ -95,10 +98,13 @@ func (t *Table) routeClause(n Normalized, ctx Context) (Decision, bool) {
 	if d, ok := t.match(n, ctx, false); ok {
 		return d, true
 	}
-	if d, ok := t.match(n, ctx, true); ok {
-		return d, true
+	m := t.mentions(n)
+	if !m.named {
+		if d, ok := t.match(n, ctx, true); ok {
+			return d, true
+		}
 	}
-	return t.frames(n, t.mentions(n), ctx)
+	return t.frames(n, m, ctx)
 }
 
 // match tries the patterns of the config's intents (builtin false) or of the built-ins, in
@@ -259,13 +265,16 @@ func (t *Table) bindRoom(b *binding, spec ArgSpec, raw string, ctx Context) {
 		if here == "" {
 			here = t.vocab.deviceRoom
 		}
-		r, ok := findRoom(t.Home.Rooms, here)
+		r, ok := t.vocab.rooms[here] // a room's name is its own key
+		if !ok {
+			r, ok = t.vocab.rooms[normalizeVocab(here)]
+		}
 		if !ok {
 			b.problems = append(b.problems, problem{arg: spec.Name, why: "no_device_room"})
 			return
 		}
-		room = &r
-		b.notes = append(b.notes, fmt.Sprintf(`"here" is this device's room: %s`, r.Name))
+		room = r
+		b.notes = append(b.notes, `"here" is this device's room: `+r.Name)
 	}
 	if spec.Device != "" && !slices.Contains(room.Devices, spec.Device) {
 		b.problems = append(b.problems, problem{arg: spec.Name, value: room.Name, why: "no_device"})
@@ -410,17 +419,28 @@ func (t *Table) isGreeting(c Normalized) bool {
 	return false
 }
 
-// mayBeCompound is a cheap test before splitting: punctuation inside, or a joining word.
+// mayBeCompound is a cheap test before splitting: a joining word, or more than one part
+// between punctuation that asks for something ("Hey Jeeves, turn on the light, please." has
+// one).
 func mayBeCompound(n Normalized) bool {
-	if strings.ContainsAny(strings.TrimRight(n.raw, ".!?\" "), ".!?;:,") {
-		return true
-	}
 	for _, w := range n.tokens() {
 		if clauseSeparators[w] {
 			return true
 		}
 	}
-	return false
+	if !strings.ContainsAny(strings.TrimRight(n.raw, ".!?\" "), ".!?;:,") {
+		return false
+	}
+	meaningful := 0
+	for _, piece := range strings.FieldsFunc(n.raw, func(r rune) bool { return strings.ContainsRune(".!?;:,", r) }) {
+		for _, w := range tokenize(piece) {
+			if !ignorableWords[w] && !leadFillers[w] && w != "hey" && w != "hi" && w != "hello" {
+				meaningful++
+				break
+			}
+		}
+	}
+	return meaningful > 1
 }
 
 func ignorable(text string) bool {

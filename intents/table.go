@@ -115,12 +115,17 @@ type Intent struct {
 	Builtin  bool   `json:"builtin"`
 	// Frame marks a built-in intent decided by the frame router (frame.go) instead of patterns.
 	Frame bool `json:"frame,omitempty"`
+	// Internal marks what only the router produces (clarify, unclear): never listed, never
+	// called by name.
+	Internal bool `json:"internal,omitempty"`
 	// Unavailable marks a built-in intent this home cannot use (no room has its device, no
 	// people are listed): it stays on the allowlist but has no examples and no guide entry.
 	Unavailable bool `json:"unavailable,omitempty"`
 
 	patterns []pattern
 	where    string // file:line of the entry
+	// frameRule names the frame router as the rule of a decision it made (shared, read-only).
+	frameRule *Rule
 }
 
 // Arg returns the spec of the named argument.

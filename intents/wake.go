@@ -29,6 +29,8 @@ type wakeMatcher struct {
 	keys    map[string]bool // spelling keys of the names, when fuzzy
 	leads   map[string]bool
 	longest int // the longest name: a much longer word is never it
+	// firsts are the letters a word keying like a name may start with (a cheap test first).
+	firsts map[byte]bool
 }
 
 func newWakeMatcher(phrases, spellings []string, fuzzy bool) wakeMatcher {
@@ -58,6 +60,31 @@ func newWakeMatcher(phrases, spellings []string, fuzzy bool) wakeMatcher {
 		}
 	}
 	slices.SortStableFunc(w.phrases, func(a, b []string) int { return len(b) - len(a) })
+	w.firsts = map[byte]bool{'h': true, 'w': true} // silent letters are skipped by the key
+	for k := range w.keys {
+		switch k[0] {
+		case 'j':
+			w.firsts['j'], w.firsts['g'] = true, true
+		case 'k':
+			w.firsts['k'], w.firsts['c'], w.firsts['q'] = true, true, true
+		case 's':
+			w.firsts['s'], w.firsts['c'], w.firsts['z'] = true, true, true
+		case 'f':
+			w.firsts['f'], w.firsts['p'] = true, true
+		case 'C':
+			w.firsts['c'], w.firsts['t'] = true, true
+		case 'S':
+			w.firsts['s'] = true
+		case 'T':
+			w.firsts['t'] = true
+		case 'V':
+			for _, c := range []byte("aeiouy") {
+				w.firsts[c] = true
+			}
+		default:
+			w.firsts[k[0]] = true
+		}
+	}
 	return w
 }
 
@@ -66,7 +93,7 @@ func (w wakeMatcher) isName(tok string) bool {
 	if w.names[tok] {
 		return true
 	}
-	return len(w.keys) > 0 && len(tok) >= 3 && len(tok) <= w.longest+3 && w.keys[spellingKey(tok)]
+	return len(w.keys) > 0 && len(tok) >= 3 && len(tok) <= w.longest+3 && w.firsts[tok[0]] && w.keys[spellingKey(tok)]
 }
 
 // vocative reports whether toks is only a wake phrase: leads and at least one name
@@ -100,6 +127,11 @@ func (w wakeMatcher) stripSegments(raw string) (string, bool) {
 		}
 		end := min(i+1, len(raw))
 		seg := raw[start:i]
+		if len(seg) > 40 { // a wake phrase is a few short words
+			out.WriteString(raw[start:end])
+			start = end
+			continue
+		}
 		if toks := expandTokens(tokenize(seg)); len(toks) > 0 && w.vocative(toks) {
 			found = true
 		} else {

@@ -235,7 +235,7 @@ func (l *Link) session(ctx context.Context) error {
 			l.Send(sctx, api.LinkMessage{Type: api.LinkPong, ID: m.ID})
 		case api.LinkPong, api.LinkAck:
 		case api.LinkStop:
-			go l.ack(sctx, m.ID, l.Handle(sctx, m)) // stop never waits behind another action
+			go func() { l.ack(sctx, m.ID, l.Handle(sctx, m)) }() // stop never waits behind another action
 		default:
 			select {
 			case actions <- m:

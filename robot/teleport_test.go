@@ -4,12 +4,20 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+	"github.com/coder/websocket/wsjson"
+
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/robot/wake"
 	"github.com/reachy-broker/reachy-broker/speech"
 )
 
@@ -85,3 +93,84 @@ func TestLinkLookClampedAndChecked(t *testing.T) {
 }
 
 func mathNaN() float64 { z := 0.0; return z / z }
+
+// deafSpotter never hears the wake phrase.
+type deafSpotter struct{}
+
+func (deafSpotter) Spot(context.Context, []float32) (wake.Detection, bool, error) {
+	return wake.Detection{}, false, nil
+}
+func (deafSpotter) Close() error { return nil }
+
+// TestSessionDivertsUtterances: during a teleport session what the hub hears goes up the
+// link as a heard clip — without the wake phrase — and no turn reaches the broker's router.
+func TestSessionDivertsUtterances(t *testing.T) {
+	var turns atomic.Int32
+	heard := make(chan api.LinkMessage, 4)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/link" {
+			turns.Add(1)
+			http.Error(w, "no", 500)
+			return
+		}
+		ws, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer ws.CloseNow()
+		ws.SetReadLimit(4 << 20)
+		for {
+			var m api.LinkMessage
+			if err := wsjson.Read(r.Context(), ws, &m); err != nil {
+				return
+			}
+			if m.Type == api.LinkHeard {
+				heard <- m
+			}
+		}
+	}))
+	defer srv.Close()
+
+	h, _ := linkTestHub(t)
+	h.Broker = &BrokerClient{URL: srv.URL, Token: "t", Deadline: time.Second}
+	h.Wake = wake.NewGuard(deafSpotter{}, h.Log) // no wake phrase is ever heard
+	l := &Link{URL: srv.URL, Token: "t", Log: h.Log}
+	h.AttachLink(l)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	lctx, stopLink := context.WithCancel(ctx)
+	defer stopLink()
+	go l.Run(lctx)
+	for i := 0; i < 500 && !l.Connected(); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if ack := h.LinkAction(ctx, api.LinkMessage{Type: api.LinkPresence, Presence: &api.LinkPresenceAction{Active: true, Who: "Dad"}}); !ack.OK {
+		t.Fatalf("presence: %+v", ack)
+	}
+
+	dir := t.TempDir()
+	wav, err := speech.Espeak{}.Synthesize(ctx, "dinner is ready, are you coming home soon")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "a.wav"), wav, 0o644)
+	src, err := NewFileSource([]string{dir}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Source = src
+	if err := h.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case m := <-heard:
+		if len(m.Heard.WAV) < 44 {
+			t.Fatalf("heard clip: %d bytes", len(m.Heard.WAV))
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the utterance did not go up the link")
+	}
+	if n := turns.Load(); n != 0 {
+		t.Fatalf("%d turns reached the broker during a session", n)
+	}
+}

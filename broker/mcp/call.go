@@ -51,8 +51,8 @@ func idempotencyKey(req *sdk.CallToolRequest, name string, args map[string]any, 
 		return ""
 	}
 	canon, _ := json.Marshal(args) // map keys marshal sorted
-	sum := sha256.Sum256(append([]byte(name+"\x00"), canon...))
-	return "mcp-rpc:" + rpcID + ":" + hex.EncodeToString(sum[:8])
+	sum := sha256.Sum256(append([]byte(rpcID+"\x00"+name+"\x00"), canon...))
+	return "mcp-rpc:" + hex.EncodeToString(sum[:16])
 }
 
 // output is a tool's structured result: allowlisted fields only, never audio, never the

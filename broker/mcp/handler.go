@@ -127,7 +127,7 @@ type message struct {
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")
-		rpcError(w, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest, "method_not_allowed", "this endpoint is stateless: POST only")
+		rpcError(w, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest, api.CodeNotFound, "this endpoint is stateless: POST only")
 		return
 	}
 	q := r.URL.Query()
@@ -185,6 +185,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			// Step-up: a tool this token cannot call is refused at the HTTP layer with the
 			// scope it needs, so a client can ask its owner for a token that has it.
 			if in, ok := table.Lookup(m.Params.Name); ok && !c.Has(in.Scope) {
+				// The typed-call path refuses it too (its scope check comes before anything
+				// runs) and writes the denial to the audit log, as for a typed call.
+				h.be.Call(r.Context(), c, in.Name, nil, "")
 				w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope=%q, resource_metadata=%q`, in.Scope, MetadataURL(r)))
 				rpcErrorID(w, http.StatusForbidden, m.ID, jsonrpc.CodeInvalidRequest, api.CodeInsufficientScope,
 					fmt.Sprintf("the tool %s needs the %s scope, which this token lacks", in.Name, in.Scope))

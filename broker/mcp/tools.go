@@ -28,12 +28,13 @@ type toolSet struct {
 	tools []tool
 }
 
-// buildTools turns the allowlist into tools. The clarify pseudo-intent and intents this
-// home cannot use (no room has their device, no people are listed) are left out.
+// buildTools turns the allowlist into tools. What only the router produces (clarify, and
+// unclear for a house sentence that fits no intent) and intents this home cannot use (no
+// room has their device, no people are listed) are left out.
 func buildTools(t *intents.Table) *toolSet {
 	set := &toolSet{table: t}
 	for _, in := range t.Intents() {
-		if in.Name == intents.IntentClarify || in.Unavailable {
+		if in.Name == intents.IntentClarify || in.Name == intents.IntentUnclear || in.Unavailable {
 			continue
 		}
 		set.tools = append(set.tools, tool{def: toolDef(t, in), scope: in.Scope})
@@ -55,7 +56,12 @@ func (s *toolSet) visible(has func(string) bool) []*sdk.Tool {
 func toolDef(t *intents.Table, in *intents.Intent) *sdk.Tool {
 	schema := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}, AdditionalProperties: falseSchema()}
 	for _, a := range in.Args {
-		schema.Properties[a.Name] = argSchema(t, a)
+		p := argSchema(t, a)
+		if p == nil {
+			continue // a vocabulary this home left empty: the argument cannot be given
+		}
+		schema.Properties[a.Name] = p
+		schema.PropertyOrder = append(schema.PropertyOrder, a.Name)
 		if a.Required && a.Default == "" {
 			schema.Required = append(schema.Required, a.Name)
 		}
@@ -77,6 +83,10 @@ func argSchema(t *intents.Table, a intents.ArgSpec) *jsonschema.Schema {
 		lo, hi := float64(t.Home.ACRange.Min), float64(t.Home.ACRange.Max)
 		s.Type, s.Minimum, s.Maximum = "integer", &lo, &hi
 		s.Description = fmt.Sprintf("degrees Celsius, %d to %d", t.Home.ACRange.Min, t.Home.ACRange.Max)
+	case intents.ArgDuration:
+		lo, hi := float64(intents.MinTimerSeconds), float64(intents.MaxTimerSeconds)
+		s.Type, s.Minimum, s.Maximum = "integer", &lo, &hi
+		s.Description = "whole seconds"
 	case intents.ArgText:
 		lo, hi := 1, maxQuestion
 		s.Type, s.MinLength, s.MaxLength = "string", &lo, &hi
@@ -85,6 +95,9 @@ func argSchema(t *intents.Table, a intents.ArgSpec) *jsonschema.Schema {
 		s.Type = "string"
 		for _, v := range t.AllowedValues(a) {
 			s.Enum = append(s.Enum, v)
+		}
+		if len(s.Enum) == 0 {
+			return nil
 		}
 		switch a.Type {
 		case intents.ArgRoom:
@@ -95,6 +108,8 @@ func argSchema(t *intents.Table, a intents.ArgSpec) *jsonschema.Schema {
 			s.Description = "a person of this home"
 		case intents.ArgExpression:
 			s.Description = "what the robot shows"
+		case intents.ArgLabel:
+			s.Description = "a timer label of this home"
 		}
 	}
 	if a.Default != "" {

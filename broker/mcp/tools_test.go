@@ -32,7 +32,13 @@ func TestToolSchemasComeFromTheVocabularies(t *testing.T) {
 		}
 		in, _ := table.Lookup(tl.def.Name)
 		for _, a := range in.Args {
-			p := m["properties"].(map[string]any)[a.Name].(map[string]any)
+			p, ok := m["properties"].(map[string]any)[a.Name].(map[string]any)
+			if !ok {
+				if len(table.AllowedValues(a)) > 0 {
+					t.Errorf("%s.%s is missing", tl.def.Name, a.Name)
+				}
+				continue
+			}
 			_, isEnum := p["enum"]
 			_, isRange := p["maximum"]
 			if a.Type != intents.ArgText && !isEnum && !isRange {
@@ -43,8 +49,14 @@ func TestToolSchemasComeFromTheVocabularies(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := schemas[intents.IntentClarify]; ok {
-		t.Error("clarify is a tool")
+	for _, name := range []string{intents.IntentClarify, intents.IntentUnclear} {
+		if _, ok := schemas[name]; ok {
+			t.Errorf("%s is a tool", name)
+		}
+	}
+	dur := schemas["timer.start"]["properties"].(map[string]any)["duration"].(map[string]any)
+	if dur["type"] != "integer" || dur["minimum"] != float64(intents.MinTimerSeconds) || dur["maximum"] != float64(intents.MaxTimerSeconds) {
+		t.Errorf("timer duration: %v", dur)
 	}
 	temp := schemas["house.ac.set"]["properties"].(map[string]any)["temperature"].(map[string]any)
 	if temp["type"] != "integer" || temp["minimum"] != float64(table.Home.ACRange.Min) || temp["maximum"] != float64(table.Home.ACRange.Max) {

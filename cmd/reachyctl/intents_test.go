@@ -1,0 +1,48 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRouteExplainsMentionsAndForm: the explanation names what the frame router found, the
+// sentence's form, the doctrine step, and the table entry that decided.
+func TestRouteExplainsMentionsAndForm(t *testing.T) {
+	_, out, _ := ctl(t, "route", "Hey Richie, can you tell me if the AC is on in the bedroom?")
+	for _, want := range []string{"(wake phrase", "house.ac.get", "mentions:  device=ac rooms=bedroom", "form:      indirect",
+		"frame router", "builtin.yaml:", "an indirect question never actuates"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explanation lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestIntentsTestReadsTheOutsideFormat: a tab-separated corpus gives accuracy per category,
+// the failures, and the unwanted writes.
+func TestIntentsTestReadsTheOutsideFormat(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "corpus.tsv")
+	rows := "# sentence\taccepted\targs\tcategory\n" +
+		"turn on the kitchen light\thouse.light.set\t{\"room\":\"kitchen\",\"state\":\"on\"}\tlight-on\n" +
+		"turn on the bedroom light\thouse.light.set\t{\"room\":\"bedroom\",\"state\":\"on\"}\tlight-on\n" +
+		"what time is it\ttime.now\t{}\ttime\n" +
+		"turn on the office light\t!write\t{}\ttraps\n"
+	if err := os.WriteFile(f, []byte(rows), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := ctl(t, "intents", "test", f)
+	for _, want := range []string{"light-on            2/2", "time                1/1", "traps               0/1", "unwanted writes 1",
+		"FAIL (unwanted write) " + f + ":5 [traps]", "3 passed, 1 failed (75.0%), 1 unwanted writes"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if code != 1 {
+		t.Fatalf("exit %d with a failure", code)
+	}
+	if code, out, _ := ctl(t, "intents", "test", "../../intents/testdata/ha-intents-en.tsv"); code != 0 || !strings.Contains(out, "0 unwanted writes") {
+		t.Fatalf("outside corpus: exit %d\n%s", code, out)
+	}
+}
