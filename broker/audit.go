@@ -39,7 +39,8 @@ type AuditRecord struct {
 // auditableArgs are the only argument names ever written to the log: closed vocabularies.
 // Free text (general.ask's question) never is.
 var auditableArgs = map[string]bool{"room": true, "state": true, "temperature": true, "person": true, "expression": true,
-	"owner": true, "direction": true, "reason": true} // the teleport console's: a login and closed values
+	"owner": true, "direction": true, "reason": true, // the teleport console's: a login and closed values
+	"duration": true, "label": true, "target": true} // timers and announcements: closed values, robot names
 
 func allowlistArgs(args map[string]string) map[string]string {
 	out := map[string]string{}

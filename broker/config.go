@@ -33,6 +33,7 @@ type Config struct {
 	Agent     AgentConfig     `yaml:"agent"`
 	Calendars CalendarsConfig `yaml:"calendars"`
 	House     HouseConfig     `yaml:"house"`
+	Timers    TimersConfig    `yaml:"timers"`
 	Teleport  TeleportConfig  `yaml:"teleport"`
 	// Home and Intents are read by the intents package (see docs/intents.md).
 	Home    yaml.Node `yaml:"home"`
@@ -119,6 +120,15 @@ type SynthesisConfig struct {
 // AuditConfig sets what is kept and for how long.
 type AuditConfig struct {
 	Retention time.Duration `yaml:"retention"`
+}
+
+// TimersConfig sets how a due timer rings (see docs/configuration.md).
+type TimersConfig struct {
+	RepeatEvery time.Duration `yaml:"repeat_every"` // between rings of one timer; default 30s
+	Rings       int           `yaml:"rings"`        // rings at most, the first included; default 3
+	Grace       time.Duration `yaml:"grace"`        // a timer due while the broker was down still rings this late; default 15m
+	Expression  string        `yaml:"expression"`   // the robot's expression as it rings; default surprised
+	MaxPerRoom  int           `yaml:"max_per_room"` // live timers per room; default 20
 }
 
 // AgentConfig points general.ask at an OpenAI-compatible chat endpoint (see docs/agent.md).
@@ -253,6 +263,11 @@ func (c *Config) Defaults() {
 	orDefault(&c.House.HomeAssistant.TokenEnv, "HASS_TOKEN")
 	orDefault(&c.Agent.APIKeyEnv, "REACHY_AGENT_API_KEY")
 	orDefault(&c.Audit.Retention, 90*24*time.Hour)
+	orDefault(&c.Timers.RepeatEvery, 30*time.Second)
+	orDefault(&c.Timers.Rings, 3)
+	orDefault(&c.Timers.Grace, 15*time.Minute)
+	orDefault(&c.Timers.Expression, "surprised")
+	orDefault(&c.Timers.MaxPerRoom, 20)
 	orDefault(&c.Teleport.IdleTimeout, 10*time.Minute)
 	orDefault(&c.Teleport.MaxTalk, 30*time.Second)
 }
@@ -295,6 +310,18 @@ func (c *Config) Validate() error {
 	case "espeak", "openai", "none":
 	default:
 		return bad("synthesis.engine %q is not espeak, openai or none", c.Synthesis.Engine)
+	}
+	if c.Timers.RepeatEvery < 5*time.Second || c.Timers.RepeatEvery > 10*time.Minute {
+		return bad("timers.repeat_every %v is outside 5s..10m", c.Timers.RepeatEvery)
+	}
+	if c.Timers.Rings < 1 || c.Timers.Rings > 10 {
+		return bad("timers.rings %d is outside 1..10", c.Timers.Rings)
+	}
+	if c.Timers.Grace < 0 || c.Timers.Grace > 24*time.Hour {
+		return bad("timers.grace %v is outside 0..24h", c.Timers.Grace)
+	}
+	if c.Timers.MaxPerRoom < 1 || c.Timers.MaxPerRoom > 100 {
+		return bad("timers.max_per_room %d is outside 1..100", c.Timers.MaxPerRoom)
 	}
 	seen := map[string]bool{}
 	for _, d := range c.Devices {

@@ -21,6 +21,7 @@ var codeStatus = map[string]int{
 	api.CodeTooLarge:             http.StatusRequestEntityTooLarge,
 	api.CodeRateLimited:          http.StatusTooManyRequests,
 	api.CodeBusy:                 http.StatusServiceUnavailable,
+	api.CodeUnavailable:          http.StatusServiceUnavailable,
 	api.CodeTimeout:              http.StatusGatewayTimeout,
 	api.CodeInternal:             http.StatusInternalServerError,
 	api.CodeNotFound:             http.StatusNotFound,

@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"golang.org/x/time/rate"
 
+	"github.com/reachy-broker/reachy-broker/broker/announce"
 	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/broker/console"
 	"github.com/reachy-broker/reachy-broker/broker/link"
@@ -65,8 +66,9 @@ type Deps struct {
 	Identifier  Identifier   // nil: loopback dev mode, no node binding
 	Reloads     ReloadStatus // nil: the table is never reloaded (tests)
 	Link        link.Options
-	People      PersonIdentifier // the console's identity source (the tailnet); nil: DevOwner on loopback
-	DevOwner    string           // loopback dev mode: every loopback connection is this owner (--dev-owner)
+	Announcer   *announce.Announcer // nil: POST /v1/announcements answers busy
+	People      PersonIdentifier    // the console's identity source (the tailnet); nil: DevOwner on loopback
+	DevOwner    string              // loopback dev mode: every loopback connection is this owner (--dev-owner)
 	Logger      *slog.Logger
 	Now         func() time.Time
 }
@@ -88,6 +90,15 @@ type Broker struct {
 	mcp     *mcp.Handler
 	link    *link.Registry
 	console *console.Console
+}
+
+// OpenFollowUp opens a device's follow-up window: for the next follow-up window, what it
+// hears needs no wake phrase (a timer rings: "stop" or "okay" is enough).
+func (b *Broker) OpenFollowUp(device string) {
+	st := b.deviceState(device)
+	b.devMu.Lock()
+	st.followUntil = b.d.Now().Add(b.d.Config.Turn.FollowUpWindow)
+	b.devMu.Unlock()
 }
 
 // deviceState is the short-lived conversational state of one device.
@@ -144,6 +155,7 @@ func (b *Broker) Handler() http.Handler {
 	mux.Handle("POST /v1/intents/{name}", b.authed(intents.ScopeIntent, b.limited(b.handleTypedCall)))
 	mux.Handle("GET /v1/intents", b.authed("", b.limitedBy("list/", b.handleListIntents)))
 	mux.Handle("GET /v1/link", b.authed(intents.ScopeLink, b.handleLink))
+	mux.Handle("POST /v1/announcements", b.authed(ScopeAnnounce, b.limited(b.handleAnnounce)))
 	mux.Handle("GET /{$}", b.consoleHandler()) // the teleport console: owners by tailnet identity
 	mux.Handle("/console/", b.consoleHandler())
 	// MCP for the owner's agents: the same gate, then the same typed-call path.

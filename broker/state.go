@@ -97,6 +97,10 @@ func OpenState(dir string) (*State, error) {
 	return &State{db: db}, nil
 }
 
+// DB is the database itself, for the broker's sub-packages that keep a table of their own
+// (timers). They create their table with CREATE TABLE IF NOT EXISTS when they open.
+func (s *State) DB() *sql.DB { return s.db }
+
 // secureStateDir creates dir 0700, or makes an existing one 0700, refusing one that its
 // group or the world may write to.
 func secureStateDir(dir string) error {

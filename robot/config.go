@@ -41,6 +41,9 @@ type Config struct {
 	// Link keeps the robot link (GET /v1/link) open for teleport sessions and broker
 	// actions; the token then needs the link scope. Default true.
 	Link *bool `yaml:"link"`
+	// TimerLocalAfter is how long past a timer's due time the hub waits for the broker's ring
+	// before ringing the timer itself (the broker or the tailnet is not answering). Default 5s.
+	TimerLocalAfter time.Duration `yaml:"timer_local_after"`
 }
 
 // LinkOn reports whether the robot link is wanted.
@@ -103,6 +106,9 @@ func (c *Config) Defaults() {
 	if c.MaxUtter == 0 {
 		c.MaxUtter = 12 * time.Second
 	}
+	if c.TimerLocalAfter == 0 {
+		c.TimerLocalAfter = 5 * time.Second
+	}
 	exp := DefaultExpressions()
 	for k, v := range c.Expressions {
 		exp[k] = v
@@ -123,6 +129,9 @@ func (c *Config) Validate(where string) error {
 	}
 	if c.WakeSensitivity < 0 || c.WakeSensitivity > 1 {
 		return fmt.Errorf("%s: wake_sensitivity must be between 0 and 1 (0 = the tuned default)", where)
+	}
+	if c.TimerLocalAfter < 0 || c.TimerLocalAfter > 5*time.Minute {
+		return fmt.Errorf("%s: timer_local_after must be between 0 and 5m", where)
 	}
 	return nil
 }

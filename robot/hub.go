@@ -61,8 +61,9 @@ type Hub struct {
 	Fallback []byte        // played for any turn the broker cannot answer (unreachable, busy, refused)
 	MaxUtter time.Duration // an utterance is cut here even if speech goes on
 	Log      *slog.Logger
-	OnTurn   func(Turn) // optional: called after each turn
-	Link     *Link      // optional: the robot link (set with AttachLink)
+	OnTurn   func(Turn)   // optional: called after each turn
+	Link     *Link        // optional: the robot link (set with AttachLink)
+	Timers   *LocalTimers // optional: the room's pending timers, rung here when the broker does not (set before AttachLink)
 	// Wake spots the wake phrase on the robot (see wakegate.go); nil sends every utterance.
 	Wake           *wake.Guard
 	PreRoll        time.Duration // kept before the spotted phrase; default 300 ms

@@ -40,9 +40,20 @@ func (h *Hub) AttachLink(l *Link) {
 	// During a session the family talks to the owner: no wake phrase is needed.
 	h.Bypasses = append(h.Bypasses, Bypass{Name: "teleport", Active: h.SessionActive})
 	l.Handle = h.LinkAction
+	if h.Timers != nil {
+		h.Timers.Send = l.Send
+		// While a timer rings, "stop" or "okay" goes up without the wake phrase.
+		h.Bypasses = append(h.Bypasses, Bypass{Name: "timer", Active: h.Timers.Ringing})
+	}
 	l.OnUp = func() {
 		if s := h.Motion.State(); s != "" {
 			l.Send(context.Background(), api.LinkMessage{Type: api.LinkState, State: hubState(s)})
+		}
+		if h.Timers != nil {
+			// Timers rung here while the broker was unreachable: it must not ring them again.
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+			defer cancel()
+			h.Timers.ReportRang(ctx, l.Send)
 		}
 	}
 	l.OnDown = func() {
@@ -106,6 +117,12 @@ func (h *Hub) LinkAction(ctx context.Context, m api.LinkMessage) api.LinkAckBody
 		h.mu.Unlock()
 		h.Motion.Idle(ctx)
 		return api.LinkAckBody{OK: true}
+	case api.LinkTimers, api.LinkRing:
+		if h.Timers == nil {
+			return api.LinkAckBody{Code: api.LinkErrUnknownType}
+		}
+		ack, _ := h.Timers.HandleLink(ctx, m)
+		return ack
 	case api.LinkPresence:
 		if m.Presence == nil {
 			return api.LinkAckBody{Code: api.LinkErrInvalid}

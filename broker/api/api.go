@@ -82,3 +82,17 @@ type IntentList struct {
 	Scopes  []string     `json:"scopes"`
 	Intents []IntentView `json:"intents"`
 }
+
+// AnnounceRequest is the body of POST /v1/announcements (operator scope announce): speak
+// Text on one robot (Robot) or on every connected robot (All).
+type AnnounceRequest struct {
+	Robot string `json:"robot,omitempty"`
+	All   bool   `json:"all,omitempty"`
+	Text  string `json:"text"`
+}
+
+// AnnounceResult says which robots played the announcement.
+type AnnounceResult struct {
+	Delivered    []string `json:"delivered"`
+	NotDelivered []string `json:"not_delivered"`
+}

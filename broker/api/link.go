@@ -40,6 +40,9 @@ const (
 	LinkErrInvalid     = "invalid"
 	LinkErrBusy        = "busy" // the robot is speaking its own reply; the action was not started
 	LinkErrFailed      = "failed"
+	// LinkErrAlreadyRang answers a LinkRing for a timer the hub already rang itself: the
+	// broker must not ring it again (and counts it as rung).
+	LinkErrAlreadyRang = "already_rang"
 )
 
 // Hub states reported with LinkState.

@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker"
+	"github.com/reachy-broker/reachy-broker/broker/announce"
+	"github.com/reachy-broker/reachy-broker/broker/timers"
 	"github.com/reachy-broker/reachy-broker/cmd/internal/buildinfo"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/agent"
@@ -217,6 +219,31 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 		deps.Synthesizer = speech.NewOpenAISpeech(cfg.Synthesis.URL, key, cfg.Synthesis.Model, cfg.Synthesis.Voice)
 	}
 
+	// Timers and announcements speak first, over the robot link; the scheduler starts with
+	// the service and keeps the timers that survived a restart.
+	var b *broker.Broker
+	redactText := func(text string) (string, error) {
+		r, err := deps.Redactor.Redact(text)
+		return r.Text, err
+	}
+	tsvc, err := timers.Open(ctx, timers.Deps{DB: state.DB(), Synth: deps.Synthesizer, Redact: redactText, Audit: broker.TimerAudit(state),
+		RoomOf: func(device string) string {
+			if r := cfg.DeviceRoom(device); r != "" {
+				return r
+			}
+			return tables.Table().Home.DeviceRoom
+		},
+		FollowUp: func(device string) { b.OpenFollowUp(device) },
+		Settings: timers.Settings{Every: cfg.Timers.RepeatEvery, Rings: cfg.Timers.Rings, Grace: cfg.Timers.Grace,
+			Expression: cfg.Timers.Expression, MaxPerRoom: cfg.Timers.MaxPerRoom},
+		Logger: log})
+	if err != nil {
+		return err
+	}
+	tsvc.Register(deps.Handlers)
+	announcer := &announce.Announcer{Synth: deps.Synthesizer, Redact: redactText, Audit: broker.AnnouncementAudit(state), Log: log}
+	deps.Announcer = announcer
+
 	modelPath := modelFlag
 	if modelPath == "" {
 		modelPath = cfg.Speech.Model
@@ -274,10 +301,13 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 		log.Info("MCP for the owner's agents", "url", fmt.Sprintf("http://%s:%d/mcp", cfg.Listen.Tailnet.Hostname, cfg.Listen.Tailnet.Port), "scope", "mcp")
 	}
 
-	b, err := broker.New(deps)
-	if err != nil {
+	if b, err = broker.New(deps); err != nil {
 		return err
 	}
+	announcer.Link = b.Robots()
+	tsvc.SetLink(b.Robots())
+	go b.ConnectTimers(ctx, tsvc)
+	go tsvc.Run(ctx)
 	adminL, err := broker.ListenLoopback(cfg.Listen.Admin)
 	if err != nil {
 		return inUse(err, "--admin", cfg.Listen.Admin)
@@ -291,7 +321,7 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 		fmt.Fprintf(stderr, "\n  DEV MODE: loopback only, not on a tailnet.\n  API on http://%s   health on http://%s/healthz\n  State in %s\n"+
 			"  Create a token (in another terminal), then talk to it:\n"+
 			"    export REACHY_BROKER=http://%s\n"+
-			"    export REACHY_TOKEN=$(%s token create --state-dir %s --device laptop --scopes text,house:read,house:write,calendar:read,ask,robot)\n"+
+			"    export REACHY_TOKEN=$(%s token create --state-dir %s --device laptop --scopes text,house:read,house:write,calendar:read,ask,robot,timer,announce)\n"+
 			"    %s say \"turn on the kitchen light\"\n"+
 			"  Agents (MCP): http://%s/mcp with a token that also holds the mcp scope (docs/mcp.md)\n  Ctrl-C stops it.\n\n",
 			apiListener.Addr(), adminL.Addr(), cfg.StateDir, apiListener.Addr(), ctlPath(), shellQuote(cfg.StateDir), ctlPath(), apiListener.Addr())

@@ -26,6 +26,7 @@ import (
 	"github.com/reachy-broker/reachy-broker/cmd/internal/buildinfo"
 	"github.com/reachy-broker/reachy-broker/robot"
 	"github.com/reachy-broker/reachy-broker/robot/wake"
+	"github.com/reachy-broker/reachy-broker/speech"
 )
 
 const usageText = `usage: reachy-hub [--config FILE] [--broker URL] [--token-file FILE] [--daemon URL] [-v]
@@ -208,6 +209,9 @@ func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient
 		Fallback: robot.FallbackSpeech(ctx, cfg.FallbackWAV), MaxUtter: cfg.MaxUtter, Log: log,
 		Wake: spotter, FollowUpWindow: cfg.FollowUpWindow}
 	if l != nil {
+		// The room's pending timers ring here too when the broker does not ring them.
+		h.Timers = &robot.LocalTimers{Speaker: speaker, After: cfg.TimerLocalAfter, Say: speech.Espeak{}.Synthesize, Log: log}
+		go h.Timers.Run(ctx)
 		h.AttachLink(l)
 		go l.Run(ctx)
 	}
@@ -282,8 +286,10 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 	lctx, stopLink := context.WithCancel(ctx)
 	defer func() { stopLink(); wg.Wait() }()
 	if l != nil {
+		h.Timers = &robot.LocalTimers{Speaker: h.Speaker, After: cfg.TimerLocalAfter, Say: speech.Espeak{}.Synthesize, Log: log}
 		h.AttachLink(l)
-		wg.Add(2)
+		wg.Add(3)
+		go func() { defer wg.Done(); h.Timers.Run(lctx) }()
 		go func() { defer wg.Done(); l.Run(lctx) }()
 		go func() { defer wg.Done(); saveOnChange(lctx, progress, save, log) }()
 	}

@@ -1,0 +1,74 @@
+package broker
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/reachy-broker/reachy-broker/broker/announce"
+	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/timers"
+	"github.com/reachy-broker/reachy-broker/intents"
+)
+
+// ScopeAnnounce lets an operator token speak announcements on robots.
+const ScopeAnnounce = intents.ScopeAnnounce
+
+// handleAnnounce: POST /v1/announcements {"robot": NAME | "all": true, "text": "..."}.
+// The words are spoken, never stored: the audit record names who and to which robot.
+func (b *Broker) handleAnnounce(w http.ResponseWriter, r *http.Request) {
+	if b.d.Announcer == nil {
+		b.fail(w, &apiError{Code: api.CodeBusy, Message: "announcements are not available: no robot link", RetryAfter: 5})
+		return
+	}
+	var req api.AnnounceRequest
+	if e := b.decodeJSON(r, w, &req); e != nil {
+		b.fail(w, e)
+		return
+	}
+	res, err := b.Announce(r.Context(), callerOf(r).Name, req)
+	switch {
+	case errors.Is(err, announce.ErrInvalid):
+		b.fail(w, errf(api.CodeInvalidArgs, "%s", err.Error()))
+	case errors.Is(err, announce.ErrUnaudited):
+		b.log.Error("announcement refused: audit write failed", "err", err)
+		b.m.auditFailures.Inc()
+		b.fail(w, errf(api.CodeUnavailable, "the announcement could not be recorded, so it was not sent"))
+	case err != nil:
+		b.log.Error("announcement", "err", err)
+		b.fail(w, errf(api.CodeInternal, "the announcement failed"))
+	default:
+		writeJSON(w, http.StatusOK, res)
+	}
+}
+
+// Announce speaks an owner's announcement on one robot or all of them, on behalf of by (a
+// device name, or the console's owner): the same path as POST /v1/announcements, for the
+// teleport console's button. Errors wrap announce.ErrInvalid or announce.ErrUnaudited.
+func (b *Broker) Announce(ctx context.Context, by string, req api.AnnounceRequest) (api.AnnounceResult, error) {
+	if b.d.Announcer == nil {
+		return api.AnnounceResult{}, errors.New("announcements are not available: no robot link")
+	}
+	return b.d.Announcer.Announce(ctx, by, req)
+}
+
+// AnnouncementAudit writes an announcement's record to the audit log: by whom and to which
+// robot, never the words.
+func AnnouncementAudit(s *State) func(context.Context, announce.Record) error {
+	return func(ctx context.Context, r announce.Record) error {
+		return s.AppendAudit(ctx, AuditRecord{Time: r.Time, TurnID: r.ID, Device: r.By, Route: "announce", Intent: "announce",
+			Args: map[string]string{"target": r.Target}, Outcome: r.Outcome})
+	}
+}
+
+// TimerAudit writes what the timer scheduler did on its own (a ring, a timer the hub rang, a
+// missed timer) to the audit log.
+func TimerAudit(s *State) func(context.Context, timers.Record) error {
+	return func(ctx context.Context, r timers.Record) error {
+		ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		return s.AppendAudit(ctx, AuditRecord{Time: r.Time, TurnID: r.ID, Device: r.Device, Route: "timer", Intent: r.Intent,
+			Args: r.Args, Outcome: r.Outcome, Code: r.Code})
+	}
+}

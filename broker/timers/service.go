@@ -1,0 +1,575 @@
+package timers
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/speech"
+)
+
+// Link sends typed actions to a robot over its link and waits for the robot's ack. The
+// broker's link registry implements it.
+type Link interface {
+	// Send delivers m to the robot named device and returns its ack. An error means the
+	// action was not delivered (no link, or no ack in time).
+	Send(ctx context.Context, device string, m api.LinkMessage) (api.LinkAckBody, error)
+	// Connected lists the robots whose link is up.
+	Connected() []string
+}
+
+// Settings are the ringing rules (the broker config's timers section).
+type Settings struct {
+	Every      time.Duration // between rings of one timer; default 30 s
+	Rings      int           // rings at most, the first included; default 3
+	Grace      time.Duration // a timer that came due while the broker was down still rings this late; default 15 min
+	Retry      time.Duration // a first ring no robot took is tried again this often; default 2 s
+	LateAfter  time.Duration // a first ring this late says when the timer went off; default 10 s
+	Expression string        // the robot's expression with each ring; default "surprised"
+	MaxPerRoom int           // live timers per room; default 20
+	Send       time.Duration // how long to wait for a robot's ack; default 5 s
+}
+
+func (s *Settings) defaults() {
+	def := func(p *time.Duration, v time.Duration) {
+		if *p <= 0 {
+			*p = v
+		}
+	}
+	def(&s.Every, 30*time.Second)
+	def(&s.Grace, 15*time.Minute)
+	def(&s.Retry, 2*time.Second)
+	def(&s.LateAfter, 10*time.Second)
+	def(&s.Send, 5*time.Second)
+	if s.Rings <= 0 {
+		s.Rings = 3
+	}
+	if s.MaxPerRoom <= 0 {
+		s.MaxPerRoom = 20
+	}
+	if s.Expression == "" {
+		s.Expression = "surprised"
+	}
+}
+
+// Deps are what a Service is built from.
+type Deps struct {
+	DB       *sql.DB
+	Clock    Clock              // nil: the wall clock
+	Link     Link               // nil: nothing rings until SetLink
+	Synth    speech.Synthesizer // nil: rings carry no speech (the hub's chime only)
+	Redact   func(string) (string, error)
+	Audit    func(context.Context, Record) error // required: no ring without its record
+	RoomOf   func(device string) string          // a device's configured room
+	FollowUp func(device string)                 // opens the device's follow-up window (say "stop" without the wake phrase)
+	Settings Settings
+	Logger   *slog.Logger
+}
+
+// Service holds the live timers and rings them. Create it with Open and run Run once.
+type Service struct {
+	d     Deps
+	set   Settings
+	clock Clock
+	st    *store
+	log   *slog.Logger
+	wake  chan struct{}
+
+	mu     sync.Mutex
+	live   map[string]*Timer
+	link   Link
+	dirty  map[string]bool   // places whose robots need a fresh copy of their pending timers
+	voices map[string][]byte // synthesized ring sentences by text
+}
+
+// ErrFull is returned by Start when a room has as many timers as it may.
+var ErrFull = errors.New("too many timers")
+
+// Open loads the live timers from the state database (creating the table if needed).
+func Open(ctx context.Context, d Deps) (*Service, error) {
+	if d.DB == nil || d.Audit == nil {
+		return nil, errors.New("timers: a database and an audit log are required")
+	}
+	if d.Clock == nil {
+		d.Clock = SystemClock{}
+	}
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	if d.RoomOf == nil {
+		d.RoomOf = func(string) string { return "" }
+	}
+	d.Settings.defaults()
+	st, err := openStore(ctx, d.DB)
+	if err != nil {
+		return nil, err
+	}
+	ts, err := st.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s := &Service{d: d, set: d.Settings, clock: d.Clock, st: st, log: d.Logger, wake: make(chan struct{}, 1),
+		live: map[string]*Timer{}, link: d.Link, dirty: map[string]bool{}, voices: map[string][]byte{}}
+	for _, t := range ts {
+		s.live[t.ID] = t
+		s.dirty[t.place()] = true
+	}
+	if len(ts) > 0 {
+		s.log.Info("timers kept across the restart", "count", len(ts))
+	}
+	return s, nil
+}
+
+// SetLink attaches the robot link (when it is built after the service).
+func (s *Service) SetLink(l Link) {
+	s.mu.Lock()
+	s.link = l
+	for _, t := range s.live {
+		s.dirty[t.place()] = true
+	}
+	s.mu.Unlock()
+	s.poke()
+}
+
+func (s *Service) poke() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+func newID() string {
+	b := make([]byte, 8)
+	rand.Read(b)
+	return "t-" + hex.EncodeToString(b)
+}
+
+// Start sets a timer for the device (in its room). The row is durable before Start returns.
+func (s *Service) Start(ctx context.Context, device, room, label string, d time.Duration) (*Timer, error) {
+	now := s.clock.Now()
+	t := &Timer{ID: newID(), Device: device, Room: room, Label: label, Duration: d, Created: now, Due: now.Add(d), NextRing: now.Add(d)}
+	s.mu.Lock()
+	n := 0
+	for _, o := range s.live {
+		if o.place() == t.place() {
+			n++
+		}
+	}
+	if n >= s.set.MaxPerRoom {
+		s.mu.Unlock()
+		return nil, ErrFull
+	}
+	// The insert happens under the lock so that the count cannot be passed by a racing Start.
+	if err := s.st.insert(ctx, t); err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	s.live[t.ID] = t
+	s.dirty[t.place()] = true
+	s.mu.Unlock()
+	s.poke()
+	c := *t
+	return &c, nil
+}
+
+// List returns the live timers of a device's place, soonest first.
+func (s *Service) List(device, room string) []Timer {
+	p := placeOf(device, room)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Timer
+	for _, t := range s.live {
+		if t.place() == p {
+			out = append(out, *t)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Due.Equal(out[j].Due) {
+			return out[i].ID < out[j].ID
+		}
+		return out[i].Due.Before(out[j].Due)
+	})
+	return out
+}
+
+// Cancel ends the timers with these IDs (pending or ringing); it returns how many it ended.
+func (s *Service) Cancel(ctx context.Context, ids ...string) (int, error) {
+	return s.end(ctx, "cancelled", ids...)
+}
+
+// end deletes live timers and tells their robots.
+func (s *Service) end(ctx context.Context, why string, ids ...string) (int, error) {
+	s.mu.Lock()
+	var gone []string
+	for _, id := range ids {
+		if _, ok := s.live[id]; ok {
+			gone = append(gone, id)
+		}
+	}
+	if len(gone) == 0 {
+		s.mu.Unlock()
+		return 0, nil
+	}
+	if err := s.st.delete(ctx, gone...); err != nil {
+		s.mu.Unlock()
+		return 0, err
+	}
+	for _, id := range gone {
+		s.dirty[s.live[id].place()] = true
+		delete(s.live, id)
+	}
+	s.mu.Unlock()
+	s.log.Debug("timers ended", "why", why, "count", len(gone))
+	s.poke()
+	return len(gone), nil
+}
+
+// Silence stops the ringing timers of a device's place ("stop", "okay"). It returns how
+// many it stopped.
+func (s *Service) Silence(ctx context.Context, device string) (int, error) {
+	p := placeOf(device, s.d.RoomOf(device))
+	s.mu.Lock()
+	var ids []string
+	for _, t := range s.live {
+		if t.Rings > 0 && t.place() == p {
+			ids = append(ids, t.ID)
+		}
+	}
+	s.mu.Unlock()
+	return s.end(ctx, "acknowledged", ids...)
+}
+
+// HubConnected sends a robot whose link just came up its place's pending timers.
+func (s *Service) HubConnected(ctx context.Context, device string) {
+	s.sendTimers(ctx, device, s.pendingFor(placeOf(device, s.d.RoomOf(device))))
+}
+
+// HubRang records the timers a robot rang itself while the broker was unreachable: they
+// are done and are never rung again by the broker.
+func (s *Service) HubRang(ctx context.Context, device string, ids []string) error {
+	p := placeOf(device, s.d.RoomOf(device))
+	s.mu.Lock()
+	var mine []string
+	for _, id := range ids {
+		if t, ok := s.live[id]; ok && t.place() == p {
+			mine = append(mine, id)
+		}
+	}
+	s.mu.Unlock()
+	for _, id := range mine {
+		s.audit(ctx, device, id, "ok", "rang_on_hub")
+	}
+	_, err := s.end(ctx, "rang on the hub", mine...)
+	return err
+}
+
+// HubStopped: someone at the robot said "stop" while it rang.
+func (s *Service) HubStopped(ctx context.Context, device string) {
+	if _, err := s.Silence(ctx, device); err != nil {
+		s.log.Warn("stopping a ringing timer", "err", err)
+	}
+}
+
+// Pending is how many timers are live (for metrics and tests).
+func (s *Service) Pending() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.live)
+}
+
+// Run is the scheduler: one goroutine that sleeps until the next timer needs it (or a change
+// wakes it) and rings what is due, and one that keeps the robots' copies fresh and
+// synthesizes ring sentences ahead of time, so that neither a slow robot nor speech
+// synthesis delays a ring. It returns when ctx ends.
+func (s *Service) Run(ctx context.Context) {
+	side := make(chan struct{}, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			s.syncDirty(ctx)
+			s.warm(ctx)
+			select {
+			case <-ctx.Done():
+				return
+			case <-side:
+			}
+		}
+	}()
+	defer func() { <-done }()
+	for {
+		s.ringDue(ctx)
+		select {
+		case side <- struct{}{}:
+		default:
+		}
+		wait := time.Hour
+		now := s.clock.Now()
+		s.mu.Lock()
+		for _, t := range s.live {
+			wait = min(wait, t.NextRing.Sub(now))
+		}
+		s.mu.Unlock()
+		ch, stop := s.clock.After(wait)
+		select {
+		case <-ctx.Done():
+			stop()
+			return
+		case <-ch:
+		case <-s.wake:
+			stop()
+		}
+	}
+}
+
+// Tick does at once what Run does over time: it rings every timer whose time has come,
+// sends changed copies to the robots and synthesizes the coming ring sentences.
+func (s *Service) Tick(ctx context.Context) {
+	s.ringDue(ctx)
+	s.syncDirty(ctx)
+	s.warm(ctx)
+}
+
+func (s *Service) ringDue(ctx context.Context) {
+	now := s.clock.Now()
+	s.mu.Lock()
+	var due []*Timer
+	for _, t := range s.live {
+		if !t.NextRing.After(now) {
+			c := *t
+			due = append(due, &c)
+		}
+	}
+	s.mu.Unlock()
+	sort.Slice(due, func(i, j int) bool { return due[i].NextRing.Before(due[j].NextRing) })
+	for _, t := range due {
+		s.ring(ctx, t, now)
+	}
+}
+
+// targets are the robots a timer rings on: the device it was set on when that robot's link is
+// up, otherwise the connected robots of its room.
+func (s *Service) targets(t *Timer) []string {
+	s.mu.Lock()
+	l := s.link
+	s.mu.Unlock()
+	if l == nil {
+		return nil
+	}
+	conn := l.Connected()
+	if slices.Contains(conn, t.Device) {
+		return []string{t.Device}
+	}
+	var out []string
+	for _, dev := range conn {
+		if placeOf(dev, s.d.RoomOf(dev)) == t.place() {
+			out = append(out, dev)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ring rings one due timer once (or lets it go: missed, or its rings are used up).
+func (s *Service) ring(ctx context.Context, t *Timer, now time.Time) {
+	// A timer that came due (or was due to ring again) longer than the grace window ago —
+	// the broker was down — is let go rather than rung hours late.
+	late := now.Sub(t.Due)
+	if t.Rings > 0 {
+		late = now.Sub(t.NextRing)
+	}
+	if late > s.set.Grace {
+		s.log.Warn("a timer came due too long ago to ring", "late", now.Sub(t.Due).Round(time.Second))
+		s.audit(ctx, t.Device, t.ID, "missed", "past_grace")
+		s.end(ctx, "missed", t.ID)
+		return
+	}
+	if t.Rings >= s.set.Rings {
+		s.end(ctx, "rang out", t.ID)
+		return
+	}
+	targets := s.targets(t)
+	if len(targets) == 0 {
+		s.reschedule(ctx, t, now.Add(s.set.Retry), t.Rings)
+		return
+	}
+	text := s.sentence(t, now)
+	wav := s.voice(ctx, text)
+	n := t.Rings + 1
+	// Durable first: a crash after this line never rings this ring again.
+	if !s.reschedule(ctx, t, now.Add(s.set.Every), n) {
+		return
+	}
+	rang, hubRang := 0, false
+	for _, dev := range targets {
+		// No ring without its audit record.
+		if err := s.d.Audit(ctx, s.record(dev, t, "ok", "")); err != nil {
+			s.log.Error("audit write failed: the timer does not ring now", "err", err)
+			continue
+		}
+		ack, err := s.send(ctx, dev, api.LinkMessage{Type: api.LinkRing, ID: fmt.Sprintf("%s-%d", t.ID, n),
+			Ring: &api.LinkRingAction{TimerID: t.ID, WAV: wav, Repeat: n}})
+		switch {
+		case err != nil:
+			s.log.Warn("ring not delivered", "device", dev, "err", err)
+			s.auditOutcome(ctx, s.record(dev, t, "error", "not_delivered"))
+			continue
+		case !ack.OK && ack.Code == api.LinkErrAlreadyRang:
+			hubRang = true
+			s.auditOutcome(ctx, s.record(dev, t, "ok", "rang_on_hub"))
+			continue
+		case !ack.OK:
+			s.log.Warn("robot refused the ring", "device", dev, "code", ack.Code)
+			s.auditOutcome(ctx, s.record(dev, t, "error", "refused_"+ack.Code))
+			continue
+		}
+		rang++
+		s.send(ctx, dev, api.LinkMessage{Type: api.LinkExpression, ID: fmt.Sprintf("%s-%d-x", t.ID, n), Expression: s.set.Expression})
+		if s.d.FollowUp != nil {
+			s.d.FollowUp(dev)
+		}
+	}
+	switch {
+	case hubRang:
+		s.end(ctx, "rang on the hub", t.ID)
+	case rang == 0 && n == 1:
+		// Nobody took the first ring: it stays pending and is tried again.
+		s.reschedule(ctx, t, now.Add(s.set.Retry), 0)
+	case n >= s.set.Rings:
+		s.end(ctx, "rang out", t.ID)
+	}
+}
+
+// reschedule makes a timer's ring count and next look durable.
+func (s *Service) reschedule(ctx context.Context, t *Timer, next time.Time, rings int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	live, ok := s.live[t.ID]
+	if !ok {
+		return false // cancelled meanwhile
+	}
+	old := *live
+	live.NextRing, live.Rings = next, rings
+	if err := s.st.update(ctx, live); err != nil {
+		*live = old
+		s.log.Error("timer state not saved", "err", err)
+		// Try again after a pause rather than spinning.
+		live.NextRing = next.Add(s.set.Retry)
+		return false
+	}
+	if (old.Rings == 0) != (rings == 0) {
+		s.dirty[live.place()] = true
+	}
+	return true
+}
+
+func (s *Service) send(ctx context.Context, dev string, m api.LinkMessage) (api.LinkAckBody, error) {
+	s.mu.Lock()
+	l := s.link
+	s.mu.Unlock()
+	if l == nil {
+		return api.LinkAckBody{}, errors.New("no robot link")
+	}
+	sctx, cancel := context.WithTimeout(ctx, s.set.Send)
+	defer cancel()
+	return l.Send(sctx, dev, m)
+}
+
+// Record is one audit record of something the service did on its own (a ring, a timer the
+// hub rang, a missed timer): the broker writes it to its audit log. Never words, only the
+// timer's closed label and length.
+type Record struct {
+	Time    time.Time
+	ID      string // the timer's ID (the audit log's turn_id)
+	Device  string // the robot it rang on, or the device it was set on
+	Intent  string // "timer.ring"
+	Args    map[string]string
+	Outcome string // ok, missed
+	Code    string
+}
+
+func (s *Service) record(dev string, t *Timer, outcome, code string) Record {
+	return Record{Time: s.clock.Now().UTC(), ID: t.ID, Device: dev, Intent: "timer.ring",
+		Args: map[string]string{"label": t.Label, "duration": fmt.Sprint(int64(t.Duration / time.Second))}, Outcome: outcome, Code: code}
+}
+
+// auditOutcome records what became of a ring after its record was written (a ring that did
+// not reach the robot); a failure to write it is logged, the ring already happened or not.
+func (s *Service) auditOutcome(ctx context.Context, r Record) {
+	if err := s.d.Audit(ctx, r); err != nil {
+		s.log.Error("audit write failed", "err", err)
+	}
+}
+
+func (s *Service) audit(ctx context.Context, dev, id, outcome, code string) {
+	s.mu.Lock()
+	t, ok := s.live[id]
+	var c Timer
+	if ok {
+		c = *t
+	}
+	s.mu.Unlock()
+	if !ok {
+		return
+	}
+	if err := s.d.Audit(ctx, s.record(dev, &c, outcome, code)); err != nil {
+		s.log.Error("audit write failed", "err", err)
+	}
+}
+
+// pendingFor is the hub's copy for a place: ID, label and due time of the timers not yet rung.
+func (s *Service) pendingFor(place string) []api.LinkTimer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := []api.LinkTimer{}
+	for _, t := range s.live {
+		if t.place() == place && t.Rings == 0 {
+			out = append(out, api.LinkTimer{ID: t.ID, Label: t.Label, Due: t.Due.UTC()})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Due.Before(out[j].Due) })
+	return out
+}
+
+func (s *Service) sendTimers(ctx context.Context, dev string, ts []api.LinkTimer) bool {
+	ack, err := s.send(ctx, dev, api.LinkMessage{Type: api.LinkTimers, ID: "timers-" + newID(), Timers: ts})
+	if err != nil || !ack.OK {
+		s.log.Debug("timer copy not delivered", "device", dev, "err", err)
+		return false
+	}
+	return true
+}
+
+// syncDirty sends each changed place's pending timers to its connected robots.
+func (s *Service) syncDirty(ctx context.Context) {
+	s.mu.Lock()
+	l := s.link
+	dirty := s.dirty
+	s.dirty = map[string]bool{}
+	s.mu.Unlock()
+	if l == nil || len(dirty) == 0 {
+		if l == nil && len(dirty) > 0 {
+			s.mu.Lock()
+			for p := range dirty {
+				s.dirty[p] = true
+			}
+			s.mu.Unlock()
+		}
+		return
+	}
+	for _, dev := range l.Connected() {
+		p := placeOf(dev, s.d.RoomOf(dev))
+		if dirty[p] {
+			s.sendTimers(ctx, dev, s.pendingFor(p))
+		}
+	}
+}

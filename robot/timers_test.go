@@ -1,0 +1,218 @@
+package robot
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/reachy-broker/reachy-broker/broker/api"
+)
+
+// countingSpeaker records what was played.
+type countingSpeaker struct {
+	mu     sync.Mutex
+	played []string
+}
+
+func (s *countingSpeaker) Play(ctx context.Context, name string, wav []byte) error {
+	s.mu.Lock()
+	s.played = append(s.played, name)
+	s.mu.Unlock()
+	return nil
+}
+
+func (s *countingSpeaker) Stop(ctx context.Context) error { return nil }
+
+func (s *countingSpeaker) names() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.played...)
+}
+
+type stepClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *stepClock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *stepClock) set(t time.Time) { c.mu.Lock(); c.now = t; c.mu.Unlock() }
+
+var due0 = time.Date(2026, 11, 30, 18, 0, 0, 0, time.UTC)
+
+func TestHubRingsLocallyWhenTheBrokerDoesNot(t *testing.T) {
+	sp, clk := &countingSpeaker{}, &stepClock{now: due0.Add(-time.Minute)}
+	l := &LocalTimers{Speaker: sp, Now: clk.Now, After: 5 * time.Second}
+	l.Replace([]api.LinkTimer{{ID: "t-1", Label: "pasta", Due: due0}, {ID: "t-2", Due: due0.Add(time.Hour)}})
+	clk.set(due0.Add(4 * time.Second))
+	if rang := l.Tick(context.Background()); len(rang) != 0 {
+		t.Fatalf("rang %v before the broker's grace passed", rang)
+	}
+	clk.set(due0.Add(5 * time.Second))
+	if rang := l.Tick(context.Background()); len(rang) != 1 || rang[0] != "t-1" {
+		t.Fatalf("rang %v", rang)
+	}
+	if got := sp.names(); len(got) != 1 || got[0] != "timer-local.wav" {
+		t.Fatalf("played %v", got)
+	}
+	// Reported once, then the broker's late ring is refused.
+	if r := l.TakeRang(); len(r) != 1 || r[0] != "t-1" {
+		t.Fatalf("to report %v", r)
+	}
+	if r := l.TakeRang(); len(r) != 0 {
+		t.Fatalf("reported twice: %v", r)
+	}
+	if ack := l.Ring(context.Background(), api.LinkRingAction{TimerID: "t-1", WAV: []byte("x"), Repeat: 1}); ack.OK || ack.Code != api.LinkErrAlreadyRang {
+		t.Fatalf("ack %+v", ack)
+	}
+	// A fresh list from the broker that still names it does not ring it again.
+	l.Replace([]api.LinkTimer{{ID: "t-1", Label: "pasta", Due: due0}})
+	if rang := l.Tick(context.Background()); len(rang) != 0 {
+		t.Fatalf("rang again: %v", rang)
+	}
+	if n := len(sp.names()); n != 1 {
+		t.Fatalf("played %d sounds, want 1", n)
+	}
+}
+
+func TestBrokerRingMeansNoLocalRing(t *testing.T) {
+	sp, clk := &countingSpeaker{}, &stepClock{now: due0}
+	l := &LocalTimers{Speaker: sp, Now: clk.Now}
+	l.Replace([]api.LinkTimer{{ID: "t-1", Label: "pasta", Due: due0}})
+	if ack := l.Ring(context.Background(), api.LinkRingAction{TimerID: "t-1", WAV: []byte("x"), Repeat: 1}); !ack.OK {
+		t.Fatalf("ack %+v", ack)
+	}
+	// The broker's repeats still play.
+	if ack := l.Ring(context.Background(), api.LinkRingAction{TimerID: "t-1", WAV: []byte("x"), Repeat: 2}); !ack.OK {
+		t.Fatalf("repeat ack %+v", ack)
+	}
+	// Right after a ring, "stop" needs no wake phrase (the hub's wake bypass).
+	if !l.Ringing() {
+		t.Fatal("not ringing after a ring")
+	}
+	clk.set(due0.Add(time.Minute))
+	if rang := l.Tick(context.Background()); len(rang) != 0 {
+		t.Fatalf("rang locally after the broker rang: %v", rang)
+	}
+	if got := sp.names(); len(got) != 4 || got[0] != "timer-chime.wav" || got[1] != "timer-t-1.wav" {
+		t.Fatalf("played %v", got)
+	}
+	if l.Ringing() {
+		t.Fatal("still ringing a minute after the last ring")
+	}
+}
+
+// The race: the broker's ring and the hub's own ring of the same timer arrive together.
+// Exactly one of them plays, whichever way the race goes.
+func TestNoDoubleRingRace(t *testing.T) {
+	for i := range 500 {
+		sp, clk := &countingSpeaker{}, &stepClock{now: due0.Add(10 * time.Second)}
+		l := &LocalTimers{Speaker: sp, Now: clk.Now, Chime: []byte{}, Sound: []byte{}}
+		l.Replace([]api.LinkTimer{{ID: "t-1", Due: due0}})
+		var wg sync.WaitGroup
+		var ack api.LinkAckBody
+		var local []string
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			ack = l.Ring(context.Background(), api.LinkRingAction{TimerID: "t-1", Repeat: 1})
+		}()
+		go func() { defer wg.Done(); local = l.Tick(context.Background()) }()
+		wg.Wait()
+		brokerRang := ack.OK
+		hubRang := len(local) == 1
+		if brokerRang == hubRang {
+			t.Fatalf("run %d: broker rang %v, hub rang %v (ack %+v)", i, brokerRang, hubRang, ack)
+		}
+		if !brokerRang && ack.Code != api.LinkErrAlreadyRang {
+			t.Fatalf("run %d: the broker was not told the hub rang: %+v", i, ack)
+		}
+		if hubRang != (len(l.TakeRang()) == 1) {
+			t.Fatalf("run %d: the local ring is not reported exactly when it happened", i)
+		}
+	}
+}
+
+func TestLocalTimersRunLoopRings(t *testing.T) {
+	sp := &countingSpeaker{}
+	l := &LocalTimers{Speaker: sp, After: time.Millisecond}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { l.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	l.Replace([]api.LinkTimer{{ID: "t-1", Due: time.Now().Add(20 * time.Millisecond)}})
+	deadline := time.Now().Add(5 * time.Second)
+	for len(sp.names()) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the hub's loop never rang the due timer")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestLocalTimersOverLinkMessages(t *testing.T) {
+	sp, clk := &countingSpeaker{}, &stepClock{now: due0}
+	l := &LocalTimers{Speaker: sp, Now: clk.Now}
+	if _, handled := l.HandleLink(context.Background(), api.LinkMessage{Type: api.LinkPlay}); handled {
+		t.Fatal("a play action was taken as a timer action")
+	}
+	ack, handled := l.HandleLink(context.Background(), api.LinkMessage{Type: api.LinkTimers, Timers: []api.LinkTimer{{ID: "t-1", Due: due0}}})
+	if !handled || !ack.OK || len(l.Pending()) != 1 {
+		t.Fatalf("%v %+v %v", handled, ack, l.Pending())
+	}
+	if ack, _ := l.HandleLink(context.Background(), api.LinkMessage{Type: api.LinkRing}); ack.OK || ack.Code != api.LinkErrInvalid {
+		t.Fatalf("ring without a body: %+v", ack)
+	}
+	clk.set(due0.Add(time.Minute))
+	l.Tick(context.Background())
+	// The link is down: the report waits; once it is up, it is sent once.
+	down := func(context.Context, api.LinkMessage) error { return ErrUnreachable }
+	if err := l.ReportRang(context.Background(), down); err == nil {
+		t.Fatal("report over a down link succeeded")
+	}
+	var sent []api.LinkMessage
+	up := func(ctx context.Context, m api.LinkMessage) error { sent = append(sent, m); return nil }
+	l.ReportRang(context.Background(), up)
+	l.ReportRang(context.Background(), up)
+	if len(sent) != 1 || sent[0].Type != api.LinkRangLocal || len(sent[0].Rang) != 1 || sent[0].Rang[0] != "t-1" {
+		t.Fatalf("sent %+v", sent)
+	}
+}
+
+// A local ring says which timer it is when the robot can synthesize the sentence.
+func TestLocalRingSaysTheLabel(t *testing.T) {
+	sp, clk := &countingSpeaker{}, &stepClock{now: due0.Add(time.Minute)}
+	var said []string
+	l := &LocalTimers{Speaker: sp, Now: clk.Now, Say: func(ctx context.Context, text string) ([]byte, error) {
+		said = append(said, text)
+		return Chime(), nil
+	}}
+	l.Replace([]api.LinkTimer{{ID: "t-1", Label: "pasta", Due: due0}, {ID: "t-2", Due: due0}})
+	l.Tick(context.Background())
+	if len(said) != 2 || said[0] != "Your pasta timer is done." || said[1] != "Your timer is done." {
+		t.Fatalf("said %q", said)
+	}
+	if n := len(sp.names()); n != 2 {
+		t.Fatalf("played %d", n)
+	}
+}
+
+// With a link, a ringing timer is one of the hub's wake bypasses: "stop" needs no phrase.
+func TestRingingTimerIsAWakeBypass(t *testing.T) {
+	clk := &stepClock{now: due0}
+	h := &Hub{Timers: &LocalTimers{Speaker: &countingSpeaker{}, Now: clk.Now}, Motion: NewMotion(nil, DefaultExpressions(), nil)}
+	h.AttachLink(&Link{})
+	var bypass *Bypass
+	for i := range h.Bypasses {
+		if h.Bypasses[i].Name == "timer" {
+			bypass = &h.Bypasses[i]
+		}
+	}
+	if bypass == nil || bypass.Active() {
+		t.Fatalf("bypasses %+v", h.Bypasses)
+	}
+	h.Timers.Ring(context.Background(), api.LinkRingAction{TimerID: "t-1", Repeat: 1})
+	if !bypass.Active() {
+		t.Fatal("a ringing timer does not open the way for 'stop'")
+	}
+}
