@@ -23,7 +23,11 @@ func (b *Broker) handleAnnounce(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req api.AnnounceRequest
-	if e := b.decodeJSON(r, w, &req); e != nil {
+	body, e := b.readJSONBody(r, w)
+	if e == nil {
+		e = decodeJSON(body, &req)
+	}
+	if e != nil {
 		b.fail(w, e)
 		return
 	}

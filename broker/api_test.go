@@ -39,6 +39,7 @@ func TestAuthenticationAndScopeMatrix(t *testing.T) {
 		{"typed call without intent scope", "POST", "/v1/intents/time.now", tb.token(t, "robot", "turn"), "application/json", []byte(`{}`), 403, api.CodeInsufficientScope},
 		{"unknown intent", "POST", "/v1/intents/door.unlock", all, "application/json", []byte(`{}`), 404, api.CodeUnknownIntent},
 		{"clarify is not callable", "POST", "/v1/intents/clarify", all, "application/json", []byte(`{}`), 404, api.CodeUnknownIntent},
+		{"unclear is not callable", "POST", "/v1/intents/unclear", all, "application/json", []byte(`{"topic":"light"}`), 404, api.CodeUnknownIntent},
 		{"intent the token may not call", "POST", "/v1/intents/house.light.set", readOnly, "application/json", []byte(`{"room":"kitchen","state":"on"}`), 403, api.CodeInsufficientScope},
 		{"room outside the vocabulary", "POST", "/v1/intents/house.light.set", all, "application/json", []byte(`{"room":"garage","state":"on"}`), 400, api.CodeInvalidArgs},
 		{"state outside the vocabulary", "POST", "/v1/intents/house.light.set", all, "application/json", []byte(`{"room":"kitchen","state":"toggle"}`), 400, api.CodeInvalidArgs},
@@ -98,8 +99,8 @@ func TestIntentListIsPerCaller(t *testing.T) {
 			t.Errorf("full token does not see %s", n)
 		}
 	}
-	if full["clarify"] {
-		t.Error("clarify is listed")
+	if full["clarify"] || full["unclear"] {
+		t.Error("an internal intent (clarify, unclear) is listed")
 	}
 	var v struct{ Intents []api.IntentView }
 	tb.do(t, "GET", "/v1/intents", tb.token(t, "robot", "house:write"), "", nil).json(t, &v)
@@ -194,7 +195,7 @@ func TestNotYetBuiltHandlersSaySo(t *testing.T) {
 	tb := newTestBroker(t)
 	tok := tb.token(t, "robot", "text", "calendar:read")
 	tr := tb.say(t, tok, "is dad busy").turn(t)
-	if tr.Outcome != OutcomeError || tr.Reply != replyNotYet {
+	if tr.Outcome != OutcomeFailed || tr.Reply != replyNotYet {
 		t.Fatalf("a handler that does not exist yet must not fake success: %+v", tr)
 	}
 }
@@ -335,7 +336,9 @@ func TestHangingHandlerIsCutAtItsDeadline(t *testing.T) {
 	defer close(tb.light.block)
 	start := time.Now()
 	tr := tb.say(t, tb.token(t, "robot", "text", "house:write"), "turn on the kitchen light").turn(t)
-	if tr.Outcome != OutcomeTimeout || tr.Reply != replyTimeout {
+	// The write was sent and never answered: whether it landed is not known, and the
+	// robot says so instead of claiming a plain time-out.
+	if tr.Outcome != OutcomeUnknown || tr.Reply != replyWriteUnknown {
 		t.Fatalf("%+v", tr)
 	}
 	if el := time.Since(start); el > 2500*time.Millisecond {
@@ -349,11 +352,15 @@ func TestAuditRecordsWhatWasDoneNotWhatWasSaid(t *testing.T) {
 	tb.say(t, tok, "turn on the kitchen light")
 	tb.say(t, tok, "my secret diary says the password is hunter2, what rhymes with it")
 	recs, err := tb.state.TailAudit(context.Background(), 10)
-	if err != nil || len(recs) != 2 {
+	if err != nil || len(recs) != 3 {
 		t.Fatalf("%v %+v", err, recs)
 	}
-	if recs[0].Intent != "house.light.set" || recs[0].Args["room"] != "kitchen" || recs[0].Device != "robot" || recs[0].Outcome != OutcomeOK {
+	// An actuation is recorded before it happens (pending), then its outcome.
+	if recs[0].Intent != "house.light.set" || recs[0].Args["room"] != "kitchen" || recs[0].Device != "robot" || recs[0].Outcome != OutcomePending {
 		t.Fatalf("%+v", recs[0])
+	}
+	if recs[1].TurnID != recs[0].TurnID || recs[1].Outcome != OutcomeOK {
+		t.Fatalf("%+v", recs[1])
 	}
 	raw, _ := json.Marshal(recs)
 	for _, leak := range []string{"hunter2", "diary", "rhymes", tok} {

@@ -10,14 +10,21 @@ import (
 	"time"
 )
 
-// Outcomes of a turn, as the audit log records them.
+// Outcomes of a turn, as the audit log and the metrics record them.
 const (
-	OutcomeOK      = "ok"
-	OutcomeDenied  = "denied"
-	OutcomeInvalid = "invalid"
-	OutcomeError   = "error"
-	OutcomeTimeout = "timeout"
-	OutcomeIgnored = "ignored" // no wake phrase: only the fact is recorded
+	OutcomeOK       = "ok"
+	OutcomeDenied   = "denied"
+	OutcomeInvalid  = "invalid"
+	OutcomeFailed   = "failed"   // it did not happen (the device refused, nothing answered, a fault)
+	OutcomeUnknown  = "unknown"  // a write was sent but whether it landed is not known
+	OutcomePartial  = "partial"  // some devices of an "all" did it, some did not
+	OutcomeTimeout  = "timeout"  // the turn's deadline ended it
+	OutcomeReplayed = "replayed" // a retried Idempotency-Key answered from the stored result
+	OutcomeIgnored  = "ignored"  // no wake phrase: only the fact is recorded
+	// OutcomePending is the record written before an actuation runs; the turn's final record
+	// follows it. A pending record with no final one is an actuation whose outcome is unknown
+	// (the broker stopped mid-turn).
+	OutcomePending = "pending"
 )
 
 // AuditRecord is one line of the audit log: what was done, never what was said.
@@ -54,10 +61,20 @@ func allowlistArgs(args map[string]string) map[string]string {
 
 // AppendAudit writes one record.
 func (s *State) AppendAudit(ctx context.Context, r AuditRecord) error {
+	return s.write(ctx, "audit", func(ctx context.Context) error {
+		return s.appendAudit(ctx, nil, r)
+	})
+}
+
+// appendAudit inserts r, inside tx when it is not nil.
+func (s *State) appendAudit(ctx context.Context, tx *sql.Tx, r AuditRecord) error {
 	args, _ := json.Marshal(allowlistArgs(r.Args))
 	stmt, err := s.prepared(ctx, insertAuditSQL)
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)
+	}
+	if tx != nil {
+		stmt = tx.StmtContext(ctx, stmt)
 	}
 	_, err = stmt.ExecContext(ctx,
 		r.Time.UnixMilli(), r.TurnID, r.Device, r.Node, r.Route, r.Intent, string(args), r.Outcome, r.Code, r.LatencyMS, strings.Join(r.Redactions, ","))
@@ -67,8 +84,43 @@ func (s *State) AppendAudit(ctx context.Context, r AuditRecord) error {
 	return nil
 }
 
+// RecordActuation writes, in one transaction, an audit record and (when key is set) the
+// idempotency record that goes with it. Before an actuation it writes the pending record and
+// the audit intent; after, the outcome. If it fails, nothing of it is stored.
+func (s *State) RecordActuation(ctx context.Context, rec AuditRecord, key string, r *idemRecord) error {
+	return s.write(ctx, "audit and idempotency", func(ctx context.Context) error {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("audit: %w", err)
+		}
+		defer tx.Rollback()
+		if err := s.appendAudit(ctx, tx, rec); err != nil {
+			return err
+		}
+		if key != "" && r != nil {
+			if err := upsertIdem(ctx, tx, rec.Device, key, *r, s.keyCap()); err != nil {
+				return err
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("audit: %w", err)
+		}
+		return nil
+	})
+}
+
 // TailAudit returns the last n records, oldest first.
 func (s *State) TailAudit(ctx context.Context, n int) ([]AuditRecord, error) {
+	var out []AuditRecord
+	err := s.run(ctx, "audit tail", func(ctx context.Context) error {
+		var err error
+		out, err = s.tailAudit(ctx, n)
+		return err
+	})
+	return out, err
+}
+
+func (s *State) tailAudit(ctx context.Context, n int) ([]AuditRecord, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT seq, time, turn_id, device, node, route, intent, args, outcome, code, latency_ms, redactions
 		FROM (SELECT * FROM audit ORDER BY seq DESC LIMIT ?) ORDER BY seq`, n)
 	if err != nil {
@@ -107,11 +159,35 @@ func (s *State) LastTurn(ctx context.Context, device string) (time.Time, error) 
 	return time.UnixMilli(t).UTC(), nil
 }
 
-// PurgeAudit removes records older than the retention period.
-func (s *State) PurgeAudit(ctx context.Context, retention time.Duration) (int64, error) {
-	res, err := s.db.ExecContext(ctx, `DELETE FROM audit WHERE time < ?`, time.Now().Add(-retention).UnixMilli())
-	if err != nil {
-		return 0, fmt.Errorf("audit purge: %w", err)
-	}
-	return res.RowsAffected()
+// ErrClockJump is returned by PurgeAudit when the clock looks wrong: a purge would remove
+// records newer than the ones it removed last time by far more than the time that passed.
+var ErrClockJump = errors.New("the clock jumped: retention purge refused")
+
+// PurgeAudit removes records older than the retention period, measured from now. It guards
+// against a clock that jumped forward: it refuses to remove records written after the last
+// purge that the elapsed time (by the monotonic clock since lastRun, plus slack) cannot
+// account for, and refuses when the newest record is in the future of a clock that went
+// backwards by more than a day. Either refusal is logged by the caller and retried later.
+func (s *State) PurgeAudit(ctx context.Context, retention time.Duration, now time.Time) (int64, error) {
+	cutoff := now.Add(-retention).UnixMilli()
+	var n int64
+	err := s.write(ctx, "audit purge", func(ctx context.Context) error {
+		var newest sql.NullInt64
+		if err := s.db.QueryRowContext(ctx, `SELECT max(time) FROM audit`).Scan(&newest); err != nil {
+			return fmt.Errorf("audit purge: %w", err)
+		}
+		if newest.Valid && newest.Int64 < cutoff {
+			// Every record, even the newest, is past retention: either the broker was idle
+			// for the whole retention period, or the clock jumped. Keep the log.
+			return fmt.Errorf("audit purge would remove every record (newest %s, cutoff %s): %w",
+				time.UnixMilli(newest.Int64).UTC().Format(time.RFC3339), time.UnixMilli(cutoff).UTC().Format(time.RFC3339), ErrClockJump)
+		}
+		res, err := s.db.ExecContext(ctx, `DELETE FROM audit WHERE time < ?`, cutoff)
+		if err != nil {
+			return fmt.Errorf("audit purge: %w", err)
+		}
+		n, _ = res.RowsAffected()
+		return nil
+	})
+	return n, err
 }

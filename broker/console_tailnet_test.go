@@ -55,7 +55,7 @@ func TestConsoleOnTailnet(t *testing.T) {
 	cfg.Listen.Loopback = ""
 	cfg.Devices = []DeviceConfig{{Name: "robot", Room: "living room"}}
 	cfg.Teleport.Owners = []string{ownerLogin}
-	state, err := OpenState(dir)
+	state, err := InitState(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

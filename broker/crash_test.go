@@ -29,6 +29,10 @@ func TestMain(m *testing.M) {
 		runCrashChild(dir)
 		return
 	}
+	if dir := os.Getenv(soakEnv); dir != "" {
+		runSoakChild(dir)
+		return
+	}
 	// The in-process tailnet must not try to open ports on the home router.
 	envknob.Setenv("TS_DISABLE_PORTMAPPER", "1")
 	os.Exit(m.Run())
@@ -40,7 +44,7 @@ func runCrashChild(dir string) {
 	if err != nil {
 		panic(err)
 	}
-	state, err := OpenState(dir)
+	state, err := InitState(dir)
 	if err != nil {
 		panic(err)
 	}
@@ -138,7 +142,7 @@ func (c *child) say(t *testing.T, token, text, key string) (*http.Response, api.
 func TestKillMinusNineLosesNothingCommitted(t *testing.T) {
 	dir := t.TempDir()
 	c := startChild(t, dir)
-	st, err := OpenState(dir)
+	st, err := InitState(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

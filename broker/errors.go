@@ -20,6 +20,7 @@ var codeStatus = map[string]int{
 	api.CodeUnsupportedMediaType: http.StatusUnsupportedMediaType,
 	api.CodeTooLarge:             http.StatusRequestEntityTooLarge,
 	api.CodeRateLimited:          http.StatusTooManyRequests,
+	api.CodeIdempotencyConflict:  http.StatusConflict,
 	api.CodeBusy:                 http.StatusServiceUnavailable,
 	api.CodeUnavailable:          http.StatusServiceUnavailable,
 	api.CodeTimeout:              http.StatusGatewayTimeout,

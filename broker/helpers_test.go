@@ -108,7 +108,7 @@ func newTestBroker(t testing.TB, opts ...option) *testBroker {
 	}
 	cfg.Limits.RatePerMinute, cfg.Limits.Burst = 6000, 1000
 	cfg.Devices = []DeviceConfig{{Name: "robot", Room: "living room"}, {Name: "bedside", Room: "bedroom"}}
-	state, err := OpenState(dir)
+	state, err := InitState(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

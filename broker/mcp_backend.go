@@ -2,7 +2,6 @@ package broker
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"time"
 
@@ -47,21 +46,8 @@ func (m mcpBackend) Call(ctx context.Context, c mcp.Caller, name string, args ma
 	case *apiError:
 		out.Error = &api.ErrorDetail{Code: v.Code, Message: v.Message}
 	}
-	if res.replay != nil {
-		out.Replayed = true
-		if res.replay.Status == http.StatusOK {
-			var tr api.TurnResponse
-			if json.Unmarshal(res.replay.Body, &tr) == nil {
-				out.Response = &tr
-			}
-		} else {
-			var eb api.ErrorBody
-			if json.Unmarshal(res.replay.Body, &eb) == nil {
-				out.Error = &eb.Error
-			}
-		}
-	}
-	if res.status == 0 && res.replay == nil {
+	out.Replayed = res.replayed
+	if res.status == 0 {
 		out.Error = &api.ErrorDetail{Code: api.CodeTimeout, Message: "the call was cancelled before it was decided"}
 	}
 	return out

@@ -36,7 +36,7 @@ func TestMCPOverTailnet(t *testing.T) {
 	}
 	cfg.Listen.Loopback = ""
 	cfg.Limits.RatePerMinute, cfg.Limits.Burst = 6000, 1000
-	state, err := OpenState(dir)
+	state, err := InitState(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -98,7 +98,7 @@ func TestHealthzSaysTableIsStale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	state, err := OpenState(dir)
+	state, err := InitState(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -119,7 +119,7 @@ func serveForRSS(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("REACHY_RSS_DECODES")); err == nil {
 		cfg.Limits.Decodes = n // to show what happens without admission
 	}
-	state, err := OpenState(dir)
+	state, err := InitState(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -150,9 +150,9 @@ func New(d Deps) (*Broker, error) {
 // Handler is the API (wire contract v1).
 func (b *Broker) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("POST /v1/turns", b.authed(intents.ScopeTurn, b.limited(b.handleTurn)))
-	mux.Handle("POST /v1/utterances", b.authed(intents.ScopeText, b.limited(b.handleUtterance)))
-	mux.Handle("POST /v1/intents/{name}", b.authed(intents.ScopeIntent, b.limited(b.handleTypedCall)))
+	mux.Handle("POST /v1/turns", b.authed(intents.ScopeTurn, b.limited(b.turnDeadline(b.handleTurn))))
+	mux.Handle("POST /v1/utterances", b.authed(intents.ScopeText, b.limited(b.turnDeadline(b.handleUtterance))))
+	mux.Handle("POST /v1/intents/{name}", b.authed(intents.ScopeIntent, b.limited(b.turnDeadline(b.handleTypedCall))))
 	mux.Handle("GET /v1/intents", b.authed("", b.limitedBy("list/", b.handleListIntents)))
 	mux.Handle("GET /v1/link", b.authed(intents.ScopeLink, b.handleLink))
 	mux.Handle("POST /v1/announcements", b.authed(ScopeAnnounce, b.limited(b.handleAnnounce)))
@@ -174,8 +174,28 @@ func (b *Broker) Handler() http.Handler {
 			notFound(w, r)
 			return
 		}
-		mux.ServeHTTP(w, r)
+		// Every request's clock starts when it arrives: the turn's budget, and the deadline
+		// of every state access on its way (the token check included), count from here.
+		mux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), arrivalKey, time.Now())))
 	})
+}
+
+// arrivalDeadline is when a request that arrived with ctx must be answered by.
+func (b *Broker) arrivalDeadline(ctx context.Context) time.Time {
+	start, ok := ctx.Value(arrivalKey).(time.Time)
+	if !ok {
+		start = time.Now()
+	}
+	return start.Add(b.d.Config.Turn.Budget)
+}
+
+// turnDeadline runs a turn route under its budget, counted from the request's arrival.
+func (b *Broker) turnDeadline(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithDeadline(r.Context(), b.arrivalDeadline(r.Context()))
+		defer cancel()
+		next(w, r.WithContext(ctx))
+	}
 }
 
 // AdminHandler serves /healthz and /metrics; bind it to loopback only.
@@ -184,11 +204,15 @@ func (b *Broker) AdminHandler() http.Handler {
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), time.Second)
 		defer cancel()
-		if err := b.d.State.Ping(ctx); err != nil {
-			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "state": "database not answering"})
+		// The state store is probed with a write: a full or read-only disk fails here, and
+		// shows healthy again by itself once the space is back.
+		if err := b.d.State.Health(ctx); err != nil {
+			b.log.Warn("healthz: the state store is failing", "err", err)
+			writeJSON(w, http.StatusServiceUnavailable, map[string]any{"status": "unavailable",
+				"state": "failing: the state store cannot record; actuations are refused until it can"})
 			return
 		}
-		body := map[string]any{"status": "ok", "speech_to_text": b.d.Transcriber != nil, "synthesis": b.d.Synthesizer != nil}
+		body := map[string]any{"status": "ok", "state": "ok", "speech_to_text": b.d.Transcriber != nil, "synthesis": b.d.Synthesizer != nil}
 		if b.d.Reloads != nil {
 			h := b.d.Reloads.Health()
 			body["intent_table"] = h
@@ -217,7 +241,10 @@ func NewHTTPServer(h http.Handler, budget time.Duration) *http.Server {
 
 type ctxKey int
 
-const deviceKey ctxKey = 0
+const (
+	deviceKey ctxKey = iota
+	arrivalKey
+)
 
 // caller is the authenticated device of a request.
 type caller struct {
@@ -261,11 +288,15 @@ func (b *Broker) gate(scope string, metadata func(*http.Request) string, next ht
 			failAuth(errf(api.CodeUnauthenticated, "a bearer token is required"))
 			return
 		}
-		dev, err := b.d.State.VerifyToken(r.Context(), token)
+		// The token check (a state access) is bounded by the request's budget even on routes
+		// that live longer (the robot link, MCP): a stalled disk cannot hold a request.
+		actx, cancel := context.WithDeadline(r.Context(), b.arrivalDeadline(r.Context()))
+		defer cancel()
+		dev, err := b.d.State.VerifyToken(actx, token)
 		if err != nil {
 			if !errors.Is(err, errBadToken) {
-				b.log.Error("token check failed", "err", err)
-				fail(errf(api.CodeInternal, "could not check the token"))
+				b.log.Error("token check failed: the state store is not answering", "err", err)
+				fail(errf(api.CodeUnavailable, "%s", replyUnavailable))
 				return
 			}
 			failAuth(errf(api.CodeUnauthenticated, "the token is not valid%s", b.devHint()))
@@ -273,7 +304,7 @@ func (b *Broker) gate(scope string, metadata func(*http.Request) string, next ht
 		}
 		var node Node
 		if b.d.Identifier != nil {
-			node, err = b.d.Identifier.WhoIs(r.Context(), r.RemoteAddr)
+			node, err = b.d.Identifier.WhoIs(actx, r.RemoteAddr)
 			if err != nil {
 				b.log.Warn("whois failed", "err", err)
 				fail(errf(api.CodeUnauthenticated, "the calling node could not be identified"))
@@ -397,19 +428,50 @@ func Serve(ctx context.Context, srv *http.Server, l net.Listener, grace time.Dur
 
 // Maintain purges expired audit and idempotency records now and every hour until ctx ends.
 func (b *Broker) Maintain(ctx context.Context) {
+	clock := newClockGuard()
 	for {
-		if n, err := b.d.State.PurgeAudit(ctx, b.d.Config.Audit.Retention); err != nil {
-			b.log.Warn("audit retention", "err", err)
-		} else if n > 0 {
-			b.log.Info("audit retention removed old records", "count", n)
-		}
-		if err := b.idem.purge(ctx); err != nil {
-			b.log.Warn("idempotency purge", "err", err)
-		}
+		b.purge(ctx, clock)
 		select {
 		case <-ctx.Done():
 			return
 		case <-time.After(time.Hour):
 		}
 	}
+}
+
+func (b *Broker) purge(ctx context.Context, clock *clockGuard) {
+	now := b.d.Now()
+	if err := clock.check(now); err != nil {
+		b.log.Error("retention purge skipped", "err", err)
+		return
+	}
+	if n, err := b.d.State.PurgeAudit(ctx, b.d.Config.Audit.Retention, now); err != nil {
+		b.log.Error("audit retention", "err", err)
+	} else if n > 0 {
+		b.log.Info("audit retention removed old records", "count", n)
+	}
+	if err := b.idem.purge(ctx, now); err != nil {
+		b.log.Warn("idempotency purge", "err", err)
+	}
+}
+
+// clockGuard notices the wall clock jumping while the broker runs: the wall time elapsed
+// since start must agree with the monotonic time elapsed, within maxClockDrift. A purge on
+// a clock that leapt forward would wipe the audit log and every stored replay.
+type clockGuard struct{ wall, mono time.Time }
+
+const maxClockDrift = time.Hour
+
+func newClockGuard() *clockGuard {
+	now := time.Now()
+	return &clockGuard{wall: now.Round(0), mono: now}
+}
+
+func (c *clockGuard) check(now time.Time) error {
+	wall := now.Round(0).Sub(c.wall)
+	mono := time.Since(c.mono)
+	if d := wall - mono; d > maxClockDrift || d < -maxClockDrift {
+		return fmt.Errorf("%w: the wall clock moved %s while %s passed", ErrClockJump, wall.Round(time.Second), mono.Round(time.Second))
+	}
+	return nil
 }

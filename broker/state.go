@@ -8,17 +8,42 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver
 )
 
 // State is the broker's own database: device tokens, the audit log and idempotency records,
 // in one SQLite file in the state directory. WAL mode lets reachyctl create and revoke tokens
-// while the broker runs; a committed record survives the process being killed.
+// while the broker runs; a committed record survives the process being killed, and with
+// synchronous=FULL it survives a power cut too (actuations are recorded before they happen).
+//
+// Every access runs under the caller's context and returns when it ends, even if the disk
+// underneath has stalled: a turn's deadline holds against the state store.
 type State struct {
 	db    *sql.DB
 	stmts preparedStatements // see prepared.go
+	path  string
+
+	// fault, when set (tests only), is called before each access and may fail or stall it.
+	fault atomic.Pointer[func(ctx context.Context, op string) error]
+	// maxKeys overrides maxKeysPerDevice (tests only; 0: the default).
+	maxKeys int
+
+	healthMu  sync.Mutex
+	lastErr   error // the last failed write, until a write succeeds
+	lastErrAt time.Time
 }
+
+// ErrNoState is returned when the state database is missing or empty and the caller did not
+// ask to initialise one.
+var ErrNoState = errors.New("the state database is missing or empty")
+
+// ErrCorruptState is returned when the state database fails its integrity check.
+var ErrCorruptState = errors.New("the state database failed its integrity check")
 
 const schema = `
 CREATE TABLE IF NOT EXISTS tokens (
@@ -47,42 +72,112 @@ CREATE TABLE IF NOT EXISTS audit (
 	redactions TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS audit_time ON audit(time);
+CREATE INDEX IF NOT EXISTS audit_turn ON audit(turn_id);
 CREATE TRIGGER IF NOT EXISTS audit_append_only BEFORE UPDATE ON audit
 BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
 CREATE TABLE IF NOT EXISTS idempotency (
-	device  TEXT NOT NULL,
-	key     TEXT NOT NULL,
-	turn_id TEXT NOT NULL,
-	status  INTEGER NOT NULL,
-	body    BLOB NOT NULL,
-	created INTEGER NOT NULL,
+	device    TEXT NOT NULL,
+	key       TEXT NOT NULL,
+	route     TEXT NOT NULL,
+	body_hash BLOB NOT NULL,
+	turn_id   TEXT NOT NULL,
+	pending   INTEGER NOT NULL,
+	intent    TEXT NOT NULL,
+	kind      TEXT NOT NULL,
+	scope     TEXT NOT NULL,
+	args      TEXT NOT NULL,
+	outcome   TEXT NOT NULL,
+	code      TEXT NOT NULL,
+	status    INTEGER NOT NULL,
+	reply     TEXT NOT NULL,
+	expression TEXT NOT NULL,
+	created   INTEGER NOT NULL,
 	PRIMARY KEY (device, key)
 );
 CREATE INDEX IF NOT EXISTS idempotency_created ON idempotency(created);
+CREATE TABLE IF NOT EXISTS meta (
+	name  TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+);
 `
 
 // stateFiles are the database and the files SQLite keeps beside it in WAL mode.
 var stateFiles = []string{"broker.db", "broker.db-wal", "broker.db-shm"}
 
-// OpenState opens (and creates) the state database in dir. The directory is made 0700 and
-// every state file 0600 (SQLite gives its -wal and -shm files the database file's mode, so
-// the database is created 0600 before SQLite opens it). A directory that others may write to
-// is refused: someone else could have replaced the files in it.
+// OpenState opens the existing state database in dir. It refuses a missing or empty
+// database (ErrNoState: a state disk that did not mount must not silently become a fresh
+// broker with no tokens and no audit history) and one that fails PRAGMA quick_check
+// (ErrCorruptState). InitState creates one.
+//
+// The directory is made 0700 and every state file 0600 (SQLite gives its -wal and -shm
+// files the database file's mode, so the database is created 0600 before SQLite opens it).
+// A directory that others may write to is refused: someone else could have replaced the
+// files in it.
 func OpenState(dir string) (*State, error) {
+	return openState(dir, false)
+}
+
+// InitState opens the state database in dir, creating it (and the directory) when missing.
+// It is what `reachy-broker --init`, `reachyctl state init` and dev mode use.
+func InitState(dir string) (*State, error) {
+	return openState(dir, true)
+}
+
+func openState(dir string, create bool) (*State, error) {
+	path := filepath.Join(dir, "broker.db")
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil && fi.Size() > 0, create:
+	case err == nil || errors.Is(err, os.ErrNotExist):
+		return nil, fmt.Errorf("%s: %w; if this is a new installation run `reachy-broker --init` or `reachyctl state init --state-dir %s`, otherwise check that the state disk is mounted", path, ErrNoState, dir)
+	default:
+		return nil, fmt.Errorf("state %s: %w", path, err)
+	}
 	if err := secureStateDir(dir); err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, "broker.db")
 	if err := secureStateFiles(dir); err != nil {
 		return nil, err
 	}
-	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)"
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(FULL)&_pragma=foreign_keys(ON)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open state %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(4)
-	if _, err := db.Exec(schema); err != nil {
+	s := &State{db: db, path: path}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := s.check(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if !create {
+		var n int
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'tokens'`).Scan(&n); err != nil || n == 0 {
+			db.Close()
+			return nil, fmt.Errorf("%s has no broker tables: %w; run `reachy-broker --init` to create them", path, ErrNoState)
+		}
+	}
+	// A fresh database gives freed pages back to the filesystem (incremental vacuum); the
+	// setting only takes effect before the first table exists, so set it first.
+	if _, err := db.ExecContext(ctx, `PRAGMA auto_vacuum = INCREMENTAL`); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open state %s: %w", path, err)
+	}
+	if _, err := db.ExecContext(ctx, schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open state %s: %w", path, err)
+	}
+	var autoVacuum int
+	if err := db.QueryRowContext(ctx, `PRAGMA auto_vacuum`).Scan(&autoVacuum); err == nil && autoVacuum != 2 {
+		// A database made before incremental vacuum: rebuild it once so the setting holds.
+		if _, err := db.ExecContext(ctx, `VACUUM`); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("open state %s: enabling incremental vacuum: %w", path, err)
+		}
+	}
+	if err := migrateIdempotency(ctx, db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open state %s: %w", path, err)
 	}
@@ -94,7 +189,58 @@ func OpenState(dir string) (*State, error) {
 		db.Close()
 		return nil, err
 	}
-	return &State{db: db}, nil
+	return s, nil
+}
+
+// check runs PRAGMA quick_check: a database with a garbled page is refused at start instead
+// of answering 500 to everything while /healthz says ok.
+func (s *State) check(ctx context.Context) error {
+	rows, err := s.db.QueryContext(ctx, `PRAGMA quick_check`)
+	if err != nil {
+		return fmt.Errorf("%s: %w (%v); restore it from a backup, or move it aside and run `reachy-broker --init`", s.path, ErrCorruptState, err)
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return fmt.Errorf("%s: %w (%v)", s.path, ErrCorruptState, err)
+		}
+		if line != "ok" && len(problems) < 3 {
+			problems = append(problems, line)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("%s: %w (%v); restore it from a backup, or move it aside and run `reachy-broker --init`", s.path, ErrCorruptState, err)
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%s: %w: %s; restore it from a backup, or move it aside and run `reachy-broker --init`", s.path, ErrCorruptState, strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// migrateIdempotency replaces an idempotency table of the old shape (which stored whole
+// replies, audio included) with the new one. Its records are at most 24 h of replays.
+func migrateIdempotency(ctx context.Context, db *sql.DB) error {
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('idempotency') WHERE name = 'body_hash'`).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return nil
+	}
+	if _, err := db.ExecContext(ctx, `DROP TABLE idempotency`); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, schema)
+	return err
+}
+
+func (s *State) keyCap() int {
+	if s.maxKeys > 0 {
+		return s.maxKeys
+	}
+	return maxKeysPerDevice
 }
 
 // DB is the database itself, for the broker's sub-packages that keep a table of their own
@@ -148,4 +294,80 @@ func secureStateFiles(dir string) error {
 func (s *State) Close() error { return s.db.Close() }
 
 // Ping checks the database answers (readiness).
-func (s *State) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
+func (s *State) Ping(ctx context.Context) error {
+	return s.run(ctx, "ping", func(ctx context.Context) error { return s.db.PingContext(ctx) })
+}
+
+// run performs one access under ctx. It returns when ctx ends even if the access has not (a
+// stalled disk): the abandoned access finishes or fails on its own.
+func (s *State) run(ctx context.Context, op string, fn func(ctx context.Context) error) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		if f := s.fault.Load(); f != nil {
+			if err := (*f)(ctx, op); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- fn(ctx)
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return fmt.Errorf("%s: the state store did not answer in time: %w", op, ctx.Err())
+	}
+}
+
+// write is run for an access that changes the database: its failure marks the store as
+// failing (shown by /healthz) until a later write succeeds.
+func (s *State) write(ctx context.Context, op string, fn func(ctx context.Context) error) error {
+	err := s.run(ctx, op, fn)
+	if errors.Is(err, context.Canceled) {
+		return err // the caller went away: says nothing about the store
+	}
+	s.healthMu.Lock()
+	if err != nil {
+		s.lastErr, s.lastErrAt = err, time.Now()
+	} else {
+		s.lastErr = nil
+	}
+	s.healthMu.Unlock()
+	return err
+}
+
+// Health reports whether the state store can take writes: it writes a heartbeat row, so a
+// full disk that has been freed again shows as healthy without a restart.
+func (s *State) Health(ctx context.Context) error {
+	return s.write(ctx, "state health", func(ctx context.Context) error {
+		_, err := s.db.ExecContext(ctx, `INSERT INTO meta (name, value) VALUES ('heartbeat', ?)
+			ON CONFLICT(name) DO UPDATE SET value = excluded.value`, time.Now().UTC().Format(time.RFC3339Nano))
+		return err
+	})
+}
+
+// Size is the database's size in bytes as SQLite sees it (pages in use and free).
+func (s *State) Size(ctx context.Context) (int64, error) {
+	var pages, size int64
+	err := s.run(ctx, "state size", func(ctx context.Context) error {
+		if err := s.db.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages); err != nil {
+			return err
+		}
+		return s.db.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&size)
+	})
+	return pages * size, err
+}
+
+// Vacuum gives free pages back to the filesystem and truncates the write-ahead log.
+func (s *State) Vacuum(ctx context.Context) error {
+	return s.run(ctx, "state vacuum", func(ctx context.Context) error {
+		if _, err := s.db.ExecContext(ctx, `PRAGMA incremental_vacuum`); err != nil {
+			return err
+		}
+		_, err := s.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+		return err
+	})
+}

@@ -38,7 +38,7 @@ func TestTailnetOnly(t *testing.T) {
 	}
 	cfg.Listen.Loopback = ""
 	cfg.Devices = []DeviceConfig{{Name: "robot", Room: "living room"}}
-	state, err := OpenState(dir)
+	state, err := InitState(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -134,7 +134,7 @@ func (b *Broker) auditConsole(ctx context.Context, a console.Action) error {
 	}
 	outcome := OutcomeOK
 	if !a.OK {
-		outcome = OutcomeError
+		outcome = OutcomeFailed
 	}
 	return b.d.State.AppendAudit(ctx, AuditRecord{Time: b.d.Now().UTC(), TurnID: newTurnID(), Device: a.Device,
 		Route: "console", Intent: a.Kind, Args: args, Outcome: outcome, Code: a.Code})

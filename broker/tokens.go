@@ -101,10 +101,13 @@ func (s *State) VerifyToken(ctx context.Context, token string) (Device, error) {
 		hash                         []byte
 		revoked                      sql.NullInt64
 	)
-	stmt, err := s.prepared(ctx, verifyTokenSQL)
-	if err == nil {
-		err = stmt.QueryRowContext(ctx, id).Scan(&device, &hash, &scopes, &node, &nodeID, &revoked)
-	}
+	err := s.run(ctx, "verify token", func(ctx context.Context) error {
+		stmt, err := s.prepared(ctx, verifyTokenSQL)
+		if err != nil {
+			return err
+		}
+		return stmt.QueryRowContext(ctx, id).Scan(&device, &hash, &scopes, &node, &nodeID, &revoked)
+	})
 	got := sha256.Sum256([]byte(sec))
 	if errors.Is(err, sql.ErrNoRows) {
 		subtle.ConstantTimeCompare(got[:], got[:]) // same work either way

@@ -52,15 +52,28 @@ type turn struct {
 	audio    bool
 	code     string
 	early    *earlySpeech
+
+	key      string      // the Idempotency-Key, if any
+	path     string      // the request's path, bound to the key
+	hash     []byte      // of route, query and body, bound to the key
+	acted    bool        // the audit intent of an actuation was committed
+	pending  *idemRecord // the key record written before the handler ran
+	replayOf string      // the turn a replay answers for
 }
 
+// newTurn starts a turn whose budget began when the request arrived (before the token check).
 func (b *Broker) newTurn(r *http.Request, route string) *turn {
-	return b.newTurnFor(callerOf(r), route)
+	return b.newTurnFor(r.Context(), callerOf(r), route)
 }
 
-func (b *Broker) newTurnFor(c caller, route string) *turn {
-	now := b.d.Now()
-	return &turn{id: newTurnID(), start: now, deadline: now.Add(b.d.Config.Turn.Budget), route: route,
+// newTurnFor starts a turn whose budget began when the request arrived (before the token
+// check), as recorded in ctx by arrived.
+func (b *Broker) newTurnFor(ctx context.Context, c caller, route string) *turn {
+	start, ok := ctx.Value(arrivalKey).(time.Time)
+	if !ok {
+		start = time.Now()
+	}
+	return &turn{id: newTurnID(), start: start, deadline: start.Add(b.d.Config.Turn.Budget), route: route,
 		c: c, stages: map[string]int64{}}
 }
 
@@ -70,89 +83,19 @@ func (t *turn) mark(stage string, since time.Time) time.Time {
 	return now
 }
 
-// callResult is what a turn-shaped call answered: a status and a *api.TurnResponse or
-// *apiError, or a stored answer replayed for a repeated Idempotency-Key. Status 0 means
-// the caller went away before anything was decided.
-type callResult struct {
-	status int
-	v      any
-	replay *storedResult
-}
-
-// withIdempotency runs fn under the request's Idempotency-Key and writes what it answered.
-func (b *Broker) withIdempotency(w http.ResponseWriter, r *http.Request, fn func() (int, any)) {
-	b.writeResult(w, b.idempotent(r.Context(), callerOf(r).Name, r.Header.Get("Idempotency-Key"), fn))
-}
-
-// idempotent replays a stored result for a repeated key, or runs fn and stores what it
-// answered (errors included) before anyone else with the key can proceed. An empty key
-// just runs fn.
-func (b *Broker) idempotent(ctx context.Context, device, key string, fn func() (int, any)) callResult {
-	if key == "" {
-		status, v := fn()
-		return callResult{status: status, v: v}
-	}
-	if len(key) > 200 {
-		e := errf(api.CodeInvalidArgs, "Idempotency-Key is longer than 200 characters")
-		b.m.countError(e.Code)
-		return callResult{status: codeStatus[e.Code], v: e}
-	}
-	stored, release, err := b.idem.begin(ctx, device, key)
-	if err != nil {
-		if ctx.Err() != nil {
-			return callResult{}
-		}
-		b.log.Error("idempotency", "err", err)
-		e := errf(api.CodeInternal, "could not check the Idempotency-Key")
-		b.m.countError(e.Code)
-		return callResult{status: codeStatus[e.Code], v: e}
-	}
-	if stored != nil {
-		return callResult{status: stored.Status, replay: stored}
-	}
-	defer release()
-	status, v := fn()
-	var body []byte
-	if e, ok := v.(*apiError); ok {
-		var eb api.ErrorBody
-		eb.Error.Code, eb.Error.Message = e.Code, e.Message
-		body, _ = json.Marshal(eb)
-	} else {
-		body, _ = json.Marshal(v)
-	}
-	body = append(body, '\n')
-	turnID := ""
-	if tr, ok := v.(*api.TurnResponse); ok {
-		turnID = tr.TurnID
-	}
-	// Busy and rate limits are not results: a retry should run again.
-	if status != http.StatusServiceUnavailable && status != http.StatusTooManyRequests {
-		if err := b.idem.store(context.WithoutCancel(ctx), device, key, storedResult{TurnID: turnID, Status: status, Body: body}); err != nil {
-			b.log.Error("idempotency store", "err", err)
-		}
-	}
-	return callResult{status: status, v: v}
-}
-
-// writeResult writes a callResult as the HTTP answer.
-func (b *Broker) writeResult(w http.ResponseWriter, res callResult) {
-	switch {
-	case res.replay != nil:
-		w.Header().Set("Idempotent-Replayed", "true")
-		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		w.WriteHeader(res.replay.Status)
-		w.Write(res.replay.Body)
-	case res.status != 0:
-		b.respond(w, res.status, res.v)
-	}
-}
-
 func (b *Broker) respond(w http.ResponseWriter, status int, v any) {
 	if e, ok := v.(*apiError); ok {
 		writeError(w, e)
 		return
 	}
 	writeJSON(w, status, v)
+}
+
+// refuse answers an error found before the idempotency check (the request is not bound to
+// its key yet), auditing it like any other.
+func (b *Broker) refuse(w http.ResponseWriter, t *turn, e *apiError) {
+	status, v := b.errorResult(t, e)
+	b.respond(w, status, v)
 }
 
 func (b *Broker) fail(w http.ResponseWriter, e *apiError) {
@@ -169,8 +112,8 @@ func (b *Broker) errorResult(t *turn, e *apiError) (int, any) {
 		outcome = OutcomeDenied
 	case e.Code == api.CodeTimeout:
 		outcome = OutcomeTimeout
-	case e.Code == api.CodeBusy || e.Code == api.CodeInternal:
-		outcome = OutcomeError
+	case e.Code == api.CodeBusy || e.Code == api.CodeInternal || e.Code == api.CodeUnavailable:
+		outcome = OutcomeFailed
 	}
 	if e.Code != api.CodeBusy && e.Code != api.CodeRateLimited {
 		t.resp.Outcome, t.code = outcome, e.Code
@@ -208,18 +151,28 @@ func mediaType(r *http.Request) string {
 func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
 	t := b.newTurn(r, "turn")
 	t.audio = r.URL.Query().Get("audio") != "none"
-	b.withIdempotency(w, r, func() (int, any) {
-		switch mediaType(r) {
-		case "audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave":
-		default:
-			return b.errorResult(t, errf(api.CodeUnsupportedMediaType, "send audio/wav (PCM)"))
-		}
-		// Admitted before the body is read: only a bounded number of turns hold audio at once.
-		release, ok := b.decodes.admit(r.Context())
-		if !ok {
-			return b.errorResult(t, &apiError{Code: api.CodeBusy, Message: "too many turns are being decoded; try again", RetryAfter: 1})
-		}
-		clip, e := b.readAudio(r, w, t)
+	switch mediaType(r) {
+	case "audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave":
+	default:
+		b.refuse(w, t, errf(api.CodeUnsupportedMediaType, "send audio/wav (PCM)"))
+		return
+	}
+	// Admitted before the body is read: only a bounded number of turns hold audio at once.
+	admitted, ok := b.decodes.admit(r.Context())
+	if !ok {
+		b.refuse(w, t, &apiError{Code: api.CodeBusy, Message: "too many turns are being decoded; try again", RetryAfter: 1})
+		return
+	}
+	release := sync.OnceFunc(admitted)
+	defer release() // also when the key replays or conflicts and fn never runs
+	// The body is read before the key is looked at: the key is bound to its hash.
+	body, e := readBody(r, w, b.d.Config.Limits.AudioBytes)
+	if e != nil {
+		b.refuse(w, t, e)
+		return
+	}
+	b.withIdempotency(w, r, t, body, func() (int, any) {
+		clip, e := b.decodeAudio(body, t)
 		if e != nil {
 			release()
 			return b.errorResult(t, e)
@@ -253,12 +206,8 @@ func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// readAudio reads and decodes a turn's WAV body; the caller holds a decode slot.
-func (b *Broker) readAudio(r *http.Request, w http.ResponseWriter, t *turn) (speech.Clip, *apiError) {
-	body, e := readBody(r, w, b.d.Config.Limits.AudioBytes)
-	if e != nil {
-		return speech.Clip{}, e
-	}
+// decodeAudio decodes a turn's WAV body; the caller holds a decode slot.
+func (b *Broker) decodeAudio(body []byte, t *turn) (speech.Clip, *apiError) {
 	since := time.Now()
 	clip, err := speech.DecodeWAV(body, b.d.Config.Turn.MaxAudio)
 	if err != nil {
@@ -275,30 +224,38 @@ func (b *Broker) readAudio(r *http.Request, w http.ResponseWriter, t *turn) (spe
 // handleUtterance: operator text routed exactly like a transcript (no wake phrase needed).
 func (b *Broker) handleUtterance(w http.ResponseWriter, r *http.Request) {
 	t := b.newTurn(r, "utterance")
-	b.withIdempotency(w, r, func() (int, any) {
-		var req struct {
-			Text  string `json:"text"`
-			Audio bool   `json:"audio"`
-		}
-		if e := b.decodeJSON(r, w, &req); e != nil {
-			return b.errorResult(t, e)
-		}
+	body, e := b.readJSONBody(r, w)
+	if e != nil {
+		b.refuse(w, t, e)
+		return
+	}
+	var req struct {
+		Text  string `json:"text"`
+		Audio bool   `json:"audio"`
+	}
+	if e := decodeJSON(body, &req); e != nil {
+		b.refuse(w, t, e)
+		return
+	}
+	t.audio = req.Audio
+	b.withIdempotency(w, r, t, body, func() (int, any) {
 		if strings.TrimSpace(req.Text) == "" || len(req.Text) > 2000 {
 			return b.errorResult(t, errf(api.CodeInvalidArgs, `"text" must be 1 to 2000 bytes`))
 		}
-		t.audio = req.Audio
 		return b.tail(r.Context(), t, req.Text, false, time.Now())
 	})
 }
 
-func (b *Broker) decodeJSON(r *http.Request, w http.ResponseWriter, v any) *apiError {
+// readJSONBody checks the media type and reads a JSON request body within its limit.
+func (b *Broker) readJSONBody(r *http.Request, w http.ResponseWriter) ([]byte, *apiError) {
 	if mt := mediaType(r); mt != "application/json" {
-		return errf(api.CodeUnsupportedMediaType, "send application/json")
+		return nil, errf(api.CodeUnsupportedMediaType, "send application/json")
 	}
-	body, e := readBody(r, w, b.d.Config.Limits.JSONBytes)
-	if e != nil {
-		return e
-	}
+	return readBody(r, w, b.d.Config.Limits.JSONBytes)
+}
+
+// decodeJSON decodes strictly: unknown fields and trailing data are refused.
+func decodeJSON(body []byte, v any) *apiError {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -387,7 +344,14 @@ func (b *Broker) tail(ctx context.Context, t *turn, text string, requireWake boo
 		}
 	default:
 		in, _ := table.Lookup(d.Intent)
-		ans, outcome = b.runHandler(ctx, t, table, in, d.Args)
+		if !in.Acts() {
+			ans, outcome = b.runHandler(ctx, t, table, in, d.Args)
+			break
+		}
+		var e *apiError
+		if ans, outcome, e = b.actuate(ctx, t, table, in, d.Args); e != nil {
+			return b.errorResult(t, e)
+		}
 	}
 	since = t.mark("handler", since)
 	return b.finish(ctx, t, ans, outcome, since)
@@ -417,7 +381,7 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 	h, ok := b.d.Handlers[in.Handler.Type]
 	if !ok {
 		t.code = "not_built"
-		return intents.Answer{Reply: replyNotYet, Expression: intents.ExpressionSorry}, OutcomeError
+		return intents.Answer{Reply: replyNotYet, Expression: intents.ExpressionSorry}, OutcomeFailed
 	}
 	args, err := b.checkArgs(in, args)
 	if err != nil {
@@ -450,6 +414,11 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 	case res := <-done:
 		switch {
 		case res.err == nil:
+			switch res.a.Outcome {
+			case intents.OutcomeFailed, intents.OutcomePartial, intents.OutcomeUnknown:
+				t.code = in.Handler.Type + "_" + res.a.Outcome
+				return res.a, res.a.Outcome
+			}
 			return res.a, OutcomeOK
 		case errors.Is(res.err, context.DeadlineExceeded):
 			t.code = api.CodeTimeout
@@ -457,7 +426,7 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 		default:
 			b.log.Warn("handler failed", "intent", in.Name, "err", res.err)
 			t.code = api.CodeInternal
-			return intents.Answer{Reply: replyError, Expression: intents.ExpressionSorry}, OutcomeError
+			return intents.Answer{Reply: replyError, Expression: intents.ExpressionSorry}, OutcomeFailed
 		}
 	case <-hctx.Done():
 		// A handler that ignores its deadline is cut off here; the turn still answers.
@@ -507,7 +476,13 @@ func (b *Broker) finish(ctx context.Context, t *turn, ans intents.Answer, outcom
 		st.followUntil = b.d.Now().Add(b.d.Config.Turn.FollowUpWindow)
 		b.devMu.Unlock()
 	}
-	b.audit(t)
+	if t.acted {
+		rec := b.auditRecord(t)
+		b.countTurn(t, rec)
+		b.settle(b.stateCtx(ctx, t), t, rec)
+	} else {
+		b.audit(t)
+	}
 	return http.StatusOK, &t.resp
 }
 
@@ -521,7 +496,21 @@ func (b *Broker) ignored(t *turn, why string) (int, any) {
 	return http.StatusOK, &t.resp
 }
 
+// audit records a turn that did not act. A failed write is counted and shown by /healthz;
+// the turn still answers (a read is not worth a silence).
 func (b *Broker) audit(t *turn) {
+	rec := b.auditRecord(t)
+	b.countTurn(t, rec)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := b.d.State.AppendAudit(ctx, rec); err != nil {
+		b.m.auditFailures.Inc()
+		b.log.Error("audit write failed; the turn still answers", "turn_id", t.id, "err", err)
+	}
+}
+
+// auditRecord fills in the turn's response metadata and returns its record.
+func (b *Broker) auditRecord(t *turn) AuditRecord {
 	total := time.Since(t.start)
 	t.stages["total"] = total.Milliseconds()
 	t.resp.TurnID = t.id
@@ -533,16 +522,21 @@ func (b *Broker) audit(t *turn) {
 	if intent == "" {
 		intent = "-"
 	}
-	b.m.turns.WithLabelValues(t.route, t.resp.Outcome).Inc()
-	b.m.stage.WithLabelValues("total").Observe(total.Seconds())
 	rec := AuditRecord{Time: t.start.UTC(), TurnID: t.id, Device: t.c.Name, Node: t.c.Node, Route: t.route, Intent: intent,
 		Args: t.resp.Args, Outcome: t.resp.Outcome, Code: t.code, LatencyMS: total.Milliseconds(), Redactions: t.redacted}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if err := b.d.State.AppendAudit(ctx, rec); err != nil {
-		b.m.auditFailures.Inc()
-		b.log.Error("audit write failed; the turn still answers", "turn_id", t.id, "err", err)
+	if t.replayOf != "" {
+		// A replay answers for an earlier turn: it is logged as a replay of that turn, with
+		// the outcome it reports kept in the code.
+		t.resp.TurnID = t.replayOf
+		rec.TurnID, rec.Outcome, rec.Code = t.replayOf, OutcomeReplayed, t.resp.Outcome
 	}
+	return rec
+}
+
+// countTurn counts a finished turn by route and the outcome its audit record says.
+func (b *Broker) countTurn(t *turn, rec AuditRecord) {
+	b.m.turns.WithLabelValues(t.route, rec.Outcome).Inc()
+	b.m.stage.WithLabelValues("total").Observe(time.Since(t.start).Seconds())
 }
 
 func (b *Broker) deviceState(name string) *deviceState {
@@ -562,8 +556,12 @@ func (b *Broker) handleTypedCall(w http.ResponseWriter, r *http.Request) {
 		c: callerOf(r), route: "intent", name: r.PathValue("name"),
 		key: r.Header.Get("Idempotency-Key"), audio: r.URL.Query().Get("audio") == "wav",
 		args: func() (map[string]any, *apiError) {
+			body, e := b.readJSONBody(r, w)
+			if e != nil {
+				return nil, e
+			}
 			raw := map[string]any{}
-			if e := b.decodeJSON(r, w, &raw); e != nil {
+			if e := decodeJSON(body, &raw); e != nil {
 				return nil, e
 			}
 			return raw, nil
@@ -587,11 +585,13 @@ type intentCall struct {
 // callIntent is the typed-call path: allowlist, scope, idempotency, argument validation
 // against the closed vocabularies, the handler under its deadline, redaction, audit.
 func (b *Broker) callIntent(ctx context.Context, ic intentCall) callResult {
-	t := b.newTurnFor(ic.c, ic.route)
+	t := b.newTurnFor(ctx, ic.c, ic.route)
+	ctx, cancel := context.WithDeadline(ctx, t.deadline)
+	defer cancel()
 	table := b.d.Table()
 	in, ok := table.Lookup(ic.name)
 	// The allowlist is decided first: nothing else is looked at for an unknown intent.
-	if !ok || ic.name == intents.IntentClarify {
+	if !ok || in.Internal {
 		t.resp.Intent = "-"
 		e := errf(api.CodeUnknownIntent, "there is no intent by that name")
 		b.m.countError(e.Code)
@@ -609,11 +609,18 @@ func (b *Broker) callIntent(ctx context.Context, ic intentCall) callResult {
 		b.audit(t)
 		return callResult{status: codeStatus[e.Code], v: e}
 	}
-	return b.idempotent(ctx, ic.c.Name, ic.key, func() (int, any) {
-		raw, e := ic.args()
-		if e != nil {
-			return b.errorResult(t, e)
-		}
+	raw, e := ic.args()
+	if e != nil {
+		status, v := b.errorResult(t, e)
+		return callResult{status: status, v: v}
+	}
+	t.audio = ic.audio
+	canonical, _ := json.Marshal(raw) // map keys sorted: the same arguments hash the same
+	query := ""
+	if ic.audio {
+		query = "audio"
+	}
+	return b.idempotent(ctx, t, ic.key, ic.route+"/"+ic.name, bodyHash(ic.route+"/"+ic.name, query, canonical), func() (int, any) {
 		args := map[string]string{}
 		for k, v := range raw {
 			switch x := v.(type) {
@@ -640,9 +647,17 @@ func (b *Broker) callIntent(ctx context.Context, ic intentCall) callResult {
 			return b.errorResult(t, errf(api.CodeInvalidArgs, "%s", err.Error()))
 		}
 		t.resp.Args = allowlistArgs(valid)
-		t.audio = ic.audio
 		since := time.Now()
-		ans, outcome := b.runHandler(ctx, t, table, in, valid)
+		var ans intents.Answer
+		var outcome string
+		if in.Acts() {
+			var e *apiError
+			if ans, outcome, e = b.actuate(ctx, t, table, in, valid); e != nil {
+				return b.errorResult(t, e)
+			}
+		} else {
+			ans, outcome = b.runHandler(ctx, t, table, in, valid)
+		}
 		since = t.mark("handler", since)
 		return b.finish(ctx, t, ans, outcome, since)
 	})
@@ -673,7 +688,7 @@ func (b *Broker) handleListIntents(w http.ResponseWriter, r *http.Request) {
 	table := b.d.Table()
 	out := []api.IntentView{}
 	for _, in := range table.Intents() {
-		if in.Name == intents.IntentClarify || !c.Has(in.Scope) {
+		if in.Internal || !c.Has(in.Scope) {
 			continue
 		}
 		v := api.IntentView{Name: in.Name, Kind: string(in.Kind), Scope: in.Scope, Examples: in.Examples, Args: []api.ArgView{}}

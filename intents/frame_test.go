@@ -222,3 +222,21 @@ func TestWhisperOfForOffOnlyWhereOffFits(t *testing.T) {
 		{"turn of the office lights", "house.light.set", map[string]string{"room": "office", "state": "off"}},
 	})
 }
+
+// TestReportsAndConditionsNeverWrite: what someone did, what should be, and what to do if.
+func TestReportsAndConditionsNeverWrite(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{
+		"I turned off the kitchen light", "we switched the bedroom ac on", "you turned on the office light",
+		"she left the kids room light on", "the kitchen light should be off", "turn on the kitchen light if it gets dark",
+		"switch off the bedroom ac unless mom is home", "it would be nice if the kitchen light was on",
+	} {
+		if d := tb.Route(s, Context{}); d.Kind == KindWrite || d.Pending != nil && mustLookup(t, tb, d.Pending.Intent).Acts() {
+			t.Errorf("%q: %s %v", s, d.Intent, d.Args)
+		}
+	}
+	checkRoutes(t, tb, []routeCase{
+		{"I want the kitchen lights off", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"we need the bedroom ac on", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
+	})
+}

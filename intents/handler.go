@@ -32,7 +32,18 @@ type Answer struct {
 	// Calendar, when set, is rendered by the broker's redactor into the reply: a calendar
 	// handler hands over a coarse typed status, never a sentence of its own.
 	Calendar *redact.CalendarStatus
+	// Outcome says how it went when the reply is an apology rather than an error: "" (it
+	// was done), OutcomeFailed, OutcomePartial or OutcomeUnknown. The audit and the metrics
+	// record it, so a "the light isn't answering" is never counted as ok.
+	Outcome string
 }
+
+// Outcomes a handler reports in Answer.Outcome.
+const (
+	OutcomeFailed  = "failed"  // nothing was done
+	OutcomePartial = "partial" // some of it was done
+	OutcomeUnknown = "unknown" // a write was sent; whether it landed is not known
+)
 
 // Handler carries out one kind of intent. Implementations get their network clients
 // injected; Handle must honour ctx's deadline.

@@ -31,7 +31,12 @@ type Mentions struct {
 // deferWords put an action at another time, which the router cannot do.
 var deferWords = map[string]bool{"when": true, "later": true, "tonight": true, "tomorrow": true, "until": true, "till": true,
 	"before": true, "soon": true, "oclock": true, "pm": true, "am": true, "midnight": true, "noon": true, "schedule": true,
-	"once": true, "whenever": true, "sunset": true, "sunrise": true, "minutes": true, "hours": true, "seconds": true}
+	"once": true, "whenever": true, "sunset": true, "sunrise": true, "minutes": true, "hours": true, "seconds": true,
+	"if": true, "unless": true} // "turn on the light if it gets dark": a condition the router cannot watch
+
+// pastActions report what was done, not what is asked for.
+var pastActions = map[string]bool{"turned": true, "switched": true, "shut": true, "left": true, "put": true, "killed": true,
+	"powered": true, "activated": true, "deactivated": true, "set": true, "already": true}
 
 // plainWords are words a house command may carry that no other list names.
 var plainWords = map[string]bool{"the": true, "a": true, "an": true, "my": true, "our": true, "your": true, "sure": true,
@@ -413,11 +418,24 @@ func corrected(toks []string) bool {
 // statement: "the kitchen light is on" reports, it does not ask for anything. "make sure the
 // lights are off" is still a request.
 func statement(toks []string) bool {
-	if len(toks) == 0 || actionVerbs[toks[0]] || onVerbs[toks[0]] || offVerbs[toks[0]] || toks[0] == "ensure" || toks[0] == "i" || toks[0] == "we" {
+	if len(toks) == 0 || actionVerbs[toks[0]] || onVerbs[toks[0]] || offVerbs[toks[0]] || toks[0] == "ensure" {
 		return false
 	}
+	if toks[0] == "i" || toks[0] == "we" {
+		// "I turned off the light" reports; "I want the lights off" asks.
+		return len(toks) > 1 && pastActions[toks[1]]
+	}
+	// "I turned off the kitchen light", "dad left the lights on": a report of the past.
+	switch toks[0] {
+	case "he", "she", "they", "you", "someone", "somebody", "everyone", "nobody":
+		for _, w := range toks[1:] {
+			if pastActions[w] {
+				return true
+			}
+		}
+	}
 	for i, w := range toks {
-		if (w == "is" || w == "are" || w == "was" || w == "were") && i+1 < len(toks) {
+		if (w == "is" || w == "are" || w == "was" || w == "were" || w == "be") && i+1 < len(toks) {
 			nx := toks[i+1]
 			if nx == "still" && i+2 < len(toks) {
 				nx = toks[i+2]

@@ -8,8 +8,9 @@ import (
 // The broker's wake-phrase check. The hub's spotter already woke up on sound; this check
 // reads the transcript, where whisper spells the robot's name as it heard it: "hey richie",
 // "hey ritchie", "reechy", "what's the time, Reachy?". A wake phrase counts when the name
-// is said as a vocative — opening the sentence (after "hey", "ok", "hi" ...), or set off by
-// punctuation anywhere ("..., Reachy.") — and it is taken off the sentence.
+// is said as a vocative — opening the sentence (after "hey", "ok", "hi" ...), set off by
+// punctuation anywhere ("..., Reachy."), or closing it after a word that does not make it
+// an object — and it is taken off the sentence.
 //
 // With fuzzy matching (the default, home.wake_fuzzy) a word counts as the name when it
 // sounds like it under a coarse English spelling key: consonants by sound ("tch", "ch" are

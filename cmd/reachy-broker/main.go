@@ -79,6 +79,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	admin := fs.String("admin", "", "loopback address for /healthz and /metrics (default: listen.admin, 127.0.0.1:9092; port 0: any free port)")
 	stateDir := fs.String("state-dir", "", "state directory (tokens, audit, idempotency; dev default "+broker.DevStateDir()+")")
 	model := fs.String("model", "", "whisper model file (default: speech.model, or the one 'make model' downloaded)")
+	initState := fs.Bool("init", false, "create the state database (tokens, audit, idempotency) in the state directory, then exit")
 	showVersion := fs.Bool("version", false, "print the version and the whisper.cpp version, and exit")
 	verbose := fs.Bool("v", false, "debug logging")
 	if err := fs.Parse(args); err != nil {
@@ -148,7 +149,19 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	if *admin != "" {
 		cfg.Listen.Admin = *admin
 	}
+	if *initState {
+		st, err := broker.InitState(cfg.StateDir)
+		if err != nil {
+			log.Error("state init", "err", err)
+			fmt.Fprintf(stderr, "reachy-broker: %v\n", err)
+			return 1
+		}
+		st.Close()
+		fmt.Fprintf(stderr, "state database ready in %s; start reachy-broker without --init\n", cfg.StateDir)
+		return 0
+	}
 	if err := serve(ctx, log, stderr, cfg, tables, *dev, *devOwner, *model); err != nil {
+		log.Error("reachy-broker stopped", "err", err)
 		fmt.Fprintf(stderr, "reachy-broker: %v\n", err)
 		return 1
 	}
@@ -156,7 +169,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 }
 
 func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.Config, tables *broker.Tables, dev bool, devOwner, modelFlag string) error {
-	state, err := broker.OpenState(cfg.StateDir)
+	state, err := openState(log, cfg.StateDir, dev)
 	if err != nil {
 		return err
 	}
@@ -337,6 +350,21 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 	return err
 }
 
+// openState opens the state database. Outside dev mode a missing or empty one is refused
+// (a state disk that did not mount must not become a broker with no tokens and no audit
+// history); dev mode creates its own.
+func openState(log *slog.Logger, dir string, dev bool) (*broker.State, error) {
+	if !dev {
+		return broker.OpenState(dir)
+	}
+	st, err := broker.OpenState(dir)
+	if errors.Is(err, broker.ErrNoState) {
+		log.Warn("dev mode: creating a fresh state database", "dir", dir)
+		return broker.InitState(dir)
+	}
+	return st, err
+}
+
 // inUse turns "address already in use" into a sentence that says what to do.
 func inUse(err error, flagName, addr string) error {
 	if errors.Is(err, syscall.EADDRINUSE) {
@@ -456,6 +484,11 @@ func wireHouse(cfg *broker.Config, handlers map[string]intents.Handler, log *slo
 		}
 		if mq, err = home.DialMQTT(home.MQTTConfig{Broker: hc.MQTT.Broker, Prefix: hc.MQTT.Prefix, Username: hc.MQTT.Username, Password: pw}); err != nil {
 			return err
+		}
+		if !mq.Connected() {
+			// Not fatal: the client keeps trying every second; until then MQTT devices
+			// answer that they are not available.
+			log.Warn("mqtt: the server is not answering yet; MQTT devices are unavailable until it does", "broker", hc.MQTT.Broker)
 		}
 	}
 	if ha == nil && mq == nil {

@@ -167,3 +167,29 @@ func TestSIGHUPReloadHealth(t *testing.T) {
 	syscall.Kill(os.Getpid(), syscall.SIGHUP)
 	waitHealth("ok")
 }
+
+// TestMissingStateIsRefusedUntilInit (#11.6): outside dev mode a missing state database
+// (a state disk that did not mount) stops the broker with a message saying what to do;
+// --init creates it and exits; then the broker starts.
+func TestMissingStateIsRefusedUntilInit(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.yaml")
+	state := filepath.Join(dir, "state")
+	os.WriteFile(path, []byte("state_dir: "+state+"\nlisten: {loopback: 127.0.0.1:0}\n"), 0o600)
+	var out syncBuffer
+	code := run(context.Background(), []string{"--config", path, "--admin", "127.0.0.1:0"}, &out)
+	if code != 1 || !strings.Contains(out.String(), "missing or empty") || !strings.Contains(out.String(), "reachy-broker --init") {
+		t.Fatalf("missing state: exit %d\n%s", code, out.String())
+	}
+	out = syncBuffer{}
+	if code := run(context.Background(), []string{"--config", path, "--init"}, &out); code != 0 {
+		t.Fatalf("--init: exit %d\n%s", code, out.String())
+	}
+	if _, err := os.Stat(filepath.Join(state, "broker.db")); err != nil {
+		t.Fatal(err)
+	}
+	_, admin, _ := startBroker(t, "--config", path, "--admin", "127.0.0.1:0")
+	if h := healthz(t, admin); h["status"] != "ok" || h["state"] != "ok" {
+		t.Fatalf("healthz: %v", h)
+	}
+}

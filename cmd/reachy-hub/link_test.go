@@ -26,7 +26,7 @@ func TestSimLinkStaysUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	state, err := broker.OpenState(cfg.StateDir)
+	state, err := broker.InitState(cfg.StateDir)
 	if err != nil {
 		t.Fatal(err)
 	}

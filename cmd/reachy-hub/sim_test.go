@@ -85,7 +85,7 @@ func TestSimOverTailnet(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.Devices = []broker.DeviceConfig{{Name: "reachy", Room: "living room"}}
-	state, err := broker.OpenState(cfg.StateDir)
+	state, err := broker.InitState(cfg.StateDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestSimWithoutModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	state, err := broker.OpenState(cfg.StateDir)
+	state, err := broker.InitState(cfg.StateDir)
 	if err != nil {
 		t.Fatal(err)
 	}

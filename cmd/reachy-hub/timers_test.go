@@ -73,7 +73,7 @@ func startTimerBroker(t *testing.T, stateDir, addr string) *timerBroker {
 		t.Fatal(err)
 	}
 	cfg.Devices = []broker.DeviceConfig{{Name: "reachy", Room: "kitchen"}, {Name: "laptop", Room: "kitchen"}}
-	state, err := broker.OpenState(stateDir)
+	state, err := broker.InitState(stateDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +259,7 @@ func TestHubRingsLocallyWhenTheBrokerIsKilled(t *testing.T) {
 	laptop, _, _ := tb.state.CreateToken(context.Background(), "laptop", []string{"text", "timer"}, "")
 	out := simHub(t, dir, tb.addr, hubTok, "timer_local_after: 300ms\n")
 	waitUntil(t, 10*time.Second, func() bool { return len(tb.link.Connected()) == 1 })
-	tb.say(t, laptop, "set an eggs timer for 2 seconds")
+	tb.say(t, laptop, "set an eggs timer for 5 seconds") // long enough to kill the broker first, even on a busy machine
 	waitUntil(t, 5*time.Second, func() bool { return tb.link.holds(1) })
 	addr := tb.addr
 	tb.kill()

@@ -28,7 +28,7 @@ func BenchmarkCtlBench(b *testing.B) {
 		b.Fatal(err)
 	}
 	cfg.Limits.RatePerMinute, cfg.Limits.Burst = 1<<30, 1<<20
-	state, err := broker.OpenState(dir)
+	state, err := broker.InitState(dir)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -98,6 +98,33 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+func runState(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("state", stderr)
+	stateDir := fs.String("state-dir", "", "the broker's state directory")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 || *stateDir == "" {
+		return usagef("state init|check --state-dir DIR")
+	}
+	var st *broker.State
+	switch pos[0] {
+	case "init":
+		st, err = broker.InitState(*stateDir)
+	case "check":
+		st, err = openExistingState(*stateDir) // opening runs PRAGMA quick_check
+	default:
+		return usagef("unknown state subcommand %q", pos[0])
+	}
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	fmt.Fprintf(stdout, "state database in %s is ready\n", *stateDir)
+	return nil
+}
+
 func runAudit(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("audit", stderr)
 	stateDir := fs.String("state-dir", broker.DevStateDir(), "the broker's state directory (default: a dev broker's)")
@@ -149,8 +176,9 @@ func orDash(s string) string {
 
 // openExistingState opens the broker's database, refusing a directory that holds none: a
 // typo in --state-dir must not quietly create an empty database the broker never reads.
-// A broker just started in the background ("reachy-broker --dev &") may take a moment to
-// create its database; the wait for it is bounded by stateWait.
+// A broker just started in the background ("reachy-broker --dev &", the README tour) may not
+// have created its database yet: the wait for it is bounded by stateWait. It is never created
+// here (`reachyctl state init` does that).
 func openExistingState(dir string) (*broker.State, error) {
 	for deadline := time.Now().Add(stateWait); ; time.Sleep(100 * time.Millisecond) {
 		st, err := os.Stat(filepath.Join(dir, "broker.db"))
@@ -158,12 +186,12 @@ func openExistingState(dir string) (*broker.State, error) {
 			return broker.OpenState(dir)
 		}
 		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("no broker state in %s (no broker.db there): is that the --state-dir the broker uses? A dev broker prints its state dir when it starts; start the broker once to create it", dir)
+			return nil, fmt.Errorf("no broker state in %s (no broker.db there): is that the --state-dir the broker uses? A dev broker prints its state dir when it starts and creates it; for a configured broker run `reachyctl state init --state-dir %s` once", dir, dir)
 		}
 	}
 }
 
-const stateWait = 2 * time.Second
+const stateWait = 5 * time.Second
 
 func printTurn(stdout io.Writer, status int, body []byte, asJSON bool, saveAudio string) error {
 	if asJSON {

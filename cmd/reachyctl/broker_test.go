@@ -29,7 +29,7 @@ func TestOperatorTour(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	state, err := broker.OpenState(dir)
+	state, err := broker.InitState(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestTokenWaitsForAStartingBroker(t *testing.T) {
 	go func() {
 		defer close(started)
 		time.Sleep(300 * time.Millisecond)
-		if st, err := broker.OpenState(dir); err == nil {
+		if st, err := broker.InitState(dir); err == nil { // what a starting dev broker does
 			st.Close()
 		}
 	}()
@@ -168,5 +168,20 @@ func TestHelpAndVersion(t *testing.T) {
 	}
 	if code, out, _ := ctl(t, "--version"); code != 0 || !strings.Contains(out, "reachyctl ") || !strings.Contains(out, "whisper.cpp 1.") {
 		t.Fatalf("--version: exit %d %q", code, out)
+	}
+}
+
+// TestStateInitAndCheck (#11.6): reachyctl never creates a state database by accident; it
+// says how to, `state init` does, and `state check` runs the integrity check.
+func TestStateInitAndCheck(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errs := ctl(t, "state", "check", "--state-dir", dir); code != 1 || !strings.Contains(errs, "state init") {
+		t.Fatalf("check of a missing database: exit %d %s", code, errs)
+	}
+	if code, out, errs := ctl(t, "state", "init", "--state-dir", dir); code != 0 || !strings.Contains(out, "ready") {
+		t.Fatalf("init: exit %d %s %s", code, out, errs)
+	}
+	if code, out, errs := ctl(t, "state", "check", "--state-dir", dir); code != 0 || !strings.Contains(out, "ready") {
+		t.Fatalf("check: exit %d %s %s", code, out, errs)
 	}
 }

@@ -40,7 +40,7 @@ func TestAnnounceCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	state, err := broker.OpenState(dir)
+	state, err := broker.InitState(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestTimerTour(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	state, err := broker.OpenState(dir)
+	state, err := broker.InitState(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

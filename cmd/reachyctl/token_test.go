@@ -22,7 +22,7 @@ func TestTokenScopes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	state, err := broker.OpenState(dir)
+	state, err := broker.InitState(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -135,12 +135,11 @@ func (a *Agent) Handle(ctx context.Context, c intents.Call) (intents.Answer, err
 	}
 	models = append(models, a.cfg.Fallbacks...)
 	ctx = withReadBudget(ctx, a.cfg.MaxResponseBytes)
-	var lastErr error
-	for _, m := range models {
+	for i, m := range models {
 		if ctx.Err() != nil {
 			break
 		}
-		text, err := a.ask(ctx, m, q, maxTokens, c.Partial)
+		text, err := a.ask(ctx, m, q, maxTokens, c.Partial, a.share(ctx, len(models)-i))
 		if err == nil {
 			a.record(true)
 			if text == "" {
@@ -148,7 +147,6 @@ func (a *Agent) Handle(ctx context.Context, c intents.Call) (intents.Answer, err
 			}
 			return intents.Answer{Reply: text, Expression: intents.ExpressionNeutral}, nil
 		}
-		lastErr = err
 		if !retryable(err) {
 			break
 		}
@@ -157,12 +155,27 @@ func (a *Agent) Handle(ctx context.Context, c intents.Call) (intents.Answer, err
 	if ctx.Err() != nil {
 		return intents.Answer{}, ctx.Err()
 	}
-	return intents.Answer{Reply: ReplyUnavailable, Expression: intents.ExpressionSorry}, fmt.Errorf("agent: every model failed: %w", lastErr)
+	// Every model failed: the agent's own apology is the answer (audited and counted as
+	// failed), not the broker's generic error.
+	return intents.Answer{Reply: ReplyUnavailable, Expression: intents.ExpressionSorry, Outcome: intents.OutcomeFailed}, nil
+}
+
+// share is one model's time: AttemptTimeout, but no more than an equal part of what is left
+// of the turn among the models still to try, so a fallback gets a real attempt instead of
+// the last half-second.
+func (a *Agent) share(ctx context.Context, modelsLeft int) time.Duration {
+	d := a.cfg.AttemptTimeout
+	if dl, ok := ctx.Deadline(); ok && modelsLeft > 0 {
+		if part := time.Until(dl) / time.Duration(modelsLeft); part < d {
+			d = part
+		}
+	}
+	return d
 }
 
 // ask streams one model's answer, stopping at the length cap.
-func (a *Agent) ask(ctx context.Context, model, question string, maxTokens int, partial func(string)) (string, error) {
-	actx, cancel := context.WithTimeout(ctx, a.cfg.AttemptTimeout)
+func (a *Agent) ask(ctx context.Context, model, question string, maxTokens int, partial func(string), timeout time.Duration) (string, error) {
+	actx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	req := openai.ChatCompletionRequest{
 		Model: model,

@@ -210,11 +210,24 @@ func TestFallbacksOnSlow500AndMalformed(t *testing.T) {
 func TestEveryModelFailingIsSpokenWithinTheDeadline(t *testing.T) {
 	f := newFakeLLM(t)
 	ans, err, took := ask(t, newAgent(t, f, "slow", "err500", "slow"), "tell me a joke", false)
-	if err == nil || ans.Reply != ReplyUnavailable {
-		t.Fatalf("%q %v", ans.Reply, err)
+	// The agent's own apology is kept (and marked failed), not replaced by a generic error.
+	if err != nil || ans.Reply != ReplyUnavailable || ans.Outcome != intents.OutcomeFailed {
+		t.Fatalf("%q %q %v", ans.Reply, ans.Outcome, err)
 	}
 	if took > 3500*time.Millisecond {
 		t.Fatalf("took %v", took)
+	}
+}
+
+// TestFallbackGetsARealShareOfTheBudget (#11.14): with a 6 s attempt timeout and a 3 s turn,
+// a hung first model must not eat the whole turn: the fallback still answers.
+func TestFallbackGetsARealShareOfTheBudget(t *testing.T) {
+	f := newFakeLLM(t)
+	a := newAgent(t, f, "slow", "good")
+	a.cfg.AttemptTimeout = 6 * time.Second
+	ans, err, took := ask(t, a, "what is the capital of france", false)
+	if err != nil || !strings.Contains(ans.Reply, "Paris") || took > 2500*time.Millisecond {
+		t.Fatalf("%q %v after %v (models %v)", ans.Reply, err, took, f.models)
 	}
 }
 

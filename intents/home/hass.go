@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -48,6 +49,11 @@ func (h *HomeAssistant) do(ctx context.Context, method, path string, body any) (
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := h.client().Do(req)
 	if err != nil {
+		var op *net.OpError
+		if method != http.MethodGet && !(errors.As(err, &op) && op.Op == "dial") {
+			// The request may have reached Home Assistant: whether it acted is not known.
+			return nil, &UnknownError{fmt.Errorf("home assistant: %w", err)}
+		}
 		return nil, &TransientError{fmt.Errorf("home assistant: %w", err)}
 	}
 	defer resp.Body.Close()

@@ -1,8 +1,10 @@
 package home
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -40,6 +42,14 @@ func (f *fakeHA) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case f.mode == "forbidden":
 		http.Error(w, "nope", 403)
 		return
+	case f.mode == "bad-office" && strings.Contains(r.URL.Path+r.Method, "POST") && f.lastBodyIsOffice(r):
+		http.Error(w, "entity not found", 400)
+		return
+	case f.mode == "slow-all" && r.Method == http.MethodGet:
+		d := f.slowness
+		f.mu.Unlock()
+		time.Sleep(d) // the read-back times out too
+		f.mu.Lock()
 	}
 	if strings.HasPrefix(r.URL.Path, "/api/states/") {
 		e := strings.TrimPrefix(r.URL.Path, "/api/states/")
@@ -62,13 +72,20 @@ func (f *fakeHA) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.states[e] = "cool"
 		f.temps[e] = body["temperature"].(float64)
 	}
-	if f.mode == "slow-write" {
+	if f.mode == "slow-write" || f.mode == "slow-all" {
 		d := f.slowness
 		f.mu.Unlock()
 		time.Sleep(d) // the write happened; the answer is late
 		f.mu.Lock()
 	}
 	w.Write([]byte("[]"))
+}
+
+// lastBodyIsOffice peeks at a service call's entity (and puts the body back).
+func (f *fakeHA) lastBodyIsOffice(r *http.Request) bool {
+	b, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(b))
+	return strings.Contains(string(b), "light.office")
 }
 
 func (f *fakeHA) count(prefix string) int {
@@ -196,5 +213,74 @@ func TestAllFansOutInParallel(t *testing.T) {
 	}
 	if took > 400*time.Millisecond { // five sequential 100 ms writes would take 500 ms
 		t.Fatalf("fan-out took %v", took)
+	}
+}
+
+// TestSlowHubGetsTheWriteOnce: the write and its read-back both time out; the write is never
+// sent again, and the answer says the outcome is unknown rather than "okay" or "failed".
+func TestSlowHubGetsTheWriteOnce(t *testing.T) {
+	f := newFakeHA()
+	f.mode, f.slowness = "slow-all", 600*time.Millisecond
+	h, _ := haHome(t, f)
+	a, _ := run(t, h, "turn on the kitchen light", 3*time.Second)
+	time.Sleep(700 * time.Millisecond) // late requests would land by now
+	if n := f.count("POST /api/services/light/turn_on"); n != 1 {
+		t.Fatalf("the write was sent %d times: %v", n, f.calls)
+	}
+	if a.Outcome != intents.OutcomeUnknown {
+		t.Fatalf("outcome %q: %q", a.Outcome, a.Reply)
+	}
+}
+
+// TestOneBadEntityDoesNotOpenTheBreaker: a 400 for one entity is that entity's problem; the
+// rest of the hub keeps working.
+func TestOneBadEntityDoesNotOpenTheBreaker(t *testing.T) {
+	f := newFakeHA()
+	f.mode = "bad-office"
+	h, _ := haHome(t, f)
+	for range 5 {
+		if a, _ := run(t, h, "turn on the office light", time.Second); a.Outcome != intents.OutcomeFailed {
+			t.Fatalf("office: %q %q", a.Outcome, a.Reply)
+		}
+	}
+	if a, _ := run(t, h, "turn on the kitchen light", time.Second); a.Reply != "Okay, the kitchen light is on." {
+		t.Fatalf("one bad entity silenced the hub: %q", a.Reply)
+	}
+}
+
+// TestBreakerHalfOpenProbe: after the cooldown exactly one call probes the hub; while it is
+// out the others still answer at once; a failed probe opens the breaker again.
+func TestBreakerHalfOpenProbe(t *testing.T) {
+	f := newFakeHA()
+	f.mode = "fail"
+	h, rel := haHome(t, f)
+	for range 3 {
+		run(t, h, "turn on the kitchen light", 500*time.Millisecond)
+	}
+	later := time.Now().Add(time.Minute)
+	rel.Now = func() time.Time { return later }
+	before := f.count("POST")
+	run(t, h, "turn on the kitchen light", 500*time.Millisecond) // the probe fails
+	if n := f.count("POST") - before; n < 1 {
+		t.Fatalf("no probe went out after the cooldown")
+	}
+	before = f.count("POST")
+	if a, took := run(t, h, "turn on the kitchen light", time.Second); f.count("POST") != before || took > 20*time.Millisecond || a.Outcome != intents.OutcomeFailed {
+		t.Fatalf("after a failed probe the breaker must be open again: %q, %d calls, %v", a.Reply, f.count("POST")-before, took)
+	}
+}
+
+func TestOutcomesAreHonest(t *testing.T) {
+	f := newFakeHA()
+	f.mode = "bad-office"
+	h, _ := haHome(t, f)
+	if a, _ := run(t, h, "turn on all the lights", 2*time.Second); a.Outcome != intents.OutcomePartial {
+		t.Fatalf("%q %q", a.Outcome, a.Reply)
+	}
+	if a, _ := run(t, h, "turn on the office light", 2*time.Second); a.Outcome != intents.OutcomeFailed {
+		t.Fatalf("%q %q", a.Outcome, a.Reply)
+	}
+	if a, _ := run(t, h, "turn on the kitchen light", 2*time.Second); a.Outcome != "" {
+		t.Fatalf("%q %q", a.Outcome, a.Reply)
 	}
 }

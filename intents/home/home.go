@@ -28,6 +28,10 @@ type Device struct {
 type State struct {
 	On          bool
 	Temperature int
+	// Stale marks a state read from a cache that the device has not confirmed lately (the
+	// hub is disconnected, or the reading is older than its freshness window): it is said
+	// as "last I heard, ...", never as fact.
+	Stale bool
 }
 
 // Backend reads and sets device states. Set must be idempotent: it sets, never toggles.
@@ -124,6 +128,25 @@ func (h Handler) set(ctx context.Context, c intents.Call, rooms []string) (inten
 	if err := ctx.Err(); err != nil && len(failed) == len(res) {
 		return intents.Answer{}, err
 	}
+	var unknown bool
+	for _, r := range res {
+		unknown = unknown || (r.err != nil && Unknown(r.err))
+	}
+	a, err := h.setReply(want, rooms, failed)
+	switch {
+	case err != nil:
+	case len(failed) == 0:
+	case unknown && len(failed) == len(rooms):
+		a.Outcome = intents.OutcomeUnknown
+	case len(failed) == len(rooms):
+		a.Outcome = intents.OutcomeFailed
+	default:
+		a.Outcome = intents.OutcomePartial
+	}
+	return a, err
+}
+
+func (h Handler) setReply(want State, rooms, failed []string) (intents.Answer, error) {
 	what := "on"
 	if !want.On {
 		what = "off"
@@ -163,9 +186,10 @@ func (h Handler) get(ctx context.Context, rooms []string) (intents.Answer, error
 			if ctx.Err() != nil {
 				return intents.Answer{}, ctx.Err()
 			}
-			return intents.Answer{Reply: fmt.Sprintf("The %s %s isn't answering right now.", r.room, h.word(false)), Expression: intents.ExpressionSorry}, nil
+			return intents.Answer{Reply: fmt.Sprintf("The %s %s isn't answering right now.", r.room, h.word(false)), Expression: intents.ExpressionSorry,
+				Outcome: intents.OutcomeFailed}, nil
 		}
-		return intents.Answer{Reply: describe(r.room, h, r.state), Expression: intents.ExpressionNeutral}, nil
+		return intents.Answer{Reply: said(r.state, describe(r.room, h, r.state)), Expression: intents.ExpressionNeutral}, nil
 	}
 	var on, failed []string
 	for _, r := range res {
@@ -192,7 +216,46 @@ func (h Handler) get(ctx context.Context, rooms []string) (intents.Answer, error
 	if len(failed) > 0 {
 		parts = append(parts, fmt.Sprintf("The %s %s didn't answer.", joinAnd(failed), h.word(len(failed) > 1)))
 	}
-	return intents.Answer{Reply: strings.Join(parts, " "), Expression: intents.ExpressionNeutral}, nil
+	reply := strings.Join(parts, " ")
+	for _, r := range res {
+		if r.err == nil && r.state.Stale {
+			reply = said(r.state, reply)
+			break
+		}
+	}
+	a := intents.Answer{Reply: reply, Expression: intents.ExpressionNeutral}
+	switch {
+	case len(failed) == len(res):
+		a.Outcome = intents.OutcomeFailed
+	case len(failed) > 0:
+		a.Outcome = intents.OutcomePartial
+	}
+	return a, nil
+}
+
+// said introduces a reading from an old or disconnected cache as what the device last
+// said, not what it says now.
+func said(s State, sentence string) string {
+	if !s.Stale || sentence == "" {
+		return sentence
+	}
+	return "Last I heard, " + strings.ToLower(sentence[:1]) + sentence[1:]
+}
+
+// ReadBack says what the devices a write named are now, for a retried write whose outcome
+// is not known ("the kitchen light is on now"). It reads the devices, never a cache.
+func (h Handler) ReadBack(ctx context.Context, c intents.Call) (intents.Answer, error) {
+	rooms := h.rooms(c)
+	if len(rooms) == 0 {
+		return intents.Answer{}, fmt.Errorf("no %s to read back", h.word(false))
+	}
+	ctx = Fresh(ctx)
+	a, err := h.get(ctx, rooms)
+	if err != nil || a.Outcome != "" {
+		return intents.Answer{}, fmt.Errorf("read-back: %v", err)
+	}
+	a.Reply = strings.TrimSuffix(a.Reply, ".") + " now."
+	return a, nil
 }
 
 func describe(room string, h Handler, s State) string {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"time"
 
@@ -45,11 +46,16 @@ func (s Service) Handle(ctx context.Context, c intents.Call) (intents.Answer, er
 		}
 		err = s.HA.CallService(ctx, b.Service, b.Entity, b.Extra)
 	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return intents.Answer{}, ctx.Err()
-		}
-		return intents.Answer{Reply: "Sorry, the house isn't answering right now.", Expression: intents.ExpressionSorry}, nil
+	switch {
+	case err == nil:
+	case Unknown(err):
+		// Sent, never confirmed: it may have happened. It is not sent again.
+		return intents.Answer{Reply: "Sorry, the house didn't answer in time, so I can't tell whether that worked.", Expression: intents.ExpressionSorry,
+			Outcome: intents.OutcomeUnknown}, nil
+	case ctx.Err() != nil:
+		return intents.Answer{}, ctx.Err()
+	default:
+		return intents.Answer{Reply: "Sorry, the house isn't answering right now.", Expression: intents.ExpressionSorry, Outcome: intents.OutcomeFailed}, nil
 	}
 	reply := b.Reply
 	if reply == "" {
@@ -96,7 +102,12 @@ func (w Webhook) Handle(ctx context.Context, c intents.Call) (intents.Answer, er
 		}
 	}
 	if err != nil {
-		return intents.Answer{Reply: "Sorry, that didn't work.", Expression: intents.ExpressionSorry}, nil
+		outcome := intents.OutcomeFailed
+		var op *net.OpError
+		if resp == nil && !(errors.As(err, &op) && op.Op == "dial") {
+			outcome = intents.OutcomeUnknown // the request may have reached the webhook
+		}
+		return intents.Answer{Reply: "Sorry, that didn't work.", Expression: intents.ExpressionSorry, Outcome: outcome}, nil
 	}
 	reply := b.Reply
 	if reply == "" {

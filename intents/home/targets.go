@@ -45,30 +45,67 @@ func (m Mapped) Set(ctx context.Context, d Device, s State) error {
 	return t.Backend.SetEntity(ctx, d.Kind, t.Entity, s)
 }
 
-// TransientError marks a failure worth retrying (timeouts, 5xx, a dropped connection).
+// TransientError marks a failure worth retrying (a refused connection, 5xx, not connected):
+// for a write, one that was certainly not carried out.
 type TransientError struct{ Err error }
 
 func (e *TransientError) Error() string { return e.Err.Error() }
 func (e *TransientError) Unwrap() error { return e.Err }
 
+// UnknownError marks a write that was sent but never confirmed (the answer timed out, the
+// connection dropped after sending): it may have landed. It is never sent again.
+type UnknownError struct{ Err error }
+
+func (e *UnknownError) Error() string { return "outcome unknown: " + e.Err.Error() }
+func (e *UnknownError) Unwrap() error { return e.Err }
+
+// Unknown reports whether err says a write may or may not have happened.
+func Unknown(err error) bool {
+	var ue *UnknownError
+	return errors.As(err, &ue)
+}
+
+type freshKey struct{}
+
+// Fresh marks ctx so that reads under it come from the device itself, never from a cache
+// (the read-back of a retried write whose outcome is not known).
+func Fresh(ctx context.Context) context.Context { return FreshSince(ctx, time.Now()) }
+
+// FreshSince is Fresh accepting what the device reported after t (the read-back of a write
+// sent at t: the device's own report of it counts).
+func FreshSince(ctx context.Context, t time.Time) context.Context {
+	return context.WithValue(ctx, freshKey{}, t)
+}
+
+// freshSince reports whether ctx asks for a reading from the device itself, and since when.
+func freshSince(ctx context.Context) (time.Time, bool) {
+	t, ok := ctx.Value(freshKey{}).(time.Time)
+	return t, ok
+}
+
 // ErrUnavailable is returned at once while a hub's circuit breaker is open.
 var ErrUnavailable = errors.New("the hub is not answering (circuit open)")
 
-// Reliable wraps a hub with the rules for touching real devices: only transient errors are
-// retried, with backoff, inside the caller's deadline; a write that timed out is read back
-// before any retry (it may have happened); and after repeated failures a circuit breaker
-// makes a dead hub answer at once instead of making the family wait.
+// Reliable wraps a hub with the rules for touching real devices:
+//   - only transient failures (a refused connection, 5xx, not connected) are retried, with
+//     backoff, inside the caller's deadline; a device's own refusal (4xx) is not retried;
+//   - a write whose outcome is unknown (sent, then no answer) is never sent again: it is
+//     read back from the device, and reported as unknown unless the read-back confirms it;
+//   - only transient failures count toward the circuit breaker (one bad entity does not
+//     silence the whole hub); after the cooldown one probe goes through (half-open): its
+//     success closes the breaker, its failure opens it again.
 type Reliable struct {
 	Inner      EntityBackend
 	Attempt    time.Duration // one try's share; default 2s
 	Backoff    time.Duration // first pause between tries; default 100ms
-	BreakAfter int           // consecutive failures that open the breaker; default 3
-	Cooldown   time.Duration // how long it stays open; default 20s
+	BreakAfter int           // consecutive transient failures that open the breaker; default 3
+	Cooldown   time.Duration // how long it stays open before a probe; default 20s
 	Now        func() time.Time
 
 	mu        sync.Mutex
 	failures  int
 	openUntil time.Time
+	probing   bool // a half-open probe is in flight
 }
 
 func (r *Reliable) now() time.Time {
@@ -95,24 +132,43 @@ func (r *Reliable) defaults() (time.Duration, time.Duration, int, time.Duration)
 	return a, b, n, c
 }
 
-func (r *Reliable) open() bool {
+// admit says whether a call may go through: always while closed; while open, none until the
+// cooldown has passed, then exactly one probe at a time.
+func (r *Reliable) admit() (probe bool, ok bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.now().Before(r.openUntil)
+	if r.openUntil.IsZero() {
+		return false, true
+	}
+	if r.now().Before(r.openUntil) || r.probing {
+		return false, false
+	}
+	r.probing = true
+	return true, true
 }
 
-func (r *Reliable) record(err error) {
+func (r *Reliable) record(err error, probe bool) {
 	_, _, n, c := r.defaults()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if err == nil {
-		r.failures = 0
+	if probe {
+		r.probing = false
+	}
+	if err == nil || !countsAgainst(err) {
+		// Success, or the device's own refusal: the hub itself is answering.
+		r.failures, r.openUntil = 0, time.Time{}
 		return
 	}
 	r.failures++
-	if r.failures >= n {
+	if probe || r.failures >= n {
 		r.openUntil, r.failures = r.now().Add(c), 0
 	}
+}
+
+// countsAgainst says whether a failure says the hub is unwell (and not, say, that one
+// entity is misconfigured or the caller's deadline was short).
+func countsAgainst(err error) bool {
+	return transient(err) || Unknown(err)
 }
 
 func transient(err error) bool {
@@ -122,63 +178,75 @@ func transient(err error) bool {
 
 // GetEntity reads, retrying transient failures.
 func (r *Reliable) GetEntity(ctx context.Context, kind, entity string) (State, error) {
+	probe, ok := r.admit()
+	if !ok {
+		return State{}, ErrUnavailable
+	}
 	var s State
-	err := r.retry(ctx, func(actx context.Context) error {
+	err := r.retry(ctx, true, func(actx context.Context) error {
 		var err error
 		s, err = r.Inner.GetEntity(actx, kind, entity)
 		return err
-	}, nil)
+	})
+	r.record(err, probe)
 	return s, err
 }
 
-// SetEntity writes; after a timed-out write it reads back before trying again.
+// SetEntity writes once; it is retried only when it certainly was not sent. A write whose
+// outcome is unknown is read back from the device and never sent again.
 func (r *Reliable) SetEntity(ctx context.Context, kind, entity string, want State) error {
-	return r.retry(ctx, func(actx context.Context) error {
-		return r.Inner.SetEntity(actx, kind, entity, want)
-	}, func(actx context.Context) bool {
-		got, err := r.Inner.GetEntity(actx, kind, entity)
-		return err == nil && got.On == want.On && (want.Temperature == 0 || got.Temperature == want.Temperature)
-	})
-}
-
-func (r *Reliable) retry(ctx context.Context, op func(context.Context) error, reconciled func(context.Context) bool) error {
-	if r.open() {
+	probe, ok := r.admit()
+	if !ok {
 		return ErrUnavailable
 	}
+	sent := time.Now()
+	err := r.retry(ctx, false, func(actx context.Context) error {
+		err := r.Inner.SetEntity(actx, kind, entity, want)
+		if err != nil && !Unknown(err) && !isTransient(err) && errors.Is(err, context.DeadlineExceeded) {
+			err = &UnknownError{err} // cut off after it was handed over: it may have landed
+		}
+		return err
+	})
+	if Unknown(err) {
+		attempt, _, _, _ := r.defaults()
+		// The read-back is bounded by the turn and by one short try.
+		rctx, cancel := context.WithTimeout(FreshSince(ctx, sent), min(attempt, time.Second))
+		got, rerr := r.Inner.GetEntity(rctx, kind, entity)
+		cancel()
+		if rerr == nil && !got.Stale && got.On == want.On && (want.Temperature == 0 || got.Temperature == want.Temperature) {
+			err = nil // the write did land
+		}
+	}
+	r.record(err, probe)
+	return err
+}
+
+func isTransient(err error) bool {
+	var te *TransientError
+	return errors.As(err, &te)
+}
+
+// retry runs op until it succeeds, fails for good, its outcome is unknown, or no honest try
+// fits in ctx. A read may also be retried after one try timed out; a write never is.
+func (r *Reliable) retry(ctx context.Context, read bool, op func(context.Context) error) error {
 	attempt, backoff, _, _ := r.defaults()
 	var err error
 	for try := 0; ; try++ {
 		actx, cancel := context.WithTimeout(ctx, attempt)
 		err = op(actx)
-		timedOut := errors.Is(actx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded)
 		cancel()
-		if err == nil {
-			break
-		}
-		if ctx.Err() != nil || !transient(err) {
-			break
-		}
-		if timedOut && reconciled != nil {
-			rctx, cancel := context.WithTimeout(ctx, attempt)
-			ok := reconciled(rctx)
-			cancel()
-			if ok {
-				err = nil // the write did happen: never send it twice
-				break
-			}
+		again := isTransient(err) || (read && errors.Is(err, context.DeadlineExceeded))
+		if err == nil || ctx.Err() != nil || Unknown(err) || !again {
+			return err
 		}
 		pause := backoff << try
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < pause+attempt/4 {
-			break // no time left for another honest try
+			return err // no time left for another honest try
 		}
 		select {
 		case <-time.After(pause):
 		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
+			return err
 		}
 	}
-	r.record(err)
-	return err
 }

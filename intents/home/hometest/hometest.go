@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -21,6 +22,22 @@ import (
 // StartMosquitto runs mosquitto (installed by the README's test command) on 127.0.0.1 and
 // returns its tcp:// URL. It is stopped when the test ends.
 func StartMosquitto(t testing.TB) string {
+	t.Helper()
+	return StartMosquittoServer(t).URL
+}
+
+// Mosquitto is a running mosquitto a test can kill, restart (same port), pause and resume.
+type Mosquitto struct {
+	URL  string
+	bin  string
+	conf string
+	addr string
+	mu   sync.Mutex
+	cmd  *exec.Cmd
+}
+
+// StartMosquittoServer is StartMosquitto with the handle to stop and start it again.
+func StartMosquittoServer(t testing.TB) *Mosquitto {
 	t.Helper()
 	bin, err := exec.LookPath("mosquitto")
 	if err != nil {
@@ -37,31 +54,70 @@ func StartMosquitto(t testing.TB) string {
 	l.Close()
 	conf := filepath.Join(t.TempDir(), "mosquitto.conf")
 	os.WriteFile(conf, []byte(fmt.Sprintf("listener %d 127.0.0.1\nallow_anonymous true\npersistence false\n", addr.Port)), 0o600)
-	cmd := exec.Command(bin, "-c", conf)
-	if err := cmd.Start(); err != nil {
+	m := &Mosquitto{URL: "tcp://" + addr.String(), bin: bin, conf: conf, addr: addr.String()}
+	t.Cleanup(m.Kill)
+	if err := m.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return m
+}
+
+// Start starts mosquitto (again) on its port and waits until it accepts connections.
+func (m *Mosquitto) Start() error {
+	cmd := exec.Command(m.bin, "-c", m.conf)
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	m.cmd = cmd
+	m.mu.Unlock()
 	for deadline := time.Now().Add(10 * time.Second); ; {
-		c, err := net.DialTimeout("tcp", addr.String(), 200*time.Millisecond)
+		c, err := net.DialTimeout("tcp", m.addr, 200*time.Millisecond)
 		if err == nil {
 			c.Close()
-			break
+			return nil
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("mosquitto did not start on %s", addr)
+			return fmt.Errorf("mosquitto did not start on %s", m.addr)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return "tcp://" + addr.String()
 }
 
-// Zigbee is a fake Zigbee2MQTT device network: each named device obeys <prefix>/<name>/set
-// and publishes its retained state to <prefix>/<name>, counting the sets it received.
+// Kill stops mosquitto with SIGKILL.
+func (m *Mosquitto) Kill() {
+	m.mu.Lock()
+	cmd := m.cmd
+	m.cmd = nil
+	m.mu.Unlock()
+	if cmd != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}
+}
+
+// Pause freezes mosquitto (SIGSTOP): connections stay open and nothing answers.
+func (m *Mosquitto) Pause() { m.signal(syscall.SIGSTOP) }
+
+// Resume unfreezes it (SIGCONT).
+func (m *Mosquitto) Resume() { m.signal(syscall.SIGCONT) }
+
+func (m *Mosquitto) signal(sig os.Signal) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.cmd != nil {
+		m.cmd.Process.Signal(sig)
+	}
+}
+
+// Zigbee is a fake Zigbee2MQTT device network: each named device obeys <prefix>/<name>/set,
+// answers <prefix>/<name>/get, and publishes its retained state to <prefix>/<name>, counting
+// the sets it received.
 type Zigbee struct {
 	client mqtt.Client
 	mu     sync.Mutex
 	sets   map[string]int
+	gets   int
 	state  map[string]map[string]any
 }
 
@@ -69,16 +125,50 @@ type Zigbee struct {
 func StartZigbee(t testing.TB, url, prefix string, names ...string) *Zigbee {
 	t.Helper()
 	z := &Zigbee{sets: map[string]int{}, state: map[string]map[string]any{}}
-	opts := mqtt.NewClientOptions().AddBroker(url).SetClientID(fmt.Sprintf("zigbee-%d", time.Now().UnixNano()))
+	for _, n := range names {
+		z.state[n] = map[string]any{"state": "OFF"}
+	}
+	subscribed := make(chan error, 1)
+	// Like Zigbee2MQTT it reconnects within a second and, on every connect, subscribes and
+	// re-publishes its retained states (a restarted mosquitto has no persistence).
+	opts := mqtt.NewClientOptions().AddBroker(url).SetClientID(fmt.Sprintf("zigbee-%d", time.Now().UnixNano())).
+		SetMaxReconnectInterval(500 * time.Millisecond).SetConnectRetry(true).SetConnectRetryInterval(500 * time.Millisecond).
+		SetOnConnectHandler(func(c mqtt.Client) {
+			go func() {
+				err := z.subscribe(prefix, names)
+				select {
+				case subscribed <- err:
+				default:
+				}
+			}()
+		})
 	z.client = mqtt.NewClient(opts)
 	if tok := z.client.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
 		t.Fatalf("zigbee fake: connect: %v", tok.Error())
 	}
 	t.Cleanup(func() { z.client.Disconnect(100) })
+	select {
+	case err := <-subscribed:
+		if err != nil {
+			t.Fatalf("zigbee fake: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("zigbee fake: never subscribed")
+	}
+	return z
+}
+
+func (z *Zigbee) subscribe(prefix string, names []string) error {
 	for _, n := range names {
 		name := n
-		z.state[name] = map[string]any{"state": "OFF"}
 		z.publish(prefix, name)
+		z.client.Subscribe(prefix+"/"+name+"/get", 1, func(_ mqtt.Client, m mqtt.Message) {
+			z.mu.Lock()
+			z.gets++
+			b, _ := json.Marshal(z.state[name])
+			z.mu.Unlock()
+			z.client.Publish(prefix+"/"+name, 1, true, b)
+		})
 		tok := z.client.Subscribe(prefix+"/"+name+"/set", 1, func(_ mqtt.Client, m mqtt.Message) {
 			var p map[string]any
 			if json.Unmarshal(m.Payload(), &p) != nil {
@@ -92,14 +182,23 @@ func StartZigbee(t testing.TB, url, prefix string, names ...string) *Zigbee {
 				}
 				z.state[name][k] = v
 			}
+			b, _ := json.Marshal(z.state[name])
 			z.mu.Unlock()
-			z.publish(prefix, name)
+			// Not waited for: a handler that blocks on its own publish stalls the client.
+			z.client.Publish(prefix+"/"+name, 1, true, b)
 		})
 		if !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
-			t.Fatalf("zigbee fake: subscribe: %v", tok.Error())
+			return fmt.Errorf("subscribe: %v", tok.Error())
 		}
 	}
-	return z
+	return nil
+}
+
+// Gets is how many read requests (<prefix>/<name>/get) the devices answered.
+func (z *Zigbee) Gets() int {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	return z.gets
 }
 
 func (z *Zigbee) publish(prefix, name string) {
