@@ -30,9 +30,9 @@ import (
 // underneath has stalled: a turn's deadline holds against the state store.
 type State struct {
 	db      *sql.DB
-	durable *sql.DB // synchronous=FULL, for what must survive a power cut
-	stmts preparedStatements // see prepared.go
-	path  string
+	durable *sql.DB            // synchronous=FULL, for what must survive a power cut
+	stmts   preparedStatements // see prepared.go
+	path    string
 
 	// fault, when set (tests only), is called before each access and may fail or stall it.
 	fault atomic.Pointer[func(ctx context.Context, op string) error]
