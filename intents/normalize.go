@@ -282,7 +282,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		}
 	}
 	// "please" inside the sentence is politeness too.
-	out := make([]string, 0, len(toks))
+	out := toks[:0] // in place: normalize owns toks, and Clean is already a copy
 	for _, t := range toks {
 		if t == "please" {
 			n.Polite = true
