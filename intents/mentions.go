@@ -161,7 +161,8 @@ func (t *Table) mentions(n Normalized) Mentions {
 		case w == "rooms" && (prev == "the" || prev == "all" || prev == "every"):
 			m.All = true
 		}
-		if d, ok := deviceWords[w]; ok {
+		if cls&wcDevice != 0 {
+			d := deviceWords[w]
 			if m.Device == "" || m.Device == "other" {
 				m.Device = d
 			}
@@ -171,13 +172,13 @@ func (t *Table) mentions(n Normalized) Mentions {
 			}
 		}
 		switch {
-		case w == "on" && (next == "the" || next == "my" || next == "our") && i > 0 && deviceWords[prev] == "" && !actionVerbs[prev]:
+		case w == "on" && (next == "the" || next == "my" || next == "our") && i > 0 && classes[i-1]&(wcDevice|wcAction) == 0:
 			// "on the porch": a place, not a state
 		case w == "on" && isDigits(next):
 			// "put the ac on 22": a setting, not a state
 		case w == "on" || w == "up" && prev == "light":
 			m.States = appendState(m.States, "on")
-		case w == "off" || w == "out" && (deviceWords[prev] != "" || prev == "lights") || w == "down" && (prev == "power" || prev == "shut"):
+		case w == "off" || w == "out" && (i > 0 && classes[i-1]&wcDevice != 0 || prev == "lights") || w == "down" && (prev == "power" || prev == "shut"):
 			m.States = appendState(m.States, "off")
 		case cls&wcOnVerb != 0:
 			m.States, m.Action = appendState(m.States, "on"), true
@@ -270,6 +271,7 @@ const (
 	wcExplained   // on a list explained reads
 	wcRoomPrep    // in roomPrepositions
 	wcHouseDevice // a deviceWords word for a light or the AC
+	wcDevice      // any deviceWords word
 )
 
 var wordClasses = func() map[string]wordClass {
@@ -299,6 +301,7 @@ var wordClasses = func() map[string]wordClass {
 		if d == "light" || d == "ac" {
 			out[w] |= wcHouseDevice
 		}
+		out[w] |= wcDevice
 	}
 	return out
 }()
@@ -339,7 +342,7 @@ func (t *Table) unknownPlace(toks []string, used []bool, classes []wordClass) (b
 			j++
 		}
 		k := j
-		for k < len(toks) && k-j < 3 && !placeStop[toks[k]] && !used[k] && deviceWords[toks[k]] == "" && !isDigits(toks[k]) {
+		for k < len(toks) && k-j < 3 && !placeStop[toks[k]] && !used[k] && classes[k]&wcDevice == 0 && !isDigits(toks[k]) {
 			k++
 		}
 		if k == j || (k < len(toks) && used[k]) {
