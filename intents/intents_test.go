@@ -228,11 +228,12 @@ func TestPairSetNeverTurnsAwayALiteral(t *testing.T) {
 }
 
 // TestRewriteShortcutsChangeNothing: rewriteTokens skips passes only when they would not
-// change the words, so its tokens are those of every pass run in turn.
+// change the words, so its tokens are those of every pass run in turn; words is tokenize and
+// expandTokens in one pass.
 func TestRewriteShortcutsChangeNothing(t *testing.T) {
 	sentences := []string{"turn of the air conditioning", "um set the a c to twenty two degrees celsius",
 		"the the kitchen light", "knock knock", "go ahead and switch of each and every light", "do not disturb",
-		"never mind", "one hundred", "turn on the light", "what time is it"}
+		"never mind", "one hundred", "turn on the light", "what time is it", "don't turn on kid's lites", "'quoted' words'"}
 	for _, c := range append(loadCases(t, "testdata/corpus.txt"), loadCases(t, "testdata/ha-intents-en.tsv")...) {
 		sentences = append(sentences, c.Sentence)
 	}
@@ -245,6 +246,9 @@ func TestRewriteShortcutsChangeNothing(t *testing.T) {
 		}
 		if got := rewriteTokens(slices.Clone(toks)); !slices.Equal(got, want) {
 			t.Errorf("%q: %q, every pass gives %q", s, got, want)
+		}
+		if got := words(strings.ToLower(s)); !slices.Equal(got, toks) {
+			t.Errorf("%q: words gives %q, tokenize and expandTokens %q", s, got, toks)
 		}
 	}
 	if skipped == 0 {

@@ -231,8 +231,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	trimmed := strings.TrimRightFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || r == '.' || r == '!' || r == '"' })
 	endsWithQ := strings.HasSuffix(trimmed, "?")
 
-	toks := tokenize(raw)
-	toks = expandTokens(toks)
+	toks := words(raw)
 	toks = rewriteTokens(toks)
 
 	// Wake phrase first: "hey jeeves, can you ..." (fillers already gone).
@@ -322,8 +321,13 @@ func needsRawReplace(s string) bool {
 
 // tokenize splits at anything but letters, digits and apostrophes; a decimal point between
 // digits stays ("1.5 hours").
-func tokenize(s string) []string {
-	out := make([]string, 0, strings.Count(s, " ")+2)
+func tokenize(s string) []string { return scanTokens(s, false) }
+
+// words is expandTokens(tokenize(s)) in one pass, into one slice.
+func words(s string) []string { return scanTokens(s, true) }
+
+func scanTokens(s string, expand bool) []string {
+	out := make([]string, 0, strings.Count(s, " ")+4)
 	start := -1
 	for i, r := range s {
 		var keep bool
@@ -339,12 +343,20 @@ func tokenize(s string) []string {
 		case keep && start < 0:
 			start = i
 		case !keep && start >= 0:
-			out = append(out, s[start:i])
+			if expand {
+				out = appendExpanded(out, s[start:i])
+			} else {
+				out = append(out, s[start:i])
+			}
 			start = -1
 		}
 	}
 	if start >= 0 {
-		out = append(out, s[start:])
+		if expand {
+			out = appendExpanded(out, s[start:])
+		} else {
+			out = append(out, s[start:])
+		}
 	}
 	return out
 }
@@ -354,31 +366,34 @@ func isASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }
 func expandTokens(in []string) []string {
 	out := make([]string, 0, len(in)+4)
 	for _, t := range in {
-		t = strings.Trim(t, "'")
-		if t == "" {
-			continue
-		}
-		if strings.IndexByte(t, '\'') < 0 {
-			// Most words: one lookup in the contractions and single rewrites together.
-			if c, ok := wordExpansions[t]; ok {
-				out = append(out, c...)
-			} else {
-				out = append(out, t)
-			}
-			continue
-		}
-		if c, ok := contractions[t]; ok {
-			out = append(out, c...)
-			continue
-		}
-		// Possessives and stray apostrophes: "kid's" -> "kids", "kids'" -> "kids".
-		t = strings.ReplaceAll(t, "'", "")
-		if r, ok := singleRewrites[t]; ok {
-			t = r
-		}
-		out = append(out, t)
+		out = appendExpanded(out, t)
 	}
 	return out
+}
+
+// appendExpanded appends a token with its contraction expanded, its apostrophes taken out
+// and its single-word rewrite done.
+func appendExpanded(out []string, t string) []string {
+	t = strings.Trim(t, "'")
+	if t == "" {
+		return out
+	}
+	if strings.IndexByte(t, '\'') < 0 {
+		// Most words: one lookup in the contractions and single rewrites together.
+		if c, ok := wordExpansions[t]; ok {
+			return append(out, c...)
+		}
+		return append(out, t)
+	}
+	if c, ok := contractions[t]; ok {
+		return append(out, c...)
+	}
+	// Possessives and stray apostrophes: "kid's" -> "kids", "kids'" -> "kids".
+	t = strings.ReplaceAll(t, "'", "")
+	if r, ok := singleRewrites[t]; ok {
+		t = r
+	}
+	return append(out, t)
 }
 
 func rewritePhrases(in []string) []string {
@@ -486,7 +501,7 @@ func hasSuffix(toks, p []string) bool {
 // normalizeVocab puts a vocabulary word (room, alias, person, wake phrase) in the same form
 // the normalizer gives transcripts.
 func normalizeVocab(s string) string {
-	toks := numbersToDigits(rewritePhrases(expandTokens(tokenize(rawReplacer.Replace(strings.ToLower(s))))))
+	toks := numbersToDigits(rewritePhrases(words(rawReplacer.Replace(strings.ToLower(s)))))
 	return strings.Join(toks, " ")
 }
 

@@ -130,7 +130,7 @@ func (w wakeMatcher) stripSegments(raw string) (string, bool) {
 		end := min(i+1, len(raw))
 		seg := raw[start:i]
 		if len(seg) <= 40 { // a wake phrase is a few short words
-			if toks := expandTokens(tokenize(seg)); len(toks) > 0 && w.vocative(toks) {
+			if toks := words(seg); len(toks) > 0 && w.vocative(toks) {
 				cut = append(cut, [2]int{start, end})
 			}
 		}
