@@ -69,15 +69,19 @@ func (s *State) AppendAudit(ctx context.Context, r AuditRecord) error {
 // appendAudit inserts r, inside tx when it is not nil.
 func (s *State) appendAudit(ctx context.Context, tx *sql.Tx, r AuditRecord) error {
 	args, _ := json.Marshal(allowlistArgs(r.Args))
-	stmt, err := s.prepared(ctx, insertAuditSQL)
-	if err != nil {
-		return fmt.Errorf("audit: %w", err)
-	}
+	values := []any{r.Time.UnixMilli(), r.TurnID, r.Device, r.Node, r.Route, r.Intent, string(args), r.Outcome, r.Code, r.LatencyMS, strings.Join(r.Redactions, ",")}
+	var err error
 	if tx != nil {
-		stmt = tx.StmtContext(ctx, stmt)
+		// An actuation's record, in a transaction of the durable pool (where an fsync, not
+		// parsing, is the cost).
+		_, err = tx.ExecContext(ctx, insertAuditSQL, values...)
+	} else {
+		var stmt *sql.Stmt
+		if stmt, err = s.prepared(ctx, insertAuditSQL); err != nil {
+			return fmt.Errorf("audit: %w", err)
+		}
+		_, err = stmt.ExecContext(ctx, values...)
 	}
-	_, err = stmt.ExecContext(ctx,
-		r.Time.UnixMilli(), r.TurnID, r.Device, r.Node, r.Route, r.Intent, string(args), r.Outcome, r.Code, r.LatencyMS, strings.Join(r.Redactions, ","))
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
@@ -89,7 +93,7 @@ func (s *State) appendAudit(ctx context.Context, tx *sql.Tx, r AuditRecord) erro
 // the audit intent; after, the outcome. If it fails, nothing of it is stored.
 func (s *State) RecordActuation(ctx context.Context, rec AuditRecord, key string, r *idemRecord) error {
 	return s.write(ctx, "audit and idempotency", func(ctx context.Context) error {
-		tx, err := s.db.BeginTx(ctx, nil)
+		tx, err := s.durable.BeginTx(ctx, nil)
 		if err != nil {
 			return fmt.Errorf("audit: %w", err)
 		}

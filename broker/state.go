@@ -18,15 +18,21 @@ import (
 
 // State is the broker's own database: device tokens, the audit log and idempotency records,
 // in one SQLite file in the state directory. WAL mode lets reachyctl create and revoke tokens
-// while the broker runs; a committed record survives the process being killed, and with
-// synchronous=FULL it survives a power cut too (actuations are recorded before they happen).
+// while the broker runs; a committed record survives the process being killed. Two pools
+// share the file: records that must survive a power cut too — an actuation's audit intent
+// and pending key (recorded before it happens), its outcome, token changes — commit through
+// `durable` (synchronous=FULL: the WAL is synced at commit, which also makes every earlier
+// commit durable); everything else (a read's audit row, settled keys of turns that did not
+// act, heartbeats) commits through `db` (synchronous=NORMAL: synced at checkpoints), which
+// keeps a read turn free of an fsync.
 //
 // Every access runs under the caller's context and returns when it ends, even if the disk
 // underneath has stalled: a turn's deadline holds against the state store.
 type State struct {
-	db    *sql.DB
-	stmts preparedStatements // see prepared.go
-	path  string
+	db      *sql.DB
+	durable *sql.DB            // synchronous=FULL, for what must survive a power cut
+	stmts   preparedStatements // see prepared.go
+	path    string
 
 	// fault, when set (tests only), is called before each access and may fail or stall it.
 	fault atomic.Pointer[func(ctx context.Context, op string) error]
@@ -139,8 +145,8 @@ func openState(dir string, create bool) (*State, error) {
 	if err := secureStateFiles(dir); err != nil {
 		return nil, err
 	}
-	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(FULL)&_pragma=foreign_keys(ON)"
-	db, err := sql.Open("sqlite", dsn)
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=foreign_keys(ON)&_pragma=synchronous"
+	db, err := sql.Open("sqlite", dsn+"(NORMAL)")
 	if err != nil {
 		return nil, fmt.Errorf("open state %s: %w", path, err)
 	}
@@ -189,6 +195,11 @@ func openState(dir string, create bool) (*State, error) {
 		db.Close()
 		return nil, err
 	}
+	if s.durable, err = sql.Open("sqlite", dsn+"(FULL)"); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open state %s: %w", path, err)
+	}
+	s.durable.SetMaxOpenConns(2)
 	return s, nil
 }
 
@@ -291,7 +302,7 @@ func secureStateFiles(dir string) error {
 }
 
 // Close closes the database.
-func (s *State) Close() error { return s.db.Close() }
+func (s *State) Close() error { return errors.Join(s.durable.Close(), s.db.Close()) }
 
 // Ping checks the database answers (readiness).
 func (s *State) Ping(ctx context.Context) error {

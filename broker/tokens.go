@@ -78,7 +78,7 @@ func (s *State) CreateToken(ctx context.Context, device string, scopes []string,
 	scopes = slices.Clone(scopes)
 	slices.Sort(scopes)
 	scopes = slices.Compact(scopes)
-	_, err := s.db.ExecContext(ctx, `INSERT INTO tokens (id, device, hash, scopes, node, created) VALUES (?, ?, ?, ?, ?, ?)`,
+	_, err := s.durable.ExecContext(ctx, `INSERT INTO tokens (id, device, hash, scopes, node, created) VALUES (?, ?, ?, ?, ?, ?)`,
 		id, device, hash[:], strings.Join(scopes, ","), node, now.UnixMilli())
 	if err != nil {
 		return "", TokenInfo{}, fmt.Errorf("create token: %w", err)
@@ -152,7 +152,7 @@ func (s *State) ListTokens(ctx context.Context, device string) ([]TokenInfo, err
 
 // RevokeTokens revokes every live token of device; the next request with one is refused.
 func (s *State) RevokeTokens(ctx context.Context, device string) (int, error) {
-	res, err := s.db.ExecContext(ctx, `UPDATE tokens SET revoked = ? WHERE device = ? AND revoked IS NULL`, time.Now().UnixMilli(), device)
+	res, err := s.durable.ExecContext(ctx, `UPDATE tokens SET revoked = ? WHERE device = ? AND revoked IS NULL`, time.Now().UnixMilli(), device)
 	if err != nil {
 		return 0, fmt.Errorf("revoke: %w", err)
 	}
@@ -216,7 +216,7 @@ func (s *State) SetScopes(ctx context.Context, device string, scopes []string) (
 	scopes = slices.Clone(scopes)
 	slices.Sort(scopes)
 	scopes = slices.Compact(scopes)
-	res, err := s.db.ExecContext(ctx, `UPDATE tokens SET scopes = ? WHERE device = ? AND revoked IS NULL`, strings.Join(scopes, ","), device)
+	res, err := s.durable.ExecContext(ctx, `UPDATE tokens SET scopes = ? WHERE device = ? AND revoked IS NULL`, strings.Join(scopes, ","), device)
 	if err != nil {
 		return 0, fmt.Errorf("set scopes: %w", err)
 	}

@@ -77,6 +77,10 @@ func durationCore(w string) bool {
 // hour and a half" -> "set a timer for ~an_hour_and_a_half"), so a {duration} placeholder is a single
 // token: patterns stay simple regular expressions, and cheap to run.
 func durationView(toks []string) string {
+	// Without a core word no run is marked: the view is the sentence itself (most sentences).
+	if !slices.ContainsFunc(toks, durationCore) {
+		return strings.Join(toks, " ")
+	}
 	var b strings.Builder
 	for i := 0; i < len(toks); {
 		j := i

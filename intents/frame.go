@@ -24,17 +24,20 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	if dev != "light" && dev != "ac" {
 		return Decision{}, false
 	}
-	setName, getName := "house."+dev+".set", "house."+dev+".get"
+	setName, getName := "house.light.set", "house.light.get" // constants: no string built per sentence
+	if dev == "ac" {
+		setName, getName = "house.ac.set", "house.ac.get"
+	}
 	set, get := t.byName[setName], t.byName[getName]
 	if set == nil || get == nil {
 		return Decision{}, false
 	}
-	trace := fmt.Sprintf("frame: device %s, form %s", dev, m.Form)
+	trace := "frame: device " + dev + ", form " + m.Form
 	captured := map[string]string{}
 	switch room, many := frameRoom(m); {
 	case many:
 		d := t.oneThing(n, "it names more than one place")
-		d.Mentions = &m
+		d.Mentions = m.ref()
 		return d, true
 	case room != "":
 		captured["room"] = room
@@ -51,7 +54,7 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		delete(captured, "room")
 		b := t.bind(set, captured, ctx)
 		d := t.settle(set, b, frameRule(set), n)
-		d.Mentions = &m
+		d.Mentions = m.ref()
 		d.Doctrine = append([]string{trace + ": the speaker corrected themselves, so ask"}, d.Doctrine...)
 		return d, true
 	}
@@ -64,14 +67,14 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 			captured["temperature"] = m.Temperature
 		}
 		d := t.fallTo(set, t.bind(set, captured, ctx), frameRule(set), n, ctx, formNeverActs[m.Form])
-		d.Mentions = &m
+		d.Mentions = m.ref()
 		d.Doctrine = append([]string{trace}, d.Doctrine...)
 		return d, true
 	}
 	if !acting {
 		b := t.bind(get, captured, ctx)
 		d := t.settle(get, b, frameRule(get), n)
-		d.Mentions = &m
+		d.Mentions = m.ref()
 		d.Doctrine = append([]string{fmt.Sprintf("%s: only an imperative acts, so %s reads", trace, m.Form)}, d.Doctrine...)
 		return d, true
 	}
@@ -81,22 +84,22 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 			why = "it asks for later, and only now can be done"
 		}
 		d := t.unclear(n, dev, trace+": "+why)
-		d.Mentions = &m
+		d.Mentions = m.ref()
 		return d, true
 	}
 	if m.Alternatives {
 		d := t.oneThing(n, "it offers a choice (\"or\")")
-		d.Mentions = &m
+		d.Mentions = m.ref()
 		return d, true
 	}
 	if m.Unexplained > maxUnexplained {
 		d := t.unclear(n, dev, fmt.Sprintf("%s: %d words are not house words, so nothing is done on a guess", trace, m.Unexplained))
-		d.Mentions = &m
+		d.Mentions = m.ref()
 		return d, true
 	}
 	if len(m.States) > 1 {
 		d := t.oneThing(n, "it says both on and off")
-		d.Mentions = &m
+		d.Mentions = m.ref()
 		return d, true
 	}
 	if len(m.States) == 1 {
@@ -109,18 +112,18 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		if m.Action {
 			// "dim the lights", "turn up the ac": an action this home cannot do.
 			d := t.unclear(n, dev, trace+": an action without a state the home can set")
-			d.Mentions = &m
+			d.Mentions = m.ref()
 			return d, true
 		}
 		b := t.bind(get, captured, ctx)
 		d := t.settle(get, b, frameRule(get), n)
-		d.Mentions = &m
+		d.Mentions = m.ref()
 		d.Doctrine = append([]string{trace + ": nothing to set, so read"}, d.Doctrine...)
 		return d, true
 	}
 	b := t.bind(set, captured, ctx)
 	d := t.doctrine(set, b, frameRule(set), n, ctx)
-	d.Mentions = &m
+	d.Mentions = m.ref()
 	d.Doctrine = append([]string{trace + ": " + setName}, d.Doctrine...)
 	return d, true
 }
@@ -202,7 +205,7 @@ func (t *Table) calendarFrame(n Normalized, m Mentions, ctx Context) (Decision, 
 	}
 	b := t.bind(in, map[string]string{"person": m.People[0]}, ctx)
 	d := t.settle(in, b, frameRule(in), n)
-	d.Mentions = &m
+	d.Mentions = m.ref()
 	d.Doctrine = append([]string{"frame: a person of the home and a calendar word: calendar.status"}, d.Doctrine...)
 	return d, true
 }

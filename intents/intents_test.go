@@ -3,6 +3,7 @@ package intents
 import (
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -188,6 +189,80 @@ func TestPrefilterNeverHidesAMatch(t *testing.T) {
 	if f := derivePrefilter(`^(?:(?:turn|switch) (?:on|off) (?:the )?lights?)$`); len(f) < 2 || f.admits("turn on the oven") {
 		t.Fatal("no prefilter derived for a plain pattern")
 	}
+}
+
+// TestPairSetNeverTurnsAwayALiteral: the byte-pair pre-check in front of each substring
+// search answers "maybe" for every literal a sentence holds, so a prefilter's answer is the
+// one a plain search gives.
+func TestPairSetNeverTurnsAwayALiteral(t *testing.T) {
+	tb := demo(t)
+	cases := append(loadCases(t, "testdata/corpus.txt"), loadCases(t, "testdata/ha-intents-en.tsv")...)
+	turnedAway := 0
+	for _, c := range cases {
+		n := normalize(c.Sentence, tb.vocab.wake)
+		for _, text := range []string{n.Text, n.durations()} {
+			pairs := pairsOf(text)
+			for _, in := range tb.Intents() {
+				for _, p := range in.patterns {
+					for _, g := range p.filter {
+						for _, lit := range g {
+							held := strings.Contains(text, lit)
+							if held && !pairs.mayHold(lit) {
+								t.Fatalf("%q holds %q, but its pairs say it does not", text, lit)
+							}
+							if !held && !pairs.mayHold(lit) {
+								turnedAway++
+							}
+						}
+					}
+					if got, want := p.filter.admitsPairs(text, &pairs), plainAdmits(p.filter, text); got != want {
+						t.Fatalf("prefilter of %s on %q: %v, a plain search says %v", in.Name, text, got, want)
+					}
+				}
+			}
+		}
+	}
+	if turnedAway == 0 {
+		t.Fatal("the pair pre-check never turned a literal away: it saves no search")
+	}
+}
+
+// TestRewriteShortcutsChangeNothing: rewriteTokens skips passes only when they would not
+// change the words, so its tokens are those of every pass run in turn; words is tokenize and
+// expandTokens in one pass.
+func TestRewriteShortcutsChangeNothing(t *testing.T) {
+	sentences := []string{"turn of the air conditioning", "um set the a c to twenty two degrees celsius",
+		"the the kitchen light", "knock knock", "go ahead and switch of each and every light", "do not disturb",
+		"never mind", "one hundred", "turn on the light", "what time is it", "don't turn on kid's lites", "'quoted' words'"}
+	for _, c := range append(loadCases(t, "testdata/corpus.txt"), loadCases(t, "testdata/ha-intents-en.tsv")...) {
+		sentences = append(sentences, c.Sentence)
+	}
+	skipped := 0
+	for _, s := range sentences {
+		toks := expandTokens(tokenize(strings.ToLower(s)))
+		want := dropFillersAndStutters(numbersToDigits(rewritePhrases(slices.Clone(toks))))
+		if !mayRewrite(toks) && !hasRepeat(toks) {
+			skipped++
+		}
+		if got := rewriteTokens(slices.Clone(toks)); !slices.Equal(got, want) {
+			t.Errorf("%q: %q, every pass gives %q", s, got, want)
+		}
+		if got := words(strings.ToLower(s)); !slices.Equal(got, toks) {
+			t.Errorf("%q: words gives %q, tokenize and expandTokens %q", s, got, toks)
+		}
+	}
+	if skipped == 0 {
+		t.Error("no sentence skipped the passes")
+	}
+}
+
+func plainAdmits(p prefilter, text string) bool {
+	for _, anyOf := range p {
+		if !slices.ContainsFunc(anyOf, func(lit string) bool { return strings.Contains(text, lit) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // TestCourtesyTailsAreIndexed: trimTails only tries a tail when the sentence ends in one of

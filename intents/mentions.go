@@ -106,6 +106,11 @@ func (t *Table) mentions(n Normalized) Mentions {
 	toks := n.tokens()
 	var m Mentions
 	used := make([]bool, len(toks)) // tokens that are part of a room name
+	var clsBuf [32]wordClass
+	classes := clsBuf[:0] // each token's word class, looked up once
+	for _, w := range toks {
+		classes = append(classes, wordClasses[w])
+	}
 	// Rooms, longest phrase first ("living room" before "room").
 	for i := 0; i < len(toks); i++ {
 		if !t.vocab.roomStarts[toks[i]] {
@@ -144,18 +149,20 @@ func (t *Table) mentions(n Normalized) Mentions {
 		if i > 0 {
 			prev = toks[i-1]
 		}
+		cls := classes[i]
 		switch {
 		case w == "here":
 			m.Here = true
 		case w == "this" && (next == "room" || next == "rooms"):
 			m.Here = true
 			used[i+1] = true
-		case allWords[w] && !(w == "home" && prev != "the" && prev != "my" && prev != "our" && prev != "entire" && prev != "whole"):
+		case cls&wcAll != 0 && !(w == "home" && prev != "the" && prev != "my" && prev != "our" && prev != "entire" && prev != "whole"):
 			m.All = true
 		case w == "rooms" && (prev == "the" || prev == "all" || prev == "every"):
 			m.All = true
 		}
-		if d, ok := deviceWords[w]; ok {
+		if cls&wcDevice != 0 {
+			d := deviceWords[w]
 			if m.Device == "" || m.Device == "other" {
 				m.Device = d
 			}
@@ -165,19 +172,19 @@ func (t *Table) mentions(n Normalized) Mentions {
 			}
 		}
 		switch {
-		case w == "on" && (next == "the" || next == "my" || next == "our") && i > 0 && deviceWords[prev] == "" && !actionVerbs[prev]:
+		case w == "on" && (next == "the" || next == "my" || next == "our") && i > 0 && classes[i-1]&(wcDevice|wcAction) == 0:
 			// "on the porch": a place, not a state
 		case w == "on" && isDigits(next):
 			// "put the ac on 22": a setting, not a state
 		case w == "on" || w == "up" && prev == "light":
 			m.States = appendState(m.States, "on")
-		case w == "off" || w == "out" && (deviceWords[prev] != "" || prev == "lights") || w == "down" && (prev == "power" || prev == "shut"):
+		case w == "off" || w == "out" && (i > 0 && classes[i-1]&wcDevice != 0 || prev == "lights") || w == "down" && (prev == "power" || prev == "shut"):
 			m.States = appendState(m.States, "off")
-		case onVerbs[w]:
+		case cls&wcOnVerb != 0:
 			m.States, m.Action = appendState(m.States, "on"), true
-		case offVerbs[w]:
+		case cls&wcOffVerb != 0:
 			m.States, m.Action = appendState(m.States, "off"), true
-		case actionVerbs[w]:
+		case cls&wcAction != 0:
 			m.Action = true
 		}
 		if w == "light" && (next == "up" || i == 0 && contains(toks, "up")) {
@@ -185,10 +192,10 @@ func (t *Table) mentions(n Normalized) Mentions {
 			m.Action = true
 			m.States = appendState(m.States, "on")
 		}
-		if calendarWords[w] || w == "up" && next == "to" {
+		if cls&wcCalendar != 0 || w == "up" && next == "to" {
 			m.Calendar = true // "what's mum up to"
 		}
-		if warmthWords[w] {
+		if cls&wcWarmth != 0 {
 			m.Warmth = true
 		}
 		if p, ok := t.vocab.people[w]; ok && !contains(m.People, p) {
@@ -211,7 +218,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 		m.Device = "light" // "switch the kitchen on": a room's lights, the device every room has
 	}
 	var place []int
-	m.UnknownRoom, place = t.unknownPlace(toks, used)
+	m.UnknownRoom, place = t.unknownPlace(toks, used, classes)
 	for _, i := range place {
 		used[i] = true // the words of an unknown place are explained as one (and asked about)
 	}
@@ -220,16 +227,17 @@ func (t *Table) mentions(n Normalized) Mentions {
 		if i+1 < len(toks) {
 			next = toks[i+1]
 		}
+		cls := classes[i]
 		switch {
 		case w == "except" || w == "but" || w == "besides" || w == "excluding" || w == "apart" && next == "from" || w == "other" && next == "than":
 			m.Exception = true
-		case deferWords[w] || (w == "in" || w == "at" || w == "after" || w == "for") && (isDigits(next) || next == "a" && i+2 < len(toks) && durationCore(toks[i+2]) || next == "an" || next == "half"):
+		case cls&wcDefer != 0 || (w == "in" || w == "at" || w == "after" || w == "for") && (isDigits(next) || next == "a" && i+2 < len(toks) && durationCore(toks[i+2]) || next == "an" || next == "half"):
 			m.Deferred = true
 		}
 		switch {
 		case w == "or" || w == "either":
 			m.Alternatives = true
-		case used[i], explained(w), t.vocab.people[w] != "":
+		case used[i], cls&wcExplained != 0, isDigits(w), t.vocab.people[w] != "":
 		default:
 			m.Unexplained++
 		}
@@ -238,12 +246,65 @@ func (t *Table) mentions(n Normalized) Mentions {
 	return m
 }
 
+// ref is a copy of m for a decision. Taking &m of a parameter would move it to the heap on
+// every call, also for the sentences that never report their mentions.
+func (m Mentions) ref() *Mentions { return &m }
+
 // explained reports whether a word belongs to one of the lists a house sentence is read with.
 func explained(w string) bool {
-	return plainWords[w] || deviceWords[w] != "" || fixtureWords[w] || actionVerbs[w] || onVerbs[w] || offVerbs[w] ||
-		allWords[w] || functionWords[w] || calendarWords[w] || warmthWords[w] || ignorableWords[w] || placeStop[w] ||
-		isDigits(w) || w == "or" || w == "either"
+	return wordClasses[w]&wcExplained != 0 || isDigits(w)
 }
+
+// wordClass is a set of the lists a word is on; wordClasses holds it for every listed word,
+// so reading a sentence costs one lookup per word instead of one per list (the lists are
+// never changed after the package is loaded).
+type wordClass uint16
+
+const (
+	wcAll wordClass = 1 << iota
+	wcOnVerb
+	wcOffVerb
+	wcAction
+	wcCalendar
+	wcWarmth
+	wcDefer
+	wcExplained   // on a list explained reads
+	wcRoomPrep    // in roomPrepositions
+	wcHouseDevice // a deviceWords word for a light or the AC
+	wcDevice      // any deviceWords word
+)
+
+var wordClasses = func() map[string]wordClass {
+	out := map[string]wordClass{"or": wcExplained, "either": wcExplained}
+	add := func(list map[string]bool, c wordClass) {
+		for w, ok := range list {
+			if ok {
+				out[w] |= c
+			}
+		}
+	}
+	add(allWords, wcAll|wcExplained)
+	add(onVerbs, wcOnVerb|wcExplained)
+	add(offVerbs, wcOffVerb|wcExplained)
+	add(actionVerbs, wcAction|wcExplained)
+	add(calendarWords, wcCalendar|wcExplained)
+	add(warmthWords, wcWarmth|wcExplained)
+	add(deferWords, wcDefer)
+	for _, list := range []map[string]bool{plainWords, fixtureWords, functionWords, ignorableWords, placeStop} {
+		add(list, wcExplained)
+	}
+	add(roomPrepositions, wcRoomPrep)
+	for w, d := range deviceWords {
+		if d != "" {
+			out[w] |= wcExplained
+		}
+		if d == "light" || d == "ac" {
+			out[w] |= wcHouseDevice
+		}
+		out[w] |= wcDevice
+	}
+	return out
+}()
 
 func appendState(s []string, st string) []string {
 	if len(s) > 0 && s[len(s)-1] == st {
@@ -264,7 +325,7 @@ func contains(s []string, v string) bool {
 // unknownPlace finds a place that is not a room of the home: "in the garage", "at the first
 // floor", or a word in front of a device word that is neither a room nor a fixture ("the
 // garage light"). It never keeps the words: an unknown place is only asked about.
-func (t *Table) unknownPlace(toks []string, used []bool) (bool, []int) {
+func (t *Table) unknownPlace(toks []string, used []bool, classes []wordClass) (bool, []int) {
 	span := func(a, b int) []int {
 		var out []int
 		for i := a; i < b; i++ {
@@ -272,8 +333,8 @@ func (t *Table) unknownPlace(toks []string, used []bool) (bool, []int) {
 		}
 		return out
 	}
-	for i, w := range toks {
-		if !roomPrepositions[w] || i+1 >= len(toks) {
+	for i := range toks {
+		if classes[i]&wcRoomPrep == 0 || i+1 >= len(toks) {
 			continue
 		}
 		j := i + 1
@@ -281,7 +342,7 @@ func (t *Table) unknownPlace(toks []string, used []bool) (bool, []int) {
 			j++
 		}
 		k := j
-		for k < len(toks) && k-j < 3 && !placeStop[toks[k]] && !used[k] && deviceWords[toks[k]] == "" && !isDigits(toks[k]) {
+		for k < len(toks) && k-j < 3 && !placeStop[toks[k]] && !used[k] && classes[k]&wcDevice == 0 && !isDigits(toks[k]) {
 			k++
 		}
 		if k == j || (k < len(toks) && used[k]) {
@@ -292,8 +353,8 @@ func (t *Table) unknownPlace(toks []string, used []bool) (bool, []int) {
 		}
 		return true, span(j, k)
 	}
-	for i, w := range toks {
-		if deviceWords[w] != "light" && deviceWords[w] != "ac" {
+	for i := range toks {
+		if classes[i]&wcHouseDevice == 0 {
 			continue
 		}
 		// After the device: "turn off all the lights first floor".
@@ -375,7 +436,19 @@ var indirectLeads = [][]string{
 	{"check", "on"}, {"check", "the"}, {"check"}, {"look", "if"}, {"look", "whether"}, {"show", "me"},
 }
 
+// indirectStarts are the first words of indirectLeads: most sentences start with none.
+var indirectStarts = func() map[string]bool {
+	out := map[string]bool{}
+	for _, l := range indirectLeads {
+		out[l[0]] = true
+	}
+	return out
+}()
+
 func indirect(toks []string) bool {
+	if len(toks) == 0 || !indirectStarts[toks[0]] {
+		return false
+	}
 	for _, l := range indirectLeads {
 		if hasPrefix(toks, l) {
 			return true
@@ -392,7 +465,7 @@ func reported(toks []string) bool {
 		case "said", "says", "told", "tells", "asked", "asks", "wants", "wanted", "suggested", "suggests":
 			return i > 0 && toks[0] != "please"
 		}
-		if actionVerbs[w] || onVerbs[w] || offVerbs[w] {
+		if wordClasses[w]&(wcAction|wcOnVerb|wcOffVerb) != 0 {
 			return false
 		}
 	}
@@ -418,7 +491,7 @@ func corrected(toks []string) bool {
 // statement: "the kitchen light is on" reports, it does not ask for anything. "make sure the
 // lights are off" is still a request.
 func statement(toks []string) bool {
-	if len(toks) == 0 || actionVerbs[toks[0]] || onVerbs[toks[0]] || offVerbs[toks[0]] || toks[0] == "ensure" {
+	if len(toks) == 0 || wordClasses[toks[0]]&(wcAction|wcOnVerb|wcOffVerb) != 0 || toks[0] == "ensure" {
 		return false
 	}
 	if toks[0] == "i" || toks[0] == "we" {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Normalized is a transcript made ready for the patterns, and what normalizing learned.
@@ -84,6 +85,85 @@ var singleRewrites = map[string]string{
 	"lites": "lights", "lite": "light",
 }
 
+// wordExpansions are contractions and singleRewrites in one map, for words without an
+// apostrophe; a contraction wins, as in the apostrophe path.
+var wordExpansions = func() map[string][]string {
+	out := map[string][]string{}
+	for w, to := range singleRewrites {
+		out[w] = []string{to}
+	}
+	for w, to := range contractions {
+		out[w] = to
+	}
+	return out
+}()
+
+// rewriteWords are the words a stage after expandTokens may change: number words and
+// fillers (rewriteChanges), and the first words of phraseRewrites (rewriteStart).
+var rewriteWords = func() map[string]uint8 {
+	out := map[string]uint8{}
+	for w := range rewriteStarts {
+		out[w] |= rewriteStart
+	}
+	for w := range fillers {
+		out[w] |= rewriteChanges
+	}
+	for _, list := range []map[string]int{units, tens} {
+		for w := range list {
+			out[w] |= rewriteChanges
+		}
+	}
+	return out
+}()
+
+const (
+	rewriteChanges uint8 = 1 << iota
+	rewriteStart
+)
+
+// rewriteTokens runs the passes after expandTokens (phrases, numbers, fillers and
+// stutters), skipping those that would change nothing. It rewrites toks in place.
+func rewriteTokens(toks []string) []string {
+	switch {
+	case mayRewrite(toks):
+		return dropFillersAndStutters(numbersToDigits(rewritePhrases(toks)))
+	case hasRepeat(toks):
+		return dropFillersAndStutters(toks) // only a stutter to take out
+	}
+	return toks
+}
+
+// mayRewrite reports whether rewritePhrases, numbersToDigits or dropFillersAndStutters
+// could change anything but a stutter: a phrase rewrite that applies, a number word or a
+// filler. Most sentences have none, and skip those passes with one lookup per word.
+func mayRewrite(toks []string) bool {
+	for i, t := range toks {
+		c := rewriteWords[t]
+		if c&rewriteChanges != 0 {
+			return true // a number word or a filler
+		}
+		if c&rewriteStart == 0 {
+			continue
+		}
+		for _, r := range phraseRewrites {
+			if hasPrefix(toks[i:], r.from) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasRepeat reports whether a word follows itself (a stutter may need taking out).
+func hasRepeat(toks []string) bool {
+	for i := 1; i < len(toks); i++ {
+		if toks[i] == toks[i-1] {
+			return true
+		}
+	}
+	return false
+}
+
 // stutterWords are the short words whisper doubles when a speaker hesitates.
 var stutterWords = map[string]bool{"the": true, "a": true, "an": true, "to": true, "on": true, "off": true, "in": true,
 	"i": true, "is": true, "it": true, "and": true, "of": true, "my": true, "turn": true, "switch": true, "what": true,
@@ -143,7 +223,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		transcript = transcript[:maxTranscript]
 	}
 	raw := strings.ToLower(transcript)
-	if strings.ContainsAny(raw, "./’‘°") {
+	if needsRawReplace(raw) {
 		raw = rawReplacer.Replace(raw)
 	}
 	raw, n.Wake = wake.stripSegments(raw)
@@ -151,11 +231,8 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	trimmed := strings.TrimRightFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || r == '.' || r == '!' || r == '"' })
 	endsWithQ := strings.HasSuffix(trimmed, "?")
 
-	toks := tokenize(raw)
-	toks = expandTokens(toks)
-	toks = rewritePhrases(toks)
-	toks = numbersToDigits(toks)
-	toks = dropFillersAndStutters(toks)
+	toks := words(raw)
+	toks = rewriteTokens(toks)
 
 	// Wake phrase first: "hey jeeves, can you ..." (fillers already gone).
 	var atStart bool
@@ -204,7 +281,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		}
 	}
 	// "please" inside the sentence is politeness too.
-	out := toks[:0:0]
+	out := toks[:0] // in place: normalize owns toks, and Clean is already a copy
 	for _, t := range toks {
 		if t == "please" {
 			n.Polite = true
@@ -230,13 +307,35 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	return n
 }
 
+// needsRawReplace reports whether rawReplacer may change s: it holds a '.', a '/' or a
+// non-ASCII byte (the typographic apostrophes and the degree sign). A byte scan, where
+// strings.ContainsAny with non-ASCII characters decodes every rune.
+func needsRawReplace(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '.' || c == '/' || c >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
 // tokenize splits at anything but letters, digits and apostrophes; a decimal point between
 // digits stays ("1.5 hours").
-func tokenize(s string) []string {
-	out := make([]string, 0, strings.Count(s, " ")+2)
+func tokenize(s string) []string { return scanTokens(s, false) }
+
+// words is expandTokens(tokenize(s)) in one pass, into one slice.
+func words(s string) []string { return scanTokens(s, true) }
+
+func scanTokens(s string, expand bool) []string {
+	out := make([]string, 0, strings.Count(s, " ")+4)
 	start := -1
 	for i, r := range s {
-		keep := r == '\'' || unicode.IsLetter(r) || unicode.IsDigit(r)
+		var keep bool
+		if r < utf8.RuneSelf { // ASCII, nearly every transcript: no table lookups
+			keep = r == '\'' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+		} else {
+			keep = unicode.IsLetter(r) || unicode.IsDigit(r)
+		}
 		if r == '.' && i > 0 && i+1 < len(s) && isASCIIDigit(s[i-1]) && isASCIIDigit(s[i+1]) {
 			keep = true
 		}
@@ -244,12 +343,20 @@ func tokenize(s string) []string {
 		case keep && start < 0:
 			start = i
 		case !keep && start >= 0:
-			out = append(out, s[start:i])
+			if expand {
+				out = appendExpanded(out, s[start:i])
+			} else {
+				out = append(out, s[start:i])
+			}
 			start = -1
 		}
 	}
 	if start >= 0 {
-		out = append(out, s[start:])
+		if expand {
+			out = appendExpanded(out, s[start:])
+		} else {
+			out = append(out, s[start:])
+		}
 	}
 	return out
 }
@@ -259,26 +366,38 @@ func isASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }
 func expandTokens(in []string) []string {
 	out := make([]string, 0, len(in)+4)
 	for _, t := range in {
-		t = strings.Trim(t, "'")
-		if t == "" {
-			continue
-		}
-		if c, ok := contractions[t]; ok {
-			out = append(out, c...)
-			continue
-		}
-		// Possessives and stray apostrophes: "kid's" -> "kids", "kids'" -> "kids".
-		t = strings.ReplaceAll(t, "'", "")
-		if r, ok := singleRewrites[t]; ok {
-			t = r
-		}
-		out = append(out, t)
+		out = appendExpanded(out, t)
 	}
 	return out
 }
 
+// appendExpanded appends a token with its contraction expanded, its apostrophes taken out
+// and its single-word rewrite done.
+func appendExpanded(out []string, t string) []string {
+	t = strings.Trim(t, "'")
+	if t == "" {
+		return out
+	}
+	if strings.IndexByte(t, '\'') < 0 {
+		// Most words: one lookup in the contractions and single rewrites together.
+		if c, ok := wordExpansions[t]; ok {
+			return append(out, c...)
+		}
+		return append(out, t)
+	}
+	if c, ok := contractions[t]; ok {
+		return append(out, c...)
+	}
+	// Possessives and stray apostrophes: "kid's" -> "kids", "kids'" -> "kids".
+	t = strings.ReplaceAll(t, "'", "")
+	if r, ok := singleRewrites[t]; ok {
+		t = r
+	}
+	return append(out, t)
+}
+
 func rewritePhrases(in []string) []string {
-	out := make([]string, 0, len(in))
+	out := in[:0] // in place: it never writes past what it has read
 outer:
 	for i := 0; i < len(in); {
 		if !rewriteStarts[in[i]] {
@@ -304,7 +423,7 @@ outer:
 
 // numbersToDigits turns "twenty two" into "22" and "five" into "5".
 func numbersToDigits(in []string) []string {
-	out := make([]string, 0, len(in))
+	out := in[:0] // in place: it never writes past what it has read
 	for i := 0; i < len(in); i++ {
 		t := in[i]
 		if v, ok := tens[t]; ok {
@@ -331,7 +450,7 @@ func numbersToDigits(in []string) []string {
 }
 
 func dropFillersAndStutters(in []string) []string {
-	out := make([]string, 0, len(in))
+	out := in[:0] // in place: it never writes past what it has read
 	for _, t := range in {
 		if fillers[t] {
 			continue
@@ -382,7 +501,7 @@ func hasSuffix(toks, p []string) bool {
 // normalizeVocab puts a vocabulary word (room, alias, person, wake phrase) in the same form
 // the normalizer gives transcripts.
 func normalizeVocab(s string) string {
-	toks := numbersToDigits(rewritePhrases(expandTokens(tokenize(rawReplacer.Replace(strings.ToLower(s))))))
+	toks := numbersToDigits(rewritePhrases(words(rawReplacer.Replace(strings.ToLower(s)))))
 	return strings.Join(toks, " ")
 }
 

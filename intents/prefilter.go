@@ -13,10 +13,45 @@ import (
 type prefilter [][]string
 
 func (p prefilter) admits(text string) bool {
+	pairs := pairsOf(text)
+	return p.admitsPairs(text, &pairs)
+}
+
+// pairSet is a Bloom set of the byte pairs of a text: a literal whose pairs are not all in
+// it is not in the text, which one bit test per pair tells, before any substring search.
+// It never turns away a literal the text holds, so admitsPairs answers exactly as a search
+// of every literal would.
+type pairSet [16]uint64
+
+func pairBit(a, b byte) uint { return (uint(a)<<5 ^ uint(b)) & 1023 }
+
+func pairsOf(text string) pairSet {
+	var s pairSet
+	for i := 0; i+1 < len(text); i++ {
+		h := pairBit(text[i], text[i+1])
+		s[h>>6] |= 1 << (h & 63)
+	}
+	return s
+}
+
+// mayHold reports whether every byte pair of lit is in s.
+func (s *pairSet) mayHold(lit string) bool {
+	for i := 0; i+1 < len(lit); i++ {
+		h := pairBit(lit[i], lit[i+1])
+		if s[h>>6]&(1<<(h&63)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// admitsPairs is admits with the text's pairs already collected (once per text, for all
+// the patterns tried on it).
+func (p prefilter) admitsPairs(text string, pairs *pairSet) bool {
 	for _, anyOf := range p {
 		ok := false
 		for _, lit := range anyOf {
-			if strings.Contains(text, lit) {
+			if pairs.mayHold(lit) && strings.Contains(text, lit) {
 				ok = true
 				break
 			}

@@ -77,11 +77,11 @@ func (t *Table) Route(transcript string, ctx Context) Decision {
 	}
 	if topic, ok := aboutHome(n, m); ok {
 		d := t.unclear(n, topic, "no intent fits a sentence about this home")
-		d.Mentions = &m
+		d.Mentions = m.ref()
 		return d
 	}
 	d := t.ask(n, nil)
-	d.Mentions = &m
+	d.Mentions = m.ref()
 	return d
 }
 
@@ -111,6 +111,8 @@ func (t *Table) routeClause(n Normalized, ctx Context) (Decision, bool) {
 // table order.
 func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) {
 	durText, haveDur := "", false
+	var textPairs, durPairs pairSet
+	havePairs := false
 	list := t.custom
 	if builtin {
 		list = t.builtins
@@ -118,16 +120,24 @@ func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) 
 	for _, in := range list {
 		for i, p := range in.patterns {
 			text := n.Text
+			if !havePairs {
+				textPairs, havePairs = pairsOf(text), true
+			}
+			pairs := &textPairs
 			if p.durations {
 				if !haveDur {
 					durText, haveDur = n.durations(), true
+					durPairs = pairsOf(durText)
 				}
-				text = durText
+				text, pairs = durText, &durPairs
 			}
-			if !p.filter.admits(text) || !p.re.MatchString(text) {
+			if !p.filter.admitsPairs(text, pairs) {
 				continue
 			}
-			m := p.re.FindStringSubmatch(text)
+			m := p.re.FindStringSubmatch(text) // one run of the expression: nil when it does not match
+			if m == nil {
+				continue
+			}
 			captured, ok := captures(p, m)
 			if !ok {
 				continue

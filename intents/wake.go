@@ -119,28 +119,43 @@ func (w wakeMatcher) stripSegments(raw string) (string, bool) {
 	if len(w.names) == 0 || !strings.ContainsAny(raw, ",.!?;:") {
 		return raw, false
 	}
-	var out strings.Builder
-	found := false
+	// The segments that are only a wake phrase; most transcripts have none, and are
+	// returned as they are, without being copied.
+	var cut [][2]int
 	start := 0
 	for i := 0; i <= len(raw); i++ {
-		if i < len(raw) && !strings.ContainsRune(",.!?;:", rune(raw[i])) {
+		if i < len(raw) && !isClauseMark(raw[i]) {
 			continue
 		}
 		end := min(i+1, len(raw))
 		seg := raw[start:i]
-		if len(seg) > 40 { // a wake phrase is a few short words
-			out.WriteString(raw[start:end])
-			start = end
-			continue
-		}
-		if toks := expandTokens(tokenize(seg)); len(toks) > 0 && w.vocative(toks) {
-			found = true
-		} else {
-			out.WriteString(raw[start:end])
+		if len(seg) <= 40 { // a wake phrase is a few short words
+			if toks := words(seg); len(toks) > 0 && w.vocative(toks) {
+				cut = append(cut, [2]int{start, end})
+			}
 		}
 		start = end
 	}
-	return out.String(), found
+	if len(cut) == 0 {
+		return raw, false
+	}
+	var out strings.Builder
+	kept := 0
+	for _, c := range cut {
+		out.WriteString(raw[kept:c[0]])
+		kept = c[1]
+	}
+	out.WriteString(raw[kept:])
+	return out.String(), true
+}
+
+// isClauseMark reports whether c is one of ",.!?;:".
+func isClauseMark(c byte) bool {
+	switch c {
+	case ',', '.', '!', '?', ';', ':':
+		return true
+	}
+	return false
 }
 
 // stripEdges takes a wake phrase off the start ("hey richie what time is it") or the end

@@ -176,20 +176,22 @@ func orDash(s string) string {
 
 // openExistingState opens the broker's database, refusing a directory that holds none: a
 // typo in --state-dir must not quietly create an empty database the broker never reads.
+// A broker just started in the background ("reachy-broker --dev &", the README tour) may not
+// have created its database yet: the wait for it is bounded by stateWait. It is never created
+// here (`reachyctl state init` does that).
 func openExistingState(dir string) (*broker.State, error) {
-	// A broker just started in the background (the README tour) may not have created its
-	// database yet: wait for it briefly. It is never created here (`state init` does that).
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(stateWait); ; time.Sleep(100 * time.Millisecond) {
 		st, err := os.Stat(filepath.Join(dir, "broker.db"))
 		if err == nil && st.Size() > 0 {
-			break
+			return broker.OpenState(dir)
 		}
 		if time.Now().After(deadline) {
 			return nil, fmt.Errorf("no broker state in %s (no broker.db there): is that the --state-dir the broker uses? A dev broker prints its state dir when it starts and creates it; for a configured broker run `reachyctl state init --state-dir %s` once", dir, dir)
 		}
 	}
-	return broker.OpenState(dir)
 }
+
+const stateWait = 5 * time.Second
 
 func printTurn(stdout io.Writer, status int, body []byte, asJSON bool, saveAudio string) error {
 	if asJSON {

@@ -91,13 +91,36 @@ func TestStateDirMustHoldState(t *testing.T) {
 		{"token", "create", "--state-dir", dir, "--device", "laptop", "--scopes", "text"},
 		{"audit", "tail", "--state-dir", dir},
 	} {
-		code, _, errs := ctl(t, args...)
-		if code != 1 || !strings.Contains(errs, "no broker state in "+dir) {
-			t.Fatalf("%v: exit %d %q", args, code, errs)
-		}
+		t.Run(args[0], func(t *testing.T) {
+			t.Parallel()
+			code, _, errs := ctl(t, args...)
+			if code != 1 || !strings.Contains(errs, "no broker state in "+dir) {
+				t.Fatalf("%v: exit %d %q", args, code, errs)
+			}
+		})
 	}
-	if _, err := os.Stat(filepath.Join(dir, "broker.db")); err == nil {
-		t.Fatal("a database was created in the wrong directory")
+	t.Cleanup(func() {
+		if _, err := os.Stat(filepath.Join(dir, "broker.db")); err == nil {
+			t.Error("a database was created in the wrong directory")
+		}
+	})
+}
+
+// TestTokenWaitsForAStartingBroker: 'reachy-broker --dev &' then 'reachyctl token create' at
+// once works: the command waits briefly for the database the broker is creating.
+func TestTokenWaitsForAStartingBroker(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	started := make(chan struct{})
+	go func() {
+		defer close(started)
+		time.Sleep(300 * time.Millisecond)
+		if st, err := broker.InitState(dir); err == nil { // what a starting dev broker does
+			st.Close()
+		}
+	}()
+	defer func() { <-started }()
+	if code, _, errs := ctl(t, "token", "create", "--state-dir", dir, "--device", "laptop", "--scopes", "text"); code != 0 {
+		t.Fatalf("exit %d %s", code, errs)
 	}
 }
 
