@@ -3,9 +3,6 @@ package broker
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,8 +11,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/reachy-broker/reachy-broker/broker/brokertest"
-	"github.com/reachy-broker/reachy-broker/intents"
-	"github.com/reachy-broker/reachy-broker/intents/basic"
 )
 
 // TestMCPOverTailnet: an owner's agent on its own tailnet node uses the Go SDK client:
@@ -29,39 +24,12 @@ func TestMCPOverTailnet(t *testing.T) {
 	defer cancel()
 	controlURL := brokertest.StartControl(t)
 
-	dir := t.TempDir()
-	cfg, table, err := DevConfig("127.0.0.1:0", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Listen.Loopback = ""
-	cfg.Limits.RatePerMinute, cfg.Limits.Burst = 6000, 1000
-	state, err := InitState(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer state.Close()
-	tn, err := StartTailnet(ctx, TailnetConfig{Hostname: "broker", StateDir: filepath.Join(dir, "tailnet"), Ephemeral: true, ControlURL: controlURL})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tn.Close()
 	light := &countingLight{}
-	handlers := basic.Handlers(time.Now)
-	handlers["home.light"] = light
-	b, err := New(Deps{Config: cfg, Table: func() *intents.Table { return table }, State: state, Identifier: tn,
-		Handlers: handlers, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := tn.Listen(TailnetPort)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := NewHTTPServer(b.Handler(), cfg.Turn.Budget)
-	go srv.Serve(l)
-	defer srv.Close()
-	brokerIP, _ := tn.IPs()
+	tb := startTailnetBroker(t, ctx, controlURL, func(cfg *Config, d *Deps) {
+		cfg.Limits.RatePerMinute, cfg.Limits.Burst = 6000, 1000
+		d.Handlers["home.light"] = light
+	})
+	state, brokerIP := tb.state, tb.ip
 	endpoint := fmt.Sprintf("http://%s:%d/mcp", brokerIP, TailnetPort)
 
 	agent := brokertest.StartNode(t, ctx, controlURL, "agent")

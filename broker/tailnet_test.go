@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -17,8 +16,6 @@ import (
 	"tailscale.com/tsnet"
 
 	"github.com/reachy-broker/reachy-broker/broker/brokertest"
-	"github.com/reachy-broker/reachy-broker/intents"
-	"github.com/reachy-broker/reachy-broker/intents/basic"
 )
 
 // TestTailnetOnly stands up a real tailnet in process: the robot reaches the broker on :8092,
@@ -31,36 +28,10 @@ func TestTailnetOnly(t *testing.T) {
 	defer cancel()
 	controlURL := brokertest.StartControl(t)
 
-	dir := t.TempDir()
-	cfg, table, err := DevConfig("127.0.0.1:0", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Listen.Loopback = ""
-	cfg.Devices = []DeviceConfig{{Name: "robot", Room: "living room"}}
-	state, err := InitState(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer state.Close()
-	tn, err := StartTailnet(ctx, TailnetConfig{Hostname: "broker", StateDir: filepath.Join(dir, "tailnet"), Ephemeral: true, ControlURL: controlURL})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tn.Close()
-	b, err := New(Deps{Config: cfg, Table: func() *intents.Table { return table }, State: state, Identifier: tn,
-		Handlers: basic.Handlers(time.Now), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := tn.Listen(TailnetPort)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := NewHTTPServer(b.Handler(), cfg.Turn.Budget)
-	go srv.Serve(l)
-	defer srv.Close()
-	brokerIP, _ := tn.IPs()
+	tb := startTailnetBroker(t, ctx, controlURL, func(cfg *Config, _ *Deps) {
+		cfg.Devices = []DeviceConfig{{Name: "robot", Room: "living room"}}
+	})
+	state, brokerIP := tb.state, tb.ip
 
 	robot := brokertest.StartNode(t, ctx, controlURL, "robot")
 	thief := brokertest.StartNode(t, ctx, controlURL, "thief")
