@@ -54,10 +54,10 @@ type Link struct {
 
 func (l *Link) defaults() {
 	if l.Ping <= 0 {
-		l.Ping = 5 * time.Second
+		l.Ping = api.LinkPingInterval
 	}
 	if l.DeadAfter <= 0 {
-		l.DeadAfter = 15 * time.Second
+		l.DeadAfter = api.LinkDeadAfter
 	}
 	if l.MinBackoff <= 0 {
 		l.MinBackoff = 250 * time.Millisecond

@@ -34,6 +34,13 @@ const (
 	LinkHubStopped = "stopped" // someone in the room said "stop": the hub stopped a link action
 )
 
+// Heartbeat of the link, the same on both ends: each side pings this often, and a link
+// silent for LinkDeadAfter is dropped (the hub then reconnects).
+const (
+	LinkPingInterval = 5 * time.Second
+	LinkDeadAfter    = 15 * time.Second
+)
+
 // Closed error codes of a link ack.
 const (
 	LinkErrUnknownType = "unknown_type"

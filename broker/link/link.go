@@ -99,10 +99,10 @@ type Registry struct {
 // New returns an empty registry.
 func New(o Options) *Registry {
 	if o.Ping <= 0 {
-		o.Ping = 5 * time.Second
+		o.Ping = api.LinkPingInterval
 	}
 	if o.DeadAfter <= 0 {
-		o.DeadAfter = 15 * time.Second
+		o.DeadAfter = api.LinkDeadAfter
 	}
 	if o.AckTimeout <= 0 {
 		o.AckTimeout = 10 * time.Second
