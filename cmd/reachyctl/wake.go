@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,7 +25,10 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	configPath := fs.String("config", "", "hub config (its wake_phrases, wake_sensitivity, wake_model_dir, wake_pronunciations)")
 	sens := fs.Float64("sensitivity", 0, "0..1 (overrides the config; 0 = the tuned default)")
-	sweep := fs.String("sweep", "", "eval: comma-separated sensitivities to compare, e.g. 0.4,0.5,0.6")
+	sweep := fs.String("sweep", "", "eval: comma-separated sensitivities to compare (a decoding pass each), e.g. 0.3,0.4,0.5")
+	plps := fs.String("plp", "", "eval: comma-separated phone-loop exponents N (1e-N) to measure instead of the tuned one, one decoding pass each")
+	threshold := fs.Float64("threshold", math.NaN(), "eval: a fixed score per phone (decimal log) instead of what sensitivity asks, e.g. -2 with --plp 10 for the rule before the decision moved to Go")
+	voices := fs.String("voices", "", "eval: only these voices of the set, by index (e.g. 0-3 or 4,5,6,7), to tune on some and report on others")
 	small := fs.Bool("small", false, "gen: the small subset the tests use")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
@@ -68,33 +72,60 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 		}
-		list := []float64{*sens}
+		clips, err := wake.LoadEvalSet(target)
+		if err != nil {
+			return err
+		}
+		if clips, err = voiceSubset(clips, *voices); err != nil {
+			return err
+		}
+		one := *sens
+		if one == 0 {
+			one = cfg.WakeSensitivity
+		}
+		if one == 0 {
+			one = wake.DefaultSensitivity
+		}
+		list := []float64{one}
 		if *sweep != "" {
-			list = nil
-			for _, f := range strings.Split(*sweep, ",") {
-				var v float64
-				if _, err := fmt.Sscan(f, &v); err != nil {
-					return fmt.Errorf("%w: --sweep %q", errUsage, *sweep)
-				}
-				list = append(list, v)
+			if list, err = floats(*sweep); err != nil || len(list) == 0 {
+				return fmt.Errorf("%w: --sweep %q: sensitivities such as 0.3,0.5", errUsage, *sweep)
 			}
 		}
-		for _, s := range list {
-			sp, err := wake.NewSphinx(opts(s))
-			if err != nil {
-				return err
+		loops := []float64{float64(wake.DefaultTuning().PhoneLoop)}
+		if *plps != "" {
+			if loops, err = floats(*plps); err != nil {
+				return fmt.Errorf("%w: --plp %q: exponents such as 5,10,20", errUsage, *plps)
 			}
-			rep, err := wake.Evaluate(ctx, sp, target)
-			sp.Close()
-			if err != nil {
-				return err
+		}
+		fmt.Fprintf(stdout, "%d clips, phrases %q\n", len(clips), cfg.WakePhrases)
+		for _, plp := range loops {
+			var reps []wake.EvalReport
+			for _, v := range list {
+				t := wake.DefaultTuning()
+				t.PhoneLoop = int(plp)
+				if !math.IsNaN(*threshold) {
+					t.Strict, t.Lax = *threshold, *threshold
+				}
+				o := opts(v)
+				o.Tuning = &t
+				sp, err := wake.NewSphinx(o)
+				if err != nil {
+					return err
+				}
+				rep, err := wake.Evaluate(ctx, sp, target, clips)
+				rep.Sensitivity, rep.Threshold, rep.PhoneLoop = v, sp.Threshold(), t.PhoneLoop
+				sp.Close()
+				if err != nil {
+					return err
+				}
+				reps = append(reps, rep)
 			}
-			shown := s
-			if shown == 0 {
-				shown = wake.DefaultSensitivity
+			if len(reps) == 1 {
+				reps[0].Print(stdout)
+			} else {
+				wake.PrintSweep(stdout, reps)
 			}
-			fmt.Fprintf(stdout, "sensitivity %.2f, phrases %q\n", shown, cfg.WakePhrases)
-			rep.Print(stdout)
 		}
 		return nil
 	case "test":
@@ -126,8 +157,9 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 			at := func(n int) float64 { return float64(n) / speech.SampleRate }
 			if ok {
 				found++
-				fmt.Fprintf(stdout, "%6.2fs-%6.2fs  speech: %q spotted at %.2fs-%.2fs (uploaded from %.2fs)\n",
-					at(sg.Start), at(sg.End), d.Phrase, at(sg.Start+d.Start), at(sg.Start+d.End), at(max(sg.Start, sg.Start+d.Start-speech.SampleRate*3/10)))
+				fmt.Fprintf(stdout, "%6.2fs-%6.2fs  speech: %q spotted at %.2fs-%.2fs, score %.2f (needs %.2f; uploaded from %.2fs)\n",
+					at(sg.Start), at(sg.End), d.Phrase, at(sg.Start+d.Start), at(sg.Start+d.End), d.Score, sp.Threshold(),
+					at(max(sg.Start, sg.Start+d.Start-speech.SampleRate*3/10)))
 			} else {
 				fmt.Fprintf(stdout, "%6.2fs-%6.2fs  speech: not addressed (stays on the robot)\n", at(sg.Start), at(sg.End))
 			}
@@ -138,4 +170,63 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	return fmt.Errorf("%w: wake gen|eval|test", errUsage)
+}
+
+// floats parses a comma-separated list of numbers.
+func floats(list string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(list, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		var v float64
+		if _, err := fmt.Sscan(f, &v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// voiceSubset keeps the clips of the voices picked by index in the set's order ("0-3",
+// "4,5,6,7"); "" keeps all.
+func voiceSubset(clips []wake.EvalClip, pick string) ([]wake.EvalClip, error) {
+	if pick == "" {
+		return clips, nil
+	}
+	var order []string
+	seen := map[string]bool{}
+	for _, c := range clips {
+		if !seen[c.Voice] {
+			seen[c.Voice] = true
+			order = append(order, c.Voice)
+		}
+	}
+	want := map[string]bool{}
+	for _, part := range strings.Split(pick, ",") {
+		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
+		var a, b int
+		if _, err := fmt.Sscan(lo, &a); err != nil {
+			return nil, fmt.Errorf("%w: --voices %q: indexes such as 0-3 or 4,5", errUsage, pick)
+		}
+		b = a
+		if isRange {
+			if _, err := fmt.Sscan(hi, &b); err != nil {
+				return nil, fmt.Errorf("%w: --voices %q: indexes such as 0-3 or 4,5", errUsage, pick)
+			}
+		}
+		for i := a; i <= b; i++ {
+			if i < 0 || i >= len(order) {
+				return nil, fmt.Errorf("%w: --voices %q: the set has voices 0-%d", errUsage, pick, len(order)-1)
+			}
+			want[order[i]] = true
+		}
+	}
+	var out []wake.EvalClip
+	for _, c := range clips {
+		if want[c.Voice] {
+			out = append(out, c)
+		}
+	}
+	return out, nil
 }

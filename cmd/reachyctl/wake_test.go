@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/robot/wake"
 	"github.com/reachy-broker/reachy-broker/speech"
 )
 
@@ -53,5 +54,28 @@ func TestWakeTestShowsWhereThePhraseWas(t *testing.T) {
 	out.Reset()
 	if code := run([]string{"wake", "test", speechAfter(t, 1, "the kettle is boiling, do you want some tea")}, &out, &errb); code != 1 || !strings.Contains(out.String(), "not addressed") {
 		t.Fatalf("exit %d: %s", code, out.String())
+	}
+}
+
+// TestWakeEvalVoicesSplitTheSet: --voices picks voices by their order in the set, so that a
+// rule tuned on some voices can be reported on the others; a voice the set lacks is refused.
+func TestWakeEvalVoicesSplitTheSet(t *testing.T) {
+	var clips []wake.EvalClip
+	for _, v := range []string{"en-us", "en-gb", "en-us", "en-029", "en-gb"} {
+		clips = append(clips, wake.EvalClip{File: v + ".wav", Voice: v})
+	}
+	got, err := voiceSubset(clips, "1-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range got {
+		names = append(names, c.Voice)
+	}
+	if strings.Join(names, ",") != "en-gb,en-029,en-gb" {
+		t.Fatalf("--voices 1-2 kept %v", names)
+	}
+	if _, err := voiceSubset(clips, "0,3"); err == nil || !strings.Contains(err.Error(), "voices 0-2") {
+		t.Fatalf("voice 3 of 3: %v", err)
 	}
 }

@@ -30,14 +30,57 @@ func (t Tally) Rate() float64 {
 
 // EvalReport is what a spotter did on a generated set.
 type EvalReport struct {
-	Recall          map[string]Tally `json:"recall"` // by condition: clean, 20dB, 10dB, 5dB
-	FalseAccepts    int              `json:"false_accepts"`
-	FAByCategory    map[string]int   `json:"false_accepts_by_category"`
-	NegativeSeconds float64          `json:"negative_seconds"`
-	AudioSeconds    float64          `json:"audio_seconds"`
-	SpotSeconds     float64          `json:"spot_seconds"` // wall time inside Spot
-	Misses          []string         `json:"misses,omitempty"`
-	Accepts         []string         `json:"accepts,omitempty"`
+	Sensitivity float64          `json:"sensitivity,omitempty"`
+	Threshold   float64          `json:"threshold_log10_per_phone,omitempty"`
+	PhoneLoop   int              `json:"phone_loop_exp,omitempty"`
+	Recall      map[string]Tally `json:"recall"`          // by condition: clean, 20dB, 10dB, 5dB
+	RecallNoise map[string]Tally `json:"recall_by_noise"` // by noise and SNR: pink10, babble5...
+	// Negatives by category (household, near-miss, long): accepts out of utterances.
+	Negatives       map[string]Tally   `json:"negatives"`
+	NegativeSecs    map[string]float64 `json:"negative_seconds_by_category"`
+	FalseAccepts    int                `json:"false_accepts"`
+	NegativeSeconds float64            `json:"negative_seconds"`
+	AudioSeconds    float64            `json:"audio_seconds"`
+	SpotSeconds     float64            `json:"spot_seconds"` // wall time inside the engine
+	Misses          []string           `json:"misses,omitempty"`
+	Accepts         []string           `json:"accepts,omitempty"`
+}
+
+func newReport() EvalReport {
+	return EvalReport{Recall: map[string]Tally{}, RecallNoise: map[string]Tally{}, Negatives: map[string]Tally{}, NegativeSecs: map[string]float64{}}
+}
+
+// add counts one clip's verdict.
+func (r *EvalReport) add(c EvalClip, ok bool, samples int) {
+	sec := float64(samples) / SampleRate
+	r.AudioSeconds += sec
+	if c.Positive {
+		count(r.Recall, condition(c), ok)
+		count(r.RecallNoise, noiseCondition(c), ok)
+		if !ok {
+			r.Misses = append(r.Misses, c.File)
+		}
+		return
+	}
+	r.NegativeSeconds += sec
+	r.NegativeSecs[c.Category] += sec
+	t := r.Negatives[c.Category]
+	t.Total++
+	if ok {
+		t.Hits++
+		r.FalseAccepts++
+		r.Accepts = append(r.Accepts, fmt.Sprintf("%s (%s: %q)", c.File, c.Category, c.Text))
+	}
+	r.Negatives[c.Category] = t
+}
+
+func count(m map[string]Tally, k string, ok bool) {
+	t := m[k]
+	t.Total++
+	if ok {
+		t.Hits++
+	}
+	m[k] = t
 }
 
 // FAPerHour is false accepts per hour of negative speech.
@@ -47,6 +90,26 @@ func (r EvalReport) FAPerHour() float64 {
 	}
 	return float64(r.FalseAccepts) / (r.NegativeSeconds / 3600)
 }
+
+// FAPerHourOf is false accepts per hour of the named categories of negative speech.
+func (r EvalReport) FAPerHourOf(cats ...string) float64 {
+	n, secs := 0, 0.0
+	for _, c := range cats {
+		n += r.Negatives[c].Hits
+		secs += r.NegativeSecs[c]
+	}
+	if secs == 0 {
+		return 0
+	}
+	return float64(n) / (secs / 3600)
+}
+
+// Ordinary speech is what a wake word is specified on: household sentences and long talk.
+// Near misses are deliberately confusable sentences ("hey ricky, ...").
+var (
+	OrdinarySpeech = []string{"household", "long"}
+	NearMisses     = []string{"near-miss"}
+)
 
 // RTF is the real-time factor: seconds of spotting per second of audio.
 func (r EvalReport) RTF() float64 {
@@ -63,84 +126,133 @@ func condition(c EvalClip) string {
 	return fmt.Sprintf("%ddB", c.SNR)
 }
 
-// Evaluate runs s over every clip of a set Generate wrote into dir.
-func Evaluate(ctx context.Context, s Spotter, dir string) (EvalReport, error) {
+func noiseCondition(c EvalClip) string {
+	if c.Noise == "clean" {
+		return "clean"
+	}
+	return fmt.Sprintf("%s%d", c.Noise, c.SNR)
+}
+
+// LoadEvalSet reads the manifest of a set Generate wrote into dir.
+func LoadEvalSet(dir string) ([]EvalClip, error) {
 	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
 	if err != nil {
-		return EvalReport{}, fmt.Errorf("%s holds no evaluation set (generate one with: reachyctl wake gen %s): %w", dir, dir, err)
+		return nil, fmt.Errorf("%s holds no evaluation set (generate one with: reachyctl wake gen %s): %w", dir, dir, err)
 	}
 	var clips []EvalClip
 	if err := json.Unmarshal(b, &clips); err != nil {
-		return EvalReport{}, fmt.Errorf("%s/manifest.json: %w", dir, err)
+		return nil, fmt.Errorf("%s/manifest.json: %w", dir, err)
 	}
-	r := EvalReport{Recall: map[string]Tally{}, FAByCategory: map[string]int{}}
+	return clips, nil
+}
+
+func readClip(dir string, c EvalClip) ([]float32, error) {
+	wav, err := os.ReadFile(filepath.Join(dir, c.File))
+	if err != nil {
+		return nil, err
+	}
+	clip, err := speech.DecodeWAV(wav, 0)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.File, err)
+	}
+	return clip.Samples, nil
+}
+
+// Evaluate runs s over the clips of a set Generate wrote into dir.
+func Evaluate(ctx context.Context, s Spotter, dir string, clips []EvalClip) (EvalReport, error) {
+	r := newReport()
 	for _, c := range clips {
-		wav, err := os.ReadFile(filepath.Join(dir, c.File))
+		x, err := readClip(dir, c)
 		if err != nil {
 			return r, err
 		}
-		clip, err := speech.DecodeWAV(wav, 0)
-		if err != nil {
-			return r, fmt.Errorf("%s: %w", c.File, err)
-		}
 		start := time.Now()
-		_, ok, err := s.Spot(ctx, clip.Samples)
+		_, ok, err := s.Spot(ctx, x)
 		r.SpotSeconds += time.Since(start).Seconds()
 		if err != nil {
 			return r, fmt.Errorf("%s: %w", c.File, err)
 		}
-		sec := float64(len(clip.Samples)) / SampleRate
-		r.AudioSeconds += sec
-		if c.Positive {
-			t := r.Recall[condition(c)]
-			t.Total++
-			if ok {
-				t.Hits++
-			} else {
-				r.Misses = append(r.Misses, c.File)
-			}
-			r.Recall[condition(c)] = t
-			continue
-		}
-		r.NegativeSeconds += sec
-		if ok {
-			r.FalseAccepts++
-			r.FAByCategory[c.Category]++
-			r.Accepts = append(r.Accepts, fmt.Sprintf("%s (%s: %q)", c.File, c.Category, c.Text))
-		}
+		r.add(c, ok, len(x))
 	}
 	return r, nil
 }
 
 // Print writes the report for a person.
 func (r EvalReport) Print(w io.Writer) {
-	conds := make([]string, 0, len(r.Recall))
-	for c := range r.Recall {
-		conds = append(conds, c)
+	if r.Sensitivity > 0 {
+		fmt.Fprintf(w, "sensitivity %.2f: threshold %.2f per phone (decimal log), phone loop 1e-%d\n", r.Sensitivity, r.Threshold, r.PhoneLoop)
 	}
-	sort.Slice(conds, func(i, j int) bool { return condRank(conds[i]) < condRank(conds[j]) })
-	for _, c := range conds {
+	for _, c := range sortedConds(r.Recall) {
 		t := r.Recall[c]
 		fmt.Fprintf(w, "recall %-6s %5.1f%%  (%d/%d)\n", c, 100*t.Rate(), t.Hits, t.Total)
 	}
-	var cats []string
-	for c, n := range r.FAByCategory {
-		cats = append(cats, fmt.Sprintf("%s %d", c, n))
+	var by []string
+	for _, c := range sortedConds(r.RecallNoise) {
+		if t := r.RecallNoise[c]; c != "clean" {
+			by = append(by, fmt.Sprintf("%s %.0f%%", c, 100*t.Rate()))
+		}
+	}
+	if len(by) > 0 {
+		fmt.Fprintf(w, "  by noise: %s\n", strings.Join(by, ", "))
+	}
+	fmt.Fprintf(w, "false accepts %d in %.2f h of negative speech = %.1f per hour\n", r.FalseAccepts, r.NegativeSeconds/3600, r.FAPerHour())
+	cats := make([]string, 0, len(r.Negatives))
+	for c := range r.Negatives {
+		cats = append(cats, c)
 	}
 	sort.Strings(cats)
-	fmt.Fprintf(w, "false accepts %d in %.2f h of negative speech = %.1f per hour", r.FalseAccepts, r.NegativeSeconds/3600, r.FAPerHour())
-	if len(cats) > 0 {
-		fmt.Fprintf(w, " (%s)", strings.Join(cats, ", "))
+	for _, c := range cats {
+		t := r.Negatives[c]
+		fmt.Fprintf(w, "  %-10s %4d of %4d utterances (%4.1f%%) = %.1f per hour\n", c, t.Hits, t.Total, 100*t.Rate(), r.FAPerHourOf(c))
 	}
-	fmt.Fprintf(w, "\nreal-time factor %.3f (%.0f s of audio in %.1f s, one core)\n", r.RTF(), r.AudioSeconds, r.SpotSeconds)
+	fmt.Fprintf(w, "  ordinary speech (household + long): %.1f per hour; near misses: %.1f per hour\n", r.FAPerHourOf(OrdinarySpeech...), r.FAPerHourOf(NearMisses...))
+	fmt.Fprintf(w, "real-time factor %.3f (%.0f s of audio in %.1f s, one core)\n", r.RTF(), r.AudioSeconds, r.SpotSeconds)
 	fmt.Fprintln(w, "synthetic voices (espeak-ng) are not people: expect different figures in a real room")
+}
+
+// PrintSweep writes one line per report: the curve to choose a sensitivity from.
+func PrintSweep(w io.Writer, reps []EvalReport) {
+	if len(reps) == 0 {
+		return
+	}
+	conds := sortedConds(reps[0].Recall)
+	fmt.Fprintf(w, "%5s %6s %5s", "sens", "thr", "plp")
+	for _, c := range conds {
+		fmt.Fprintf(w, " %6s", c)
+	}
+	fmt.Fprintf(w, " %8s %8s %8s %8s\n", "FA/h", "ordin/h", "near/h", "near/utt")
+	for _, r := range reps {
+		fmt.Fprintf(w, "%5.2f %6.2f %5d", r.Sensitivity, r.Threshold, r.PhoneLoop)
+		for _, c := range conds {
+			fmt.Fprintf(w, " %5.1f%%", 100*r.Recall[c].Rate())
+		}
+		fmt.Fprintf(w, " %8.1f %8.1f %8.1f %7.1f%%\n", r.FAPerHour(), r.FAPerHourOf(OrdinarySpeech...), r.FAPerHourOf(NearMisses...), 100*r.Negatives["near-miss"].Rate())
+	}
+	fmt.Fprintf(w, "recall by condition; false accepts per hour of all negative speech, of ordinary speech (household + long), of near misses; RTF %.3f\n", reps[0].RTF())
+	fmt.Fprintln(w, "synthetic voices (espeak-ng) are not people: expect different figures in a real room")
+}
+
+func sortedConds(m map[string]Tally) []string {
+	conds := make([]string, 0, len(m))
+	for c := range m {
+		conds = append(conds, c)
+	}
+	sort.Slice(conds, func(i, j int) bool {
+		if a, b := condRank(conds[i]), condRank(conds[j]); a != b {
+			return a < b
+		}
+		return conds[i] < conds[j]
+	})
+	return conds
 }
 
 func condRank(c string) int {
 	if c == "clean" {
 		return -1000
 	}
-	var db int
-	fmt.Sscanf(c, "%ddB", &db)
+	db := 0
+	if i := strings.IndexAny(c, "0123456789"); i >= 0 {
+		fmt.Sscanf(c[i:], "%d", &db)
+	}
 	return -db
 }

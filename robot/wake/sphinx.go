@@ -16,14 +16,22 @@ static ps_decoder_t *wake_init(const char *hmm, const char *dict, const char *kw
 	return ps;
 }
 
-// wake_first returns the first detection's frames and phrase, or NULL when none.
-static const char *wake_first(ps_decoder_t *ps, int *sf, int *ef) {
+// wake_dets copies up to max detections (most recent first, as the engine keeps them) into
+// the arrays and returns how many there were. prob is the keyphrase path's log score minus
+// the best free phone loop's at the detection's end, the engine's own confidence.
+static int wake_dets(ps_decoder_t *ps, const char **word, int *sf, int *ef, int *prob, int max) {
+	int n = 0;
 	ps_seg_t *seg = ps_seg_iter(ps);
-	if (seg == NULL) return NULL;
-	const char *w = ps_seg_word(seg);
-	ps_seg_frames(seg, sf, ef);
-	ps_seg_free(seg);
-	return w;
+	while (seg != NULL && n < max) {
+		int32 a, l, b;
+		word[n] = ps_seg_word(seg);
+		ps_seg_frames(seg, &sf[n], &ef[n]);
+		prob[n] = ps_seg_prob(seg, &a, &l, &b);
+		n++;
+		seg = ps_seg_next(seg);
+	}
+	if (seg != NULL) ps_seg_free(seg);
+	return n;
 }
 */
 import "C"
@@ -31,7 +39,6 @@ import "C"
 import (
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,16 +47,23 @@ import (
 
 // Sphinx is the PocketSphinx keyphrase spotter (Debian bookworm ships the 5prealpha API:
 // cmd_ln_init, ps_init with -kws, ps_start_utt / ps_process_raw / ps_end_utt, ps_seg_iter).
-// It is single-threaded C and not safe for concurrent use.
+// The engine reports every spot with its frames and score; the decision (rule.go) reads
+// them. It is single-threaded C and not safe for concurrent use.
 type Sphinx struct {
-	ps      *C.ps_decoder_t
-	pcm     []int16
-	phrases []string
-	phones  map[string]int // phrase -> its number of phones
+	ps   *C.ps_decoder_t
+	pcm  []int16
+	rule rule
+	// Detection buffers for wake_dets.
+	words           []*C.char
+	sfs, efs, probs []C.int
 }
 
 // framesPerSecond is the engine's default frame rate (-frate 100).
 const framesPerSecond = 100
+
+// maxDetections bounds what one utterance can report (the engine merges overlapping spots
+// of one phrase, so a few dozen is already a long stretch of speech).
+const maxDetections = 256
 
 // NewSphinx loads the model and prepares the phrases. A missing model or an unspellable
 // word returns ErrModel or ErrSpelling with a sentence that says how to fix it.
@@ -70,6 +84,10 @@ func NewSphinx(o Options) (*Sphinx, error) {
 	if err != nil {
 		return nil, err
 	}
+	r, err := newRule(phrases, lex, sens, o.tuning())
+	if err != nil {
+		return nil, err
+	}
 	// The engine reads the dictionary and phrase list from files; they hold words, never audio.
 	tmp, err := os.MkdirTemp("", "reachy-wake-")
 	if err != nil {
@@ -80,102 +98,77 @@ func NewSphinx(o Options) (*Sphinx, error) {
 	if err := writeLexicon(dict, lex); err != nil {
 		return nil, fmt.Errorf("wake: %w", err)
 	}
-	var lines strings.Builder
-	s := &Sphinx{phones: map[string]int{}}
-	for _, p := range phrases {
-		phones := 0
-		for _, w := range p {
-			phones += len(strings.Fields(lex[w][0]))
-		}
-		fmt.Fprintf(&lines, "%s /1e-%d/\n", strings.Join(p, " "), 2*phones)
-		s.phrases = append(s.phrases, strings.Join(p, " "))
-		s.phones[strings.Join(p, " ")] = phones
-	}
-	if err := os.WriteFile(kws, []byte(lines.String()), 0o600); err != nil {
+	if err := os.WriteFile(kws, []byte(r.keyphrases()), 0o600); err != nil {
 		return nil, fmt.Errorf("wake: %w", err)
 	}
 	ch, cd, ck := C.CString(hmm), C.CString(dict), C.CString(kws)
-	cp := C.CString(fmt.Sprintf("1e-%d", plpExponent(sens)))
+	cp := C.CString(fmt.Sprintf("1e-%d", r.tune.PhoneLoop))
 	defer C.free(unsafe.Pointer(cp))
 	defer C.free(unsafe.Pointer(ch))
 	defer C.free(unsafe.Pointer(cd))
 	defer C.free(unsafe.Pointer(ck))
+	s := &Sphinx{rule: r, words: make([]*C.char, maxDetections), sfs: make([]C.int, maxDetections),
+		efs: make([]C.int, maxDetections), probs: make([]C.int, maxDetections)}
 	s.ps = C.wake_init(ch, cd, ck, cp)
 	if s.ps == nil {
 		return nil, fmt.Errorf("%w: PocketSphinx could not load %s with the phrases %q (a pronunciation in wake_pronunciations may use a phone the model lacks: use ARPAbet phones such as R IY CH IY)",
-			ErrModel, hmm, s.phrases)
+			ErrModel, hmm, r.phraseNames())
 	}
 	return s, nil
 }
 
-// plpExponent maps sensitivity to the phone-loop probability 1e-N. The engine fires when the
-// phrase's path beats a free loop of phones by the phrase's threshold (1e-2 per phone here);
-// a less likely phone loop (larger N) is a weaker rival, so the phrase fires more easily.
-// Measured on the generated evaluation set, this knob moves recall and false accepts far
-// more than the per-phrase threshold does.
-func plpExponent(sens float64) int {
-	return max(1, int(math.Round(sens*20)))
-}
-
-// Spot decodes one utterance from scratch. The call runs to completion once inside the
-// engine; ctx is only checked before it starts.
+// Spot decodes one utterance from scratch and applies the decision rule. The call runs to
+// completion once inside the engine; ctx is only checked before it starts.
 func (s *Sphinx) Spot(ctx context.Context, samples []float32) (Detection, bool, error) {
-	if err := ctx.Err(); err != nil {
+	spots, err := s.spots(ctx, samples)
+	if err != nil {
 		return Detection{}, false, err
 	}
+	d, ok := s.rule.decide(spots)
+	return d, ok, nil
+}
+
+// spots decodes one utterance and returns every wake phrase the engine spotted, in order,
+// with its score.
+func (s *Sphinx) spots(ctx context.Context, samples []float32) ([]spot, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if s.ps == nil {
-		return Detection{}, false, fmt.Errorf("wake: spotter closed")
+		return nil, fmt.Errorf("wake: spotter closed")
 	}
 	if len(samples) == 0 {
-		return Detection{}, false, nil
+		return nil, nil
 	}
 	s.pcm = s.pcm[:0]
 	for _, v := range samples {
 		s.pcm = append(s.pcm, int16(max(-1, min(1, v))*32767))
 	}
 	if C.ps_start_utt(s.ps) < 0 {
-		return Detection{}, false, fmt.Errorf("wake: ps_start_utt failed")
+		return nil, fmt.Errorf("wake: ps_start_utt failed")
 	}
 	if C.ps_process_raw(s.ps, (*C.int16)(unsafe.Pointer(&s.pcm[0])), C.size_t(len(s.pcm)), 0, 1) < 0 {
 		C.ps_end_utt(s.ps)
-		return Detection{}, false, fmt.Errorf("wake: ps_process_raw failed")
+		return nil, fmt.Errorf("wake: ps_process_raw failed")
 	}
 	if C.ps_end_utt(s.ps) < 0 {
-		return Detection{}, false, fmt.Errorf("wake: ps_end_utt failed")
+		return nil, fmt.Errorf("wake: ps_end_utt failed")
 	}
-	var sf, ef C.int
-	w := C.wake_first(s.ps, &sf, &ef)
-	if w == nil {
-		return Detection{}, false, nil
-	}
+	n := int(C.wake_dets(s.ps, &s.words[0], &s.sfs[0], &s.efs[0], &s.probs[0], maxDetections))
 	per := SampleRate / framesPerSecond
-	d := Detection{Phrase: C.GoString(w), Start: int(sf) * per, End: min((int(ef)+1)*per, len(samples))}
-	if !s.plausible(d) {
-		return Detection{}, false, nil
+	out := make([]spot, 0, n)
+	for i := n - 1; i >= 0; i-- { // the engine lists the latest first
+		out = append(out, spot{phrase: strings.TrimSpace(C.GoString(s.words[i])), start: int(s.sfs[i]) * per,
+			end: min((int(s.efs[i])+1)*per, len(samples)), score: int(s.probs[i])})
 	}
-	return d, true, nil
+	return out, nil
 }
 
-// maxPhraseStart: people address the robot first, so a phrase spotted deep inside a stretch
-// of speech is a look-alike in ordinary talk. On the full generated set this and the length
-// check below cut false accepts in long speech from 69 to 3 and lost no real phrase.
-const maxPhraseStart = 3 * SampleRate
-
-// minPhoneSamples: no voice says a phone in under 45 ms; spots shorter than that per phone
-// of the phrase are a few syllables of other words squeezed into the phrase's shape.
-const minPhoneSamples = SampleRate * 45 / 1000
-
-// plausible rejects spots that start too late in the utterance or are too short to be the
-// phrase. Both checks are free: they read the keyphrase search's own alignment.
-func (s *Sphinx) plausible(d Detection) bool {
-	if d.Start > maxPhraseStart {
-		return false
-	}
-	return d.End-d.Start >= s.phones[d.Phrase]*minPhoneSamples
-}
+// Threshold is the score (Detection.Score) a spot needs at this spotter's sensitivity.
+func (s *Sphinx) Threshold() float64 { return s.rule.threshold }
 
 // Phrases are the phrases this spotter listens for, normalized.
-func (s *Sphinx) Phrases() []string { return append([]string(nil), s.phrases...) }
+func (s *Sphinx) Phrases() []string { return s.rule.phraseNames() }
 
 // Close frees the engine.
 func (s *Sphinx) Close() error {

@@ -126,7 +126,7 @@ func TestCrashingEngineIsNotAddressed(t *testing.T) {
 // too short to hold the phrase's phones, does not count as being addressed (each was a
 // false accept, an upload, on the generated set); a phrase said first, at a normal pace, does.
 func TestImplausibleSpotsAreNotAddressed(t *testing.T) {
-	s := &Sphinx{phones: map[string]int{"hey reachy": 6}}
+	r := rule{phones: map[string]int{"hey reachy": 6}}
 	ms := func(n int) int { return n * SampleRate / 1000 }
 	for _, c := range []struct {
 		name       string
@@ -138,7 +138,7 @@ func TestImplausibleSpotsAreNotAddressed(t *testing.T) {
 		{"deep in long speech", ms(9000), ms(9600), false},
 		{"too short for six phones", ms(100), ms(340), false},
 	} {
-		if got := s.plausible(Detection{Phrase: "hey reachy", Start: c.start, End: c.end}); got != c.want {
+		if got := r.plausible(spot{phrase: "hey reachy", start: c.start, end: c.end}); got != c.want {
 			t.Errorf("%s: plausible = %v, want %v", c.name, got, c.want)
 		}
 	}

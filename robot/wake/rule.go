@@ -1,0 +1,140 @@
+package wake
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// spot is one wake phrase the engine heard, with where and how well. score is the engine's
+// own confidence, in its log units: the keyphrase path's log likelihood minus the best free
+// phone loop's at the spot's end, less engineScoreOffset.
+type spot struct {
+	phrase     string
+	start, end int // samples
+	score      int
+}
+
+// log10PerUnit converts the engine's scores to decimal logarithms: they are logs in base
+// 1.0001 shifted right by 10 bits (SENSCR_SHIFT).
+var log10PerUnit = 1024 * math.Log(1.0001) / math.Ln10
+
+// engineScoreOffset: the keyphrase search subtracts a constant (KWS_MAX, 1500) from the
+// scores it reports so that they read as a confidence below 1 (pocketsphinx commit 0bd34b23,
+// part of Debian's 5prealpha+1); its own threshold compares the score before that. Added
+// back, scores and thresholds are on one scale.
+const engineScoreOffset = 1500
+
+// Tuning holds the decision rule's constants. The zero value is not valid; DefaultTuning is
+// what the hub runs, reachyctl wake eval --plp measures others.
+type Tuning struct {
+	// PhoneLoop N sets the engine's phone-loop probability 1e-N (-kws_plp): the free phone
+	// loop every spot is scored against pays it at each phone change, so a larger N makes it
+	// a weaker rival and every score higher.
+	PhoneLoop int
+	// Strict and Lax are the scores per phone (decimal log) a wake phrase needs at
+	// sensitivity 0 and 1; sensitivity moves the threshold linearly between them.
+	Strict, Lax float64
+}
+
+// DefaultTuning was chosen on four of the eight voices of the generated evaluation set and
+// measured on the other four (docs/security.md).
+func DefaultTuning() Tuning { return Tuning{PhoneLoop: 20, Strict: 12, Lax: 2} }
+
+func (o Options) tuning() Tuning {
+	if o.Tuning != nil {
+		return *o.Tuning
+	}
+	return DefaultTuning()
+}
+
+// rule decides from the engine's spots whether the utterance addresses the robot: a wake
+// phrase spotted near the start of the utterance, at a speakable pace, scoring at least the
+// threshold its sensitivity sets.
+type rule struct {
+	tune      Tuning
+	threshold float64        // decimal log per phone
+	phrases   []string       // normalized
+	phones    map[string]int // phrase -> its number of phones
+}
+
+func newRule(phrases [][]string, lex map[string][]string, sens float64, t Tuning) (rule, error) {
+	if t.PhoneLoop < 1 || t.Lax > t.Strict {
+		return rule{}, fmt.Errorf("wake tuning %+v: phone loop exponent must be >= 1 and Lax <= Strict", t)
+	}
+	r := rule{tune: t, phones: map[string]int{}}
+	r.threshold = r.at(sens)
+	for _, p := range phrases {
+		name := strings.Join(p, " ")
+		n := 0
+		for _, w := range p {
+			n += len(strings.Fields(lex[w][0])) // the keyphrase search uses the first pronunciation
+		}
+		r.phrases = append(r.phrases, name)
+		r.phones[name] = n
+	}
+	return r, nil
+}
+
+// at is the threshold (decimal log per phone) at sensitivity sens.
+func (r rule) at(sens float64) float64 { return r.tune.Strict + (r.tune.Lax-r.tune.Strict)*sens }
+
+func (r rule) phraseNames() []string { return append([]string(nil), r.phrases...) }
+
+// keyphrases is the engine's phrase list, each with the rule's threshold. The engine must be
+// told the threshold itself rather than a permissive floor for Go to filter: it merges
+// overlapping spots of a phrase into one, keeping the best-scoring one's frames, so at a
+// lower floor a late, high-scoring spot in long speech hides an earlier one that the start
+// check would have let through (on the generated set, false accepts in long speech were 2
+// with a floor of 1e-6.5 per phone and 10 with the threshold itself, at the same threshold).
+func (r rule) keyphrases() string {
+	var b strings.Builder
+	names := append([]string(nil), r.phrases...)
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(&b, "%s /%e/\n", n, math.Pow(10, r.threshold*float64(r.phones[n])))
+	}
+	return b.String()
+}
+
+// perPhone is a spot's score in decimal log per phone of its phrase.
+func (r rule) perPhone(s spot) float64 {
+	return float64(s.score+engineScoreOffset) * log10PerUnit / float64(max(1, r.phones[s.phrase]))
+}
+
+// decide returns the first spot that passes every check. The engine applied the threshold
+// already (rounded down to its integer units); it is checked again here, within one unit, so
+// that the rule stands on its own and is tested so.
+func (r rule) decide(spots []spot) (Detection, bool) {
+	for _, s := range spots {
+		n := r.phones[s.phrase]
+		if n == 0 || !r.plausible(s) || float64(s.score+engineScoreOffset+1)*log10PerUnit < r.threshold*float64(n) {
+			continue
+		}
+		return r.detection(s), true
+	}
+	return Detection{}, false
+}
+
+func (r rule) detection(s spot) Detection {
+	return Detection{Phrase: s.phrase, Start: s.start, End: s.end, Score: r.perPhone(s)}
+}
+
+// maxPhraseStart: people address the robot first, so a phrase spotted deep inside a stretch
+// of speech is a look-alike in ordinary talk. On the full generated set this and the length
+// check below cut false accepts in long speech from 69 to 3 and lost no real phrase.
+const maxPhraseStart = 3 * SampleRate
+
+// minPhoneSamples: no voice says a phone in under 45 ms; spots shorter than that per phone
+// of the phrase are a few syllables of other words squeezed into the phrase's shape.
+const minPhoneSamples = SampleRate * 45 / 1000
+
+// plausible rejects spots that start too late in the utterance or are too short to be the
+// phrase. Both checks are free: they read the keyphrase search's own alignment.
+func (r rule) plausible(s spot) bool {
+	if s.start > maxPhraseStart {
+		return false
+	}
+	return s.end-s.start >= r.phones[s.phrase]*minPhoneSamples
+}
