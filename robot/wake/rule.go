@@ -86,8 +86,8 @@ func (r rule) phraseNames() []string { return append([]string(nil), r.phrases...
 // told the threshold itself rather than a permissive floor for Go to filter: it merges
 // overlapping spots of a phrase into one, keeping the best-scoring one's frames, so at a
 // lower floor a late, high-scoring spot in long speech hides an earlier one that the start
-// check would have let through (on the generated set, false accepts in long speech were 2
-// with a floor of 1e-6.5 per phone and 10 with the threshold itself, at the same threshold).
+// check would have let through (on the generated set at 1e6.5 per phone, long speech gave 1
+// false accept from a pass at a floor of 1e-6.5 per phone and 10 at a floor of 1e2).
 func (r rule) keyphrases() string {
 	var b strings.Builder
 	names := append([]string(nil), r.phrases...)
