@@ -32,6 +32,7 @@ type State struct {
 	db      *sql.DB
 	durable *sql.DB            // synchronous=FULL, for what must survive a power cut
 	stmts   preparedStatements // see prepared.go
+	audits  auditWriter        // group commits of audit records (auditwriter.go)
 	path    string
 
 	// fault, when set (tests only), is called before each access and may fail or stall it.
@@ -301,8 +302,13 @@ func secureStateFiles(dir string) error {
 	return nil
 }
 
-// Close closes the database.
-func (s *State) Close() error { return errors.Join(s.durable.Close(), s.db.Close()) }
+// Close commits the audit records still queued, then closes the database.
+func (s *State) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), auditCommitTime)
+	defer cancel()
+	s.closeAudit(ctx) // commit the queued audit records first
+	return errors.Join(s.durable.Close(), s.db.Close())
+}
 
 // Ping checks the database answers (readiness).
 func (s *State) Ping(ctx context.Context) error {
@@ -340,6 +346,12 @@ func (s *State) write(ctx context.Context, op string, fn func(ctx context.Contex
 	if errors.Is(err, context.Canceled) {
 		return err // the caller went away: says nothing about the store
 	}
+	s.noteWrite(err)
+	return err
+}
+
+// noteWrite records a write's result for Health: a failure shows until a write succeeds.
+func (s *State) noteWrite(err error) {
 	s.healthMu.Lock()
 	if err != nil {
 		s.lastErr, s.lastErrAt = err, time.Now()
@@ -347,7 +359,6 @@ func (s *State) write(ctx context.Context, op string, fn func(ctx context.Contex
 		s.lastErr = nil
 	}
 	s.healthMu.Unlock()
-	return err
 }
 
 // Health reports whether the state store can take writes: it writes a heartbeat row, so a

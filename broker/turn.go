@@ -496,16 +496,17 @@ func (b *Broker) ignored(t *turn, why string) (int, any) {
 	return http.StatusOK, &t.resp
 }
 
-// audit records a turn that did not act. A failed write is counted and shown by /healthz;
-// the turn still answers (a read is not worth a silence).
+// audit records a turn that did not act, written behind its reply (see auditWriter). A
+// failed write is counted, shown by /healthz and retried; the turn still answers (a read is
+// not worth a silence).
 func (b *Broker) audit(t *turn) {
 	rec := b.auditRecord(t)
 	b.countTurn(t, rec)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if err := b.d.State.AppendAudit(ctx, rec); err != nil {
+	if err := b.d.State.QueueAudit(ctx, rec); err != nil {
 		b.m.auditFailures.Inc()
-		b.log.Error("audit write failed; the turn still answers", "turn_id", t.id, "err", err)
+		b.log.Error("audit record dropped: the audit queue stayed full; the turn still answers", "turn_id", t.id, "err", err)
 	}
 }
 
