@@ -59,6 +59,7 @@ const (
 	auditRetryFirst = 50 * time.Millisecond
 	auditRetryMax   = 5 * time.Second
 	auditCommitTime = 10 * time.Second // one group commit's own deadline
+	auditLinger     = 2 * time.Millisecond
 )
 
 var errStateClosed = errors.New("the state store is closed")
@@ -199,15 +200,7 @@ func (w *auditWriter) run(s *State) {
 				return
 			}
 		}
-	more:
-		for len(batch) < auditMaxBatch {
-			select {
-			case j := <-w.queue:
-				batch = append(batch, j)
-			default:
-				break more
-			}
-		}
+		batch = w.gather(batch)
 		batch = w.commit(s, batch)
 		if len(batch) == 0 {
 			backoff = 0
@@ -215,6 +208,39 @@ func (w *auditWriter) run(s *State) {
 		}
 		backoff = min(auditRetryMax, max(auditRetryFirst, 2*backoff))
 	}
+}
+
+// gather adds to batch what else is queued, waiting up to auditLinger for more when the
+// batch holds only written-behind records: a busy broker then commits once per many turns,
+// and nobody waits on those records. A record someone waits for is committed at once.
+func (w *auditWriter) gather(batch []auditJob) []auditJob {
+	waiter := false
+	for _, j := range batch {
+		waiter = waiter || j.done != nil
+	}
+	var linger <-chan time.Time
+	for len(batch) < auditMaxBatch && !waiter {
+		var j auditJob
+		select {
+		case j = <-w.queue:
+		default:
+			if linger == nil {
+				t := time.NewTimer(auditLinger)
+				defer t.Stop()
+				linger = t.C
+			}
+			select {
+			case j = <-w.queue:
+			case <-linger:
+				return batch
+			case <-w.stop:
+				return batch
+			}
+		}
+		batch = append(batch, j)
+		waiter = j.done != nil
+	}
+	return batch
 }
 
 // commit writes batch in one transaction and tells its waiters. It returns what is left to
