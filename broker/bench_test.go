@@ -237,3 +237,66 @@ func BenchmarkKeyedActuation(b *testing.B) {
 	b.ReportMetric(float64(ds[min(len(ds)-1, len(ds)*99/100)].Microseconds())/1000, "ms-p99")
 	b.ReportMetric(0, "ns/op")
 }
+
+// instantTranscriber and instantSynth cost nothing, so BenchmarkAudioTurnOwnCost measures the
+// broker alone.
+type instantTranscriber struct{ text string }
+
+func (s instantTranscriber) Transcribe(context.Context, []float32) (string, error) { return s.text, nil }
+
+type instantSynth struct{ wav []byte }
+
+func (s instantSynth) Synthesize(context.Context, string) ([]byte, error) { return s.wav, nil }
+
+// BenchmarkAudioTurnOwnCost: the broker's own work in an audio turn — decoding and checking
+// the upload, the token, routing, the handler, redaction, encoding the reply audio, the
+// audit — with speech-to-text and synthesis replaced by ones that cost nothing. It is the
+// overhead of BenchmarkTurnDeterministic without whisper's threads competing for the cores.
+func BenchmarkAudioTurnOwnCost(b *testing.B) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	spoken, err := speech.Espeak{}.Synthesize(ctx, "hey reachy, what time is it right now")
+	if err != nil {
+		b.Fatal(err)
+	}
+	reply, err := speech.Espeak{}.Synthesize(ctx, "It is eleven fifty-three.")
+	cancel()
+	if err != nil {
+		b.Fatal(err)
+	}
+	clip, _ := speech.DecodeWAV(spoken, 0)
+	three := make([]float32, 3*speech.SampleRate)
+	copy(three, clip.Samples)
+	wav, _ := speech.EncodeWAV(three, speech.SampleRate)
+	dir := b.TempDir()
+	cfg, table, _ := DevConfig("127.0.0.1:0", dir)
+	state, err := InitState(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer state.Close()
+	tok, _, _ := state.CreateToken(context.Background(), "robot", []string{"turn"}, "")
+	br, err := New(Deps{Config: cfg, Table: func() *intents.Table { return table }, State: state,
+		Transcriber: instantTranscriber{"hey reachy what time is it"}, Synthesizer: instantSynth{reply},
+		Handlers: basic.Handlers(time.Now), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := br.Handler()
+	var ds []time.Duration
+	for b.Loop() {
+		req := httptest.NewRequest("POST", "/v1/turns", bytes.NewReader(wav))
+		req.Header.Set("Authorization", "Bearer "+tok)
+		req.Header.Set("Content-Type", "audio/wav")
+		rec := httptest.NewRecorder()
+		start := time.Now()
+		h.ServeHTTP(rec, req)
+		ds = append(ds, time.Since(start))
+		if rec.Code != 200 || !bytes.Contains(rec.Body.Bytes(), []byte(`"intent":"time.now"`)) || !bytes.Contains(rec.Body.Bytes(), []byte(`"audio":"`)) {
+			b.Fatalf("turn failed: %d %s", rec.Code, rec.Body.String()[:min(300, rec.Body.Len())])
+		}
+	}
+	slices.Sort(ds)
+	b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, "ms-median")
+	b.ReportMetric(float64(ds[min(len(ds)-1, len(ds)*99/100)].Microseconds())/1000, "ms-p99")
+	b.ReportMetric(0, "ns/op")
+}
