@@ -242,7 +242,9 @@ func BenchmarkKeyedActuation(b *testing.B) {
 // broker alone.
 type instantTranscriber struct{ text string }
 
-func (s instantTranscriber) Transcribe(context.Context, []float32) (string, error) { return s.text, nil }
+func (s instantTranscriber) Transcribe(context.Context, []float32) (string, error) {
+	return s.text, nil
+}
 
 type instantSynth struct{ wav []byte }
 
