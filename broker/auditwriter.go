@@ -60,6 +60,7 @@ const (
 	auditRetryMax   = 5 * time.Second
 	auditCommitTime = 10 * time.Second // one group commit's own deadline
 	auditLinger     = 2 * time.Millisecond
+	auditQueueWait  = 100 * time.Millisecond // how long a read's reply waits for room in a full queue
 )
 
 var errStateClosed = errors.New("the state store is closed")

@@ -421,7 +421,8 @@ func (b *Broker) ignored(t *turn, why string) (int, any) {
 func (b *Broker) audit(t *turn) {
 	rec := b.auditRecord(t)
 	b.countTurn(t, rec)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	// Only a stalled store lets the queue fill; then a reply is not held for its record.
+	ctx, cancel := context.WithTimeout(context.Background(), auditQueueWait)
 	defer cancel()
 	if err := b.d.State.QueueAudit(ctx, rec); err != nil {
 		b.m.auditFailures.Inc()
