@@ -73,6 +73,11 @@ func (s *State) appendAudit(ctx context.Context, tx *sql.Tx, r AuditRecord) erro
 // idempotency record that goes with it. Before an actuation it writes the pending record and
 // the audit intent; after, the outcome. If it fails, nothing of it is stored.
 func (s *State) RecordActuation(ctx context.Context, rec AuditRecord, key string, r *idemRecord) error {
+	// The log keeps the order things happened in: reads queued before this record are
+	// committed first. Best effort — a failing store must not hold an actuation's refusal.
+	fctx, cancel := context.WithTimeout(ctx, actuationFlushWait)
+	s.flushAudit(fctx)
+	cancel()
 	return s.write(ctx, "audit and idempotency", func(ctx context.Context) error {
 		tx, err := s.durable.BeginTx(ctx, nil)
 		if err != nil {

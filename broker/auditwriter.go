@@ -61,6 +61,9 @@ const (
 	auditCommitTime = 10 * time.Second // one group commit's own deadline
 	auditLinger     = 2 * time.Millisecond
 	auditQueueWait  = 100 * time.Millisecond // how long a read's reply waits for room in a full queue
+	// actuationFlushWait bounds how long an actuation's record waits for the reads queued
+	// before it (so the log stays in order) when the store is slow or failing.
+	actuationFlushWait = 200 * time.Millisecond
 )
 
 var errStateClosed = errors.New("the state store is closed")
