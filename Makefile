@@ -61,6 +61,7 @@ fuzz: whisper modules
 	$(CGO_ENV) $(GO) test -run '^$$' -fuzz FuzzDecodeWAV -fuzztime 30s ./speech/
 	$(CGO_ENV) $(GO) test -run '^$$' -fuzz FuzzRoute -fuzztime 30s ./intents/
 	$(CGO_ENV) $(GO) test -run '^$$' -fuzz FuzzRedact -fuzztime 30s ./redact/
+	$(CGO_ENV) $(GO) test -run '^$$' -fuzz FuzzGuards -fuzztime 30s ./redact/
 
 # Downloads a real model (needs internet): make model [MODEL=base.en]
 MODEL ?= tiny.en

@@ -59,30 +59,11 @@ func allowlistArgs(args map[string]string) map[string]string {
 	return out
 }
 
-// AppendAudit writes one record.
-func (s *State) AppendAudit(ctx context.Context, r AuditRecord) error {
-	return s.write(ctx, "audit", func(ctx context.Context) error {
-		return s.appendAudit(ctx, nil, r)
-	})
-}
-
-// appendAudit inserts r, inside tx when it is not nil.
+// appendAudit inserts r inside tx: an actuation's record, in a transaction of the durable
+// pool (where an fsync, not parsing, is the cost). Other records go through the audit
+// writer (auditwriter.go).
 func (s *State) appendAudit(ctx context.Context, tx *sql.Tx, r AuditRecord) error {
-	args, _ := json.Marshal(allowlistArgs(r.Args))
-	values := []any{r.Time.UnixMilli(), r.TurnID, r.Device, r.Node, r.Route, r.Intent, string(args), r.Outcome, r.Code, r.LatencyMS, strings.Join(r.Redactions, ",")}
-	var err error
-	if tx != nil {
-		// An actuation's record, in a transaction of the durable pool (where an fsync, not
-		// parsing, is the cost).
-		_, err = tx.ExecContext(ctx, insertAuditSQL, values...)
-	} else {
-		var stmt *sql.Stmt
-		if stmt, err = s.prepared(ctx, insertAuditSQL); err != nil {
-			return fmt.Errorf("audit: %w", err)
-		}
-		_, err = stmt.ExecContext(ctx, values...)
-	}
-	if err != nil {
+	if _, err := tx.ExecContext(ctx, insertAuditSQL, auditValues(r)...); err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
 	return nil
@@ -92,6 +73,11 @@ func (s *State) appendAudit(ctx context.Context, tx *sql.Tx, r AuditRecord) erro
 // idempotency record that goes with it. Before an actuation it writes the pending record and
 // the audit intent; after, the outcome. If it fails, nothing of it is stored.
 func (s *State) RecordActuation(ctx context.Context, rec AuditRecord, key string, r *idemRecord) error {
+	// The log keeps the order things happened in: reads queued before this record are
+	// committed first. Best effort — a failing store must not hold an actuation's refusal.
+	fctx, cancel := context.WithTimeout(ctx, actuationFlushWait)
+	s.flushAudit(fctx)
+	cancel()
 	return s.write(ctx, "audit and idempotency", func(ctx context.Context) error {
 		tx, err := s.durable.BeginTx(ctx, nil)
 		if err != nil {
@@ -116,6 +102,9 @@ func (s *State) RecordActuation(ctx context.Context, rec AuditRecord, key string
 // TailAudit returns the last n records, oldest first.
 func (s *State) TailAudit(ctx context.Context, n int) ([]AuditRecord, error) {
 	var out []AuditRecord
+	if err := s.flushAudit(ctx); err != nil && ctx.Err() != nil {
+		return nil, err
+	}
 	err := s.run(ctx, "audit tail", func(ctx context.Context) error {
 		var err error
 		out, err = s.tailAudit(ctx, n)
@@ -152,6 +141,9 @@ func (s *State) tailAudit(ctx context.Context, n int) ([]AuditRecord, error) {
 // LastTurn is the time of device's last turn or utterance (zero when none is recorded).
 func (s *State) LastTurn(ctx context.Context, device string) (time.Time, error) {
 	var t int64
+	if err := s.flushAudit(ctx); err != nil && ctx.Err() != nil {
+		return time.Time{}, err
+	}
 	err := s.db.QueryRowContext(ctx, `SELECT time FROM audit WHERE device = ? AND route IN ('turn', 'utterance', 'intent')
 		ORDER BY seq DESC LIMIT 1`, device).Scan(&t)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -175,6 +167,9 @@ var ErrClockJump = errors.New("the clock jumped: retention purge refused")
 func (s *State) PurgeAudit(ctx context.Context, retention time.Duration, now time.Time) (int64, error) {
 	cutoff := now.Add(-retention).UnixMilli()
 	var n int64
+	if err := s.flushAudit(ctx); err != nil && ctx.Err() != nil {
+		return 0, err
+	}
 	err := s.write(ctx, "audit purge", func(ctx context.Context) error {
 		var newest sql.NullInt64
 		if err := s.db.QueryRowContext(ctx, `SELECT max(time) FROM audit`).Scan(&newest); err != nil {

@@ -80,53 +80,21 @@ func BenchmarkTurnDeterministic(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer eng.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	spoken, err := speech.Espeak{}.Synthesize(ctx, "hey reachy, what time is it right now")
-	cancel()
-	if err != nil {
-		b.Fatal(err)
-	}
-	clip, _ := speech.DecodeWAV(spoken, 0)
-	three := make([]float32, 3*speech.SampleRate)
-	copy(three, clip.Samples)
-	wav, _ := speech.EncodeWAV(three, speech.SampleRate)
-
-	dir := b.TempDir()
-	cfg, table, _ := DevConfig("127.0.0.1:0", dir)
-	state, err := InitState(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer state.Close()
-	tok, _, _ := state.CreateToken(context.Background(), "robot", []string{"turn"}, "")
-	opts := SpeechOptions(cfg, table) // exactly what cmd/reachy-broker passes
-	if opts.MaxTokens != 64 || opts.InitialPrompt == "" {
-		b.Fatalf("the production speech options changed: %+v", opts)
-	}
-	opts.NoSpeechProb = 1 // random weights look like silence to whisper; keep every segment
-	stt := &timedTranscriber{eng: eng, opts: opts, script: "hey reachy what time is it"}
+	var stt *timedTranscriber
 	synth := &timedSynth{s: speech.Espeak{}}
-	br, err := New(Deps{Config: cfg, Table: func() *intents.Table { return table }, State: state, Transcriber: stt,
-		Synthesizer: synth, Handlers: basic.Handlers(time.Now), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		b.Fatal(err)
-	}
-	h := br.Handler()
 	var totals, overheads []time.Duration
-	for b.Loop() {
-		req := httptest.NewRequest("POST", "/v1/turns", bytes.NewReader(wav))
-		req.Header.Set("Authorization", "Bearer "+tok)
-		req.Header.Set("Content-Type", "audio/wav")
-		rec := httptest.NewRecorder()
-		start := time.Now()
-		h.ServeHTTP(rec, req)
-		total := time.Since(start)
-		if rec.Code != 200 || !bytes.Contains(rec.Body.Bytes(), []byte(`"intent":"time.now"`)) || !bytes.Contains(rec.Body.Bytes(), []byte(`"audio":"`)) {
-			b.Fatalf("turn failed: %d %s", rec.Code, rec.Body.String()[:min(300, rec.Body.Len())])
+	runAudioTurns(b, func(cfg *Config, table *intents.Table) (Transcriber, speech.Synthesizer) {
+		opts := SpeechOptions(cfg, table) // exactly what cmd/reachy-broker passes
+		if opts.MaxTokens != 64 || opts.InitialPrompt == "" {
+			b.Fatalf("the production speech options changed: %+v", opts)
 		}
+		opts.NoSpeechProb = 1 // random weights look like silence to whisper; keep every segment
+		stt = &timedTranscriber{eng: eng, opts: opts, script: "hey reachy what time is it"}
+		return stt, synth
+	}, func(total time.Duration) {
 		totals = append(totals, total)
 		overheads = append(overheads, total-stt.spent-synth.spent)
-	}
+	})
 	report := func(ds []time.Duration, name string) {
 		slices.Sort(ds)
 		b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, name+"-ms-median")
@@ -167,13 +135,7 @@ func BenchmarkTextTurn(b *testing.B) {
 	})
 	body := []byte(`{"text":"what time is it"}`)
 	serve := func(h http.Handler) (time.Duration, *httptest.ResponseRecorder) {
-		req := httptest.NewRequest("POST", "/v1/utterances", bytes.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+tok)
-		req.Header.Set("Content-Type", "application/json")
-		rec := httptest.NewRecorder()
-		start := time.Now()
-		h.ServeHTTP(rec, req)
-		return time.Since(start), rec
+		return serveTimed(h, "/v1/utterances", "application/json", tok, body)
 	}
 	var turns, empties []time.Duration
 	for b.Loop() {
@@ -236,4 +198,87 @@ func BenchmarkKeyedActuation(b *testing.B) {
 	b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, "ms-median")
 	b.ReportMetric(float64(ds[min(len(ds)-1, len(ds)*99/100)].Microseconds())/1000, "ms-p99")
 	b.ReportMetric(0, "ns/op")
+}
+
+// instantTranscriber and instantSynth cost nothing, so BenchmarkAudioTurnOwnCost measures the
+// broker alone.
+type instantTranscriber struct{ text string }
+
+func (s instantTranscriber) Transcribe(context.Context, []float32) (string, error) {
+	return s.text, nil
+}
+
+type instantSynth struct{ wav []byte }
+
+func (s instantSynth) Synthesize(context.Context, string) ([]byte, error) { return s.wav, nil }
+
+// BenchmarkAudioTurnOwnCost: the broker's own work in an audio turn — decoding and checking
+// the upload, the token, routing, the handler, redaction, encoding the reply audio, the
+// audit — with speech-to-text and synthesis replaced by ones that cost nothing. It is the
+// overhead of BenchmarkTurnDeterministic without whisper's threads competing for the cores.
+func BenchmarkAudioTurnOwnCost(b *testing.B) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	reply, err := speech.Espeak{}.Synthesize(ctx, "It is eleven fifty-three.")
+	cancel()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ds []time.Duration
+	runAudioTurns(b, func(*Config, *intents.Table) (Transcriber, speech.Synthesizer) {
+		return instantTranscriber{"hey reachy what time is it"}, instantSynth{reply}
+	}, func(d time.Duration) { ds = append(ds, d) })
+	slices.Sort(ds)
+	b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, "ms-median")
+	b.ReportMetric(float64(ds[min(len(ds)-1, len(ds)*99/100)].Microseconds())/1000, "ms-p99")
+	b.ReportMetric(0, "ns/op")
+}
+
+// runAudioTurns runs one audio turn per benchmark iteration against a dev broker in process
+// ("hey reachy, what time is it right now" said by espeak-ng, padded to 3 s), with the speech
+// components that components gives it, and tells each turn's wall time to took.
+func runAudioTurns(b *testing.B, components func(*Config, *intents.Table) (Transcriber, speech.Synthesizer), took func(time.Duration)) {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	spoken, err := speech.Espeak{}.Synthesize(ctx, "hey reachy, what time is it right now")
+	cancel()
+	if err != nil {
+		b.Fatal(err)
+	}
+	clip, _ := speech.DecodeWAV(spoken, 0)
+	three := make([]float32, 3*speech.SampleRate)
+	copy(three, clip.Samples)
+	wav, _ := speech.EncodeWAV(three, speech.SampleRate)
+	dir := b.TempDir()
+	cfg, table, _ := DevConfig("127.0.0.1:0", dir)
+	state, err := InitState(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer state.Close()
+	tok, _, _ := state.CreateToken(context.Background(), "robot", []string{"turn"}, "")
+	stt, synth := components(cfg, table)
+	br, err := New(Deps{Config: cfg, Table: func() *intents.Table { return table }, State: state, Transcriber: stt,
+		Synthesizer: synth, Handlers: basic.Handlers(time.Now), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := br.Handler()
+	for b.Loop() {
+		d, rec := serveTimed(h, "/v1/turns", "audio/wav", tok, wav)
+		if rec.Code != 200 || !bytes.Contains(rec.Body.Bytes(), []byte(`"intent":"time.now"`)) || !bytes.Contains(rec.Body.Bytes(), []byte(`"audio":"`)) {
+			b.Fatalf("turn failed: %d %s", rec.Code, rec.Body.String()[:min(300, rec.Body.Len())])
+		}
+		took(d)
+	}
+}
+
+// serveTimed POSTs body to path in process and returns how long the handler took.
+func serveTimed(h http.Handler, path, ctype, tok string, body []byte) (time.Duration, *httptest.ResponseRecorder) {
+	req := httptest.NewRequest("POST", path, bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Set("Content-Type", ctype)
+	rec := httptest.NewRecorder()
+	start := time.Now()
+	h.ServeHTTP(rec, req)
+	return time.Since(start), rec
 }

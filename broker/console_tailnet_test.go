@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -15,8 +14,6 @@ import (
 	"tailscale.com/tsnet"
 
 	"github.com/reachy-broker/reachy-broker/broker/brokertest"
-	"github.com/reachy-broker/reachy-broker/intents"
-	"github.com/reachy-broker/reachy-broker/intents/basic"
 	"github.com/reachy-broker/reachy-broker/robot"
 )
 
@@ -47,39 +44,14 @@ func TestConsoleOnTailnet(t *testing.T) {
 	}
 	ownerLogin, guestLogin := login(owner), login(guest)
 
-	dir := t.TempDir()
-	cfg, table, err := DevConfig("127.0.0.1:0", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Listen.Loopback = ""
-	cfg.Devices = []DeviceConfig{{Name: "robot", Room: "living room"}}
-	cfg.Teleport.Owners = []string{ownerLogin}
-	state, err := InitState(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer state.Close()
-	tn, err := StartTailnet(ctx, TailnetConfig{Hostname: "broker", StateDir: filepath.Join(dir, "tailnet"), Ephemeral: true, ControlURL: controlURL})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tn.Close()
+	tb := startTailnetBroker(t, ctx, controlURL, func(cfg *Config, d *Deps) {
+		cfg.Devices = []DeviceConfig{{Name: "robot", Room: "living room"}}
+		cfg.Teleport.Owners = []string{ownerLogin}
+		d.Synthesizer = &toneSynth{}
+	})
+	go tb.b.RunConsole(ctx)
+	state, brokerIP := tb.state, tb.ip
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	b, err := New(Deps{Config: cfg, Table: func() *intents.Table { return table }, State: state, Identifier: tn, People: tn,
-		Handlers: basic.Handlers(time.Now), Synthesizer: &toneSynth{}, Logger: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go b.RunConsole(ctx)
-	l, err := tn.Listen(TailnetPort)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := NewHTTPServer(b.Handler(), cfg.Turn.Budget)
-	go srv.Serve(l)
-	defer srv.Close()
-	brokerIP, _ := tn.IPs()
 	base := fmt.Sprintf("http://%s:%d", brokerIP, TailnetPort)
 
 	// The robot's hub links over the tailnet with a token bound to its node.
@@ -127,7 +99,7 @@ func TestConsoleOnTailnet(t *testing.T) {
 		t.Fatalf("tagged node: %d %s", status, body)
 	}
 
-	waitLinked(t, b, "robot", 1, 30*time.Second)
+	waitLinked(t, tb.b, "robot", 1, 30*time.Second)
 	m := regexp.MustCompile(`name="console-token" content="([^"]+)"`).FindStringSubmatch(page)
 	if m == nil {
 		t.Fatal("no page token")

@@ -7,7 +7,9 @@ import (
 )
 
 // TestNoGoroutineLeak: after turns of every kind (answered, refused, cut at a deadline,
-// clarified) and the server closing, the goroutine count returns to where it was.
+// clarified) and the server and its state store closing (the store keeps a few goroutines
+// of its own while open: the audit writer, idle access workers), the goroutine count returns
+// to where it was.
 func TestNoGoroutineLeak(t *testing.T) {
 	runtime.GC()
 	before := runtime.NumGoroutine()
@@ -26,6 +28,7 @@ func TestNoGoroutineLeak(t *testing.T) {
 		close(tb.light.block)
 		tb.srv.CloseClientConnections()
 		tb.srv.Close()
+		tb.state.Close()
 	}()
 	deadline := time.Now().Add(5 * time.Second)
 	for runtime.NumGoroutine() > before+2 && time.Now().Before(deadline) {

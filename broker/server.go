@@ -144,6 +144,14 @@ func New(d Deps) (*Broker, error) {
 	if _, ok := b.d.Handlers["session.end"]; !ok {
 		b.d.Handlers["session.end"] = sessionEnd{b}
 	}
+	d.State.onAuditFailure(func(n int, lost bool, err error) {
+		if lost {
+			b.log.Error("audit records lost: the state store closed before it could write them", "records", n, "err", err)
+			return
+		}
+		b.m.auditFailures.Add(float64(n))
+		b.log.Error("audit write failed; the records are kept and retried", "records", n, "err", err)
+	})
 	return b, nil
 }
 

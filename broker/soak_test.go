@@ -181,14 +181,21 @@ func TestKilledMidActuationIsAnsweredByReadBack(t *testing.T) {
 	}
 	st, _ := OpenState(dir)
 	defer st.Close()
-	recs, _ := st.TailAudit(context.Background(), 10)
-	var pending, replayed bool
-	for _, r := range recs {
-		pending = pending || (r.Outcome == OutcomePending && r.Args["room"] == "office")
-		replayed = replayed || (r.Outcome == OutcomeReplayed && r.Code == OutcomeUnknown)
-	}
-	if !pending || !replayed {
-		t.Fatalf("audit: %+v", recs)
+	// The replay did not act, so its record is written behind the reply: give it a moment.
+	var recs []AuditRecord
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		recs, _ = st.TailAudit(context.Background(), 10)
+		var pending, replayed bool
+		for _, r := range recs {
+			pending = pending || (r.Outcome == OutcomePending && r.Args["room"] == "office")
+			replayed = replayed || (r.Outcome == OutcomeReplayed && r.Code == OutcomeUnknown)
+		}
+		if pending && replayed {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("audit: %+v", recs)
+		}
 	}
 }
 

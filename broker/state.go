@@ -32,6 +32,10 @@ type State struct {
 	db      *sql.DB
 	durable *sql.DB            // synchronous=FULL, for what must survive a power cut
 	stmts   preparedStatements // see prepared.go
+	audits  auditWriter        // group commits of audit records (auditwriter.go)
+	jobs    chan stateJob      // to an idle access worker (see run)
+	closed  chan struct{}      // closed by Close: idle workers exit
+	closing sync.Once
 	path    string
 
 	// fault, when set (tests only), is called before each access and may fail or stall it.
@@ -151,7 +155,7 @@ func openState(dir string, create bool) (*State, error) {
 		return nil, fmt.Errorf("open state %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(4)
-	s := &State{db: db, path: path}
+	s := &State{db: db, path: path, jobs: make(chan stateJob), closed: make(chan struct{})}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := s.check(ctx); err != nil {
@@ -301,8 +305,14 @@ func secureStateFiles(dir string) error {
 	return nil
 }
 
-// Close closes the database.
-func (s *State) Close() error { return errors.Join(s.durable.Close(), s.db.Close()) }
+// Close commits the audit records still queued, then closes the database.
+func (s *State) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), auditCommitTime)
+	defer cancel()
+	s.closeAudit(ctx) // commit the queued audit records first
+	s.closing.Do(func() { close(s.closed) })
+	return errors.Join(s.durable.Close(), s.db.Close())
+}
 
 // Ping checks the database answers (readiness).
 func (s *State) Ping(ctx context.Context) error {
@@ -311,26 +321,62 @@ func (s *State) Ping(ctx context.Context) error {
 
 // run performs one access under ctx. It returns when ctx ends even if the access has not (a
 // stalled disk): the abandoned access finishes or fails on its own.
+//
+// Accesses run on worker goroutines that stay a while after their job, so a turn does not pay
+// for a new goroutine growing its stack to SQLite's depth each time; a stalled access holds
+// only its own worker, and a new one starts whenever none is idle.
 func (s *State) run(ctx context.Context, op string, fn func(ctx context.Context) error) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
-	done := make(chan error, 1)
-	go func() {
-		if f := s.fault.Load(); f != nil {
-			if err := (*f)(ctx, op); err != nil {
-				done <- err
-				return
-			}
-		}
-		done <- fn(ctx)
-	}()
+	j := stateJob{ctx: ctx, op: op, fn: fn, done: make(chan error, 1)}
 	select {
-	case err := <-done:
+	case s.jobs <- j:
+	default:
+		go s.worker(j)
+	}
+	select {
+	case err := <-j.done:
 		return err
 	case <-ctx.Done():
 		return fmt.Errorf("%s: the state store did not answer in time: %w", op, ctx.Err())
 	}
+}
+
+// stateJob is one access handed to a worker.
+type stateJob struct {
+	ctx  context.Context
+	op   string
+	fn   func(ctx context.Context) error
+	done chan error
+}
+
+// workerIdle is how long an access worker waits for the next job before it exits.
+const workerIdle = 10 * time.Second
+
+func (s *State) worker(j stateJob) {
+	idle := time.NewTimer(workerIdle)
+	defer idle.Stop()
+	for {
+		j.done <- s.access(j)
+		idle.Reset(workerIdle)
+		select {
+		case j = <-s.jobs:
+		case <-idle.C:
+			return
+		case <-s.closed:
+			return
+		}
+	}
+}
+
+func (s *State) access(j stateJob) error {
+	if f := s.fault.Load(); f != nil {
+		if err := (*f)(j.ctx, j.op); err != nil {
+			return err
+		}
+	}
+	return j.fn(j.ctx)
 }
 
 // write is run for an access that changes the database: its failure marks the store as
@@ -340,6 +386,12 @@ func (s *State) write(ctx context.Context, op string, fn func(ctx context.Contex
 	if errors.Is(err, context.Canceled) {
 		return err // the caller went away: says nothing about the store
 	}
+	s.noteWrite(err)
+	return err
+}
+
+// noteWrite records a write's result for Health: a failure shows until a write succeeds.
+func (s *State) noteWrite(err error) {
 	s.healthMu.Lock()
 	if err != nil {
 		s.lastErr, s.lastErrAt = err, time.Now()
@@ -347,7 +399,6 @@ func (s *State) write(ctx context.Context, op string, fn func(ctx context.Contex
 		s.lastErr = nil
 	}
 	s.healthMu.Unlock()
-	return err
 }
 
 // Health reports whether the state store can take writes: it writes a heartbeat row, so a

@@ -43,7 +43,7 @@ func startTailnetBroker(t *testing.T, ctx context.Context, controlURL string, tu
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { tn.Close() })
-	d := Deps{Config: cfg, Table: func() *intents.Table { return table }, State: state, Identifier: tn,
+	d := Deps{Config: cfg, Table: func() *intents.Table { return table }, State: state, Identifier: tn, People: tn,
 		Handlers: basic.Handlers(time.Now), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	if tune != nil {
 		tune(cfg, &d)

@@ -1,15 +1,11 @@
 package broker
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 
-	"io"
-	"mime"
 	"net/http"
 	"strings"
 	"sync"
@@ -123,30 +119,6 @@ func (b *Broker) errorResult(t *turn, e *apiError) (int, any) {
 	return status, e
 }
 
-// readBody reads at most limit bytes, refusing a larger declared length before reading.
-func readBody(r *http.Request, w http.ResponseWriter, limit int64) ([]byte, *apiError) {
-	if r.ContentLength > limit {
-		return nil, errf(api.CodeTooLarge, "the body is %d bytes; the limit is %d", r.ContentLength, limit)
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-	if err != nil {
-		var mb *http.MaxBytesError
-		if errors.As(err, &mb) {
-			return nil, errf(api.CodeTooLarge, "the body is over the %d byte limit", limit)
-		}
-		return nil, errf(api.CodeInvalidArgs, "could not read the body")
-	}
-	return body, nil
-}
-
-func mediaType(r *http.Request) string {
-	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil {
-		return ""
-	}
-	return mt
-}
-
 // handleTurn: audio in, spoken answer out.
 func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
 	t := b.newTurn(r, "turn")
@@ -206,21 +178,6 @@ func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// decodeAudio decodes a turn's WAV body; the caller holds a decode slot.
-func (b *Broker) decodeAudio(body []byte, t *turn) (speech.Clip, *apiError) {
-	since := time.Now()
-	clip, err := speech.DecodeWAV(body, b.d.Config.Turn.MaxAudio)
-	if err != nil {
-		var ae *speech.AudioError
-		if errors.As(err, &ae) {
-			return speech.Clip{}, errf(ae.Code, "%s", ae.Reason)
-		}
-		return speech.Clip{}, errf(api.CodeInvalidAudio, "could not decode the audio")
-	}
-	t.mark("decode", since)
-	return clip, nil
-}
-
 // handleUtterance: operator text routed exactly like a transcript (no wake phrase needed).
 func (b *Broker) handleUtterance(w http.ResponseWriter, r *http.Request) {
 	t := b.newTurn(r, "utterance")
@@ -244,44 +201,6 @@ func (b *Broker) handleUtterance(w http.ResponseWriter, r *http.Request) {
 		}
 		return b.tail(r.Context(), t, req.Text, false, time.Now())
 	})
-}
-
-// readJSONBody checks the media type and reads a JSON request body within its limit.
-func (b *Broker) readJSONBody(r *http.Request, w http.ResponseWriter) ([]byte, *apiError) {
-	if mt := mediaType(r); mt != "application/json" {
-		return nil, errf(api.CodeUnsupportedMediaType, "send application/json")
-	}
-	return readBody(r, w, b.d.Config.Limits.JSONBytes)
-}
-
-// decodeJSON decodes strictly: unknown fields and trailing data are refused.
-func decodeJSON(body []byte, v any) *apiError {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return errf(api.CodeInvalidArgs, "the body is not the expected JSON: %s", jsonProblem(err))
-	}
-	if dec.More() {
-		return errf(api.CodeInvalidArgs, "the body has data after the JSON object")
-	}
-	return nil
-}
-
-// jsonProblem describes a decode error without echoing the input.
-func jsonProblem(err error) string {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		return fmt.Sprintf("syntax error at byte %d", se.Offset)
-	case errors.As(err, &te):
-		return fmt.Sprintf("field %q has the wrong type", te.Field)
-	case strings.HasPrefix(err.Error(), "json: unknown field"):
-		return "it has a field this route does not take" // the field's name is the caller's bytes
-	case errors.Is(err, io.EOF):
-		return "empty body"
-	}
-	return "malformed JSON"
 }
 
 // tail is the part shared by turns and utterances: wake, clarification, route, scope,
@@ -496,16 +415,18 @@ func (b *Broker) ignored(t *turn, why string) (int, any) {
 	return http.StatusOK, &t.resp
 }
 
-// audit records a turn that did not act. A failed write is counted and shown by /healthz;
-// the turn still answers (a read is not worth a silence).
+// audit records a turn that did not act, written behind its reply (see auditWriter). A
+// failed write is counted, shown by /healthz and retried; the turn still answers (a read is
+// not worth a silence).
 func (b *Broker) audit(t *turn) {
 	rec := b.auditRecord(t)
 	b.countTurn(t, rec)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	// Only a stalled store lets the queue fill; then a reply is not held for its record.
+	ctx, cancel := context.WithTimeout(context.Background(), auditQueueWait)
 	defer cancel()
-	if err := b.d.State.AppendAudit(ctx, rec); err != nil {
+	if err := b.d.State.QueueAudit(ctx, rec); err != nil {
 		b.m.auditFailures.Inc()
-		b.log.Error("audit write failed; the turn still answers", "turn_id", t.id, "err", err)
+		b.log.Error("audit record dropped: the audit queue stayed full; the turn still answers", "turn_id", t.id, "err", err)
 	}
 }
 

@@ -1,10 +1,7 @@
 package redact
 
 import (
-	"bufio"
-	"os"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 )
@@ -13,18 +10,7 @@ import (
 // its timings, then the median and p99 across the corpus (target: p99 < 50 µs per reply).
 func BenchmarkRedact(b *testing.B) {
 	r := corpusRedactor(b)
-	f, err := os.Open("testdata/corpus.tsv")
-	if err != nil {
-		b.Fatal(err)
-	}
-	var texts []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if parts := strings.Split(sc.Text(), "\t"); len(parts) >= 2 && !strings.HasPrefix(parts[0], "#") {
-			texts = append(texts, parts[1])
-		}
-	}
-	f.Close()
+	texts := corpusTexts(b)
 	per := make([][]time.Duration, len(texts))
 	for b.Loop() {
 		for i, s := range texts {

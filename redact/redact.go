@@ -150,7 +150,9 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 	}
 	lower := strings.ToLower(text)
 	mayEmail := strings.Contains(text, "@") || strings.Contains(lower, " at ") || strings.Contains(lower, "(at)") || strings.Contains(lower, "[at]")
-	replace(spokenDigitsRE, KindPhone, nil)
+	if spokenDigitWords(lower) >= minSpokenDigits {
+		replace(spokenDigitsRE, KindPhone, nil)
+	}
 	// An IBAN match may run on into the next word ("... 7654 32 by"): keep the longest valid
 	// prefix, made of whole space-separated groups.
 	ibanGuard := ibanRE
@@ -174,7 +176,9 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 	if strings.Contains(text, "://") {
 		replace(urlCredRE, KindURL, nil)
 	}
-	replace(secretRE, KindSecret, nil)
+	if maySecret(strings.ToLower(text)) {
+		replace(secretRE, KindSecret, nil)
+	}
 	if mayEmail {
 		replace(emailRE, KindEmail, nil)
 		replace(spokenEmail, KindEmail, nil)
@@ -203,6 +207,41 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 	slices.Sort(out)
 	return Result{Text: text, Kinds: out}, nil
 }
+
+// secretHints: every alternative of secretRE holds one of these (lower case), so text
+// without any of them cannot match it. secretRE is half the redactor's cost when run on
+// every reply; most replies hold none of these.
+var secretHints = []string{"k-", "k_", "c_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "akia", "aiza",
+	"glpat-", "eyj", "bearer", "key", "secret", "token", "passw"}
+
+func maySecret(lower string) bool {
+	for _, h := range secretHints {
+		if strings.Contains(lower, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// minSpokenDigits is the fewest number words spokenDigitsRE can match (six, then one more).
+const minSpokenDigits = 7
+
+// spokenDigitWords counts the words of lower that spokenDigitsRE is made of, stopping at
+// minSpokenDigits: with fewer, it cannot match.
+func spokenDigitWords(lower string) int {
+	n := 0
+	for _, w := range strings.FieldsFunc(lower, func(r rune) bool { return r < 'a' || r > 'z' }) {
+		if spokenDigitWord[w] {
+			if n++; n >= minSpokenDigits {
+				break
+			}
+		}
+	}
+	return n
+}
+
+var spokenDigitWord = map[string]bool{"zero": true, "oh": true, "one": true, "two": true, "three": true, "four": true, "five": true,
+	"six": true, "seven": true, "eight": true, "nine": true, "double": true, "triple": true}
 
 func replaceIf(re *regexp.Regexp, text string, fn func(string) string) string {
 	if re == nil {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 var corpusTerms = []string{"Jane Doe", "Acme Corp", "42 Elm Street", "42 Elm St", "Springfield Elementary"}
@@ -16,6 +18,23 @@ func corpusRedactor(t testing.TB) *Redactor {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// corpusTexts are the replies of testdata/corpus.tsv (its second column).
+func corpusTexts(t testing.TB) []string {
+	f, err := os.Open("testdata/corpus.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var texts []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if parts := strings.Split(sc.Text(), "\t"); len(parts) >= 2 && !strings.HasPrefix(parts[0], "#") {
+			texts = append(texts, parts[1])
+		}
+	}
+	return texts
 }
 
 func TestCorpus(t *testing.T) {
@@ -100,4 +119,42 @@ func FuzzRedact(f *testing.F) {
 			t.Fatal("output is not UTF-8")
 		}
 	})
+}
+
+// TestGuardsNeverSkipAMatch: the cheap guards that skip secretRE and spokenDigitsRE must be
+// sound — on any text either pattern can match, its guard lets it run. Checked on every
+// secret shape the pattern knows, in mixed case and inside sentences, on the corpus, and on
+// the fuzzer's inputs (FuzzGuards).
+func TestGuardsNeverSkipAMatch(t *testing.T) {
+	samples := []string{
+		"sk-proj-ABCDEFGHIJKLMNOPQRST", "PK-LIVE-abcdefghijklmnopqr", "rK_test_ABCDEFGHIJKLMNOPQR", "WHSEC_abcdefghijklmnopqrs",
+		"GHP_abcdefghijklmnopqrstuvwx", "gHs_ABCDEFGHIJKLMNOPQRSTUVWX", "GitHub_PAT_abcdefghijklmnopqrstu", "XOXB-1234567890-abc",
+		"akia0123456789ABCDEF", "AIZA0123456789012345678901234567890", "RBK_0123456789abcdef_abcdefghijklmnopqrstu",
+		"GLPAT-abcdefghijklmnopqrstu", "EYJhbGciOiJI.eyJzdWIiOiIx.SflKxwRJSMeKKF", "BEARER abcdefghijklmnop0123",
+		"API KEY = hunter2hunter2", "Apikey: swordfish", "SECRET=opensesame", "Token: abcdef123", "PASSWD=abcdef12",
+		"Password : correcthorse", "nine eight seven six five four three", "OH ONE, TWO-THREE. four five six",
+		"double five triple nine one two three", "The ſecret: hunter22", "the \u212aEY=abcdefgh",
+	}
+	samples = append(samples, corpusTexts(t)...)
+	for _, s := range samples {
+		checkGuards(t, "it says "+s+" ok")
+	}
+}
+
+func FuzzGuards(f *testing.F) {
+	f.Add("sk-ABCDEFGHIJKLMNOPQRSTUV")
+	f.Add("one two three four five six seven")
+	f.Fuzz(func(t *testing.T, s string) { checkGuards(t, s) })
+}
+
+func checkGuards(t *testing.T, s string) {
+	t.Helper()
+	n := strings.ToLower(norm.NFKC.String(strings.ToValidUTF8(s, "")))
+	folded := norm.NFKC.String(strings.ToValidUTF8(s, ""))
+	if secretRE.MatchString(folded) && !maySecret(n) {
+		t.Fatalf("the secret guard would skip a match in %q", s)
+	}
+	if spokenDigitsRE.MatchString(folded) && spokenDigitWords(n) < minSpokenDigits {
+		t.Fatalf("the spoken-digits guard would skip a match in %q", s)
+	}
 }

@@ -80,20 +80,32 @@ func NewVAD(cfg VADConfig) *VAD {
 // InSpeech reports whether a segment is open.
 func (v *VAD) InSpeech() bool { return v.inSpeech }
 
-// Write feeds samples and returns the segments that closed within them.
+// Write feeds samples and returns the segments that closed within them. Whole frames are
+// read in place; only a frame's worth of remainder is kept between calls.
 func (v *VAD) Write(samples []float32) []Segment {
 	var done []Segment
-	v.pending = append(v.pending, samples...)
-	for len(v.pending) >= v.frameLen {
-		if seg, ok := v.frame(v.pending[:v.frameLen]); ok {
+	step := func(f []float32) {
+		if seg, ok := v.frame(f); ok {
 			done = append(done, seg)
 		}
-		v.pending = v.pending[v.frameLen:]
 		v.pos += v.frameLen
 	}
-	if len(v.pending) == 0 {
-		v.pending = nil
+	if len(v.pending) > 0 {
+		need := v.frameLen - len(v.pending)
+		if len(samples) < need {
+			v.pending = append(v.pending, samples...)
+			return nil
+		}
+		v.pending = append(v.pending, samples[:need]...)
+		samples = samples[need:]
+		step(v.pending)
+		v.pending = v.pending[:0]
 	}
+	for len(samples) >= v.frameLen {
+		step(samples[:v.frameLen])
+		samples = samples[v.frameLen:]
+	}
+	v.pending = append(v.pending, samples...)
 	return done
 }
 

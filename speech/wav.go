@@ -165,6 +165,13 @@ func DecodeWAV(b []byte, maxDur time.Duration) (Clip, error) {
 	width := l.bits / 8
 	scale := pcmScale(l)
 	mono := make([]float32, n)
+	if l.format != formatFloat && width == 2 && l.channels == 1 {
+		// What the hub sends: 16-bit mono PCM, converted without the general loop's switch.
+		for i := range mono {
+			mono[i] = float32(float64(int16(binary.LittleEndian.Uint16(data[2*i:]))) / scale)
+		}
+		return finishDecode(mono, l, maxDur)
+	}
 	for i := 0; i < n; i++ {
 		var sum float64
 		for c := 0; c < l.channels; c++ {
@@ -190,9 +197,17 @@ func DecodeWAV(b []byte, maxDur time.Duration) (Clip, error) {
 		}
 		mono[i] = float32(sum / float64(l.channels))
 	}
-	out, err := Resample(mono, l.rate, SampleRate)
-	if err != nil {
-		return Clip{}, err
+	return finishDecode(mono, l, maxDur)
+}
+
+// finishDecode brings decoded mono samples to SampleRate and checks the duration cap on them.
+func finishDecode(mono []float32, l wavLayout, maxDur time.Duration) (Clip, error) {
+	out := mono
+	if l.rate != SampleRate {
+		var err error
+		if out, err = Resample(mono, l.rate, SampleRate); err != nil {
+			return Clip{}, err
+		}
 	}
 	clip := Clip{Samples: out, SourceRate: l.rate, SourceChannels: l.channels, SourceBits: l.bits}
 	// The cap holds for what was decoded, not only for what the header said (resampling may

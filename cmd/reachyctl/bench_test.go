@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -12,8 +11,6 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker"
-	"github.com/reachy-broker/reachy-broker/intents"
-	"github.com/reachy-broker/reachy-broker/intents/basic"
 )
 
 // BenchmarkCtlBench: what 'reachyctl bench --concurrency 16' measures against a dev broker's
@@ -22,25 +19,11 @@ import (
 // and the ratio of their wall times (the target: broker within 3x of the empty handler).
 func BenchmarkCtlBench(b *testing.B) {
 	const conc, turns = 16, 200
-	dir := b.TempDir()
-	cfg, table, err := broker.DevConfig("127.0.0.1:0", dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfg.Limits.RatePerMinute, cfg.Limits.Burst = 1<<30, 1<<20
-	state, err := broker.InitState(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer state.Close()
-	tok, _, _ := state.CreateToken(context.Background(), "laptop", []string{"text"}, "")
-	br, err := broker.New(broker.Deps{Config: cfg, Table: func() *intents.Table { return table }, State: state,
-		Handlers: basic.Handlers(time.Now), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		b.Fatal(err)
-	}
-	brokerSrv := httptest.NewServer(br.Handler())
-	defer brokerSrv.Close()
+	dev := startDevBroker(b, b.TempDir(), func(_ *devBroker, d *broker.Deps) {
+		d.Config.Limits.RatePerMinute, d.Config.Limits.Burst = 1<<30, 1<<20
+	})
+	tok, _, _ := dev.state.CreateToken(context.Background(), "laptop", []string{"text"}, "")
+	brokerSrv := dev.srv
 	emptySrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -15,8 +14,6 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker"
-	"github.com/reachy-broker/reachy-broker/intents"
-	"github.com/reachy-broker/reachy-broker/intents/basic"
 	"github.com/reachy-broker/reachy-broker/intents/home"
 )
 
@@ -25,24 +22,9 @@ import (
 func TestOperatorTour(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	dir := broker.DevStateDir()
-	cfg, table, err := broker.DevConfig("127.0.0.1:0", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	state, err := broker.InitState(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer state.Close()
-	handlers := basic.Handlers(time.Now)
-	handlers["home.light"] = home.Handler{Backend: home.NewMemory(), Kind: "light"}
-	b, err := broker.New(broker.Deps{Config: cfg, Table: func() *intents.Table { return table }, State: state, Handlers: handlers,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(b.Handler())
-	defer srv.Close()
+	srv := startDevBroker(t, dir, func(_ *devBroker, d *broker.Deps) {
+		d.Handlers["home.light"] = home.Handler{Backend: home.NewMemory(), Kind: "light"}
+	}).srv
 
 	// Without --state-dir, reachyctl uses the dev broker's.
 	code, out, errs := ctl(t, "token", "create", "--device", "laptop", "--scopes", "text,house:write", "--json")

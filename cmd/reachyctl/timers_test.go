@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
-	"log/slog"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -14,8 +11,6 @@ import (
 	"github.com/reachy-broker/reachy-broker/broker/announce"
 	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/broker/timers"
-	"github.com/reachy-broker/reachy-broker/intents"
-	"github.com/reachy-broker/reachy-broker/intents/basic"
 )
 
 type playedLink struct {
@@ -36,23 +31,11 @@ func (l *playedLink) Connected() []string { return []string{"reachy-kitchen", "r
 
 func TestAnnounceCommand(t *testing.T) {
 	dir := t.TempDir()
-	cfg, table, err := broker.DevConfig("127.0.0.1:0", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	state, err := broker.InitState(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer state.Close()
 	link := &playedLink{}
-	b, err := broker.New(broker.Deps{Config: cfg, Table: func() *intents.Table { return table }, State: state, Handlers: basic.Handlers(time.Now),
-		Announcer: &announce.Announcer{Link: link, Audit: broker.AnnouncementAudit(state)}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(b.Handler())
-	defer srv.Close()
+	dev := startDevBroker(t, dir, func(db *devBroker, d *broker.Deps) {
+		d.Announcer = &announce.Announcer{Link: link, Audit: broker.AnnouncementAudit(db.state)}
+	})
+	state, srv := dev.state, dev.srv
 	tok, _, err := state.CreateToken(context.Background(), "mom-laptop", []string{"announce"}, "")
 	if err != nil {
 		t.Fatal(err)
@@ -88,34 +71,21 @@ func TestAnnounceCommand(t *testing.T) {
 // TestTimerTour follows the README's timer lines: a pasta timer set by text rings on the
 // room's robot at its time, and can be asked about.
 func TestTimerTour(t *testing.T) {
-	dir := t.TempDir()
-	cfg, table, err := broker.DevConfig("127.0.0.1:0", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	state, err := broker.InitState(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer state.Close()
 	clock := timers.NewManualClock(time.Now())
 	link := &ringLink{}
-	svc, err := timers.Open(context.Background(), timers.Deps{DB: state.DB(), Clock: clock, Link: link, Audit: broker.TimerAudit(state),
-		RoomOf: func(string) string { return table.Home.DeviceRoom }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	handlers := basic.Handlers(time.Now)
-	for k, h := range svc.Handlers() {
-		handlers[k] = h
-	}
-	b, err := broker.New(broker.Deps{Config: cfg, Table: func() *intents.Table { return table }, State: state, Handlers: handlers,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(b.Handler())
-	defer srv.Close()
+	var svc *timers.Service
+	dev := startDevBroker(t, t.TempDir(), func(db *devBroker, d *broker.Deps) {
+		var err error
+		svc, err = timers.Open(context.Background(), timers.Deps{DB: db.state.DB(), Clock: clock, Link: link, Audit: broker.TimerAudit(db.state),
+			RoomOf: func(string) string { return db.table.Home.DeviceRoom }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, h := range svc.Handlers() {
+			d.Handlers[k] = h
+		}
+	})
+	state, srv := dev.state, dev.srv
 	tok, _, err := state.CreateToken(context.Background(), "laptop", []string{"text", "timer"}, "")
 	if err != nil {
 		t.Fatal(err)

@@ -2,38 +2,15 @@ package main
 
 import (
 	"encoding/json"
-	"io"
-	"log/slog"
-	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/reachy-broker/reachy-broker/broker"
-	"github.com/reachy-broker/reachy-broker/intents"
-	"github.com/reachy-broker/reachy-broker/intents/basic"
 )
 
 // TestTokenScopes: "reachyctl token scopes" changes what a device's token may do, and the
 // broker sees it on the very next request; an unknown scope is refused.
 func TestTokenScopes(t *testing.T) {
 	dir := t.TempDir()
-	cfg, table, err := broker.DevConfig("127.0.0.1:0", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	state, err := broker.InitState(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer state.Close()
-	b, err := broker.New(broker.Deps{Config: cfg, Table: func() *intents.Table { return table }, State: state,
-		Handlers: basic.Handlers(time.Now), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(b.Handler())
-	defer srv.Close()
+	srv := startDevBroker(t, dir, nil).srv
 
 	code, out, errs := ctl(t, "token", "create", "--state-dir", dir, "--device", "agent", "--scopes", "mcp,house:read", "--json")
 	var tok struct{ Token string }
