@@ -27,7 +27,7 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 	sens := fs.Float64("sensitivity", 0, "0..1 (overrides the config; 0 = the tuned default)")
 	sweep := fs.String("sweep", "", "eval: comma-separated sensitivities to compare (a decoding pass each), e.g. 0.3,0.4,0.5")
 	plps := fs.String("plp", "", "eval: comma-separated phone-loop exponents N (1e-N) to measure instead of the tuned one, one decoding pass each")
-	threshold := fs.Float64("threshold", math.NaN(), "eval: a fixed score per phone (decimal log) instead of what sensitivity asks, e.g. -2 with --plp 10 for the rule before the decision moved to Go")
+	threshold := fs.Float64("threshold", math.NaN(), "eval: a fixed score per phone (decimal log) instead of what sensitivity asks (--plp 10 --threshold -2 is the previous rule)")
 	voices := fs.String("voices", "", "eval: only these voices of the set, by index (e.g. 0-3 or 4,5,6,7), to tune on some and report on others")
 	small := fs.Bool("small", false, "gen: the small subset the tests use")
 	if err := fs.Parse(args[1:]); err != nil {
