@@ -93,7 +93,7 @@ func TestSensitivityMovesTheThreshold(t *testing.T) {
 	lex := map[string][]string{"hey": {"HH EY"}, "reachy": {"R IY CH IY"}}
 	phrase := [][]string{{"hey", "reachy"}}
 	perPhone := (DefaultTuning().Strict + DefaultTuning().Lax) / 2 // what sensitivity 0.5 asks
-	score := int(perPhone*6/log10PerUnit) - engineScoreOffset
+	score := int(perPhone*6/log10PerUnit()) - engineScoreOffset
 	s := []spot{{phrase: "hey reachy", start: SampleRate / 10, end: SampleRate * 8 / 10, score: score + 5}}
 	for _, c := range []struct {
 		sens float64

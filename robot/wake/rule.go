@@ -18,7 +18,7 @@ type spot struct {
 
 // log10PerUnit converts the engine's scores to decimal logarithms: they are logs in base
 // 1.0001 shifted right by 10 bits (SENSCR_SHIFT).
-var log10PerUnit = 1024 * math.Log(1.0001) / math.Ln10
+func log10PerUnit() float64 { return 1024 * math.Log(1.0001) / math.Ln10 }
 
 // engineScoreOffset: the keyphrase search subtracts a constant (KWS_MAX, 1500) from the
 // scores it reports so that they read as a confidence below 1 (pocketsphinx commit 0bd34b23,
@@ -100,7 +100,7 @@ func (r rule) keyphrases() string {
 
 // perPhone is a spot's score in decimal log per phone of its phrase.
 func (r rule) perPhone(s spot) float64 {
-	return float64(s.score+engineScoreOffset) * log10PerUnit / float64(max(1, r.phones[s.phrase]))
+	return float64(s.score+engineScoreOffset) * log10PerUnit() / float64(max(1, r.phones[s.phrase]))
 }
 
 // decide returns the first spot that passes every check. The engine applied the threshold
@@ -109,7 +109,7 @@ func (r rule) perPhone(s spot) float64 {
 func (r rule) decide(spots []spot) (Detection, bool) {
 	for _, s := range spots {
 		n := r.phones[s.phrase]
-		if n == 0 || !r.plausible(s) || float64(s.score+engineScoreOffset+1)*log10PerUnit < r.threshold*float64(n) {
+		if n == 0 || !r.plausible(s) || float64(s.score+engineScoreOffset+1)*log10PerUnit() < r.threshold*float64(n) {
 			continue
 		}
 		return r.detection(s), true
