@@ -108,3 +108,26 @@ func TestSensitivityMovesTheThreshold(t *testing.T) {
 		}
 	}
 }
+
+// TestDigitalSilenceDoesNotHideThePhrase: generated speech has stretches of exact digital
+// silence, which no microphone produces; without a noise floor under it the engine missed
+// these clean clips (two voices of the set saying "hey reechy, is mom busy"). With the floor
+// (floor.go) they are heard, like the same speech in noise.
+func TestDigitalSilenceDoesNotHideThePhrase(t *testing.T) {
+	if raceEnabled {
+		t.Skip("C decoding has nothing for the race detector")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	full := FullEvalSet()
+	set := EvalSet{Voices: []Voice{full.Voices[1], full.Voices[7]}, Phrase: full.Phrase, Commands: []string{"is mom busy", "how warm is the living room"}}
+	dir := t.TempDir()
+	clips, err := set.Generate(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := evaluate(t, ctx, Options{Phrases: []string{"hey reachy"}}, dir, clips)
+	if r := rep.Recall["clean"]; r.Total != 4 || r.Hits != 4 {
+		t.Errorf("clean generated speech: heard %d of %d; missed %v", r.Hits, r.Total, rep.Misses)
+	}
+}

@@ -50,9 +50,10 @@ import (
 // The engine reports every spot with its frames and score; the decision (rule.go) reads
 // them. It is single-threaded C and not safe for concurrent use.
 type Sphinx struct {
-	ps   *C.ps_decoder_t
-	pcm  []int16
-	rule rule
+	ps      *C.ps_decoder_t
+	floored []float32 // the utterance with its noise floor (floor.go)
+	pcm     []int16
+	rule    rule
 	// Detection buffers for wake_dets.
 	words           []*C.char
 	sfs, efs, probs []C.int
@@ -140,8 +141,9 @@ func (s *Sphinx) spots(ctx context.Context, samples []float32) ([]spot, error) {
 	if len(samples) == 0 {
 		return nil, nil
 	}
+	s.floored = withNoiseFloor(s.floored, samples)
 	s.pcm = s.pcm[:0]
-	for _, v := range samples {
+	for _, v := range s.floored {
 		s.pcm = append(s.pcm, int16(max(-1, min(1, v))*32767))
 	}
 	if C.ps_start_utt(s.ps) < 0 {
