@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -11,10 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reachy-broker/reachy-broker/broker"
 	"github.com/reachy-broker/reachy-broker/broker/api"
-	"github.com/reachy-broker/reachy-broker/intents"
-	"github.com/reachy-broker/reachy-broker/intents/basic"
 )
 
 // TestSimLinkStaysUp: with --link the sim keeps its robot link after the microphone folder
@@ -22,20 +18,7 @@ import (
 // action causes.
 func TestSimLinkStaysUp(t *testing.T) {
 	dir := t.TempDir()
-	cfg, table, err := broker.DevConfig("127.0.0.1:0", filepath.Join(dir, "state"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	state, err := broker.InitState(cfg.StateDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer state.Close()
-	b, err := broker.New(broker.Deps{Config: cfg, Table: func() *intents.Table { return table }, State: state,
-		Handlers: basic.Handlers(time.Now), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, state := newDevBroker(t, dir)
 	srv := httptest.NewServer(b.Handler())
 	defer srv.Close()
 	tok, _, _ := state.CreateToken(context.Background(), "reachy", []string{"turn", "link"}, "")

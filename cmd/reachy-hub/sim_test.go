@@ -226,20 +226,7 @@ func TestWorldReadableTokenIsRefused(t *testing.T) {
 // the broker unreachable and does not retry: one request, the fallback, failure "busy".
 func TestSimWithoutModel(t *testing.T) {
 	dir := t.TempDir()
-	cfg, table, err := broker.DevConfig("127.0.0.1:0", filepath.Join(dir, "state"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	state, err := broker.InitState(cfg.StateDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer state.Close()
-	b, err := broker.New(broker.Deps{Config: cfg, Table: func() *intents.Table { return table }, State: state,
-		Handlers: basic.Handlers(time.Now), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, state := newDevBroker(t, dir)
 	var requests atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		requests.Add(1)
