@@ -137,11 +137,13 @@ func (h *Hub) Run(ctx context.Context) error {
 		h.Motion.Idle(ctx)
 	})
 	vad := speech.NewVAD(speech.DefaultVAD())
+	vadStart := 0     // the stream position of the detector's first sample
 	var buf []float32 // samples since bufStart, for pre-roll and cutting
 	bufStart := 0
 	maxSamples := int(h.MaxUtter.Seconds() * speech.SampleRate)
 	wasSpeech := false
 	cut := func(seg speech.Segment) {
+		seg.Start, seg.End = seg.Start+vadStart, seg.End+vadStart // the detector counts from its own start
 		from, to := max(seg.Start-bufStart, 0), min(seg.End-bufStart, len(buf))
 		if to-from > maxSamples {
 			from = to - maxSamples
@@ -183,8 +185,9 @@ func (h *Hub) Run(ctx context.Context) error {
 		if vad.InSpeech() && len(buf) > maxSamples+2*speech.SampleRate {
 			// Speech that never ends: cut what we have and keep listening.
 			end := bufStart + len(buf)
-			cut(speech.Segment{Start: end - maxSamples, End: end})
-			vad = speech.NewVAD(speech.DefaultVAD())
+			cut(speech.Segment{Start: end - maxSamples - vadStart, End: end - vadStart})
+			// A fresh detector, so that the stretch can end; it counts from here.
+			vad, vadStart = speech.NewVAD(speech.DefaultVAD()), end
 			wasSpeech = false
 		}
 	}

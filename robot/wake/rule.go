@@ -105,11 +105,15 @@ func (r rule) perPhone(s spot) float64 {
 
 // decide returns the first spot that passes every check. The engine applied the threshold
 // already (rounded down to its integer units); it is checked again here, within one unit, so
-// that the rule stands on its own and is tested so.
-func (r rule) decide(spots []spot) (Detection, bool) {
+// that the rule stands on its own and is tested so. startsAVoice, when not nil, says whether
+// a new, louder voice starts at a sample (onset.go): a phrase there counts as said first.
+func (r rule) decide(spots []spot, startsAVoice func(at int) bool) (Detection, bool) {
 	for _, s := range spots {
 		n := r.phones[s.phrase]
 		if n == 0 || !r.plausible(s) || float64(s.score+engineScoreOffset+1)*log10PerUnit() < r.threshold*float64(n) {
+			continue
+		}
+		if s.start > maxPhraseStart && (startsAVoice == nil || !startsAVoice(s.start)) {
 			continue
 		}
 		return r.detection(s), true
@@ -122,19 +126,17 @@ func (r rule) detection(s spot) Detection {
 }
 
 // maxPhraseStart: people address the robot first, so a phrase spotted deep inside a stretch
-// of speech is a look-alike in ordinary talk. On the full generated set this and the length
-// check below cut false accepts in long speech from 69 to 3 and lost no real phrase.
+// of speech is a look-alike in ordinary talk, unless a new voice starts there (onset.go). On
+// the full generated set this and the length check below cut false accepts in long speech
+// from 69 to 3 and lost no real phrase.
 const maxPhraseStart = 3 * SampleRate
 
 // minPhoneSamples: no voice says a phone in under 45 ms; spots shorter than that per phone
 // of the phrase are a few syllables of other words squeezed into the phrase's shape.
 const minPhoneSamples = SampleRate * 45 / 1000
 
-// plausible rejects spots that start too late in the utterance or are too short to be the
-// phrase. Both checks are free: they read the keyphrase search's own alignment.
+// plausible rejects spots too short to be the phrase. The check is free: it reads the
+// keyphrase search's own alignment.
 func (r rule) plausible(s spot) bool {
-	if s.start > maxPhraseStart {
-		return false
-	}
 	return s.end-s.start >= r.phones[s.phrase]*minPhoneSamples
 }

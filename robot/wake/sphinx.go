@@ -54,6 +54,7 @@ type Sphinx struct {
 	floored []float32 // the utterance with its noise floor (floor.go)
 	pcm     []int16
 	rule    rule
+	onset   onsetScratch
 	// Detection buffers for wake_dets.
 	words           []*C.char
 	sfs, efs, probs []C.int
@@ -125,7 +126,13 @@ func (s *Sphinx) Spot(ctx context.Context, samples []float32) (Detection, bool, 
 	if err != nil {
 		return Detection{}, false, err
 	}
-	d, ok := s.rule.decide(spots)
+	var levels []float64 // computed only when a spot starts late in the utterance
+	d, ok := s.rule.decide(spots, func(at int) bool {
+		if levels == nil {
+			levels = s.onset.frameLevels(samples)
+		}
+		return s.onset.startsAVoice(levels, at)
+	})
 	return d, ok, nil
 }
 

@@ -124,22 +124,29 @@ func TestCrashingEngineIsNotAddressed(t *testing.T) {
 
 // TestImplausibleSpotsAreNotAddressed: a spot deep inside a long stretch of speech, or one
 // too short to hold the phrase's phones, does not count as being addressed (each was a
-// false accept, an upload, on the generated set); a phrase said first, at a normal pace, does.
+// false accept, an upload, on the generated set); a phrase said first, at a normal pace, does,
+// and so does a late one where a new, louder voice starts (someone talking over the TV).
 func TestImplausibleSpotsAreNotAddressed(t *testing.T) {
-	r := rule{phones: map[string]int{"hey reachy": 6}}
+	r := rule{phones: map[string]int{"hey reachy": 6}, threshold: -100}
 	ms := func(n int) int { return n * SampleRate / 1000 }
+	newVoiceAt9s := func(at int) bool { return at > ms(8800) && at < ms(9200) }
 	for _, c := range []struct {
-		name       string
-		start, end int
-		want       bool
+		name         string
+		start, end   int
+		startsAVoice func(int) bool
+		want         bool
 	}{
-		{"said first", ms(100), ms(700), true},
-		{"after a short lead-in", ms(2500), ms(3100), true},
-		{"deep in long speech", ms(9000), ms(9600), false},
-		{"too short for six phones", ms(100), ms(340), false},
+		{"said first", ms(100), ms(700), nil, true},
+		{"after a short lead-in", ms(2500), ms(3100), nil, true},
+		{"deep in long speech", ms(9000), ms(9600), nil, false},
+		{"deep in long speech, no new voice", ms(9000), ms(9600), func(int) bool { return false }, false},
+		{"deep in speech, where a new voice starts", ms(9000), ms(9600), newVoiceAt9s, true},
+		{"too short for six phones", ms(100), ms(340), nil, false},
+		{"too short, where a new voice starts", ms(9000), ms(9240), newVoiceAt9s, false},
 	} {
-		if got := r.plausible(spot{phrase: "hey reachy", start: c.start, end: c.end}); got != c.want {
-			t.Errorf("%s: plausible = %v, want %v", c.name, got, c.want)
+		_, got := r.decide([]spot{{phrase: "hey reachy", start: c.start, end: c.end, score: 0}}, c.startsAVoice)
+		if got != c.want {
+			t.Errorf("%s: addressed = %v, want %v", c.name, got, c.want)
 		}
 	}
 }

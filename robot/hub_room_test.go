@@ -1,0 +1,128 @@
+package robot
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/reachy-broker/reachy-broker/speech"
+)
+
+// spoken is text said by an espeak-ng voice, at 16 kHz.
+func spoken(t *testing.T, voice, text string) []float32 {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	b, err := speech.Espeak{Voice: voice}.Synthesize(ctx, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := speech.DecodeWAV(b, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.Samples
+}
+
+// activeRMS is the level of a clip's sound, leaving its silences out.
+func activeRMS(x []float32) float64 {
+	var p float64
+	n := 0
+	for _, v := range x {
+		if math.Abs(float64(v)) > 0.01 {
+			p += float64(v) * float64(v)
+			n++
+		}
+	}
+	return math.Sqrt(p / float64(max(n, 1)))
+}
+
+// TestSomeoneSpeakingOverTheTVIsHeard: the television talks for 40 s without a pause long
+// enough to close the microphone's stretch of speech; someone in the room says "hey reachy,
+// what time is it" three times over it, 20 dB louder. Each time is uploaded, although the
+// stretch began with the TV seconds before; the TV alone sends nothing.
+func TestSomeoneSpeakingOverTheTVIsHeard(t *testing.T) {
+	if testing.Short() {
+		t.Skip("decodes 80 s of audio")
+	}
+	cfg := &Config{}
+	cfg.Defaults()
+	guard, err := NewWakeGuard(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer guard.Spotter.Close()
+	tv := spoken(t, "en-gb", "Yesterday we drove to the coast with my sister and her two boys. The traffic was terrible "+
+		"for the first hour, but after the bridge the roads were almost empty. We had lunch in a small cafe near the harbour, "+
+		"walked along the beach until the tide came in, and the children collected shells and stones until their pockets were full. "+
+		"The weather tomorrow will be cloudy with a chance of rain in the north and sunny spells in the south.")
+	for len(tv) < 40*speech.SampleRate {
+		tv = append(tv, tv...)
+	}
+	tv = tv[:40*speech.SampleRate]
+	phrase := spoken(t, "en-us", "hey reechy, what time is it") // espeak-ng says "reachy" as "reeky"
+	gain := float32(activeRMS(phrase) / activeRMS(tv) / 10)     // 20 dB under the person
+	room := make([]float32, len(tv))
+	for i, v := range tv {
+		room[i] = v * gain
+	}
+	alone := append([]float32(nil), room...)
+	for _, at := range []int{6, 17, 29} {
+		for i, v := range phrase {
+			room[at*speech.SampleRate+i] += v
+		}
+	}
+
+	h, turns := gateHub(t, &memSource{x: alone}, guard.Spotter, []string{plainReply}, nil)
+	if len(turns) != 0 {
+		t.Errorf("the TV alone uploaded %d utterances (%+v)", len(turns), h.WakeStats())
+	}
+	h, turns = gateHub(t, &memSource{x: room}, guard.Spotter, []string{plainReply}, nil)
+	if len(turns) != 3 {
+		t.Fatalf("heard %d of the 3 times someone spoke over the TV (%+v)", len(turns), h.WakeStats())
+	}
+	for _, tn := range turns {
+		if tn.Wake != WakePhrase {
+			t.Errorf("turn %d left the robot for %q, want the phrase", tn.Index, tn.Wake)
+		}
+	}
+}
+
+// TestHubListensAfterSpeechThatNeverEnds: sound that never pauses (a TV, a vacuum cleaner)
+// is cut at MaxUtter so that the hub keeps listening; what is said after it is still heard.
+// (The detector that starts after the cut counts samples from zero; the hub once read its
+// segments as positions in the whole stream and ignored every utterance after the first cut.)
+func TestHubListensAfterSpeechThatNeverEnds(t *testing.T) {
+	tone := func(x []float32, seconds float64, hz float64) []float32 {
+		for k := 0; k < int(seconds*speech.SampleRate); k++ {
+			x = append(x, float32(0.3*math.Sin(2*math.Pi*hz*float64(k)/speech.SampleRate)))
+		}
+		return x
+	}
+	quiet := func(x []float32, seconds float64) []float32 {
+		return append(x, make([]float32, int(seconds*speech.SampleRate))...)
+	}
+	var x []float32
+	x = quiet(x, 0.5)
+	x = tone(x, 4.5, 200) // longer than MaxUtter and its 2 s margin: cut once
+	x = quiet(x, 1)
+	x = tone(x, 1, 300) // someone speaking afterwards
+	x = quiet(x, 1)
+	x = tone(x, 1, 400) // and again
+	x = quiet(x, 1)
+	_, turns := gateHub(t, &memSource{x: x}, &scriptedSpotter{}, []string{plainReply}, func(h *Hub) {
+		h.Wake, h.MaxUtter = nil, 2*time.Second
+	})
+	if len(turns) != 3 {
+		t.Fatalf("uploaded %d utterances, want 3: the cut sound and the two after it", len(turns))
+	}
+	if turns[0].Samples != 2*speech.SampleRate {
+		t.Errorf("the sound that never ended went up as %d samples, want MaxUtter (%d)", turns[0].Samples, 2*speech.SampleRate)
+	}
+	for _, tn := range turns[1:] {
+		if s := float64(tn.Samples) / speech.SampleRate; s < 1 || s > 2 {
+			t.Errorf("an utterance after the cut went up as %.2f s, want its 1 s with pre-roll and hangover", s)
+		}
+	}
+}

@@ -1,0 +1,73 @@
+package wake
+
+import (
+	"math"
+	"slices"
+)
+
+// A phrase spotted deep inside a stretch of speech is refused (maxPhraseStart), because
+// people address the robot first. With a television or other people talking in the room, the
+// microphone's stretch of speech began with them, long before someone in front of the robot
+// said "hey reachy"; for that person the phrase still comes first. What marks it is a step
+// in loudness: the person near the robot is louder than the room behind them. One talker's
+// own speech rises and falls syllable by syllable but keeps its level from one second to the
+// next, so a phrase spotted late in it still has no step in front of it and is still refused.
+//
+// The check compares the loud part of the half second from a point (the 90th percentile of
+// its 10 ms levels: vowels, not the pauses and closures between them) with the loud part of
+// the second and a half before it, at points around the spot's start.
+const (
+	onsetFrame  = SampleRate / 100     // 10 ms level frames
+	onsetBefore = 3 * SampleRate / 2   // the room's level: 1.5 s before
+	onsetAfter  = SampleRate / 2       // the new voice's level: 0.5 s after
+	onsetEarly  = SampleRate / 2       // a spot's alignment may start this much after the step
+	onsetLate   = 3 * SampleRate / 10  // or this much before it
+	onsetStep   = SampleRate * 5 / 100 // points 50 ms apart
+	// onsetRiseDB is how much louder the new voice must be. Each of the generated set's nine
+	// espeak-ng voices reading its long passage, measured every 50 ms: a talker's own rise was
+	// under 5.7 dB at 99% of points, 8.4 dB at most (one voice; the others at most 6.0). The
+	// median level instead rose up to 11 dB: pauses pull it down. Someone speaking 10 dB over
+	// the room rises about 10 dB.
+	onsetRiseDB = 7.0
+	onsetLoud   = 0.9 // the percentile that stands for a stretch's loud part
+)
+
+// onsetScratch holds the check's buffers, reused between calls.
+type onsetScratch struct{ levels, sorted []float64 }
+
+// frameLevels fills s.levels with each 10 ms frame's level in dB (floored at -100).
+func (s *onsetScratch) frameLevels(x []float32) []float64 {
+	s.levels = s.levels[:0]
+	for i := 0; i+onsetFrame <= len(x); i += onsetFrame {
+		var p float64
+		for _, v := range x[i : i+onsetFrame] {
+			p += float64(v) * float64(v)
+		}
+		s.levels = append(s.levels, 10*math.Log10(p/onsetFrame+1e-10))
+	}
+	return s.levels
+}
+
+// loud is the onsetLoud percentile of the levels l.
+func (s *onsetScratch) loud(l []float64) float64 {
+	s.sorted = append(s.sorted[:0], l...)
+	slices.Sort(s.sorted)
+	return s.sorted[int(onsetLoud*float64(len(s.sorted)-1))]
+}
+
+// startsAVoice reports whether the audio gets markedly louder where a spot starts (sample
+// start): a voice over the room rather than the room's own talk. levels are x's frame
+// levels (frameLevels).
+func (s *onsetScratch) startsAVoice(levels []float64, start int) bool {
+	before, after := onsetBefore/onsetFrame, onsetAfter/onsetFrame
+	for p := start - onsetEarly; p <= start+onsetLate; p += onsetStep {
+		f := p / onsetFrame
+		if p < onsetBefore || f+after > len(levels) {
+			continue
+		}
+		if s.loud(levels[f:f+after])-s.loud(levels[f-before:f]) >= onsetRiseDB {
+			return true
+		}
+	}
+	return false
+}
