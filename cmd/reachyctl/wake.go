@@ -30,6 +30,7 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 	threshold := fs.Float64("threshold", math.NaN(), "eval: a fixed score per phone (decimal log) instead of what sensitivity asks (--plp 10 --threshold -2 is the previous rule)")
 	voices := fs.String("voices", "", "eval: only these voices of the set, by index (e.g. 0-3 or 4,5,6,7), to tune on some and report on others")
 	small := fs.Bool("small", false, "gen: the small subset the tests use")
+	sentences := fs.String("sentences", "", "gen: outside sentences (one per line, or a router corpus .tsv) to add as commands after the phrase and as overheard negatives")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -53,11 +54,25 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 		return wake.Options{Phrases: cfg.WakePhrases, Sensitivity: s, ModelDir: cfg.WakeModelDir, Pronunciations: cfg.WakePronunciations}
 	}
 	ctx := context.Background()
-	switch args[0] {
-	case "gen":
+	fullSet := func() (wake.EvalSet, error) {
 		set := wake.FullEvalSet()
 		if *small {
 			set = wake.SmallEvalSet()
+		}
+		if *sentences != "" {
+			lines, err := wake.ReadSentences(*sentences)
+			if err != nil {
+				return set, err
+			}
+			set = set.WithSentences(lines)
+		}
+		return set, nil
+	}
+	switch args[0] {
+	case "gen":
+		set, err := fullSet()
+		if err != nil {
+			return err
 		}
 		clips, err := set.Generate(ctx, target)
 		if err != nil {
@@ -68,7 +83,11 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 	case "eval":
 		if _, err := os.Stat(filepath.Join(target, "manifest.json")); errors.Is(err, os.ErrNotExist) {
 			fmt.Fprintf(stderr, "generating the full evaluation set into %s (espeak-ng, sox)...\n", target)
-			if _, err := wake.FullEvalSet().Generate(ctx, target); err != nil {
+			set, err := fullSet()
+			if err != nil {
+				return err
+			}
+			if _, err := set.Generate(ctx, target); err != nil {
 				return err
 			}
 		}

@@ -2,7 +2,12 @@ package wake
 
 import (
 	"context"
+	"fmt"
+	"math"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -103,7 +108,7 @@ func TestSensitivityMovesTheThreshold(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, got := r.decide(s); got != c.want {
+		if _, got := r.decide(s, nil); got != c.want {
 			t.Errorf("sensitivity %v: a spot scoring %.2f per phone accepted = %v, want %v", c.sens, perPhone, got, c.want)
 		}
 	}
@@ -129,5 +134,78 @@ func TestDigitalSilenceDoesNotHideThePhrase(t *testing.T) {
 	rep := evaluate(t, ctx, Options{Phrases: []string{"hey reachy"}}, dir, clips)
 	if r := rep.Recall["clean"]; r.Total != 4 || r.Hits != 4 {
 		t.Errorf("clean generated speech: heard %d of %d; missed %v", r.Hits, r.Total, rep.Misses)
+	}
+}
+
+// TestFalseAcceptBoundNeedsHoursOfSpeech: "no false accept" says little about a short set.
+// The report's 95% bound is the Poisson one: about 3 per hour of speech with none seen, so
+// the previous set (1.17 h) could not show the 1 per hour and 3.5 h can.
+func TestFalseAcceptBoundNeedsHoursOfSpeech(t *testing.T) {
+	rep := func(hits int, hours float64) EvalReport {
+		r := newReport()
+		r.Negatives["household"] = Tally{Hits: hits, Total: 1000}
+		r.NegativeSecs["household"] = hours * 3600
+		return r
+	}
+	for _, c := range []struct {
+		hits   int
+		hours  float64
+		want   float64 // tables of the Poisson 95% upper limit: 3.00, 4.74, 6.30
+		under1 bool
+	}{{0, 1.17, 2.996 / 1.17, false}, {0, 3.5, 2.996 / 3.5, true}, {1, 10, 0.474, true}, {2, 2, 3.148, false}} {
+		got := rep(c.hits, c.hours).FAUpperBound("household")
+		if math.Abs(got-c.want) > 0.005*c.want {
+			t.Errorf("%d false accepts in %.2f h: bound %.3f per hour, want %.3f", c.hits, c.hours, got, c.want)
+		}
+		if (got < 1) != c.under1 {
+			t.Errorf("%d false accepts in %.2f h: bound %.3f shows under 1 per hour = %v, want %v", c.hits, c.hours, got, got < 1, c.under1)
+		}
+	}
+	if b := newReport().FAUpperBound("household"); !math.IsInf(b, 1) {
+		t.Errorf("no speech at all bounds the rate at %v, want no bound (+Inf)", b)
+	}
+}
+
+// TestOutsideSentencesJoinTheSet: a router corpus (tab-separated, # comments) becomes
+// commands after the phrase and overheard negatives, taken across the whole file rather
+// than its first lines, and the overheard ones count as ordinary speech.
+func TestOutsideSentencesJoinTheSet(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# sentence\tintents\n# Source: somewhere\n\n")
+	for i := range 200 {
+		fmt.Fprintf(&b, "turn on light number %d\thouse.light.set\t{}\tha-light-on\n", i)
+	}
+	path := filepath.Join(t.TempDir(), "corpus.tsv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lines, err := ReadSentences(path)
+	if err != nil || len(lines) != 200 || lines[0] != "turn on light number 0" {
+		t.Fatalf("ReadSentences = %d lines starting %q, %v; want 200 sentences without comments or columns", len(lines), lines[:min(1, len(lines))], err)
+	}
+	base := SmallEvalSet()
+	set := base.WithSentences(lines)
+	if got := len(set.Commands) - len(base.Commands); got != outsideSentences/4 {
+		t.Errorf("%d outside commands, want %d", got, outsideSentences/4)
+	}
+	if len(set.Overheard) != outsideSentences*3/4 {
+		t.Errorf("%d overheard sentences, want %d", len(set.Overheard), outsideSentences*3/4)
+	}
+	if last := set.Overheard[len(set.Overheard)-1]; last != "turn on light number 193" {
+		t.Errorf("the last overheard sentence is %q: the sentences are not taken across the file", last)
+	}
+	if len(base.Overheard) != 0 || len(base.Commands) != len(SmallEvalSet().Commands) {
+		t.Error("WithSentences changed the set it was called on")
+	}
+	if !slices.Contains(OrdinarySpeech, "overheard") {
+		t.Error("overheard commands are not counted as ordinary speech")
+	}
+	if _, err := ReadSentences(filepath.Join(t.TempDir(), "missing.txt")); err == nil {
+		t.Error("a missing file read without error")
+	}
+	empty := filepath.Join(t.TempDir(), "empty.tsv")
+	os.WriteFile(empty, []byte("# only a comment\n"), 0o644)
+	if _, err := ReadSentences(empty); err == nil || !strings.Contains(err.Error(), "no sentences") {
+		t.Errorf("a file of comments: %v, want an error saying it holds no sentences", err)
 	}
 }

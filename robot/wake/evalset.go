@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/reachy-broker/reachy-broker/speech"
 )
@@ -33,7 +34,10 @@ type EvalSet struct {
 	Household []string // negatives: ordinary sentences
 	NearMiss  []string // negatives that sound like the phrase
 	Long      []string // negatives: long stretches of speech
-	Noises    []string // pink, brown, babble
+	// Overheard are negatives from outside text: commands to the home said to someone else,
+	// without the phrase (WithSentences).
+	Overheard []string
+	Noises    []string // pink, brown, babble, tv
 	SNRs      []int    // dB; every clip is also kept clean
 }
 
@@ -56,7 +60,7 @@ func FullEvalSet() EvalSet {
 			"for the first hour, but after the bridge the roads were almost empty. We had lunch in a small cafe " +
 			"near the harbour, walked along the beach until the tide came in, and the children collected shells " +
 			"and stones until their pockets were full. On the way back everybody fell asleep except me."},
-		Noises: []string{"pink", "brown", "babble"},
+		Noises: []string{"pink", "brown", "babble", "tv"},
 		SNRs:   []int{20, 10, 5},
 	}
 }
@@ -74,14 +78,56 @@ func SmallEvalSet() EvalSet {
 	return s
 }
 
+// outsideSentences is how many sentences WithSentences takes from a file: with eight voices
+// and ten conditions, 48 overheard sentences add about 2.4 hours of ordinary negative speech,
+// enough that no false accept in the whole set bounds the rate below 1 per hour.
+const outsideSentences = 64
+
+// WithSentences adds sentences nobody on this project wrote, taken evenly from the list so
+// that the set is not tuned to the project's own phrasing: every fourth becomes a command
+// after the wake phrase (a positive), the others are overheard negatives.
+func (s EvalSet) WithSentences(sentences []string) EvalSet {
+	n := min(len(sentences), outsideSentences)
+	s.Commands = append([]string(nil), s.Commands...)
+	for i := 0; i < n; i++ {
+		t := sentences[i*len(sentences)/n]
+		if i%4 == 3 {
+			s.Commands = append(s.Commands, t)
+		} else {
+			s.Overheard = append(s.Overheard, t)
+		}
+	}
+	return s
+}
+
+// ReadSentences reads one sentence per line, or the first column of a tab-separated file
+// (the router corpora), skipping blank lines and lines that start with #.
+func ReadSentences(path string) ([]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		t, _, _ := strings.Cut(line, "\t")
+		if t = strings.TrimSpace(t); t != "" && !strings.HasPrefix(t, "#") {
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s holds no sentences (one per line, or tab-separated with the sentence first)", path)
+	}
+	return out, nil
+}
+
 // EvalClip is one file of a generated set (manifest.json lists them).
 type EvalClip struct {
 	File     string  `json:"file"`
 	Positive bool    `json:"positive"`
-	Category string  `json:"category"` // command, household, near-miss, long
+	Category string  `json:"category"` // command, household, near-miss, long, overheard
 	Text     string  `json:"text"`
 	Voice    string  `json:"voice"`
-	Noise    string  `json:"noise"` // clean, pink, brown, babble
+	Noise    string  `json:"noise"` // clean, pink, brown, babble, tv
 	SNR      int     `json:"snr_db"`
 	Seconds  float64 `json:"seconds"`
 }
@@ -107,6 +153,9 @@ func (s EvalSet) Generate(ctx context.Context, dir string) ([]EvalClip, error) {
 	}
 	for _, t := range s.Long {
 		us = append(us, utter{t, "long", false})
+	}
+	for _, t := range s.Overheard {
+		us = append(us, utter{t, "overheard", false})
 	}
 	noise := map[string][]float32{}
 	for _, n := range s.Noises {
@@ -139,8 +188,14 @@ func (s EvalSet) Generate(ctx context.Context, dir string) ([]EvalClip, error) {
 			}
 			for ci, c := range conds {
 				x := clean
+				if c.noise == "tv" {
+					// The television was talking before anyone spoke to the robot: the
+					// utterance starts 3.5 to 6 s into the clip, past maxPhraseStart.
+					lead := make([]float32, (7+(vi*3+ui)%6)*SampleRate/2)
+					x = append(lead, clean...)
+				}
 				if c.noise != "clean" {
-					x = mix(clean, noise[c.noise], float64(c.snr), (vi*31+ui*7+ci)*SampleRate/3)
+					x = mix(x, noise[c.noise], float64(c.snr), (vi*31+ui*7+ci)*SampleRate/3)
 				}
 				name := fmt.Sprintf("%s-v%d-u%02d-%s", map[bool]string{true: "pos", false: "neg"}[u.pos], vi, ui, c.noise)
 				if c.noise != "clean" {
@@ -179,12 +234,15 @@ func synth(ctx context.Context, v Voice, text string) ([]float32, error) {
 	return clip.Samples, nil
 }
 
-// noise makes seconds of pink or brown noise with sox, or babble: four other voices talking
-// over each other.
+// noise makes seconds of pink or brown noise with sox, babble (four other voices talking
+// over each other) or tv (one other voice reading on, as a television or radio does).
 func (s EvalSet) noise(ctx context.Context, kind string, seconds int) ([]float32, error) {
-	if kind == "babble" {
+	if kind == "babble" || kind == "tv" {
 		out := make([]float32, seconds*SampleRate)
 		talkers := []Voice{{"en-us+m3", 170, 40}, {"en-gb+f4", 160, 65}, {"en-us+m7", 150, 30}, {"en-029+f1", 180, 55}}
+		if kind == "tv" {
+			talkers = []Voice{{"en-gb-x-rp+m2", 165, 45}}
+		}
 		for i, v := range talkers {
 			var talk []float32
 			for j := 0; len(talk) < len(out); j++ {
