@@ -189,12 +189,15 @@ func LoadEvalSet(dir string) ([]EvalClip, error) {
 	return clips, nil
 }
 
+// maxClip bounds one clip of a set: the longest, the paragraph after a TV lead-in, is ~32 s.
+const maxClip = 2 * time.Minute
+
 func readClip(dir string, c EvalClip) ([]float32, error) {
 	wav, err := os.ReadFile(filepath.Join(dir, c.File))
 	if err != nil {
 		return nil, err
 	}
-	clip, err := speech.DecodeWAV(wav, 0)
+	clip, err := speech.DecodeWAV(wav, maxClip) // the long paragraph after a TV lead-in runs past 30 s
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.File, err)
 	}
