@@ -37,7 +37,7 @@ func commands() map[string]command {
 		"bench":          {"bench --concurrency N --turns M [--wav FILE]: drive a broker, print p50/p95/p99 and errors", runBench},
 		"redact":         {"redact [--config FILE] [--kinds] < text: print the text as the robot would be allowed to say it", runRedact},
 		"fake-daemon":    {"fake-daemon [--listen 127.0.0.1:8000]: a fake Reachy Mini daemon that prints the calls it gets", runFakeDaemon},
-		"wake":           {"wake gen [--small] DIR | wake eval [--sensitivity S] [--sweep a,b] DIR | wake test FILE.wav [--config F]: the robot's wake-phrase spotter", runWake},
+		"wake":           {"wake gen [--small] [--sentences FILE] DIR | wake eval [--sensitivity S] [--sweep a,b] [--sentences FILE] DIR | wake test FILE.wav [--config F]: the robot's wake-phrase spotter", runWake},
 		"version":        {"version: print the version and the whisper.cpp version", runVersion},
 		"intents":        {"intents list|guide|lint [--config FILE] | intents test [--config FILE] FILE | intents remote [--broker URL]: the intent table, or what a token may call", runIntents},
 	}

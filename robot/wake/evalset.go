@@ -41,7 +41,8 @@ type EvalSet struct {
 	SNRs      []int    // dB; every clip is also kept clean
 }
 
-// FullEvalSet is what `make wake-eval` measures.
+// FullEvalSet is what `make wake-eval` measures, with WithSentences adding the outside
+// router corpus.
 func FullEvalSet() EvalSet {
 	return EvalSet{
 		Voices: []Voice{{"en-us", 160, 50}, {"en-gb", 140, 40}, {"en-us+f3", 175, 60}, {"en-gb-x-rp+m3", 130, 35},
