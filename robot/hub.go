@@ -59,7 +59,7 @@ type Hub struct {
 	Speaker  Speaker
 	Daemon   *Daemon
 	Fallback []byte        // played for any turn the broker cannot answer (unreachable, busy, refused)
-	MaxUtter time.Duration // an utterance is cut here even if speech goes on
+	MaxUtter time.Duration // the longest upload; speech that goes on is cut 2 s past it
 	Log      *slog.Logger
 	OnTurn   func(Turn)   // optional: called after each turn
 	Link     *Link        // optional: the robot link (set with AttachLink)
@@ -145,12 +145,11 @@ func (h *Hub) Run(ctx context.Context) error {
 	cut := func(seg speech.Segment) {
 		seg.Start, seg.End = seg.Start+vadStart, seg.End+vadStart // the detector counts from its own start
 		from, to := max(seg.Start-bufStart, 0), min(seg.End-bufStart, len(buf))
-		if to-from > maxSamples {
-			from = to - maxSamples
-		}
 		if to > from {
+			// The spotter hears the whole stretch (at most MaxUtter and the 2 s before a
+			// forced cut); what goes up starts at the phrase and lasts at most MaxUtter.
 			if off, ok := h.admit(ctx, buf[from:to], seg.Start); ok {
-				utt := append([]float32(nil), buf[from+off:to]...)
+				utt := append([]float32(nil), buf[from+off:min(to, from+off+maxSamples)]...)
 				h.gate.lastEnd = seg.End
 				h.handle(ctx, utt)
 			}
@@ -185,7 +184,9 @@ func (h *Hub) Run(ctx context.Context) error {
 		if vad.InSpeech() && len(buf) > maxSamples+2*speech.SampleRate {
 			// Speech that never ends: cut what we have and keep listening.
 			end := bufStart + len(buf)
-			cut(speech.Segment{Start: end - maxSamples - vadStart, End: end - vadStart})
+			for _, seg := range vad.Flush() {
+				cut(seg)
+			}
 			// A fresh detector, so that the stretch can end; it counts from here.
 			vad, vadStart = speech.NewVAD(speech.DefaultVAD()), end
 			wasSpeech = false

@@ -3,9 +3,11 @@ package robot
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"testing"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/robot/wake"
 	"github.com/reachy-broker/reachy-broker/speech"
 )
 
@@ -124,5 +126,61 @@ func TestHubListensAfterSpeechThatNeverEnds(t *testing.T) {
 		if s := float64(tn.Samples) / speech.SampleRate; s < 1 || s > 2 {
 			t.Errorf("an utterance after the cut went up as %.2f s, want its 1 s with pre-roll and hangover", s)
 		}
+	}
+}
+
+// markerSpotter "hears the phrase" where a 1 kHz tone stands out of the sound for at least
+// half a second: a stand-in whose answer depends only on the audio it is given.
+type markerSpotter struct{ seen []int } // lengths of the utterances it was given
+
+func (m *markerSpotter) Spot(ctx context.Context, x []float32) (wake.Detection, bool, error) {
+	m.seen = append(m.seen, len(x))
+	const frame = speech.SampleRate / 50 // 20 ms: 1 kHz fits whole cycles
+	run := 0
+	for i := 0; i+frame <= len(x); i += frame {
+		var re, im, p float64
+		for k, v := range x[i : i+frame] {
+			w := 2 * math.Pi * 1000 * float64(k) / speech.SampleRate
+			re += float64(v) * math.Cos(w)
+			im += float64(v) * math.Sin(w)
+			p += float64(v) * float64(v)
+		}
+		if tone := 2 * (re*re + im*im) / frame; p > 0 && tone > 0.5*p {
+			run++
+		} else {
+			run = 0
+		}
+		if run == 25 {
+			start := i + frame - 25*frame
+			return wake.Detection{Phrase: "hey reachy", Start: start, End: i + frame}, true, nil
+		}
+	}
+	return wake.Detection{}, false, nil
+}
+func (m *markerSpotter) Close() error { return nil }
+
+// TestPhraseEarlyInSoundThatNeverEndsIsHeard: a noise starts (a vacuum cleaner) and someone
+// says the phrase over it at once; the stretch never pauses and is cut. The spotter hears
+// the whole stretch, not only its last MaxUtter, and what goes up starts at the phrase.
+func TestPhraseEarlyInSoundThatNeverEndsIsHeard(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	x := make([]float32, 5*speech.SampleRate)
+	for i := speech.SampleRate / 2; i < len(x); i++ { // silence, then noise that never stops
+		x[i] = float32(0.1 * rng.NormFloat64())
+	}
+	at := speech.SampleRate * 8 / 10
+	for k := 0; k < speech.SampleRate*6/10; k++ { // the "phrase": 0.6 s from 0.8 s
+		x[at+k] += float32(0.3 * math.Sin(2*math.Pi*1000*float64(k)/speech.SampleRate))
+	}
+	sp := &markerSpotter{}
+	_, turns := gateHub(t, &memSource{x: x}, sp, []string{plainReply}, func(h *Hub) { h.MaxUtter = 2 * time.Second })
+	if len(sp.seen) == 0 || sp.seen[0] < 3*speech.SampleRate {
+		t.Fatalf("the spotter was given %v samples; want the whole stretch (over 3 s) first", sp.seen)
+	}
+	if len(turns) != 1 {
+		t.Fatalf("uploaded %d utterances, want the one addressed", len(turns))
+	}
+	if turns[0].Samples != 2*speech.SampleRate {
+		t.Errorf("uploaded %d samples, want MaxUtter (%d) from just before the phrase", turns[0].Samples, 2*speech.SampleRate)
 	}
 }
