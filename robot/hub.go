@@ -136,61 +136,31 @@ func (h *Hub) Run(ctx context.Context) error {
 		}
 		h.Motion.Idle(ctx)
 	})
-	vad := speech.NewVAD(speech.DefaultVAD())
-	vadStart := 0     // the stream position of the detector's first sample
-	var buf []float32 // samples since bufStart, for pre-roll and cutting
-	bufStart := 0
-	maxSamples := int(h.MaxUtter.Seconds() * speech.SampleRate)
-	wasSpeech := false
-	cut := func(seg speech.Segment) {
-		seg.Start, seg.End = seg.Start+vadStart, seg.End+vadStart // the detector counts from its own start
-		from, to := max(seg.Start-bufStart, 0), min(seg.End-bufStart, len(buf))
-		if to > from {
-			// The spotter hears the whole stretch (at most MaxUtter and the 2 s before a
-			// forced cut); what goes up starts at the phrase and lasts at most MaxUtter.
-			if off, ok := h.admit(ctx, buf[from:to], seg.Start); ok {
-				utt := append([]float32(nil), buf[from+off:min(to, from+off+maxSamples)]...)
-				h.gate.lastEnd = seg.End
-				h.handle(ctx, utt)
-			}
+	c := newCutter(int(h.MaxUtter.Seconds() * speech.SampleRate))
+	// The spotter hears the whole utterance (at most MaxUtter and the 2 s before a forced
+	// cut); what goes up starts at the phrase and lasts at most MaxUtter.
+	each := func(u utterance) bool {
+		off, ok := h.admit(ctx, u.samples, u.start)
+		if ok {
+			utt := append([]float32(nil), u.samples[off:min(len(u.samples), off+c.max)]...)
+			h.gate.lastEnd = u.end
+			h.handle(ctx, utt)
 		}
-		// Keep one second for the next utterance's pre-roll.
-		if keep := speech.SampleRate; len(buf) > keep {
-			drop := len(buf) - keep
-			buf = buf[drop:]
-			bufStart += drop
-		}
+		return ok
 	}
 	for {
 		chunk, err := h.Source.Read(ctx)
 		if errors.Is(err, io.EOF) {
-			for _, seg := range vad.Flush() {
-				cut(seg)
-			}
+			c.flush(each)
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		buf = append(buf, chunk...)
-		segs := vad.Write(chunk)
-		if vad.InSpeech() && !wasSpeech {
+		if c.feed(chunk) {
 			h.onSpeechStart(ctx)
 		}
-		wasSpeech = vad.InSpeech()
-		for _, seg := range segs {
-			cut(seg)
-		}
-		if vad.InSpeech() && len(buf) > maxSamples+2*speech.SampleRate {
-			// Speech that never ends: cut what we have and keep listening.
-			end := bufStart + len(buf)
-			for _, seg := range vad.Flush() {
-				cut(seg)
-			}
-			// A fresh detector, so that the stretch can end; it counts from here.
-			vad, vadStart = speech.NewVAD(speech.DefaultVAD()), end
-			wasSpeech = false
-		}
+		c.drain(each)
 	}
 }
 

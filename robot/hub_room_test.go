@@ -184,3 +184,47 @@ func TestPhraseEarlyInSoundThatNeverEndsIsHeard(t *testing.T) {
 		t.Errorf("uploaded %d samples, want MaxUtter (%d) from just before the phrase", turns[0].Samples, 2*speech.SampleRate)
 	}
 }
+
+// TestPhraseAcrossACutIsHeard: the phrase is said just as a sound that never pauses reaches
+// the cut, half before it and half after; the words after it start a new utterance, which
+// reaches back a second so that the phrase is whole in it. Uploaded once — and a phrase
+// wholly before the cut, heard there, is not heard again in the utterance after it.
+func TestPhraseAcrossACutIsHeard(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		phraseAt     float64
+		wantSpotted2 bool // the utterance after the cut holds the phrase
+	}{
+		{"across the cut", 3.72, true},
+		{"just before the cut", 3.2, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(3, 4))
+			x := make([]float32, 7*speech.SampleRate)
+			for i := speech.SampleRate / 2; i < len(x); i++ {
+				x[i] = float32(0.1 * rng.NormFloat64())
+			}
+			tone := func(from, seconds, hz, amp float64) {
+				at := int(from * speech.SampleRate)
+				for k := 0; k < int(seconds*speech.SampleRate); k++ {
+					x[at+k] += float32(amp * math.Sin(2*math.Pi*hz*float64(k)/speech.SampleRate))
+				}
+			}
+			// With MaxUtter 2 s the stretch that starts at 0.5 s is cut at 4.02 s (the first
+			// read past 2 s beyond it, in the test microphone's 20 ms reads).
+			tone(c.phraseAt, 0.6, 1000, 0.5) // the "phrase"
+			tone(4.5, 0.8, 500, 0.5)         // the command after it
+			sp := &markerSpotter{}
+			_, turns := gateHub(t, &memSource{x: x}, sp, []string{plainReply}, func(h *Hub) { h.MaxUtter = 2 * time.Second })
+			if len(turns) != 1 {
+				t.Fatalf("uploaded %d utterances, want 1; the spotter was given %v samples", len(turns), sp.seen)
+			}
+			if len(sp.seen) != 2 {
+				t.Fatalf("the spotter was given %v samples: want the cut stretch and the utterance after it", sp.seen)
+			}
+			if reached := sp.seen[1] >= 2*speech.SampleRate; reached != c.wantSpotted2 {
+				t.Errorf("the utterance after the cut: %d samples, reaching back = %v, want %v", sp.seen[1], reached, c.wantSpotted2)
+			}
+		})
+	}
+}
