@@ -79,3 +79,37 @@ func TestWakeEvalVoicesSplitTheSet(t *testing.T) {
 		t.Fatalf("voice 3 of 3: %v", err)
 	}
 }
+
+// TestWakeGenTakesOutsideSentences: `wake gen --sentences FILE` says every fourth sentence
+// after the phrase and the others without it (overheard), in every voice and condition; a
+// file that is not there is an error that names it.
+func TestWakeGenTakesOutsideSentences(t *testing.T) {
+	sentences := filepath.Join(t.TempDir(), "mine.txt")
+	os.WriteFile(sentences, []byte("# ours\nturn on the kitchen light\nis it raining\nwhat is the temperature\nlights off please\n"), 0o644)
+	dir := filepath.Join(t.TempDir(), "set")
+	var out, errb bytes.Buffer
+	if code := run([]string{"wake", "gen", "--small", "--sentences", sentences, dir}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	clips, err := wake.LoadEvalSet(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := wake.SmallEvalSet()
+	perText := len(small.Voices) * (1 + len(small.Noises)*len(small.SNRs))
+	count := map[string]int{}
+	for _, c := range clips {
+		count[c.Category]++
+		if c.Category == "command" && c.Text == small.Phrase+", lights off please" && !c.Positive {
+			t.Errorf("%s is a command after the phrase but not marked positive", c.File)
+		}
+	}
+	if count["overheard"] != 3*perText || count["command"] != (len(small.Commands)+1)*perText {
+		t.Errorf("categories %v, want %d overheard and %d commands", count, 3*perText, (len(small.Commands)+1)*perText)
+	}
+	errb.Reset()
+	missing := filepath.Join(t.TempDir(), "missing.txt")
+	if code := run([]string{"wake", "gen", "--small", "--sentences", missing, filepath.Join(t.TempDir(), "x")}, &out, &errb); code == 0 || !strings.Contains(errb.String(), missing) {
+		t.Errorf("a missing sentences file: exit %d, %q; want an error naming it", code, errb.String())
+	}
+}
