@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/reachy-broker/reachy-broker/robot"
@@ -30,6 +31,7 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 	threshold := fs.Float64("threshold", math.NaN(), "eval: a fixed score per phone (decimal log) instead of what sensitivity asks (--plp 10 --threshold -2 is the previous rule)")
 	voices := fs.String("voices", "", "eval: only these voices of the set, by index (e.g. 0-3 or 4,5,6,7), to tune on some and report on others")
 	small := fs.Bool("small", false, "gen: the small subset the tests use")
+	jobs := fs.Int("jobs", runtime.NumCPU(), "eval: spotters run at once, one core each (the report is the same for any number)")
 	sentences := fs.String("sentences", "", "gen: outside sentences (one per line, or a router corpus .tsv) to add as commands after the phrase and as overheard negatives")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
@@ -128,16 +130,11 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 				}
 				o := opts(v)
 				o.Tuning = &t
-				sp, err := wake.NewSphinx(o)
+				rep, err := evaluateOn(ctx, o, max(1, *jobs), target, clips)
 				if err != nil {
 					return err
 				}
-				rep, err := wake.Evaluate(ctx, sp, target, clips)
-				rep.Sensitivity, rep.Threshold, rep.PhoneLoop = v, sp.Threshold(), t.PhoneLoop
-				sp.Close()
-				if err != nil {
-					return err
-				}
+				rep.Sensitivity, rep.PhoneLoop = v, t.PhoneLoop
 				reps = append(reps, rep)
 			}
 			if len(reps) == 1 {
@@ -248,4 +245,25 @@ func voiceSubset(clips []wake.EvalClip, pick string) ([]wake.EvalClip, error) {
 		}
 	}
 	return out, nil
+}
+
+// evaluateOn measures spotters built from o on the clips, jobs of them at once.
+func evaluateOn(ctx context.Context, o wake.Options, jobs int, dir string, clips []wake.EvalClip) (wake.EvalReport, error) {
+	var sps []wake.Spotter
+	defer func() {
+		for _, sp := range sps {
+			sp.Close()
+		}
+	}()
+	threshold := 0.0
+	for range jobs {
+		sp, err := wake.NewSphinx(o)
+		if err != nil {
+			return wake.EvalReport{}, err
+		}
+		sps, threshold = append(sps, sp), sp.Threshold()
+	}
+	rep, err := wake.EvaluateWith(ctx, sps, dir, clips)
+	rep.Threshold = threshold
+	return rep, err
 }

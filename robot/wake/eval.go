@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -42,7 +43,7 @@ type EvalReport struct {
 	FalseAccepts    int                `json:"false_accepts"`
 	NegativeSeconds float64            `json:"negative_seconds"`
 	AudioSeconds    float64            `json:"audio_seconds"`
-	SpotSeconds     float64            `json:"spot_seconds"` // wall time inside the engine
+	SpotSeconds     float64            `json:"spot_seconds"` // wall time inside the engines, added up
 	Misses          []string           `json:"misses,omitempty"`
 	Accepts         []string           `json:"accepts,omitempty"`
 }
@@ -206,19 +207,49 @@ func readClip(dir string, c EvalClip) ([]float32, error) {
 
 // Evaluate runs s over the clips of a set Generate wrote into dir.
 func Evaluate(ctx context.Context, s Spotter, dir string, clips []EvalClip) (EvalReport, error) {
+	return EvaluateWith(ctx, []Spotter{s}, dir, clips)
+}
+
+// EvaluateWith runs the clips through several spotters at once, one goroutine each (clip i
+// goes to spotter i mod len(spotters)). Each utterance is decoded on its own (Sphinx resets
+// the engine's stream for every call), so the report is the same for any number of them.
+func EvaluateWith(ctx context.Context, spotters []Spotter, dir string, clips []EvalClip) (EvalReport, error) {
+	type verdict struct {
+		ok      bool
+		samples int
+		secs    float64
+		err     error
+	}
+	got := make([]verdict, len(clips))
+	var wg sync.WaitGroup
+	for w, s := range spotters {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(clips); i += len(spotters) {
+				x, err := readClip(dir, clips[i])
+				if err != nil {
+					got[i].err = err
+					return
+				}
+				start := time.Now()
+				_, ok, err := s.Spot(ctx, x)
+				got[i] = verdict{ok: ok, samples: len(x), secs: time.Since(start).Seconds()}
+				if err != nil {
+					got[i].err = fmt.Errorf("%s: %w", clips[i].File, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 	r := newReport()
-	for _, c := range clips {
-		x, err := readClip(dir, c)
-		if err != nil {
-			return r, err
+	for i, c := range clips {
+		if got[i].err != nil {
+			return r, got[i].err
 		}
-		start := time.Now()
-		_, ok, err := s.Spot(ctx, x)
-		r.SpotSeconds += time.Since(start).Seconds()
-		if err != nil {
-			return r, fmt.Errorf("%s: %w", c.File, err)
-		}
-		r.add(c, ok, len(x))
+		r.SpotSeconds += got[i].secs
+		r.add(c, got[i].ok, got[i].samples)
 	}
 	return r, nil
 }

@@ -209,3 +209,67 @@ func TestOutsideSentencesJoinTheSet(t *testing.T) {
 		t.Errorf("a file of comments: %v, want an error saying it holds no sentences", err)
 	}
 }
+
+// TestEachUtteranceIsJudgedOnItsOwn: the engine's front end used to carry its noise
+// estimates from one utterance to the next, so a clip's scores (and sometimes its verdict)
+// depended on what was heard before it. Now the same clip scores the same after anything,
+// and a report is the same for any number of spotters sharing the work.
+func TestEachUtteranceIsJudgedOnItsOwn(t *testing.T) {
+	if raceEnabled {
+		t.Skip("C decoding has nothing for the race detector")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	full := FullEvalSet()
+	set := EvalSet{Voices: full.Voices[:2], Phrase: full.Phrase, Commands: full.Commands[:2], Household: full.Household[:2],
+		Noises: []string{"pink"}, SNRs: []int{5}}
+	dir := t.TempDir()
+	clips, err := set.Generate(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Phrases: []string{"hey reachy"}}
+	fresh, err := NewSphinx(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	used, err := NewSphinx(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer used.Close()
+	for i := 1; i < len(clips); i++ {
+		before, _ := readClip(dir, clips[i-1])
+		x, _ := readClip(dir, clips[i])
+		if _, err := used.spots(ctx, before); err != nil {
+			t.Fatal(err)
+		}
+		a, err1 := used.spots(ctx, x)
+		fresh.Close()
+		if fresh, err = NewSphinx(o); err != nil {
+			t.Fatal(err)
+		}
+		b, err2 := fresh.spots(ctx, x)
+		if err1 != nil || err2 != nil || fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Errorf("%s after %s: %v; heard first: %v", clips[i].File, clips[i-1].File, a, b)
+		}
+	}
+	one, err := EvaluateWith(ctx, []Spotter{fresh}, dir, clips)
+	if err != nil {
+		t.Fatal(err)
+	}
+	three := []Spotter{used, fresh}
+	third, err := NewSphinx(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer third.Close()
+	shared, err := EvaluateWith(ctx, append(three, third), dir, clips)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(one.Recall, one.Negatives, one.Misses, one.Accepts) != fmt.Sprint(shared.Recall, shared.Negatives, shared.Misses, shared.Accepts) {
+		t.Errorf("one spotter: %v %v; three: %v %v", one.Recall, one.Misses, shared.Recall, shared.Misses)
+	}
+}

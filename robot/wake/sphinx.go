@@ -153,6 +153,12 @@ func (s *Sphinx) spots(ctx context.Context, samples []float32) ([]spot, error) {
 	for _, v := range s.floored {
 		s.pcm = append(s.pcm, int16(max(-1, min(1, v))*32767))
 	}
+	// A new stream for every utterance: the engine's front end otherwise carries its noise
+	// estimates over from the utterance before, and the same clip scored differently
+	// depending on what came before it (28 of 57 clips of the generated set, some by a
+	// tenth of the threshold). Each utterance is judged on its own: reachyctl wake test on a
+	// file answers what the hub would.
+	C.ps_start_stream(s.ps)
 	if C.ps_start_utt(s.ps) < 0 {
 		return nil, fmt.Errorf("wake: ps_start_utt failed")
 	}

@@ -59,10 +59,10 @@ const DefaultModelDir = "/usr/share/pocketsphinx/model/en-us"
 // 1e12 at sensitivity 0 down to 1e2 at 1). It is the most sensitive setting, in steps of 0.5
 // (decimal log per phone), at which no household sentence or long speech of four of the
 // eight voices of the first generated evaluation set was uploaded. On the set make wake-eval
-// builds now (with outside sentences and a talking TV) it measured recall 99.4% clean,
-// 89.5% / 60.8% / 39.1% at 20 / 10 / 5 dB SNR (other voices are what it misses: in pink and
+// builds now (with outside sentences and a talking TV) it measured recall 100% clean,
+// 90.1% / 60.8% / 36.5% at 20 / 10 / 5 dB SNR (other voices are what it misses: in pink and
 // brown noise at 10 dB it heard every phrase), 7.8 false accepts per hour of ordinary speech
-// (overheard commands such as "activate each light"), and 29% of the near misses ("hey ricky,
+// (overheard commands such as "activate each light"), and 30% of the near misses ("hey ricky,
 // ...") uploaded (docs/security.md). Synthetic voices are not people.
 const DefaultSensitivity = 0.4
 
