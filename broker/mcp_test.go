@@ -448,7 +448,9 @@ func TestMCPResultsAreRedacted(t *testing.T) {
 			t.Fatal(err)
 		}
 		raw, _ := json.Marshal(res)
-		for _, leak := range []string{"867", "jane", "example.com", "sk-abc", "secret number"} {
+		// Each marker has a letter or a dash, so a random hex turn ID cannot hold it ("867"
+		// alone turned up inside one).
+		for _, leak := range []string{"555-867", "867-5309", "jane", "example.com", "sk-abc", "secret number"} {
 			if strings.Contains(string(raw), leak) {
 				t.Fatalf("%s result leaks %q: %s", call.Name, leak, raw)
 			}
