@@ -93,21 +93,18 @@ func (r EvalReport) FAPerHour() float64 {
 	return float64(r.FalseAccepts) / (r.NegativeSeconds / 3600)
 }
 
-func (r EvalReport) secondsOf(cats ...string) float64 {
-	secs := 0.0
+// negativesOf adds up the false accepts and the seconds of the named categories.
+func (r EvalReport) negativesOf(cats ...string) (accepts int, secs float64) {
 	for _, c := range cats {
+		accepts += r.Negatives[c].Hits
 		secs += r.NegativeSecs[c]
 	}
-	return secs
+	return accepts, secs
 }
 
 // FAPerHourOf is false accepts per hour of the named categories of negative speech.
 func (r EvalReport) FAPerHourOf(cats ...string) float64 {
-	n, secs := 0, 0.0
-	for _, c := range cats {
-		n += r.Negatives[c].Hits
-		secs += r.NegativeSecs[c]
-	}
+	n, secs := r.negativesOf(cats...)
 	if secs == 0 {
 		return 0
 	}
@@ -119,11 +116,7 @@ func (r EvalReport) FAPerHourOf(cats ...string) float64 {
 // happen only 5% of the time (Poisson). With none in T hours it is about 3/T: a set must
 // hold 3 hours of such speech before it can show a rate below 1 per hour.
 func (r EvalReport) FAUpperBound(cats ...string) float64 {
-	k, secs := 0, 0.0
-	for _, c := range cats {
-		k += r.Negatives[c].Hits
-		secs += r.NegativeSecs[c]
-	}
+	k, secs := r.negativesOf(cats...)
 	if secs == 0 {
 		return math.Inf(1)
 	}
@@ -282,8 +275,9 @@ func (r EvalReport) Print(w io.Writer) {
 		t := r.Negatives[c]
 		fmt.Fprintf(w, "  %-10s %4d of %4d utterances (%4.1f%%) = %.1f per hour\n", c, t.Hits, t.Total, 100*t.Rate(), r.FAPerHourOf(c))
 	}
+	_, ordinary := r.negativesOf(OrdinarySpeech...)
 	fmt.Fprintf(w, "  ordinary speech (household, long, overheard): %.1f per hour (below %.2f at 95%% confidence, %.2f h); near misses: %.1f per hour\n",
-		r.FAPerHourOf(OrdinarySpeech...), r.FAUpperBound(OrdinarySpeech...), r.secondsOf(OrdinarySpeech...)/3600, r.FAPerHourOf(NearMisses...))
+		r.FAPerHourOf(OrdinarySpeech...), r.FAUpperBound(OrdinarySpeech...), ordinary/3600, r.FAPerHourOf(NearMisses...))
 	fmt.Fprintf(w, "real-time factor %.3f (%.0f s of audio in %.1f s, one core)\n", r.RTF(), r.AudioSeconds, r.SpotSeconds)
 	fmt.Fprintln(w, "synthetic voices (espeak-ng) are not people: expect different figures in a real room")
 }
