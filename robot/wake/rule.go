@@ -103,17 +103,29 @@ func (r rule) perPhone(s spot) float64 {
 	return float64(s.score+engineScoreOffset) * log10PerUnit() / float64(max(1, r.phones[s.phrase]))
 }
 
+// loudness answers the rule's questions about the audio around a spot (onset.go).
+type loudness interface {
+	// startsAVoice: a new, louder voice starts at the sample.
+	startsAVoice(at int) bool
+	// continuesSpeech: what comes just before the sample is as loud as what starts there.
+	continuesSpeech(at int) bool
+}
+
 // decide returns the first spot that passes every check. The engine applied the threshold
 // already (rounded down to its integer units); it is checked again here, within one unit, so
-// that the rule stands on its own and is tested so. startsAVoice, when not nil, says whether
-// a new, louder voice starts at a sample (onset.go): a phrase there counts as said first.
-func (r rule) decide(spots []spot, startsAVoice func(at int) bool) (Detection, bool) {
+// that the rule stands on its own and is tested so. around, when not nil, answers questions
+// about loudness: a phrase counts where it begins speech, with nothing as loud just before
+// it, and past the utterance's first seconds only where a new, louder voice starts.
+func (r rule) decide(spots []spot, around loudness) (Detection, bool) {
 	for _, s := range spots {
 		n := r.phones[s.phrase]
 		if n == 0 || !r.plausible(s) || float64(s.score+engineScoreOffset+1)*log10PerUnit() < r.threshold*float64(n) {
 			continue
 		}
-		if s.start > maxPhraseStart && (startsAVoice == nil || !startsAVoice(s.start)) {
+		if s.start > maxPhraseStart && (around == nil || !around.startsAVoice(s.start)) {
+			continue
+		}
+		if around != nil && around.continuesSpeech(s.start) {
 			continue
 		}
 		return r.detection(s), true

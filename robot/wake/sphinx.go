@@ -126,13 +126,7 @@ func (s *Sphinx) Spot(ctx context.Context, samples []float32) (Detection, bool, 
 	if err != nil {
 		return Detection{}, false, err
 	}
-	var levels []float64 // computed only when a spot starts late in the utterance
-	d, ok := s.rule.decide(spots, func(at int) bool {
-		if levels == nil {
-			levels = s.onset.frameLevels(samples)
-		}
-		return s.onset.startsAVoice(levels, at)
-	})
+	d, ok := s.rule.decide(spots, &surroundings{scratch: &s.onset, samples: samples})
 	return d, ok, nil
 }
 

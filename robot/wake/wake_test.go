@@ -122,29 +122,42 @@ func TestCrashingEngineIsNotAddressed(t *testing.T) {
 	}
 }
 
-// TestImplausibleSpotsAreNotAddressed: a spot deep inside a long stretch of speech, or one
-// too short to hold the phrase's phones, does not count as being addressed (each was a
-// false accept, an upload, on the generated set); a phrase said first, at a normal pace, does,
-// and so does a late one where a new, louder voice starts (someone talking over the TV).
+// fakeLoudness answers the rule's loudness questions from two functions.
+type fakeLoudness struct{ voiceStarts, runsOn func(int) bool }
+
+func (f fakeLoudness) startsAVoice(at int) bool    { return f.voiceStarts != nil && f.voiceStarts(at) }
+func (f fakeLoudness) continuesSpeech(at int) bool { return f.runsOn != nil && f.runsOn(at) }
+
+// TestImplausibleSpotsAreNotAddressed: a spot deep inside a long stretch of speech, one too
+// short to hold the phrase's phones, or one that runs on from words as loud as itself does
+// not count as being addressed (each was a false accept, an upload, on the generated set); a
+// phrase said first, at a normal pace, does, and so does a late one where a new, louder
+// voice starts (someone talking over the TV), unless it runs on from that voice's first words.
 func TestImplausibleSpotsAreNotAddressed(t *testing.T) {
 	r := rule{phones: map[string]int{"hey reachy": 6}, threshold: -100}
 	ms := func(n int) int { return n * SampleRate / 1000 }
-	newVoiceAt9s := func(at int) bool { return at > ms(8800) && at < ms(9200) }
+	newVoiceAt9s := fakeLoudness{voiceStarts: func(at int) bool { return at > ms(8800) && at < ms(9200) }}
+	wordsBefore := func(at int) bool { return at > ms(1000) && at < ms(2000) } // someone talking from 0.6 s
 	for _, c := range []struct {
-		name         string
-		start, end   int
-		startsAVoice func(int) bool
-		want         bool
+		name   string
+		start  int
+		end    int
+		around loudness
+		want   bool
 	}{
 		{"said first", ms(100), ms(700), nil, true},
-		{"after a short lead-in", ms(2500), ms(3100), nil, true},
+		{"said first, nothing before it", ms(100), ms(700), fakeLoudness{}, true},
+		{"after a short lead-in", ms(2500), ms(3100), fakeLoudness{runsOn: wordsBefore}, true},
+		{"running on from words before it", ms(1200), ms(1800), fakeLoudness{runsOn: wordsBefore}, false},
 		{"deep in long speech", ms(9000), ms(9600), nil, false},
-		{"deep in long speech, no new voice", ms(9000), ms(9600), func(int) bool { return false }, false},
+		{"deep in long speech, no new voice", ms(9000), ms(9600), fakeLoudness{}, false},
 		{"deep in speech, where a new voice starts", ms(9000), ms(9600), newVoiceAt9s, true},
+		{"where a new voice starts, running on from its first words", ms(9000), ms(9600),
+			fakeLoudness{voiceStarts: newVoiceAt9s.voiceStarts, runsOn: func(int) bool { return true }}, false},
 		{"too short for six phones", ms(100), ms(340), nil, false},
 		{"too short, where a new voice starts", ms(9000), ms(9240), newVoiceAt9s, false},
 	} {
-		_, got := r.decide([]spot{{phrase: "hey reachy", start: c.start, end: c.end, score: 0}}, c.startsAVoice)
+		_, got := r.decide([]spot{{phrase: "hey reachy", start: c.start, end: c.end, score: 0}}, c.around)
 		if got != c.want {
 			t.Errorf("%s: addressed = %v, want %v", c.name, got, c.want)
 		}
