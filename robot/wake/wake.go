@@ -61,8 +61,9 @@ const DefaultModelDir = "/usr/share/pocketsphinx/model/en-us"
 // eight voices of the first generated evaluation set was uploaded. On the set make wake-eval
 // builds now (with outside sentences and a talking TV) it measured recall 100% clean,
 // 90.1% / 60.8% / 36.5% at 20 / 10 / 5 dB SNR (other voices are what it misses: in pink and
-// brown noise at 10 dB it heard every phrase), 7.8 false accepts per hour of ordinary speech
-// (overheard commands such as "activate each light"), and 30% of the near misses ("hey ricky,
+// brown noise at 10 dB it heard every phrase), 1.2 false accepts per hour of ordinary speech
+// (overheard commands with a look-alike inside, such as "deactivate each light", said slowly;
+// 7.8 before a phrase had to begin speech, onset.go), and 24% of the near misses ("hey ricky,
 // ...") uploaded (docs/security.md). Synthetic voices are not people.
 const DefaultSensitivity = 0.4
 
