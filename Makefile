@@ -10,7 +10,7 @@ CGO_ENV = CGO_ENABLED=1 CGO_CFLAGS="-I$(WHISPER_PREFIX)/include" CGO_LDFLAGS="-L
 # Packages with goroutines of their own: their tests also run under the race detector.
 RACE_PKGS = ./speech/... ./intents/... ./broker/... ./robot/...
 
-.PHONY: run test deps whisper modules build model vet fmt-check bench fuzz hub-arm64 mcp-client wake-eval wake-bench-arm64
+.PHONY: run test deps whisper modules build model vet fmt-check bench fuzz hub-arm64 mcp-client wake-eval wake-eval-flite wake-bench-arm64
 
 deps:
 	@$(if $(FIRST_BUILD),echo "==> checking system packages (deploy/scripts/deps.sh; installs what is missing)")
@@ -91,6 +91,12 @@ PLP ?=
 VOICES ?=
 wake-eval: deps build
 	./bin/reachyctl wake eval --sentences intents/testdata/ha-intents-en.tsv $(if $(SENS),--sweep $(SENS)) $(if $(PLP),--plp $(PLP)) $(if $(VOICES),--voices $(VOICES)) $(WAKE_EVAL_DIR)
+
+# The same measurement with another synthesizer's voices (flite: four voices built from
+# recordings of people; nothing was tuned on them).
+WAKE_EVAL_FLITE_DIR ?= $(HOME)/.cache/reachy-broker/wake-eval-flite-1
+wake-eval-flite: deps build
+	./bin/reachyctl wake eval --synth flite --sentences intents/testdata/ha-intents-en.tsv $(if $(SENS),--sweep $(SENS)) $(WAKE_EVAL_FLITE_DIR)
 
 # The spotter's cost on the robot's CPU architecture: its benchmark built for linux/arm64 and
 # run under qemu-aarch64-static (an upper bound: emulation is slower than a CM4 itself).

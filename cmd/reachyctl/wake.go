@@ -32,6 +32,7 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 	voices := fs.String("voices", "", "eval: only these voices of the set, by index (e.g. 0-3 or 4,5,6,7), to tune on some and report on others")
 	small := fs.Bool("small", false, "gen: the small subset the tests use")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "eval: spotters run at once, one core each (the report is the same for any number)")
+	synth := fs.String("synth", "espeak-ng", "gen: whose voices say the set: espeak-ng (8 voices) or flite (4 voices, another synthesizer; nothing was tuned on them)")
 	sentences := fs.String("sentences", "", "gen: outside sentences (one per line, or a router corpus .tsv) to add as commands after the phrase and as overheard negatives")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
@@ -61,6 +62,13 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 		if *small {
 			set = wake.SmallEvalSet()
 		}
+		switch *synth {
+		case "espeak-ng":
+		case "flite":
+			set.Voices = wake.FliteVoices()[:min(len(set.Voices), len(wake.FliteVoices()))]
+		default:
+			return set, fmt.Errorf("%w: --synth %q: espeak-ng or flite", errUsage, *synth)
+		}
 		if *sentences != "" {
 			lines, err := wake.ReadSentences(*sentences)
 			if err != nil {
@@ -84,7 +92,7 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 		return nil
 	case "eval":
 		if _, err := os.Stat(filepath.Join(target, "manifest.json")); errors.Is(err, os.ErrNotExist) {
-			fmt.Fprintf(stderr, "generating the full evaluation set into %s (espeak-ng, sox)...\n", target)
+			fmt.Fprintf(stderr, "generating the full evaluation set into %s (%s, sox)...\n", target, *synth)
 			set, err := fullSet()
 			if err != nil {
 				return err

@@ -113,3 +113,34 @@ func TestWakeGenTakesOutsideSentences(t *testing.T) {
 		t.Errorf("a missing sentences file: exit %d, %q; want an error naming it", code, errb.String())
 	}
 }
+
+// TestWakeGenSpeaksWithAnotherSynthesizer: `wake gen --synth flite` makes the set with
+// flite's voices instead of espeak-ng's, and names them so in the manifest; a synthesizer the
+// command does not know is a usage error that lists the two it does.
+func TestWakeGenSpeaksWithAnotherSynthesizer(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "set")
+	var out, errb bytes.Buffer
+	if code := run([]string{"wake", "gen", "--small", "--synth", "flite", dir}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	clips, err := wake.LoadEvalSet(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	voices := map[string]bool{}
+	for _, c := range clips {
+		voices[c.Voice] = true
+	}
+	for _, v := range wake.FliteVoices() {
+		if !voices[v.Name] {
+			t.Errorf("voice %s missing from the set (voices %v)", v.Name, voices)
+		}
+	}
+	if len(voices) != len(wake.FliteVoices()) {
+		t.Errorf("voices %v, want flite's only", voices)
+	}
+	errb.Reset()
+	if code := run([]string{"wake", "gen", "--small", "--synth", "festival", filepath.Join(t.TempDir(), "x")}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "espeak-ng or flite") {
+		t.Errorf("an unknown synthesizer: exit %d, %q; want a usage error naming the two", code, errb.String())
+	}
+}

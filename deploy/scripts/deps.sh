@@ -5,7 +5,7 @@ set -euo pipefail
 
 if [ "$(uname -s)" = "Darwin" ]; then
   command -v brew >/dev/null || { echo "deps: install Homebrew first (https://brew.sh)" >&2; exit 1; }
-  for f in cmake espeak-ng portaudio mosquitto node; do
+  for f in cmake espeak-ng flite portaudio mosquitto node; do
     brew list --formula "$f" >/dev/null 2>&1 || brew install "$f"
   done
   command -v radicale >/dev/null || echo "deps: radicale is optional on macOS (pipx install radicale) for the CalDAV tests" >&2
@@ -35,6 +35,7 @@ declare -A want=(
   [libpocketsphinx-dev]=/usr/include/pocketsphinx/pocketsphinx.h
   [pocketsphinx-en-us]=/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict
   [sox]=/usr/bin/sox
+  [flite]=/usr/bin/flite
   [qemu-user-static]=/usr/bin/qemu-aarch64-static
 )
 missing=()

@@ -279,7 +279,7 @@ func (r EvalReport) Print(w io.Writer) {
 	fmt.Fprintf(w, "  ordinary speech (household, long, overheard): %.1f per hour (below %.2f at 95%% confidence, %.2f h); near misses: %.1f per hour\n",
 		r.FAPerHourOf(OrdinarySpeech...), r.FAUpperBound(OrdinarySpeech...), ordinary/3600, r.FAPerHourOf(NearMisses...))
 	fmt.Fprintf(w, "real-time factor %.3f (%.0f s of audio in %.1f s, one core)\n", r.RTF(), r.AudioSeconds, r.SpotSeconds)
-	fmt.Fprintln(w, "synthetic voices (espeak-ng) are not people: expect different figures in a real room")
+	fmt.Fprintln(w, "synthetic voices are not people: expect different figures in a real room")
 }
 
 // PrintSweep writes one line per report: the curve to choose a sensitivity from.
@@ -301,7 +301,7 @@ func PrintSweep(w io.Writer, reps []EvalReport) {
 		fmt.Fprintf(w, " %8.1f %8.1f %8.1f %7.1f%%\n", r.FAPerHour(), r.FAPerHourOf(OrdinarySpeech...), r.FAPerHourOf(NearMisses...), 100*r.Negatives["near-miss"].Rate())
 	}
 	fmt.Fprintf(w, "recall by condition; false accepts per hour of all negative speech, of ordinary speech (household, long, overheard), of near misses; RTF %.3f\n", reps[0].RTF())
-	fmt.Fprintln(w, "synthetic voices (espeak-ng) are not people: expect different figures in a real room")
+	fmt.Fprintln(w, "synthetic voices are not people: expect different figures in a real room")
 }
 
 func sortedConds(m map[string]Tally) []string {

@@ -273,3 +273,30 @@ func TestEachUtteranceIsJudgedOnItsOwn(t *testing.T) {
 		t.Errorf("one spotter: %v %v; three: %v %v", one.Recall, one.Misses, shared.Recall, shared.Misses)
 	}
 }
+
+// TestAnotherSynthesizersVoicesAreHeard: the rule was tuned on espeak-ng's voices; flite's
+// (built from recordings of people) were never looked at while tuning. The spotter hears the
+// phrase from each of them said clean, and uploads no household sentence they say, clean or
+// in pink noise. (In pink noise at 10 dB it hears far fewer of them than of espeak-ng's: that
+// is measured by make wake-eval-flite and reported in docs/security.md, not asserted here.)
+func TestAnotherSynthesizersVoicesAreHeard(t *testing.T) {
+	if raceEnabled {
+		t.Skip("C decoding has nothing for the race detector")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	set := SmallEvalSet()
+	set.Voices = FliteVoices()
+	dir := t.TempDir()
+	clips, err := set.Generate(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := evaluate(t, ctx, Options{Phrases: []string{"hey reachy"}}, dir, clips)
+	if r := rep.Recall["clean"]; r.Total != 2*len(set.Voices) || r.Hits != r.Total {
+		t.Errorf("recall clean %d/%d, want all; missed %v", r.Hits, r.Total, rep.Misses)
+	}
+	if h := rep.Negatives["household"]; h.Total == 0 || h.Hits > 0 {
+		t.Errorf("household sentences uploaded: %d of %d (%v)", h.Hits, h.Total, rep.Accepts)
+	}
+}

@@ -16,10 +16,19 @@ import (
 	"github.com/reachy-broker/reachy-broker/speech"
 )
 
-// Voice is one espeak-ng setting of the evaluation set.
+// Voice is one synthetic voice of the evaluation set: an espeak-ng setting, or one of
+// flite's voices, named "flite:NAME" (another synthesizer altogether: its voices are built
+// from recordings of people, not formant rules).
 type Voice struct {
-	Name         string `json:"name"` // espeak-ng -v
-	Speed, Pitch int    // words per minute, 0-99
+	Name         string `json:"name"` // espeak-ng -v, or flite:NAME for flite -voice NAME
+	Speed, Pitch int    // words per minute; pitch 0-99 (espeak-ng only)
+}
+
+// FliteVoices are flite's 16 kHz voices (three men, one woman), at paces around the espeak-ng
+// set's. Nothing was tuned on them: `reachyctl wake gen --synth flite` makes a set of them
+// to check that what was measured on espeak-ng carries over to another synthesizer.
+func FliteVoices() []Voice {
+	return []Voice{{"flite:kal16", 160, 0}, {"flite:awb", 140, 0}, {"flite:rms", 175, 0}, {"flite:slt", 150, 0}}
 }
 
 // EvalSet says what to generate: synthetic speech (espeak-ng), mixed with noise (sox) at
@@ -219,18 +228,28 @@ func (s EvalSet) Generate(ctx context.Context, dir string) ([]EvalClip, error) {
 	return clips, os.WriteFile(filepath.Join(dir, "manifest.json"), b, 0o644)
 }
 
+// fliteWordsPerMinute is flite's own pace, roughly; a voice's Speed stretches it.
+const fliteWordsPerMinute = 165
+
 func synth(ctx context.Context, v Voice, text string) ([]float32, error) {
-	cmd := exec.CommandContext(ctx, "espeak-ng", "-v", v.Name, "-s", strconv.Itoa(v.Speed), "-p", strconv.Itoa(v.Pitch), "--stdout", text)
+	bin := "espeak-ng"
+	args := []string{"-v", v.Name, "-s", strconv.Itoa(v.Speed), "-p", strconv.Itoa(v.Pitch), "--stdout", text}
+	if name, ok := strings.CutPrefix(v.Name, "flite:"); ok {
+		bin = "flite"
+		args = []string{"-voice", name, "--setf", fmt.Sprintf("duration_stretch=%.2f", float64(fliteWordsPerMinute)/float64(max(1, v.Speed))),
+			"-t", text, "-o", "/dev/stdout"}
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("espeak-ng -v %s: %v: %s (install espeak-ng: deploy/scripts/deps.sh)", v.Name, err, errb.String())
+		return nil, fmt.Errorf("%s voice %s: %v: %s (install %s: deploy/scripts/deps.sh)", bin, v.Name, err, errb.String(), bin)
 	}
 	fixHeader(out)
 	clip, err := speech.DecodeWAV(out, 0)
 	if err != nil {
-		return nil, fmt.Errorf("espeak-ng -v %s: %w", v.Name, err)
+		return nil, fmt.Errorf("%s voice %s: %w", bin, v.Name, err)
 	}
 	return clip.Samples, nil
 }
