@@ -1,6 +1,10 @@
 package robot
 
-import "github.com/reachy-broker/reachy-broker/speech"
+import (
+	"time"
+
+	"github.com/reachy-broker/reachy-broker/speech"
+)
 
 // cutter turns the microphone's stream into utterances: the VAD's segments, with their
 // pre-roll, and stretches of sound that never pause cut 2 s past the longest upload. All
@@ -11,12 +15,13 @@ type cutter struct {
 	buf      []float32 // samples since bufStart: the open stretch and one second before it
 	bufStart int
 	max      int // the longest upload (MaxUtter)
-	// reachBack is where the next utterance may start from, after a forced cut in which
-	// nobody addressed the robot: a phrase said across the cut is whole in the next one.
-	// -1 when there is none.
-	reachBack int
-	inSpeech  bool
-	closed    []speech.Segment // closed by feed, not yet drained
+	// reachBack is where the next utterance may start from, after one in which nobody
+	// addressed the robot: a phrase split across the two (by a forced cut, or by the VAD
+	// taking a weak syllable in noise for a pause) is whole in the next one. -1 when there is
+	// none. lastEnd is where the utterance before ended.
+	reachBack, lastEnd int
+	inSpeech           bool
+	closed             []speech.Segment // closed by feed, not yet drained
 }
 
 // utterance is a stretch of the stream: its samples (valid only during the callback) and
@@ -32,8 +37,12 @@ type heard func(u utterance) bool
 // forcedCutMargin: speech still going on this long past the longest upload is cut.
 const forcedCutMargin = 2 * speech.SampleRate
 
-// reachBackLimit: only an utterance that starts this soon after a forced cut reaches back.
-const reachBackLimit = 2 * speech.SampleRate
+// reachBackLimit: only an utterance that starts this soon after the one before reaches back,
+// and reachBackSpan: at most this far into it (the buffer keeps one second).
+const (
+	reachBackLimit = 2 * speech.SampleRate
+	reachBackSpan  = speech.SampleRate
+)
 
 func newCutter(maxSamples int) *cutter {
 	return &cutter{vad: speech.NewVAD(speech.DefaultVAD()), max: maxSamples, reachBack: -1}
@@ -58,15 +67,11 @@ func (c *cutter) drain(f heard) {
 	if c.vad.InSpeech() && len(c.buf) > c.max+forcedCutMargin {
 		// Speech that never ends: cut what we have and keep listening.
 		end := c.bufStart + len(c.buf)
-		addressed := false
 		for _, seg := range c.vad.Flush() {
-			addressed = c.cut(seg, f)
+			c.cut(seg, f)
 		}
 		// A fresh detector, so that the stretch can end; it counts from here.
 		c.vad, c.vadStart, c.inSpeech = speech.NewVAD(speech.DefaultVAD()), end, false
-		if !addressed {
-			c.reachBack = c.bufStart // cut kept the last second
-		}
 	}
 }
 
@@ -78,10 +83,12 @@ func (c *cutter) flush(f heard) {
 }
 
 // cut hands one segment (in the detector's positions) to f, then keeps one second of the
-// stream for the next utterance's pre-roll.
-func (c *cutter) cut(seg speech.Segment, f heard) bool {
+// stream for the next utterance's pre-roll. When f says nobody addressed the robot, the
+// next utterance, if it starts soon, reaches back up to a second into this one; when f says
+// somebody did, it does not, so the same words are never uploaded twice.
+func (c *cutter) cut(seg speech.Segment, f heard) {
 	start, end := seg.Start+c.vadStart, seg.End+c.vadStart
-	if c.reachBack >= 0 && start-c.vadStart <= reachBackLimit {
+	if c.reachBack >= 0 && start-c.lastEnd <= reachBackLimit {
 		start = min(start, c.reachBack)
 	}
 	c.reachBack = -1
@@ -90,10 +97,29 @@ func (c *cutter) cut(seg speech.Segment, f heard) bool {
 	if to > from {
 		addressed = f(utterance{samples: c.buf[from:to], start: c.bufStart + from, end: c.bufStart + to})
 	}
+	c.lastEnd = end
+	if !addressed {
+		c.reachBack = max(c.bufStart+from, end-reachBackSpan)
+	}
 	if keep := speech.SampleRate; len(c.buf) > keep {
 		drop := len(c.buf) - keep
 		c.buf = c.buf[drop:]
 		c.bufStart += drop
 	}
-	return addressed
+}
+
+// EachUtterance cuts a recording into the utterances the hub's listening loop would hand to
+// its wake gate, in order (maxUtter as the hub's max_utterance), and calls f with each; f
+// reports whether the utterance was addressed, which decides whether the next one reaches
+// back into it. `reachyctl wake test` runs it, so that it shows what the hub would do. The
+// samples are valid only during the call.
+func EachUtterance(samples []float32, maxUtter time.Duration, f func(u []float32, start int) (addressed bool)) {
+	c := newCutter(int(maxUtter.Seconds() * speech.SampleRate))
+	each := func(u utterance) bool { return f(u.samples, u.start) }
+	const chunk = speech.SampleRate / 50 // 20 ms, as a microphone delivers it
+	for i := 0; i < len(samples); i += chunk {
+		c.feed(samples[i:min(i+chunk, len(samples))])
+		c.drain(each)
+	}
+	c.flush(each)
 }

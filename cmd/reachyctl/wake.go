@@ -166,27 +166,38 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		defer sp.Close()
-		// Like the hub: the VAD cuts the file into utterances, the spotter looks at each.
-		segs := speech.DetectSpeech(clip.Samples, speech.DefaultVAD())
-		if len(segs) == 0 {
-			fmt.Fprintln(stdout, "no speech heard")
-			return nil
-		}
-		found := 0
-		for _, sg := range segs {
-			d, ok, err := sp.Spot(ctx, clip.Samples[sg.Start:sg.End])
+		// Like the hub: its listening loop cuts the file into utterances (the VAD, and an
+		// utterance after one nobody addressed reaching back into it), the spotter looks at each.
+		found, heard := 0, 0
+		var spotErr error
+		robot.EachUtterance(clip.Samples, cfg.MaxUtter, func(u []float32, start int) bool {
+			heard++
+			if spotErr != nil {
+				return false
+			}
+			d, ok, err := sp.Spot(ctx, u)
 			if err != nil {
-				return err
+				spotErr = err
+				return false
 			}
 			at := func(n int) float64 { return float64(n) / speech.SampleRate }
+			end := start + len(u)
 			if ok {
 				found++
 				fmt.Fprintf(stdout, "%6.2fs-%6.2fs  speech: %q spotted at %.2fs-%.2fs, score %.2f (needs %.2f; uploaded from %.2fs)\n",
-					at(sg.Start), at(sg.End), d.Phrase, at(sg.Start+d.Start), at(sg.Start+d.End), d.Score, sp.Threshold(),
-					at(max(sg.Start, sg.Start+d.Start-speech.SampleRate*3/10)))
+					at(start), at(end), d.Phrase, at(start+d.Start), at(start+d.End), d.Score, sp.Threshold(),
+					at(max(start, start+d.Start-speech.SampleRate*3/10)))
 			} else {
-				fmt.Fprintf(stdout, "%6.2fs-%6.2fs  speech: not addressed (stays on the robot)\n", at(sg.Start), at(sg.End))
+				fmt.Fprintf(stdout, "%6.2fs-%6.2fs  speech: not addressed (stays on the robot)\n", at(start), at(end))
 			}
+			return ok
+		})
+		if spotErr != nil {
+			return spotErr
+		}
+		if heard == 0 {
+			fmt.Fprintln(stdout, "no speech heard")
+			return nil
 		}
 		if found == 0 {
 			return exitError{1}
