@@ -32,8 +32,8 @@ const (
 	onsetLoud   = 0.9 // the percentile that stands for a stretch's loud part
 )
 
-// A phrase spotted early in an utterance has a check of its own. Said to the robot, it begins
-// a stretch of speech: silence, the room's noise or quieter talk come just before it. A
+// Every spot has a second check, early or late in the utterance. Said to the robot, a phrase
+// begins a stretch of speech: silence, the room's noise or quieter talk come just before it. A
 // look-alike in ordinary talk is the middle of a sentence ("activate each light", "what is
 // the living room temperature?"): the words just before it are as loud as it is. The check
 // takes the loudest 10 ms frame from 0.35 to 0.1 s before the spot's start (the gap leaves
