@@ -37,11 +37,16 @@ type heard func(u utterance) bool
 // forcedCutMargin: speech still going on this long past the longest upload is cut.
 const forcedCutMargin = 2 * speech.SampleRate
 
-// reachBackLimit: only an utterance that starts this soon after the one before reaches back,
-// and reachBackSpan: at most this far into it (the buffer keeps one second).
+// reachBackLimit: only an utterance that starts this soon after the one before reaches back.
+// reachBackSpan: it reaches back into a forced cut this far, and into a VAD segment only when
+// the whole segment is this short (a phrase's first syllables), so that what the spotter
+// hears starts where the VAD heard speech start and the begin-speech check sees what came
+// before the phrase.
 const (
 	reachBackLimit = 2 * speech.SampleRate
 	reachBackSpan  = speech.SampleRate
+	// idleKeep is what the buffer keeps while nobody speaks: enough to reach back.
+	idleKeep = reachBackLimit + reachBackSpan
 )
 
 func newCutter(maxSamples int) *cutter {
@@ -67,11 +72,21 @@ func (c *cutter) drain(f heard) {
 	if c.vad.InSpeech() && len(c.buf) > c.max+forcedCutMargin {
 		// Speech that never ends: cut what we have and keep listening.
 		end := c.bufStart + len(c.buf)
+		addressed := false
 		for _, seg := range c.vad.Flush() {
-			c.cut(seg, f)
+			addressed = c.cut(seg, f)
 		}
 		// A fresh detector, so that the stretch can end; it counts from here.
 		c.vad, c.vadStart, c.inSpeech = speech.NewVAD(speech.DefaultVAD()), end, false
+		if !addressed {
+			c.reachBack = max(c.bufStart, end-reachBackSpan) // a phrase across the cut
+		}
+	}
+	// A quiet room: keep only what an utterance could still reach back to.
+	if !c.vad.InSpeech() && len(c.buf) > idleKeep {
+		drop := len(c.buf) - idleKeep
+		c.buf = c.buf[drop:]
+		c.bufStart += drop
 	}
 }
 
@@ -83,10 +98,10 @@ func (c *cutter) flush(f heard) {
 }
 
 // cut hands one segment (in the detector's positions) to f, then keeps one second of the
-// stream for the next utterance's pre-roll. When f says nobody addressed the robot, the
-// next utterance, if it starts soon, reaches back up to a second into this one; when f says
-// somebody did, it does not, so the same words are never uploaded twice.
-func (c *cutter) cut(seg speech.Segment, f heard) {
+// stream for the next utterance's pre-roll. When f says nobody addressed the robot and the
+// segment was short, the next utterance, if it starts soon, reaches back to include it; when
+// f says somebody did, it does not, so the same words are never uploaded twice.
+func (c *cutter) cut(seg speech.Segment, f heard) bool {
 	start, end := seg.Start+c.vadStart, seg.End+c.vadStart
 	if c.reachBack >= 0 && start-c.lastEnd <= reachBackLimit {
 		start = min(start, c.reachBack)
@@ -98,14 +113,15 @@ func (c *cutter) cut(seg speech.Segment, f heard) {
 		addressed = f(utterance{samples: c.buf[from:to], start: c.bufStart + from, end: c.bufStart + to})
 	}
 	c.lastEnd = end
-	if !addressed {
-		c.reachBack = max(c.bufStart+from, end-reachBackSpan)
+	if !addressed && end-(c.bufStart+from) <= reachBackSpan {
+		c.reachBack = c.bufStart + from
 	}
 	if keep := speech.SampleRate; len(c.buf) > keep {
 		drop := len(c.buf) - keep
 		c.buf = c.buf[drop:]
 		c.bufStart += drop
 	}
+	return addressed
 }
 
 // EachUtterance cuts a recording into the utterances the hub's listening loop would hand to

@@ -40,6 +40,9 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("%w: wake %s needs one DIR or FILE", errUsage, args[0])
 	}
+	if *synth != "espeak-ng" && *synth != "flite" {
+		return fmt.Errorf("%w: --synth %q: espeak-ng or flite", errUsage, *synth)
+	}
 	target := fs.Arg(0)
 	cfg := &robot.Config{}
 	if *configPath != "" {
@@ -62,12 +65,8 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 		if *small {
 			set = wake.SmallEvalSet()
 		}
-		switch *synth {
-		case "espeak-ng":
-		case "flite":
+		if *synth == "flite" {
 			set.Voices = wake.FliteVoices()[:min(len(set.Voices), len(wake.FliteVoices()))]
-		default:
-			return set, fmt.Errorf("%w: --synth %q: espeak-ng or flite", errUsage, *synth)
 		}
 		if *sentences != "" {
 			lines, err := wake.ReadSentences(*sentences)
