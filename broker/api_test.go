@@ -5,7 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-
+	"math"
 	"net"
 	"net/http"
 	"strings"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/intents"
+	"github.com/reachy-broker/reachy-broker/speech"
 )
 
 func TestAuthenticationAndScopeMatrix(t *testing.T) {
@@ -478,5 +479,40 @@ func TestLoopbackOnly(t *testing.T) {
 	}
 	if _, _, err := ParseConfig([]byte("state_dir: /tmp/x\nlisten:\n  admin: 0.0.0.0:9092\n"), "c.yaml"); err == nil {
 		t.Error("admin listener on 0.0.0.0 accepted")
+	}
+}
+
+// TestAudioWithAnOffsetIsHeard: a hub or a browser whose microphone delivers samples around a
+// level other than zero still gets its command carried out. The offset reads as loud,
+// constant sound to the no-speech guard, which then found no speech; the broker now takes
+// it out first, and whisper is given audio centred on zero.
+func TestAudioWithAnOffsetIsHeard(t *testing.T) {
+	tb := newTestBroker(t)
+	tok := tb.token(t, "robot", "turn", "house:write", "house:read")
+	clip, err := speech.DecodeWAV(speechWAV(t), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := make([]float32, len(clip.Samples))
+	for i, v := range clip.Samples {
+		x[i] = 0.25 + 0.5*v
+	}
+	wav, err := speech.EncodeWAV(x, speech.SampleRate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.stt.say("hey reachy, turn on the kitchen light")
+	r := tb.do(t, "POST", "/v1/turns?audio=none", tok, "audio/wav", wav)
+	if tr := r.turn(t); tr.Intent != "house.light.set" || tr.Outcome != OutcomeOK || tb.light.count() != 1 {
+		t.Fatalf("%d %+v (actuations %d)", r.status, tr, tb.light.count())
+	}
+	tb.stt.mu.Lock()
+	defer tb.stt.mu.Unlock()
+	var sum float64
+	for _, v := range tb.stt.heard {
+		sum += float64(v)
+	}
+	if mean := sum / float64(max(1, len(tb.stt.heard))); math.Abs(mean) > 0.01 {
+		t.Errorf("whisper was given audio centred on %.3f, want 0", mean)
 	}
 }

@@ -64,6 +64,9 @@ func (b *Broker) decodeAudio(body []byte, t *turn) (speech.Clip, *apiError) {
 		}
 		return speech.Clip{}, errf(api.CodeInvalidAudio, "could not decode the audio")
 	}
+	// A microphone's DC offset would read as sound to the no-speech guard (and hide the
+	// speech under it) and leak into whisper's lowest band: it comes out first.
+	speech.RemoveDC(clip.Samples)
 	t.mark("decode", since)
 	return clip, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"regexp"
 	"strings"
 	"sync"
@@ -297,7 +298,11 @@ func TestConsoleHearAndHangUp(t *testing.T) {
 	utter := func(text string) {
 		t.Helper()
 		r.stt.say(text)
-		wav, _ := speech.EncodeWAV(make([]float32, speech.SampleRate), speech.SampleRate)
+		room := make([]float32, speech.SampleRate)
+		for i := range room {
+			room[i] = 0.2 // a microphone whose samples sit around 0.2: whisper gets them around 0
+		}
+		wav, _ := speech.EncodeWAV(room, speech.SampleRate)
 		if !r.hub.hub.SessionActive() {
 			t.Fatal("no session on the hub")
 		}
@@ -321,6 +326,13 @@ func TestConsoleHearAndHangUp(t *testing.T) {
 	if clips != 1 || r.light.count() != before {
 		t.Fatalf("clip on the page: %d; light switched: %v", clips, r.light.count() != before)
 	}
+	r.stt.mu.Lock()
+	if n := len(r.stt.heard); n == 0 {
+		t.Error("whisper was given nothing")
+	} else if mid := r.stt.heard[n/2]; math.Abs(float64(mid)) > 0.01 {
+		t.Errorf("whisper was given audio centred on %.3f; want the microphone's offset taken out", mid)
+	}
+	r.stt.mu.Unlock()
 	cl := r.do(t, "GET", "/console/api/robots/robot/clips/1", "", "", nil)
 	if cl.status != 200 || !bytes.HasPrefix(cl.body, []byte("RIFF")) {
 		t.Fatalf("clip audio: %d", cl.status)

@@ -29,6 +29,7 @@ type scriptedTranscriber struct {
 	err   error
 	delay time.Duration
 	calls atomic.Int32
+	heard []float32 // the samples of the last call
 }
 
 func (s *scriptedTranscriber) say(text string) {
@@ -41,6 +42,7 @@ func (s *scriptedTranscriber) Transcribe(ctx context.Context, samples []float32)
 	s.calls.Add(1)
 	s.mu.Lock()
 	text, err, delay := s.text, s.err, s.delay
+	s.heard = append(s.heard[:0], samples...)
 	s.mu.Unlock()
 	if delay > 0 {
 		select {

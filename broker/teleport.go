@@ -110,6 +110,7 @@ func (b *Broker) hear(ctx context.Context, device string, wav []byte) (console.H
 	if err != nil {
 		return console.Heard{}, err
 	}
+	speech.RemoveDC(clip.Samples) // as a turn's audio (decodeAudio)
 	text, err := b.d.Transcriber.Transcribe(ctx, clip.Samples)
 	if err != nil {
 		return console.Heard{}, err

@@ -10,6 +10,7 @@ import (
 // pre-roll, and stretches of sound that never pause cut 2 s past the longest upload. All
 // positions are in samples of the whole stream. Not safe for concurrent use.
 type cutter struct {
+	dc       speech.DCBlocker // the microphone's offset comes out before anything hears it
 	vad      *speech.VAD
 	vadStart int       // the stream position of the detector's first sample
 	buf      []float32 // samples since bufStart: the open stretch and one second before it
@@ -56,8 +57,10 @@ func newCutter(maxSamples int) *cutter {
 // feed reads a chunk of the microphone and reports whether speech started within it. The
 // utterances it closed wait for drain.
 func (c *cutter) feed(chunk []float32) (started bool) {
+	n := len(c.buf)
 	c.buf = append(c.buf, chunk...)
-	c.closed = append(c.closed, c.vad.Write(chunk)...)
+	c.dc.Filter(c.buf[n:]) // the VAD, the spotter and the upload all hear it without the offset
+	c.closed = append(c.closed, c.vad.Write(c.buf[n:])...)
 	started = c.vad.InSpeech() && !c.inSpeech
 	c.inSpeech = c.vad.InSpeech()
 	return started

@@ -331,3 +331,32 @@ func TestQuietRoomKeepsLittleAudio(t *testing.T) {
 			float64(len(c.buf))/speech.SampleRate, float64(idleKeep)/speech.SampleRate)
 	}
 }
+
+// TestMicrophoneWithAnOffsetIsHeard: some microphones deliver their samples around a level
+// other than zero. The hub takes the offset out before anything listens, so "hey reachy" is
+// heard and uploaded once; before, the offset read as loud, constant sound and the VAD never
+// heard speech start.
+func TestMicrophoneWithAnOffsetIsHeard(t *testing.T) {
+	cfg := &Config{}
+	cfg.Defaults()
+	guard, err := NewWakeGuard(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer guard.Spotter.Close()
+	phrase := spoken(t, "en-us", "hey reechy, what time is it")
+	for _, offset := range []float32{0.15, -0.3} {
+		x := make([]float32, 2*speech.SampleRate+len(phrase))
+		rng := rand.New(rand.NewPCG(7, 8))
+		for i := range x {
+			x[i] = offset + float32(rng.NormFloat64()*0.002) // the room, around the offset
+		}
+		for i, v := range phrase {
+			x[speech.SampleRate+i] += 0.5 * v
+		}
+		h, turns := gateHub(t, &memSource{x: x}, guard.Spotter, []string{plainReply}, nil)
+		if len(turns) != 1 || turns[0].Wake != WakePhrase {
+			t.Errorf("offset %.2f: uploaded %+v, want the phrase once (%+v)", offset, turns, h.WakeStats())
+		}
+	}
+}
