@@ -1,5 +1,7 @@
 package speech
 
+import "math"
+
 // DCBlocker takes a constant offset (and drift below about 13 Hz) out of a stream of audio.
 // Some microphones and sound cards deliver their samples around a level other than zero.
 // An energy detector counts that offset as sound, so it can hide speech from it entirely: an
@@ -18,15 +20,23 @@ type DCBlocker struct {
 const dcPole = 0.995
 
 // Filter removes the offset from x in place. The first sample it ever sees is taken as the
-// offset to start from, so audio that begins away from zero does not start with a click.
+// offset to start from, so audio that begins away from zero does not start with a click. A
+// sample that is not a finite number (a broken driver) is taken as silence: the filter
+// remembers what it saw, and one NaN would otherwise make everything after it NaN.
 func (d *DCBlocker) Filter(x []float32) {
 	if len(x) == 0 {
 		return
 	}
 	if !d.started {
 		d.prevIn, d.started = x[0], true
+		if math.IsNaN(float64(x[0])) || math.IsInf(float64(x[0]), 0) {
+			d.prevIn = 0
+		}
 	}
 	for i, v := range x {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			v = 0
+		}
 		y := v - d.prevIn + dcPole*d.prevOut
 		d.prevIn, d.prevOut = v, y
 		x[i] = y

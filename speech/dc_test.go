@@ -74,3 +74,24 @@ func TestDCBlockerKeepsTheVoice(t *testing.T) {
 		t.Errorf("first sample %v; want 0", whole[0])
 	}
 }
+
+// TestDCBlockerSurvivesABrokenSample: a sample that is not a number (a broken driver) is
+// silence to the filter; what follows is heard as before, not NaN from then on.
+func TestDCBlockerSurvivesABrokenSample(t *testing.T) {
+	for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
+		var d DCBlocker
+		x := make([]float32, SampleRate/10)
+		for i := range x {
+			x[i] = float32(0.2 + 0.3*math.Sin(2*math.Pi*300*float64(i)/SampleRate))
+		}
+		first := append([]float32{bad}, x[:10]...)
+		x[len(x)/2] = bad
+		d.Filter(first)
+		d.Filter(x)
+		for i, v := range append(first, x...) {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) || math.Abs(float64(v)) > 2 {
+				t.Fatalf("%v in the input: sample %d came out as %v", bad, i, v)
+			}
+		}
+	}
+}
