@@ -90,13 +90,13 @@ SENS ?=
 PLP ?=
 VOICES ?=
 wake-eval: deps build
-	./bin/reachyctl wake eval --sentences intents/testdata/ha-intents-en.tsv $(if $(SENS),--sweep $(SENS)) $(if $(PLP),--plp $(PLP)) $(if $(VOICES),--voices $(VOICES)) $(WAKE_EVAL_DIR)
+	./bin/reachyctl wake eval --sentences intents/testdata/ha-intents-en.tsv $(if $(SENS),--sweep $(SENS)) $(if $(PLP),--plp $(PLP)) $(if $(TOPN),--topn $(TOPN)) $(if $(VOICES),--voices $(VOICES)) $(WAKE_EVAL_DIR)
 
 # The same measurement with another synthesizer's voices (flite: four voices built from
 # recordings of people; nothing was tuned on them).
 WAKE_EVAL_FLITE_DIR ?= $(HOME)/.cache/reachy-broker/wake-eval-flite-1
 wake-eval-flite: deps build
-	./bin/reachyctl wake eval --synth flite --sentences intents/testdata/ha-intents-en.tsv $(if $(SENS),--sweep $(SENS)) $(WAKE_EVAL_FLITE_DIR)
+	./bin/reachyctl wake eval --synth flite --sentences intents/testdata/ha-intents-en.tsv $(if $(SENS),--sweep $(SENS)) $(if $(TOPN),--topn $(TOPN)) $(WAKE_EVAL_FLITE_DIR)
 
 # The spotter's cost on the robot's CPU architecture: its benchmark built for linux/arm64 and
 # run under qemu-aarch64-static (an upper bound: emulation is slower than a CM4 itself).

@@ -35,6 +35,7 @@ type EvalReport struct {
 	Sensitivity float64          `json:"sensitivity,omitempty"`
 	Threshold   float64          `json:"threshold_log10_per_phone,omitempty"`
 	PhoneLoop   int              `json:"phone_loop_exp,omitempty"`
+	TopN        int              `json:"topn,omitempty"`
 	Recall      map[string]Tally `json:"recall"`          // by condition: clean, 20dB, 10dB, 5dB
 	RecallNoise map[string]Tally `json:"recall_by_noise"` // by noise and SNR: pink10, babble5...
 	// Negatives by category (household, near-miss, long): accepts out of utterances.
@@ -250,7 +251,7 @@ func EvaluateWith(ctx context.Context, spotters []Spotter, dir string, clips []E
 // Print writes the report for a person.
 func (r EvalReport) Print(w io.Writer) {
 	if r.Sensitivity > 0 {
-		fmt.Fprintf(w, "sensitivity %.2f: threshold %.2f per phone (decimal log), phone loop 1e-%d\n", r.Sensitivity, r.Threshold, r.PhoneLoop)
+		fmt.Fprintf(w, "sensitivity %.2f: threshold %.2f per phone (decimal log), phone loop 1e-%d, %d Gaussians\n", r.Sensitivity, r.Threshold, r.PhoneLoop, r.TopN)
 	}
 	for _, c := range sortedConds(r.Recall) {
 		t := r.Recall[c]

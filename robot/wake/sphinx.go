@@ -6,10 +6,11 @@ package wake
 #include <pocketsphinx.h>
 
 // wake_init builds a decoder whose only search is keyphrase spotting over kws (a file of
-// "phrase /threshold/" lines), with the small dictionary dict. Its log goes nowhere.
-static ps_decoder_t *wake_init(const char *hmm, const char *dict, const char *kws, const char *plp) {
+// "phrase /threshold/" lines), with the small dictionary dict, scoring topn Gaussians per
+// codebook. Its log goes nowhere.
+static ps_decoder_t *wake_init(const char *hmm, const char *dict, const char *kws, const char *plp, const char *topn) {
 	cmd_ln_t *cfg = cmd_ln_init(NULL, ps_args(), TRUE,
-		"-hmm", hmm, "-dict", dict, "-kws", kws, "-kws_plp", plp, "-logfn", "/dev/null", NULL);
+		"-hmm", hmm, "-dict", dict, "-kws", kws, "-kws_plp", plp, "-topn", topn, "-logfn", "/dev/null", NULL);
 	if (cfg == NULL) return NULL;
 	ps_decoder_t *ps = ps_init(cfg);
 	cmd_ln_free_r(cfg);
@@ -60,6 +61,9 @@ type Sphinx struct {
 	sfs, efs, probs []C.int
 }
 
+// engineTopN is the engine's own -topn, what Tuning.TopN 0 leaves.
+const engineTopN = 4
+
 // framesPerSecond is the engine's default frame rate (-frate 100).
 const framesPerSecond = 100
 
@@ -106,12 +110,18 @@ func NewSphinx(o Options) (*Sphinx, error) {
 	ch, cd, ck := C.CString(hmm), C.CString(dict), C.CString(kws)
 	cp := C.CString(fmt.Sprintf("1e-%d", r.tune.PhoneLoop))
 	defer C.free(unsafe.Pointer(cp))
+	topn := r.tune.TopN
+	if topn == 0 {
+		topn = engineTopN
+	}
+	ct := C.CString(fmt.Sprint(topn))
+	defer C.free(unsafe.Pointer(ct))
 	defer C.free(unsafe.Pointer(ch))
 	defer C.free(unsafe.Pointer(cd))
 	defer C.free(unsafe.Pointer(ck))
 	s := &Sphinx{rule: r, words: make([]*C.char, maxDetections), sfs: make([]C.int, maxDetections),
 		efs: make([]C.int, maxDetections), probs: make([]C.int, maxDetections)}
-	s.ps = C.wake_init(ch, cd, ck, cp)
+	s.ps = C.wake_init(ch, cd, ck, cp, ct)
 	if s.ps == nil {
 		return nil, fmt.Errorf("%w: PocketSphinx could not load %s with the phrases %q (a pronunciation in wake_pronunciations may use a phone the model lacks: use ARPAbet phones such as R IY CH IY)",
 			ErrModel, hmm, r.phraseNames())
