@@ -27,6 +27,20 @@ func spoken(t *testing.T, voice, text string) []float32 {
 	return c.Samples
 }
 
+// defaultSpotter is the hub's spotter as a default config builds it (real PocketSphinx),
+// closed when the test ends.
+func defaultSpotter(t *testing.T) wake.Spotter {
+	t.Helper()
+	cfg := &Config{}
+	cfg.Defaults()
+	guard, err := NewWakeGuard(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { guard.Spotter.Close() })
+	return guard.Spotter
+}
+
 // activeRMS is the level of a clip's sound, leaving its silences out.
 func activeRMS(x []float32) float64 {
 	var p float64
@@ -48,13 +62,7 @@ func TestSomeoneSpeakingOverTheTVIsHeard(t *testing.T) {
 	if testing.Short() {
 		t.Skip("decodes 80 s of audio")
 	}
-	cfg := &Config{}
-	cfg.Defaults()
-	guard, err := NewWakeGuard(cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer guard.Spotter.Close()
+	spotter := defaultSpotter(t)
 	tv := spoken(t, "en-gb", "Yesterday we drove to the coast with my sister and her two boys. The traffic was terrible "+
 		"for the first hour, but after the bridge the roads were almost empty. We had lunch in a small cafe near the harbour, "+
 		"walked along the beach until the tide came in, and the children collected shells and stones until their pockets were full. "+
@@ -76,11 +84,11 @@ func TestSomeoneSpeakingOverTheTVIsHeard(t *testing.T) {
 		}
 	}
 
-	h, turns := gateHub(t, &memSource{x: alone}, guard.Spotter, []string{plainReply}, nil)
+	h, turns := gateHub(t, &memSource{x: alone}, spotter, []string{plainReply}, nil)
 	if len(turns) != 0 {
 		t.Errorf("the TV alone uploaded %d utterances (%+v)", len(turns), h.WakeStats())
 	}
-	h, turns = gateHub(t, &memSource{x: room}, guard.Spotter, []string{plainReply}, nil)
+	h, turns = gateHub(t, &memSource{x: room}, spotter, []string{plainReply}, nil)
 	if len(turns) != 3 {
 		t.Fatalf("heard %d of the 3 times someone spoke over the TV (%+v)", len(turns), h.WakeStats())
 	}
@@ -337,13 +345,7 @@ func TestQuietRoomKeepsLittleAudio(t *testing.T) {
 // heard and uploaded once; before, the offset read as loud, constant sound and the VAD never
 // heard speech start.
 func TestMicrophoneWithAnOffsetIsHeard(t *testing.T) {
-	cfg := &Config{}
-	cfg.Defaults()
-	guard, err := NewWakeGuard(cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer guard.Spotter.Close()
+	spotter := defaultSpotter(t)
 	phrase := spoken(t, "en-us", "hey reechy, what time is it")
 	for _, offset := range []float32{0.15, -0.3} {
 		x := make([]float32, 2*speech.SampleRate+len(phrase))
@@ -354,7 +356,7 @@ func TestMicrophoneWithAnOffsetIsHeard(t *testing.T) {
 		for i, v := range phrase {
 			x[speech.SampleRate+i] += 0.5 * v
 		}
-		h, turns := gateHub(t, &memSource{x: x}, guard.Spotter, []string{plainReply}, nil)
+		h, turns := gateHub(t, &memSource{x: x}, spotter, []string{plainReply}, nil)
 		if len(turns) != 1 || turns[0].Wake != WakePhrase {
 			t.Errorf("offset %.2f: uploaded %+v, want the phrase once (%+v)", offset, turns, h.WakeStats())
 		}

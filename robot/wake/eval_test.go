@@ -366,17 +366,11 @@ func TestMoreGaussiansScoreThePhraseInHiss(t *testing.T) {
 	}
 }
 
-// seededPink is n samples of pink noise from a fixed seed (the approximation floor.go uses).
+// seededPink is n samples of pink noise from a fixed seed (floor.go's pinkNoise).
 func seededPink(seed uint64, n int) []float32 {
-	rng := rand.New(rand.NewPCG(seed, 0x91c4))
 	out := make([]float32, n)
-	var b0, b1, b2 float64
-	for i := range out {
-		w := rng.NormFloat64()
-		b0 = 0.99765*b0 + w*0.0990460
-		b1 = 0.96300*b1 + w*0.2965164
-		b2 = 0.57000*b2 + w*1.0526913
-		out[i] = float32((b0 + b1 + b2 + w*0.1848) * 0.05)
+	for i, v := range pinkNoise(rand.New(rand.NewPCG(seed, 0x91c4)), n) {
+		out[i] = float32(v * 0.05)
 	}
 	return out
 }

@@ -15,8 +15,7 @@ import (
 const floorBelowDB = 60
 
 // withNoiseFloor writes samples plus the floor into buf (reused) and returns it: pink noise
-// (Paul Kellett's three-pole approximation over white noise from a fixed seed, so the same
-// utterance always gets the same floor) scaled to the utterance's RMS level less
+// (pinkNoise, from a fixed seed, so the same utterance always gets the same floor) scaled to the utterance's RMS level less
 // floorBelowDB.
 func withNoiseFloor(buf []float32, samples []float32) []float32 {
 	buf = append(buf[:0], samples...)
@@ -28,20 +27,29 @@ func withNoiseFloor(buf []float32, samples []float32) []float32 {
 		return buf // nothing to sit under
 	}
 	level := math.Sqrt(power/float64(len(samples))) * math.Pow(10, -floorBelowDB/20.0)
-	rng := rand.New(rand.NewPCG(0x5eed, 0xf1008))
-	pink := make([]float64, len(samples))
-	var b0, b1, b2, pinkPower float64
-	for i := range pink {
-		w := rng.NormFloat64()
-		b0 = 0.99765*b0 + w*0.0990460
-		b1 = 0.96300*b1 + w*0.2965164
-		b2 = 0.57000*b2 + w*1.0526913
-		pink[i] = b0 + b1 + b2 + w*0.1848
-		pinkPower += pink[i] * pink[i]
+	pink := pinkNoise(rand.New(rand.NewPCG(0x5eed, 0xf1008)), len(samples))
+	var pinkPower float64
+	for _, p := range pink {
+		pinkPower += p * p
 	}
 	scale := level / math.Sqrt(pinkPower/float64(len(pink)))
 	for i, p := range pink {
 		buf[i] += float32(p * scale)
 	}
 	return buf
+}
+
+// pinkNoise is n samples of pink noise (Paul Kellett's three-pole approximation) over white
+// noise from rng, at an arbitrary level.
+func pinkNoise(rng *rand.Rand, n int) []float64 {
+	out := make([]float64, n)
+	var b0, b1, b2 float64
+	for i := range out {
+		w := rng.NormFloat64()
+		b0 = 0.99765*b0 + w*0.0990460
+		b1 = 0.96300*b1 + w*0.2965164
+		b2 = 0.57000*b2 + w*1.0526913
+		out[i] = b0 + b1 + b2 + w*0.1848
+	}
+	return out
 }
