@@ -82,7 +82,8 @@ hub-arm64: modules
 # sox noise and a talking TV at 20/10/5 dB): recall per SNR, false accepts per hour, real-time factor.
 # WAKE_EVAL_DIR is reused when it already holds a set. SENS="0.3,0.4,0.5" compares
 # sensitivities from one decoding pass, PLP="15,20,25" phone-loop settings (a pass each),
-# VOICES="0-3" or "4-7" keeps half of the voices (tune on one half, report on the other).
+# VOICES="0-3" or "4-7" keeps half of the voices (tune on one half, report on the other),
+# TOPN=4 scores with the engine's own 4 Gaussians, DENOISE=false leaves steady noise in.
 # The set adds 64 sentences of the outside router corpus (commands after the phrase, and
 # overheard commands without it); the directory's name changes when what the set holds does.
 WAKE_EVAL_DIR ?= $(HOME)/.cache/reachy-broker/wake-eval-3
@@ -90,13 +91,13 @@ SENS ?=
 PLP ?=
 VOICES ?=
 wake-eval: deps build
-	./bin/reachyctl wake eval --sentences intents/testdata/ha-intents-en.tsv $(if $(SENS),--sweep $(SENS)) $(if $(PLP),--plp $(PLP)) $(if $(TOPN),--topn $(TOPN)) $(if $(VOICES),--voices $(VOICES)) $(WAKE_EVAL_DIR)
+	./bin/reachyctl wake eval --sentences intents/testdata/ha-intents-en.tsv $(if $(SENS),--sweep $(SENS)) $(if $(PLP),--plp $(PLP)) $(if $(TOPN),--topn $(TOPN)) $(if $(DENOISE),--denoise=$(DENOISE)) $(if $(VOICES),--voices $(VOICES)) $(WAKE_EVAL_DIR)
 
 # The same measurement with another synthesizer's voices (flite: four voices built from
 # recordings of people; nothing was tuned on them).
 WAKE_EVAL_FLITE_DIR ?= $(HOME)/.cache/reachy-broker/wake-eval-flite-1
 wake-eval-flite: deps build
-	./bin/reachyctl wake eval --synth flite --sentences intents/testdata/ha-intents-en.tsv $(if $(SENS),--sweep $(SENS)) $(if $(TOPN),--topn $(TOPN)) $(WAKE_EVAL_FLITE_DIR)
+	./bin/reachyctl wake eval --synth flite --sentences intents/testdata/ha-intents-en.tsv $(if $(SENS),--sweep $(SENS)) $(if $(TOPN),--topn $(TOPN)) $(if $(DENOISE),--denoise=$(DENOISE)) $(WAKE_EVAL_FLITE_DIR)
 
 # The spotter's cost on the robot's CPU architecture: its benchmark built for linux/arm64 and
 # run under qemu-aarch64-static (an upper bound: emulation is slower than a CM4 itself).

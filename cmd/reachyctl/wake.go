@@ -29,6 +29,7 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 	sweep := fs.String("sweep", "", "eval: comma-separated sensitivities to compare (a decoding pass each), e.g. 0.3,0.4,0.5")
 	plps := fs.String("plp", "", "eval: comma-separated phone-loop exponents N (1e-N) to measure instead of the tuned one, one decoding pass each")
 	topn := fs.Int("topn", 0, "eval: Gaussians per codebook the acoustic model scores with, instead of the tuned 32 (fewer is faster; the engine's own is 4)")
+	denoise := fs.Bool("denoise", true, "eval: take steady noise out of the engine's copy of each clip first, as the hub does (--denoise=false measures without)")
 	threshold := fs.Float64("threshold", math.NaN(), "eval: a fixed score per phone (decimal log) instead of what sensitivity asks (--plp 10 --threshold -2 is the previous rule)")
 	voices := fs.String("voices", "", "eval: only these voices of the set, by index (e.g. 0-3 or 4,5,6,7), to tune on some and report on others")
 	small := fs.Bool("small", false, "gen: the small subset the tests use")
@@ -136,6 +137,7 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 				if *topn != 0 {
 					t.TopN = *topn
 				}
+				t.Denoise = *denoise
 				if !math.IsNaN(*threshold) {
 					t.Strict, t.Lax = *threshold, *threshold
 				}
@@ -145,7 +147,7 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 				if err != nil {
 					return err
 				}
-				rep.Sensitivity, rep.PhoneLoop, rep.TopN = v, t.PhoneLoop, t.TopN
+				rep.Sensitivity, rep.PhoneLoop, rep.TopN, rep.Denoised = v, t.PhoneLoop, t.TopN, t.Denoise
 				reps = append(reps, rep)
 			}
 			if len(reps) == 1 {

@@ -1,7 +1,8 @@
 // Package wake owns the hub's wake-phrase spotter: it decides, on the robot, whether a stretch
 // of speech the VAD heard addresses the robot ("hey reachy, ..."), so that nothing else ever
 // leaves the robot. Spotter is the engine interface (PocketSphinx keyphrase search through
-// cgo is the one shipped); Guard runs an engine with a deadline, one call at a time, so a
+// cgo is the one shipped, with a second listen to a denoised copy when a steady noise sits
+// close under the voice); Guard runs an engine with a deadline, one call at a time, so a
 // crashing or stalled engine degrades to "not addressed" instead of wedging the hub; the
 // evaluation set and its scoring (recall per SNR, false accepts per hour) live here too.
 //

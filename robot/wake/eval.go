@@ -36,6 +36,7 @@ type EvalReport struct {
 	Threshold   float64          `json:"threshold_log10_per_phone,omitempty"`
 	PhoneLoop   int              `json:"phone_loop_exp,omitempty"`
 	TopN        int              `json:"topn,omitempty"`
+	Denoised    bool             `json:"denoised,omitempty"`
 	Recall      map[string]Tally `json:"recall"`          // by condition: clean, 20dB, 10dB, 5dB
 	RecallNoise map[string]Tally `json:"recall_by_noise"` // by noise and SNR: pink10, babble5...
 	// Negatives by category (household, near-miss, long): accepts out of utterances.
@@ -251,7 +252,11 @@ func EvaluateWith(ctx context.Context, spotters []Spotter, dir string, clips []E
 // Print writes the report for a person.
 func (r EvalReport) Print(w io.Writer) {
 	if r.Sensitivity > 0 {
-		fmt.Fprintf(w, "sensitivity %.2f: threshold %.2f per phone (decimal log), phone loop 1e-%d, %d Gaussians\n", r.Sensitivity, r.Threshold, r.PhoneLoop, r.TopN)
+		den := "steady noise left in"
+		if r.Denoised {
+			den = "steady noise taken out"
+		}
+		fmt.Fprintf(w, "sensitivity %.2f: threshold %.2f per phone (decimal log), phone loop 1e-%d, %d Gaussians, %s\n", r.Sensitivity, r.Threshold, r.PhoneLoop, r.TopN, den)
 	}
 	for _, c := range sortedConds(r.Recall) {
 		t := r.Recall[c]

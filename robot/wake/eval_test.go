@@ -245,15 +245,15 @@ func TestEachUtteranceIsJudgedOnItsOwn(t *testing.T) {
 	for i := 1; i < len(clips); i++ {
 		before, _ := readClip(dir, clips[i-1])
 		x, _ := readClip(dir, clips[i])
-		if _, err := used.spots(ctx, before); err != nil {
+		if _, err := used.spots(ctx, before, false); err != nil {
 			t.Fatal(err)
 		}
-		a, err1 := used.spots(ctx, x)
+		a, err1 := used.spots(ctx, x, false)
 		fresh.Close()
 		if fresh, err = NewSphinx(o); err != nil {
 			t.Fatal(err)
 		}
-		b, err2 := fresh.spots(ctx, x)
+		b, err2 := fresh.spots(ctx, x, false)
 		if err1 != nil || err2 != nil || fmt.Sprint(a) != fmt.Sprint(b) {
 			t.Errorf("%s after %s: %v; heard first: %v", clips[i].File, clips[i-1].File, a, b)
 		}
@@ -338,7 +338,7 @@ func TestMoreGaussiansScoreThePhraseInHiss(t *testing.T) {
 		defer s.Close()
 		var sum float64
 		for _, x := range clips {
-			spots, err := s.spots(ctx, x)
+			spots, err := s.spots(ctx, x, false)
 			if err != nil {
 				t.Fatal(err)
 			}

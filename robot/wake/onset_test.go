@@ -95,7 +95,7 @@ func TestAPhraseMustBeginSpeech(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		spots, err := s.spots(ctx, x)
+		spots, err := s.spots(ctx, x, false)
 		if err != nil {
 			t.Fatal(err)
 		}

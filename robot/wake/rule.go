@@ -39,6 +39,9 @@ type Tuning struct {
 	// mixture of voice and noise badly; more of them score the phrase more fairly, at a cost
 	// in time roughly in proportion.
 	TopN int
+	// Denoise lets the spotter listen a second time, to a copy with the noise taken out,
+	// when it heard no phrase and a steady noise sits close under the voice (denoise.go).
+	Denoise bool
 	// Strict and Lax are the scores per phone (decimal log) a wake phrase needs at
 	// sensitivity 0 and 1; sensitivity moves the threshold linearly between them.
 	Strict, Lax float64
@@ -51,7 +54,9 @@ type Tuning struct {
 // ordinary speech on voices 0-3). Against 4 Gaussians at 8: recall the same or higher in
 // every condition but one (flite's voices over the TV at 10 dB, 17 to 16 of 88), false
 // accepts in ordinary speech 12 to 4 in 10.4 h, for 2.3 times the time.
-func DefaultTuning() Tuning { return Tuning{PhoneLoop: 20, TopN: 32, Strict: 14, Lax: 4} }
+func DefaultTuning() Tuning {
+	return Tuning{PhoneLoop: 20, TopN: 32, Denoise: true, Strict: 14, Lax: 4}
+}
 
 // maxTopN: the en-us model's codebooks hold 128 Gaussians each. (On the flite voices in pink
 // noise at 10 dB the phrase scored 4.6 per phone on average with 4, 6.6 with 32 and 6.7 with

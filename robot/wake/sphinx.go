@@ -51,11 +51,13 @@ import (
 // The engine reports every spot with its frames and score; the decision (rule.go) reads
 // them. It is single-threaded C and not safe for concurrent use.
 type Sphinx struct {
-	ps      *C.ps_decoder_t
-	floored []float32 // the utterance with its noise floor (floor.go)
-	pcm     []int16
-	rule    rule
-	onset   onsetScratch
+	ps       *C.ps_decoder_t
+	denoise  *denoiser // nil unless the tuning asks for it
+	denoised []float32 // the utterance with steady noise taken out (denoise.go)
+	floored  []float32 // the utterance with its noise floor (floor.go)
+	pcm      []int16
+	rule     rule
+	onset    onsetScratch
 	// Detection buffers for wake_dets.
 	words           []*C.char
 	sfs, efs, probs []C.int
@@ -121,6 +123,9 @@ func NewSphinx(o Options) (*Sphinx, error) {
 	defer C.free(unsafe.Pointer(ck))
 	s := &Sphinx{rule: r, words: make([]*C.char, maxDetections), sfs: make([]C.int, maxDetections),
 		efs: make([]C.int, maxDetections), probs: make([]C.int, maxDetections)}
+	if r.tune.Denoise {
+		s.denoise = newDenoiser()
+	}
 	s.ps = C.wake_init(ch, cd, ck, cp, ct)
 	if s.ps == nil {
 		return nil, fmt.Errorf("%w: PocketSphinx could not load %s with the phrases %q (a pronunciation in wake_pronunciations may use a phone the model lacks: use ARPAbet phones such as R IY CH IY)",
@@ -131,18 +136,31 @@ func NewSphinx(o Options) (*Sphinx, error) {
 
 // Spot decodes one utterance from scratch and applies the decision rule. The call runs to
 // completion once inside the engine; ctx is only checked before it starts.
+//
+// When the first listen hears no phrase and a steady noise sits close under the voice (a fan,
+// an air conditioner), the spotter listens again to a copy with that noise taken out
+// (denoise.go), where a spot needs denoisedMargin more than the threshold.
 func (s *Sphinx) Spot(ctx context.Context, samples []float32) (Detection, bool, error) {
-	spots, err := s.spots(ctx, samples)
+	spots, err := s.spots(ctx, samples, false)
 	if err != nil {
 		return Detection{}, false, err
 	}
-	d, ok := s.rule.decide(spots, &surroundings{scratch: &s.onset, samples: samples})
+	around := &surroundings{scratch: &s.onset, samples: samples}
+	if d, ok := s.rule.decide(spots, around); ok || s.denoise == nil || !s.denoise.steadyNoiseUnderVoice(samples) {
+		return d, ok, nil
+	}
+	if spots, err = s.spots(ctx, samples, true); err != nil {
+		return Detection{}, false, err
+	}
+	strict := s.rule
+	strict.threshold += denoisedMargin
+	d, ok := strict.decide(spots, around)
 	return d, ok, nil
 }
 
-// spots decodes one utterance and returns every wake phrase the engine spotted, in order,
-// with its score.
-func (s *Sphinx) spots(ctx context.Context, samples []float32) ([]spot, error) {
+// spots decodes one utterance (denoised first, if asked) and returns every wake phrase the
+// engine spotted, in order, with its score.
+func (s *Sphinx) spots(ctx context.Context, samples []float32, denoised bool) ([]spot, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -152,7 +170,12 @@ func (s *Sphinx) spots(ctx context.Context, samples []float32) ([]spot, error) {
 	if len(samples) == 0 {
 		return nil, nil
 	}
-	s.floored = withNoiseFloor(s.floored, samples)
+	heard := samples
+	if denoised && s.denoise != nil {
+		s.denoised = s.denoise.apply(s.denoised, samples)
+		heard = s.denoised
+	}
+	s.floored = withNoiseFloor(s.floored, heard)
 	s.pcm = s.pcm[:0]
 	for _, v := range s.floored {
 		s.pcm = append(s.pcm, int16(max(-1, min(1, v))*32767))

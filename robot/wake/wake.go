@@ -55,18 +55,12 @@ type Options struct {
 // DefaultModelDir is where Debian's pocketsphinx-en-us puts the US English model.
 const DefaultModelDir = "/usr/share/pocketsphinx/model/en-us"
 
-// DefaultSensitivity asks a spot to beat the free phone loop by 1e8 per phone (DefaultTuning:
-// 1e12 at sensitivity 0 down to 1e2 at 1). It is the most sensitive setting, in steps of 0.5
-// (decimal log per phone), at which no household sentence or long speech of four of the
-// eight voices of the first generated evaluation set was uploaded. On the set make wake-eval
-// builds now (with outside sentences and a talking TV) it measured recall 100% clean,
-// 90.1% / 60.8% / 36.5% at 20 / 10 / 5 dB SNR (other voices are what it misses: in pink and
-// brown noise at 10 dB it heard every phrase), 1.2 false accepts per hour of ordinary speech
-// (overheard commands with a look-alike inside, such as "deactivate each light", said slowly;
-// 7.8 before a phrase had to begin speech, onset.go), and 24% of the near misses ("hey ricky,
-// ...") uploaded (docs/security.md). On flite's voices, never tuned on, recall at 10 dB was
-// 37.2% (pink noise 23%) and false accepts again 1.2 per hour: espeak-ng's voices flatter the
-// spotter in noise. Synthetic voices are not people.
+// DefaultSensitivity asks a spot to beat the free phone loop by 1e10 per phone (DefaultTuning:
+// 1e14 at sensitivity 0 down to 1e4 at 1). It was chosen on four of the eight voices of the
+// generated evaluation set as the most sensitive setting with at most one false accept in
+// ordinary speech there, and measured on the rest and on another synthesizer's voices; the
+// figures, and what they do not say (synthetic voices are not people), are in
+// docs/security.md.
 const DefaultSensitivity = 0.4
 
 // BuiltinPronunciations spell the robot's name, which no general dictionary has.
