@@ -54,26 +54,29 @@ const (
 )
 
 // denoiser holds the transform and its scratch; one per engine, not safe for concurrent use.
+// It keeps one frame's spectrum, not the utterance's: each frame is transformed twice, once
+// to estimate the noise and once to filter it, because the spectra of the longest stretch the
+// spotter hears (14 s) would hold 3.6 MB for the life of the hub, twice that to the collector.
 type denoiser struct {
 	fft    *fourier.FFT
 	window []float64
 	frame  []float64
-	spec   [][]complex128 // one spectrum per frame
-	power  []float64      // one frequency's power over the frames
+	spec   []complex128
+	powers []float64 // the frames' powers, one frequency after another
 	noise  []float64
 	prev   []float64 // last frame's cleaned power per frequency
-	sum    []float64
+	carry  []float64 // the last frame's second half, overlap-added into the next
 	levels []float64 // frame levels, dB (steadyNoiseUnderVoice)
 }
 
 func newDenoiser() *denoiser {
+	bins := denoiseFrame/2 + 1
 	d := &denoiser{fft: fourier.NewFFT(denoiseFrame), window: make([]float64, denoiseFrame),
-		frame: make([]float64, denoiseFrame)}
+		frame: make([]float64, denoiseFrame), spec: make([]complex128, bins),
+		noise: make([]float64, bins), prev: make([]float64, bins), carry: make([]float64, denoiseHop)}
 	for i := range d.window {
 		d.window[i] = math.Sqrt(0.5 - 0.5*math.Cos(2*math.Pi*float64(i)/denoiseFrame))
 	}
-	bins := denoiseFrame/2 + 1
-	d.noise, d.prev = make([]float64, bins), make([]float64, bins)
 	return d
 }
 
@@ -89,36 +92,27 @@ func (d *denoiser) apply(dst, x []float32) []float32 {
 	if inside < 8 {
 		return dst
 	}
-	for len(d.spec) < frames {
-		d.spec = append(d.spec, make([]complex128, denoiseFrame/2+1))
+	bins := len(d.spec)
+	if cap(d.powers) < bins*inside {
+		d.powers = make([]float64, bins*inside)
 	}
-	for f := 0; f < frames; f++ {
-		at := f*denoiseHop - denoiseHop
-		for i := range d.frame {
-			v := 0.0
-			if j := at + i; j >= 0 && j < len(x) {
-				v = float64(x[j])
-			}
-			d.frame[i] = v * d.window[i]
+	powers := d.powers[:bins*inside]
+	for f := 1; f <= inside; f++ { // frame f starts at sample (f-1)*hop
+		d.transform(x, f)
+		for b, c := range d.spec {
+			powers[b*inside+f-1] = power(c)
 		}
-		d.spec[f] = d.fft.Coefficients(d.spec[f], d.frame)
 	}
 	bias := -math.Log(1 - denoiseQuantile)
 	for b := range d.noise {
-		d.power = d.power[:0]
-		for f := 1; f <= inside; f++ { // frame f starts at sample (f-1)*hop
-			d.power = append(d.power, power(d.spec[f][b]))
-		}
-		slices.Sort(d.power)
-		d.noise[b] = d.power[int(denoiseQuantile*float64(len(d.power)-1))] / bias
+		p := powers[b*inside : (b+1)*inside]
+		slices.Sort(p)
+		d.noise[b] = p[int(denoiseQuantile*float64(inside-1))] / bias
 	}
-	if len(d.sum) < (frames+1)*denoiseHop {
-		d.sum = make([]float64, (frames+1)*denoiseHop)
-	}
-	sum := d.sum[:(frames+1)*denoiseHop]
-	clear(sum)
+	clear(d.carry)
 	for f := 0; f < frames; f++ {
-		for b, c := range d.spec[f] {
+		d.transform(x, f)
+		for b, c := range d.spec {
 			n := d.noise[b]
 			if n <= 0 {
 				continue // digital silence in this frequency: nothing to take out
@@ -130,18 +124,36 @@ func (d *denoiser) apply(dst, x []float32) []float32 {
 				prior = denoiseSmoothing*d.prev[b]/n + (1-denoiseSmoothing)*post
 			}
 			g := max(prior/(1+prior), denoiseFloorGain)
-			d.spec[f][b] = c * complex(g, 0)
+			d.spec[b] = c * complex(g, 0)
 			d.prev[b] = g * g * p
 		}
-		d.frame = d.fft.Sequence(d.frame, d.spec[f])
-		for i, v := range d.frame {
-			sum[f*denoiseHop+i] += v / denoiseFrame * d.window[i]
+		d.frame = d.fft.Sequence(d.frame, d.spec)
+		// The frame's first half completes the samples the last frame's second half began.
+		at := (f - 1) * denoiseHop
+		for i := range denoiseHop {
+			if j := at + i; j >= 0 && j < len(dst) {
+				dst[j] = float32(d.carry[i] + d.frame[i]/denoiseFrame*d.window[i])
+			}
+		}
+		for i := denoiseHop; i < denoiseFrame; i++ {
+			d.carry[i-denoiseHop] = d.frame[i] / denoiseFrame * d.window[i]
 		}
 	}
-	for i := range dst {
-		dst[i] = float32(sum[i+denoiseHop])
-	}
 	return dst
+}
+
+// transform puts the spectrum of frame f (starting at sample (f-1)*hop, windowed, zero
+// outside x) into d.spec.
+func (d *denoiser) transform(x []float32, f int) {
+	at := f*denoiseHop - denoiseHop
+	for i := range d.frame {
+		v := 0.0
+		if j := at + i; j >= 0 && j < len(x) {
+			v = float64(x[j])
+		}
+		d.frame[i] = v * d.window[i]
+	}
+	d.spec = d.fft.Coefficients(d.spec, d.frame)
 }
 
 // steadyNoiseUnderVoice says whether x has a steady background close under its voice, the

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/reachy-broker/reachy-broker/speech"
+)
+
+// talk is said without a breath long enough to close the VAD's stretch: the spotter hears
+// stretches of up to 14 s.
+const talk = "so then we drove along the coast road for an hour or so, and the children counted " +
+	"the boats in the harbour, and your sister wanted to stop for ice cream at every village, " +
+	"and by the time we got to the campsite the rain had started, and the tent was still in the " +
+	"boot under all the shopping, and nobody could find the pegs, and we laughed about it all " +
+	"evening while the kettle boiled on the little stove"
+
+// TestHubPeakRSSInLongNoisySpeech: the hub stays under 40 MB peak RSS with its spotter's model
+// loaded on the hardest audio it hears, long talk in steady noise at 10 dB, where every
+// stretch is heard twice (the second time with the noise taken out) — and none of it leaves
+// the robot. The hub is built and run as its own process, as it runs on the robot; it logs
+// its peak RSS when the sim ends.
+func TestHubPeakRSSInLongNoisySpeech(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the hub reads its peak RSS from /proc/self/status")
+	}
+	if raceDetector {
+		t.Skip("the race detector multiplies memory use: peak RSS is measured in a normal build")
+	}
+	const limitKB = 40 * 1000
+	dir, mic := t.TempDir(), t.TempDir()
+	writeSpeech(t, mic, "talk.wav", talk)
+	clip := readWAV(t, filepath.Join(mic, "talk.wav"))
+	if d := float64(len(clip)) / speech.SampleRate; d < 20 {
+		t.Fatalf("the talk lasts %.1f s; the test wants more than the 14 s stretch the spotter hears", d)
+	}
+	for i := range 2 { // two tellings, in different noise: the collector's garbage builds up
+		wav, err := speech.EncodeWAV(withSteadyNoise(clip, 10, uint64(i)), speech.SampleRate)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(mic, fmt.Sprintf("talk-%d.wav", i)), wav, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Remove(filepath.Join(mic, "talk.wav"))
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	hub := filepath.Join(dir, "reachy-hub")
+	if out, err := exec.CommandContext(ctx, goTool, "build", "-o", hub, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cb := &countingBroker{}
+	srv := httptest.NewServer(cb)
+	defer srv.Close()
+	tokenFile := filepath.Join(dir, "token")
+	if err := os.WriteFile(tokenFile, []byte("rbk_x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, hub, "--sim", "--broker", srv.URL, "--token-file", tokenFile,
+		"--out", filepath.Join(dir, "out"), mic)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("reachy-hub --sim: %v\n%s", err, out)
+	}
+	m := regexp.MustCompile(`msg="sim finished".* peak_rss_kb=(\d+).* heard=(\d+)`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("the hub logged no peak RSS:\n%s", out)
+	}
+	peak, _ := strconv.Atoi(string(m[1]))
+	heard, _ := strconv.Atoi(string(m[2]))
+	if heard == 0 {
+		t.Fatalf("the hub heard no speech in the talk:\n%s", out)
+	}
+	if cb.requests != 0 {
+		t.Errorf("talk without the phrase made %d requests to the broker", cb.requests)
+	}
+	if peak >= limitKB {
+		t.Errorf("peak RSS %d kB on long talk in steady noise, want under %d", peak, limitKB)
+	}
+	t.Logf("peak RSS %.1f MB over %d stretches of speech", float64(peak)/1000, heard)
+}
+
+func readWAV(t *testing.T, path string) []float32 {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := speech.DecodeWAV(b, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.Samples
+}
+
+// withSteadyNoise adds white noise snrDB under the level of the clip's speech (its 10 ms
+// frames within 30 dB of the loudest).
+func withSteadyNoise(clip []float32, snrDB float64, seed uint64) []float32 {
+	const frame = speech.SampleRate / 100
+	var levels []float64
+	loudest := 0.0
+	for at := 0; at+frame <= len(clip); at += frame {
+		var p float64
+		for _, v := range clip[at : at+frame] {
+			p += float64(v) * float64(v)
+		}
+		levels = append(levels, p/frame)
+		loudest = max(loudest, p/frame)
+	}
+	var sum float64
+	var n int
+	for _, p := range levels {
+		if p >= loudest/1000 {
+			sum, n = sum+p, n+1
+		}
+	}
+	noiseRMS := math.Sqrt(sum/float64(n)) * math.Pow(10, -snrDB/20)
+	rng := rand.New(rand.NewPCG(seed, 2))
+	out := make([]float32, len(clip))
+	for i, v := range clip {
+		out[i] = float32(max(-1, min(1, float64(v)+rng.NormFloat64()*noiseRMS)))
+	}
+	return out
+}
