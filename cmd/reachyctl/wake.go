@@ -189,8 +189,12 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 			end := start + len(u)
 			if ok {
 				found++
-				fmt.Fprintf(stdout, "%6.2fs-%6.2fs  speech: %q spotted at %.2fs-%.2fs, score %.2f (needs %.2f; uploaded from %.2fs)\n",
-					at(start), at(end), d.Phrase, at(start+d.Start), at(start+d.End), d.Score, sp.Threshold(),
+				how := ""
+				if d.Denoised {
+					how = " with the steady noise taken out (a second listen)"
+				}
+				fmt.Fprintf(stdout, "%6.2fs-%6.2fs  speech: %q spotted at %.2fs-%.2fs%s, score %.2f (needs %.2f; uploaded from %.2fs)\n",
+					at(start), at(end), d.Phrase, at(start+d.Start), at(start+d.End), how, d.Score, d.Needed,
 					at(max(start, start+d.Start-speech.SampleRate*3/10)))
 			} else {
 				fmt.Fprintf(stdout, "%6.2fs-%6.2fs  speech: not addressed (stays on the robot)\n", at(start), at(end))

@@ -115,6 +115,7 @@ func TestDenoisingHearsRecordedVoicesInSteadyNoise(t *testing.T) {
 		}
 		clips = append(clips, mix(x, seededPink(uint64(10+i), len(x)), 10, 0))
 	}
+	rawOK := make([]bool, len(clips))
 	measure := func(denoise bool) (mean float64, heard int) {
 		tu := DefaultTuning()
 		tu.Denoise = denoise
@@ -123,7 +124,7 @@ func TestDenoisingHearsRecordedVoicesInSteadyNoise(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer s.Close()
-		for _, x := range clips {
+		for i, x := range clips {
 			spots, err := s.spots(ctx, x, denoise)
 			if err != nil {
 				t.Fatal(err)
@@ -135,10 +136,26 @@ func TestDenoisingHearsRecordedVoicesInSteadyNoise(t *testing.T) {
 				}
 			}
 			mean += best / float64(len(clips))
-			if _, ok, err := s.Spot(ctx, x); err != nil {
+			d, ok, err := s.Spot(ctx, x)
+			if err != nil {
 				t.Fatal(err)
-			} else if ok {
-				heard++
+			}
+			if !ok {
+				continue
+			}
+			heard++
+			// What reachyctl wake test shows a tuner: a phrase only the second listen heard
+			// says so, and that it needed the margin more.
+			second := denoise && !rawOK[i]
+			want := s.Threshold()
+			if second {
+				want += denoisedMargin
+			}
+			if d.Denoised != second || d.Needed != want {
+				t.Errorf("clip %d (second listen %v): Denoised %v, Needed %.2f; want %v, %.2f", i, second, d.Denoised, d.Needed, second, want)
+			}
+			if !denoise {
+				rawOK[i] = true
 			}
 		}
 		return mean, heard

@@ -155,7 +155,7 @@ func (r rule) decide(spots []spot, around loudness) (Detection, bool) {
 }
 
 func (r rule) detection(s spot) Detection {
-	return Detection{Phrase: s.phrase, Start: s.start, End: s.end, Score: r.perPhone(s)}
+	return Detection{Phrase: s.phrase, Start: s.start, End: s.end, Score: r.perPhone(s), Needed: r.threshold}
 }
 
 // maxPhraseStart: people address the robot first, so a phrase spotted deep inside a stretch

@@ -155,6 +155,7 @@ func (s *Sphinx) Spot(ctx context.Context, samples []float32) (Detection, bool, 
 	strict := s.rule
 	strict.threshold += denoisedMargin
 	d, ok := strict.decide(spots, around)
+	d.Denoised = ok
 	return d, ok, nil
 }
 

@@ -17,6 +17,10 @@ type Detection struct {
 	// Score is how well the phrase matched, for people tuning a spotter: for PocketSphinx,
 	// the decimal log per phone by which the phrase beat a free loop of phones.
 	Score float64
+	// Needed is the score this spot had to reach: what the sensitivity asks, and more when
+	// it was heard in a copy with the steady noise taken out (Denoised).
+	Needed   float64
+	Denoised bool
 }
 
 // StartTime and EndTime say where in the audio the phrase was heard.
