@@ -48,8 +48,9 @@ func main() {
 }
 
 // goMemoryLimit is the soft limit the hub gives Go's collector, unless GOMEMLIMIT names
-// another. The hub keeps about 9 MB of Go memory live at its most (the spotter's scratch for
-// a 14 s stretch of speech in steady noise, heard twice: wake/denoise.go). Left to itself,
+// another. The hub keeps about 9 MB of Go memory live at its most, measured on long talk in
+// steady noise (the utterance, and the spotter's scratch for a 14 s stretch heard twice:
+// wake/denoise.go). Left to itself,
 // the collector let the heap grow to twice that between collections and kept the freed pages:
 // on two tellings of 22 s of talk in steady noise the hub peaked at 46 MB RSS, against the
 // 40 MB target; with this limit, 37 MB (TestHubPeakRSSInLongNoisySpeech; run it with

@@ -56,7 +56,8 @@ const (
 // denoiser holds the transform and its scratch; one per engine, not safe for concurrent use.
 // It keeps one frame's spectrum, not the utterance's: each frame is transformed twice, once
 // to estimate the noise and once to filter it, because the spectra of the longest stretch the
-// spotter hears (14 s) would hold 3.6 MB for the life of the hub, twice that to the collector.
+// spotter hears (14 s) would hold 3.6 MB for the life of the hub, twice that to the collector;
+// the frames' powers, which it does keep, take half that.
 type denoiser struct {
 	fft    *fourier.FFT
 	window []float64
