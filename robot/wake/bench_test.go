@@ -30,6 +30,7 @@ func BenchmarkSpotRealTime(b *testing.B) {
 }
 
 func say(b *testing.B, text string) []float32 {
+	b.Helper()
 	out, err := exec.Command("espeak-ng", "--stdout", text).Output()
 	if err != nil {
 		b.Skip("espeak-ng missing: run deploy/scripts/deps.sh")

@@ -82,8 +82,9 @@ func newDenoiser() *denoiser {
 }
 
 // apply writes x with its steady noise removed into dst (reused) and returns it. An utterance
-// shorter than a few frames, or one with digital silence in most frames (nothing to remove),
-// comes back unchanged.
+// shorter than a few frames comes back as it is; a frequency with nothing in its quietest
+// tenth of the frames (digital silence) is passed untouched, so generated audio with pauses
+// comes back as it was, but for rounding.
 func (d *denoiser) apply(dst, x []float32) []float32 {
 	dst = append(dst[:0], x...)
 	// Frames start one hop before the audio so that every sample lies under two of them; the

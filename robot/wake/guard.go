@@ -17,6 +17,9 @@ type Stats struct {
 	Panics   int `json:"panics"` // the engine crashed (a Go panic in or around it)
 	Stalls   int `json:"stalls"` // the engine missed its deadline
 	Busy     int `json:"busy"`   // a stalled call still held the engine
+	// SecondListens counts utterances the engine heard again with their steady noise taken
+	// out (Sphinx; what the second listen costs: each is decoded twice).
+	SecondListens int `json:"second_listens"`
 }
 
 // Guard runs a Spotter one call at a time under a deadline. Whatever goes wrong — an error, a
@@ -116,6 +119,10 @@ func (g *Guard) count(f func(*Stats)) {
 // Stats returns a copy of the counters.
 func (g *Guard) Stats() Stats {
 	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.stats
+	st := g.stats
+	g.mu.Unlock()
+	if c, ok := g.Spotter.(interface{ SecondListens() int }); ok {
+		st.SecondListens = c.SecondListens()
+	}
+	return st
 }

@@ -18,8 +18,11 @@ type Detection struct {
 	// the decimal log per phone by which the phrase beat a free loop of phones.
 	Score float64
 	// Needed is the score this spot had to reach: what the sensitivity asks, and more when
-	// it was heard in a copy with the steady noise taken out (Denoised).
-	Needed   float64
+	// it was heard in a copy with the steady noise taken out (Denoised). 0 from a spotter
+	// that does not say.
+	Needed float64
+	// Denoised says the phrase was heard only on a second listen, to a copy of the utterance
+	// with its steady noise taken out; the upload is the audio as heard either way.
 	Denoised bool
 }
 
