@@ -161,14 +161,7 @@ func (d *denoiser) transform(x []float32, f int) {
 // steadyNoiseUnderVoice says whether x has a steady background close under its voice, the
 // only kind of noise the denoiser is for.
 func (d *denoiser) steadyNoiseUnderVoice(x []float32) bool {
-	d.levels = d.levels[:0]
-	for at := 0; at+denoiseFrame <= len(x); at += denoiseHop {
-		var p float64
-		for _, v := range x[at : at+denoiseFrame] {
-			p += float64(v) * float64(v)
-		}
-		d.levels = append(d.levels, 10*math.Log10(p/denoiseFrame+1e-12))
-	}
+	d.levels = appendLevels(d.levels[:0], x, denoiseFrame, denoiseHop, 1e-12)
 	if len(d.levels) < 8 {
 		return false
 	}

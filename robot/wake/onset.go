@@ -52,15 +52,21 @@ type onsetScratch struct{ levels, sorted []float64 }
 
 // frameLevels fills s.levels with each 10 ms frame's level in dB (floored at -100).
 func (s *onsetScratch) frameLevels(x []float32) []float64 {
-	s.levels = s.levels[:0]
-	for i := 0; i+onsetFrame <= len(x); i += onsetFrame {
+	s.levels = appendLevels(s.levels[:0], x, onsetFrame, onsetFrame, 1e-10)
+	return s.levels
+}
+
+// appendLevels appends the level in dB of each frame of x (frame samples, every hop) to dst;
+// floor is the least mean power, so digital silence has a level.
+func appendLevels(dst []float64, x []float32, frame, hop int, floor float64) []float64 {
+	for at := 0; at+frame <= len(x); at += hop {
 		var p float64
-		for _, v := range x[i : i+onsetFrame] {
+		for _, v := range x[at : at+frame] {
 			p += float64(v) * float64(v)
 		}
-		s.levels = append(s.levels, 10*math.Log10(p/onsetFrame+1e-10))
+		dst = append(dst, 10*math.Log10(p/float64(frame)+floor))
 	}
-	return s.levels
+	return dst
 }
 
 // loud is the onsetLoud percentile of the levels l.
