@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -177,13 +178,17 @@ func orDash(s string) string {
 // openExistingState opens the broker's database, refusing a directory that holds none: a
 // typo in --state-dir must not quietly create an empty database the broker never reads.
 // A broker just started in the background ("reachy-broker --dev &", the README tour) may not
-// have created its database yet: the wait for it is bounded by stateWait. It is never created
-// here (`reachyctl state init` does that).
+// have created its database yet, or only its file and not yet its tables: the wait for both
+// is bounded by stateWait. It is never created here (`reachyctl state init` does that).
 func openExistingState(dir string) (*broker.State, error) {
 	for deadline := time.Now().Add(stateWait); ; time.Sleep(100 * time.Millisecond) {
 		st, err := os.Stat(filepath.Join(dir, "broker.db"))
 		if err == nil && st.Size() > 0 {
-			return broker.OpenState(dir)
+			s, err := broker.OpenState(dir)
+			if err == nil || !errors.Is(err, broker.ErrNoState) || time.Now().After(deadline) {
+				return s, err
+			}
+			continue // the file is there, its tables are on their way
 		}
 		if time.Now().After(deadline) {
 			return nil, fmt.Errorf("no broker state in %s (no broker.db there): is that the --state-dir the broker uses? A dev broker prints its state dir when it starts and creates it; for a configured broker run `reachyctl state init --state-dir %s` once", dir, dir)

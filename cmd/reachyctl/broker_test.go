@@ -1,6 +1,7 @@
 package main
 
 import (
+	"database/sql"
 	"encoding/json"
 	"io"
 	"net"
@@ -104,6 +105,50 @@ func TestTokenWaitsForAStartingBroker(t *testing.T) {
 	if code, _, errs := ctl(t, "token", "create", "--state-dir", dir, "--device", "laptop", "--scopes", "text"); code != 0 {
 		t.Fatalf("exit %d %s", code, errs)
 	}
+}
+
+// TestTokenWaitsForTheTablesOfAStartingBroker: the broker's database file can exist a moment
+// before its tables do; the command waits for them too, and a file that never gets them is
+// refused with the fix once the wait is over.
+func TestTokenWaitsForTheTablesOfAStartingBroker(t *testing.T) {
+	fileOnly := func(t *testing.T) string {
+		dir := filepath.Join(t.TempDir(), "state")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		db, err := sql.Open("sqlite", filepath.Join(dir, "broker.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if _, err := db.Exec(`CREATE TABLE starting (x)`); err != nil { // a file, no broker tables
+			t.Fatal(err)
+		}
+		return dir
+	}
+	t.Run("tables arrive", func(t *testing.T) {
+		t.Parallel()
+		dir := fileOnly(t)
+		started := make(chan struct{})
+		go func() {
+			defer close(started)
+			time.Sleep(300 * time.Millisecond)
+			if st, err := broker.InitState(dir); err == nil {
+				st.Close()
+			}
+		}()
+		defer func() { <-started }()
+		if code, _, errs := ctl(t, "token", "create", "--state-dir", dir, "--device", "laptop", "--scopes", "text"); code != 0 {
+			t.Fatalf("exit %d %s", code, errs)
+		}
+	})
+	t.Run("tables never arrive", func(t *testing.T) {
+		t.Parallel()
+		dir := fileOnly(t)
+		if code, _, errs := ctl(t, "token", "create", "--state-dir", dir, "--device", "laptop", "--scopes", "text"); code != 1 || !strings.Contains(errs, "reachy-broker --init") {
+			t.Fatalf("exit %d %q", code, errs)
+		}
+	})
 }
 
 // TestBrokerNotRunning: a refused connection says to check the broker is running at that URL.
