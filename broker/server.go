@@ -435,10 +435,15 @@ func Serve(ctx context.Context, srv *http.Server, l net.Listener, grace time.Dur
 }
 
 // Maintain purges expired audit and idempotency records now and every hour until ctx ends.
+// Both count age on the state's retention clock (clock.go), so a wall clock that jumped —
+// across a restart or while the broker runs — purges nothing early; a jump is logged.
 func (b *Broker) Maintain(ctx context.Context) {
-	clock := newClockGuard()
+	if ahead := b.d.Now().Round(0).Sub(b.d.State.HighWaterAtOpen()); ahead > maxClockDrift {
+		b.log.Warn("the wall clock is far ahead of the newest time in the state: retention and key expiry count from that time, not from the clock",
+			"ahead", ahead.Round(time.Second).String(), "cause", "the broker was stopped that long, or the clock was set wrong")
+	}
 	for {
-		b.purge(ctx, clock)
+		b.purge(ctx)
 		select {
 		case <-ctx.Done():
 			return
@@ -447,11 +452,12 @@ func (b *Broker) Maintain(ctx context.Context) {
 	}
 }
 
-func (b *Broker) purge(ctx context.Context, clock *clockGuard) {
-	now := b.d.Now()
-	if err := clock.check(now); err != nil {
-		b.log.Error("retention purge skipped", "err", err)
-		return
+func (b *Broker) purge(ctx context.Context) {
+	wall := b.d.Now()
+	now := b.d.State.RetentionNow(wall)
+	if d := wall.Round(0).Sub(now); d > maxClockDrift {
+		b.log.Warn("the wall clock is ahead of the time retention trusts; purging by the trusted time",
+			"wall", wall.UTC().Format(time.RFC3339), "trusted", now.UTC().Format(time.RFC3339))
 	}
 	if n, err := b.d.State.PurgeAudit(ctx, b.d.Config.Audit.Retention, now); err != nil {
 		b.log.Error("audit retention", "err", err)
@@ -463,23 +469,5 @@ func (b *Broker) purge(ctx context.Context, clock *clockGuard) {
 	}
 }
 
-// clockGuard notices the wall clock jumping while the broker runs: the wall time elapsed
-// since start must agree with the monotonic time elapsed, within maxClockDrift. A purge on
-// a clock that leapt forward would wipe the audit log and every stored replay.
-type clockGuard struct{ wall, mono time.Time }
-
+// maxClockDrift is how far the wall clock may be from the trusted time before it is logged.
 const maxClockDrift = time.Hour
-
-func newClockGuard() *clockGuard {
-	now := time.Now()
-	return &clockGuard{wall: now.Round(0), mono: now}
-}
-
-func (c *clockGuard) check(now time.Time) error {
-	wall := now.Round(0).Sub(c.wall)
-	mono := time.Since(c.mono)
-	if d := wall - mono; d > maxClockDrift || d < -maxClockDrift {
-		return fmt.Errorf("%w: the wall clock moved %s while %s passed", ErrClockJump, wall.Round(time.Second), mono.Round(time.Second))
-	}
-	return nil
-}

@@ -174,6 +174,16 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 		return err
 	}
 	defer state.Close()
+	// reachyctl reaches the state through the broker while it runs (the database is locked).
+	controlCtx, stopControl := context.WithCancel(ctx)
+	controlDone := make(chan struct{})
+	go func() {
+		defer close(controlDone)
+		if err := broker.ServeControl(controlCtx, state, log); err != nil {
+			log.Error("control socket: reachyctl token/audit/backup cannot reach this broker", "err", err)
+		}
+	}()
+	defer func() { stopControl(); <-controlDone }()
 
 	deps := broker.Deps{Config: cfg, Table: tables.Table, Reloads: tables, State: state, Logger: log, Handlers: basic.Handlers(time.Now)}
 	deps.Handlers["webhook"] = home.Webhook{}
