@@ -40,10 +40,15 @@ func (c *stepClock) set(t time.Time) { c.mu.Lock(); c.now = t; c.mu.Unlock() }
 
 var due0 = time.Date(2026, 11, 30, 18, 0, 0, 0, time.UTC)
 
+// dueAt is the broker's copy of a timer due at due, sent when the hub's clock reads now.
+func dueAt(id, label string, due, now time.Time) api.LinkTimer {
+	return api.LinkTimer{ID: id, Label: label, Due: due, LeftMS: due.Sub(now).Milliseconds()}
+}
+
 func TestHubRingsLocallyWhenTheBrokerDoesNot(t *testing.T) {
 	sp, clk := &countingSpeaker{}, &stepClock{now: due0.Add(-time.Minute)}
 	l := &LocalTimers{Speaker: sp, Now: clk.Now, After: 5 * time.Second}
-	l.Replace([]api.LinkTimer{{ID: "t-1", Label: "pasta", Due: due0}, {ID: "t-2", Due: due0.Add(time.Hour)}})
+	l.Replace([]api.LinkTimer{dueAt("t-1", "pasta", due0, clk.Now()), dueAt("t-2", "", due0.Add(time.Hour), clk.Now())})
 	clk.set(due0.Add(4 * time.Second))
 	if rang := l.Tick(context.Background()); len(rang) != 0 {
 		t.Fatalf("rang %v before the broker's grace passed", rang)
@@ -66,7 +71,7 @@ func TestHubRingsLocallyWhenTheBrokerDoesNot(t *testing.T) {
 		t.Fatalf("ack %+v", ack)
 	}
 	// A fresh list from the broker that still names it does not ring it again.
-	l.Replace([]api.LinkTimer{{ID: "t-1", Label: "pasta", Due: due0}})
+	l.Replace([]api.LinkTimer{dueAt("t-1", "pasta", due0, clk.Now())})
 	if rang := l.Tick(context.Background()); len(rang) != 0 {
 		t.Fatalf("rang again: %v", rang)
 	}
@@ -78,7 +83,7 @@ func TestHubRingsLocallyWhenTheBrokerDoesNot(t *testing.T) {
 func TestBrokerRingMeansNoLocalRing(t *testing.T) {
 	sp, clk := &countingSpeaker{}, &stepClock{now: due0}
 	l := &LocalTimers{Speaker: sp, Now: clk.Now}
-	l.Replace([]api.LinkTimer{{ID: "t-1", Label: "pasta", Due: due0}})
+	l.Replace([]api.LinkTimer{dueAt("t-1", "pasta", due0, clk.Now())})
 	if ack := l.Ring(context.Background(), api.LinkRingAction{TimerID: "t-1", WAV: []byte("x"), Repeat: 1}); !ack.OK {
 		t.Fatalf("ack %+v", ack)
 	}
@@ -106,9 +111,10 @@ func TestBrokerRingMeansNoLocalRing(t *testing.T) {
 // Exactly one of them plays, whichever way the race goes.
 func TestNoDoubleRingRace(t *testing.T) {
 	for i := range 500 {
-		sp, clk := &countingSpeaker{}, &stepClock{now: due0.Add(10 * time.Second)}
+		sp, clk := &countingSpeaker{}, &stepClock{now: due0}
 		l := &LocalTimers{Speaker: sp, Now: clk.Now, Chime: []byte{}, Sound: []byte{}}
-		l.Replace([]api.LinkTimer{{ID: "t-1", Due: due0}})
+		l.Replace([]api.LinkTimer{dueAt("t-1", "", due0, clk.Now())})
+		clk.set(due0.Add(10 * time.Second))
 		var wg sync.WaitGroup
 		var ack api.LinkAckBody
 		var local []string
@@ -140,7 +146,7 @@ func TestLocalTimersRunLoopRings(t *testing.T) {
 	done := make(chan struct{})
 	go func() { l.Run(ctx); close(done) }()
 	defer func() { cancel(); <-done }()
-	l.Replace([]api.LinkTimer{{ID: "t-1", Due: time.Now().Add(20 * time.Millisecond)}})
+	l.Replace([]api.LinkTimer{{ID: "t-1", Due: time.Now().Add(20 * time.Millisecond), LeftMS: 20}})
 	deadline := time.Now().Add(5 * time.Second)
 	for len(sp.names()) == 0 {
 		if time.Now().After(deadline) {
@@ -181,13 +187,14 @@ func TestLocalTimersOverLinkMessages(t *testing.T) {
 
 // A local ring says which timer it is when the robot can synthesize the sentence.
 func TestLocalRingSaysTheLabel(t *testing.T) {
-	sp, clk := &countingSpeaker{}, &stepClock{now: due0.Add(time.Minute)}
+	sp, clk := &countingSpeaker{}, &stepClock{now: due0}
 	var said []string
 	l := &LocalTimers{Speaker: sp, Now: clk.Now, Say: func(ctx context.Context, text string) ([]byte, error) {
 		said = append(said, text)
 		return Chime(), nil
 	}}
-	l.Replace([]api.LinkTimer{{ID: "t-1", Label: "pasta", Due: due0}, {ID: "t-2", Due: due0}})
+	l.Replace([]api.LinkTimer{dueAt("t-1", "pasta", due0, clk.Now()), dueAt("t-2", "", due0, clk.Now())})
+	clk.set(due0.Add(5 * time.Second))
 	l.Tick(context.Background())
 	if len(said) != 2 || said[0] != "Your pasta timer is done." || said[1] != "Your timer is done." {
 		t.Fatalf("said %q", said)

@@ -192,9 +192,9 @@ func TestRunLoopRingsWithInjectedClock(t *testing.T) {
 	go func() { r.svc.Run(ctx); close(done) }()
 	defer func() { cancel(); <-done }()
 	r.call(HandlerStart, map[string]string{"duration": "600"})
-	waitFor(t, func() bool { return r.clock.Waiters() == 1 && len(r.link.of(api.LinkTimers)) > 0 })
+	waitFor(t, func() bool { return r.clock.Waiters() == 2 && len(r.link.of(api.LinkTimers)) > 0 })
 	r.clock.Advance(599 * time.Second)
-	waitFor(t, func() bool { return r.clock.Waiters() == 1 })
+	waitFor(t, func() bool { return r.clock.Waiters() == 2 })
 	if len(r.rings()) != 0 {
 		t.Fatal("rang early")
 	}
@@ -205,6 +205,8 @@ func TestRunLoopRingsWithInjectedClock(t *testing.T) {
 	}
 }
 
+// waitFor polls cond (bounded). Run's two goroutines asleep on the clock show as
+// Waiters() == 2: the scheduler's and the side loop's (copies, sentences, clock checkpoint).
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
@@ -539,6 +541,7 @@ func TestHubGetsItsRoomsPendingTimers(t *testing.T) {
 	r.call(HandlerStart, map[string]string{"duration": "600", "label": "oven"})
 	r.link.reset()
 	r.svc.HubConnected(context.Background(), "kitchen-robot")
+	waitFor(t, func() bool { return len(r.link.of(api.LinkTimers)) > 0 })
 	copies = r.link.of(api.LinkTimers)
 	if len(copies) != 1 || len(copies[0].M.Timers) != 1 || copies[0].M.Timers[0].Label != "oven" {
 		t.Fatalf("copies on connect %+v", copies)
