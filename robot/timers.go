@@ -34,15 +34,15 @@ type LocalTimers struct {
 	Chime   []byte // played before the broker's ring sentence; default the attention chime
 	// Say, when set, speaks a local ring's sentence ("Your pasta timer is done.") on the robot
 	// itself after the chime (espeak-ng there); without it, or if it fails, the chime alone.
-	Say    func(ctx context.Context, text string) ([]byte, error)
-	After  time.Duration    // how long past due the hub waits for the broker's ring; default 5 s
-	Now    func() time.Time // default time.Now
+	Say   func(ctx context.Context, text string) ([]byte, error)
+	After time.Duration    // how long past due the hub waits for the broker's ring; default 5 s
+	Now   func() time.Time // default time.Now
 	// LateAfter: a local ring this late after the due time says when the timer went off;
 	// default 10 s (the broker's rule).
 	LateAfter time.Duration
 	// PlayTimeout bounds the playing of one ring, which does not end with the link; default 1 min.
 	PlayTimeout time.Duration
-	Window time.Duration    // after a ring, "stop" or "okay" needs no wake phrase this long; default 10 s
+	Window      time.Duration // after a ring, "stop" or "okay" needs no wake phrase this long; default 10 s
 	// Send, when set, sends a message up the robot link: a local ring is reported at once
 	// when the link is up (and again on the next connect when it is not).
 	Send func(context.Context, api.LinkMessage) error
