@@ -2,6 +2,7 @@ package robot
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 	"time"
@@ -221,5 +222,159 @@ func TestRingingTimerIsAWakeBypass(t *testing.T) {
 	h.Timers.Ring(context.Background(), api.LinkRingAction{TimerID: "t-1", Repeat: 1})
 	if !bypass.Active() {
 		t.Fatal("a ringing timer does not open the way for 'stop'")
+	}
+}
+
+// gateSpeaker is a speaker whose uploads take as long as the test says: Play waits for the
+// gate (or its context, as a real upload does) and records what played to the end.
+type gateSpeaker struct {
+	mu      sync.Mutex
+	gate    chan struct{}
+	entered chan string
+	fail    error
+	done    []string
+	bodies  []string
+}
+
+func newGateSpeaker() *gateSpeaker {
+	return &gateSpeaker{gate: make(chan struct{}), entered: make(chan string, 16)}
+}
+
+func (s *gateSpeaker) Play(ctx context.Context, name string, wav []byte) error {
+	s.entered <- name
+	s.mu.Lock()
+	fail := s.fail
+	s.mu.Unlock()
+	if fail != nil {
+		return fail
+	}
+	select {
+	case <-s.gate:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	s.mu.Lock()
+	s.done = append(s.done, name)
+	s.bodies = append(s.bodies, string(wav))
+	s.mu.Unlock()
+	return nil
+}
+
+func (s *gateSpeaker) Stop(ctx context.Context) error { return nil }
+
+func (s *gateSpeaker) played() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.done...)
+}
+
+func (s *gateSpeaker) waitEntered(t *testing.T, name string) {
+	t.Helper()
+	select {
+	case got := <-s.entered:
+		if got != name {
+			t.Fatalf("playing %q, want %q", got, name)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("%q never started playing", name)
+	}
+}
+
+// The link drops while the ring's chime uploads (the link's context ends with it): the ring
+// still plays to its end, and the broker's second sending of it — its ack was lost — is
+// acked without playing it twice.
+func TestRingSurvivesALinkDropAndIsNotPlayedTwice(t *testing.T) {
+	sp, clk := newGateSpeaker(), &stepClock{now: due0}
+	l := &LocalTimers{Speaker: sp, Now: clk.Now, Chime: []byte("chime")}
+	l.Replace([]api.LinkTimer{dueAt("t-1", "pasta", due0, clk.Now())})
+	link, drop := context.WithCancel(context.Background())
+	acked := make(chan api.LinkAckBody, 1)
+	go func() { acked <- l.Ring(link, api.LinkRingAction{TimerID: "t-1", WAV: []byte("Your pasta timer is done."), Repeat: 1}) }()
+	sp.waitEntered(t, "timer-chime.wav")
+	drop() // the link went down mid-upload
+	close(sp.gate)
+	select {
+	case <-acked: // its ack has no link to go up on: lost
+	case <-time.After(5 * time.Second):
+		t.Fatal("the ring never finished")
+	}
+	if got := sp.played(); len(got) != 2 || got[1] != "timer-t-1.wav" {
+		t.Fatalf("played to the end: %v (the ring was cut short by the link drop)", got)
+	}
+	// The broker, back, sends the same ring again: acked, not played again.
+	if ack := l.Ring(context.Background(), api.LinkRingAction{TimerID: "t-1", WAV: []byte("late"), Repeat: 1}); !ack.OK {
+		t.Fatalf("second sending: %+v", ack)
+	}
+	// Its repeat is a new ring and plays.
+	if ack := l.Ring(context.Background(), api.LinkRingAction{TimerID: "t-1", WAV: []byte("again"), Repeat: 2}); !ack.OK {
+		t.Fatalf("repeat: %+v", ack)
+	}
+	clk.set(due0.Add(time.Minute))
+	if rang := l.Tick(context.Background()); len(rang) != 0 {
+		t.Fatalf("rang locally as well: %v", rang)
+	}
+	if got := sp.played(); len(got) != 4 {
+		t.Fatalf("played %v, want the first ring once and the repeat once", got)
+	}
+}
+
+// A broker ring that could not be played (the daemon refused the upload) leaves the timer to
+// the hub: if the broker does not ring it again, the hub rings it itself.
+func TestUnplayedBrokerRingGoesBackToTheHub(t *testing.T) {
+	sp, clk := newGateSpeaker(), &stepClock{now: due0}
+	sp.fail = errors.New("daemon: 500")
+	l := &LocalTimers{Speaker: sp, Now: clk.Now, Chime: []byte("chime"), Sound: []byte("local")}
+	l.Replace([]api.LinkTimer{dueAt("t-1", "pasta", due0, clk.Now())})
+	if ack := l.Ring(context.Background(), api.LinkRingAction{TimerID: "t-1", WAV: []byte("x"), Repeat: 1}); ack.OK || ack.Code != api.LinkErrFailed {
+		t.Fatalf("ack %+v", ack)
+	}
+	sp.mu.Lock()
+	sp.fail = nil
+	sp.mu.Unlock()
+	close(sp.gate)
+	clk.set(due0.Add(5 * time.Second))
+	if rang := l.Tick(context.Background()); len(rang) != 1 {
+		t.Fatalf("the hub did not ring a timer the broker's ring never played: %v", rang)
+	}
+	if got := sp.played(); len(got) != 1 || got[0] != "timer-local.wav" {
+		t.Fatalf("played %v", got)
+	}
+}
+
+// The broker and the hub were both down when the timer came due. The copy that arrives
+// with the link holds it overdue: the hub leaves the broker its After to ring it with "went
+// off N minutes ago", and rings it itself — saying the same — only if the broker does not.
+func TestOverdueCopyLeavesTheBrokerItsLateRing(t *testing.T) {
+	for _, brokerRings := range []bool{true, false} {
+		sp, clk := &countingSpeaker{}, &stepClock{now: due0.Add(3 * time.Minute)}
+		var said []string
+		l := &LocalTimers{Speaker: sp, Now: clk.Now, After: 5 * time.Second, Say: func(ctx context.Context, text string) ([]byte, error) {
+			said = append(said, text)
+			return Chime(), nil
+		}}
+		l.Replace([]api.LinkTimer{dueAt("t-1", "pasta", due0, clk.Now())})
+		if rang := l.Tick(context.Background()); len(rang) != 0 {
+			t.Fatalf("the hub rang an overdue timer the moment the broker sent it: %v", rang)
+		}
+		clk.set(due0.Add(3*time.Minute + 2*time.Second))
+		if brokerRings {
+			if ack := l.Ring(context.Background(), api.LinkRingAction{TimerID: "t-1", WAV: []byte("went off"), Repeat: 1}); !ack.OK {
+				t.Fatalf("ack %+v", ack)
+			}
+		}
+		clk.set(due0.Add(3*time.Minute + 5*time.Second))
+		rang := l.Tick(context.Background())
+		if brokerRings {
+			if len(rang) != 0 || len(said) != 0 {
+				t.Fatalf("rang locally after the broker rang: %v %q", rang, said)
+			}
+			if got := sp.names(); len(got) != 2 || got[1] != "timer-t-1.wav" {
+				t.Fatalf("played %v", got)
+			}
+			continue
+		}
+		if len(rang) != 1 || len(said) != 1 || said[0] != "Your pasta timer went off 3 minutes ago." {
+			t.Fatalf("local ring %v said %q", rang, said)
+		}
 	}
 }

@@ -24,6 +24,7 @@ type fakeLink struct {
 	connected []string
 	sent      []sentMsg
 	answer    func(dev string, m api.LinkMessage) (api.LinkAckBody, error)
+	silent    map[string]bool // robots whose link is up but that never ack (a hung hub)
 }
 
 type sentMsg struct {
@@ -36,7 +37,12 @@ func (f *fakeLink) Send(ctx context.Context, dev string, m api.LinkMessage) (api
 	f.mu.Lock()
 	ans := f.answer
 	f.sent = append(f.sent, sentMsg{Dev: dev, M: m, At: time.Now()})
+	silent := f.silent[dev]
 	f.mu.Unlock()
+	if silent {
+		<-ctx.Done()
+		return api.LinkAckBody{}, ctx.Err()
+	}
 	if ans != nil {
 		return ans(dev, m)
 	}
