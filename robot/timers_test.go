@@ -289,7 +289,9 @@ func TestRingSurvivesALinkDropAndIsNotPlayedTwice(t *testing.T) {
 	l.Replace([]api.LinkTimer{dueAt("t-1", "pasta", due0, clk.Now())})
 	link, drop := context.WithCancel(context.Background())
 	acked := make(chan api.LinkAckBody, 1)
-	go func() { acked <- l.Ring(link, api.LinkRingAction{TimerID: "t-1", WAV: []byte("Your pasta timer is done."), Repeat: 1}) }()
+	go func() {
+		acked <- l.Ring(link, api.LinkRingAction{TimerID: "t-1", WAV: []byte("Your pasta timer is done."), Repeat: 1})
+	}()
 	sp.waitEntered(t, "timer-chime.wav")
 	drop() // the link went down mid-upload
 	close(sp.gate)
