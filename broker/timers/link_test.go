@@ -73,7 +73,9 @@ func (l linkRobots) Connected() []string {
 
 type textSynth struct{}
 
-func (textSynth) Synthesize(ctx context.Context, text string) ([]byte, error) { return []byte(text), nil }
+func (textSynth) Synthesize(ctx context.Context, text string) ([]byte, error) {
+	return []byte(text), nil
+}
 
 // brokerProc is one life of the broker: its database handle, registry, service and loops.
 type brokerProc struct {
@@ -93,6 +95,7 @@ func startBroker(t *testing.T, h *home, dir string, clock *timers.ManualClock) *
 	if err != nil {
 		t.Fatal(err)
 	}
+	db.SetMaxOpenConns(1) // as the broker's state store
 	b := &brokerProc{home: h, db: db, reg: link.New(link.Options{Logger: quiet})}
 	b.svc, err = timers.Open(context.Background(), timers.Deps{DB: db, Clock: clock, Link: linkRobots{b.reg}, Synth: textSynth{},
 		Audit:  func(context.Context, timers.Record) error { return nil },

@@ -302,36 +302,46 @@ func (s *Service) Pending() int {
 }
 
 // Run is the scheduler: one goroutine that sleeps until the next timer needs it (or a change
-// wakes it) and hands what is due to the robots' outboxes, one that keeps the robots' copies
-// fresh, synthesizes ring sentences ahead of time and saves the clock checkpoint, and one
-// outbox worker per robot with something to deliver — so that neither a slow or silent
-// robot nor speech synthesis delays another robot's ring. It returns when ctx ends, after
-// the deliveries under way have given up.
+// wakes it) and hands what is due to the robots' outboxes; one that then keeps the robots'
+// copies fresh and synthesizes ring sentences ahead of time; one that saves the clock
+// checkpoint every checkpointEvery; and one outbox worker per robot with something to
+// deliver — so that neither a slow or silent robot nor speech synthesis delays another
+// robot's ring. It returns when ctx ends, after the deliveries under way have given up.
 func (s *Service) Run(ctx context.Context) {
 	s.mu.Lock()
 	s.base = ctx
 	s.mu.Unlock()
 	side := make(chan struct{}, 1)
-	done := make(chan struct{})
+	var loops sync.WaitGroup
+	loops.Add(2)
 	go func() {
-		defer close(done)
+		defer loops.Done()
 		for {
+			// After the scheduler's pass, so that at start-up the rings due go out first.
+			select {
+			case <-ctx.Done():
+				return
+			case <-side:
+			}
 			s.syncDirty(ctx)
 			s.warm(ctx)
+		}
+	}()
+	go func() {
+		defer loops.Done()
+		for {
 			tick, stop := s.clock.After(checkpointEvery)
 			select {
 			case <-ctx.Done():
 				stop()
 				return
-			case <-side:
-				stop()
 			case <-tick:
 				s.checkpoint(ctx)
 			}
 		}
 	}()
 	defer func() {
-		<-done
+		loops.Wait()
 		s.deliveries.Wait()
 	}()
 	for {

@@ -108,6 +108,9 @@ func (r *rig) open() {
 	if err != nil {
 		r.t.Fatal(err)
 	}
+	// One connection, as the broker's state store has (several writers on their own
+	// connections would wait on SQLite's busy handler instead of on each other).
+	db.SetMaxOpenConns(1)
 	r.t.Cleanup(func() { db.Close() })
 	r.db = db
 	if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS audit (time INTEGER, id TEXT, device TEXT, intent TEXT, outcome TEXT)`); err != nil {
@@ -212,7 +215,7 @@ func TestRunLoopRingsWithInjectedClock(t *testing.T) {
 }
 
 // waitFor polls cond (bounded). Run's two goroutines asleep on the clock show as
-// Waiters() == 2: the scheduler's and the side loop's (copies, sentences, clock checkpoint).
+// Waiters() == 2: the scheduler's and the clock checkpoint's.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
