@@ -42,7 +42,7 @@ func (s *Service) enqueue(ctx context.Context, dev string, add func(*outbox)) {
 		s.outboxes[dev] = ob
 	}
 	add(ob)
-	if ob.running {
+	if ob.running || s.stopped {
 		return
 	}
 	ob.running = true

@@ -91,6 +91,7 @@ type Service struct {
 	outboxes map[string]*outbox  // each robot's deliveries not yet made, by device
 	inflight map[string]*attempt // the ring of each timer that is on its way, by timer ID
 	base     context.Context     // the context deliveries run in (Run's); nil before Run
+	stopped  bool                // Run has returned: nothing more is delivered
 	cp       checkpoint          // the clock checkpoint last saved
 
 	deliveries sync.WaitGroup // running outbox workers
@@ -342,6 +343,9 @@ func (s *Service) Run(ctx context.Context) {
 	}()
 	defer func() {
 		loops.Wait()
+		s.mu.Lock()
+		s.stopped = true // no worker starts from here on
+		s.mu.Unlock()
 		s.deliveries.Wait()
 	}()
 	for {
