@@ -130,7 +130,10 @@ func (l *LocalTimers) Replace(ts []api.LinkTimer) {
 		if t.ID == "" || l.owner[t.ID] != 0 || l.playing[t.ID] != nil {
 			continue
 		}
-		lt := localTimer{id: t.ID, label: t.Label, due: now.Add(time.Duration(t.LeftMS) * time.Millisecond), since: now}
+		lt := localTimer{id: t.ID, label: t.Label, due: t.Due, since: now}
+		if t.LeftMS != nil {
+			lt.due = now.Add(time.Duration(*t.LeftMS) * time.Millisecond)
+		}
 		if o, ok := old[t.ID]; ok {
 			lt.since = o.since
 		}

@@ -43,7 +43,8 @@ var due0 = time.Date(2026, 11, 30, 18, 0, 0, 0, time.UTC)
 
 // dueAt is the broker's copy of a timer due at due, sent when the hub's clock reads now.
 func dueAt(id, label string, due, now time.Time) api.LinkTimer {
-	return api.LinkTimer{ID: id, Label: label, Due: due, LeftMS: due.Sub(now).Milliseconds()}
+	left := due.Sub(now).Milliseconds()
+	return api.LinkTimer{ID: id, Label: label, Due: due, LeftMS: &left}
 }
 
 func TestHubRingsLocallyWhenTheBrokerDoesNot(t *testing.T) {
@@ -147,7 +148,8 @@ func TestLocalTimersRunLoopRings(t *testing.T) {
 	done := make(chan struct{})
 	go func() { l.Run(ctx); close(done) }()
 	defer func() { cancel(); <-done }()
-	l.Replace([]api.LinkTimer{{ID: "t-1", Due: time.Now().Add(20 * time.Millisecond), LeftMS: 20}})
+	left := int64(20)
+	l.Replace([]api.LinkTimer{{ID: "t-1", Due: time.Now().Add(20 * time.Millisecond), LeftMS: &left}})
 	deadline := time.Now().Add(5 * time.Second)
 	for len(sp.names()) == 0 {
 		if time.Now().After(deadline) {
@@ -378,5 +380,34 @@ func TestOverdueCopyLeavesTheBrokerItsLateRing(t *testing.T) {
 		if len(rang) != 1 || len(said) != 1 || said[0] != "Your pasta timer went off 3 minutes ago." {
 			t.Fatalf("local ring %v said %q", rang, said)
 		}
+	}
+}
+
+// The broker's wall clock is a day behind the hub's (it was stepped, or never synced): its
+// copy names a due time a day ago, but ten minutes left. The hub counts the ten minutes on
+// its own clock and does not ring early. A copy without the time left (an older broker) is
+// read by its due time.
+func TestCopyCountsTimeLeftOnTheHubsClock(t *testing.T) {
+	sp, clk := &countingSpeaker{}, &stepClock{now: due0}
+	l := &LocalTimers{Speaker: sp, Now: clk.Now, Sound: []byte("local")}
+	behind := dueAt("t-1", "pasta", due0.Add(10*time.Minute), clk.Now())
+	behind.Due = behind.Due.Add(-24 * time.Hour)
+	old := api.LinkTimer{ID: "t-2", Due: due0.Add(time.Minute)}
+	l.Replace([]api.LinkTimer{behind, old})
+	clk.set(due0.Add(time.Minute + 4*time.Second))
+	if rang := l.Tick(context.Background()); len(rang) != 0 {
+		t.Fatalf("rang early: %v", rang)
+	}
+	clk.set(due0.Add(time.Minute + 5*time.Second))
+	if rang := l.Tick(context.Background()); len(rang) != 1 || rang[0] != "t-2" {
+		t.Fatalf("rang %v, want the older broker's timer by its due time", rang)
+	}
+	clk.set(due0.Add(10*time.Minute + 4*time.Second))
+	if rang := l.Tick(context.Background()); len(rang) != 0 {
+		t.Fatalf("rang early: %v", rang)
+	}
+	clk.set(due0.Add(10*time.Minute + 5*time.Second))
+	if rang := l.Tick(context.Background()); len(rang) != 1 || rang[0] != "t-1" {
+		t.Fatalf("rang %v", rang)
 	}
 }

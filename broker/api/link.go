@@ -102,12 +102,12 @@ type LinkPresenceAction struct {
 // LinkTimer is all the hub keeps of a pending timer: enough to ring it locally. The hub
 // counts LeftMS from the moment the copy arrives, on its own clock, so the broker's and the
 // hub's wall clocks need not agree; Due is the broker's wall-clock reading of the same
-// moment, for people and logs.
+// moment (the hub falls back to it only when LeftMS is absent, from an older broker).
 type LinkTimer struct {
 	ID     string    `json:"id"`
 	Label  string    `json:"label,omitempty"` // from the closed label list, or empty
 	Due    time.Time `json:"due"`
-	LeftMS int64     `json:"left_ms"` // milliseconds until due when the broker sent it; negative when overdue
+	LeftMS *int64    `json:"left_ms,omitempty"` // milliseconds until due when the broker sent it; negative when overdue
 }
 
 // LinkRingAction is a due timer: the announcement audio and which timer it is. The hub acks

@@ -173,7 +173,8 @@ func (s *Service) pendingFor(place string) []api.LinkTimer {
 	for _, t := range s.live {
 		if t.place() == place && t.Rings == 0 {
 			left := t.Due.Sub(now)
-			out = append(out, api.LinkTimer{ID: t.ID, Label: t.Label, Due: now.Add(left).UTC().Round(0), LeftMS: left.Milliseconds()})
+			ms := left.Milliseconds()
+			out = append(out, api.LinkTimer{ID: t.ID, Label: t.Label, Due: now.Add(left).UTC().Round(0), LeftMS: &ms})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Due.Before(out[j].Due) })
