@@ -119,10 +119,10 @@ func TestAnnouncementsPassTheReplyBoundary(t *testing.T) {
 	})
 	op := tb.token(t, "mom-phone", "announce")
 	leaks := map[string]string{
-		"Dinner! The key is sk-**Tq4Wz8Xc**2Vb6Nm1Lk5Jh9Gf3.":     "Tq4Wz8Xc",
-		"Call 4 1 5 5 5 5 0 1 3 4 when you're done.":              "0 1 3 4",
+		"Dinner! The key is sk-**Tq4Wz8Xc**2Vb6Nm1Lk5Jh9Gf3.":      "Tq4Wz8Xc",
+		"Call 4 1 5 5 5 5 0 1 3 4 when you're done.":               "0 1 3 4",
 		"Guests: the wifi password is hun\u200bter2hun\u00adter2.": "hunter2hunter2",
-		"Token `ghp_`**Zq8xWv3Lk9Rt2Yp6Mn4Bc7Hd1Fs5Jg0Ae2Ku**":      "Zq8xWv3Lk9",
+		"Token `ghp_`**Zq8xWv3Lk9Rt2Yp6Mn4Bc7Hd1Fs5Jg0Ae2Ku**":     "Zq8xWv3Lk9",
 	}
 	for text, leak := range leaks {
 		body := fmt.Appendf(nil, `{"robot": "robot", "text": %q}`, text)

@@ -14,10 +14,11 @@ import (
 // combining marks stacked on an ASCII character are dropped, every other space becomes a
 // plain space, hyphen-like dashes become '-', and Cyrillic or Greek look-alikes inside a word
 // that also holds ASCII letters or digits fold to the Latin letters they imitate.
-// The result is what the redactor returns and what the synthesizer is given.
+// White space is folded to single spaces, as the reply is finally spoken. The result is what
+// the redactor returns and what the synthesizer is given.
 func canonical(s string) string {
 	if plainASCII(s) {
-		return s
+		return foldSpaces(s)
 	}
 	s = norm.NFKC.String(s)
 	var b strings.Builder
@@ -59,7 +60,18 @@ func canonical(s string) string {
 	if lookalikes {
 		out = foldLookalikes(out)
 	}
-	return out
+	return foldSpaces(out)
+}
+
+// foldSpaces makes every run of white space one space, as the reply is finally spoken: a
+// pattern must not miss "0000000\r0000000" that the listener hears as "0000000 0000000".
+func foldSpaces(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '\t' || c == '\n' || c == '\r' || c == ' ' && (i == 0 || i+1 == len(s) || s[i+1] == ' ') {
+			return strings.Join(strings.Fields(s), " ")
+		}
+	}
+	return s
 }
 
 // plainASCII reports text made only of printable ASCII, tabs and line breaks: the common

@@ -172,6 +172,9 @@ func wordsValue(text string, i int) int {
 		}
 		k = skipSpaces(text, w)
 	}
+	if end <= j {
+		return i
+	}
 	if words <= 2 && single == 0 {
 		first := strings.ToLower(strings.TrimRight(strings.Fields(text[j:end])[0], ".,;:!?"))
 		if judging[first] {

@@ -39,7 +39,7 @@ var evasions = []struct {
 	{"spaced aws key", "A K I A I O S F O D N N 7 E X A M P L E", []string{"I O S F O D N N"}},
 	{"aws key in runs", "AKIA IOSF ODNN 7EXA MPLE", []string{"IOSF", "ODNN", "7EXA"}},
 	{"github key in runs", "ghp_abcd efgh ijkl mnop qrst uvwx yz01 2345", []string{"efgh", "yz01", "2345"}},
-	{"slack token in runs", "xoxb - 1234 5678 9012 - abcd efgh ijkl", []string{"5678", "9012", "ijkl"}},
+	{"slack token in runs", "xoxb - 1234 5678 9012 - AbCd EfGh IjKl", []string{"5678", "9012", "IjKl"}},
 	{"split across a sentence end", "My key is sk-proj-Tq4Wz8Xc. 2Vb6Nm1L. k5Jh9Gf3Ds7Ap0.", []string{"Tq4Wz8Xc", "2Vb6Nm1L", "k5Jh9Gf3"}},
 	// Markup around a prefix: stripping removes the underscores the pattern needs.
 	{"sk_live with code ticks", "The key is `sk_live_`**4eC39HqLyjWDarjtT1zdp7dc**.", []string{"4eC39HqLyj", "tT1zdp7dc"}},

@@ -179,7 +179,7 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 		replace(urlCredRE, KindURL, nil)
 	}
 	if maySecret(strings.ToLower(text)) {
-		replace(secretRE, KindSecret, nil)
+		replace(secretRE, KindSecret, notAPlaceholder)
 	}
 	if mayJoinedSecret(strings.ToLower(text)) {
 		replace(joinedSecretRE, KindSecret, nil)
@@ -457,4 +457,10 @@ func notCounting(m string) bool {
 		units = append(units, numberUnit{value: v})
 	}
 	return !counting(units)
+}
+
+// notAPlaceholder: "token: something private" is what an earlier pass left, not a token.
+func notAPlaceholder(m string) bool {
+	m = strings.ToLower(m)
+	return !strings.HasSuffix(m, placeholder(KindSecret)[:9]) && !strings.HasSuffix(m, placeholder(KindTerm))
 }

@@ -128,8 +128,8 @@ func asNumberUnit(text string, r span) (numberUnit, bool) {
 
 // lightNumberGap: what may stand between the pieces of one number.
 func lightNumberGap(g string) bool {
-	if len(g) == 0 || len(g) > 4 {
-		return false
+	if len(g) == 0 || len(g) > 4 || strings.Contains(g, ". ") {
+		return false // a sentence ends between them
 	}
 	marks := 0
 	for i := 0; i < len(g); i++ {
@@ -390,10 +390,17 @@ func keptSpelledSeparator(g string) string {
 func chainEnd(text string, p []piece, i int) int {
 	if i+1 < len(p) && prefixWords[p[i].text] && keptSeparator(text[p[i].e:p[i+1].s]) != "" {
 		// A known prefix with its separator ("ghp_", "sk - "): its pieces may look like words
-		// ("abcd efgh"), so any piece but a long word continues it; splitSecret still wants
-		// the pattern to match and a digit, and replaces only the pieces the pattern covers.
+		// ("abcd efgh"), so any piece but a long word or one after a sentence's end continues
+		// it; splitSecret still wants the pattern to match and a digit, and replaces only the
+		// pieces the pattern covers.
 		j := i + 1
-		for ; j < len(p) && j-i <= 16 && (!p[j].word || len(p[j].text) <= 6) && lightTokenGap(text[p[j-1].e:p[j].s]); j++ {
+		for ; j < len(p) && j-i <= 16 && lightTokenGap(text[p[j-1].e:p[j].s]); j++ {
+			if p[j].word && (len(p[j].text) > 6 || strings.ContainsAny(text[p[j-1].e:p[j].s], ".!?")) {
+				break // a long word, or a word that starts the next sentence
+			}
+		}
+		for j > i+2 && p[j-1].word {
+			j-- // a chain does not end on a plain word
 		}
 		return j
 	}
