@@ -152,7 +152,8 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 	}
 	lower := strings.ToLower(text)
 	mayEmail := strings.Contains(text, "@") || strings.Contains(lower, " at ") || strings.Contains(lower, "(at)") || strings.Contains(lower, "[at]")
-	if spokenDigitWords(lower) >= minSpokenDigits {
+	digitWords := spokenDigitWords(lower)
+	if digitWords >= minSpokenDigits {
 		replace(spokenDigitsRE, KindPhone, notCounting)
 	}
 	// An IBAN match may run on into the next word ("... 7654 32 by"): keep the longest valid
@@ -178,10 +179,12 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 	if strings.Contains(text, "://") {
 		replace(urlCredRE, KindURL, nil)
 	}
-	if maySecret(strings.ToLower(text)) {
+	if lowerNow := strings.ToLower(text); maySecret(lowerNow) {
 		replace(secretRE, KindSecret, notAPlaceholder)
-	}
-	if mayJoinedSecret(strings.ToLower(text)) {
+		if mayJoinedSecret(strings.ToLower(text)) {
+			replace(joinedSecretRE, KindSecret, nil)
+		}
+	} else if mayJoinedSecret(lowerNow) {
 		replace(joinedSecretRE, KindSecret, nil)
 	}
 	if mayCredential(lower) {
@@ -201,14 +204,18 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 	}
 	// Said in pieces: a secret split into short runs or spelled out, then a number read out in
 	// groups or digit by digit.
-	if t, found := replaceSplitSecrets(text, alnumRuns(text)); found != nil {
-		text = t
+	runs := alnumRuns(text)
+	if t, found := replaceSplitSecrets(text, runs); found != nil {
+		text, runs = t, nil
 		for _, k := range found {
 			kinds[k] = true
 		}
 	}
-	if nDigits >= 3 || spokenDigitWords(lower) >= 3 {
-		if t, kind := replaceNumberRuns(text, alnumRuns(text)); kind != "" {
+	if nDigits >= 3 || digitWords >= 3 {
+		if runs == nil {
+			runs = alnumRuns(text)
+		}
+		if t, kind := replaceNumberRuns(text, runs); kind != "" {
 			text = t
 			kinds[kind] = true
 		}

@@ -16,7 +16,7 @@ type span struct{ s, e int }
 
 // alnumRuns returns the maximal runs of ASCII letters and digits of text.
 func alnumRuns(text string) []span {
-	var out []span
+	out := make([]span, 0, len(text)/5)
 	for i := 0; i < len(text); {
 		if !isAlnum(text[i]) {
 			i++
