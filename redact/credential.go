@@ -6,11 +6,11 @@ import (
 )
 
 // credentialRestRE reads a credential stated in words from its noun up to where its value
-// starts: "password is …", "PIN: …", "code for the garage is …", "passcode's …". It is
+// starts: "password is …", "PIN: …", "code for the garage is …", "passcode's …", "PIN 1234". It is
 // anchored: replaceCredentials tries it only where a noun starts a word. Group 1 is the noun.
 var credentialRestRE = regexp.MustCompile(`^(?i)(pass\s?words?|passwd|pwd|pass\s?codes?|pass\s?phrases?|pin(?:\s+(?:codes?|numbers?))?|pins|codes?|combinations?|cvv2?|cvc|otp|secret\s+words?|security\s+answers?|login)\b` +
 	`(?:\s+(?:for|of|to|on|at)\s+(?:[\w'’-]+\s+){1,4}?)?` +
-	`\s*(?:(?:is|was|are|were|reads|equals|'s|’s|will\s+be|would\s+be|should\s+be|is\s+set\s+to|is\s+now|has\s+been\s+(?:set|changed)\s+to|is\s+still)\b|[:=]|,|\s-)\s*`)
+	`\s*(?:(?:is|was|are|were|reads|equals|'s|’s|will\s+be|would\s+be|should\s+be|is\s+set\s+to|is\s+now|has\s+been\s+(?:set|changed)\s+to|is\s+still)\b|[:=]|,|\s-|\s*[—–]|\s)\s*`)
 
 // credentialNouns start the nouns of credentialRestRE (lower case).
 var credentialNouns = []string{"pass", "pwd", "pin", "code", "combination", "cvv", "cvc", "otp", "secret", "security", "login"}
@@ -43,9 +43,13 @@ func replaceCredentials(text string) (string, bool) {
 		}
 		noun := strings.ToLower(text[i+m[2] : i+m[3]])
 		valueAt := i + m[1]
+		noVerb := strings.TrimSpace(text[i+m[3]:valueAt]) == "" // "PIN 1234": only a number may follow
 		var end int
 		switch {
 		case strings.HasPrefix(noun, "pass") || noun == "pwd" || strings.HasPrefix(noun, "secret") || strings.HasPrefix(noun, "security") || noun == "login":
+			if noVerb {
+				continue // "password manager", "password reset"
+			}
 			end = wordsValue(text, valueAt)
 		default:
 			bareCode := strings.HasPrefix(noun, "code") && !credentialQualifiers[strings.ToLower(wordBefore(text, i))]

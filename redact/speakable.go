@@ -35,8 +35,9 @@ func (r *Redactor) Speakable(text string) (Result, error) {
 }
 
 // stripMarkup removes what a speech engine would read out as symbols (markdown emphasis,
-// headings, code ticks, table bars, quote marks) and control characters.
+// headings, code ticks, table bars, quote marks, HTML-like tags) and control characters.
 func stripMarkup(s string) string {
+	s = stripTags(s)
 	s = strings.Map(func(r rune) rune {
 		switch {
 		case r == '\n' || r == '\t' || r == '\r':
@@ -47,4 +48,31 @@ func stripMarkup(s string) string {
 		return r
 	}, s)
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// stripTags removes short HTML-like tags ("<b>", "</code>", "<span class=x>"): markup, read
+// out as "less than b greater than", and able to split a secret past the patterns.
+func stripTags(s string) string {
+	if !strings.Contains(s, "<") {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '<' || i+1 >= len(s) || !(s[i+1] == '/' || s[i+1] >= 'a' && s[i+1] <= 'z' || s[i+1] >= 'A' && s[i+1] <= 'Z') {
+			continue
+		}
+		end := strings.IndexByte(s[i:min(len(s), i+40)], '>')
+		if end < 0 || strings.ContainsAny(s[i+1:i+end], "<\n") {
+			continue
+		}
+		b.WriteString(s[last:i])
+		last = i + end + 1
+		i = last - 1
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }

@@ -179,8 +179,8 @@ func numberRunKind(text string, units []numberUnit) string {
 			return ""
 		}
 		for _, g := range gaps {
-			if g == "," || g == "." && maxDigits > 1 {
-				return "" // 1,234,567 and 3.14 are numbers, not pieces of one
+			if g == "," {
+				return "" // 1,234,567 is a number, not pieces of one
 			}
 			if strings.Contains(g, ",") && maxDigits > 1 {
 				return "" // a list: "rooms 101, 102, 103"
