@@ -66,7 +66,7 @@ type Deps struct {
 	Identifier  Identifier   // nil: loopback dev mode, no node binding
 	Reloads     ReloadStatus // nil: the table is never reloaded (tests)
 	Link        link.Options
-	Announcer   *announce.Announcer // nil: POST /v1/announcements answers busy
+	Announcer   *announce.Announcer // nil: POST /v1/announcements answers busy; a nil Redact gets the reply boundary
 	People      PersonIdentifier    // the console's identity source (the tailnet); nil: DevOwner on loopback
 	DevOwner    string              // loopback dev mode: every loopback connection is this owner (--dev-owner)
 	Logger      *slog.Logger
@@ -121,6 +121,9 @@ func New(d Deps) (*Broker, error) {
 	}
 	if d.Redactor == nil {
 		d.Redactor = redact.MustDefault()
+	}
+	if d.Announcer != nil && d.Announcer.Redact == nil {
+		d.Announcer.Redact = SpeakableText(d.Redactor) // announcements pass the reply's boundary
 	}
 	d.Handlers = maps.Clone(d.Handlers)
 	if d.Handlers == nil {

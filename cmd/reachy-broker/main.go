@@ -245,10 +245,7 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 	// Timers and announcements speak first, over the robot link; the scheduler starts with
 	// the service and keeps the timers that survived a restart.
 	var b *broker.Broker
-	redactText := func(text string) (string, error) {
-		r, err := deps.Redactor.Redact(text)
-		return r.Text, err
-	}
+	redactText := broker.SpeakableText(deps.Redactor) // the same two passes as a reply
 	tsvc, err := timers.Open(ctx, timers.Deps{DB: state.DB(), Synth: deps.Synthesizer, Redact: redactText, Audit: broker.TimerAudit(state),
 		RoomOf: func(device string) string {
 			if r := cfg.DeviceRoom(device); r != "" {
