@@ -137,13 +137,10 @@ func New(d Deps) (*Broker, error) {
 		d.Link.Logger = d.Logger
 	}
 	if d.Hosts == nil {
-		switch id := d.Identifier.(type) {
-		case nil:
-			d.Hosts = hostname.Loopback()
-		case *Tailnet:
-			d.Hosts = id.Hosts()
-		default:
-			return nil, errors.New("broker: Hosts (the names the API answers to) are required with this Identifier")
+		if tn, ok := d.Identifier.(*Tailnet); ok {
+			d.Hosts = tn.Hosts()
+		} else {
+			d.Hosts = hostname.Loopback() // fail closed: nothing but loopback names
 		}
 	}
 	m := newMetrics()
