@@ -69,14 +69,14 @@ type Deps struct {
 	Link        link.Options
 	Announcer   *announce.Announcer // nil: POST /v1/announcements answers busy
 	People      PersonIdentifier    // the console's identity source (the tailnet); nil: DevOwner on loopback
+	DevOwner    string              // loopback dev mode: every loopback connection is this owner (--dev-owner)
+	Logger      *slog.Logger
+	Now         func() time.Time
 	// Hosts are the names the API (and the console and MCP on it) answers to; a request
 	// naming any other Host is refused with unknown_host before any route runs. nil: the
 	// node's own names when Identifier is a *Tailnet, else loopback names only. Add the
 	// names of a TLS certificate the broker serves here.
-	Hosts    *hostname.Set
-	DevOwner string // loopback dev mode: every loopback connection is this owner (--dev-owner)
-	Logger   *slog.Logger
-	Now      func() time.Time
+	Hosts *hostname.Set
 }
 
 // Broker serves the API. Create it with New; serve Handler() on a tailnet or loopback
