@@ -356,7 +356,7 @@ func TestFailedAuthenticationsAreRateLimitedPerAddress(t *testing.T) {
 	good := tb.token(t, "robot", "house:read")
 	h := tb.b.Handler()
 	call := func(addr, token string) *httptest.ResponseRecorder {
-		req := httptest.NewRequest("GET", "/v1/intents", nil)
+		req := httptest.NewRequest("GET", "http://127.0.0.1/v1/intents", nil)
 		req.RemoteAddr = addr
 		req.Header.Set("Authorization", "Bearer "+token)
 		rec := httptest.NewRecorder()

@@ -36,7 +36,7 @@ func failWrites(st *State) (undo func()) {
 func (tb *testBroker) admin(t *testing.T, path string) (int, string) {
 	t.Helper()
 	rec := httptest.NewRecorder()
-	tb.b.AdminHandler().ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+	tb.b.AdminHandler().ServeHTTP(rec, httptest.NewRequest("GET", "http://127.0.0.1"+path, nil))
 	return rec.Code, rec.Body.String()
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/reachy-broker/reachy-broker/broker/announce"
 	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/broker/console"
+	"github.com/reachy-broker/reachy-broker/broker/hostname"
 	"github.com/reachy-broker/reachy-broker/broker/link"
 	"github.com/reachy-broker/reachy-broker/broker/mcp"
 	"github.com/reachy-broker/reachy-broker/intents"
@@ -71,6 +72,11 @@ type Deps struct {
 	DevOwner    string              // loopback dev mode: every loopback connection is this owner (--dev-owner)
 	Logger      *slog.Logger
 	Now         func() time.Time
+	// Hosts are the names the API (and the console and MCP on it) answers to; a request
+	// naming any other Host is refused with unknown_host before any route runs. nil: the
+	// node's own names when Identifier is a *Tailnet, else loopback names only. Add the
+	// names of a TLS certificate the broker serves here.
+	Hosts *hostname.Set
 }
 
 // Broker serves the API. Create it with New; serve Handler() on a tailnet or loopback
@@ -90,6 +96,7 @@ type Broker struct {
 	mcp     *mcp.Handler
 	link    *link.Registry
 	console *console.Console
+	hostLog *rate.Limiter // refusals of a foreign Host are logged a few times a minute at most
 }
 
 // OpenFollowUp opens a device's follow-up window: for the next follow-up window, what it
@@ -132,12 +139,20 @@ func New(d Deps) (*Broker, error) {
 	if d.Link.Logger == nil {
 		d.Link.Logger = d.Logger
 	}
+	if d.Hosts == nil {
+		if tn, ok := d.Identifier.(*Tailnet); ok {
+			d.Hosts = tn.Hosts()
+		} else {
+			d.Hosts = hostname.Loopback() // fail closed: nothing but loopback names
+		}
+	}
 	m := newMetrics()
 	if d.Reloads != nil {
 		m.watchReloads(d.Reloads)
 	}
 	b := &Broker{d: d, m: m, idem: newIdem(d.State), decodes: newAdmission(d.Config.Limits.Decodes), log: d.Logger,
-		limits: map[string]*rate.Limiter{}, authBad: map[string]*rate.Limiter{}, devices: map[string]*deviceState{}}
+		limits: map[string]*rate.Limiter{}, authBad: map[string]*rate.Limiter{}, devices: map[string]*deviceState{},
+		hostLog: rate.NewLimiter(rate.Every(10*time.Second), 3)}
 	b.mcp = mcp.New(mcpBackend{b}, mcp.Options{Version: "v1", Logger: d.Logger, MaxBodyBytes: d.Config.Limits.JSONBytes})
 	b.link = link.New(d.Link)
 	var err error
@@ -180,7 +195,7 @@ func (b *Broker) Handler() http.Handler {
 	mux.HandleFunc("/", notFound)
 	// The mux would answer an unclean path ("//mcp", "/x/../mcp") with a redirect, and a
 	// client might follow it with its token: the API never redirects.
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return b.ownHost(b.d.Hosts, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if p := r.URL.Path; p == "" || path.Clean(p) != p {
 			notFound(w, r)
 			return
@@ -188,6 +203,29 @@ func (b *Broker) Handler() http.Handler {
 		// Every request's clock starts when it arrives: the turn's budget, and the deadline
 		// of every state access on its way (the token check included), count from here.
 		mux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), arrivalKey, time.Now())))
+	}))
+}
+
+// ownHost refuses a request whose Host is not one of hosts, before anything else runs: a
+// DNS-rebinding page (its own name, resolved to the broker's address) is same-origin with
+// itself, and only its Host gives it away. What passes goes on with its Host in canonical
+// form, so what the broker writes from it (the MCP metadata's URLs) is its own name.
+func (b *Broker) ownHost(hosts *hostname.Set, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second) // a lookup on a miss
+		h, ok := hosts.Match(ctx, r.Host)
+		cancel()
+		if !ok {
+			b.m.countError(api.CodeUnknownHost)
+			if b.hostLog.Allow() {
+				b.log.Warn("request for a host name that is not the broker's refused (DNS rebinding, or a client configured with another name)",
+					"host", fmt.Sprintf("%.80q", r.Host), "from", remoteHost(r.RemoteAddr), "answers_to", hosts.Names())
+			}
+			writeError(w, errf(api.CodeUnknownHost, "this broker does not answer to that host name; use its tailnet name"))
+			return
+		}
+		r.Host = h.String()
+		next.ServeHTTP(w, r)
 	})
 }
 
@@ -209,8 +247,13 @@ func (b *Broker) turnDeadline(next http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// AdminHandler serves /healthz and /metrics; bind it to loopback only.
+// AdminHandler serves /healthz and /metrics; bind it to loopback only. It answers to
+// loopback names only (localhost, 127.0.0.0/8, [::1]).
 func (b *Broker) AdminHandler() http.Handler {
+	return b.ownHost(hostname.Loopback(), b.adminMux())
+}
+
+func (b *Broker) adminMux() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), time.Second)

@@ -325,6 +325,7 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 		return err
 	}
 	announcer.Link = b.Robots()
+	announcer.Known = b.KnownRobot // an unknown target is audited as "unknown", not as typed
 	tsvc.SetLink(b.Robots())
 	go b.ConnectTimers(ctx, tsvc)
 	go tsvc.Run(ctx)
