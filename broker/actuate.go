@@ -27,7 +27,14 @@ const (
 	replyUnavailable  = "Sorry, I can't keep a record of that right now, so I didn't do it."
 	replyMayHaveDone  = "I may have done that already, but I can't check it right now."
 	replyWriteUnknown = "Sorry, the house didn't answer in time, so I can't tell whether that worked."
+	replyTooLate      = "Sorry, keeping a record of that took too long, so I didn't do it."
 )
+
+// idemLookupWait bounds the look-up of a request's Idempotency-Key. A healthy store answers
+// in microseconds; one that does not (a frozen or failing disk) must not spend the turn: the
+// turn goes on without the key's record, and may then only read — it never acts (see
+// turn.storeDown), so a retried actuation cannot run twice behind a look-up that failed.
+const idemLookupWait = 500 * time.Millisecond
 
 // readBacker is implemented by handlers that can say what the device's state is now, for a
 // retried actuation whose outcome is not known.
@@ -81,11 +88,14 @@ func (b *Broker) idempotent(ctx context.Context, t *turn, key, path string, hash
 		if ctx.Err() != nil && !isDeadline(ctx) {
 			return callResult{} // the caller went away
 		}
-		if errors.Is(err, context.DeadlineExceeded) && b.idem.running(t.c.Name, key) {
+		if errors.Is(err, errKeyRunning) {
 			return result(b.errorResult(t, errf(api.CodeTimeout, "an earlier request with this Idempotency-Key is still running")))
 		}
-		b.log.Error("idempotency lookup", "err", err)
-		return result(b.errorResult(t, errf(api.CodeUnavailable, "%s", replyUnavailable)))
+		// The store did not answer: a read is still answered; an actuation is refused, since
+		// whether this key already acted cannot be known. Nothing is stored under the key.
+		b.log.Error("idempotency lookup failed: this turn may read but not act", "err", err)
+		t.storeDown = true
+		return result(fn())
 	}
 	defer release()
 	t.key, t.path, t.hash = key, path, hash
@@ -100,7 +110,7 @@ func (b *Broker) idempotent(ctx context.Context, t *turn, key, path string, hash
 		// A request that did not act runs again: nothing of its answer was kept.
 	}
 	status, v := fn()
-	if !t.acted && storable(ctx, status, v) {
+	if !t.acted && !t.storeDown && storable(ctx, status, v) {
 		rec := idemRecord{Route: path, BodyHash: hash, TurnID: t.id, Intent: t.resp.Intent, Kind: t.resp.Kind,
 			Args: t.resp.Args, Outcome: t.resp.Outcome, Code: t.code, Status: status}
 		if err := b.idem.store(b.stateCtx(ctx, t), t.c.Name, key, rec); err != nil {
@@ -141,6 +151,11 @@ func (b *Broker) actuate(ctx context.Context, t *turn, table *intents.Table, in 
 		return intents.Answer{Reply: replyInvalid, Expression: intents.ExpressionConfused}, OutcomeInvalid, nil
 	}
 	t.resp.Args = allowlistArgs(args)
+	if t.storeDown {
+		b.m.auditFailures.Inc()
+		b.log.Error("the state store did not answer the key's look-up: not actuating", "turn_id", t.id, "intent", in.Name)
+		return intents.Answer{}, "", errf(api.CodeUnavailable, "%s", replyUnavailable)
+	}
 	rec := b.auditRecord(t)
 	rec.Outcome, rec.LatencyMS = OutcomePending, 0
 	var pending *idemRecord
@@ -154,6 +169,14 @@ func (b *Broker) actuate(ctx context.Context, t *turn, table *intents.Table, in 
 		return intents.Answer{}, "", errf(api.CodeUnavailable, "%s", replyUnavailable)
 	}
 	t.acted, t.pending = true, pending
+	if !time.Now().Before(t.workDeadline()) {
+		// The record took the whole turn (a stalled disk, a process that was stopped): the
+		// caller has been told, or is about to be, that the turn ran out. Acting now would do
+		// it late and unannounced, so it is not done, and the record says so.
+		t.code = api.CodeTimeout
+		b.log.Error("the audit intent was written after the turn's deadline: not actuating", "turn_id", t.id, "intent", in.Name)
+		return intents.Answer{Reply: replyTooLate, Expression: intents.ExpressionSorry}, OutcomeFailed, nil
+	}
 	// From here the write runs to the turn's deadline even if the caller hangs up, so its
 	// outcome is known and stored rather than cut off half-way.
 	ans, outcome := b.runHandler(context.WithoutCancel(ctx), t, table, in, args)

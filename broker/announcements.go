@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/announce"
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/console"
 	"github.com/reachy-broker/reachy-broker/broker/timers"
 	"github.com/reachy-broker/reachy-broker/intents"
 )
@@ -55,6 +57,12 @@ func (b *Broker) Announce(ctx context.Context, by string, req api.AnnounceReques
 		return api.AnnounceResult{}, errors.New("announcements are not available: no robot link")
 	}
 	return b.d.Announcer.Announce(ctx, by, req)
+}
+
+// KnownRobot reports whether device is one of the broker's robots: configured, or linked
+// since start (announce.Announcer.Known).
+func (b *Broker) KnownRobot(device string) bool {
+	return slices.ContainsFunc(b.robots(), func(r console.Robot) bool { return r.Device == device })
 }
 
 // AnnouncementAudit writes an announcement's record to the audit log: by whom and to which

@@ -218,7 +218,7 @@ func TestOversizedBodies(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	fmt.Fprintf(conn, "POST /v1/turns HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Type: audio/wav\r\nContent-Length: %d\r\n\r\n", tok, 50<<20)
+	fmt.Fprintf(conn, "POST /v1/turns HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\nContent-Type: audio/wav\r\nContent-Length: %d\r\n\r\n", tok, 50<<20)
 	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
 	buf := make([]byte, 64)
 	n, _ := conn.Read(buf)

@@ -60,7 +60,7 @@ func allowlistArgs(args map[string]string) map[string]string {
 }
 
 // appendAudit inserts r inside tx: an actuation's record, in a transaction of the durable
-// pool (where an fsync, not parsing, is the cost). Other records go through the audit
+// transaction (where an fsync, not parsing, is the cost). Other records go through the audit
 // writer (auditwriter.go).
 func (s *State) appendAudit(ctx context.Context, tx *sql.Tx, r AuditRecord) error {
 	if _, err := tx.ExecContext(ctx, insertAuditSQL, auditValues(r)...); err != nil {
@@ -79,20 +79,16 @@ func (s *State) RecordActuation(ctx context.Context, rec AuditRecord, key string
 	s.flushAudit(fctx)
 	cancel()
 	return s.write(ctx, "audit and idempotency", func(ctx context.Context) error {
-		tx, err := s.durable.BeginTx(ctx, nil)
-		if err != nil {
-			return fmt.Errorf("audit: %w", err)
-		}
-		defer tx.Rollback()
-		if err := s.appendAudit(ctx, tx, rec); err != nil {
-			return err
-		}
-		if key != "" && r != nil {
-			if err := upsertIdem(ctx, tx, rec.Device, key, *r, s.keyCap()); err != nil {
+		err := s.durableTx(ctx, func(tx *sql.Tx) error {
+			if err := s.appendAudit(ctx, tx, rec); err != nil {
 				return err
 			}
-		}
-		if err := tx.Commit(); err != nil {
+			if key != "" && r != nil {
+				return upsertIdem(ctx, tx, rec.Device, key, *r, s.keyCap(), s.clock.now(time.Now()))
+			}
+			return nil
+		})
+		if err != nil {
 			return fmt.Errorf("audit: %w", err)
 		}
 		return nil

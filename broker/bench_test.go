@@ -182,7 +182,7 @@ func BenchmarkKeyedActuation(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		i++
-		req := httptest.NewRequest("POST", "/v1/utterances", strings.NewReader(`{"text":"turn on the kitchen light"}`))
+		req := httptest.NewRequest("POST", "http://127.0.0.1/v1/utterances", strings.NewReader(`{"text":"turn on the kitchen light"}`))
 		req.Header.Set("Authorization", "Bearer "+tok)
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Idempotency-Key", "bench-"+strconv.Itoa(i))
@@ -274,7 +274,7 @@ func runAudioTurns(b *testing.B, components func(*Config, *intents.Table) (Trans
 
 // serveTimed POSTs body to path in process and returns how long the handler took.
 func serveTimed(h http.Handler, path, ctype, tok string, body []byte) (time.Duration, *httptest.ResponseRecorder) {
-	req := httptest.NewRequest("POST", path, bytes.NewReader(body))
+	req := httptest.NewRequest("POST", "http://127.0.0.1"+path, bytes.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+tok)
 	req.Header.Set("Content-Type", ctype)
 	rec := httptest.NewRecorder()

@@ -18,8 +18,8 @@ import (
 
 // browser starts headless Chromium (Debian's chromium, installed by deploy/scripts/deps.sh)
 // with a fake microphone that plays micWAV, in a fresh profile, with everything that would
-// reach the internet turned off.
-func browser(t *testing.T, micWAV string) context.Context {
+// reach the internet turned off; extra adds flags.
+func browser(t *testing.T, micWAV string, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	path, err := exec.LookPath("chromium")
 	if err != nil {
@@ -39,6 +39,7 @@ func browser(t *testing.T, micWAV string) context.Context {
 		chromedp.Flag("use-fake-device-for-media-stream", true),
 		chromedp.Flag("use-file-for-fake-audio-capture", micWAV),
 	)
+	opts = append(opts, extra...)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancelAlloc)
 	ctx, cancel := chromedp.NewContext(actx)

@@ -255,8 +255,11 @@ func TestConsoleSession(t *testing.T) {
 	if resp := r.post(t, tok, "look", map[string]string{"direction": "behind"}); resp.status != 400 {
 		t.Fatalf("bad look: %d %s", resp.status, resp.body)
 	}
-	if resp := r.post(t, tok, "expression", map[string]string{"expression": "self_destruct"}); resp.status == 200 {
-		t.Fatalf("unknown expression accepted")
+	if resp := r.post(t, tok, "expression", map[string]string{"expression": "self_destruct"}); resp.status != 400 || resp.code(t) != api.CodeInvalidArgs {
+		t.Fatalf("unknown expression: %d %s", resp.status, resp.body)
+	}
+	if resp := r.post(t, tok, "expression", map[string]string{"expression": "nod"}); resp.status != 200 {
+		t.Fatalf("expression: %d %s", resp.status, resp.body)
 	}
 	if resp := r.post(t, tok, "leave", map[string]any{}); resp.status != 200 || r.hub.hub.SessionActive() {
 		t.Fatalf("leave: %d %s", resp.status, resp.body)

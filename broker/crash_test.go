@@ -141,16 +141,16 @@ func (c *child) say(t *testing.T, token, text, key string) (*http.Response, api.
 // every answered turn's audit record and idempotency entry survived.
 func TestKillMinusNineLosesNothingCommitted(t *testing.T) {
 	dir := t.TempDir()
-	c := startChild(t, dir)
 	st, err := InitState(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
 	tok, _, err := st.CreateToken(context.Background(), "robot", []string{"text", "house:write"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
+	st.Close() // the broker holds the database alone while it runs
+	c := startChild(t, dir)
 	ids := map[string]string{}
 	for i, room := range []string{"kitchen", "bedroom", "living room"} {
 		key := fmt.Sprintf("k%d", i)
@@ -175,6 +175,10 @@ func TestKillMinusNineLosesNothingCommitted(t *testing.T) {
 	}
 	c.cmd.Wait()
 
+	st, err = OpenState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	recs, err := st.TailAudit(context.Background(), 100)
 	if err != nil {
 		t.Fatal(err)
@@ -192,6 +196,7 @@ func TestKillMinusNineLosesNothingCommitted(t *testing.T) {
 			t.Errorf("idempotency entry %s lost: %+v %v", key, r, err)
 		}
 	}
+	st.Close()
 	// After a restart a retry replays the stored answer instead of switching again.
 	c2 := startChild(t, dir)
 	resp, tr := c2.say(t, tok, "turn on the kitchen light", "k0")

@@ -3,7 +3,8 @@
 // scopes, the turn pipeline (audio -> text -> intent -> handler -> redaction -> speech), the
 // audit log, idempotency, limits and metrics, and the state database they live in.
 //
-// It must never listen on anything but the tailnet or loopback, never let a request reach a
+// It must never listen on anything but the tailnet or loopback, never answer a request whose
+// Host is not one of its own names (broker/hostname), never let a request reach a
 // handler before its token, node and scope are checked and its intent is on the allowlist,
 // never store or log audio, raw transcripts or secrets, and never answer with text that has
 // not passed the redactor.

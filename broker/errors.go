@@ -26,6 +26,7 @@ var codeStatus = map[string]int{
 	api.CodeTimeout:              http.StatusGatewayTimeout,
 	api.CodeInternal:             http.StatusInternalServerError,
 	api.CodeNotFound:             http.StatusNotFound,
+	api.CodeUnknownHost:          http.StatusMisdirectedRequest,
 }
 
 // apiError is an error with a closed code and a human sentence that never echoes secrets

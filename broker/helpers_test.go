@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -104,17 +104,23 @@ type option func(*Config, *Deps)
 func newTestBroker(t testing.TB, opts ...option) *testBroker {
 	t.Helper()
 	dir := t.TempDir()
-	cfg, table, err := DevConfig("127.0.0.1:0", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Limits.RatePerMinute, cfg.Limits.Burst = 6000, 1000
-	cfg.Devices = []DeviceConfig{{Name: "robot", Room: "living room"}, {Name: "bedside", Room: "bedroom"}}
 	state, err := InitState(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { state.Close() })
+	return newTestBrokerOn(t, state, opts...)
+}
+
+// newTestBrokerOn is a test broker on an open state (a restart: the state of an earlier one).
+func newTestBrokerOn(t testing.TB, state *State, opts ...option) *testBroker {
+	t.Helper()
+	cfg, table, err := DevConfig("127.0.0.1:0", filepath.Dir(state.path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Limits.RatePerMinute, cfg.Limits.Burst = 6000, 1000
+	cfg.Devices = []DeviceConfig{{Name: "robot", Room: "living room"}, {Name: "bedside", Room: "bedroom"}}
 	stt := &scriptedTranscriber{}
 	light := &countingLight{}
 	handlers := basic.Handlers(time.Now)

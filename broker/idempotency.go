@@ -63,8 +63,13 @@ func bodyHash(route, query string, body []byte) []byte {
 	return h.Sum(nil)
 }
 
-// begin takes the key for this process (a concurrent duplicate waits) and returns its stored
-// record, if any. The caller must call release when done.
+// errKeyRunning is begin's answer when a request with the same key is still running in this
+// process when ctx ends.
+var errKeyRunning = errors.New("an earlier request with this Idempotency-Key is still running")
+
+// begin takes the key for this process (a concurrent duplicate waits, up to ctx) and returns
+// its stored record, if any; the look-up itself waits at most idemLookupWait. The caller must
+// call release when done.
 func (i *idem) begin(ctx context.Context, device, key string) (*idemRecord, func(), error) {
 	k := device + "\x00" + key
 	for {
@@ -75,7 +80,9 @@ func (i *idem) begin(ctx context.Context, device, key string) (*idemRecord, func
 			i.busy[k] = ch
 			i.mu.Unlock()
 			release := func() { i.release(k, ch) }
-			r, err := i.lookup(ctx, device, key)
+			lctx, cancel := context.WithTimeout(ctx, idemLookupWait)
+			r, err := i.lookup(lctx, device, key)
+			cancel()
 			if err != nil {
 				release()
 				return nil, nil, err
@@ -86,6 +93,9 @@ func (i *idem) begin(ctx context.Context, device, key string) (*idemRecord, func
 		select {
 		case <-ch:
 		case <-ctx.Done():
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return nil, nil, errKeyRunning
+			}
 			return nil, nil, ctx.Err()
 		}
 	}
@@ -106,8 +116,8 @@ func (i *idem) release(k string, ch chan struct{}) {
 	close(ch)
 }
 
-// lookup finds a key's record. Expiry is the purge's job alone (guarded against clock
-// jumps): a clock that leaps a day forward must not make every stored answer vanish and
+// lookup finds a key's record. Expiry is the purge's job alone (on the retention clock, which
+// a jump cannot move): a clock that leaps a day forward must not make every stored answer vanish and
 // every retry run again.
 func (i *idem) lookup(ctx context.Context, device, key string) (*idemRecord, error) {
 	var r idemRecord
@@ -128,12 +138,13 @@ func (i *idem) lookup(ctx context.Context, device, key string) (*idemRecord, err
 }
 
 // upsert writes a record inside tx (with the audit row it belongs to).
-func upsertIdem(ctx context.Context, tx *sql.Tx, device, key string, r idemRecord, keyCap int) error {
+// created is the retention clock's time (clock.go), which a jumped wall clock cannot move.
+func upsertIdem(ctx context.Context, tx *sql.Tx, device, key string, r idemRecord, keyCap int, created time.Time) error {
 	args, _ := json.Marshal(allowlistArgs(r.Args))
 	_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO idempotency
 		(device, key, route, body_hash, turn_id, pending, intent, kind, scope, args, outcome, code, status, reply, expression, created)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		device, key, r.Route, r.BodyHash, r.TurnID, r.Pending, r.Intent, r.Kind, r.Scope, string(args), r.Outcome, r.Code, r.Status, r.Reply, r.Expr, time.Now().UnixMilli())
+		device, key, r.Route, r.BodyHash, r.TurnID, r.Pending, r.Intent, r.Kind, r.Scope, string(args), r.Outcome, r.Code, r.Status, r.Reply, r.Expr, created.UnixMilli())
 	if err != nil {
 		return fmt.Errorf("idempotency store: %w", err)
 	}
@@ -155,14 +166,15 @@ func (i *idem) store(ctx context.Context, device, key string, r idemRecord) erro
 			return err
 		}
 		defer tx.Rollback()
-		if err := upsertIdem(ctx, tx, device, key, r, i.state.keyCap()); err != nil {
+		if err := upsertIdem(ctx, tx, device, key, r, i.state.keyCap(), i.state.clock.now(time.Now())); err != nil {
 			return err
 		}
 		return tx.Commit()
 	})
 }
 
-// purge removes expired records and gives the space back.
+// purge removes expired records and gives the space back. now is the retention clock's
+// time (State.RetentionNow), never the wall clock's alone.
 func (i *idem) purge(ctx context.Context, now time.Time) error {
 	err := i.state.write(ctx, "idempotency purge", func(ctx context.Context) error {
 		_, err := i.state.db.ExecContext(ctx, `DELETE FROM idempotency WHERE created < ?`, now.Add(-IdempotencyTTL).UnixMilli())

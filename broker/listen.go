@@ -13,6 +13,8 @@ import (
 
 	"tailscale.com/client/local"
 	"tailscale.com/tsnet"
+
+	"github.com/reachy-broker/reachy-broker/broker/hostname"
 )
 
 // TailnetPort is where the API listens on the tailnet.
@@ -67,6 +69,37 @@ func (t *Tailnet) Listen(port int) (net.Listener, error) {
 
 // IPs returns the node's tailnet addresses.
 func (t *Tailnet) IPs() (netip.Addr, netip.Addr) { return t.srv.TailscaleIPs() }
+
+// Hosts is the set of names the broker answers to on this node: its MagicDNS name (e.g.
+// reachy-broker.tail1234.ts.net), that name's first label (what the hubs' and agents'
+// configs use; it resolves only through the tailnet's MagicDNS search domain, so no public
+// site can own it), and the node's tailnet addresses. They are read from the node, and read
+// again when a request names a host the set does not know (an owner can rename the node).
+func (t *Tailnet) Hosts() *hostname.Set {
+	return hostname.Live(t.names, 5*time.Second)
+}
+
+func (t *Tailnet) names(ctx context.Context) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	st, err := t.client.StatusWithoutPeers(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("tailnet status: %w", err)
+	}
+	var names []string
+	if st.Self != nil && st.Self.DNSName != "" {
+		fqdn := strings.TrimSuffix(st.Self.DNSName, ".")
+		short, _, _ := strings.Cut(fqdn, ".")
+		names = append(names, fqdn, short)
+	}
+	for _, ip := range st.TailscaleIPs {
+		names = append(names, ip.String())
+	}
+	if len(names) == 0 {
+		return nil, errors.New("tailnet status: the node has no name or address yet")
+	}
+	return names, nil
+}
 
 // Close leaves the tailnet.
 func (t *Tailnet) Close() error { return t.srv.Close() }

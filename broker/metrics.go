@@ -41,7 +41,7 @@ func newMetrics() *metrics {
 
 func isRefusal(code string) bool {
 	switch code {
-	case api.CodeUnauthenticated, api.CodeInsufficientScope, api.CodeIntentDenied, api.CodeUnknownIntent, api.CodeRateLimited:
+	case api.CodeUnauthenticated, api.CodeInsufficientScope, api.CodeIntentDenied, api.CodeUnknownIntent, api.CodeRateLimited, api.CodeUnknownHost:
 		return true
 	}
 	return false

@@ -16,7 +16,6 @@ type preparedStatements struct {
 
 // The statements every turn runs.
 const (
-	verifyTokenSQL = `SELECT device, hash, scopes, node, node_id, revoked FROM tokens WHERE id = ?`
 	insertAuditSQL = `INSERT INTO audit (time, turn_id, device, node, route, intent, args, outcome, code, latency_ms, redactions)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 )

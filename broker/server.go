@@ -22,6 +22,7 @@ import (
 	"github.com/reachy-broker/reachy-broker/broker/announce"
 	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/broker/console"
+	"github.com/reachy-broker/reachy-broker/broker/hostname"
 	"github.com/reachy-broker/reachy-broker/broker/link"
 	"github.com/reachy-broker/reachy-broker/broker/mcp"
 	"github.com/reachy-broker/reachy-broker/intents"
@@ -66,11 +67,16 @@ type Deps struct {
 	Identifier  Identifier   // nil: loopback dev mode, no node binding
 	Reloads     ReloadStatus // nil: the table is never reloaded (tests)
 	Link        link.Options
-	Announcer   *announce.Announcer // nil: POST /v1/announcements answers busy
+	Announcer   *announce.Announcer // nil: POST /v1/announcements answers busy; a nil Redact gets the reply boundary
 	People      PersonIdentifier    // the console's identity source (the tailnet); nil: DevOwner on loopback
 	DevOwner    string              // loopback dev mode: every loopback connection is this owner (--dev-owner)
 	Logger      *slog.Logger
 	Now         func() time.Time
+	// Hosts are the names the API (and the console and MCP on it) answers to; a request
+	// naming any other Host is refused with unknown_host before any route runs. nil: the
+	// node's own names when Identifier is a *Tailnet, else loopback names only. Add the
+	// names of a TLS certificate the broker serves here.
+	Hosts *hostname.Set
 }
 
 // Broker serves the API. Create it with New; serve Handler() on a tailnet or loopback
@@ -90,6 +96,7 @@ type Broker struct {
 	mcp     *mcp.Handler
 	link    *link.Registry
 	console *console.Console
+	hostLog *rate.Limiter // refusals of a foreign Host are logged a few times a minute at most
 }
 
 // OpenFollowUp opens a device's follow-up window: for the next follow-up window, what it
@@ -122,6 +129,9 @@ func New(d Deps) (*Broker, error) {
 	if d.Redactor == nil {
 		d.Redactor = redact.MustDefault()
 	}
+	if d.Announcer != nil && d.Announcer.Redact == nil {
+		d.Announcer.Redact = SpeakableText(d.Redactor) // announcements pass the reply's boundary
+	}
 	d.Handlers = maps.Clone(d.Handlers)
 	if d.Handlers == nil {
 		d.Handlers = map[string]intents.Handler{}
@@ -129,12 +139,20 @@ func New(d Deps) (*Broker, error) {
 	if d.Link.Logger == nil {
 		d.Link.Logger = d.Logger
 	}
+	if d.Hosts == nil {
+		if tn, ok := d.Identifier.(*Tailnet); ok {
+			d.Hosts = tn.Hosts()
+		} else {
+			d.Hosts = hostname.Loopback() // fail closed: nothing but loopback names
+		}
+	}
 	m := newMetrics()
 	if d.Reloads != nil {
 		m.watchReloads(d.Reloads)
 	}
 	b := &Broker{d: d, m: m, idem: newIdem(d.State), decodes: newAdmission(d.Config.Limits.Decodes), log: d.Logger,
-		limits: map[string]*rate.Limiter{}, authBad: map[string]*rate.Limiter{}, devices: map[string]*deviceState{}}
+		limits: map[string]*rate.Limiter{}, authBad: map[string]*rate.Limiter{}, devices: map[string]*deviceState{},
+		hostLog: rate.NewLimiter(rate.Every(10*time.Second), 3)}
 	b.mcp = mcp.New(mcpBackend{b}, mcp.Options{Version: "v1", Logger: d.Logger, MaxBodyBytes: d.Config.Limits.JSONBytes})
 	b.link = link.New(d.Link)
 	var err error
@@ -177,7 +195,7 @@ func (b *Broker) Handler() http.Handler {
 	mux.HandleFunc("/", notFound)
 	// The mux would answer an unclean path ("//mcp", "/x/../mcp") with a redirect, and a
 	// client might follow it with its token: the API never redirects.
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return b.ownHost(b.d.Hosts, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if p := r.URL.Path; p == "" || path.Clean(p) != p {
 			notFound(w, r)
 			return
@@ -185,6 +203,29 @@ func (b *Broker) Handler() http.Handler {
 		// Every request's clock starts when it arrives: the turn's budget, and the deadline
 		// of every state access on its way (the token check included), count from here.
 		mux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), arrivalKey, time.Now())))
+	}))
+}
+
+// ownHost refuses a request whose Host is not one of hosts, before anything else runs: a
+// DNS-rebinding page (its own name, resolved to the broker's address) is same-origin with
+// itself, and only its Host gives it away. What passes goes on with its Host in canonical
+// form, so what the broker writes from it (the MCP metadata's URLs) is its own name.
+func (b *Broker) ownHost(hosts *hostname.Set, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second) // a lookup on a miss
+		h, ok := hosts.Match(ctx, r.Host)
+		cancel()
+		if !ok {
+			b.m.countError(api.CodeUnknownHost)
+			if b.hostLog.Allow() {
+				b.log.Warn("request for a host name that is not the broker's refused (DNS rebinding, or a client configured with another name)",
+					"host", fmt.Sprintf("%.80q", r.Host), "from", remoteHost(r.RemoteAddr), "answers_to", hosts.Names())
+			}
+			writeError(w, errf(api.CodeUnknownHost, "this broker does not answer to that host name; use its tailnet name"))
+			return
+		}
+		r.Host = h.String()
+		next.ServeHTTP(w, r)
 	})
 }
 
@@ -206,8 +247,13 @@ func (b *Broker) turnDeadline(next http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// AdminHandler serves /healthz and /metrics; bind it to loopback only.
+// AdminHandler serves /healthz and /metrics; bind it to loopback only. It answers to
+// loopback names only (localhost, 127.0.0.0/8, [::1]).
 func (b *Broker) AdminHandler() http.Handler {
+	return b.ownHost(hostname.Loopback(), b.adminMux())
+}
+
+func (b *Broker) adminMux() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), time.Second)
@@ -435,10 +481,15 @@ func Serve(ctx context.Context, srv *http.Server, l net.Listener, grace time.Dur
 }
 
 // Maintain purges expired audit and idempotency records now and every hour until ctx ends.
+// Both count age on the state's retention clock (clock.go), so a wall clock that jumped —
+// across a restart or while the broker runs — purges nothing early; a jump is logged.
 func (b *Broker) Maintain(ctx context.Context) {
-	clock := newClockGuard()
+	if ahead := b.d.Now().Round(0).Sub(b.d.State.HighWaterAtOpen()); ahead > maxClockDrift {
+		b.log.Warn("the wall clock is far ahead of the newest time in the state: retention and key expiry count from that time, not from the clock",
+			"ahead", ahead.Round(time.Second).String(), "cause", "the broker was stopped that long, or the clock was set wrong")
+	}
 	for {
-		b.purge(ctx, clock)
+		b.purge(ctx)
 		select {
 		case <-ctx.Done():
 			return
@@ -447,11 +498,12 @@ func (b *Broker) Maintain(ctx context.Context) {
 	}
 }
 
-func (b *Broker) purge(ctx context.Context, clock *clockGuard) {
-	now := b.d.Now()
-	if err := clock.check(now); err != nil {
-		b.log.Error("retention purge skipped", "err", err)
-		return
+func (b *Broker) purge(ctx context.Context) {
+	wall := b.d.Now()
+	now := b.d.State.RetentionNow(wall)
+	if d := wall.Round(0).Sub(now); d > maxClockDrift {
+		b.log.Warn("the wall clock is ahead of the time retention trusts; purging by the trusted time",
+			"wall", wall.UTC().Format(time.RFC3339), "trusted", now.UTC().Format(time.RFC3339))
 	}
 	if n, err := b.d.State.PurgeAudit(ctx, b.d.Config.Audit.Retention, now); err != nil {
 		b.log.Error("audit retention", "err", err)
@@ -463,23 +515,5 @@ func (b *Broker) purge(ctx context.Context, clock *clockGuard) {
 	}
 }
 
-// clockGuard notices the wall clock jumping while the broker runs: the wall time elapsed
-// since start must agree with the monotonic time elapsed, within maxClockDrift. A purge on
-// a clock that leapt forward would wipe the audit log and every stored replay.
-type clockGuard struct{ wall, mono time.Time }
-
+// maxClockDrift is how far the wall clock may be from the trusted time before it is logged.
 const maxClockDrift = time.Hour
-
-func newClockGuard() *clockGuard {
-	now := time.Now()
-	return &clockGuard{wall: now.Round(0), mono: now}
-}
-
-func (c *clockGuard) check(now time.Time) error {
-	wall := now.Round(0).Sub(c.wall)
-	mono := time.Since(c.mono)
-	if d := wall - mono; d > maxClockDrift || d < -maxClockDrift {
-		return fmt.Errorf("%w: the wall clock moved %s while %s passed", ErrClockJump, wall.Round(time.Second), mono.Round(time.Second))
-	}
-	return nil
-}

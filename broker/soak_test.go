@@ -95,6 +95,7 @@ func runSoakChild(dir string) {
 		panic(err)
 	}
 	api := b.Handler()
+	go ServeControl(context.Background(), state, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	fmt.Println("listening " + l.Addr().String())
 	http.Serve(l, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		api.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyCtx{}, r.Header.Get("Idempotency-Key"))))
@@ -179,7 +180,10 @@ func TestKilledMidActuationIsAnsweredByReadBack(t *testing.T) {
 	if n := z.Sets("office_light"); n != 1 {
 		t.Fatalf("the office light got %d set commands", n)
 	}
-	st, _ := OpenState(dir)
+	st, err := DialControl(context.Background(), dir) // the running broker's state, as reachyctl reads it
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer st.Close()
 	// The replay did not act, so its record is written behind the reply: give it a moment.
 	var recs []AuditRecord
@@ -267,6 +271,9 @@ func TestKillNineSoak(t *testing.T) {
 		}
 		last = n
 	}
+
+	c.cmd.Process.Signal(os.Kill) // the broker holds its database alone while it runs
+	c.cmd.Wait()
 
 	runsLog, err := os.ReadFile(filepath.Join(dir, "runs.log"))
 	if err != nil {

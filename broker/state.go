@@ -8,29 +8,34 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	_ "modernc.org/sqlite" // the pure-Go SQLite driver
+	"modernc.org/sqlite" // the pure-Go SQLite driver (and its backup API)
 )
 
 // State is the broker's own database: device tokens, the audit log and idempotency records,
-// in one SQLite file in the state directory. WAL mode lets reachyctl create and revoke tokens
-// while the broker runs; a committed record survives the process being killed. Two pools
-// share the file: records that must survive a power cut too — an actuation's audit intent
-// and pending key (recorded before it happens), its outcome, token changes — commit through
-// `durable` (synchronous=FULL: the WAL is synced at commit, which also makes every earlier
+// in one SQLite file in the state directory, held by one connection with the file's
+// exclusive lock for as long as the State is open (stateDSN says why). Nothing else opens
+// the file meanwhile: reachyctl's token, audit and backup commands reach a running broker
+// through its control socket (control.go). A committed record survives the process being
+// killed. Records that must survive a power cut too — an actuation's audit intent and
+// pending key (recorded before it happens), its outcome, token changes — commit with
+// synchronous=FULL (durableTx: the WAL is synced at commit, which also makes every earlier
 // commit durable); everything else (a read's audit row, settled keys of turns that did not
-// act, heartbeats) commits through `db` (synchronous=NORMAL: synced at checkpoints), which
-// keeps a read turn free of an fsync.
+// act, heartbeats) commits with synchronous=NORMAL (synced at checkpoints), which keeps a
+// read turn free of an fsync.
+//
+// Tokens are kept in memory as well (this State is their only writer), so a request is
+// authenticated without waiting for the disk.
 //
 // Every access runs under the caller's context and returns when it ends, even if the disk
 // underneath has stalled: a turn's deadline holds against the state store.
 type State struct {
-	db      *sql.DB
-	durable *sql.DB            // synchronous=FULL, for what must survive a power cut
+	db      *sql.DB            // one connection, holding the file's exclusive lock (stateDSN)
 	stmts   preparedStatements // see prepared.go
 	audits  auditWriter        // group commits of audit records (auditwriter.go)
 	jobs    chan stateJob      // to an idle access worker (see run)
@@ -42,6 +47,9 @@ type State struct {
 	fault atomic.Pointer[func(ctx context.Context, op string) error]
 	// maxKeys overrides maxKeysPerDevice (tests only; 0: the default).
 	maxKeys int
+
+	tokens tokenCache     // every token, as stored (tokens.go)
+	clock  retentionClock // the time retention and expiry trust (clock.go)
 
 	healthMu  sync.Mutex
 	lastErr   error // the last failed write, until a write succeeds
@@ -124,16 +132,23 @@ var stateFiles = []string{"broker.db", "broker.db-wal", "broker.db-shm"}
 // A directory that others may write to is refused: someone else could have replaced the
 // files in it.
 func OpenState(dir string) (*State, error) {
-	return openState(dir, false)
+	return openState(dir, false, 5*time.Second)
+}
+
+// OpenStateQuick is OpenState for a command that retries: it gives up after 250 ms, not 5 s,
+// when another process (a starting broker) holds the database's lock.
+func OpenStateQuick(dir string) (*State, error) {
+	return openState(dir, false, 250*time.Millisecond)
 }
 
 // InitState opens the state database in dir, creating it (and the directory) when missing.
 // It is what `reachy-broker --init`, `reachyctl state init` and dev mode use.
 func InitState(dir string) (*State, error) {
-	return openState(dir, true)
+	return openState(dir, true, 5*time.Second)
 }
 
-func openState(dir string, create bool) (*State, error) {
+// openState opens the database; busy is how long to wait for another process's lock.
+func openState(dir string, create bool, busy time.Duration) (*State, error) {
 	path := filepath.Join(dir, "broker.db")
 	fi, err := os.Stat(path)
 	switch {
@@ -146,18 +161,28 @@ func openState(dir string, create bool) (*State, error) {
 	if err := secureStateDir(dir); err != nil {
 		return nil, err
 	}
-	if err := secureStateFiles(dir); err != nil {
+	// The only time this process opens the database file itself: before SQLite has it. Once
+	// the pool is open, closing any descriptor of the file would drop SQLite's locks (POSIX).
+	if err := createStateFile(path); err != nil {
 		return nil, err
 	}
-	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=foreign_keys(ON)&_pragma=synchronous"
-	db, err := sql.Open("sqlite", dsn+"(NORMAL)")
+	db, err := sql.Open("sqlite", stateDSN(path, busy))
 	if err != nil {
 		return nil, fmt.Errorf("open state %s: %w", path, err)
 	}
-	db.SetMaxOpenConns(4)
+	// One connection, holding the file's exclusive lock for the State's lifetime (see
+	// stateDSN): every access of this process goes through it, one at a time.
+	db.SetMaxOpenConns(1)
+	db.SetMaxIdleConns(1)
+	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
 	s := &State{db: db, path: path, jobs: make(chan stateJob), closed: make(chan struct{})}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	if err := s.lock(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
 	if err := s.check(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -191,20 +216,96 @@ func openState(dir string, create bool) (*State, error) {
 		db.Close()
 		return nil, fmt.Errorf("open state %s: %w", path, err)
 	}
-	if err := migrateTokens(context.Background(), db); err != nil {
+	if err := migrateTokens(ctx, db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open state %s: %w", path, err)
 	}
-	if err := secureStateFiles(dir); err != nil {
+	if err := s.loadTokens(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open state %s: %w", path, err)
+	}
+	if err := s.startClock(ctx, time.Now()); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open state %s: %w", path, err)
+	}
+	// SQLite may have made a -wal file: give it the database's mode by name only (chmod,
+	// never open and close: that would drop the lock taken above).
+	if err := chmodStateFiles(dir); err != nil {
 		db.Close()
 		return nil, err
 	}
-	if s.durable, err = sql.Open("sqlite", dsn+"(FULL)"); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open state %s: %w", path, err)
-	}
-	s.durable.SetMaxOpenConns(2)
 	return s, nil
+}
+
+// stateDSN is how the database is opened. locking_mode=EXCLUSIVE, set before the first
+// access in WAL mode (modernc applies _pragma values, sorted, before _journal_mode), makes
+// SQLite keep the WAL index in this process's heap instead of a memory-mapped -shm file and
+// hold the file's exclusive lock for the connection's lifetime:
+//   - nobody else — an operator's sqlite3, a backup script, a second broker — can read,
+//     checkpoint or delete the WAL behind the broker's back: they get "database is locked"
+//     (reachyctl goes through the broker's control socket instead, and `reachyctl state
+//     backup` takes a consistent copy with SQLite's backup API);
+//   - a stalled or frozen state disk blocks the broker's goroutines in system calls, which
+//     Go's scheduler and collector work around, never in a page fault on a mapped page, which
+//     would stop the whole process at the next stop-the-world. mmap_size(0) keeps the
+//     database file itself unmapped too.
+//
+// synchronous is NORMAL (the WAL is synced at checkpoints); commits that must survive a power
+// cut raise it to FULL for their transaction (durableTx).
+func stateDSN(path string, busy time.Duration) string {
+	return "file:" + path + "?_pragma=busy_timeout(" + strconv.FormatInt(busy.Milliseconds(), 10) + ")&_pragma=foreign_keys(ON)&_pragma=locking_mode(EXCLUSIVE)" +
+		"&_pragma=mmap_size(0)&_pragma=synchronous(NORMAL)&_journal_mode=WAL"
+}
+
+// ErrStateLocked is returned when another process holds the state database: a broker that
+// is running (use reachyctl, which goes through its control socket), or an open sqlite3.
+var ErrStateLocked = errors.New("another process holds the state database")
+
+// lock takes the database's exclusive lock now, with a write, rather than at the first turn.
+func (s *State) lock(ctx context.Context) error {
+	var mode string
+	if err := s.db.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil {
+		return s.lockErr(err)
+	}
+	if !strings.EqualFold(mode, "wal") {
+		return fmt.Errorf("open state %s: journal mode is %q, not wal", s.path, mode)
+	}
+	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+		INSERT INTO meta (name, value) VALUES ('opened', '') ON CONFLICT(name) DO UPDATE SET value = excluded.value`); err != nil {
+		return s.lockErr(err)
+	}
+	return nil
+}
+
+func (s *State) lockErr(err error) error {
+	if strings.Contains(err.Error(), "locked") || strings.Contains(err.Error(), "SQLITE_BUSY") {
+		return fmt.Errorf("%s: %w (a broker using this state dir, or an open sqlite3 session): %v", s.path, ErrStateLocked, err)
+	}
+	return fmt.Errorf("open state %s: %w", s.path, err)
+}
+
+// durableTx runs fn in a transaction whose commit is synced to disk before it returns
+// (synchronous=FULL for this transaction): what must survive a power cut.
+func (s *State) durableTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA synchronous = FULL`); err != nil {
+		return err
+	}
+	// Back to NORMAL for the commits that need no fsync; this touches no file.
+	defer conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA synchronous = NORMAL`)
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // check runs PRAGMA quick_check: a database with a garbled page is refused at start instead
@@ -286,18 +387,28 @@ func secureStateDir(dir string) error {
 	return nil
 }
 
-// secureStateFiles creates the database file 0600 if missing and makes every existing
-// state file 0600.
-func secureStateFiles(dir string) error {
-	for i, name := range stateFiles {
+// createStateFile creates the database file 0600 when it is missing, before SQLite opens it
+// (SQLite gives its -wal file the database's mode). An existing file is never opened here:
+// if any State of this process has it open, closing a descriptor of it would drop that
+// State's locks (POSIX); it is only chmod-ed.
+func createStateFile(path string) error {
+	if _, err := os.Lstat(path); err == nil {
+		return os.Chmod(path, 0o600)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("state %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("state %s: %w", path, err)
+	}
+	return os.Chmod(path, 0o600)
+}
+
+// chmodStateFiles makes every existing state file 0600, by name: it opens none of them.
+func chmodStateFiles(dir string) error {
+	for _, name := range stateFiles {
 		p := filepath.Join(dir, name)
-		if i == 0 {
-			f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
-			if err != nil {
-				return fmt.Errorf("state %s: %w", p, err)
-			}
-			f.Close()
-		}
 		if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("state %s: %w", p, err)
 		}
@@ -311,7 +422,7 @@ func (s *State) Close() error {
 	defer cancel()
 	s.closeAudit(ctx) // commit the queued audit records first
 	s.closing.Do(func() { close(s.closed) })
-	return errors.Join(s.durable.Close(), s.db.Close())
+	return s.db.Close()
 }
 
 // Ping checks the database answers (readiness).
@@ -405,9 +516,12 @@ func (s *State) noteWrite(err error) {
 // full disk that has been freed again shows as healthy without a restart.
 func (s *State) Health(ctx context.Context) error {
 	return s.write(ctx, "state health", func(ctx context.Context) error {
-		_, err := s.db.ExecContext(ctx, `INSERT INTO meta (name, value) VALUES ('heartbeat', ?)
-			ON CONFLICT(name) DO UPDATE SET value = excluded.value`, time.Now().UTC().Format(time.RFC3339Nano))
-		return err
+		now := time.Now()
+		if _, err := s.db.ExecContext(ctx, `INSERT INTO meta (name, value) VALUES ('heartbeat', ?)
+			ON CONFLICT(name) DO UPDATE SET value = excluded.value`, now.UTC().Format(time.RFC3339Nano)); err != nil {
+			return err
+		}
+		return s.saveClock(ctx, now)
 	})
 }
 
@@ -432,4 +546,71 @@ func (s *State) Vacuum(ctx context.Context) error {
 		_, err := s.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
 		return err
 	})
+}
+
+// Check runs an integrity check (PRAGMA quick_check) of the open database.
+func (s *State) Check(ctx context.Context) error {
+	return s.run(ctx, "state check", func(ctx context.Context) error { return s.check(ctx) })
+}
+
+// Backup writes a consistent copy of the database to dst, which must not exist, with SQLite's
+// online backup API on the State's own connection (the only one that may read the file while
+// it is open), then checks the copy's integrity. The copy is a complete database: open it
+// with sqlite3, or restore it by stopping the broker and putting it in place of broker.db.
+func (s *State) Backup(ctx context.Context, dst string) error {
+	if _, err := os.Lstat(dst); err == nil {
+		return invalidf("backup: %s exists already; name a new file", dst)
+	}
+	if err := s.flushAudit(ctx); err != nil && ctx.Err() != nil {
+		return err
+	}
+	err := s.run(ctx, "state backup", func(ctx context.Context) error {
+		conn, err := s.db.Conn(ctx)
+		if err != nil {
+			return err
+		}
+		defer conn.Close()
+		return conn.Raw(func(dc any) error {
+			src, ok := dc.(interface {
+				NewBackup(dstURI string) (*sqlite.Backup, error)
+			})
+			if !ok {
+				return fmt.Errorf("the SQLite driver has no backup API")
+			}
+			b, err := src.NewBackup(dst)
+			if err != nil {
+				return err
+			}
+			for more := true; more; {
+				if err := ctx.Err(); err != nil {
+					b.Finish()
+					return err
+				}
+				if more, err = b.Step(512); err != nil {
+					b.Finish()
+					return err
+				}
+			}
+			return b.Finish()
+		})
+	})
+	if err != nil {
+		os.Remove(dst)
+		return fmt.Errorf("backup to %s: %w", dst, err)
+	}
+	return checkCopy(ctx, dst)
+}
+
+// checkCopy opens a backup read-only and runs an integrity check on it.
+func checkCopy(ctx context.Context, path string) error {
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		return fmt.Errorf("backup %s: %w", path, err)
+	}
+	defer db.Close()
+	var res string
+	if err := db.QueryRowContext(ctx, `PRAGMA quick_check`).Scan(&res); err != nil || res != "ok" {
+		return fmt.Errorf("backup %s failed its integrity check: %v %s", path, err, res)
+	}
+	return nil
 }

@@ -123,14 +123,23 @@ func (b *Broker) hear(ctx context.Context, device string, wav []byte) (console.H
 // and a closed argument — never words or audio.
 func (b *Broker) auditConsole(ctx context.Context, a console.Action) error {
 	args := map[string]string{"owner": a.Owner}
+	// Only closed values are written; anything else (which the console refuses before it
+	// gets here) is recorded as "unknown", never as the text it was.
+	closed := func(ok bool) string {
+		if ok {
+			return a.Arg
+		}
+		return "unknown"
+	}
 	switch a.Kind {
 	case "teleport.expression":
-		args["expression"] = a.Arg
+		_, ok := b.d.Table().Home.Expressions[a.Arg]
+		args["expression"] = closed(ok)
 	case "teleport.look":
-		args["direction"] = a.Arg
+		args["direction"] = closed(slices.Contains([]string{"left", "right", "up", "down", "centre"}, a.Arg))
 	case "teleport.end", "teleport.stop":
 		if a.Arg != "" {
-			args["reason"] = a.Arg
+			args["reason"] = closed(slices.Contains([]string{console.EndPage, console.EndHangUp, console.EndIdle, "failed", "room"}, a.Arg))
 		}
 	}
 	outcome := OutcomeOK

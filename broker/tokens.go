@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/intents"
@@ -53,14 +54,14 @@ var errBadToken = errors.New("unknown, malformed or revoked token")
 // once and never stored.
 func (s *State) CreateToken(ctx context.Context, device string, scopes []string, node string) (string, TokenInfo, error) {
 	if !deviceNameRE.MatchString(device) {
-		return "", TokenInfo{}, fmt.Errorf("device name %q: use letters, digits, dots, dashes", device)
+		return "", TokenInfo{}, invalidf("device name %q: use letters, digits, dots, dashes", device)
 	}
 	if len(scopes) == 0 {
-		return "", TokenInfo{}, errors.New("a token needs at least one scope")
+		return "", TokenInfo{}, invalidf("a token needs at least one scope")
 	}
 	for _, sc := range scopes {
 		if !slices.Contains(intents.KnownScopes(), sc) {
-			return "", TokenInfo{}, fmt.Errorf("unknown scope %q (known: %s)", sc, strings.Join(intents.KnownScopes(), ", "))
+			return "", TokenInfo{}, invalidf("unknown scope %q (known: %s)", sc, strings.Join(intents.KnownScopes(), ", "))
 		}
 	}
 	idb := make([]byte, 8)
@@ -78,11 +79,17 @@ func (s *State) CreateToken(ctx context.Context, device string, scopes []string,
 	scopes = slices.Clone(scopes)
 	slices.Sort(scopes)
 	scopes = slices.Compact(scopes)
-	_, err := s.durable.ExecContext(ctx, `INSERT INTO tokens (id, device, hash, scopes, node, created) VALUES (?, ?, ?, ?, ?, ?)`,
-		id, device, hash[:], strings.Join(scopes, ","), node, now.UnixMilli())
+	err := s.write(ctx, "create token", func(ctx context.Context) error {
+		return s.durableTx(ctx, func(tx *sql.Tx) error {
+			_, err := tx.ExecContext(ctx, `INSERT INTO tokens (id, device, hash, scopes, node, created) VALUES (?, ?, ?, ?, ?, ?)`,
+				id, device, hash[:], strings.Join(scopes, ","), node, now.UnixMilli())
+			return err
+		})
+	})
 	if err != nil {
 		return "", TokenInfo{}, fmt.Errorf("create token: %w", err)
 	}
+	s.tokens.put(storedToken{TokenInfo: TokenInfo{ID: id, Device: device, Scopes: scopes, Node: node, Created: now}, hash: hash[:]})
 	return tokenPrefix + id + "_" + sec, TokenInfo{ID: id, Device: device, Scopes: scopes, Node: node, Created: now}, nil
 }
 
@@ -96,67 +103,41 @@ func (s *State) VerifyToken(ctx context.Context, token string) (Device, error) {
 	if !ok || len(id) != 16 || sec == "" {
 		return Device{}, errBadToken
 	}
-	var (
-		device, scopes, node, nodeID string
-		hash                         []byte
-		revoked                      sql.NullInt64
-	)
-	err := s.run(ctx, "verify token", func(ctx context.Context) error {
-		stmt, err := s.prepared(ctx, verifyTokenSQL)
-		if err != nil {
-			return err
-		}
-		return stmt.QueryRowContext(ctx, id).Scan(&device, &hash, &scopes, &node, &nodeID, &revoked)
-	})
+	t, found := s.tokens.get(id)
 	got := sha256.Sum256([]byte(sec))
-	if errors.Is(err, sql.ErrNoRows) {
+	if !found {
 		subtle.ConstantTimeCompare(got[:], got[:]) // same work either way
 		return Device{}, errBadToken
 	}
-	if err != nil {
-		return Device{}, fmt.Errorf("verify token: %w", err)
-	}
-	if subtle.ConstantTimeCompare(got[:], hash) != 1 || revoked.Valid {
+	if subtle.ConstantTimeCompare(got[:], t.hash) != 1 || t.Revoked != nil {
 		return Device{}, errBadToken
 	}
-	return Device{Name: device, TokenID: id, Scopes: strings.Split(scopes, ","), Node: node, NodeID: nodeID}, nil
+	return Device{Name: t.Device, TokenID: id, Scopes: slices.Clone(t.Scopes), Node: t.Node, NodeID: t.NodeID}, nil
 }
 
 // ListTokens lists tokens, optionally of one device.
 func (s *State) ListTokens(ctx context.Context, device string) ([]TokenInfo, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, device, scopes, node, node_id, created, revoked FROM tokens
-		WHERE ? = '' OR device = ? ORDER BY created`, device, device)
-	if err != nil {
-		return nil, fmt.Errorf("list tokens: %w", err)
-	}
-	defer rows.Close()
-	var out []TokenInfo
-	for rows.Next() {
-		var ti TokenInfo
-		var scopes string
-		var created int64
-		var revoked sql.NullInt64
-		if err := rows.Scan(&ti.ID, &ti.Device, &scopes, &ti.Node, &ti.NodeID, &created, &revoked); err != nil {
-			return nil, err
-		}
-		ti.Scopes = strings.Split(scopes, ",")
-		ti.Created = time.UnixMilli(created).UTC()
-		if revoked.Valid {
-			t := time.UnixMilli(revoked.Int64).UTC()
-			ti.Revoked = &t
-		}
-		out = append(out, ti)
-	}
-	return out, rows.Err()
+	return s.tokens.list(device), nil
 }
 
 // RevokeTokens revokes every live token of device; the next request with one is refused.
 func (s *State) RevokeTokens(ctx context.Context, device string) (int, error) {
-	res, err := s.durable.ExecContext(ctx, `UPDATE tokens SET revoked = ? WHERE device = ? AND revoked IS NULL`, time.Now().UnixMilli(), device)
+	now := time.Now().UTC()
+	var n int64
+	err := s.write(ctx, "revoke tokens", func(ctx context.Context) error {
+		return s.durableTx(ctx, func(tx *sql.Tx) error {
+			res, err := tx.ExecContext(ctx, `UPDATE tokens SET revoked = ? WHERE device = ? AND revoked IS NULL`, now.UnixMilli(), device)
+			if err != nil {
+				return err
+			}
+			n, err = res.RowsAffected()
+			return err
+		})
+	})
 	if err != nil {
 		return 0, fmt.Errorf("revoke: %w", err)
 	}
-	n, _ := res.RowsAffected()
+	s.tokens.update(device, func(t *storedToken) { t.Revoked = &now })
 	return int(n), nil
 }
 
@@ -188,38 +169,180 @@ func (s *State) bindNode(ctx context.Context, dev Device, from Node) (bool, erro
 	case dev.NodeID != "":
 		return dev.NodeID == from.ID, nil
 	case dev.Node == from.ID || strings.EqualFold(dev.Node, from.Name):
-		_, err := s.db.ExecContext(ctx, `UPDATE tokens SET node_id = ? WHERE id = ? AND node_id = ''`, from.ID, dev.TokenID)
+		// Another request may have pinned it first, to another node with the same name: the
+		// cache decides, under its lock, and the database follows.
+		pinned, first := s.tokens.pin(dev.TokenID, from.ID)
+		if !first {
+			return pinned == from.ID, nil
+		}
+		err := s.write(ctx, "pin token to node", func(ctx context.Context) error {
+			_, err := s.db.ExecContext(ctx, `UPDATE tokens SET node_id = ? WHERE id = ? AND node_id = ''`, from.ID, dev.TokenID)
+			return err
+		})
 		if err != nil {
+			s.tokens.unpin(dev.TokenID, from.ID)
 			return false, fmt.Errorf("pin token to node: %w", err)
 		}
-		// Another request may have pinned it first, to another node with the same name.
-		var pinned string
-		if err := s.db.QueryRowContext(ctx, `SELECT node_id FROM tokens WHERE id = ?`, dev.TokenID).Scan(&pinned); err != nil {
-			return false, fmt.Errorf("pin token to node: %w", err)
-		}
-		return pinned == from.ID, nil
+		return true, nil
 	}
 	return false, nil
 }
 
 // SetScopes replaces the scopes of every live token of device; the next request with one
-// of them is checked against the new scopes (nothing is cached between requests).
+// of them is checked against the new scopes.
 func (s *State) SetScopes(ctx context.Context, device string, scopes []string) (int, error) {
 	if len(scopes) == 0 {
-		return 0, errors.New("a token needs at least one scope")
+		return 0, invalidf("a token needs at least one scope")
 	}
 	for _, sc := range scopes {
 		if !slices.Contains(intents.KnownScopes(), sc) {
-			return 0, fmt.Errorf("unknown scope %q (known: %s)", sc, strings.Join(intents.KnownScopes(), ", "))
+			return 0, invalidf("unknown scope %q (known: %s)", sc, strings.Join(intents.KnownScopes(), ", "))
 		}
 	}
 	scopes = slices.Clone(scopes)
 	slices.Sort(scopes)
 	scopes = slices.Compact(scopes)
-	res, err := s.durable.ExecContext(ctx, `UPDATE tokens SET scopes = ? WHERE device = ? AND revoked IS NULL`, strings.Join(scopes, ","), device)
+	var n int64
+	err := s.write(ctx, "set scopes", func(ctx context.Context) error {
+		return s.durableTx(ctx, func(tx *sql.Tx) error {
+			res, err := tx.ExecContext(ctx, `UPDATE tokens SET scopes = ? WHERE device = ? AND revoked IS NULL`, strings.Join(scopes, ","), device)
+			if err != nil {
+				return err
+			}
+			n, err = res.RowsAffected()
+			return err
+		})
+	})
 	if err != nil {
 		return 0, fmt.Errorf("set scopes: %w", err)
 	}
-	n, _ := res.RowsAffected()
+	s.tokens.update(device, func(t *storedToken) {
+		if t.Revoked == nil {
+			t.Scopes = slices.Clone(scopes)
+		}
+	})
 	return int(n), nil
+}
+
+// storedToken is a token as stored: its description and the hash of its secret.
+type storedToken struct {
+	TokenInfo
+	hash []byte
+}
+
+// tokenCache holds every token in memory. The State is the only writer of the tokens table
+// (its connection holds the file's exclusive lock), so the cache is the table: it is loaded
+// once at open and changed only after the database has committed the same change.
+type tokenCache struct {
+	mu   sync.RWMutex
+	byID map[string]*storedToken
+}
+
+func (c *tokenCache) get(id string) (storedToken, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	t, ok := c.byID[id]
+	if !ok {
+		return storedToken{}, false
+	}
+	return *t, true
+}
+
+func (c *tokenCache) put(t storedToken) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byID == nil {
+		c.byID = map[string]*storedToken{}
+	}
+	c.byID[t.ID] = &t
+}
+
+// update applies f to every token of device.
+func (c *tokenCache) update(device string, f func(*storedToken)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, t := range c.byID {
+		if t.Device == device {
+			f(t)
+		}
+	}
+}
+
+// pin pins token id to node unless it is pinned already; it returns the pinned node and
+// whether this call pinned it.
+func (c *tokenCache) pin(id, node string) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, ok := c.byID[id]
+	if !ok {
+		return "", false
+	}
+	if t.NodeID != "" {
+		return t.NodeID, false
+	}
+	t.NodeID = node
+	return node, true
+}
+
+// unpin undoes a pin whose write failed.
+func (c *tokenCache) unpin(id, node string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t, ok := c.byID[id]; ok && t.NodeID == node {
+		t.NodeID = ""
+	}
+}
+
+// list returns the tokens (of device, when set) oldest first, without their hashes.
+func (c *tokenCache) list(device string) []TokenInfo {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	var out []TokenInfo
+	for _, t := range c.byID {
+		if device == "" || t.Device == device {
+			ti := t.TokenInfo
+			ti.Scopes = slices.Clone(ti.Scopes)
+			out = append(out, ti)
+		}
+	}
+	slices.SortFunc(out, func(a, b TokenInfo) int {
+		if c := a.Created.Compare(b.Created); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out
+}
+
+// loadTokens reads the tokens table into the cache.
+func (s *State) loadTokens(ctx context.Context) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, device, hash, scopes, node, node_id, created, revoked FROM tokens`)
+	if err != nil {
+		return fmt.Errorf("load tokens: %w", err)
+	}
+	defer rows.Close()
+	byID := map[string]*storedToken{}
+	for rows.Next() {
+		var t storedToken
+		var scopes string
+		var created int64
+		var revoked sql.NullInt64
+		if err := rows.Scan(&t.ID, &t.Device, &t.hash, &scopes, &t.Node, &t.NodeID, &created, &revoked); err != nil {
+			return fmt.Errorf("load tokens: %w", err)
+		}
+		t.Scopes = strings.Split(scopes, ",")
+		t.Created = time.UnixMilli(created).UTC()
+		if revoked.Valid {
+			r := time.UnixMilli(revoked.Int64).UTC()
+			t.Revoked = &r
+		}
+		byID[t.ID] = &t
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("load tokens: %w", err)
+	}
+	s.tokens.mu.Lock()
+	s.tokens.byID = byID
+	s.tokens.mu.Unlock()
+	return nil
 }

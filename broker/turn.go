@@ -49,12 +49,15 @@ type turn struct {
 	code     string
 	early    *earlySpeech
 
-	key      string      // the Idempotency-Key, if any
-	path     string      // the request's path, bound to the key
-	hash     []byte      // of route, query and body, bound to the key
-	acted    bool        // the audit intent of an actuation was committed
-	pending  *idemRecord // the key record written before the handler ran
-	replayOf string      // the turn a replay answers for
+	key     string      // the Idempotency-Key, if any
+	path    string      // the request's path, bound to the key
+	hash    []byte      // of route, query and body, bound to the key
+	acted   bool        // the audit intent of an actuation was committed
+	pending *idemRecord // the key record written before the handler ran
+	// storeDown: the key's record could not be looked up (the store did not answer), so this
+	// turn may read but never act, and stores nothing under the key.
+	storeDown bool
+	replayOf  string // the turn a replay answers for
 }
 
 // newTurn starts a turn whose budget began when the request arrived (before the token check).

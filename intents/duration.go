@@ -111,6 +111,11 @@ func durationView(toks []string) string {
 // parseDuration reads a normalized duration phrase and returns whole seconds.
 func parseDuration(phrase string) (int, durationOutcome) {
 	toks := durationTokens(strings.ReplaceAll(phrase, "_", " "))
+	for _, t := range toks {
+		if len(t) > 1 && t[0] == '-' && isASCIIDigit(t[1]) {
+			return 0, durationOutOfRange // "-60 seconds": never 60 seconds
+		}
+	}
 	if len(toks) > 1 && (toks[0] == "a" || toks[0] == "an") && isNumber(toks[1]) {
 		toks = toks[1:] // "a 10 minute timer"
 	}

@@ -37,6 +37,7 @@ var rawReplacer = strings.NewReplacer(
 	"a.c.", " ac ", "a. c.", " ac ", "a/c", " ac ", "a.c", " ac ",
 	"’", "'", "‘", "'", // typographic apostrophes
 	"°", " degrees ",
+	"\u2212", "-", "\u2013", "-", "\ufe63", "-", "\uff0d", "-", // minus signs and dashes: a sign is kept (scanTokens)
 )
 
 var contractions = map[string][]string{
@@ -113,8 +114,15 @@ var rewriteWords = func() map[string]uint8 {
 			out[w] |= rewriteChanges
 		}
 	}
+	for w := range signWords {
+		out[w] |= rewriteChanges
+	}
 	return out
 }()
+
+// signWords say that the number after them is negative: "set the AC to minus 20" is -20,
+// never 20.
+var signWords = map[string]bool{"minus": true, "negative": true}
 
 const (
 	rewriteChanges uint8 = 1 << iota
@@ -326,7 +334,12 @@ func tokenize(s string) []string { return scanTokens(s, false) }
 // words is expandTokens(tokenize(s)) in one pass, into one slice.
 func words(s string) []string { return scanTokens(s, true) }
 
+// A minus sign is not a separator: a '-' that starts a word right before a digit stays on its
+// number ("-20"; joinSigns has already closed "- 20" up), so -20 is never read as 20 and the
+// bindings refuse it as out of range. Between digits or inside a word it still separates
+// ("10-20", "x-ray").
 func scanTokens(s string, expand bool) []string {
+	s = joinSigns(s)
 	out := make([]string, 0, strings.Count(s, " ")+4)
 	start := -1
 	for i, r := range s {
@@ -338,6 +351,9 @@ func scanTokens(s string, expand bool) []string {
 		}
 		if r == '.' && i > 0 && i+1 < len(s) && isASCIIDigit(s[i-1]) && isASCIIDigit(s[i+1]) {
 			keep = true
+		}
+		if r == '-' && start < 0 && i+1 < len(s) && isASCIIDigit(s[i+1]) {
+			keep = true // a sign
 		}
 		switch {
 		case keep && start < 0:
@@ -362,6 +378,50 @@ func scanTokens(s string, expand bool) []string {
 }
 
 func isASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// joinSigns closes up a minus sign that starts a word and is parted from its number by
+// spaces ("- 20" -> "-20"), so the sign cannot be dropped as a separator.
+func joinSigns(s string) string {
+	i := strings.IndexByte(s, '-')
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for ; i >= 0 && i < len(s); i = nextByte(s, '-', i+1) {
+		if i > 0 && isWordByte(s[i-1]) {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && s[j] == ' ' {
+			j++
+		}
+		if j == i+1 || j >= len(s) || !isASCIIDigit(s[j]) {
+			continue
+		}
+		b.WriteString(s[last : i+1])
+		last = j
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+func nextByte(s string, c byte, from int) int {
+	if from >= len(s) {
+		return -1
+	}
+	if k := strings.IndexByte(s[from:], c); k >= 0 {
+		return from + k
+	}
+	return -1
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= utf8.RuneSelf
+}
 
 func expandTokens(in []string) []string {
 	out := make([]string, 0, len(in)+4)
@@ -421,11 +481,23 @@ outer:
 	return out
 }
 
-// numbersToDigits turns "twenty two" into "22" and "five" into "5".
+// numbersToDigits turns "twenty two" into "22" and "five" into "5", and "minus 20" (a sign,
+// not a subtraction: no number before it) into "-20".
 func numbersToDigits(in []string) []string {
 	out := in[:0] // in place: it never writes past what it has read
 	for i := 0; i < len(in); i++ {
 		t := in[i]
+		if signWords[t] && i+1 < len(in) && (len(out) == 0 || !isNumber(out[len(out)-1])) {
+			next := nextOrEmpty(in, i+2)
+			if n := numbersToDigits([]string{in[i+1], next}); isNumber(n[0]) {
+				out = append(out, "-"+n[0])
+				i++
+				if len(n) == 1 && next != "" {
+					i++ // "minus twenty five": both words made the number
+				}
+				continue
+			}
+		}
 		if v, ok := tens[t]; ok {
 			if i+1 < len(in) {
 				if u, ok := units[in[i+1]]; ok && u > 0 && u < 10 {
@@ -447,6 +519,13 @@ func numbersToDigits(in []string) []string {
 		out = append(out, t)
 	}
 	return out
+}
+
+func nextOrEmpty(toks []string, i int) string {
+	if i < len(toks) {
+		return toks[i]
+	}
+	return ""
 }
 
 func dropFillersAndStutters(in []string) []string {

@@ -17,8 +17,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"golang.org/x/text/unicode/norm"
 )
 
 // Kinds of redaction, as recorded in the audit log.
@@ -100,10 +98,15 @@ func MustDefault() *Redactor {
 }
 
 var (
-	emailRE        = regexp.MustCompile(`(?i)\b[a-z0-9._%+\-]+\s*(?:@|\(at\)|\[at\])\s*[a-z0-9\-]+(?:\s*(?:\.|\(dot\)|\[dot\])\s*[a-z0-9\-]+)*\s*(?:\.|\(dot\)|\[dot\])\s*[a-z]{2,}\b`)
-	spokenEmail    = regexp.MustCompile(`(?i)\b[a-z0-9._\-]+(?:\s+(?:dot|underscore|dash)\s+[a-z0-9\-]+)*\s+at\s+[a-z0-9\-]+(?:\s+dot\s+[a-z0-9\-]+)*\s+dot\s+(?:com|org|net|edu|gov|io|co|uk|de|fr|info|me|us|ca|au)\b`)
-	urlCredRE      = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.\-]*://[^\s/@]+:[^\s/@]+@\S+|\bhttps?://\S*[?&](?:token|access_token|api_key|apikey|key|secret|password|pass|pwd|sig|signature|auth|code)=\S+`)
-	secretRE       = regexp.MustCompile(`(?i)\b(?:sk|pk|rk)-(?:proj-|live-|test-)?[a-z0-9_\-]{16,}|\b(?:sk|pk|rk|whsec)_(?:live_|test_)?[a-z0-9]{16,}|\bgh[pousr]_[a-z0-9]{20,}|\bgithub_pat_[a-z0-9_]{20,}|\bxox[abposr]-[a-z0-9\-]{10,}|\bAKIA[0-9A-Z]{16}\b|\bAIza[0-9a-z_\-]{30,}|\brbk_[0-9a-f]{16}_[a-z0-9_\-]{20,}|\bglpat-[a-z0-9_\-]{20,}|\beyJ[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}|\bbearer\s+[a-z0-9._\-~+/]{16,}=*|\b(?:api[_ ]?key|secret|token|password|passwd)\s*[:=]\s*\S{6,}`)
+	emailRE = regexp.MustCompile(`(?i)\b[a-z0-9._%+\-]+\s*(?:@|\(at\)|\[at\])\s*[a-z0-9\-]+(?:\s*(?:\.|\(dot\)|\[dot\])\s*[a-z0-9\-]+)*\s*(?:\.|\(dot\)|\[dot\])\s*[a-z]{2,}\b` +
+		// "jane.doe at example.com": a local part with a dot, underscore or digit, "at" in words.
+		`|\b[a-z0-9%+\-]*[._0-9][a-z0-9._%+\-]*\s+at\s+[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.(?:com|org|net|edu|gov|io|co|uk|de|fr|info|me|us|ca|au)\b`)
+	spokenEmail = regexp.MustCompile(`(?i)\b[a-z0-9._\-]+(?:\s+(?:dot|underscore|dash)\s+[a-z0-9\-]+)*\s+at\s+[a-z0-9\-]+(?:\s+dot\s+[a-z0-9\-]+)*\s+dot\s+(?:com|org|net|edu|gov|io|co|uk|de|fr|info|me|us|ca|au)\b`)
+	urlCredRE   = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.\-]*://[^\s/@]+:[^\s/@]+@\S+|\bhttps?://\S*[?&](?:token|access_token|api_key|apikey|key|secret|password|pass|pwd|sig|signature|auth|code)=\S+`)
+	secretRE    = regexp.MustCompile(`(?i)\b(?:sk|pk|rk)-(?:proj-|live-|test-)?[a-z0-9_\-]{16,}|\b(?:sk|pk|rk|whsec)_(?:live_|test_)?[a-z0-9]{16,}|\bgh[pousr]_[a-z0-9]{20,}|\bgithub_pat_[a-z0-9_]{20,}|\bxox[abposr]-[a-z0-9\-]{10,}|\bAKIA[0-9A-Z]{16}\b|\bAIza[0-9a-z_\-]{30,}|\brbk_[0-9a-f]{16}_[a-z0-9_\-]{20,}|\bglpat-[a-z0-9_\-]{20,}|\beyJ[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}|\bbearer\s+[a-z0-9._\-~+/]{16,}=*|\b(?:api[_ ]?key|secret|token|password|passwd)\s*[:=]\s*\S{6,}`)
+	// The same prefixes with their separators gone (markup stripped, "s k _ l i v e" joined).
+	joinedSecretRE = regexp.MustCompile(`(?i)\b(?:sk|pk|rk)(?:live|test|proj|ant)[a-z0-9]{16,}|\bwhsec[a-z0-9]{20,}|\bgh[pousr][a-z0-9]{30,}|\bgithubpat[a-z0-9]{30,}` +
+		`|\bxox[abposr][0-9]{6,}[a-z0-9]{6,}|\bglpat[a-z0-9]{20,}|\brbk[0-9a-f]{16}[a-z0-9]{20,}`)
 	ibanRE         = regexp.MustCompile(`(?i)\b[a-z]{2}[0-9]{2}(?:[ \-]?[a-z0-9]){11,30}\b`)
 	ssnRE          = regexp.MustCompile(`\b[0-9]{3}[- ][0-9]{2}[- ][0-9]{4}\b`)
 	cardRE         = regexp.MustCompile(`\b(?:[0-9][ \-]?){12,18}[0-9]\b`)
@@ -129,8 +132,9 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 	if !utf8.ValidString(text) {
 		text = strings.ToValidUTF8(text, "")
 	}
-	// Fullwidth and other compatibility forms ("jane＠example．com") fold to ASCII first.
-	text = norm.NFKC.String(text)
+	// Fullwidth and other compatibility forms ("jane＠example．com") fold to ASCII first, and
+	// what a listener cannot see goes: the patterns see the text as it will be spoken.
+	text = canonical(text)
 	kinds := map[string]bool{}
 	replace := func(re *regexp.Regexp, kind string, check func(string) bool) {
 		text = re.ReplaceAllStringFunc(text, func(m string) string {
@@ -150,8 +154,9 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 	}
 	lower := strings.ToLower(text)
 	mayEmail := strings.Contains(text, "@") || strings.Contains(lower, " at ") || strings.Contains(lower, "(at)") || strings.Contains(lower, "[at]")
-	if spokenDigitWords(lower) >= minSpokenDigits {
-		replace(spokenDigitsRE, KindPhone, nil)
+	digitWords := spokenDigitWords(lower)
+	if digitWords >= minSpokenDigits {
+		replace(spokenDigitsRE, KindPhone, notCounting)
 	}
 	// An IBAN match may run on into the next word ("... 7654 32 by"): keep the longest valid
 	// prefix, made of whole space-separated groups.
@@ -176,8 +181,19 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 	if strings.Contains(text, "://") {
 		replace(urlCredRE, KindURL, nil)
 	}
-	if maySecret(strings.ToLower(text)) {
-		replace(secretRE, KindSecret, nil)
+	if lowerNow := strings.ToLower(text); maySecret(lowerNow) {
+		replace(secretRE, KindSecret, notAPlaceholder)
+		if mayJoinedSecret(strings.ToLower(text)) {
+			replace(joinedSecretRE, KindSecret, nil)
+		}
+	} else if mayJoinedSecret(lowerNow) {
+		replace(joinedSecretRE, KindSecret, nil)
+	}
+	if mayCredential(lower) {
+		if t, ok := replaceCredentials(text); ok {
+			text = t
+			kinds[KindSecret] = true
+		}
 	}
 	if mayEmail {
 		replace(emailRE, KindEmail, nil)
@@ -187,6 +203,24 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 		replace(ssnRE, KindNationID, validSSN)
 		replace(cardRE, KindCard, luhn)
 		replace(phoneRE, KindPhone, plausiblePhone)
+	}
+	// Said in pieces: a secret split into short runs or spelled out, then a number read out in
+	// groups or digit by digit.
+	runs := alnumRuns(text)
+	if t, found := replaceSplitSecrets(text, runs); found != nil {
+		text, runs = t, nil
+		for _, k := range found {
+			kinds[k] = true
+		}
+	}
+	if nDigits >= 3 || digitWords >= 3 {
+		if runs == nil {
+			runs = alnumRuns(text)
+		}
+		if t, kind := replaceNumberRuns(text, runs); kind != "" {
+			text = t
+			kinds[kind] = true
+		}
 	}
 	if t, ok := replaceTokenRuns(text); ok {
 		text = t
@@ -214,9 +248,17 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 var secretHints = []string{"k-", "k_", "c_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "akia", "aiza",
 	"glpat-", "eyj", "bearer", "key", "secret", "token", "passw"}
 
-func maySecret(lower string) bool {
-	for _, h := range secretHints {
-		if strings.Contains(lower, h) {
+// joinedSecretHints: the same for joinedSecretRE.
+var joinedSecretHints = []string{"sklive", "sktest", "skproj", "skant", "pklive", "pktest", "pkproj", "pkant", "rklive",
+	"rktest", "rkproj", "rkant", "whsec", "ghp", "gho", "ghu", "ghs", "ghr", "githubpat", "xox", "glpat", "rbk"}
+
+func maySecret(lower string) bool { return containsAny(lower, secretHints) }
+
+func mayJoinedSecret(lower string) bool { return containsAny(lower, joinedSecretHints) }
+
+func containsAny(s string, subs []string) bool {
+	for _, h := range subs {
+		if strings.Contains(s, h) {
 			return true
 		}
 	}
@@ -410,4 +452,24 @@ func randomLooking(m string) bool {
 		prev = c
 	}
 	return n >= 20 && hasDigit && switches*3 >= n
+}
+
+// notCounting: number words that do not count up or down by one ("one, two, three …" is
+// counting, not a phone number read out).
+func notCounting(m string) bool {
+	var units []numberUnit
+	for _, w := range strings.FieldsFunc(strings.ToLower(m), func(r rune) bool { return r < 'a' || r > 'z' }) {
+		v, ok := digitWordNumber[w]
+		if !ok {
+			return true
+		}
+		units = append(units, numberUnit{value: v})
+	}
+	return !counting(units)
+}
+
+// notAPlaceholder: "token: something private" is what an earlier pass left, not a token.
+func notAPlaceholder(m string) bool {
+	m = strings.ToLower(m)
+	return !strings.HasSuffix(m, placeholder(KindSecret)[:9]) && !strings.HasSuffix(m, placeholder(KindTerm))
 }

@@ -42,7 +42,8 @@ type Config struct {
 	// actions; the token then needs the link scope. Default true.
 	Link *bool `yaml:"link"`
 	// TimerLocalAfter is how long past a timer's due time the hub waits for the broker's ring
-	// before ringing the timer itself (the broker or the tailnet is not answering). Default 5s.
+	// before ringing the timer itself (the broker or the tailnet is not answering) — or past
+	// the copy's arrival, for a timer already overdue when it arrived. Default 5s.
 	TimerLocalAfter time.Duration `yaml:"timer_local_after"`
 }
 

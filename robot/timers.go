@@ -2,8 +2,10 @@ package robot
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 
@@ -14,31 +16,63 @@ import (
 // LocalTimers is the hub's copy of its room's pending timers (ID, label, due time — nothing
 // else), so that a kitchen timer still rings when home is unreachable. The broker rings a
 // timer when it is due; the hub rings it itself only if the broker's ring has not arrived
-// After the due time. Who rings is decided here, once per timer ID, under one lock: a
-// timer the hub rang itself answers the broker's late ring with LinkErrAlreadyRang, and a
-// timer the broker rang is never rung locally — the two never both ring.
+// After the due time — or After the copy arrived, for a timer that was already due then
+// (the broker and hub were both down): the broker, which just sent the copy, rings it with
+// its "went off N minutes ago" sentence, and only if it does not does the hub ring it, saying
+// the same. Who rings is decided here, once per timer ID, under one lock: a timer the hub
+// rang itself answers the broker's late ring with LinkErrAlreadyRang, and a timer the
+// broker rang is never rung locally — the two never both ring.
+//
+// A broker ring is acked OK only once it has played. Its playing does not depend on the link:
+// a link that drops while the chime uploads does not cut the ring short. The broker sends a
+// ring again when its ack did not arrive; a (timer, repeat) already played is acked without
+// playing it again, and a ring that failed to play gives the timer back to the copy, so the
+// hub still rings it if the broker does not.
 type LocalTimers struct {
 	Speaker Speaker
 	Sound   []byte // played when ringing locally; default the attention chime
 	Chime   []byte // played before the broker's ring sentence; default the attention chime
 	// Say, when set, speaks a local ring's sentence ("Your pasta timer is done.") on the robot
 	// itself after the chime (espeak-ng there); without it, or if it fails, the chime alone.
-	Say    func(ctx context.Context, text string) ([]byte, error)
-	After  time.Duration    // how long past due the hub waits for the broker's ring; default 5 s
-	Now    func() time.Time // default time.Now
-	Window time.Duration    // after a ring, "stop" or "okay" needs no wake phrase this long; default 10 s
+	Say   func(ctx context.Context, text string) ([]byte, error)
+	After time.Duration    // how long past due the hub waits for the broker's ring; default 5 s
+	Now   func() time.Time // default time.Now
+	// LateAfter: a local ring this late after the due time says when the timer went off;
+	// default 10 s (the broker's rule).
+	LateAfter time.Duration
+	// PlayTimeout bounds the playing of one ring, which does not end with the link; default 1 min.
+	PlayTimeout time.Duration
+	Window      time.Duration // after a ring, "stop" or "okay" needs no wake phrase this long; default 10 s
 	// Send, when set, sends a message up the robot link: a local ring is reported at once
 	// when the link is up (and again on the next connect when it is not).
 	Send func(context.Context, api.LinkMessage) error
 	Log  *slog.Logger
 
 	mu       sync.Mutex
-	pending  map[string]api.LinkTimer
+	pending  map[string]localTimer
 	owner    map[string]ringer // who rang each timer (kept a day so a late ring is recognized)
 	ownedAt  map[string]time.Time
-	rang     []string // rung locally, not yet reported to the broker
+	played   map[string]int           // the highest repeat of each timer the broker's rings played here
+	playing  map[string]chan struct{} // a broker ring of this timer is playing; closed when done
+	rang     []string                 // rung locally, not yet reported to the broker
 	lastRing time.Time
 	wake     chan struct{}
+}
+
+// localTimer is one timer of the copy, on the hub's clock.
+type localTimer struct {
+	id, label string
+	due       time.Time // the broker's time left, counted from when the copy arrived
+	since     time.Time // when the copy that first held it arrived
+}
+
+// ringAt is when the hub rings a timer itself: After past its due time, or past the copy's
+// arrival when it was already due then.
+func (t localTimer) ringAt(after time.Duration) time.Time {
+	if t.since.After(t.due) {
+		return t.since.Add(after)
+	}
+	return t.due.Add(after)
 }
 
 type ringer int
@@ -53,7 +87,8 @@ const maxLocalTimers = 256
 
 func (l *LocalTimers) init() {
 	if l.pending == nil {
-		l.pending, l.owner, l.ownedAt = map[string]api.LinkTimer{}, map[string]ringer{}, map[string]time.Time{}
+		l.pending, l.owner, l.ownedAt = map[string]localTimer{}, map[string]ringer{}, map[string]time.Time{}
+		l.played, l.playing = map[string]int{}, map[string]chan struct{}{}
 		l.wake = make(chan struct{}, 1)
 	}
 }
@@ -80,25 +115,36 @@ func (l *LocalTimers) log() *slog.Logger {
 }
 
 // Replace takes the broker's list (LinkTimers) as the new copy. Timers already rung by
-// either side stay rung.
+// either side stay rung. Each timer's due time is its LeftMS counted from now, on the hub's
+// clock (the broker's wall clock may not agree with the hub's).
 func (l *LocalTimers) Replace(ts []api.LinkTimer) {
+	now := l.now()
 	l.mu.Lock()
 	l.init()
-	clear(l.pending)
+	old := l.pending
+	l.pending = make(map[string]localTimer, len(ts))
 	for _, t := range ts {
 		if len(l.pending) >= maxLocalTimers {
 			break
 		}
-		if t.ID == "" || l.owner[t.ID] != 0 {
+		if t.ID == "" || l.owner[t.ID] != 0 || l.playing[t.ID] != nil {
 			continue
 		}
-		l.pending[t.ID] = api.LinkTimer{ID: t.ID, Label: t.Label, Due: t.Due}
+		lt := localTimer{id: t.ID, label: t.Label, due: t.Due, since: now}
+		if t.LeftMS != nil {
+			lt.due = now.Add(time.Duration(*t.LeftMS) * time.Millisecond)
+		}
+		if o, ok := old[t.ID]; ok {
+			lt.since = o.since
+		}
+		l.pending[t.ID] = lt
 	}
 	// Forget who rang what after a day.
 	for id, at := range l.ownedAt {
-		if l.now().Sub(at) > 24*time.Hour {
+		if now.Sub(at) > 24*time.Hour {
 			delete(l.owner, id)
 			delete(l.ownedAt, id)
+			delete(l.played, id)
 		}
 	}
 	l.mu.Unlock()
@@ -112,87 +158,150 @@ func (l *LocalTimers) poke() {
 	}
 }
 
-// Pending is the copy, soonest first.
+// Pending is the copy, soonest first, with due times on the hub's clock.
 func (l *LocalTimers) Pending() []api.LinkTimer {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var out []api.LinkTimer
 	for _, t := range l.pending {
-		out = append(out, t)
+		out = append(out, api.LinkTimer{ID: t.id, Label: t.label, Due: t.due})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Due.Before(out[j].Due) })
 	return out
 }
 
-// claim records who rings a timer. The broker may ring a timer again (its repeats); once
-// the hub rang a timer, nobody else does.
-func (l *LocalTimers) claim(id string, who ringer) bool {
+// claimLocal records that the hub rings a timer itself; false when either side already
+// claimed it. Once the hub rang a timer, nobody else does.
+func (l *LocalTimers) claimLocal(id string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.init()
-	switch l.owner[id] {
-	case byHub:
+	if l.owner[id] != 0 || l.playing[id] != nil {
 		return false
-	case byBroker:
-		return who == byBroker
 	}
-	l.owner[id], l.ownedAt[id] = who, l.now()
+	l.owner[id], l.ownedAt[id] = byHub, l.now()
 	delete(l.pending, id)
-	if who == byHub {
-		l.rang = append(l.rang, id)
-	}
+	l.rang = append(l.rang, id)
 	return true
 }
 
+func (l *LocalTimers) playTimeout() time.Duration {
+	if l.PlayTimeout > 0 {
+		return l.PlayTimeout
+	}
+	return time.Minute
+}
+
 // Ring is the broker's ring (LinkRing): play the chime and its sentence, unless the hub
-// already rang this timer itself.
+// already rang this timer itself (already_rang) or already played this repeat of it (OK,
+// not played again). It acks OK only once the ring has played.
 func (l *LocalTimers) Ring(ctx context.Context, r api.LinkRingAction) api.LinkAckBody {
 	if r.TimerID == "" {
 		return api.LinkAckBody{OK: false, Code: api.LinkErrInvalid}
 	}
-	if !l.claim(r.TimerID, byBroker) {
-		return api.LinkAckBody{OK: false, Code: api.LinkErrAlreadyRang}
+	id, repeat := r.TimerID, max(r.Repeat, 1)
+	var done chan struct{}
+	var restore localTimer
+	var claimed, hadCopy bool
+	for done == nil {
+		l.mu.Lock()
+		l.init()
+		if busy := l.playing[id]; busy != nil {
+			// The same timer is playing (a ring sent again after a dropped link): its outcome
+			// decides this one.
+			l.mu.Unlock()
+			select {
+			case <-busy:
+				continue
+			case <-ctx.Done():
+				return api.LinkAckBody{OK: false, Code: api.LinkErrBusy}
+			}
+		}
+		switch l.owner[id] {
+		case byHub:
+			l.mu.Unlock()
+			return api.LinkAckBody{OK: false, Code: api.LinkErrAlreadyRang}
+		case byBroker:
+			if repeat <= l.played[id] {
+				l.mu.Unlock()
+				return api.LinkAckBody{OK: true} // played before; its ack was lost
+			}
+		default:
+			claimed = true
+			restore, hadCopy = l.pending[id]
+			l.owner[id], l.ownedAt[id] = byBroker, l.now()
+			delete(l.pending, id)
+		}
+		done = make(chan struct{})
+		l.playing[id] = done
+		l.mu.Unlock()
 	}
+	// The ring plays to its end even if the link (and with it ctx) goes away meanwhile: the
+	// broker sends it again and is answered from l.played.
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.playTimeout())
+	err := l.playRing(pctx, r)
+	cancel()
+	l.mu.Lock()
+	delete(l.playing, id)
+	close(done)
+	if err != nil {
+		if claimed {
+			// Not heard: the timer is the copy's again, rung by whoever comes first.
+			delete(l.owner, id)
+			delete(l.ownedAt, id)
+			if hadCopy {
+				l.pending[id] = restore
+			}
+		}
+		l.mu.Unlock()
+		l.poke()
+		l.log().Warn("timer ring not played", "err", err)
+		return api.LinkAckBody{OK: false, Code: api.LinkErrFailed}
+	}
+	l.played[id] = max(l.played[id], repeat)
+	l.mu.Unlock()
+	l.rung()
+	return api.LinkAckBody{OK: true}
+}
+
+func (l *LocalTimers) playRing(ctx context.Context, r api.LinkRingAction) error {
 	sound := l.Chime
 	if sound == nil {
 		sound = attentionChime()
 	}
 	if err := l.Speaker.Play(ctx, "timer-chime.wav", sound); err != nil {
-		l.log().Warn("timer chime", "err", err)
-		return api.LinkAckBody{OK: false, Code: api.LinkErrFailed}
+		return fmt.Errorf("timer chime: %w", err)
 	}
 	if len(r.WAV) > 0 {
 		if err := l.Speaker.Play(ctx, "timer-"+r.TimerID+".wav", r.WAV); err != nil {
-			l.log().Warn("timer announcement", "err", err)
-			return api.LinkAckBody{OK: false, Code: api.LinkErrFailed}
+			return fmt.Errorf("timer announcement: %w", err)
 		}
 	}
-	l.rung()
-	return api.LinkAckBody{OK: true}
+	return nil
 }
 
-// Tick rings locally every timer whose due time passed more than After ago without the
-// broker's ring. It returns the IDs it rang.
+// Tick rings locally every timer the broker has not rung After past its due time (or past
+// the copy's arrival, for one already due then). It returns the IDs it rang.
 func (l *LocalTimers) Tick(ctx context.Context) []string {
 	now := l.now()
 	l.mu.Lock()
 	var due []string
-	labels := map[string]string{}
+	timers := map[string]localTimer{}
 	for id, t := range l.pending {
-		if !t.Due.Add(l.after()).After(now) {
+		if !t.ringAt(l.after()).After(now) {
 			due = append(due, id)
-			labels[id] = t.Label
+			timers[id] = t
 		}
 	}
 	l.mu.Unlock()
 	sort.Strings(due)
 	var rang []string
 	for _, id := range due {
-		if !l.claim(id, byHub) {
+		if !l.claimLocal(id) {
 			continue
 		}
 		rang = append(rang, id)
-		sound := l.localSound(ctx, labels[id])
+		sound := l.localSound(ctx, timers[id].label, l.now().Sub(timers[id].due))
 		l.log().Info("the broker did not ring a due timer: ringing it here")
 		if err := l.Speaker.Play(ctx, "timer-local.wav", sound); err != nil {
 			l.log().Warn("local timer ring", "err", err)
@@ -225,18 +334,15 @@ func (l *LocalTimers) Ringing() bool {
 	return !l.lastRing.IsZero() && l.now().Sub(l.lastRing) < w
 }
 
-// localSound is what a local ring plays: the chime, then the sentence when Say can make it.
-func (l *LocalTimers) localSound(ctx context.Context, label string) []byte {
+// localSound is what a local ring plays: the chime, then the sentence when Say can make it
+// ("Your pasta timer is done.", or when it is late "Your pasta timer went off 3 minutes ago.").
+func (l *LocalTimers) localSound(ctx context.Context, label string, late time.Duration) []byte {
 	if l.Sound != nil {
 		return l.Sound
 	}
 	if l.Say != nil {
-		name := "timer"
-		if label != "" {
-			name = label + " timer"
-		}
 		sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-		wav, err := l.Say(sctx, "Your "+name+" is done.")
+		wav, err := l.Say(sctx, l.localSentence(label, late))
 		cancel()
 		if err == nil {
 			if clip, err := speech.DecodeWAV(wav, time.Minute); err == nil {
@@ -248,6 +354,43 @@ func (l *LocalTimers) localSound(ctx context.Context, label string) []byte {
 		l.log().Warn("local timer sentence not synthesized; ringing with the chime", "err", err)
 	}
 	return attentionChime()
+}
+
+// localSentence is a local ring's sentence. Numbers are digits: the robot's synthesizer says them.
+func (l *LocalTimers) localSentence(label string, late time.Duration) string {
+	name := "timer"
+	if label != "" {
+		name = label + " timer"
+	}
+	lateAfter := l.LateAfter
+	if lateAfter <= 0 {
+		lateAfter = 10 * time.Second
+	}
+	if late <= lateAfter {
+		return "Your " + name + " is done."
+	}
+	return "Your " + name + " went off " + sayAgo(late) + "."
+}
+
+// sayAgo says how long ago: "40 seconds ago", "3 minutes ago", "2 hours and 5 minutes ago".
+func sayAgo(d time.Duration) string {
+	count := func(n int, unit string) string {
+		if n == 1 {
+			return "1 " + unit
+		}
+		return strconv.Itoa(n) + " " + unit + "s"
+	}
+	switch {
+	case d < time.Minute:
+		return count(int(d.Round(time.Second)/time.Second), "second") + " ago"
+	case d < time.Hour:
+		return count(int(d.Round(time.Minute)/time.Minute), "minute") + " ago"
+	}
+	m := int(d.Round(time.Minute) / time.Minute)
+	if m%60 == 0 {
+		return count(m/60, "hour") + " ago"
+	}
+	return count(m/60, "hour") + " and " + count(m%60, "minute") + " ago"
 }
 
 // attentionChime is the rising two-tone chime the hub plays before the broker speaks first.
@@ -284,9 +427,11 @@ func (l *LocalTimers) Run(ctx context.Context) {
 		l.Tick(ctx)
 		wait := time.Hour
 		now := l.now()
-		for _, t := range l.Pending() {
-			wait = min(wait, max(t.Due.Add(l.after()).Sub(now), 0))
+		l.mu.Lock()
+		for _, t := range l.pending {
+			wait = min(wait, max(t.ringAt(l.after()).Sub(now), 0))
 		}
+		l.mu.Unlock()
 		tm := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():

@@ -2,6 +2,7 @@ package robot
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 	"time"
@@ -40,10 +41,16 @@ func (c *stepClock) set(t time.Time) { c.mu.Lock(); c.now = t; c.mu.Unlock() }
 
 var due0 = time.Date(2026, 11, 30, 18, 0, 0, 0, time.UTC)
 
+// dueAt is the broker's copy of a timer due at due, sent when the hub's clock reads now.
+func dueAt(id, label string, due, now time.Time) api.LinkTimer {
+	left := due.Sub(now).Milliseconds()
+	return api.LinkTimer{ID: id, Label: label, Due: due, LeftMS: &left}
+}
+
 func TestHubRingsLocallyWhenTheBrokerDoesNot(t *testing.T) {
 	sp, clk := &countingSpeaker{}, &stepClock{now: due0.Add(-time.Minute)}
 	l := &LocalTimers{Speaker: sp, Now: clk.Now, After: 5 * time.Second}
-	l.Replace([]api.LinkTimer{{ID: "t-1", Label: "pasta", Due: due0}, {ID: "t-2", Due: due0.Add(time.Hour)}})
+	l.Replace([]api.LinkTimer{dueAt("t-1", "pasta", due0, clk.Now()), dueAt("t-2", "", due0.Add(time.Hour), clk.Now())})
 	clk.set(due0.Add(4 * time.Second))
 	if rang := l.Tick(context.Background()); len(rang) != 0 {
 		t.Fatalf("rang %v before the broker's grace passed", rang)
@@ -66,7 +73,7 @@ func TestHubRingsLocallyWhenTheBrokerDoesNot(t *testing.T) {
 		t.Fatalf("ack %+v", ack)
 	}
 	// A fresh list from the broker that still names it does not ring it again.
-	l.Replace([]api.LinkTimer{{ID: "t-1", Label: "pasta", Due: due0}})
+	l.Replace([]api.LinkTimer{dueAt("t-1", "pasta", due0, clk.Now())})
 	if rang := l.Tick(context.Background()); len(rang) != 0 {
 		t.Fatalf("rang again: %v", rang)
 	}
@@ -78,7 +85,7 @@ func TestHubRingsLocallyWhenTheBrokerDoesNot(t *testing.T) {
 func TestBrokerRingMeansNoLocalRing(t *testing.T) {
 	sp, clk := &countingSpeaker{}, &stepClock{now: due0}
 	l := &LocalTimers{Speaker: sp, Now: clk.Now}
-	l.Replace([]api.LinkTimer{{ID: "t-1", Label: "pasta", Due: due0}})
+	l.Replace([]api.LinkTimer{dueAt("t-1", "pasta", due0, clk.Now())})
 	if ack := l.Ring(context.Background(), api.LinkRingAction{TimerID: "t-1", WAV: []byte("x"), Repeat: 1}); !ack.OK {
 		t.Fatalf("ack %+v", ack)
 	}
@@ -106,9 +113,10 @@ func TestBrokerRingMeansNoLocalRing(t *testing.T) {
 // Exactly one of them plays, whichever way the race goes.
 func TestNoDoubleRingRace(t *testing.T) {
 	for i := range 500 {
-		sp, clk := &countingSpeaker{}, &stepClock{now: due0.Add(10 * time.Second)}
+		sp, clk := &countingSpeaker{}, &stepClock{now: due0}
 		l := &LocalTimers{Speaker: sp, Now: clk.Now, Chime: []byte{}, Sound: []byte{}}
-		l.Replace([]api.LinkTimer{{ID: "t-1", Due: due0}})
+		l.Replace([]api.LinkTimer{dueAt("t-1", "", due0, clk.Now())})
+		clk.set(due0.Add(10 * time.Second))
 		var wg sync.WaitGroup
 		var ack api.LinkAckBody
 		var local []string
@@ -140,7 +148,8 @@ func TestLocalTimersRunLoopRings(t *testing.T) {
 	done := make(chan struct{})
 	go func() { l.Run(ctx); close(done) }()
 	defer func() { cancel(); <-done }()
-	l.Replace([]api.LinkTimer{{ID: "t-1", Due: time.Now().Add(20 * time.Millisecond)}})
+	left := int64(20)
+	l.Replace([]api.LinkTimer{{ID: "t-1", Due: time.Now().Add(20 * time.Millisecond), LeftMS: &left}})
 	deadline := time.Now().Add(5 * time.Second)
 	for len(sp.names()) == 0 {
 		if time.Now().After(deadline) {
@@ -181,13 +190,14 @@ func TestLocalTimersOverLinkMessages(t *testing.T) {
 
 // A local ring says which timer it is when the robot can synthesize the sentence.
 func TestLocalRingSaysTheLabel(t *testing.T) {
-	sp, clk := &countingSpeaker{}, &stepClock{now: due0.Add(time.Minute)}
+	sp, clk := &countingSpeaker{}, &stepClock{now: due0}
 	var said []string
 	l := &LocalTimers{Speaker: sp, Now: clk.Now, Say: func(ctx context.Context, text string) ([]byte, error) {
 		said = append(said, text)
 		return Chime(), nil
 	}}
-	l.Replace([]api.LinkTimer{{ID: "t-1", Label: "pasta", Due: due0}, {ID: "t-2", Due: due0}})
+	l.Replace([]api.LinkTimer{dueAt("t-1", "pasta", due0, clk.Now()), dueAt("t-2", "", due0, clk.Now())})
+	clk.set(due0.Add(5 * time.Second))
 	l.Tick(context.Background())
 	if len(said) != 2 || said[0] != "Your pasta timer is done." || said[1] != "Your timer is done." {
 		t.Fatalf("said %q", said)
@@ -214,5 +224,190 @@ func TestRingingTimerIsAWakeBypass(t *testing.T) {
 	h.Timers.Ring(context.Background(), api.LinkRingAction{TimerID: "t-1", Repeat: 1})
 	if !bypass.Active() {
 		t.Fatal("a ringing timer does not open the way for 'stop'")
+	}
+}
+
+// gateSpeaker is a speaker whose uploads take as long as the test says: Play waits for the
+// gate (or its context, as a real upload does) and records what played to the end.
+type gateSpeaker struct {
+	mu      sync.Mutex
+	gate    chan struct{}
+	entered chan string
+	fail    error
+	done    []string
+	bodies  []string
+}
+
+func newGateSpeaker() *gateSpeaker {
+	return &gateSpeaker{gate: make(chan struct{}), entered: make(chan string, 16)}
+}
+
+func (s *gateSpeaker) Play(ctx context.Context, name string, wav []byte) error {
+	s.entered <- name
+	s.mu.Lock()
+	fail := s.fail
+	s.mu.Unlock()
+	if fail != nil {
+		return fail
+	}
+	select {
+	case <-s.gate:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	s.mu.Lock()
+	s.done = append(s.done, name)
+	s.bodies = append(s.bodies, string(wav))
+	s.mu.Unlock()
+	return nil
+}
+
+func (s *gateSpeaker) Stop(ctx context.Context) error { return nil }
+
+func (s *gateSpeaker) played() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.done...)
+}
+
+func (s *gateSpeaker) waitEntered(t *testing.T, name string) {
+	t.Helper()
+	select {
+	case got := <-s.entered:
+		if got != name {
+			t.Fatalf("playing %q, want %q", got, name)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("%q never started playing", name)
+	}
+}
+
+// The link drops while the ring's chime uploads (the link's context ends with it): the ring
+// still plays to its end, and the broker's second sending of it — its ack was lost — is
+// acked without playing it twice.
+func TestRingSurvivesALinkDropAndIsNotPlayedTwice(t *testing.T) {
+	sp, clk := newGateSpeaker(), &stepClock{now: due0}
+	l := &LocalTimers{Speaker: sp, Now: clk.Now, Chime: []byte("chime")}
+	l.Replace([]api.LinkTimer{dueAt("t-1", "pasta", due0, clk.Now())})
+	link, drop := context.WithCancel(context.Background())
+	acked := make(chan api.LinkAckBody, 1)
+	go func() {
+		acked <- l.Ring(link, api.LinkRingAction{TimerID: "t-1", WAV: []byte("Your pasta timer is done."), Repeat: 1})
+	}()
+	sp.waitEntered(t, "timer-chime.wav")
+	drop() // the link went down mid-upload
+	close(sp.gate)
+	select {
+	case <-acked: // its ack has no link to go up on: lost
+	case <-time.After(5 * time.Second):
+		t.Fatal("the ring never finished")
+	}
+	if got := sp.played(); len(got) != 2 || got[1] != "timer-t-1.wav" {
+		t.Fatalf("played to the end: %v (the ring was cut short by the link drop)", got)
+	}
+	// The broker, back, sends the same ring again: acked, not played again.
+	if ack := l.Ring(context.Background(), api.LinkRingAction{TimerID: "t-1", WAV: []byte("late"), Repeat: 1}); !ack.OK {
+		t.Fatalf("second sending: %+v", ack)
+	}
+	// Its repeat is a new ring and plays.
+	if ack := l.Ring(context.Background(), api.LinkRingAction{TimerID: "t-1", WAV: []byte("again"), Repeat: 2}); !ack.OK {
+		t.Fatalf("repeat: %+v", ack)
+	}
+	clk.set(due0.Add(time.Minute))
+	if rang := l.Tick(context.Background()); len(rang) != 0 {
+		t.Fatalf("rang locally as well: %v", rang)
+	}
+	if got := sp.played(); len(got) != 4 {
+		t.Fatalf("played %v, want the first ring once and the repeat once", got)
+	}
+}
+
+// A broker ring that could not be played (the daemon refused the upload) leaves the timer to
+// the hub: if the broker does not ring it again, the hub rings it itself.
+func TestUnplayedBrokerRingGoesBackToTheHub(t *testing.T) {
+	sp, clk := newGateSpeaker(), &stepClock{now: due0}
+	sp.fail = errors.New("daemon: 500")
+	l := &LocalTimers{Speaker: sp, Now: clk.Now, Chime: []byte("chime"), Sound: []byte("local")}
+	l.Replace([]api.LinkTimer{dueAt("t-1", "pasta", due0, clk.Now())})
+	if ack := l.Ring(context.Background(), api.LinkRingAction{TimerID: "t-1", WAV: []byte("x"), Repeat: 1}); ack.OK || ack.Code != api.LinkErrFailed {
+		t.Fatalf("ack %+v", ack)
+	}
+	sp.mu.Lock()
+	sp.fail = nil
+	sp.mu.Unlock()
+	close(sp.gate)
+	clk.set(due0.Add(5 * time.Second))
+	if rang := l.Tick(context.Background()); len(rang) != 1 {
+		t.Fatalf("the hub did not ring a timer the broker's ring never played: %v", rang)
+	}
+	if got := sp.played(); len(got) != 1 || got[0] != "timer-local.wav" {
+		t.Fatalf("played %v", got)
+	}
+}
+
+// The broker and the hub were both down when the timer came due. The copy that arrives
+// with the link holds it overdue: the hub leaves the broker its After to ring it with "went
+// off N minutes ago", and rings it itself — saying the same — only if the broker does not.
+func TestOverdueCopyLeavesTheBrokerItsLateRing(t *testing.T) {
+	for _, brokerRings := range []bool{true, false} {
+		sp, clk := &countingSpeaker{}, &stepClock{now: due0.Add(3 * time.Minute)}
+		var said []string
+		l := &LocalTimers{Speaker: sp, Now: clk.Now, After: 5 * time.Second, Say: func(ctx context.Context, text string) ([]byte, error) {
+			said = append(said, text)
+			return Chime(), nil
+		}}
+		l.Replace([]api.LinkTimer{dueAt("t-1", "pasta", due0, clk.Now())})
+		if rang := l.Tick(context.Background()); len(rang) != 0 {
+			t.Fatalf("the hub rang an overdue timer the moment the broker sent it: %v", rang)
+		}
+		clk.set(due0.Add(3*time.Minute + 2*time.Second))
+		if brokerRings {
+			if ack := l.Ring(context.Background(), api.LinkRingAction{TimerID: "t-1", WAV: []byte("went off"), Repeat: 1}); !ack.OK {
+				t.Fatalf("ack %+v", ack)
+			}
+		}
+		clk.set(due0.Add(3*time.Minute + 5*time.Second))
+		rang := l.Tick(context.Background())
+		if brokerRings {
+			if len(rang) != 0 || len(said) != 0 {
+				t.Fatalf("rang locally after the broker rang: %v %q", rang, said)
+			}
+			if got := sp.names(); len(got) != 2 || got[1] != "timer-t-1.wav" {
+				t.Fatalf("played %v", got)
+			}
+			continue
+		}
+		if len(rang) != 1 || len(said) != 1 || said[0] != "Your pasta timer went off 3 minutes ago." {
+			t.Fatalf("local ring %v said %q", rang, said)
+		}
+	}
+}
+
+// The broker's wall clock is a day behind the hub's (it was stepped, or never synced): its
+// copy names a due time a day ago, but ten minutes left. The hub counts the ten minutes on
+// its own clock and does not ring early. A copy without the time left (an older broker) is
+// read by its due time.
+func TestCopyCountsTimeLeftOnTheHubsClock(t *testing.T) {
+	sp, clk := &countingSpeaker{}, &stepClock{now: due0}
+	l := &LocalTimers{Speaker: sp, Now: clk.Now, Sound: []byte("local")}
+	behind := dueAt("t-1", "pasta", due0.Add(10*time.Minute), clk.Now())
+	behind.Due = behind.Due.Add(-24 * time.Hour)
+	old := api.LinkTimer{ID: "t-2", Due: due0.Add(time.Minute)}
+	l.Replace([]api.LinkTimer{behind, old})
+	clk.set(due0.Add(time.Minute + 4*time.Second))
+	if rang := l.Tick(context.Background()); len(rang) != 0 {
+		t.Fatalf("rang early: %v", rang)
+	}
+	clk.set(due0.Add(time.Minute + 5*time.Second))
+	if rang := l.Tick(context.Background()); len(rang) != 1 || rang[0] != "t-2" {
+		t.Fatalf("rang %v, want the older broker's timer by its due time", rang)
+	}
+	clk.set(due0.Add(10*time.Minute + 4*time.Second))
+	if rang := l.Tick(context.Background()); len(rang) != 0 {
+		t.Fatalf("rang early: %v", rang)
+	}
+	clk.set(due0.Add(10*time.Minute + 5*time.Second))
+	if rang := l.Tick(context.Background()); len(rang) != 1 || rang[0] != "t-1" {
+		t.Fatalf("rang %v", rang)
 	}
 }

@@ -35,9 +35,13 @@ type Record struct {
 	Time    time.Time
 	ID      string
 	By      string // the operator's device name
-	Target  string // a robot's name, or "all"
+	Target  string // a known robot's name, "all", or UnknownTarget
 	Outcome string // ok, or failed when no robot played it
 }
+
+// UnknownTarget is what the audit log names as the target of an announcement to a robot
+// the broker does not know: the name a caller typed is free text and never recorded.
+const UnknownTarget = "unknown"
 
 // MaxChars bounds an announcement.
 const MaxChars = 300
@@ -51,12 +55,16 @@ var (
 
 // Announcer speaks announcements on robots.
 type Announcer struct {
-	Link       Link               // nil: nothing is delivered
-	Synth      speech.Synthesizer // nil: the robots play the chime only
-	Redact     func(string) (string, error)
-	Audit      func(context.Context, Record) error // required
-	Expression string                              // sent after the speech; default none
-	Timeout    time.Duration                       // per robot; default 10 s
+	Link   Link               // nil: nothing is delivered
+	Synth  speech.Synthesizer // nil: the robots play the chime only
+	Redact func(string) (string, error)
+	Audit  func(context.Context, Record) error // required
+	// Known reports whether a name is one of the broker's robots (configured, or linked since
+	// start). A target that is neither known nor connected is audited as "unknown", never as
+	// the name the caller typed. nil: only connected robots are known.
+	Known      func(device string) bool
+	Expression string        // sent after the speech; default none
+	Timeout    time.Duration // per robot; default 10 s
 	Log        *slog.Logger
 }
 
@@ -79,12 +87,15 @@ func (a *Announcer) Announce(ctx context.Context, by string, req api.AnnounceReq
 	}
 	targets, target := connected, "all"
 	if !req.All {
-		target = req.Robot
+		target = UnknownTarget
 		targets = nil
 		if slices.Contains(connected, req.Robot) {
 			targets = []string{req.Robot}
 		} else {
 			res.NotDelivered = append(res.NotDelivered, req.Robot)
+		}
+		if len(targets) > 0 || (a.Known != nil && a.Known(req.Robot)) {
+			target = req.Robot
 		}
 	}
 	slices.Sort(targets)

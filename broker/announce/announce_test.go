@@ -115,3 +115,22 @@ func TestNothingIsSentWithoutItsAuditRecord(t *testing.T) {
 		t.Fatal("announced without an audit record")
 	}
 }
+
+// TestAnnounceAuditsOnlyAKnownTarget: the name a caller typed is audited only when it is a
+// robot (connected, or known to the broker); anything else is recorded as UnknownTarget.
+func TestAnnounceAuditsOnlyAKnownTarget(t *testing.T) {
+	a, _, recs := newAnnouncer()
+	a.Known = func(d string) bool { return d == "attic-robot" }
+	for _, robot := range []string{"kitchen-robot", "attic-robot", "the door code is 4321"} {
+		if _, err := a.Announce(context.Background(), "mom-phone", api.AnnounceRequest{Robot: robot, Text: "Dinner"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for _, r := range *recs {
+		got = append(got, r.Target)
+	}
+	if strings.Join(got, "|") != "kitchen-robot|attic-robot|"+UnknownTarget {
+		t.Fatalf("audited targets %q", got)
+	}
+}

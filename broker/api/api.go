@@ -49,6 +49,9 @@ const (
 	CodeInternal             = "internal"
 	// CodeNotFound answers a path that is not a route of the API at all.
 	CodeNotFound = "not_found"
+	// CodeUnknownHost (421) answers a request whose Host is not one of the broker's own
+	// names (a DNS-rebinding page, a misconfigured proxy), before any route runs.
+	CodeUnknownHost = "unknown_host"
 
 	// Codes of the teleport console's calls.
 	CodeNotOwner     = "not_owner"     // 403: the tailnet identity is not one of teleport.owners, or is a tagged node

@@ -99,14 +99,22 @@ type LinkPresenceAction struct {
 	Who    string `json:"who,omitempty"`
 }
 
-// LinkTimer is all the hub keeps of a pending timer: enough to ring it locally.
+// LinkTimer is all the hub keeps of a pending timer: enough to ring it locally. The hub
+// counts LeftMS from the moment the copy arrives, on its own clock, so the broker's and the
+// hub's wall clocks need not agree; Due is the broker's wall-clock reading of the same
+// moment (the hub falls back to it only when LeftMS is absent, from an older broker).
 type LinkTimer struct {
-	ID    string    `json:"id"`
-	Label string    `json:"label,omitempty"` // from the closed label list, or empty
-	Due   time.Time `json:"due"`
+	ID     string    `json:"id"`
+	Label  string    `json:"label,omitempty"` // from the closed label list, or empty
+	Due    time.Time `json:"due"`
+	LeftMS *int64    `json:"left_ms,omitempty"` // milliseconds until due when the broker sent it; negative when overdue
 }
 
-// LinkRingAction is a due timer: the announcement audio and which timer it is.
+// LinkRingAction is a due timer: the announcement audio and which timer it is. The hub acks
+// it OK only once it has played it; the broker counts a ring as rung only on that ack and
+// sends it again (same TimerID and Repeat) when the ack does not come — after a dropped link
+// or a broker restart — so the hub plays each (TimerID, Repeat) at most once and acks a ring
+// it already played without playing it again.
 type LinkRingAction struct {
 	TimerID string `json:"timer_id"`
 	WAV     []byte `json:"wav"`

@@ -90,9 +90,10 @@ type Console struct {
 	d   Deps
 	log *slog.Logger
 
+	pageKey []byte // signs page tokens (http.go)
+
 	mu       sync.Mutex
 	sessions map[string]*session // by device
-	tokens   map[string]pageToken
 }
 
 // New builds a console.
@@ -121,7 +122,7 @@ func New(d Deps) (*Console, error) {
 	if d.LastTurn == nil {
 		d.LastTurn = func(context.Context, string) time.Time { return time.Time{} }
 	}
-	return &Console{d: d, log: d.Logger, sessions: map[string]*session{}, tokens: map[string]pageToken{}}, nil
+	return &Console{d: d, log: d.Logger, pageKey: newPageKey(), sessions: map[string]*session{}}, nil
 }
 
 // Handler serves the page, its assets and its JSON calls.

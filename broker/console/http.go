@@ -2,10 +2,12 @@ package console
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
-	"crypto/subtle"
+	"crypto/sha256"
 	"embed"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"html/template"
@@ -15,6 +17,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/hostname"
 )
 
 //go:embed assets
@@ -76,43 +79,51 @@ func (c *Console) deny(w http.ResponseWriter, r *http.Request, p Person, why str
 	pageTmpl.ExecuteTemplate(w, "denied.html", map[string]string{"Login": p.Login, "Node": p.Node, "Why": why})
 }
 
-// pageToken is issued with each page load and must come back with every state-changing
-// call: a cross-site page cannot read it, so it cannot forge one.
-type pageToken struct {
-	login   string
-	expires time.Time
+// Page tokens are issued with each page load and must come back with every state-changing
+// call: a cross-site page cannot read one, so it cannot forge one. They are stateless — a
+// random nonce, an expiry and an HMAC over both and the owner's login, under a key the
+// console draws at start — so a page load stores nothing, a check costs the same whatever
+// number of pages were loaded, and a token dies with its expiry or the broker's restart.
+const (
+	pageTokenTTL   = 12 * time.Hour
+	pageNonceBytes = 16
+	pageTokenBytes = 8 + pageNonceBytes + sha256.Size // expiry, nonce, MAC
+)
+
+func newPageKey() []byte {
+	k := make([]byte, 32)
+	rand.Read(k)
+	return k
 }
 
-const pageTokenTTL = 12 * time.Hour
+func (c *Console) pageMAC(login string, expiryAndNonce []byte) []byte {
+	m := hmac.New(sha256.New, c.pageKey)
+	m.Write([]byte("reachy-broker console page token\x00"))
+	m.Write([]byte(strings.ToLower(login)))
+	m.Write([]byte{0})
+	m.Write(expiryAndNonce)
+	return m.Sum(nil)
+}
 
 func (c *Console) issueToken(login string) string {
-	b := make([]byte, 32)
-	rand.Read(b)
-	tok := base64.RawURLEncoding.EncodeToString(b)
-	now := c.d.Now()
-	c.mu.Lock()
-	for k, v := range c.tokens {
-		if now.After(v.expires) {
-			delete(c.tokens, k)
-		}
-	}
-	c.tokens[tok] = pageToken{login: login, expires: now.Add(pageTokenTTL)}
-	c.mu.Unlock()
-	return tok
+	b := make([]byte, 8+pageNonceBytes, pageTokenBytes)
+	binary.BigEndian.PutUint64(b, uint64(c.d.Now().Add(pageTokenTTL).Unix()))
+	rand.Read(b[8:])
+	return base64.RawURLEncoding.EncodeToString(append(b, c.pageMAC(login, b)...))
 }
 
 func (c *Console) tokenValid(tok, login string) bool {
-	if tok == "" {
+	b, err := base64.RawURLEncoding.DecodeString(tok)
+	if err != nil || len(b) != pageTokenBytes {
 		return false
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for k, v := range c.tokens { // constant time per comparison; the map is small
-		if subtle.ConstantTimeCompare([]byte(k), []byte(tok)) == 1 {
-			return v.login == login && c.d.Now().Before(v.expires)
-		}
+	body, mac := b[:8+pageNonceBytes], b[8+pageNonceBytes:]
+	if !hmac.Equal(mac, c.pageMAC(login, body)) {
+		return false
 	}
-	return false
+	expires := time.Unix(int64(binary.BigEndian.Uint64(body)), 0)
+	now := c.d.Now()
+	return now.Before(expires) && expires.Sub(now) <= pageTokenTTL+time.Second
 }
 
 // sameOrigin refuses a state-changing request that a browser says came from another site,
@@ -133,7 +144,7 @@ func (c *Console) sameOrigin(next http.HandlerFunc) http.HandlerFunc {
 			return
 		}
 		u, err := url.Parse(origin)
-		if err != nil || !strings.EqualFold(u.Host, r.Host) {
+		if err != nil || !sameHost(u.Host, r.Host) {
 			refuse("this request came from another origin")
 			return
 		}
@@ -143,6 +154,17 @@ func (c *Console) sameOrigin(next http.HandlerFunc) http.HandlerFunc {
 		}
 		next(w, r)
 	}
+}
+
+// sameHost reports whether an Origin's host and the request's Host name the same host, in
+// canonical form (case, a trailing dot).
+func sameHost(origin, host string) bool {
+	o, err := hostname.Parse(origin)
+	if err != nil {
+		return false
+	}
+	h, err := hostname.Parse(host)
+	return err == nil && o == h
 }
 
 func (c *Console) servePage(w http.ResponseWriter, r *http.Request) {

@@ -82,6 +82,12 @@ func (c *Console) serveAction(w http.ResponseWriter, r *http.Request) {
 			Expression string `json:"expression"`
 		}
 		if err = decodeJSON(r, &body); err == nil {
+			// Only the closed list reaches the robot and the audit log: anything else is the
+			// caller's free text, refused before it is recorded or sent.
+			if c.d.Expressions == nil || !slices.Contains(c.d.Expressions(), body.Expression) {
+				err = &consoleError{status: http.StatusBadRequest, code: api.CodeInvalidArgs, msg: "the expression must be one of the page's list"}
+				break
+			}
 			err = c.act(ctx, p, device, "teleport.expression", body.Expression, api.LinkMessage{Type: api.LinkExpression, Expression: body.Expression})
 		}
 	case "look":

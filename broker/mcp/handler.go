@@ -290,7 +290,9 @@ func (h *Handler) server(c Caller, tools *toolSet, list bool, oneMessage bool) *
 }
 
 // MetadataURL is the absolute URL of the protected resource metadata for the /mcp resource
-// reached by r.
+// reached by r. r.Host is one of the broker's own names in canonical form: the broker
+// refuses any other Host (unknown_host) before a route runs, so nothing here echoes a name a
+// request made up.
 func MetadataURL(r *http.Request) string { return origin(r) + MetadataPath + Path }
 
 func origin(r *http.Request) string {

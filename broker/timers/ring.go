@@ -10,16 +10,18 @@ import (
 	"github.com/reachy-broker/reachy-broker/broker/api"
 )
 
-// Ringing: one due timer rung over the robot link (audited before it is sent), its next ring
-// scheduled, and the hubs kept in step with the timers of their rooms.
+// Ringing: a due timer handed to the outboxes of the robots it rings on (deliver.go), its
+// next ring scheduled once they have answered, and the hubs kept in step with the timers of
+// their rooms.
 
-// ring rings one due timer once (or lets it go: missed, or its rings are used up).
+// ring hands one due timer's next ring to its robots (or lets it go: missed, or its rings
+// are used up). It never waits for a robot.
 func (s *Service) ring(ctx context.Context, t *Timer, now time.Time) {
 	// A timer that came due (or was due to ring again) longer than the grace window ago —
 	// the broker was down — is let go rather than rung hours late.
 	late := now.Sub(t.Due)
 	if t.Rings > 0 {
-		late = now.Sub(t.NextRing)
+		late = now.Sub(t.sched)
 	}
 	if late > s.set.Grace {
 		s.log.Warn("a timer came due too long ago to ring", "late", now.Sub(t.Due).Round(time.Second))
@@ -33,67 +35,67 @@ func (s *Service) ring(ctx context.Context, t *Timer, now time.Time) {
 	}
 	targets := s.targets(t)
 	if len(targets) == 0 {
-		s.reschedule(ctx, t, now.Add(s.set.Retry), t.Rings)
+		s.reschedule(ctx, t.ID, now.Add(s.set.Retry), t.Rings, t.sched)
 		return
 	}
-	text := s.sentence(t, now)
-	wav := s.voice(ctx, text)
-	n := t.Rings + 1
-	// Durable first: a crash after this line never rings this ring again.
-	if !s.reschedule(ctx, t, now.Add(s.set.Every), n) {
-		return
+	a := &attempt{t: *t, n: t.Rings + 1, at: now, text: s.sentence(t, now), left: len(targets)}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.live[t.ID]; !ok {
+		return // cancelled meanwhile
 	}
-	rang, hubRang := 0, false
+	s.inflight[t.ID] = a
 	for _, dev := range targets {
-		// No ring without its audit record.
-		if err := s.d.Audit(ctx, s.record(dev, t, "ok", "")); err != nil {
-			s.log.Error("audit write failed: the timer does not ring now", "err", err)
-			continue
-		}
-		ack, err := s.send(ctx, dev, api.LinkMessage{Type: api.LinkRing, ID: fmt.Sprintf("%s-%d", t.ID, n),
-			Ring: &api.LinkRingAction{TimerID: t.ID, WAV: wav, Repeat: n}})
-		switch {
-		case err != nil:
-			s.log.Warn("ring not delivered", "device", dev, "err", err)
-			s.auditOutcome(ctx, s.record(dev, t, "error", "not_delivered"))
-			continue
-		case !ack.OK && ack.Code == api.LinkErrAlreadyRang:
-			hubRang = true
-			s.auditOutcome(ctx, s.record(dev, t, "ok", "rang_on_hub"))
-			continue
-		case !ack.OK:
-			s.log.Warn("robot refused the ring", "device", dev, "code", ack.Code)
-			s.auditOutcome(ctx, s.record(dev, t, "error", "refused_"+ack.Code))
-			continue
-		}
-		rang++
-		s.send(ctx, dev, api.LinkMessage{Type: api.LinkExpression, ID: fmt.Sprintf("%s-%d-x", t.ID, n), Expression: s.set.Expression})
-		if s.d.FollowUp != nil {
-			s.d.FollowUp(dev)
-		}
+		s.enqueue(ctx, dev, func(ob *outbox) { ob.rings = append(ob.rings, ringJob{a: a}) })
 	}
+}
+
+// settle decides what became of a ring once every robot it went to has answered. Only a
+// ring a robot acked as played counts: one that was not delivered, or whose ack was lost
+// with the link, is rung again (the hub recognizes a ring it already played by timer ID and
+// repeat, acks it and does not play it twice).
+func (s *Service) settle(ctx context.Context, a *attempt) {
+	id, n := a.t.ID, a.n
 	switch {
-	case hubRang:
-		s.end(ctx, "rang on the hub", t.ID)
-	case rang == 0 && n == 1:
-		// Nobody took the first ring: it stays pending and is tried again.
-		s.reschedule(ctx, t, now.Add(s.set.Retry), 0)
-	case n >= s.set.Rings:
-		s.end(ctx, "rang out", t.ID)
+	case a.hubRang:
+		s.end(ctx, "rang on the hub", id)
+	case a.played > 0 && n >= s.set.Rings:
+		s.end(ctx, "rang out", id)
+	case a.played > 0:
+		next := a.at.Add(s.set.Every)
+		s.reschedule(ctx, id, next, n, next)
+	case n == 1:
+		// Nobody played the first ring: it stays pending and is tried again (within the
+		// grace window, measured from the due time).
+		s.reschedule(ctx, id, s.clock.Now().Add(s.set.Retry), a.t.Rings, a.t.sched)
+	default:
+		// A repeat nobody played is tried again until the next repeat is due; then it is
+		// given up (its audit record says not delivered) and the next one goes.
+		now := s.clock.Now()
+		if next := now.Add(s.set.Retry); next.Before(a.t.sched.Add(s.set.Every)) {
+			s.reschedule(ctx, id, next, a.t.Rings, a.t.sched)
+			return
+		}
+		if n >= s.set.Rings {
+			s.end(ctx, "rang out", id)
+			return
+		}
+		next := a.t.sched.Add(s.set.Every)
+		s.reschedule(ctx, id, next, n, next)
 	}
 }
 
 // reschedule makes a timer's ring count and next look durable.
-func (s *Service) reschedule(ctx context.Context, t *Timer, next time.Time, rings int) bool {
+func (s *Service) reschedule(ctx context.Context, id string, next time.Time, rings int, sched time.Time) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	live, ok := s.live[t.ID]
+	live, ok := s.live[id]
 	if !ok {
 		return false // cancelled meanwhile
 	}
 	old := *live
-	live.NextRing, live.Rings = next, rings
-	if err := s.st.update(ctx, live); err != nil {
+	live.NextRing, live.Rings, live.sched = next, rings, sched
+	if err := s.st.update(ctx, live, s.clock.Now()); err != nil {
 		*live = old
 		s.log.Error("timer state not saved", "err", err)
 		// Try again after a pause rather than spinning.
@@ -160,14 +162,19 @@ func (s *Service) audit(ctx context.Context, dev, id, outcome, code string) {
 	}
 }
 
-// pendingFor is the hub's copy for a place: ID, label and due time of the timers not yet rung.
+// pendingFor is the hub's copy for a place: ID, label, due time and time left of the timers
+// not yet rung. The hub counts the time left from when the copy arrives, on its own clock, so
+// the two machines' wall clocks need not agree.
 func (s *Service) pendingFor(place string) []api.LinkTimer {
+	now := s.clock.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := []api.LinkTimer{}
 	for _, t := range s.live {
 		if t.place() == place && t.Rings == 0 {
-			out = append(out, api.LinkTimer{ID: t.ID, Label: t.Label, Due: t.Due.UTC()})
+			left := t.Due.Sub(now)
+			ms := left.Milliseconds()
+			out = append(out, api.LinkTimer{ID: t.ID, Label: t.Label, Due: now.Add(left).UTC().Round(0), LeftMS: &ms})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Due.Before(out[j].Due) })
@@ -183,27 +190,23 @@ func (s *Service) sendTimers(ctx context.Context, dev string, ts []api.LinkTimer
 	return true
 }
 
-// syncDirty sends each changed place's pending timers to its connected robots.
+// syncDirty queues a fresh copy for each connected robot of a changed place (each robot's
+// outbox sends it; a slow robot delays only its own).
 func (s *Service) syncDirty(ctx context.Context) {
 	s.mu.Lock()
-	l := s.link
-	dirty := s.dirty
-	s.dirty = map[string]bool{}
-	s.mu.Unlock()
+	l, dirty := s.link, s.dirty
 	if l == nil || len(dirty) == 0 {
-		if l == nil && len(dirty) > 0 {
-			s.mu.Lock()
-			for p := range dirty {
-				s.dirty[p] = true
-			}
-			s.mu.Unlock()
-		}
+		s.mu.Unlock()
 		return
 	}
-	for _, dev := range l.Connected() {
-		p := placeOf(dev, s.d.RoomOf(dev))
-		if dirty[p] {
-			s.sendTimers(ctx, dev, s.pendingFor(p))
+	s.dirty = map[string]bool{}
+	s.mu.Unlock()
+	conn := l.Connected()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, dev := range conn {
+		if dirty[placeOf(dev, s.d.RoomOf(dev))] {
+			s.enqueue(ctx, dev, func(ob *outbox) { ob.copy = true })
 		}
 	}
 }

@@ -83,17 +83,27 @@ type Service struct {
 	log   *slog.Logger
 	wake  chan struct{}
 
-	mu     sync.Mutex
-	live   map[string]*Timer
-	link   Link
-	dirty  map[string]bool   // places whose robots need a fresh copy of their pending timers
-	voices map[string][]byte // synthesized ring sentences by text
+	mu       sync.Mutex
+	live     map[string]*Timer
+	link     Link
+	dirty    map[string]bool     // places whose robots need a fresh copy of their pending timers
+	voices   map[string][]byte   // synthesized ring sentences by text
+	outboxes map[string]*outbox  // each robot's deliveries not yet made, by device
+	inflight map[string]*attempt // the ring of each timer that is on its way, by timer ID
+	base     context.Context     // the context deliveries run in (Run's); nil before Run
+	stopped  bool                // Run has returned: nothing more is delivered
+	cp       checkpoint          // the clock checkpoint last saved
+
+	deliveries sync.WaitGroup // running outbox workers
 }
 
 // ErrFull is returned by Start when a room has as many timers as it may.
 var ErrFull = errors.New("too many timers")
 
-// Open loads the live timers from the state database (creating the table if needed).
+// Open loads the live timers from the state database (creating the table if needed). What
+// each timer had left is carried across the restart on the boot clock (see resume), so a
+// wall clock that was stepped while the broker was down neither drops a timer as missed nor
+// rings it early.
 func Open(ctx context.Context, d Deps) (*Service, error) {
 	if d.DB == nil || d.Audit == nil {
 		return nil, errors.New("timers: a database and an audit log are required")
@@ -117,7 +127,11 @@ func Open(ctx context.Context, d Deps) (*Service, error) {
 		return nil, err
 	}
 	s := &Service{d: d, set: d.Settings, clock: d.Clock, st: st, log: d.Logger, wake: make(chan struct{}, 1),
-		live: map[string]*Timer{}, link: d.Link, dirty: map[string]bool{}, voices: map[string][]byte{}}
+		live: map[string]*Timer{}, link: d.Link, dirty: map[string]bool{}, voices: map[string][]byte{},
+		outboxes: map[string]*outbox{}, inflight: map[string]*attempt{}}
+	if err := s.resume(ctx, ts); err != nil {
+		return nil, err
+	}
 	for _, t := range ts {
 		s.live[t.ID] = t
 		s.dirty[t.place()] = true
@@ -155,7 +169,7 @@ func newID() string {
 // Start sets a timer for the device (in its room). The row is durable before Start returns.
 func (s *Service) Start(ctx context.Context, device, room, label string, d time.Duration) (*Timer, error) {
 	now := s.clock.Now()
-	t := &Timer{ID: newID(), Device: device, Room: room, Label: label, Duration: d, Created: now, Due: now.Add(d), NextRing: now.Add(d)}
+	t := &Timer{ID: newID(), Device: device, Room: room, Label: label, Duration: d, Created: now, Due: now.Add(d), NextRing: now.Add(d), sched: now.Add(d)}
 	s.mu.Lock()
 	n := 0
 	for _, o := range s.live {
@@ -168,7 +182,7 @@ func (s *Service) Start(ctx context.Context, device, room, label string, d time.
 		return nil, ErrFull
 	}
 	// The insert happens under the lock so that the count cannot be passed by a racing Start.
-	if err := s.st.insert(ctx, t); err != nil {
+	if err := s.st.insert(ctx, t, now); err != nil {
 		s.mu.Unlock()
 		return nil, err
 	}
@@ -239,7 +253,7 @@ func (s *Service) Silence(ctx context.Context, device string) (int, error) {
 	s.mu.Lock()
 	var ids []string
 	for _, t := range s.live {
-		if t.Rings > 0 && t.place() == p {
+		if (t.Rings > 0 || s.inflight[t.ID] != nil) && t.place() == p {
 			ids = append(ids, t.ID)
 		}
 	}
@@ -247,9 +261,12 @@ func (s *Service) Silence(ctx context.Context, device string) (int, error) {
 	return s.end(ctx, "acknowledged", ids...)
 }
 
-// HubConnected sends a robot whose link just came up its place's pending timers.
+// HubConnected sends a robot whose link just came up its place's pending timers (through
+// the robot's own outbox: a slow robot delays nobody else).
 func (s *Service) HubConnected(ctx context.Context, device string) {
-	s.sendTimers(ctx, device, s.pendingFor(placeOf(device, s.d.RoomOf(device))))
+	s.mu.Lock()
+	s.enqueue(ctx, device, func(ob *outbox) { ob.copy = true })
+	s.mu.Unlock()
 }
 
 // HubRang records the timers a robot rang itself while the broker was unreachable: they
@@ -286,25 +303,51 @@ func (s *Service) Pending() int {
 }
 
 // Run is the scheduler: one goroutine that sleeps until the next timer needs it (or a change
-// wakes it) and rings what is due, and one that keeps the robots' copies fresh and
-// synthesizes ring sentences ahead of time, so that neither a slow robot nor speech
-// synthesis delays a ring. It returns when ctx ends.
+// wakes it) and hands what is due to the robots' outboxes; one that then keeps the robots'
+// copies fresh and synthesizes ring sentences ahead of time; one that saves the clock
+// checkpoint every checkpointEvery; and one outbox worker per robot with something to
+// deliver — so that neither a slow or silent robot nor speech synthesis delays another
+// robot's ring. It returns when ctx ends, after the deliveries under way have given up.
 func (s *Service) Run(ctx context.Context) {
+	s.mu.Lock()
+	s.base = ctx
+	s.mu.Unlock()
 	side := make(chan struct{}, 1)
-	done := make(chan struct{})
+	var loops sync.WaitGroup
+	loops.Add(2)
 	go func() {
-		defer close(done)
+		defer loops.Done()
 		for {
-			s.syncDirty(ctx)
-			s.warm(ctx)
+			// After the scheduler's pass, so that at start-up the rings due go out first.
 			select {
 			case <-ctx.Done():
 				return
 			case <-side:
 			}
+			s.syncDirty(ctx)
+			s.warm(ctx)
 		}
 	}()
-	defer func() { <-done }()
+	go func() {
+		defer loops.Done()
+		for {
+			tick, stop := s.clock.After(checkpointEvery)
+			select {
+			case <-ctx.Done():
+				stop()
+				return
+			case <-tick:
+				s.checkpoint(ctx)
+			}
+		}
+	}()
+	defer func() {
+		loops.Wait()
+		s.mu.Lock()
+		s.stopped = true // no worker starts from here on
+		s.mu.Unlock()
+		s.deliveries.Wait()
+	}()
 	for {
 		s.ringDue(ctx)
 		select {
@@ -315,7 +358,9 @@ func (s *Service) Run(ctx context.Context) {
 		now := s.clock.Now()
 		s.mu.Lock()
 		for _, t := range s.live {
-			wait = min(wait, t.NextRing.Sub(now))
+			if s.inflight[t.ID] == nil {
+				wait = min(wait, t.NextRing.Sub(now))
+			}
 		}
 		s.mu.Unlock()
 		ch, stop := s.clock.After(wait)
@@ -330,11 +375,14 @@ func (s *Service) Run(ctx context.Context) {
 	}
 }
 
-// Tick does at once what Run does over time: it rings every timer whose time has come,
-// sends changed copies to the robots and synthesizes the coming ring sentences.
+// Tick does at once what Run does over time: it rings every timer whose time has come and
+// waits for the robots' acks, sends changed copies to the robots and synthesizes the coming
+// ring sentences. It is for tests and tools; do not call it while Run runs.
 func (s *Service) Tick(ctx context.Context) {
 	s.ringDue(ctx)
+	s.deliveries.Wait()
 	s.syncDirty(ctx)
+	s.deliveries.Wait()
 	s.warm(ctx)
 }
 
@@ -343,7 +391,7 @@ func (s *Service) ringDue(ctx context.Context) {
 	s.mu.Lock()
 	var due []*Timer
 	for _, t := range s.live {
-		if !t.NextRing.After(now) {
+		if s.inflight[t.ID] == nil && !t.NextRing.After(now) {
 			c := *t
 			due = append(due, &c)
 		}

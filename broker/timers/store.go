@@ -3,6 +3,7 @@ package timers
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -23,7 +24,23 @@ CREATE TABLE IF NOT EXISTS timers (
 	next_ring INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS timers_next ON timers(next_ring);
+CREATE TABLE IF NOT EXISTS timers_clock (
+	k    INTEGER PRIMARY KEY CHECK (k = 1),
+	wall INTEGER NOT NULL,
+	boot TEXT NOT NULL,
+	up   INTEGER NOT NULL
+);
 `
+
+// checkpoint ties the wall-clock times in the timers table to the machine's boot clock: at
+// wall-clock time Wall (the frame every row is written in) the boot named Boot had been up
+// for Up. After a restart on the same boot, the boot clock says exactly how much time has
+// passed since, whatever the wall clock did meanwhile.
+type checkpoint struct {
+	Wall time.Time
+	Boot string // "" when the boot clock could not be read
+	Up   time.Duration
+}
 
 // Timer is one live timer.
 type Timer struct {
@@ -36,6 +53,8 @@ type Timer struct {
 	Due      time.Time
 	Rings    int       // how many times it has rung (0: pending)
 	NextRing time.Time // when the scheduler next looks at it: its due time, a retry, or a repeat
+
+	sched time.Time // when its next ring (the first or a repeat) was meant to be, retries aside
 }
 
 // place is where a timer belongs: its room, or its device when that has no room.
@@ -58,18 +77,23 @@ func openStore(ctx context.Context, db *sql.DB) (*store, error) {
 	return &store{db: db}, nil
 }
 
-func (s *store) insert(ctx context.Context, t *Timer) error {
+// wallMS is t in milliseconds of the wall clock as it reads at now: a time carrying a
+// monotonic reading (every time the service makes) is placed by how far it is from now, so a
+// wall-clock step since it was made does not move it.
+func wallMS(t, now time.Time) int64 { return now.Add(t.Sub(now)).UnixMilli() }
+
+func (s *store) insert(ctx context.Context, t *Timer, now time.Time) error {
 	_, err := s.db.ExecContext(ctx, `INSERT INTO timers (id, device, room, label, seconds, created, due, rings, next_ring)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.Device, t.Room, t.Label, int64(t.Duration/time.Second),
-		t.Created.UnixMilli(), t.Due.UnixMilli(), t.Rings, t.NextRing.UnixMilli())
+		wallMS(t.Created, now), wallMS(t.Due, now), t.Rings, wallMS(t.NextRing, now))
 	if err != nil {
 		return fmt.Errorf("save timer: %w", err)
 	}
 	return nil
 }
 
-func (s *store) update(ctx context.Context, t *Timer) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE timers SET rings = ?, next_ring = ? WHERE id = ?`, t.Rings, t.NextRing.UnixMilli(), t.ID)
+func (s *store) update(ctx context.Context, t *Timer, now time.Time) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE timers SET rings = ?, next_ring = ? WHERE id = ?`, t.Rings, wallMS(t.NextRing, now), t.ID)
 	if err != nil {
 		return fmt.Errorf("update timer: %w", err)
 	}
@@ -108,7 +132,51 @@ func (s *store) load(ctx context.Context) ([]*Timer, error) {
 		}
 		t.Duration = time.Duration(secs) * time.Second
 		t.Created, t.Due, t.NextRing = time.UnixMilli(created), time.UnixMilli(due), time.UnixMilli(next)
+		t.sched = t.Due
+		if t.Rings > 0 {
+			t.sched = t.NextRing
+		}
 		out = append(out, &t)
 	}
 	return out, rows.Err()
+}
+
+// loadCheckpoint reads the checkpoint; ok is false when there is none yet.
+func (s *store) loadCheckpoint(ctx context.Context) (cp checkpoint, ok bool, err error) {
+	var wall, up int64
+	err = s.db.QueryRowContext(ctx, `SELECT wall, boot, up FROM timers_clock WHERE k = 1`).Scan(&wall, &cp.Boot, &up)
+	if errors.Is(err, sql.ErrNoRows) {
+		return checkpoint{}, false, nil
+	}
+	if err != nil {
+		return checkpoint{}, false, fmt.Errorf("load the timers' clock checkpoint: %w", err)
+	}
+	cp.Wall, cp.Up = time.UnixMilli(wall), time.Duration(up)*time.Millisecond
+	return cp, true, nil
+}
+
+// rebase writes every live timer's times in the frame of cp.Wall (the wall clock as it
+// reads now) and cp itself, in one transaction: the rows and the checkpoint always agree.
+// With ts nil only the checkpoint is written.
+func (s *store) rebase(ctx context.Context, cp checkpoint, ts []*Timer) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("save the timers' clock checkpoint: %w", err)
+	}
+	defer tx.Rollback()
+	for _, t := range ts {
+		if _, err := tx.ExecContext(ctx, `UPDATE timers SET created = ?, due = ?, next_ring = ? WHERE id = ?`,
+			wallMS(t.Created, cp.Wall), wallMS(t.Due, cp.Wall), wallMS(t.NextRing, cp.Wall), t.ID); err != nil {
+			return fmt.Errorf("save a timer's remaining time: %w", err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO timers_clock (k, wall, boot, up) VALUES (1, ?, ?, ?)
+		ON CONFLICT(k) DO UPDATE SET wall = excluded.wall, boot = excluded.boot, up = excluded.up`,
+		cp.Wall.UnixMilli(), cp.Boot, cp.Up.Milliseconds()); err != nil {
+		return fmt.Errorf("save the timers' clock checkpoint: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("save the timers' clock checkpoint: %w", err)
+	}
+	return nil
 }

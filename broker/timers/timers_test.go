@@ -24,6 +24,7 @@ type fakeLink struct {
 	connected []string
 	sent      []sentMsg
 	answer    func(dev string, m api.LinkMessage) (api.LinkAckBody, error)
+	silent    map[string]bool // robots whose link is up but that never ack (a hung hub)
 }
 
 type sentMsg struct {
@@ -36,7 +37,12 @@ func (f *fakeLink) Send(ctx context.Context, dev string, m api.LinkMessage) (api
 	f.mu.Lock()
 	ans := f.answer
 	f.sent = append(f.sent, sentMsg{Dev: dev, M: m, At: time.Now()})
+	silent := f.silent[dev]
 	f.mu.Unlock()
+	if silent {
+		<-ctx.Done()
+		return api.LinkAckBody{}, ctx.Err()
+	}
 	if ans != nil {
 		return ans(dev, m)
 	}
@@ -102,6 +108,9 @@ func (r *rig) open() {
 	if err != nil {
 		r.t.Fatal(err)
 	}
+	// One connection, as the broker's state store has (several writers on their own
+	// connections would wait on SQLite's busy handler instead of on each other).
+	db.SetMaxOpenConns(1)
 	r.t.Cleanup(func() { db.Close() })
 	r.db = db
 	if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS audit (time INTEGER, id TEXT, device TEXT, intent TEXT, outcome TEXT)`); err != nil {
@@ -192,9 +201,9 @@ func TestRunLoopRingsWithInjectedClock(t *testing.T) {
 	go func() { r.svc.Run(ctx); close(done) }()
 	defer func() { cancel(); <-done }()
 	r.call(HandlerStart, map[string]string{"duration": "600"})
-	waitFor(t, func() bool { return r.clock.Waiters() == 1 && len(r.link.of(api.LinkTimers)) > 0 })
+	waitFor(t, func() bool { return r.clock.Waiters() == 2 && len(r.link.of(api.LinkTimers)) > 0 })
 	r.clock.Advance(599 * time.Second)
-	waitFor(t, func() bool { return r.clock.Waiters() == 1 })
+	waitFor(t, func() bool { return r.clock.Waiters() == 2 })
 	if len(r.rings()) != 0 {
 		t.Fatal("rang early")
 	}
@@ -205,6 +214,8 @@ func TestRunLoopRingsWithInjectedClock(t *testing.T) {
 	}
 }
 
+// waitFor polls cond (bounded). Run's two goroutines asleep on the clock show as
+// Waiters() == 2: the scheduler's and the clock checkpoint's.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
@@ -539,6 +550,7 @@ func TestHubGetsItsRoomsPendingTimers(t *testing.T) {
 	r.call(HandlerStart, map[string]string{"duration": "600", "label": "oven"})
 	r.link.reset()
 	r.svc.HubConnected(context.Background(), "kitchen-robot")
+	waitFor(t, func() bool { return len(r.link.of(api.LinkTimers)) > 0 })
 	copies = r.link.of(api.LinkTimers)
 	if len(copies) != 1 || len(copies[0].M.Timers) != 1 || copies[0].M.Timers[0].Label != "oven" {
 		t.Fatalf("copies on connect %+v", copies)

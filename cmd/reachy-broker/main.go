@@ -174,6 +174,16 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 		return err
 	}
 	defer state.Close()
+	// reachyctl reaches the state through the broker while it runs (the database is locked).
+	controlCtx, stopControl := context.WithCancel(ctx)
+	controlDone := make(chan struct{})
+	go func() {
+		defer close(controlDone)
+		if err := broker.ServeControl(controlCtx, state, log); err != nil {
+			log.Error("control socket: reachyctl token/audit/backup cannot reach this broker", "err", err)
+		}
+	}()
+	defer func() { stopControl(); <-controlDone }()
 
 	deps := broker.Deps{Config: cfg, Table: tables.Table, Reloads: tables, State: state, Logger: log, Handlers: basic.Handlers(time.Now)}
 	deps.Handlers["webhook"] = home.Webhook{}
@@ -235,10 +245,7 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 	// Timers and announcements speak first, over the robot link; the scheduler starts with
 	// the service and keeps the timers that survived a restart.
 	var b *broker.Broker
-	redactText := func(text string) (string, error) {
-		r, err := deps.Redactor.Redact(text)
-		return r.Text, err
-	}
+	redactText := broker.SpeakableText(deps.Redactor) // the same two passes as a reply
 	tsvc, err := timers.Open(ctx, timers.Deps{DB: state.DB(), Synth: deps.Synthesizer, Redact: redactText, Audit: broker.TimerAudit(state),
 		RoomOf: func(device string) string {
 			if r := cfg.DeviceRoom(device); r != "" {
@@ -318,6 +325,7 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 		return err
 	}
 	announcer.Link = b.Robots()
+	announcer.Known = b.KnownRobot // an unknown target is audited as "unknown", not as typed
 	tsvc.SetLink(b.Robots())
 	go b.ConnectTimers(ctx, tsvc)
 	go tsvc.Run(ctx)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -191,5 +192,36 @@ func TestMissingStateIsRefusedUntilInit(t *testing.T) {
 	_, admin, _ := startBroker(t, "--config", path, "--admin", "127.0.0.1:0")
 	if h := healthz(t, admin); h["status"] != "ok" || h["state"] != "ok" {
 		t.Fatalf("healthz: %v", h)
+	}
+}
+
+// TestDevBrokerAnswersOnlyToItsOwnNames: the service as started (dev mode with the
+// console) refuses a request for a foreign Host on the API and on the admin listener with
+// 421 unknown_host, and answers its loopback names.
+func TestDevBrokerAnswersOnlyToItsOwnNames(t *testing.T) {
+	apiAddr, admin, _ := startBroker(t, "--listen", "127.0.0.1:0", "--admin", "127.0.0.1:0", "--state-dir", t.TempDir(), "--dev-owner", "dad@example.com")
+	get := func(addr, path, host string) (int, string) {
+		req, _ := http.NewRequest("GET", "http://"+addr+path, nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	_, apiPort, _ := net.SplitHostPort(apiAddr)
+	_, adminPort, _ := net.SplitHostPort(admin)
+	for _, c := range []struct{ addr, path, port string }{{apiAddr, "/", apiPort}, {apiAddr, "/v1/intents", apiPort}, {admin, "/healthz", adminPort}} {
+		if code, body := get(c.addr, c.path, "evil.example:"+c.port); code != http.StatusMisdirectedRequest || !strings.Contains(body, `"unknown_host"`) {
+			t.Errorf("foreign Host, %s: %d %s", c.path, code, body)
+		}
+	}
+	if code, body := get(apiAddr, "/", "localhost:"+apiPort); code != 200 || !strings.Contains(body, "console-token") {
+		t.Errorf("console at localhost: %d %.200s", code, body)
+	}
+	if code, _ := get(admin, "/healthz", "127.0.0.1:"+adminPort); code != 200 {
+		t.Errorf("healthz at 127.0.0.1: %d", code)
 	}
 }

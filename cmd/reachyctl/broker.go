@@ -32,12 +32,12 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 || *stateDir == "" {
 		return usagef("token create|list|revoke|scopes --state-dir DIR [--device NAME]")
 	}
-	st, err := openExistingState(*stateDir)
+	ctx := context.Background()
+	st, err := openStore(ctx, *stateDir)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	ctx := context.Background()
 	switch pos[0] {
 	case "create":
 		if *device == "" || *scopes == "" {
@@ -101,28 +101,58 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 
 func runState(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("state", stderr)
-	stateDir := fs.String("state-dir", "", "the broker's state directory")
+	stateDir := fs.String("state-dir", broker.DevStateDir(), "the broker's state directory (default: a dev broker's)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 || *stateDir == "" {
-		return usagef("state init|check --state-dir DIR")
+	usage := usagef("state init|check|backup FILE --state-dir DIR")
+	if len(pos) < 1 || *stateDir == "" {
+		return usage
 	}
-	var st *broker.State
-	switch pos[0] {
-	case "init":
-		st, err = broker.InitState(*stateDir)
-	case "check":
-		st, err = openExistingState(*stateDir) // opening runs PRAGMA quick_check
+	ctx := context.Background()
+	switch {
+	case pos[0] == "init" && len(pos) == 1:
+		if c, err := broker.DialControl(ctx, *stateDir); err == nil {
+			c.Close()
+			return fmt.Errorf("a broker is running on %s: its state database is ready", *stateDir)
+		}
+		st, err := broker.InitState(*stateDir)
+		if err != nil {
+			return err
+		}
+		st.Close()
+		fmt.Fprintf(stdout, "state database in %s is ready\n", *stateDir)
+	case pos[0] == "check" && len(pos) == 1:
+		st, err := openStore(ctx, *stateDir) // opening runs PRAGMA quick_check too
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		if err := st.Check(ctx); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "state database in %s is ready\n", *stateDir)
+	case pos[0] == "backup" && len(pos) == 2:
+		dst, err := filepath.Abs(pos[1])
+		if err != nil {
+			return err
+		}
+		st, err := openStore(ctx, *stateDir)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		if err := st.Backup(ctx, dst); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "a consistent copy of %s is in %s (checked); restore it by stopping the broker and putting it in place of broker.db\n",
+			filepath.Join(*stateDir, "broker.db"), dst)
+	case pos[0] == "init", pos[0] == "check", pos[0] == "backup":
+		return usage
 	default:
 		return usagef("unknown state subcommand %q", pos[0])
 	}
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	fmt.Fprintf(stdout, "state database in %s is ready\n", *stateDir)
 	return nil
 }
 
@@ -138,7 +168,7 @@ func runAudit(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 || pos[0] != "tail" || *stateDir == "" {
 		return usagef("audit tail --state-dir DIR [--json] [-n N]")
 	}
-	st, err := openExistingState(*stateDir)
+	st, err := openStore(context.Background(), *stateDir)
 	if err != nil {
 		return err
 	}
@@ -175,25 +205,54 @@ func orDash(s string) string {
 	return s
 }
 
-// openExistingState opens the broker's database, refusing a directory that holds none: a
-// typo in --state-dir must not quietly create an empty database the broker never reads.
-// A broker just started in the background ("reachy-broker --dev &", the README tour) may not
-// have created its database yet, or only its file and not yet its tables: the wait for both
-// is bounded by stateWait. It is never created here (`reachyctl state init` does that).
-func openExistingState(dir string) (*broker.State, error) {
+// stateStore is what reachyctl's token, audit and state commands need of the broker's
+// state: a *broker.State when no broker runs on the directory, or a *broker.ControlClient
+// asking the running broker, which holds the database's lock.
+type stateStore interface {
+	CreateToken(ctx context.Context, device string, scopes []string, node string) (string, broker.TokenInfo, error)
+	ListTokens(ctx context.Context, device string) ([]broker.TokenInfo, error)
+	RevokeTokens(ctx context.Context, device string) (int, error)
+	SetScopes(ctx context.Context, device string, scopes []string) (int, error)
+	TailAudit(ctx context.Context, n int) ([]broker.AuditRecord, error)
+	Check(ctx context.Context) error
+	Backup(ctx context.Context, dst string) error
+	Close() error
+}
+
+// openStore reaches the broker's state in dir: through the control socket of a broker
+// running there, or, when none runs, by opening the database. It refuses a directory that
+// holds none: a typo in --state-dir must not quietly create an empty database the broker
+// never reads. A broker just started in the background ("reachy-broker --dev &", the README
+// tour) may not have created its database or its socket yet: the wait is bounded by
+// stateWait. It never creates a database (`reachyctl state init` does that).
+func openStore(ctx context.Context, dir string) (stateStore, error) {
+	var last error
 	for deadline := time.Now().Add(stateWait); ; time.Sleep(100 * time.Millisecond) {
-		st, err := os.Stat(filepath.Join(dir, "broker.db"))
-		if err == nil && st.Size() > 0 {
-			s, err := broker.OpenState(dir)
-			if err == nil || !errors.Is(err, broker.ErrNoState) || time.Now().After(deadline) {
-				return s, err
+		if c, err := broker.DialControl(ctx, dir); err == nil {
+			return c, nil
+		}
+		if st, err := os.Stat(filepath.Join(dir, "broker.db")); err == nil && st.Size() > 0 {
+			s, err := broker.OpenStateQuick(dir)
+			switch {
+			case err == nil:
+				return s, nil
+			case errors.Is(err, broker.ErrNoState), errors.Is(err, broker.ErrStateLocked):
+				last = err // a broker starting: its tables or its socket are on their way
+			default:
+				return nil, err
 			}
-			continue // the file is there, its tables are on their way
 		}
 		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("no broker state in %s (no broker.db there): is that the --state-dir the broker uses? A dev broker prints its state dir when it starts and creates it; for a configured broker run `reachyctl state init --state-dir %s` once", dir, dir)
+			break
 		}
 	}
+	if errors.Is(last, broker.ErrStateLocked) {
+		return nil, fmt.Errorf("%w; a broker holds it but its control socket (%s) does not answer: is it still starting, or was it started by another user?", last, broker.ControlSocket(dir))
+	}
+	if last != nil {
+		return nil, last
+	}
+	return nil, fmt.Errorf("no broker state in %s (no broker.db there): is that the --state-dir the broker uses? A dev broker prints its state dir when it starts and creates it; for a configured broker run `reachyctl state init --state-dir %s` once", dir, dir)
 }
 
 const stateWait = 5 * time.Second

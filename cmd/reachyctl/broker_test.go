@@ -212,3 +212,41 @@ func TestStateInitAndCheck(t *testing.T) {
 		t.Fatalf("check: exit %d %s %s", code, out, errs)
 	}
 }
+
+// TestStateBackup (#25.1): `reachyctl state backup FILE` takes a consistent copy of a running
+// broker's state through its control socket, and of a stopped broker's by opening the file;
+// the copy holds the tokens and opens on its own; an existing FILE is never overwritten.
+func TestStateBackup(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	startDevBroker(t, dir, nil)
+	if code, _, errs := ctl(t, "token", "create", "--state-dir", dir, "--device", "laptop", "--scopes", "text"); code != 0 {
+		t.Fatalf("token create: exit %d %s", code, errs)
+	}
+	running := filepath.Join(t.TempDir(), "running.db")
+	if code, out, errs := ctl(t, "state", "backup", running, "--state-dir", dir); code != 0 || !strings.Contains(out, "consistent copy") {
+		t.Fatalf("backup of a running broker: exit %d %s %s", code, out, errs)
+	}
+	copyDir := t.TempDir()
+	if err := os.Rename(running, filepath.Join(copyDir, "broker.db")); err != nil {
+		t.Fatal(err)
+	}
+	st, err := broker.OpenState(copyDir)
+	if err != nil {
+		t.Fatalf("the backup does not open as a broker state: %v", err)
+	}
+	list, _ := st.ListTokens(t.Context(), "laptop")
+	if len(list) != 1 {
+		t.Fatalf("the backup holds %d tokens of laptop, want 1", len(list))
+	}
+	stopped := filepath.Join(t.TempDir(), "stopped.db")
+	if code, _, errs := ctl(t, "state", "backup", stopped, "--state-dir", copyDir); code == 0 || !strings.Contains(errs, "locked") {
+		t.Fatalf("a state held open elsewhere must be refused, not copied around its lock: exit %d %s", code, errs)
+	}
+	st.Close()
+	if code, _, errs := ctl(t, "state", "backup", stopped, "--state-dir", copyDir); code != 0 {
+		t.Fatalf("backup of a stopped broker's state: exit %d %s", code, errs)
+	}
+	if code, _, errs := ctl(t, "state", "backup", stopped, "--state-dir", copyDir); code == 0 || !strings.Contains(errs, "exists") {
+		t.Fatalf("an existing file was overwritten: exit %d %s", code, errs)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -34,6 +35,14 @@ func startDevBroker(tb testing.TB, dir string, edit func(db *devBroker, d *broke
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { state.Close() })
+	// reachyctl's token and audit commands reach a running broker's state through its socket.
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		broker.ServeControl(ctx, state, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	}()
+	tb.Cleanup(func() { cancel(); <-served })
 	db := &devBroker{cfg: cfg, table: table, state: state}
 	d := broker.Deps{Config: cfg, Table: func() *intents.Table { return table }, State: state,
 		Handlers: basic.Handlers(time.Now), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}

@@ -37,6 +37,11 @@ declare -A want=(
   [sox]=/usr/bin/sox
   [flite]=/usr/bin/flite
   [qemu-user-static]=/usr/bin/qemu-aarch64-static
+  # The state tests: an operator's sqlite3 against a running broker, and a loop-mounted ext4
+  # image frozen with fsfreeze (root only; skipped otherwise).
+  [sqlite3]=/usr/bin/sqlite3
+  [e2fsprogs]=/sbin/mkfs.ext4
+  [util-linux]=/usr/sbin/fsfreeze
 )
 missing=()
 for pkg in "${!want[@]}"; do

@@ -1,0 +1,376 @@
+package broker
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/reachy-broker/reachy-broker/broker/api"
+)
+
+// The control socket is how reachyctl reaches the state of a running broker. The broker's
+// connection holds the database's exclusive lock (stateDSN), so nothing else may open the
+// file while it runs; token changes, the audit tail, an integrity check and an online backup
+// are asked of the broker instead, which does them on its own connection.
+//
+// The socket is a Unix socket in the state directory, which is 0700 (secureStateDir), so
+// only the broker's own user (and root) can reach it: it needs no token, like the database
+// file it stands for. It is never on the network.
+
+// ControlSocketName is the control socket's file name in the state directory.
+const ControlSocketName = "control.sock"
+
+// ControlSocket is the control socket's path for state directory dir.
+func ControlSocket(dir string) string { return filepath.Join(dir, ControlSocketName) }
+
+// maxControlBody caps a control request's body.
+const maxControlBody = 64 << 10
+
+// ServeControl serves the control API for st on its state directory's socket until ctx
+// ends. Call it after the State is open: the lock proves no other broker owns the
+// directory, so a socket file left by a killed broker is removed and made anew.
+func ServeControl(ctx context.Context, st *State, log *slog.Logger) error {
+	path := ControlSocket(filepath.Dir(st.path))
+	if len(path) >= 104 { // sun_path: 108 bytes on Linux, 104 on macOS
+		return fmt.Errorf("control socket %s: the state dir's path is too long for a Unix socket (%d bytes, at most 103)", path, len(path))
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("control socket %s: %w", path, err)
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return fmt.Errorf("control socket %s: %w", path, err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return fmt.Errorf("control socket %s: %w", path, err)
+	}
+	srv := &http.Server{Handler: controlHandler(st), ReadHeaderTimeout: 5 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+	}()
+	log.Info("control socket ready (reachyctl token, audit and state backup use it)", "path", path)
+	err = srv.Serve(ln)
+	os.Remove(path)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// The control API's bodies.
+type (
+	controlTokenRequest struct {
+		Device string   `json:"device"`
+		Scopes []string `json:"scopes,omitempty"`
+		Node   string   `json:"node,omitempty"`
+	}
+	controlTokenCreated struct {
+		Token string    `json:"token"`
+		Info  TokenInfo `json:"info"`
+	}
+	controlCount struct {
+		N int `json:"n"`
+	}
+)
+
+// controlTimeout bounds one control request's state access.
+const controlTimeout = 30 * time.Second
+
+func controlHandler(st *State) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /v1/ping", func(w http.ResponseWriter, r *http.Request) {
+		controlJSON(w, http.StatusOK, map[string]string{"state_dir": filepath.Dir(st.path)})
+	})
+	mux.HandleFunc("POST /v1/tokens", func(w http.ResponseWriter, r *http.Request) {
+		var req controlTokenRequest
+		if !controlDecode(w, r, &req) {
+			return
+		}
+		secret, info, err := st.CreateToken(r.Context(), req.Device, req.Scopes, req.Node)
+		if err != nil {
+			controlErr(w, err)
+			return
+		}
+		controlJSON(w, http.StatusOK, controlTokenCreated{Token: secret, Info: info})
+	})
+	mux.HandleFunc("GET /v1/tokens", func(w http.ResponseWriter, r *http.Request) {
+		list, err := st.ListTokens(r.Context(), r.URL.Query().Get("device"))
+		if err != nil {
+			controlErr(w, err)
+			return
+		}
+		controlJSON(w, http.StatusOK, list)
+	})
+	mux.HandleFunc("POST /v1/tokens/revoke", func(w http.ResponseWriter, r *http.Request) {
+		var req controlTokenRequest
+		if !controlDecode(w, r, &req) {
+			return
+		}
+		n, err := st.RevokeTokens(r.Context(), req.Device)
+		if err != nil {
+			controlErr(w, err)
+			return
+		}
+		controlJSON(w, http.StatusOK, controlCount{N: n})
+	})
+	mux.HandleFunc("POST /v1/tokens/scopes", func(w http.ResponseWriter, r *http.Request) {
+		var req controlTokenRequest
+		if !controlDecode(w, r, &req) {
+			return
+		}
+		n, err := st.SetScopes(r.Context(), req.Device, req.Scopes)
+		if err != nil {
+			controlErr(w, err)
+			return
+		}
+		controlJSON(w, http.StatusOK, controlCount{N: n})
+	})
+	mux.HandleFunc("GET /v1/audit", func(w http.ResponseWriter, r *http.Request) {
+		n, err := strconv.Atoi(r.URL.Query().Get("n"))
+		if err != nil || n < 0 || n > 100000 {
+			controlJSON(w, http.StatusBadRequest, api.ErrorBody{Error: api.ErrorDetail{Code: api.CodeInvalidArgs, Message: "n must be a number of records, 0 to 100000"}})
+			return
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), controlTimeout)
+		defer cancel()
+		recs, err := st.TailAudit(ctx, n)
+		if err != nil {
+			controlErr(w, err)
+			return
+		}
+		controlJSON(w, http.StatusOK, recs)
+	})
+	mux.HandleFunc("GET /v1/check", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), controlTimeout)
+		defer cancel()
+		if err := st.Check(ctx); err != nil {
+			controlErr(w, err)
+			return
+		}
+		controlJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	})
+	mux.HandleFunc("GET /v1/backup", func(w http.ResponseWriter, r *http.Request) {
+		// The copy is made on the broker's connection into a private temporary file, checked,
+		// and streamed: the caller writes it where it likes, as its own user.
+		tmp, err := os.MkdirTemp("", "reachy-backup-")
+		if err != nil {
+			controlErr(w, err)
+			return
+		}
+		defer os.RemoveAll(tmp)
+		dst := filepath.Join(tmp, "broker.db")
+		ctx, cancel := context.WithTimeout(r.Context(), controlTimeout)
+		defer cancel()
+		if err := st.Backup(ctx, dst); err != nil {
+			controlErr(w, err)
+			return
+		}
+		f, err := os.Open(dst)
+		if err != nil {
+			controlErr(w, err)
+			return
+		}
+		defer f.Close()
+		if fi, err := f.Stat(); err == nil {
+			w.Header().Set("Content-Length", strconv.FormatInt(fi.Size(), 10))
+		}
+		w.Header().Set("Content-Type", "application/vnd.sqlite3")
+		io.Copy(w, f)
+	})
+	return mux
+}
+
+func controlDecode(w http.ResponseWriter, r *http.Request, v any) bool {
+	dec := json.NewDecoder(io.LimitReader(r.Body, maxControlBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		controlJSON(w, http.StatusBadRequest, api.ErrorBody{Error: api.ErrorDetail{Code: api.CodeInvalidArgs, Message: "bad request body: " + err.Error()}})
+		return false
+	}
+	return true
+}
+
+func controlErr(w http.ResponseWriter, err error) {
+	status, code := http.StatusServiceUnavailable, api.CodeUnavailable
+	var bad *invalidRequest
+	switch {
+	case errors.As(err, &bad):
+		status, code = http.StatusBadRequest, api.CodeInvalidArgs
+	case errors.Is(err, ErrCorruptState):
+		status, code = http.StatusInternalServerError, api.CodeInternal
+	}
+	controlJSON(w, status, api.ErrorBody{Error: api.ErrorDetail{Code: code, Message: err.Error()}})
+}
+
+// invalidRequest is a request the State refused before touching the database (a bad device
+// name or scope), as opposed to a failure of the database.
+type invalidRequest struct{ msg string }
+
+func (e *invalidRequest) Error() string { return e.msg }
+
+func invalidf(format string, args ...any) error {
+	return &invalidRequest{msg: fmt.Sprintf(format, args...)}
+}
+
+func controlJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// ControlClient is reachyctl's side of the control socket: the same token, audit and backup
+// operations as State, asked of the running broker that holds the state.
+type ControlClient struct {
+	hc  *http.Client
+	dir string
+}
+
+// ErrNoControl is returned by DialControl when no broker answers on the state directory's
+// control socket.
+var ErrNoControl = errors.New("no broker answers on the control socket")
+
+// DialControl connects to the control socket of the broker using state directory dir.
+func DialControl(ctx context.Context, dir string) (*ControlClient, error) {
+	path := ControlSocket(dir)
+	var d net.Dialer
+	c := &ControlClient{dir: dir, hc: &http.Client{Transport: &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) { return d.DialContext(ctx, "unix", path) },
+	}}}
+	pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := c.call(pctx, http.MethodGet, "/v1/ping", nil, nil); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("%s: %w (%v)", path, ErrNoControl, err)
+	}
+	return c, nil
+}
+
+// Close releases the client's connections.
+func (c *ControlClient) Close() error {
+	c.hc.CloseIdleConnections()
+	return nil
+}
+
+// CreateToken asks the broker to create a token (State.CreateToken).
+func (c *ControlClient) CreateToken(ctx context.Context, device string, scopes []string, node string) (string, TokenInfo, error) {
+	var out controlTokenCreated
+	err := c.call(ctx, http.MethodPost, "/v1/tokens", controlTokenRequest{Device: device, Scopes: scopes, Node: node}, &out)
+	return out.Token, out.Info, err
+}
+
+// ListTokens lists the broker's tokens (State.ListTokens).
+func (c *ControlClient) ListTokens(ctx context.Context, device string) ([]TokenInfo, error) {
+	var out []TokenInfo
+	err := c.call(ctx, http.MethodGet, "/v1/tokens?device="+url.QueryEscape(device), nil, &out)
+	return out, err
+}
+
+// RevokeTokens asks the broker to revoke a device's tokens (State.RevokeTokens).
+func (c *ControlClient) RevokeTokens(ctx context.Context, device string) (int, error) {
+	var out controlCount
+	err := c.call(ctx, http.MethodPost, "/v1/tokens/revoke", controlTokenRequest{Device: device}, &out)
+	return out.N, err
+}
+
+// SetScopes asks the broker to change a device's scopes (State.SetScopes).
+func (c *ControlClient) SetScopes(ctx context.Context, device string, scopes []string) (int, error) {
+	var out controlCount
+	err := c.call(ctx, http.MethodPost, "/v1/tokens/scopes", controlTokenRequest{Device: device, Scopes: scopes}, &out)
+	return out.N, err
+}
+
+// TailAudit returns the broker's last n audit records (State.TailAudit).
+func (c *ControlClient) TailAudit(ctx context.Context, n int) ([]AuditRecord, error) {
+	var out []AuditRecord
+	err := c.call(ctx, http.MethodGet, "/v1/audit?n="+strconv.Itoa(n), nil, &out)
+	return out, err
+}
+
+// Check asks the broker to run an integrity check of its database (State.Check).
+func (c *ControlClient) Check(ctx context.Context) error {
+	return c.call(ctx, http.MethodGet, "/v1/check", nil, nil)
+}
+
+// Backup asks the broker for a consistent copy of its database and writes it to dst, which
+// must not exist (State.Backup).
+func (c *ControlClient) Backup(ctx context.Context, dst string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://broker/v1/backup", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return controlRespErr(resp)
+	}
+	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		f.Close()
+		os.Remove(dst)
+		return fmt.Errorf("backup: %w", err)
+	}
+	if err := errors.Join(f.Sync(), f.Close()); err != nil {
+		os.Remove(dst)
+		return fmt.Errorf("backup: %w", err)
+	}
+	return nil
+}
+
+func (c *ControlClient) call(ctx context.Context, method, path string, in, out any) error {
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return err
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, "http://broker"+path, body)
+	if err != nil {
+		return err
+	}
+	if in != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return fmt.Errorf("the broker's control socket: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return controlRespErr(resp)
+	}
+	if out == nil {
+		return nil
+	}
+	return json.NewDecoder(resp.Body).Decode(out)
+}
+
+func controlRespErr(resp *http.Response) error {
+	var eb api.ErrorBody
+	if err := json.NewDecoder(io.LimitReader(resp.Body, maxControlBody)).Decode(&eb); err != nil || eb.Error.Message == "" {
+		return fmt.Errorf("the broker answered %s", resp.Status)
+	}
+	return errors.New(eb.Error.Message)
+}

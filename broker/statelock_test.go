@@ -1,0 +1,60 @@
+package broker
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestTheStateLockIsHeldForTheStatesLifetime (#25.1): from the moment the State is open, and
+// after everything the broker does to its files (start-up, writes, a purge with its vacuum
+// and checkpoint, a backup), no other connection can open the database — in this process
+// or in a sqlite3 shell — until the State is closed; then it can.
+func TestTheStateLockIsHeldForTheStatesLifetime(t *testing.T) {
+	dir := t.TempDir()
+	st, err := InitState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	locked := func(when string) {
+		t.Helper()
+		if other, err := OpenStateQuick(dir); !errors.Is(err, ErrStateLocked) {
+			if other != nil {
+				other.Close()
+			}
+			t.Fatalf("%s: a second open was not refused as locked: %v", when, err)
+		}
+		if bin, err := exec.LookPath("sqlite3"); err == nil {
+			out, err := exec.Command(bin, filepath.Join(dir, "broker.db"), "select count(*) from tokens").CombinedOutput()
+			if err == nil || !strings.Contains(string(out), "locked") {
+				t.Fatalf("%s: sqlite3 read the database: %s %v", when, out, err)
+			}
+		}
+	}
+	locked("after start-up")
+	ctx := context.Background()
+	if _, _, err := st.CreateToken(ctx, "robot", []string{"text"}, ""); err != nil {
+		t.Fatal(err)
+	}
+	st.AppendAudit(ctx, AuditRecord{Time: time.Now(), TurnID: "t1", Device: "robot", Route: "utterance", Intent: "time.now", Outcome: OutcomeOK})
+	if err := newIdem(st).purge(ctx, st.RetentionNow(time.Now())); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Backup(ctx, filepath.Join(t.TempDir(), "copy.db")); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Health(ctx); err != nil {
+		t.Fatal(err)
+	}
+	locked("after writes, a purge, a backup and a health check")
+	st.Close()
+	again, err := OpenState(dir)
+	if err != nil {
+		t.Fatalf("after Close the database opens again: %v", err)
+	}
+	again.Close()
+}

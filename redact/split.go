@@ -1,0 +1,509 @@
+package redact
+
+import (
+	"regexp"
+	"strings"
+)
+
+// This file finds what a pattern misses when it is said in pieces: a phone or card number
+// spaced, dotted, dashed or spelled out digit by digit ("4 1 5 5 5 5 0 1 3 4", "four one
+// five …", "41 55 55 01 34"), and a secret split into short runs or spaced out letter by
+// letter ("4eC3 9HqL yjWD …", "s k - l i v e - …"). Both are hand-written scans: they run on
+// every reply.
+
+// A span of text: [s, e) byte offsets.
+type span struct{ s, e int }
+
+// alnumRuns returns the maximal runs of ASCII letters and digits of text.
+func alnumRuns(text string) []span {
+	out := make([]span, 0, len(text)/5)
+	for i := 0; i < len(text); {
+		if !isAlnum(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isAlnum(text[j]) {
+			j++
+		}
+		out = append(out, span{i, j})
+		i = j
+	}
+	return out
+}
+
+// digitWordDigits is how many digits a number word stands for when a number is read out:
+// "four" 1, "double" 1 more, "triple" 2 more, "fifteen" and "forty" 2.
+var digitWordDigits = map[string]int{
+	"zero": 1, "oh": 1, "nought": 1, "one": 1, "two": 1, "three": 1, "four": 1, "five": 1, "six": 1, "seven": 1,
+	"eight": 1, "nine": 1, "double": 1, "triple": 2,
+	"ten": 2, "eleven": 2, "twelve": 2, "thirteen": 2, "fourteen": 2, "fifteen": 2, "sixteen": 2, "seventeen": 2,
+	"eighteen": 2, "nineteen": 2, "twenty": 2, "thirty": 2, "forty": 2, "fifty": 2, "sixty": 2, "seventy": 2,
+	"eighty": 2, "ninety": 2,
+}
+
+// digitWordNumber is a number word's value, for telling counting ("one two three …") from a
+// number read out.
+var digitWordNumber = map[string]int{
+	"zero": 0, "oh": 0, "nought": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+	"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+	"sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40,
+	"fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+}
+
+func digitWordValue(lower string) int { return digitWordDigits[lower] }
+
+// numberUnit is one piece of a number said in pieces: a run of digits or a number word.
+type numberUnit struct {
+	span
+	digits int  // how many digits it stands for
+	value  int  // its value (-1 for double/triple)
+	word   bool // a number word
+}
+
+// replaceNumberRuns replaces numbers said in pieces: seven to nineteen digits in at least
+// three pieces, joined by spaces or light separators ("-", ".", "/", "(", ")", ", " between
+// single digits). Counting ("1 2 3 4 5 6 7"), dates, IP addresses, lists of years and lists
+// of mixed one- and two-digit numbers ("4 8 15 16 23 42") are left alone.
+func replaceNumberRuns(text string, runs []span) (string, string) {
+	var units []numberUnit
+	var b strings.Builder
+	last, kind := 0, ""
+	flush := func() {
+		if k := numberRunKind(text, units); k != "" {
+			b.WriteString(text[last:units[0].s])
+			b.WriteString(placeholder(k))
+			last = units[len(units)-1].e
+			if kind == "" || k == KindCard {
+				kind = k
+			}
+		}
+		units = units[:0]
+	}
+	for _, r := range runs {
+		u, ok := asNumberUnit(text, r)
+		if !ok {
+			flush()
+			continue
+		}
+		if len(units) > 0 && !lightNumberGap(text[units[len(units)-1].e:u.s]) {
+			flush()
+		}
+		units = append(units, u)
+	}
+	flush()
+	if kind == "" {
+		return text, ""
+	}
+	b.WriteString(text[last:])
+	return b.String(), kind
+}
+
+func asNumberUnit(text string, r span) (numberUnit, bool) {
+	w := text[r.s:r.e]
+	if countDigits(w) == len(w) {
+		v := -1
+		if len(w) <= 4 {
+			v = 0
+			for i := 0; i < len(w); i++ {
+				v = v*10 + int(w[i]-'0')
+			}
+		}
+		return numberUnit{span: r, digits: len(w), value: v}, true
+	}
+	if len(w) < 2 || len(w) > 9 {
+		return numberUnit{}, false
+	}
+	lw := strings.ToLower(w)
+	d, ok := digitWordDigits[lw]
+	if !ok {
+		return numberUnit{}, false
+	}
+	v, ok := digitWordNumber[lw]
+	if !ok {
+		v = -1
+	}
+	return numberUnit{span: r, digits: d, value: v, word: true}, true
+}
+
+// lightNumberGap: what may stand between the pieces of one number.
+func lightNumberGap(g string) bool {
+	if len(g) == 0 || len(g) > 4 || strings.Contains(g, ". ") {
+		return false // a sentence ends between them
+	}
+	marks := 0
+	for i := 0; i < len(g); i++ {
+		switch g[i] {
+		case ' ':
+		case '-', '.', '/', ',', '(', ')', '+':
+			marks++
+		default:
+			return false
+		}
+	}
+	return marks <= 2
+}
+
+// numberRunKind tells whether units, a run of number pieces, is a phone or card number said
+// in pieces: the kind, or "" when it is not.
+func numberRunKind(text string, units []numberUnit) string {
+	if len(units) < 3 {
+		return "" // one or two groups: the phone and card patterns' business
+	}
+	digits, maxDigits, words := 0, 0, 0
+	sizes := map[int]bool{}
+	for _, u := range units {
+		digits += u.digits
+		maxDigits = max(maxDigits, u.digits)
+		sizes[u.digits] = true
+		if u.word {
+			words++
+		}
+	}
+	if digits < 7 || digits > 19 {
+		return ""
+	}
+	var gaps []string
+	for i := 1; i < len(units); i++ {
+		gaps = append(gaps, text[units[i-1].e:units[i].s])
+	}
+	if counting(units) || ipAddress(text, units, gaps) || dateLike(units, gaps) {
+		return ""
+	}
+	if words == 0 {
+		years := true
+		for _, u := range units {
+			years = years && u.digits == 4 && u.value >= 1000 && u.value <= 2099
+		}
+		if years {
+			return ""
+		}
+		for _, g := range gaps {
+			if g == "," {
+				return "" // 1,234,567 is a number, not pieces of one
+			}
+			if strings.Contains(g, ",") && maxDigits > 1 {
+				return "" // a list: "rooms 101, 102, 103"
+			}
+		}
+		// "4 8 15 16 23 42": a list of small numbers, not a number read in groups.
+		if maxDigits == 2 && sizes[1] && !strings.Contains(text[max(0, units[0].s-1):units[0].s], "+") {
+			return ""
+		}
+	}
+	if digits >= 13 && luhn(joinDigits(text, units)) || digits > 15 {
+		return KindCard
+	}
+	return KindPhone
+}
+
+// joinDigits is the digits of the digit pieces (number words are left out: only for luhn).
+func joinDigits(text string, units []numberUnit) string {
+	var b strings.Builder
+	for _, u := range units {
+		if u.word {
+			if v, ok := digitWordNumber[strings.ToLower(text[u.s:u.e])]; ok && v < 10 {
+				b.WriteByte(byte('0' + v))
+			}
+			continue
+		}
+		b.WriteString(text[u.s:u.e])
+	}
+	return b.String()
+}
+
+// counting: the values go up or down by one ("one two three four five six seven", "10 9 8 …").
+func counting(units []numberUnit) bool {
+	step := 0
+	for i := 1; i < len(units); i++ {
+		a, b := units[i-1].value, units[i].value
+		if a < 0 || b < 0 {
+			return false
+		}
+		d := b - a
+		if d != 1 && d != -1 || step != 0 && d != step {
+			return false
+		}
+		step = d
+	}
+	return true
+}
+
+func ipAddress(text string, units []numberUnit, gaps []string) bool {
+	if len(units) != 4 {
+		return false
+	}
+	for _, g := range gaps {
+		if g != "." {
+			return false
+		}
+	}
+	for _, u := range units {
+		if u.word || u.digits > 3 || u.value > 255 {
+			return false
+		}
+	}
+	return true
+}
+
+// dateLike: 2026-12-01, 01/12/2026, 1.12.26.
+func dateLike(units []numberUnit, gaps []string) bool {
+	if len(units) != 3 || gaps[0] != gaps[1] || gaps[0] != "-" && gaps[0] != "/" && gaps[0] != "." {
+		return false
+	}
+	a, b, c := units[0], units[1], units[2]
+	small := func(u numberUnit) bool { return !u.word && u.digits <= 2 && u.value >= 1 && u.value <= 31 }
+	year := func(u numberUnit) bool { return !u.word && (u.digits == 4 || u.digits == 2) }
+	return a.digits == 4 && small(b) && small(c) || small(a) && small(b) && year(c)
+}
+
+// prefixWords start a secret whose pieces may be plain words ("sk - live - …"), spelled as
+// the issuers write them.
+var prefixWords = map[string]bool{"sk": true, "pk": true, "rk": true, "ghp": true, "gho": true, "ghu": true, "ghs": true,
+	"ghr": true, "github": true, "xoxb": true, "xoxa": true, "xoxp": true, "xoxo": true, "xoxs": true, "xoxr": true,
+	"glpat": true, "whsec": true, "rbk": true}
+
+// piece is one element of a possibly split token: an alnum run, or several one-character
+// runs spelled out ("s k l i v e") taken together.
+type piece struct {
+	span
+	text    string // its characters (a spelled-out piece without its separators)
+	spelled bool
+	word    bool // a plain word: lower case, or capitalised
+}
+
+// replaceSplitSecrets replaces a secret said in short runs or spaced out: a chain of pieces
+// joined by light separators that, taken together, matches a secret pattern or looks random
+// inside its pieces (the joins between pieces are not counted, so a list of product names
+// does not look random).
+func replaceSplitSecrets(text string, runs []span) (string, []string) {
+	pieces := spellPieces(text, runs)
+	var b strings.Builder
+	last, kinds := 0, []string(nil)
+	for i := 0; i < len(pieces); {
+		j := chainEnd(text, pieces, i)
+		if j-i >= 2 || j-i == 1 && pieces[i].spelled {
+			if k, n := splitSecret(text, pieces[i:j]); k != "" {
+				b.WriteString(text[last:pieces[i].s])
+				b.WriteString(placeholder(k))
+				last, kinds = pieces[i+n-1].e, append(kinds, k)
+				j = i + n
+			}
+		}
+		i = j
+	}
+	if kinds == nil {
+		return text, nil
+	}
+	b.WriteString(text[last:])
+	return b.String(), kinds
+}
+
+// spellPieces turns runs into pieces, taking three or more one-character runs in a row as
+// one spelled-out piece.
+func spellPieces(text string, runs []span) []piece {
+	out := make([]piece, 0, len(runs))
+	for i := 0; i < len(runs); {
+		j := i
+		// In "it's" or "we'd" the letter belongs to the word before it: it starts no spelling.
+		for j < len(runs) && runs[j].e-runs[j].s == 1 && !contraction(text, runs[j]) && (j == i || lightTokenGap(text[runs[j-1].e:runs[j].s])) {
+			j++
+		}
+		if j-i >= 3 {
+			var t strings.Builder
+			for k := i; k < j; k++ {
+				if k > i {
+					t.WriteString(keptSpelledSeparator(text[runs[k-1].e:runs[k].s]))
+				}
+				t.WriteString(text[runs[k].s:runs[k].e])
+			}
+			out = append(out, piece{span: span{runs[i].s, runs[j-1].e}, text: t.String(), spelled: true})
+			i = j
+			continue
+		}
+		w := text[runs[i].s:runs[i].e]
+		out = append(out, piece{span: runs[i], text: w, word: plainWord(w)})
+		i++
+	}
+	return out
+}
+
+// contraction: a one-letter run right after an apostrophe ("it's", "we'd").
+func contraction(text string, r span) bool {
+	return r.e-r.s == 1 && (r.s > 0 && text[r.s-1] == '\'' || strings.HasSuffix(text[:r.s], "’"))
+}
+
+// plainWord: lower-case letters, or a capital and lower-case letters ("kitchen", "Paris").
+func plainWord(w string) bool {
+	if len(w) < 2 {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= 'a' && c <= 'z' || i == 0 && c >= 'A' && c <= 'Z' {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// lightTokenGap: what may stand between the pieces of one split token — up to four spaces
+// and separator or markup characters.
+func lightTokenGap(g string) bool {
+	if len(g) == 0 || len(g) > 4 {
+		return false
+	}
+	for i := 0; i < len(g); i++ {
+		if strings.IndexByte(" \t\n-._,/:|*`~+=@", g[i]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// keptSeparator is what of a gap a secret pattern needs: a lone '-' or '_' (spaces around
+// it or not), nothing else.
+func keptSeparator(g string) string {
+	t := strings.Trim(g, " \t\n*`~")
+	switch t {
+	case "-", "--", "- -":
+		return "-"
+	case "_", "__", "_ _":
+		return "_"
+	}
+	return ""
+}
+
+// keptSpelledSeparator also keeps the '@' and '.' of an address spelled out ("j a n e @ …").
+func keptSpelledSeparator(g string) string {
+	if t := strings.Trim(g, " \t\n"); t == "@" || t == "." {
+		return t
+	}
+	return keptSeparator(g)
+}
+
+// chainEnd returns the end (exclusive) of the chain of pieces starting at i. A plain word
+// joins a chain only as its first piece when it is a known secret prefix ("sk", "ghp"), when
+// it is glued on by a '-' or '_' or markup with no space, or once per chain as a short word
+// between two other pieces (a random run can look like a word: "arjt").
+func chainEnd(text string, p []piece, i int) int {
+	if i+1 < len(p) && prefixWords[p[i].text] && keptSeparator(text[p[i].e:p[i+1].s]) != "" {
+		// A known prefix with its separator ("ghp_", "sk - "): its pieces may look like words
+		// ("abcd efgh"), so any piece but a long word or one after a sentence's end continues
+		// it; splitSecret still wants the pattern to match and a digit, and replaces only the
+		// pieces the pattern covers.
+		j := i + 1
+		for ; j < len(p) && j-i <= 16 && lightTokenGap(text[p[j-1].e:p[j].s]); j++ {
+			if p[j].word && (len(p[j].text) > 6 || strings.ContainsAny(text[p[j-1].e:p[j].s], ".!?")) {
+				break // a long word, or a word that starts the next sentence
+			}
+		}
+		for j > i+2 && p[j-1].word {
+			j-- // a chain does not end on a plain word
+		}
+		return j
+	}
+	if p[i].word {
+		return i + 1
+	}
+	words := 0
+	j := i + 1
+	for ; j < len(p); j++ {
+		gap := text[p[j-1].e:p[j].s]
+		if !lightTokenGap(gap) {
+			break
+		}
+		if !p[j].word {
+			continue
+		}
+		if glued := !strings.ContainsAny(gap, " \t\n"); glued {
+			continue
+		}
+		if words == 0 && len(p[j].text) <= 5 && j+1 < len(p) && !p[j+1].word && lightTokenGap(text[p[j].e:p[j+1].s]) {
+			words++
+			continue
+		}
+		break
+	}
+	return j
+}
+
+// splitSecret decides a chain: it is a secret when its joined text matches a secret pattern
+// over most of its length, or when it is at least 20 letters and digits long, holds both,
+// and switches between lower case, upper case and digits at least once every three
+// characters inside its pieces; or when it is spelled out and mixes eight or more letters
+// and digits ("h u n t e r 2 …").
+//
+// It returns the kind and how many of the chain's pieces it covers (a pattern's match may end
+// before the chain does), or "".
+func splitSecret(text string, chain []piece) (string, int) {
+	var joined strings.Builder
+	n, switches, letters, digits := 0, 0, 0, 0
+	starts := make([]int, len(chain))
+	for k, p := range chain {
+		if k > 0 {
+			joined.WriteString(keptSeparator(text[chain[k-1].e:p.s]))
+		}
+		starts[k] = joined.Len()
+		joined.WriteString(p.text)
+		prev := 0
+		for i := 0; i < len(p.text); i++ {
+			c := charClass(p.text[i])
+			if c == 0 {
+				continue
+			}
+			n++
+			if c == 3 {
+				digits++
+			} else {
+				letters++
+			}
+			// A capital that starts a piece ("Paris") is not a switch.
+			if prev != 0 && c != prev && !(i == 1 && prev == 2 && c == 1) {
+				switches++
+			}
+			prev = c
+		}
+	}
+	j := joined.String()
+	covered := func(end int) int {
+		k := 1
+		for k < len(starts) && starts[k] < end {
+			k++
+		}
+		return k
+	}
+	// A pattern must start at the chain's start and cover at least two pieces (or a spelled one).
+	if strings.IndexByte(j, '@') > 0 {
+		if loc := emailRE.FindStringIndex(j); loc != nil && loc[0] == 0 && (covered(loc[1]) > 1 || chain[0].spelled) {
+			return KindEmail, covered(loc[1])
+		}
+	}
+	if lower := strings.ToLower(j); n >= 12 && letters > 0 && digits > 0 && (maySecret(lower) || mayJoinedSecret(lower)) {
+		for _, re := range []*regexp.Regexp{secretRE, joinedSecretRE} {
+			if loc := re.FindStringIndex(j); loc != nil && loc[0] == 0 && (covered(loc[1]) > 1 || chain[0].spelled) {
+				return KindSecret, covered(loc[1])
+			}
+		}
+	}
+	if n >= 20 && letters > 0 && digits > 0 && switches*3 >= n {
+		return KindSecret, len(chain)
+	}
+	if len(chain) == 1 && chain[0].spelled && n >= 8 && letters > 0 && digits > 0 {
+		return KindSecret, 1
+	}
+	return "", 0
+}
+
+func charClass(c byte) int {
+	switch {
+	case c >= 'a' && c <= 'z':
+		return 1
+	case c >= 'A' && c <= 'Z':
+		return 2
+	case c >= '0' && c <= '9':
+		return 3
+	}
+	return 0
+}
