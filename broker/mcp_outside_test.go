@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/reachy-broker/reachy-broker/broker/mcp"
 )
 
 // outsideResult is what testdata/mcp-outside-client.cjs prints.
@@ -87,5 +89,20 @@ func TestMCPOutsideClient(t *testing.T) {
 	if len(recs) != 2 || recs[0].Route != "mcp" || recs[0].Intent != "house.light.set" || recs[0].Outcome != OutcomeOK ||
 		recs[1].Route != "mcp" || recs[1].Outcome != OutcomeDenied || recs[1].Code != "insufficient_scope" {
 		t.Fatalf("audit: %+v", recs)
+	}
+
+	// Each node run is a new agent process whose JSON-RPC ids start again: the same call
+	// without a key acts again; with a key, the second run's retry is a replay and says so.
+	if r = run(full, "call", "house.light.set", `{"room":"kitchen","state":"on"}`); !r.OK || r.Structured["replayed"] == true || tb.light.count() != 2 {
+		t.Fatalf("a new run's call without a key: %+v, %d actuations", r, tb.light.count())
+	}
+	for i := range 2 {
+		r = run(full, "call", "house.light.set", `{"room":"office","state":"on"}`, "outside-office-1")
+		if replayed := r.Structured["replayed"] == true; !r.OK || replayed != (i == 1) || replayed != strings.HasPrefix(r.Text, mcp.ReplayNote) {
+			t.Fatalf("keyed run %d: %+v", i, r)
+		}
+	}
+	if tb.light.count() != 3 {
+		t.Fatalf("a keyed retry acted: %d actuations", tb.light.count())
 	}
 }

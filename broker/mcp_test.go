@@ -319,33 +319,33 @@ func TestMCPBadInput(t *testing.T) {
 	}
 }
 
-// TestMCPIdempotency: a re-sent request (same JSON-RPC id, same call) or an explicit key
-// answers from the store; the light is switched once.
+// TestMCPIdempotency: a call the client keyed (Idempotency-Key header, or _meta's
+// idempotencyKey) and sends again answers from the store; the light is switched once; the
+// key with another call is idempotency_conflict.
 func TestMCPIdempotency(t *testing.T) {
 	tb := newTestBroker(t)
 	tok := tb.token(t, "agent", "mcp", "house:write")
-	a := mcpPost(t, tb, tok, callLightOn)
-	b := mcpPost(t, tb, tok, callLightOn)
+	a := mcpPost(t, tb, tok, callLightOn, "Idempotency-Key", "lamp-1")
+	b := mcpPost(t, tb, tok, callLightOn, "Idempotency-Key", "lamp-1")
 	if a.status != 200 || b.status != 200 || tb.light.count() != 1 || !strings.Contains(string(b.body), `"replayed":true`) {
-		t.Fatalf("re-sent request: %d %d, %d actuations: %s", a.status, b.status, tb.light.count(), b.body)
+		t.Fatalf("re-sent keyed request: %d %d, %d actuations: %s", a.status, b.status, tb.light.count(), b.body)
 	}
-	// The same id with another call is another call.
+	// The same key with another call is refused, never run or replayed.
 	off := strings.Replace(callLightOn, `"on"`, `"off"`, 1)
-	if r := mcpPost(t, tb, tok, off); r.status != 200 || tb.light.count() != 2 {
-		t.Fatalf("another call under a reused id: %d actuations", tb.light.count())
+	if r := mcpPost(t, tb, tok, off, "Idempotency-Key", "lamp-1"); r.status != 200 || tb.light.count() != 1 || !strings.Contains(string(r.body), "idempotency_conflict") {
+		t.Fatalf("another call under a reused key: %d actuations: %s", tb.light.count(), r.body)
 	}
-	// Concurrent copies of one request: one actuation, the others wait and replay it.
+	// Concurrent copies of one keyed request: one actuation, the others wait and replay it.
 	tb.light.mu.Lock()
 	tb.light.block = make(chan struct{})
 	tb.light.mu.Unlock()
-	same := strings.Replace(callLightOn, `"id":7`, `"id":"retry-me"`, 1)
 	var wg sync.WaitGroup
 	replies := make([]reply, 4)
 	for i := range replies {
 		wg.Add(1)
-		go func() { defer wg.Done(); replies[i] = mcpPost(t, tb, tok, same) }()
+		go func() { defer wg.Done(); replies[i] = mcpPost(t, tb, tok, callLightOn, "Idempotency-Key", "retry-me") }()
 	}
-	for deadline := time.Now().Add(5 * time.Second); tb.light.count() < 3 && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(5 * time.Second); tb.light.count() < 2 && time.Now().Before(deadline); {
 		time.Sleep(5 * time.Millisecond)
 	}
 	time.Sleep(50 * time.Millisecond) // let the copies reach the idempotency wait
@@ -356,8 +356,8 @@ func TestMCPIdempotency(t *testing.T) {
 			t.Fatalf("copy %d: %d %s", i, r.status, r.body)
 		}
 	}
-	if tb.light.count() != 3 {
-		t.Fatalf("concurrent copies actuated %d times in all, want 3", tb.light.count())
+	if tb.light.count() != 2 {
+		t.Fatalf("concurrent copies actuated %d times in all, want 2", tb.light.count())
 	}
 	tb.light.mu.Lock()
 	tb.light.block = nil
@@ -376,8 +376,8 @@ func TestMCPIdempotency(t *testing.T) {
 			t.Fatalf("second keyed call was not replayed: %v", structured(t, res))
 		}
 	}
-	if tb.light.count() != 4 {
-		t.Fatalf("keyed calls actuated %d times in all, want 4", tb.light.count())
+	if tb.light.count() != 3 {
+		t.Fatalf("keyed calls actuated %d times in all, want 3", tb.light.count())
 	}
 }
 

@@ -46,3 +46,11 @@ func TestKitchenLightOverMQTTSwitchesExactlyOnce(t *testing.T) {
 		t.Fatalf("device is %s after %d set messages", z.State("kitchen_light"), z.Sets("kitchen_light"))
 	}
 }
+
+// TestOneSentenceForAnUnknownOutcome: a write the broker cut at its deadline and one a home
+// handler reports as unknown are said the same way, the way docs/home.md promises.
+func TestOneSentenceForAnUnknownOutcome(t *testing.T) {
+	if replyWriteUnknown != home.ReplyUnknown {
+		t.Fatalf("broker %q, home %q", replyWriteUnknown, home.ReplyUnknown)
+	}
+}

@@ -3,8 +3,6 @@ package mcp
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
@@ -13,13 +11,21 @@ import (
 	"github.com/reachy-broker/reachy-broker/broker/api"
 )
 
-// MetaIdempotencyKey is the params._meta key an agent may set to name a call explicitly; a
-// retry with the same key replays the first answer instead of acting again.
+// MetaIdempotencyKey is the params._meta key an agent sets to name a call; a retry with the
+// same key replays the first answer instead of acting again. A call without a key (here or
+// in the Idempotency-Key header of a one-message POST) runs as a fresh call: no key is ever
+// derived from the JSON-RPC id, which a new agent process starts again at 1.
 const MetaIdempotencyKey = "idempotencyKey"
+
+// ReplayNote heads the text of a tool result answered from the idempotency store, so an
+// agent (and the person reading its transcript) cannot take it for a fresh action.
+const ReplayNote = "(replayed: this answer was given earlier for the same idempotency key; nothing was done again)"
 
 // callTool returns the one tools/call handler of a request. The broker's typed-call path
 // checks the intent, the scope and the arguments again, whatever tools/list showed.
-func (h *Handler) callTool(c Caller, rpcID string) sdk.ToolHandler {
+// oneMessage says whether the POST carried this call alone (its Idempotency-Key header can
+// then name it).
+func (h *Handler) callTool(c Caller, oneMessage bool) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		p := req.Params
 		args := map[string]any{}
@@ -30,29 +36,24 @@ func (h *Handler) callTool(c Caller, rpcID string) sdk.ToolHandler {
 				return h.result(h.be.Call(ctx, c, p.Name, nil, "")), nil
 			}
 		}
-		return h.result(h.be.Call(ctx, c, p.Name, args, idempotencyKey(req, p.Name, args, rpcID))), nil
+		return h.result(h.be.Call(ctx, c, p.Name, args, idempotencyKey(req, oneMessage))), nil
 	}
 }
 
-// idempotencyKey is an explicit key (params._meta.idempotencyKey, or the Idempotency-Key
-// header of a one-message POST), else one derived from the JSON-RPC request id and the
-// call itself, so a client re-sending the same request after a lost answer gets the first
-// answer back instead of acting twice. A different call under a reused id is a new call.
-func idempotencyKey(req *sdk.CallToolRequest, name string, args map[string]any, rpcID string) string {
+// idempotencyKey is the key the client sent — params._meta.idempotencyKey, or the
+// Idempotency-Key header of a POST that carried this call alone — or "" (a fresh call).
+// Nothing the client did not send as a key (its JSON-RPC id, the tool, the arguments)
+// makes one: ids restart with every agent process, and a new run's call must act.
+func idempotencyKey(req *sdk.CallToolRequest, oneMessage bool) string {
 	if k, ok := req.Params.Meta[MetaIdempotencyKey].(string); ok && k != "" {
 		return "mcp:" + k
 	}
-	if req.Extra != nil && rpcID != "" {
+	if oneMessage && req.Extra != nil {
 		if k := req.Extra.Header.Get("Idempotency-Key"); k != "" {
 			return "mcp:" + k
 		}
 	}
-	if rpcID == "" {
-		return ""
-	}
-	canon, _ := json.Marshal(args) // map keys marshal sorted
-	sum := sha256.Sum256(append([]byte(rpcID+"\x00"+name+"\x00"), canon...))
-	return "mcp-rpc:" + hex.EncodeToString(sum[:16])
+	return ""
 }
 
 // output is a tool's structured result: allowlisted fields only, never audio, never the
@@ -85,9 +86,13 @@ func (h *Handler) result(res Result) *sdk.CallToolResult {
 	tr := res.Response
 	out := output{TurnID: tr.TurnID, Intent: tr.Intent, Kind: tr.Kind, Args: tr.Args, Outcome: tr.Outcome,
 		Reply: tr.Reply, Replayed: res.Replayed}
+	text := tr.Reply
+	if res.Replayed {
+		text = ReplayNote + " " + text
+	}
 	return &sdk.CallToolResult{
 		IsError:           tr.Outcome != "ok",
-		Content:           []sdk.Content{&sdk.TextContent{Text: tr.Reply}},
+		Content:           []sdk.Content{&sdk.TextContent{Text: text}},
 		StructuredContent: out,
 	}
 }

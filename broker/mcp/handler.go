@@ -176,7 +176,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	table := h.be.Table()
 	tools := h.toolsFor(table)
-	listed, rpcID := false, ""
+	listed := false
 	for _, m := range msgs {
 		switch m.Method {
 		case "tools/list":
@@ -193,13 +193,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 					fmt.Sprintf("the tool %s needs the %s scope, which this token lacks", in.Name, in.Scope))
 				return
 			}
-			if len(msgs) == 1 {
-				rpcID = string(m.ID)
-			}
 		}
 	}
 
-	srv := h.server(c, tools, listed, rpcID)
+	srv := h.server(c, tools, listed, len(msgs) == 1)
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
 	r = r.WithContext(context.WithValue(r.Context(), serverKey{}, srv))
@@ -266,7 +263,7 @@ func (h *Handler) toolsFor(table *intents.Table) *toolSet {
 
 // server builds the MCP server of one request: the caller's tools when it lists them, and
 // one tools/call path for every name, known or not.
-func (h *Handler) server(c Caller, tools *toolSet, list bool, rpcID string) *sdk.Server {
+func (h *Handler) server(c Caller, tools *toolSet, list bool, oneMessage bool) *sdk.Server {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "reachy-broker", Title: "Reachy Mini broker", Version: h.opts.Version},
 		&sdk.ServerOptions{
 			Instructions: "Tools are this token's view of the household robot's intent allowlist. Arguments come from closed vocabularies; a write sets a state and is audited.",
@@ -275,12 +272,12 @@ func (h *Handler) server(c Caller, tools *toolSet, list bool, rpcID string) *sdk
 		})
 	if list { // a call needs no registered tools: it goes through the middleware below
 		for _, t := range tools.visible(c.Has) {
-			srv.AddTool(t, h.callTool(c, rpcID))
+			srv.AddTool(t, h.callTool(c, oneMessage))
 		}
 	}
 	// tools/call goes through one handler whatever the name, so an unknown or hidden tool
 	// gets the broker's closed code as a tool error instead of the SDK's "unknown tool".
-	call := h.callTool(c, rpcID)
+	call := h.callTool(c, oneMessage)
 	srv.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
 		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 			if ctr, ok := req.(*sdk.CallToolRequest); ok && method == "tools/call" {

@@ -125,18 +125,20 @@ func (h Handler) set(ctx context.Context, c intents.Call, rooms []string) (inten
 			failed = append(failed, r.room)
 		}
 	}
-	if err := ctx.Err(); err != nil && len(failed) == len(res) {
+	var unknown []string // sent, never confirmed: they may have landed
+	for _, r := range res {
+		if r.err != nil && Unknown(r.err) {
+			unknown = append(unknown, r.room)
+		}
+	}
+	if err := ctx.Err(); err != nil && len(failed) == len(res) && len(unknown) == 0 {
 		return intents.Answer{}, err
 	}
-	var unknown bool
-	for _, r := range res {
-		unknown = unknown || (r.err != nil && Unknown(r.err))
-	}
-	a, err := h.setReply(want, rooms, failed)
+	a, err := h.setReply(want, rooms, failed, unknown)
 	switch {
 	case err != nil:
 	case len(failed) == 0:
-	case unknown && len(failed) == len(rooms):
+	case len(unknown) > 0 && len(failed) == len(rooms):
 		a.Outcome = intents.OutcomeUnknown
 	case len(failed) == len(rooms):
 		a.Outcome = intents.OutcomeFailed
@@ -146,7 +148,14 @@ func (h Handler) set(ctx context.Context, c intents.Call, rooms []string) (inten
 	return a, err
 }
 
-func (h Handler) setReply(want State, rooms, failed []string) (intents.Answer, error) {
+// ReplyUnknown is said for a write that was sent but never confirmed (docs/home.md): it may
+// have happened, and it is not sent again.
+const ReplyUnknown = "Sorry, the house didn't answer in time, so I can't tell whether that worked."
+
+// setReply says what a write did. failed are the rooms whose write did not succeed; unknown
+// (a subset of failed) those whose write was sent and never confirmed, which are never said
+// as "isn't answering": they may have happened.
+func (h Handler) setReply(want State, rooms, failed, unknown []string) (intents.Answer, error) {
 	what := "on"
 	if !want.On {
 		what = "off"
@@ -157,6 +166,8 @@ func (h Handler) setReply(want State, rooms, failed []string) (intents.Answer, e
 			return intents.Answer{Reply: fmt.Sprintf("Okay, the %s %s is set to %d degrees.", rooms[0], h.word(false), want.Temperature), Expression: intents.ExpressionHappy}, nil
 		}
 		return intents.Answer{Reply: fmt.Sprintf("Okay, the %s %s is %s.", rooms[0], h.word(false), what), Expression: intents.ExpressionHappy}, nil
+	case len(failed) == len(rooms) && len(unknown) > 0:
+		return intents.Answer{Reply: ReplyUnknown, Expression: intents.ExpressionSorry}, nil
 	case len(rooms) == 1:
 		return intents.Answer{Reply: fmt.Sprintf("The %s %s isn't answering right now.", rooms[0], h.word(false)), Expression: intents.ExpressionSorry}, nil
 	case len(failed) == 0:
@@ -168,12 +179,21 @@ func (h Handler) setReply(want State, rooms, failed []string) (intents.Answer, e
 	if want.Temperature > 0 {
 		verb = fmt.Sprintf("set to %d degrees", want.Temperature)
 	}
-	return intents.Answer{Reply: fmt.Sprintf("I %s %s of %s %s; the %s %s.", verb, number(len(rooms)-len(failed)), number(len(rooms)), h.word(true),
-		joinAnd(failed), didntAnswer(len(failed), h.word(len(failed) > 1))), Expression: intents.ExpressionSorry}, nil
-}
-
-func didntAnswer(n int, word string) string {
-	return word + " didn't answer"
+	var notAnswering []string
+	for _, r := range failed {
+		if !slices.Contains(unknown, r) {
+			notAnswering = append(notAnswering, r)
+		}
+	}
+	var why []string
+	if len(notAnswering) > 0 {
+		why = append(why, fmt.Sprintf("the %s %s didn't answer", joinAnd(notAnswering), h.word(len(notAnswering) > 1)))
+	}
+	if len(unknown) > 0 {
+		why = append(why, fmt.Sprintf("the house didn't answer in time for the %s %s, so I can't tell whether that worked", joinAnd(unknown), h.word(len(unknown) > 1)))
+	}
+	return intents.Answer{Reply: fmt.Sprintf("I %s %s of %s %s; %s.", verb, number(len(rooms)-len(failed)), number(len(rooms)), h.word(true),
+		strings.Join(why, ", and ")), Expression: intents.ExpressionSorry}, nil
 }
 
 func (h Handler) get(ctx context.Context, rooms []string) (intents.Answer, error) {

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
@@ -17,23 +17,40 @@ import (
 // <prefix>/<entity>/set ({"state":"ON"}) and read from the retained <prefix>/<entity>; a
 // reading straight from the device is asked for on <prefix>/<entity>/get.
 //
-// It never blocks start-up on the MQTT server: it keeps trying to connect every second or
-// so, and until it is connected writes fail at once (not sent) and cached readings are
-// marked stale. A reading is stale while disconnected, until the server has re-sent it after
-// a reconnect, or when it is older than MaxAge.
+// It never blocks start-up on the MQTT server: one supervising goroutine keeps a connection
+// up, trying again every Retry (a second by default), and until it is connected writes fail
+// at once (not sent) and cached readings are marked stale. A reading is stale while
+// disconnected, until the server has re-sent it after a reconnect, or when it is older than
+// MaxAge.
+//
+// Every connection is a fresh client that never reconnects or resends by itself: a lost
+// connection, or one dropped because a write went unanswered, takes whatever it still held
+// with it (no QoS 1 redelivery of a write whose outcome was already reported as unknown),
+// and the supervisor dials a new one. Nothing of a dropped connection can stop the next one.
 type MQTT struct {
-	client mqtt.Client
-	prefix string
-	maxAge time.Duration
-
-	dropping atomic.Bool // a dropQueued is under way
-	closed   atomic.Bool
+	cfg  MQTTConfig
+	log  *slog.Logger
+	stop chan struct{} // closed by Close
+	done chan struct{} // closed when the supervisor has returned
+	shut sync.Once
 
 	mu     sync.Mutex
-	gen    int // connection generation: bumped on every (re)connect, before subscribing
+	conn   *mqttConn // the connection in use; nil while there is none
+	gen    int       // connection generation: bumped on every connection attempt
 	states map[string]reading
 	waits  map[string][]chan reading
 }
+
+// mqttConn is one connection (one paho client) of the supervisor.
+type mqttConn struct {
+	client mqtt.Client
+	gen    int
+	lost   chan struct{} // closed when the connection is lost or must be dropped
+	once   sync.Once
+}
+
+// end marks the connection for dropping (the supervisor closes it and dials anew).
+func (c *mqttConn) end() { c.once.Do(func() { close(c.lost) }) }
 
 type reading struct {
 	s   State
@@ -52,10 +69,13 @@ type MQTTConfig struct {
 	// MaxAge is how old a cached reading may be before it is said as "last I heard";
 	// 0: while connected, the retained state is current (the device pushes every change).
 	MaxAge time.Duration
-	// Retry is the pause between connection attempts, and the longest between reconnects;
-	// default 1s.
+	// Retry is the pause between connection attempts; default 1s.
 	Retry time.Duration
+	Log   *slog.Logger // default slog.Default()
 }
+
+// errStopped is returned by a connection attempt abandoned because the client is closing.
+var errStopped = errors.New("mqtt: client closed")
 
 // DialMQTT starts the connection and subscribes to every device's state topic. It waits up
 // to c.Connect for the first connection, but a server that is down is not an error: the
@@ -76,30 +96,149 @@ func DialMQTT(c MQTTConfig) (*MQTT, error) {
 	if c.Retry <= 0 {
 		c.Retry = time.Second
 	}
-	m := &MQTT{prefix: c.Prefix, maxAge: c.MaxAge, states: map[string]reading{}, waits: map[string][]chan reading{}}
-	opts := mqtt.NewClientOptions().AddBroker(c.Broker).SetClientID(c.ClientID).SetUsername(c.Username).
-		SetPassword(c.Password).SetCleanSession(true).SetConnectTimeout(min(c.Connect, 5*time.Second)).
-		SetAutoReconnect(true).SetMaxReconnectInterval(c.Retry).SetConnectRetry(true).SetConnectRetryInterval(c.Retry).
-		SetKeepAlive(5 * time.Second).SetPingTimeout(3 * time.Second).
-		SetOnConnectHandler(func(cl mqtt.Client) {
-			m.mu.Lock()
-			m.gen++
-			m.mu.Unlock()
-			cl.Subscribe(c.Prefix+"/+", 1, m.onState)
-		})
-	m.client = mqtt.NewClient(opts)
-	tok := m.client.Connect()
-	tok.WaitTimeout(c.Connect) // with ConnectRetry the token completes only once connected
+	m := &MQTT{cfg: c, log: c.Log, stop: make(chan struct{}), done: make(chan struct{}),
+		states: map[string]reading{}, waits: map[string][]chan reading{}}
+	if m.log == nil {
+		m.log = slog.Default()
+	}
+	up := make(chan struct{})
+	go m.supervise(up)
+	select {
+	case <-up:
+	case <-time.After(c.Connect):
+	}
 	return m, nil
 }
 
-// Connected reports whether the client is connected to the MQTT server now.
-func (m *MQTT) Connected() bool { return m.client.IsConnectionOpen() }
+// supervise keeps one connection up until Close: it dials, waits for the connection to be
+// lost or dropped, closes it, and dials again. up is closed at the first connection.
+func (m *MQTT) supervise(up chan struct{}) {
+	defer close(m.done)
+	first := true
+	for {
+		c, err := m.dial()
+		if errors.Is(err, errStopped) {
+			return
+		}
+		if err != nil {
+			m.log.Debug("mqtt: connection attempt failed", "broker", m.cfg.Broker, "err", err)
+			if !m.pause(m.cfg.Retry) {
+				return
+			}
+			continue
+		}
+		if first {
+			close(up)
+			first = false
+		} else {
+			m.log.Info("mqtt: connected again", "broker", m.cfg.Broker)
+		}
+		since := time.Now()
+		select {
+		case <-c.lost:
+		case <-m.stop:
+			m.forget(c)
+			c.client.Disconnect(250)
+			return
+		}
+		m.forget(c)
+		c.client.Disconnect(0) // nothing still queued in it is sent: it is gone with it
+		m.log.Warn("mqtt: connection lost or dropped; reconnecting", "broker", m.cfg.Broker)
+		if time.Since(since) < m.cfg.Retry && !m.pause(m.cfg.Retry) { // a server that drops at once is not hammered
+			return
+		}
+	}
+}
 
-// Close disconnects.
+// pause waits d, or until Close; it reports whether to go on.
+func (m *MQTT) pause(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-m.stop:
+		return false
+	}
+}
+
+// dial makes one connection attempt with a fresh client, bounded by the connect timeout.
+func (m *MQTT) dial() (*mqttConn, error) {
+	m.mu.Lock()
+	m.gen++
+	c := &mqttConn{gen: m.gen, lost: make(chan struct{})}
+	m.mu.Unlock()
+	cfg := m.cfg
+	opts := mqtt.NewClientOptions().AddBroker(cfg.Broker).SetClientID(cfg.ClientID).SetUsername(cfg.Username).
+		SetPassword(cfg.Password).SetCleanSession(true).SetConnectTimeout(min(cfg.Connect, 5*time.Second)).
+		SetAutoReconnect(false).SetConnectRetry(false).
+		SetKeepAlive(5 * time.Second).SetPingTimeout(3 * time.Second).
+		SetOnConnectHandler(func(cl mqtt.Client) {
+			cl.Subscribe(cfg.Prefix+"/+", 1, func(_ mqtt.Client, msg mqtt.Message) { m.onState(c.gen, msg) })
+		}).
+		SetConnectionLostHandler(func(mqtt.Client, error) { c.end() })
+	c.client = mqtt.NewClient(opts)
+	tok := c.client.Connect()
+	select {
+	case <-tok.Done():
+	case <-m.stop:
+		c.client.Disconnect(0) // abandons the attempt once it ends
+		return nil, errStopped
+	}
+	if err := tok.Error(); err != nil {
+		return nil, fmt.Errorf("mqtt: connect to %s: %w", cfg.Broker, err)
+	}
+	m.mu.Lock()
+	m.conn = c
+	m.mu.Unlock()
+	return c, nil
+}
+
+// forget stops handing out c (it is being closed).
+func (m *MQTT) forget(c *mqttConn) {
+	m.mu.Lock()
+	if m.conn == c {
+		m.conn = nil
+	}
+	m.mu.Unlock()
+}
+
+// current is the connection in use, if it is open.
+func (m *MQTT) current() *mqttConn {
+	m.mu.Lock()
+	c := m.conn
+	m.mu.Unlock()
+	if c == nil || !c.client.IsConnectionOpen() {
+		return nil
+	}
+	return c
+}
+
+// awaitConnection returns the open connection, waiting for one until ctx ends (nil then).
+func (m *MQTT) awaitConnection(ctx context.Context) *mqttConn {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if c := m.current(); c != nil {
+			return c
+		}
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			return nil
+		case <-m.stop:
+			return nil
+		}
+	}
+}
+
+// Connected reports whether the client is connected to the MQTT server now.
+func (m *MQTT) Connected() bool { return m.current() != nil }
+
+// Close disconnects and stops reconnecting. It returns once the supervisor has stopped.
 func (m *MQTT) Close() {
-	m.closed.Store(true)
-	m.client.Disconnect(250)
+	m.shut.Do(func() { close(m.stop) })
+	<-m.done
 }
 
 type mqttState struct {
@@ -107,8 +246,9 @@ type mqttState struct {
 	Temperature *float64 `json:"temperature,omitempty"`
 }
 
-func (m *MQTT) onState(_ mqtt.Client, msg mqtt.Message) {
-	entity := strings.TrimPrefix(msg.Topic(), m.prefix+"/")
+// onState records a device's reported state, heard on the connection of generation gen.
+func (m *MQTT) onState(gen int, msg mqtt.Message) {
+	entity := strings.TrimPrefix(msg.Topic(), m.cfg.Prefix+"/")
 	var p mqttState
 	if json.Unmarshal(msg.Payload(), &p) != nil || p.State == "" {
 		return
@@ -118,7 +258,7 @@ func (m *MQTT) onState(_ mqtt.Client, msg mqtt.Message) {
 		s.Temperature = int(*p.Temperature + 0.5)
 	}
 	m.mu.Lock()
-	r := reading{s: s, at: time.Now(), gen: m.gen}
+	r := reading{s: s, at: time.Now(), gen: gen}
 	m.states[entity] = r
 	waits := m.waits[entity]
 	delete(m.waits, entity)
@@ -139,7 +279,7 @@ func (m *MQTT) GetEntity(ctx context.Context, kind, entity string) (State, error
 	m.mu.Lock()
 	r, ok := m.states[entity]
 	if ok {
-		r.s.Stale = !connected || r.gen != m.gen || (m.maxAge > 0 && time.Since(r.at) > m.maxAge)
+		r.s.Stale = !connected || r.gen != m.gen || (m.cfg.MaxAge > 0 && time.Since(r.at) > m.cfg.MaxAge)
 		m.mu.Unlock()
 		return r.s, nil
 	}
@@ -158,20 +298,23 @@ func (m *MQTT) GetEntity(ctx context.Context, kind, entity string) (State, error
 	}
 }
 
-// getFresh waits for a state the device reported after since, asking it for one.
+// getFresh waits for a state the device reported after since, asking it for one. A
+// connection being re-established (after the one a write went out on was lost) is waited
+// for within ctx: a read-back asks the device, whichever connection carries the question.
 func (m *MQTT) getFresh(ctx context.Context, entity string, since time.Time) (State, error) {
-	if !m.Connected() {
+	c := m.awaitConnection(ctx)
+	if c == nil {
 		return State{}, &TransientError{errors.New("mqtt: not connected")}
 	}
 	m.mu.Lock()
-	if r, ok := m.states[entity]; ok && r.at.After(since) && r.gen == m.gen {
+	if r, ok := m.states[entity]; ok && r.at.After(since) && r.gen == c.gen {
 		m.mu.Unlock()
 		return r.s, nil
 	}
 	ch := make(chan reading, 1)
 	m.waits[entity] = append(m.waits[entity], ch)
 	m.mu.Unlock()
-	m.client.Publish(m.prefix+"/"+entity+"/get", 0, false, []byte(`{"state":""}`))
+	c.client.Publish(m.cfg.Prefix+"/"+entity+"/get", 0, false, []byte(`{"state":""}`))
 	select {
 	case r := <-ch:
 		return r.s, nil
@@ -191,42 +334,33 @@ func (m *MQTT) SetEntity(ctx context.Context, kind, entity string, s State) erro
 		p.Temperature = &t
 	}
 	b, _ := json.Marshal(p)
-	return m.Publish(ctx, m.prefix+"/"+entity+"/set", b)
+	return m.Publish(ctx, m.cfg.Prefix+"/"+entity+"/set", b)
 }
 
 // Publish sends a payload with QoS 1 (custom home.service intents over MQTT). Not connected:
-// a TransientError (nothing was sent). No acknowledgement before ctx ends: an UnknownError.
+// a TransientError (nothing was sent). Handed to the connection but not acknowledged (ctx
+// ended, or the connection was lost first): an UnknownError — it may have landed, and it is
+// never sent again.
 func (m *MQTT) Publish(ctx context.Context, topic string, payload []byte) error {
-	if !m.Connected() {
+	c := m.current()
+	if c == nil {
 		return &TransientError{errors.New("mqtt: not connected")}
 	}
-	tok := m.client.Publish(topic, 1, false, payload)
+	tok := c.client.Publish(topic, 1, false, payload)
 	select {
 	case <-tok.Done():
-		if err := tok.Error(); err != nil {
-			return &TransientError{fmt.Errorf("mqtt publish: %w", err)}
+		switch err := tok.Error(); {
+		case err == nil:
+			return nil
+		case errors.Is(err, mqtt.ErrNotConnected):
+			return &TransientError{fmt.Errorf("mqtt publish to %s: %w", topic, err)}
+		default:
+			return &UnknownError{fmt.Errorf("mqtt publish to %s: %w", topic, err)}
 		}
-		return nil
 	case <-ctx.Done():
-		// Handed to the client, not acknowledged: it may still land. The caller never sends
-		// it again; the connection is dropped so nothing still queued in it is sent later
-		// (a clean session does not carry its queue into the next connection).
-		m.dropQueued()
+		// Handed to the client, not acknowledged: it may still land. The connection is
+		// dropped so nothing still queued in it is sent later; the supervisor dials anew.
+		c.end()
 		return &UnknownError{fmt.Errorf("mqtt publish to %s: %w", topic, ctx.Err())}
 	}
-}
-
-// dropQueued closes the connection (the client reconnects by itself), discarding publishes
-// still waiting for a hung server.
-func (m *MQTT) dropQueued() {
-	if !m.dropping.CompareAndSwap(false, true) {
-		return
-	}
-	go func() {
-		defer m.dropping.Store(false)
-		m.client.Disconnect(0)
-		if !m.closed.Load() {
-			m.client.Connect()
-		}
-	}()
 }

@@ -50,8 +50,7 @@ func (s Service) Handle(ctx context.Context, c intents.Call) (intents.Answer, er
 	case err == nil:
 	case Unknown(err):
 		// Sent, never confirmed: it may have happened. It is not sent again.
-		return intents.Answer{Reply: "Sorry, the house didn't answer in time, so I can't tell whether that worked.", Expression: intents.ExpressionSorry,
-			Outcome: intents.OutcomeUnknown}, nil
+		return intents.Answer{Reply: ReplyUnknown, Expression: intents.ExpressionSorry, Outcome: intents.OutcomeUnknown}, nil
 	case ctx.Err() != nil:
 		return intents.Answer{}, ctx.Err()
 	default:
@@ -107,7 +106,11 @@ func (w Webhook) Handle(ctx context.Context, c intents.Call) (intents.Answer, er
 		if resp == nil && !(errors.As(err, &op) && op.Op == "dial") {
 			outcome = intents.OutcomeUnknown // the request may have reached the webhook
 		}
-		return intents.Answer{Reply: "Sorry, that didn't work.", Expression: intents.ExpressionSorry, Outcome: outcome}, nil
+		reply := "Sorry, that didn't work."
+		if outcome == intents.OutcomeUnknown {
+			reply = ReplyUnknown // it may have happened: never said as a failure
+		}
+		return intents.Answer{Reply: reply, Expression: intents.ExpressionSorry, Outcome: outcome}, nil
 	}
 	reply := b.Reply
 	if reply == "" {

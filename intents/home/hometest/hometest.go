@@ -222,3 +222,93 @@ func (z *Zigbee) State(name string) string {
 	s, _ := z.state[name]["state"].(string)
 	return s
 }
+
+// Proxy is a TCP relay between MQTT clients and a server (127.0.0.1, a port of its own) that
+// can swallow what the server sends back and reset every connection: a write the server
+// received whose acknowledgement never arrives.
+type Proxy struct {
+	URL      string
+	upstream string
+	l        net.Listener
+	mu       sync.Mutex
+	hold     bool
+	conns    []*net.TCPConn
+}
+
+// StartProxy relays tcp:// connections to the server at url until the test ends.
+func StartProxy(t testing.TB, url string) *Proxy {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Proxy{URL: "tcp://" + l.Addr().String(), upstream: strings.TrimPrefix(url, "tcp://"), l: l}
+	t.Cleanup(func() { l.Close(); p.Reset() })
+	go p.serve()
+	return p
+}
+
+func (p *Proxy) serve() {
+	for {
+		c, err := p.l.Accept()
+		if err != nil {
+			return
+		}
+		up, err := net.DialTimeout("tcp", p.upstream, 2*time.Second)
+		if err != nil {
+			c.Close()
+			continue
+		}
+		p.mu.Lock()
+		p.conns = append(p.conns, c.(*net.TCPConn), up.(*net.TCPConn))
+		p.mu.Unlock()
+		go func() { // client -> server
+			buf := make([]byte, 4096)
+			for {
+				n, err := c.Read(buf)
+				if n > 0 {
+					up.Write(buf[:n])
+				}
+				if err != nil {
+					up.Close()
+					return
+				}
+			}
+		}()
+		go func() { // server -> client, unless held
+			buf := make([]byte, 4096)
+			for {
+				n, err := up.Read(buf)
+				p.mu.Lock()
+				hold := p.hold
+				p.mu.Unlock()
+				if n > 0 && !hold {
+					c.Write(buf[:n])
+				}
+				if err != nil {
+					c.Close()
+					return
+				}
+			}
+		}()
+	}
+}
+
+// HoldReplies drops everything the server sends from now on, until Reset.
+func (p *Proxy) HoldReplies() {
+	p.mu.Lock()
+	p.hold = true
+	p.mu.Unlock()
+}
+
+// Reset aborts every relayed connection (RST to the client) and relays new ones normally.
+func (p *Proxy) Reset() {
+	p.mu.Lock()
+	conns := p.conns
+	p.conns, p.hold = nil, false
+	p.mu.Unlock()
+	for _, c := range conns {
+		c.SetLinger(0)
+		c.Close()
+	}
+}
