@@ -72,6 +72,7 @@ func (b *Broker) newConsole() (*console.Console, error) {
 			return t
 		},
 		IdleTimeout: cfg.Teleport.IdleTimeout,
+		JoinTimeout: cfg.Teleport.JoinTimeout,
 		MaxTalk:     cfg.Teleport.MaxTalk,
 		Logger:      b.log,
 		Now:         b.d.Now,
