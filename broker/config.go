@@ -148,6 +148,7 @@ type AgentConfig struct {
 type TeleportConfig struct {
 	Owners      []string      `yaml:"owners"`       // tailnet login names allowed in; nobody when empty
 	IdleTimeout time.Duration `yaml:"idle_timeout"` // a session with no action and nothing heard ends; default 10m
+	JoinTimeout time.Duration `yaml:"join_timeout"` // the robot must play the join chime and announcement within this, or the join fails; default 20s
 	MaxTalk     time.Duration `yaml:"max_talk"`     // longest push-to-talk clip; default 30s
 }
 
@@ -269,6 +270,7 @@ func (c *Config) Defaults() {
 	orDefault(&c.Timers.Expression, "surprised")
 	orDefault(&c.Timers.MaxPerRoom, 20)
 	orDefault(&c.Teleport.IdleTimeout, 10*time.Minute)
+	orDefault(&c.Teleport.JoinTimeout, 20*time.Second)
 	orDefault(&c.Teleport.MaxTalk, 30*time.Second)
 }
 

@@ -159,6 +159,7 @@ func New(d Deps) (*Broker, error) {
 	if b.console, err = b.newConsole(); err != nil {
 		return nil, err
 	}
+	b.watchLink()
 	if _, ok := b.d.Handlers["session.end"]; !ok {
 		b.d.Handlers["session.end"] = sessionEnd{b}
 	}

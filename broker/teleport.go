@@ -72,6 +72,7 @@ func (b *Broker) newConsole() (*console.Console, error) {
 			return t
 		},
 		IdleTimeout: cfg.Teleport.IdleTimeout,
+		JoinTimeout: cfg.Teleport.JoinTimeout,
 		MaxTalk:     cfg.Teleport.MaxTalk,
 		Logger:      b.log,
 		Now:         b.d.Now,
@@ -139,7 +140,7 @@ func (b *Broker) auditConsole(ctx context.Context, a console.Action) error {
 		args["direction"] = closed(slices.Contains([]string{"left", "right", "up", "down", "centre"}, a.Arg))
 	case "teleport.end", "teleport.stop":
 		if a.Arg != "" {
-			args["reason"] = closed(slices.Contains([]string{console.EndPage, console.EndHangUp, console.EndIdle, "failed", "room"}, a.Arg))
+			args["reason"] = closed(slices.Contains([]string{console.EndPage, console.EndHangUp, console.EndIdle, console.EndNotAnnounced, "failed", "room"}, a.Arg))
 		}
 	}
 	outcome := OutcomeOK

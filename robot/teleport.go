@@ -15,20 +15,29 @@ import (
 // teleport is the hub's share of a teleport session and of the arbitration between link
 // actions and the hub's own turns.
 type teleport struct {
-	mu      sync.Mutex
-	active  bool   // a session is on: utterances go to the owner, not the router
-	who     string // who is connected, for logs
-	inTurn  bool   // the hub is between an utterance and the end of its reply
-	linkGen int    // bumps with every link play, so only the newest one returns to rest
-	linkTil time.Time
+	mu        sync.Mutex
+	active    bool   // a session is on (the antennas show it)
+	announced bool   // its join announcement has played: utterances go to the owner, not the router
+	who       string // who is connected, for logs
+	inTurn    bool   // the hub is between an utterance and the end of its reply
+	linkGen   int    // bumps with every link play, so only the newest one returns to rest
+	linkTil   time.Time
 }
 
-// SessionActive reports whether a teleport session is on. While it is, every utterance the
-// VAD cuts goes to the owner over the link (no wake phrase needed), not to the router.
+// SessionActive reports whether a teleport session is on (the antennas show it).
 func (h *Hub) SessionActive() bool {
 	h.tp.mu.Lock()
 	defer h.tp.mu.Unlock()
 	return h.tp.active
+}
+
+// SessionLive reports whether a teleport session is on and its join announcement has
+// played in the room. Only then does every utterance the VAD cuts go to the owner over the
+// link (no wake phrase needed) instead of the router.
+func (h *Hub) SessionLive() bool {
+	h.tp.mu.Lock()
+	defer h.tp.mu.Unlock()
+	return h.tp.active && h.tp.announced
 }
 
 // AttachLink makes h the handler of l's actions and reports the hub's state over it.
@@ -38,7 +47,7 @@ func (h *Hub) AttachLink(l *Link) {
 	}
 	h.Link = l
 	// During a session the family talks to the owner: no wake phrase is needed.
-	h.Bypasses = append(h.Bypasses, Bypass{Name: "teleport", Active: h.SessionActive})
+	h.Bypasses = append(h.Bypasses, Bypass{Name: "teleport", Active: h.SessionLive})
 	l.Handle = h.LinkAction
 	if h.Timers != nil {
 		h.Timers.Send = l.Send
@@ -127,7 +136,7 @@ func (h *Hub) LinkAction(ctx context.Context, m api.LinkMessage) api.LinkAckBody
 		if m.Presence == nil {
 			return api.LinkAckBody{Code: api.LinkErrInvalid}
 		}
-		h.setPresence(ctx, m.Presence.Active, m.Presence.Who)
+		h.setPresence(ctx, m.Presence.Active, m.Presence.Who, m.Presence.Resume)
 		return api.LinkAckBody{OK: true}
 	}
 	return api.LinkAckBody{Code: api.LinkErrUnknownType}
@@ -136,11 +145,16 @@ func (h *Hub) LinkAction(ctx context.Context, m api.LinkMessage) api.LinkAckBody
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // setPresence turns the session on or off: the antennas hold the "someone is here" pose for
-// the whole session (Motion's rest pose while it lasts).
-func (h *Hub) setPresence(ctx context.Context, active bool, who string) {
+// the whole session (Motion's rest pose while it lasts). A new session passes the room's
+// words to the owner only once its join announcement has played; resume says the room
+// already heard it (the broker restores a live session after the link came back).
+func (h *Hub) setPresence(ctx context.Context, active bool, who string, resume bool) {
 	h.tp.mu.Lock()
 	changed := h.tp.active != active
 	h.tp.active, h.tp.who = active, who
+	if changed || !active || resume {
+		h.tp.announced = active && resume
+	}
 	h.tp.mu.Unlock()
 	h.Motion.SetPresence(active)
 	if changed {
@@ -153,7 +167,7 @@ func (h *Hub) setPresence(ctx context.Context, active bool, who string) {
 // visible presence ends with it (the broker sends presence again when the link is back).
 func (h *Hub) LinkDown(ctx context.Context) {
 	if h.SessionActive() {
-		h.setPresence(ctx, false, "")
+		h.setPresence(ctx, false, "", false)
 	}
 }
 
@@ -215,6 +229,9 @@ func (h *Hub) linkPlay(ctx context.Context, p *api.LinkPlayAction) api.LinkAckBo
 	h.mu.Lock()
 	h.speakingUntil = until // a voice in the room barges in on it like on a reply
 	h.mu.Unlock()
+	if p.Join {
+		return h.joinPlayed(ctx, gen, until)
+	}
 	go func() {
 		t := time.NewTimer(time.Until(until))
 		defer t.Stop()
@@ -232,10 +249,42 @@ func (h *Hub) linkPlay(ctx context.Context, p *api.LinkPlayAction) api.LinkAckBo
 	return api.LinkAckBody{OK: true}
 }
 
-// divert sends an utterance to the owner when a session is on; false means the hub should
-// run its own turn (no session, or the link is down).
+// joinPlayed waits for a join announcement to play to its end and acks it only then; cut
+// short (a voice in the room barged in, a stop, the link went down), it is interrupted and
+// the session stays unannounced: the broker plays it again or the join fails.
+func (h *Hub) joinPlayed(ctx context.Context, gen int, until time.Time) api.LinkAckBody {
+	t := time.NewTimer(time.Until(until))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return api.LinkAckBody{Code: api.LinkErrInterrupted}
+	case <-t.C:
+	}
+	h.tp.mu.Lock()
+	newest := h.tp.linkGen == gen
+	h.tp.mu.Unlock()
+	h.mu.Lock()
+	whole := h.speakingUntil.Equal(until)
+	h.mu.Unlock()
+	if !newest || !whole {
+		h.Log.Info("teleport: the join announcement was cut short; not acknowledged as played")
+		return api.LinkAckBody{Code: api.LinkErrInterrupted}
+	}
+	h.tp.mu.Lock()
+	active := h.tp.active
+	h.tp.announced = active
+	h.tp.mu.Unlock()
+	h.Motion.Idle(ctx)
+	if !active {
+		return api.LinkAckBody{Code: api.LinkErrInvalid} // no session to announce
+	}
+	return api.LinkAckBody{OK: true}
+}
+
+// divert sends an utterance to the owner when a session is live (announced); false means
+// the hub should run its own turn (no session yet, or the link is down).
 func (h *Hub) divert(ctx context.Context, wav []byte) bool {
-	if h.Link == nil || !h.SessionActive() {
+	if h.Link == nil || !h.SessionLive() {
 		return false
 	}
 	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)

@@ -154,14 +154,30 @@ func TestSessionDivertsUtterances(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "a.wav"), wav, 0o644)
-	src, err := NewFileSource([]string{dir}, 1)
-	if err != nil {
-		t.Fatal(err)
+	listen := func() {
+		t.Helper()
+		src, err := NewFileSource([]string{dir}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Source = src
+		if err := h.Run(ctx); err != nil {
+			t.Fatal(err)
+		}
 	}
-	h.Source = src
-	if err := h.Run(ctx); err != nil {
-		t.Fatal(err)
+	// Presence alone is not consent: until the join announcement has played, the room's
+	// words stay in the room (no wake phrase, so nothing at all goes up).
+	listen()
+	select {
+	case <-heard:
+		t.Fatal("an utterance went to the owner before the join announcement played")
+	case <-time.After(500 * time.Millisecond):
 	}
+	join, _ := speech.EncodeWAV(make([]float32, speech.SampleRate/5), speech.SampleRate)
+	if ack := h.LinkAction(ctx, api.LinkMessage{Type: api.LinkPlay, Play: &api.LinkPlayAction{WAV: join, Chime: true, Join: true}}); !ack.OK {
+		t.Fatalf("join announcement: %+v", ack)
+	}
+	listen()
 	select {
 	case m := <-heard:
 		if len(m.Heard.WAV) < 44 {
@@ -172,5 +188,53 @@ func TestSessionDivertsUtterances(t *testing.T) {
 	}
 	if n := turns.Load(); n != 0 {
 		t.Fatalf("%d turns reached the broker during a session", n)
+	}
+}
+
+// TestJoinAnnouncementAckedWhenPlayed: the join announcement is acknowledged only after it
+// has played to its end, and only then does the session pass the room's words; one cut
+// short by a voice in the room is answered interrupted and the session stays unannounced.
+func TestJoinAnnouncementAckedWhenPlayed(t *testing.T) {
+	h, fake := linkTestHub(t)
+	ctx := context.Background()
+	presence := func(active bool) {
+		t.Helper()
+		if ack := h.LinkAction(ctx, api.LinkMessage{Type: api.LinkPresence, Presence: &api.LinkPresenceAction{Active: active, Who: "Dad"}}); !ack.OK {
+			t.Fatalf("presence: %+v", ack)
+		}
+	}
+	wav, _ := speech.EncodeWAV(make([]float32, speech.SampleRate/2), speech.SampleRate) // 0.5 s after the 0.35 s chime
+	join := api.LinkMessage{Type: api.LinkPlay, Play: &api.LinkPlayAction{WAV: wav, Chime: true, Join: true}}
+
+	presence(true)
+	if !h.SessionActive() || h.SessionLive() {
+		t.Fatalf("after presence: active %v, live %v; want active and not live", h.SessionActive(), h.SessionLive())
+	}
+	start := time.Now()
+	if ack := h.LinkAction(ctx, join); !ack.OK {
+		t.Fatalf("join announcement: %+v", ack)
+	}
+	if took := time.Since(start); took < 800*time.Millisecond {
+		t.Fatalf("join announcement acknowledged after %s, before it could have played (0.85 s)", took)
+	}
+	if !h.SessionLive() || len(fake.Sound("link-1.wav")) == 0 {
+		t.Fatalf("after the announcement played: live %v", h.SessionLive())
+	}
+
+	presence(false)
+	presence(true)
+	got := make(chan api.LinkAckBody, 1)
+	go func() { got <- h.LinkAction(ctx, join) }()
+	time.Sleep(300 * time.Millisecond)
+	h.onSpeechStart(ctx) // someone in the room talks over it
+	if ack := <-got; ack.OK || ack.Code != api.LinkErrInterrupted {
+		t.Fatalf("announcement cut short: %+v; want interrupted", ack)
+	}
+	if h.SessionLive() {
+		t.Fatal("a session whose announcement was cut short went live")
+	}
+	// The link came back during a live session: the room already heard who joined.
+	if ack := h.LinkAction(ctx, api.LinkMessage{Type: api.LinkPresence, Presence: &api.LinkPresenceAction{Active: true, Who: "Dad", Resume: true}}); !ack.OK || !h.SessionLive() {
+		t.Fatalf("resumed presence: %+v live %v", ack, h.SessionLive())
 	}
 }

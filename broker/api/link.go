@@ -47,6 +47,9 @@ const (
 	LinkErrInvalid     = "invalid"
 	LinkErrBusy        = "busy" // the robot is speaking its own reply; the action was not started
 	LinkErrFailed      = "failed"
+	// LinkErrInterrupted answers a join announcement (LinkPlayAction.Join) that was cut
+	// short (a voice in the room, a stop): the room has not heard it, so it is not played.
+	LinkErrInterrupted = "interrupted"
 	// LinkErrAlreadyRang answers a LinkRing for a timer the hub already rang itself: the
 	// broker must not ring it again (and counts it as rung).
 	LinkErrAlreadyRang = "already_rang"
@@ -80,10 +83,14 @@ type LinkMessage struct {
 	Hello *LinkHelloBody `json:"hello,omitempty"`
 }
 
-// LinkPlayAction is sound for the robot's speaker.
+// LinkPlayAction is sound for the robot's speaker. The hub acks a play once it has started
+// it — except the join announcement of a teleport session (Join), which it acks only after
+// it has played to its end: until then the session is not live and the room's words do
+// not go to the owner.
 type LinkPlayAction struct {
 	WAV   []byte `json:"wav"`             // base64 in JSON; PCM16 WAV
 	Chime bool   `json:"chime,omitempty"` // play the attention chime first
+	Join  bool   `json:"join,omitempty"`  // the session's join announcement: ack when played, then pass the room's words
 }
 
 // LinkLookAction turns the head. The hub clamps both angles to the daemon's limits.
@@ -93,10 +100,13 @@ type LinkLookAction struct {
 }
 
 // LinkPresenceAction tells the hub a teleport session started (Active) or ended, and the
-// display name of who is connected, for the antennas and the announcement.
+// display name of who is connected, for the antennas and the announcement. A new session's
+// room words reach the owner only after its join announcement has played; Resume says the
+// room already heard it (the link came back during a live session).
 type LinkPresenceAction struct {
 	Active bool   `json:"active"`
 	Who    string `json:"who,omitempty"`
+	Resume bool   `json:"resume,omitempty"`
 }
 
 // LinkTimer is all the hub keeps of a pending timer: enough to ring it locally. The hub

@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
@@ -78,6 +79,7 @@ type Deps struct {
 	LastTurn func(ctx context.Context, device string) time.Time
 
 	IdleTimeout time.Duration // a session with no action and nothing heard ends; default 10 min
+	JoinTimeout time.Duration // the robot must play the join announcement within this; default 20 s
 	MaxTalk     time.Duration // longest push-to-talk clip; default 30 s
 	MaxTalkSize int64         // largest push-to-talk upload; default 2 MiB
 	MaxText     int           // longest typed sentence; default 300 characters
@@ -90,7 +92,10 @@ type Console struct {
 	d   Deps
 	log *slog.Logger
 
-	pageKey []byte // signs page tokens (http.go)
+	pageKey        []byte         // signs page tokens (http.go)
+	drops          *link.LogLimit // per robot: dropped clips cannot flood the log
+	droppedNotLive atomic.Uint64
+	droppedQueue   atomic.Uint64
 
 	mu       sync.Mutex
 	sessions map[string]*session // by device
@@ -103,6 +108,9 @@ func New(d Deps) (*Console, error) {
 	}
 	if d.IdleTimeout <= 0 {
 		d.IdleTimeout = 10 * time.Minute
+	}
+	if d.JoinTimeout <= 0 {
+		d.JoinTimeout = 20 * time.Second
 	}
 	if d.MaxTalk <= 0 {
 		d.MaxTalk = 30 * time.Second
@@ -122,7 +130,7 @@ func New(d Deps) (*Console, error) {
 	if d.LastTurn == nil {
 		d.LastTurn = func(context.Context, string) time.Time { return time.Time{} }
 	}
-	return &Console{d: d, log: d.Logger, pageKey: newPageKey(), sessions: map[string]*session{}}, nil
+	return &Console{d: d, log: d.Logger, pageKey: newPageKey(), drops: link.NewLogLimit(3, time.Minute), sessions: map[string]*session{}}, nil
 }
 
 // Handler serves the page, its assets and its JSON calls.

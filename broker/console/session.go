@@ -18,18 +18,26 @@ import (
 	"github.com/reachy-broker/reachy-broker/speech"
 )
 
-// maxClips bounds what a session keeps in memory; the oldest clip goes first.
-const maxClips = 40
-
 // session is one owner connected to one robot. Everything in it lives in memory only.
+//
+// A session is live only once the robot has played the join chime and announcement to
+// their end (join.go): before that nothing from the room — no heard clip, no transcript —
+// reaches the owner, and the owner cannot speak or move the robot.
 type session struct {
 	device string
 	owner  Person
 	since  time.Time
 	last   time.Time // last action or utterance: the idle timeout counts from here
-	ready  bool      // the join finished (presence acknowledged)
-	clips  []clip
-	nextID int
+	live   bool      // the robot acknowledged the join announcement as played
+
+	ctx  context.Context    // lives as long as the session; ends a join in progress and its hearing
+	stop context.CancelFunc // ends ctx
+	// heard holds utterances waiting for transcription: bounded, one transcription at a time
+	// per robot (heard.go).
+	heard     chan link.Event
+	clips     []clip
+	clipBytes int
+	nextID    int
 }
 
 type clip struct {
@@ -64,8 +72,8 @@ func (c *Console) serveAction(w http.ResponseWriter, r *http.Request) {
 	switch action {
 	case "join":
 		err = c.join(ctx, p, device)
-	case "leave":
-		if err = c.mine(p, device); err == nil {
+	case "leave": // also while joining: it cancels the join
+		if err = c.holder(p, device); err == nil {
 			err = c.end(ctx, device, EndPage)
 		}
 	case "say":
@@ -132,12 +140,28 @@ func (c *Console) mine(p Person, device string) error {
 	defer c.mu.Unlock()
 	s := c.sessions[device]
 	switch {
-	case s == nil || !s.ready:
+	case s == nil:
+		return &consoleError{status: http.StatusConflict, code: api.CodeNoSession, msg: "join the robot first"}
+	case !strings.EqualFold(s.owner.Login, p.Login):
+		return &consoleError{status: http.StatusConflict, code: api.CodeSessionBusy, msg: displayName(s.owner) + " is connected to this robot"}
+	case !s.live:
+		return &consoleError{status: http.StatusConflict, code: api.CodeNoSession, msg: "the robot has not announced you yet"}
+	}
+	s.last = c.d.Now()
+	return nil
+}
+
+// holder checks that p holds device's session, live or still joining.
+func (c *Console) holder(p Person, device string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.sessions[device]
+	switch {
+	case s == nil:
 		return &consoleError{status: http.StatusConflict, code: api.CodeNoSession, msg: "join the robot first"}
 	case !strings.EqualFold(s.owner.Login, p.Login):
 		return &consoleError{status: http.StatusConflict, code: api.CodeSessionBusy, msg: displayName(s.owner) + " is connected to this robot"}
 	}
-	s.last = c.d.Now()
 	return nil
 }
 
@@ -169,66 +193,8 @@ func (c *Console) act(ctx context.Context, p Person, device, kind, arg string, m
 	return err
 }
 
-// join starts a session: the robot shows the "someone is here" pose for its whole length
-// and announces who joined, with a chime. One session per robot.
-func (c *Console) join(ctx context.Context, p Person, device string) error {
-	now := c.d.Now()
-	c.mu.Lock()
-	if s := c.sessions[device]; s != nil {
-		c.mu.Unlock()
-		if strings.EqualFold(s.owner.Login, p.Login) {
-			return nil
-		}
-		return &consoleError{status: http.StatusConflict, code: api.CodeSessionBusy, msg: displayName(s.owner) + " is connected to this robot"}
-	}
-	s := &session{device: device, owner: p, since: now, last: now}
-	c.sessions[device] = s
-	c.mu.Unlock()
-	fail := func(err error) error {
-		c.mu.Lock()
-		if c.sessions[device] == s {
-			delete(c.sessions, device)
-		}
-		c.mu.Unlock()
-		return err
-	}
-	if err := c.audit(ctx, Action{Owner: p.Login, Device: device, Kind: "teleport.start", OK: true}); err != nil {
-		return fail(err)
-	}
-	if err := c.send(ctx, device, api.LinkMessage{Type: api.LinkPresence, Presence: &api.LinkPresenceAction{Active: true, Who: displayName(p)}}); err != nil {
-		c.d.Audit(context.WithoutCancel(ctx), Action{Owner: p.Login, Device: device, Kind: "teleport.end", Arg: "failed", OK: true})
-		return fail(err)
-	}
-	c.mu.Lock()
-	s.ready = true
-	c.mu.Unlock()
-	c.announce(ctx, device, displayName(p)+" is joining.")
-	c.log.Info("teleport session started", "device", device, "owner", p.Login)
-	return nil
-}
-
-// announce speaks a sentence in the room after the chime; if speech cannot be made, the
-// chime alone still plays: the room always hears that someone joined.
-func (c *Console) announce(ctx context.Context, device, sentence string) {
-	var wav []byte
-	if c.d.Synthesize != nil {
-		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		w, err := c.d.Synthesize(sctx, sentence)
-		cancel()
-		if err != nil {
-			c.log.Warn("console: announcement not synthesized; chime only", "err", err)
-		}
-		wav = w
-	}
-	if len(wav) == 0 {
-		wav, _ = speech.EncodeWAV(make([]float32, speech.SampleRate/10), speech.SampleRate)
-	}
-	if err := c.send(ctx, device, api.LinkMessage{Type: api.LinkPlay, Play: &api.LinkPlayAction{WAV: wav, Chime: true}}); err != nil {
-		c.log.Warn("console: announcement not played", "device", device, "err", err)
-	}
-}
-
-// end closes device's session for reason: the robot drops the presence pose.
+// end closes device's session for reason: the robot drops the presence pose. A join still
+// waiting for its announcement stops waiting.
 func (c *Console) end(ctx context.Context, device, reason string) error {
 	c.mu.Lock()
 	s := c.sessions[device]
@@ -237,13 +203,14 @@ func (c *Console) end(ctx context.Context, device, reason string) error {
 	if s == nil {
 		return nil
 	}
+	s.stop()
 	ctx = context.WithoutCancel(ctx)
 	c.d.Audit(ctx, Action{Owner: s.owner.Login, Device: device, Kind: "teleport.end", Arg: reason, OK: true})
 	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if err := c.send(sctx, device, api.LinkMessage{Type: api.LinkPresence, Presence: &api.LinkPresenceAction{Active: false}}); err != nil {
 		c.log.Warn("console: robot not told the session ended", "device", device, "err", err)
-	} else {
+	} else if s.live { // a room that never heard "joining" hears no "has left"
 		c.announce(sctx, device, displayName(s.owner)+" has left.")
 	}
 	c.log.Info("teleport session ended", "device", device, "owner", s.owner.Login, "reason", reason)
@@ -267,7 +234,7 @@ func (c *Console) endIdle(ctx context.Context) {
 	var idle []string
 	c.mu.Lock()
 	for d, s := range c.sessions {
-		if s.ready && now.Sub(s.last) > c.d.IdleTimeout {
+		if s.live && now.Sub(s.last) > c.d.IdleTimeout {
 			idle = append(idle, d)
 		}
 	}
@@ -337,67 +304,6 @@ func (c *Console) talk(ctx context.Context, w http.ResponseWriter, r *http.Reque
 		return err
 	}
 	return c.act(ctx, p, device, "teleport.talk", "", api.LinkMessage{Type: api.LinkPlay, Play: &api.LinkPlayAction{WAV: wav}})
-}
-
-// onLink follows the robots' links: a robot that comes back during a session gets its
-// presence again; what it heard becomes a clip on the page, unless it was "stop" or
-// "hang up".
-func (c *Console) onLink(ctx context.Context, e link.Event) {
-	c.mu.Lock()
-	s := c.sessions[e.Device]
-	var owner Person
-	if s != nil {
-		owner = s.owner
-	}
-	c.mu.Unlock()
-	if s == nil {
-		return
-	}
-	switch e.Kind {
-	case link.EventUp:
-		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		defer cancel()
-		if err := c.send(sctx, e.Device, api.LinkMessage{Type: api.LinkPresence, Presence: &api.LinkPresenceAction{Active: true, Who: displayName(owner)}}); err != nil {
-			c.log.Warn("console: presence not restored after the link came back", "device", e.Device, "err", err)
-		}
-	case link.EventHeard:
-		c.heard(ctx, s, e)
-	}
-}
-
-func (c *Console) heard(ctx context.Context, s *session, e link.Event) {
-	var h Heard
-	if c.d.Hear != nil {
-		hctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-		var err error
-		h, err = c.d.Hear(hctx, e.Device, e.WAV)
-		cancel()
-		if err != nil {
-			c.log.Warn("console: a heard clip could not be transcribed", "err", err)
-		}
-	}
-	switch {
-	case h.Intent == "session.end" || hangUp(h.Text):
-		c.end(ctx, e.Device, EndHangUp)
-		return
-	case h.Intent == "robot.stop":
-		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		defer cancel()
-		c.d.Audit(sctx, Action{Owner: s.owner.Login, Device: e.Device, Kind: "teleport.stop", Arg: "room", OK: true})
-		c.send(sctx, e.Device, api.LinkMessage{Type: api.LinkStop})
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.sessions[e.Device] != s {
-		return
-	}
-	s.nextID++
-	s.clips = append(s.clips, clip{ID: s.nextID, At: e.At, Text: h.Text, wav: e.WAV})
-	if len(s.clips) > maxClips {
-		s.clips = slices.Delete(s.clips, 0, len(s.clips)-maxClips)
-	}
-	s.last = c.d.Now()
 }
 
 // hangUp recognizes the room's words that end a session, whatever the router knows.

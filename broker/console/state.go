@@ -33,11 +33,13 @@ type ViewRobot struct {
 	Session  *ViewSession `json:"session,omitempty"`
 }
 
-// ViewSession is a robot's session as one owner sees it.
+// ViewSession is a robot's session as one owner sees it. Until it is live (the robot played
+// the join announcement) it carries nothing from the room.
 type ViewSession struct {
 	Display string    `json:"display"`
 	Since   time.Time `json:"since"`
 	Mine    bool      `json:"mine"`
+	Live    bool      `json:"live"`
 	Clips   []clip    `json:"clips,omitempty"`
 }
 
@@ -52,8 +54,8 @@ func (c *Console) view(ctx context.Context, p Person) View {
 		c.mu.Lock()
 		if s := c.sessions[r.Device]; s != nil {
 			mine := strings.EqualFold(s.owner.Login, p.Login)
-			vs := &ViewSession{Display: displayName(s.owner), Since: s.since, Mine: mine}
-			if mine {
+			vs := &ViewSession{Display: displayName(s.owner), Since: s.since, Mine: mine, Live: s.live}
+			if mine && s.live {
 				vs.Clips = append([]clip(nil), s.clips...)
 			}
 			vr.Session = vs

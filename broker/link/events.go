@@ -1,6 +1,7 @@
 package link
 
 import (
+	"log/slog"
 	"sync"
 	"time"
 )
@@ -61,7 +62,7 @@ func (r *Registry) emit(e Event) {
 		select {
 		case s.ch <- e:
 		default:
-			r.log.Warn("link: a subscriber is behind; event dropped", "device", e.Device, "kind", string(e.Kind))
+			r.logs.Log(r.log, slog.LevelWarn, e.Device, "link: a subscriber is behind; event dropped", "kind", string(e.Kind))
 		}
 	}
 }

@@ -20,9 +20,11 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
+	"golang.org/x/time/rate"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
 )
@@ -48,7 +50,29 @@ type Options struct {
 	DeadAfter  time.Duration // a link silent this long is closed; default 15 s
 	AckTimeout time.Duration // Send waits at most this long for an ack; default 10 s
 	ReadLimit  int64         // largest frame a hub may send; default 2 MiB (a heard clip)
-	Logger     *slog.Logger
+	Heard      HeardLimits   // how many heard clips, and how much audio, a hub may send
+	// LogBurst lines of one kind per robot are logged per LogInterval (default 5 per
+	// minute); the rest are counted and summarized, so a hub cannot flood the log.
+	LogBurst    int
+	LogInterval time.Duration
+	Logger      *slog.Logger
+}
+
+// HeardLimits bound the heard clips (utterances of a teleport session) each robot may send:
+// two token buckets, on clips and on audio bytes, kept per robot across reconnects. A clip
+// beyond them is dropped and counted; the link stays up. An honest hub sends one utterance
+// every few seconds of real-time 16 kHz audio (32 KB/s).
+type HeardLimits struct {
+	PerSecond      float64 // clips per second on average; default 1
+	Burst          int     // clips at once; default 4
+	BytesPerSecond int     // audio bytes per second on average; default 64 KiB (twice real time)
+	BurstBytes     int     // audio bytes at once; default 1.5 MiB (the largest clip a frame can carry)
+}
+
+// Stats count what the registry refused since it started.
+type Stats struct {
+	HeardDropped uint64 // heard clips over a robot's HeardLimits
+	Malformed    uint64 // frames that were not a valid message, or of an unknown type
 }
 
 // EventKind says what happened on a link.
@@ -88,12 +112,17 @@ type Status struct {
 type Registry struct {
 	opts Options
 	log  *slog.Logger
+	logs *LogLimit // per robot: a hub cannot flood the log
+
+	heardDropped atomic.Uint64
+	malformed    atomic.Uint64
 
 	mu     sync.Mutex
 	conns  map[string]*conn
 	status map[string]Status
 	subs   map[int]*subscriber
 	nextID int
+	heard  map[string]*heardBucket // by device; kept across reconnects
 }
 
 // New returns an empty registry.
@@ -113,7 +142,61 @@ func New(o Options) *Registry {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	return &Registry{opts: o, log: o.Logger, conns: map[string]*conn{}, status: map[string]Status{}, subs: map[int]*subscriber{}}
+	if o.Heard.PerSecond <= 0 {
+		o.Heard.PerSecond = 1
+	}
+	if o.Heard.Burst <= 0 {
+		o.Heard.Burst = 4
+	}
+	if o.Heard.BytesPerSecond <= 0 {
+		o.Heard.BytesPerSecond = 64 << 10
+	}
+	if o.Heard.BurstBytes <= 0 {
+		o.Heard.BurstBytes = 3 << 19
+	}
+	if o.LogBurst <= 0 {
+		o.LogBurst = 5
+	}
+	if o.LogInterval <= 0 {
+		o.LogInterval = time.Minute
+	}
+	return &Registry{opts: o, log: o.Logger, logs: NewLogLimit(o.LogBurst, o.LogInterval),
+		conns: map[string]*conn{}, status: map[string]Status{}, subs: map[int]*subscriber{}, heard: map[string]*heardBucket{}}
+}
+
+// heardBucket is one robot's allowance of heard clips and audio bytes.
+type heardBucket struct {
+	mu    sync.Mutex
+	clips *rate.Limiter
+	bytes *rate.Limiter
+}
+
+// admitHeard reports whether device may send a heard clip of n bytes now, and takes it
+// from its allowance if so.
+func (r *Registry) admitHeard(device string, n int) bool {
+	r.mu.Lock()
+	b := r.heard[device]
+	if b == nil {
+		h := r.opts.Heard
+		b = &heardBucket{clips: rate.NewLimiter(rate.Limit(h.PerSecond), h.Burst),
+			bytes: rate.NewLimiter(rate.Limit(h.BytesPerSecond), h.BurstBytes)}
+		r.heard[device] = b
+	}
+	r.mu.Unlock()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	now := time.Now()
+	if b.clips.TokensAt(now) < 1 || b.bytes.TokensAt(now) < float64(n) {
+		return false
+	}
+	b.clips.AllowN(now, 1)
+	b.bytes.AllowN(now, n)
+	return true
+}
+
+// Stats returns what the registry refused since it started.
+func (r *Registry) Stats() Stats {
+	return Stats{HeardDropped: r.heardDropped.Load(), Malformed: r.malformed.Load()}
 }
 
 // conn is one hub's open link.
@@ -214,6 +297,8 @@ func (r *Registry) readLoop(ctx context.Context, c *conn) error {
 			return err
 		}
 		if typ != websocket.MessageText {
+			r.malformed.Add(1)
+			r.logs.Log(r.log, slog.LevelWarn, c.device, "link: binary frame refused")
 			r.reply(ctx, c, api.LinkMessage{Type: api.LinkAck, Ack: &api.LinkAckBody{Code: api.LinkErrInvalid}})
 			continue
 		}
@@ -221,7 +306,8 @@ func (r *Registry) readLoop(ctx context.Context, c *conn) error {
 		dec := json.NewDecoder(bytes.NewReader(b))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&m); err != nil {
-			r.log.Warn("link: malformed frame refused", "device", c.device)
+			r.malformed.Add(1)
+			r.logs.Log(r.log, slog.LevelWarn, c.device, "link: malformed frame refused")
 			r.reply(ctx, c, api.LinkMessage{Type: api.LinkAck, Ack: &api.LinkAckBody{Code: api.LinkErrInvalid}})
 			continue
 		}
@@ -269,13 +355,22 @@ func (r *Registry) handle(ctx context.Context, c *conn, m api.LinkMessage) {
 			r.reply(ctx, c, api.LinkMessage{Type: api.LinkAck, ID: m.ID, Ack: &api.LinkAckBody{Code: api.LinkErrInvalid}})
 			return
 		}
+		if !r.admitHeard(c.device, len(m.Heard.WAV)) {
+			r.heardDropped.Add(1)
+			r.logs.Log(r.log, slog.LevelWarn, c.device, "link: heard clips over the robot's limit dropped")
+			if m.ID != "" {
+				r.reply(ctx, c, api.LinkMessage{Type: api.LinkAck, ID: m.ID, Ack: &api.LinkAckBody{Code: api.LinkErrBusy}})
+			}
+			return
+		}
 		r.emit(Event{Device: c.device, Kind: EventHeard, WAV: m.Heard.WAV})
 	case api.LinkRangLocal:
 		r.emit(Event{Device: c.device, Kind: EventRang, Rang: m.Rang})
 	case api.LinkHubStopped:
 		r.emit(Event{Device: c.device, Kind: EventStopped})
 	default:
-		r.log.Warn("link: message of unknown type refused", "device", c.device, "type", printable(m.Type))
+		r.malformed.Add(1)
+		r.logs.Log(r.log, slog.LevelWarn, c.device, "link: message of unknown type refused", "type", printable(m.Type))
 		r.reply(ctx, c, api.LinkMessage{Type: api.LinkAck, ID: m.ID, Ack: &api.LinkAckBody{Code: api.LinkErrUnknownType}})
 	}
 }

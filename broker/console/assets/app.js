@@ -103,8 +103,10 @@ function render(s) {
     p.badge.className = "badge " + (r.online ? "online" : "offline");
     p.facts.textContent = `${r.room || "no room"} · ${r.online ? r.state || "idle" : "not connected"} · last turn ${fmtTime(r.last_turn)}`;
     const sess = r.session;
-    const mine = !!(sess && sess.mine);
-    p.who.textContent = sess ? (mine ? `You are connected since ${fmtTime(sess.since)}.` : `${sess.display} is connected.`) : "Nobody is connected.";
+    const joining = !!(sess && sess.mine && !sess.live);
+    const mine = !!(sess && sess.mine && sess.live);
+    p.who.textContent = joining ? "Waiting for the robot to announce you…" :
+      sess ? (mine ? `You are connected since ${fmtTime(sess.since)}.` : `${sess.display} is connected.`) : "Nobody is connected.";
     p.join.hidden = !!sess;
     p.join.disabled = !r.online;
     p.session.hidden = !mine;

@@ -1,0 +1,191 @@
+package console
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/link"
+	"github.com/reachy-broker/reachy-broker/speech"
+)
+
+// Join announcement retries: the robot answers busy while it speaks its own reply, so the
+// chime is offered again, a little later each time, until the join times out.
+const (
+	joinFirstRetry = 250 * time.Millisecond
+	joinMaxRetry   = 2 * time.Second
+)
+
+// EndNotAnnounced is the audited end of a join whose chime and announcement never played.
+const EndNotAnnounced = "not_announced"
+
+// join starts a session: the robot shows the "someone is here" pose for its whole length
+// and announces who joined, with a chime. One session per robot. The session is live — the
+// owner hears the room and may speak — only after the robot has acknowledged the
+// announcement as played to its end; a robot that cannot play it before JoinTimeout (it
+// keeps speaking, playback fails, the link is down) ends the join with not_announced.
+func (c *Console) join(ctx context.Context, p Person, device string) error {
+	now := c.d.Now()
+	c.mu.Lock()
+	if s := c.sessions[device]; s != nil {
+		c.mu.Unlock()
+		if !strings.EqualFold(s.owner.Login, p.Login) {
+			return &consoleError{status: http.StatusConflict, code: api.CodeSessionBusy, msg: displayName(s.owner) + " is connected to this robot"}
+		}
+		if !s.live {
+			return &consoleError{status: http.StatusConflict, code: api.CodeSessionBusy, msg: "you are still joining: the robot has not announced you yet"}
+		}
+		return nil
+	}
+	sctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	s := &session{device: device, owner: p, since: now, last: now, ctx: sctx, stop: stop,
+		heard: make(chan link.Event, maxQueuedHeard)}
+	c.sessions[device] = s
+	c.mu.Unlock()
+	fail := func(err error) error {
+		c.mu.Lock()
+		if c.sessions[device] == s {
+			delete(c.sessions, device)
+		}
+		c.mu.Unlock()
+		s.stop()
+		return err
+	}
+	if err := c.audit(ctx, Action{Owner: p.Login, Device: device, Kind: "teleport.start", OK: true}); err != nil {
+		return fail(err)
+	}
+	if err := c.send(ctx, device, api.LinkMessage{Type: api.LinkPresence, Presence: &api.LinkPresenceAction{Active: true, Who: displayName(p)}}); err != nil {
+		c.d.Audit(context.WithoutCancel(ctx), Action{Owner: p.Login, Device: device, Kind: "teleport.end", Arg: "failed", OK: true})
+		return fail(err)
+	}
+
+	jctx, cancel := context.WithTimeout(ctx, c.d.JoinTimeout)
+	defer cancel()
+	defer context.AfterFunc(s.ctx, cancel)() // the session ended (leave, hang up) while joining
+	if err := c.announceJoin(jctx, device, displayName(p)+" is joining."); err != nil {
+		return c.abortJoin(ctx, s, err)
+	}
+	c.mu.Lock()
+	ours := c.sessions[device] == s
+	if ours {
+		s.live, s.last = true, c.d.Now()
+	}
+	c.mu.Unlock()
+	if !ours {
+		return &consoleError{status: http.StatusConflict, code: api.CodeNoSession, msg: "the call ended before the robot announced you"}
+	}
+	go c.hearLoop(s)
+	c.log.Info("teleport session started", "device", device, "owner", p.Login)
+	return nil
+}
+
+// abortJoin ends a join whose announcement was not played: the robot drops the presence
+// pose, the audit records the end with its closed code, and the owner is told why.
+func (c *Console) abortJoin(ctx context.Context, s *session, why error) error {
+	c.mu.Lock()
+	ours := c.sessions[s.device] == s
+	if ours {
+		delete(c.sessions, s.device)
+	}
+	c.mu.Unlock()
+	s.stop()
+	if !ours { // ended meanwhile (leave, hang up): that end is already audited
+		return &consoleError{status: http.StatusConflict, code: api.CodeNoSession, msg: "the call ended before the robot announced you"}
+	}
+	ctx = context.WithoutCancel(ctx)
+	code := api.CodeNotAnnounced
+	var ce *consoleError
+	if errors.As(why, &ce) {
+		code = ce.code
+	}
+	c.d.Audit(ctx, Action{Owner: s.owner.Login, Device: s.device, Kind: "teleport.end", Arg: EndNotAnnounced, Code: code})
+	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := c.send(pctx, s.device, api.LinkMessage{Type: api.LinkPresence, Presence: &api.LinkPresenceAction{Active: false}}); err != nil {
+		c.log.Warn("console: robot not told the unannounced join ended", "device", s.device, "err", err)
+	}
+	c.log.Warn("teleport join ended: the robot did not play the announcement", "device", s.device, "owner", s.owner.Login, "code", code)
+	return why
+}
+
+// announceJoin plays the join chime and announcement and returns once the robot has
+// acknowledged it as played. Busy, interrupted, failed, unanswered or offline are retried
+// with backoff until ctx ends; a refusal that a retry cannot change is returned at once.
+func (c *Console) announceJoin(ctx context.Context, device, sentence string) error {
+	m := api.LinkMessage{Type: api.LinkPlay, Play: &api.LinkPlayAction{WAV: c.announcement(ctx, sentence), Chime: true, Join: true}}
+	wait := joinFirstRetry
+	var last string
+	for attempt := 1; ; attempt++ {
+		ack, err := c.d.Link.Send(ctx, device, m)
+		switch {
+		case err == nil && ack.OK:
+			if attempt > 1 {
+				c.log.Info("console: join announcement played", "device", device, "attempts", attempt)
+			}
+			return nil
+		case err == nil && (ack.Code == api.LinkErrInvalid || ack.Code == api.LinkErrUnknownType):
+			return &consoleError{status: http.StatusBadGateway, code: api.CodeRobotRefused, msg: "the robot refused the join announcement: " + ack.Code}
+		case err == nil:
+			last = ack.Code
+		case errors.Is(err, link.ErrOffline), errors.Is(err, link.ErrLinkDown):
+			last = "offline"
+		default:
+			last = "no answer"
+		}
+		if attempt == 1 {
+			c.log.Info("console: join announcement not played yet; retrying", "device", device, "why", last)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return notAnnounced(last)
+		case <-t.C:
+		}
+		wait = min(2*wait, joinMaxRetry)
+	}
+}
+
+func notAnnounced(last string) error {
+	why := map[string]string{
+		api.LinkErrBusy:        "it kept speaking its own reply",
+		api.LinkErrInterrupted: "it was interrupted each time",
+		api.LinkErrFailed:      "its speaker failed",
+		"offline":              "it was not connected",
+	}[last]
+	if why == "" {
+		why = "it did not answer"
+	}
+	return &consoleError{status: http.StatusServiceUnavailable, code: api.CodeNotAnnounced,
+		msg: fmt.Sprintf("the robot could not announce you (%s), so the call did not start; try again in a moment", why)}
+}
+
+// announcement is the spoken sentence for the chime; if speech cannot be made, the chime
+// alone still plays: the room always hears that someone joined or left.
+func (c *Console) announcement(ctx context.Context, sentence string) []byte {
+	var wav []byte
+	if c.d.Synthesize != nil {
+		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		w, err := c.d.Synthesize(sctx, sentence)
+		cancel()
+		if err != nil {
+			c.log.Warn("console: announcement not synthesized; chime only", "err", err)
+		}
+		wav = w
+	}
+	if len(wav) == 0 {
+		wav, _ = speech.EncodeWAV(make([]float32, speech.SampleRate/10), speech.SampleRate)
+	}
+	return wav
+}
+
+// announce plays a sentence after the chime, once (who left).
+func (c *Console) announce(ctx context.Context, device, sentence string) {
+	if err := c.send(ctx, device, api.LinkMessage{Type: api.LinkPlay, Play: &api.LinkPlayAction{WAV: c.announcement(ctx, sentence), Chime: true}}); err != nil {
+		c.log.Warn("console: announcement not played", "device", device, "err", err)
+	}
+}
