@@ -45,8 +45,8 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	if generalKnowledge(n, m) {
 		return Decision{}, false
 	}
-	acting := m.Form == "imperative"
-	if m.Form == "corrected" {
+	acting := m.Form == FormImperative
+	if m.Form == FormCorrected {
 		// A self-correction is never guessed at: ask which room, keeping what is certain.
 		if len(m.States) == 1 {
 			captured["state"] = m.States[0]
@@ -85,6 +85,13 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		}
 		d := t.unclear(n, dev, trace+": "+why)
 		d.Mentions = m.ref()
+		d.NotActed = why
+		return d, true
+	}
+	if unsupportedSetting(n.tokens(), dev) {
+		d := t.unclear(n, dev, trace+": a mode or setting this home does not have")
+		d.Mentions = m.ref()
+		d.NotActed = "a mode or setting this home does not have"
 		return d, true
 	}
 	if m.Alternatives {
@@ -95,6 +102,7 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	if m.Unexplained > maxUnexplained {
 		d := t.unclear(n, dev, fmt.Sprintf("%s: %d words are not house words, so nothing is done on a guess", trace, m.Unexplained))
 		d.Mentions = m.ref()
+		d.NotActed = "it says more than a house command"
 		return d, true
 	}
 	if len(m.States) > 1 {
@@ -113,6 +121,7 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 			// "dim the lights", "turn up the ac": an action this home cannot do.
 			d := t.unclear(n, dev, trace+": an action without a state the home can set")
 			d.Mentions = m.ref()
+			d.NotActed = "a mode or setting this home does not have"
 			return d, true
 		}
 		b := t.bind(get, captured, ctx)
@@ -163,13 +172,6 @@ func generalKnowledge(n Normalized, m Mentions) bool {
 		}
 	}
 	return false
-}
-
-// formNeverActs words the doctrine's reason for each form that does not act.
-var formNeverActs = map[string]string{
-	"question": "a question never actuates", "negated": "a negated command never actuates",
-	"indirect": "an indirect question never actuates", "reported": "reported speech never actuates",
-	"statement": "a statement never actuates",
 }
 
 // frameRule names the frame router as the rule, with the intent's entry in its table file.

@@ -24,7 +24,7 @@ type Mentions struct {
 	Exception    bool     `json:"exception,omitempty"`    // "except", "but", "apart from": a set the frame cannot name
 	Deferred     bool     `json:"deferred,omitempty"`     // "in 5 minutes", "at 7", "when I get home", "tonight": not now
 	Unexplained  int      `json:"unexplained,omitempty"`  // words no list explains (an imperative with many is not acted on)
-	Form         string   `json:"form"`                   // imperative | question | indirect | negated | reported | statement | corrected
+	Form         string   `json:"form"`                   // FormImperative (the only one that acts) or why not: see command.go
 	named        bool     // a light or AC word was said (not implied)
 }
 
@@ -242,7 +242,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 			m.Unexplained++
 		}
 	}
-	m.Form = sentenceForm(toks, n)
+	m.Form = commandForm(toks, n)
 	return m
 }
 
@@ -409,25 +409,6 @@ func stopsModifier(w string) bool {
 	return false
 }
 
-// sentenceForm says what kind of sentence it is; only an imperative may act.
-func sentenceForm(toks []string, n Normalized) string {
-	switch {
-	case n.Negated:
-		return "negated"
-	case reported(toks):
-		return "reported"
-	case corrected(toks):
-		return "corrected"
-	case indirect(toks):
-		return "indirect"
-	case n.Question:
-		return "question"
-	case statement(toks):
-		return "statement"
-	}
-	return "imperative"
-}
-
 var indirectLeads = [][]string{
 	{"tell", "me", "if"}, {"tell", "me", "whether"}, {"let", "me", "know", "if"}, {"let", "me", "know", "whether"},
 	{"check", "if"}, {"check", "whether"}, {"see", "if"}, {"see", "whether"}, {"find", "out", "if"}, {"find", "out", "whether"},
@@ -483,39 +464,6 @@ func corrected(toks []string) bool {
 			return true
 		case w == "no" && i > 0 && i+1 < len(toks) && toks[i-1] != "is" && toks[i-1] != "are":
 			return true
-		}
-	}
-	return false
-}
-
-// statement: "the kitchen light is on" reports, it does not ask for anything. "make sure the
-// lights are off" is still a request.
-func statement(toks []string) bool {
-	if len(toks) == 0 || wordClasses[toks[0]]&(wcAction|wcOnVerb|wcOffVerb) != 0 || toks[0] == "ensure" {
-		return false
-	}
-	if toks[0] == "i" || toks[0] == "we" {
-		// "I turned off the light" reports; "I want the lights off" asks.
-		return len(toks) > 1 && pastActions[toks[1]]
-	}
-	// "I turned off the kitchen light", "dad left the lights on": a report of the past.
-	switch toks[0] {
-	case "he", "she", "they", "you", "someone", "somebody", "everyone", "nobody":
-		for _, w := range toks[1:] {
-			if pastActions[w] {
-				return true
-			}
-		}
-	}
-	for i, w := range toks {
-		if (w == "is" || w == "are" || w == "was" || w == "were" || w == "be") && i+1 < len(toks) {
-			nx := toks[i+1]
-			if nx == "still" && i+2 < len(toks) {
-				nx = toks[i+2]
-			}
-			if nx == "on" || nx == "off" || nx == "out" {
-				return true
-			}
 		}
 	}
 	return false

@@ -37,6 +37,7 @@ type Decision struct {
 	Scope      string            `json:"scope,omitempty"`
 	Rule       *Rule             `json:"rule,omitempty"`
 	Doctrine   []string          `json:"doctrine,omitempty"` // why the doctrine changed the result
+	NotActed   string            `json:"not_acted,omitempty"` // why a sentence that spoke of an action did not act
 	Prompt     string            `json:"prompt,omitempty"`   // for clarify: the question to ask
 	Pending    *Pending          `json:"pending,omitempty"`
 	Mentions   *Mentions         `json:"mentions,omitempty"` // what the frame router found
@@ -295,9 +296,9 @@ func (t *Table) bindRoom(b *binding, spec ArgSpec, raw string, ctx Context) {
 // doctrine is the one place where a sentence's grammar can overrule its pattern.
 func (t *Table) doctrine(in *Intent, b binding, rule *Rule, n Normalized, ctx Context) Decision {
 	if in.Acts() && (n.Question || n.Negated) {
-		why := "a question never actuates"
+		why := formNeverActs[FormQuestion]
 		if n.Negated {
-			why = "a negated command never actuates"
+			why = formNeverActs[FormNegated]
 		}
 		return t.fallTo(in, b, rule, n, ctx, why)
 	}
@@ -310,6 +311,7 @@ func (t *Table) fallTo(in *Intent, b binding, rule *Rule, n Normalized, ctx Cont
 	if target == "" {
 		d := t.ask(n, rule)
 		d.Doctrine = append([]string{why + ": " + in.Name + " becomes a general question"}, d.Doctrine...)
+		d.NotActed = why
 		return d
 	}
 	fb := t.byName[target]
@@ -328,6 +330,7 @@ func (t *Table) fallTo(in *Intent, b binding, rule *Rule, n Normalized, ctx Cont
 	}
 	d := t.settle(fb, t.bind(fb, captured, ctx), rule, n)
 	d.Doctrine = append([]string{fmt.Sprintf("%s: %s falls to the read %s", why, in.Name, fb.Name)}, d.Doctrine...)
+	d.NotActed = why
 	return d
 }
 
