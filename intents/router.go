@@ -36,9 +36,9 @@ type Decision struct {
 	Kind       Kind              `json:"kind"`
 	Scope      string            `json:"scope,omitempty"`
 	Rule       *Rule             `json:"rule,omitempty"`
-	Doctrine   []string          `json:"doctrine,omitempty"` // why the doctrine changed the result
+	Doctrine   []string          `json:"doctrine,omitempty"`  // why the doctrine changed the result
 	NotActed   string            `json:"not_acted,omitempty"` // why a sentence that spoke of an action did not act
-	Prompt     string            `json:"prompt,omitempty"`   // for clarify: the question to ask
+	Prompt     string            `json:"prompt,omitempty"`    // for clarify: the question to ask
 	Pending    *Pending          `json:"pending,omitempty"`
 	Mentions   *Mentions         `json:"mentions,omitempty"` // what the frame router found
 	Normalized Normalized        `json:"normalized"`
