@@ -89,7 +89,8 @@ func stripRequestLeads(toks []string) []string {
 var imperativeVerbs = map[string]bool{"pop": true, "flick": true, "cancel": true, "hang": true, "disconnect": true,
 	"end": true, "forget": true, "delete": true, "remove": true, "clear": true, "begin": true, "create": true, "add": true,
 	"give": true, "show": true, "do": true, "mute": true, "silence": true, "stick": true, "count": true, "time": true,
-	"lights": true, "light": true, "switch": true, "shush": true, "hush": true, "cool": true, "warm": true, "heat": true}
+	"lights": true, "light": true, "switch": true, "shush": true, "hush": true, "cool": true, "warm": true, "heat": true,
+	"be": true}
 
 // isImperativeVerb: a word that can open a command.
 func isImperativeVerb(w string) bool {

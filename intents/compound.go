@@ -91,18 +91,25 @@ func ignorable(text string) bool {
 }
 
 // compound handles sentences made of several clauses. Nothing is done on part of a
-// sentence: if any clause would act, the robot asks for one thing at a time. If every
-// clause asks for the same read, that read is the answer; anything else is a general question.
+// sentence: if two clauses ask for something and any would act, the robot asks for one thing
+// at a time. An afterthought around one command — a vocative ("Ritchie"), a tag ("there's a
+// good lad", "thanks"), a farewell ("bye grandma"), a reason ("it's bedtime", "the baby's
+// asleep") — or the command said twice ("stop, stop") leaves that one command: only two
+// actions make a compound. If every clause asks for the same read, that read is the answer;
+// anything else is a general question.
 func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 	if !mayBeCompound(n) {
 		return Decision{}, false
 	}
 	var parts, greetings []Normalized
+	var afterthoughts []string
 	for _, c := range t.clauses(n) {
 		switch {
 		case ignorable(c.Text):
 		case t.isGreeting(c):
 			greetings = append(greetings, c) // "hello, ..." asks for nothing by itself
+		case t.afterthought(c):
+			afterthoughts = append(afterthoughts, c.Text)
 		default:
 			parts = append(parts, c)
 		}
@@ -110,17 +117,31 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 	if len(parts) == 0 {
 		parts = greetings // "hello and good morning"
 	}
-	if len(parts) < 2 {
+	if len(parts) == 0 || len(parts) == 1 && len(afterthoughts) == 0 {
 		return Decision{}, false
 	}
-	var same *Decision
-	agree := true
+	var decisions []Decision
 	for _, c := range parts {
 		d, ok := t.routeClause(c, ctx)
 		if !ok {
-			agree = false
-			continue
+			d = t.ask(c, nil)
 		}
+		if len(decisions) > 0 && sameRequest(decisions[len(decisions)-1], d) {
+			continue // "stop, stop": the same request said twice is one
+		}
+		decisions = append(decisions, d)
+	}
+	if len(decisions) == 1 {
+		d := decisions[0]
+		d.Normalized = n
+		if len(afterthoughts) > 0 {
+			d.Doctrine = append(d.Doctrine, fmt.Sprintf("compound sentence: %q left out as afterthoughts (vocative, tag, reason): one request", afterthoughts))
+		} else {
+			d.Doctrine = append(d.Doctrine, "compound sentence: every part asks for the same thing")
+		}
+		return d, true
+	}
+	for _, d := range decisions {
 		acting := d.Kind == KindWrite || d.Kind == KindRobot
 		if d.Pending != nil {
 			if pin, ok := t.byName[d.Pending.Intent]; ok && pin.Acts() {
@@ -130,20 +151,84 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 		if acting {
 			out := t.decide(t.byName[IntentClarify], map[string]string{}, nil, n)
 			out.Prompt = "Please ask me for one thing at a time."
-			out.Doctrine = []string{fmt.Sprintf("compound sentence: the part %q would act, and nothing is done on part of a sentence", c.Text)}
+			out.Doctrine = []string{fmt.Sprintf("compound sentence: the part %q would act, and nothing is done on part of a sentence", d.Normalized.Text)}
+			out.NotActed = "it asks for more than one thing"
 			return out, true
 		}
-		if same == nil {
-			same = &d
-		} else if same.Intent != d.Intent || !maps.Equal(same.Args, d.Args) {
-			agree = false
-		}
-	}
-	if agree && same != nil && same.Pending == nil {
-		d := *same
-		d.Normalized = n
-		d.Doctrine = append(d.Doctrine, "compound sentence: every part asks for the same thing")
-		return d, true
 	}
 	return Decision{}, false
+}
+
+// sameRequest: two clauses that ask for the same thing (intent and arguments).
+func sameRequest(a, b Decision) bool {
+	return a.Intent == b.Intent && maps.Equal(a.Args, b.Args) && a.Pending == nil && b.Pending == nil &&
+		a.Intent != IntentGeneralAsk && a.Intent != IntentDeepAsk || a.Intent == IntentClarify && b.Intent == IntentClarify &&
+		a.Pending != nil && b.Pending != nil && a.Pending.Intent == b.Pending.Intent && a.Pending.Missing == b.Pending.Missing &&
+		maps.Equal(a.Pending.Args, b.Pending.Args)
+}
+
+// tagPhrases are said around a command without asking for anything: tags, vocatives,
+// interjections and farewells ("there's a good lad", "be a dear", "whoa", "bye grandma").
+var tagPhrases = [][]string{
+	{"there", "is", "a", "good"}, {"that", "is", "a", "good"}, {"good", "lad"}, {"good", "boy"}, {"good", "girl"},
+	{"good", "robot"}, {"be", "a", "dear"}, {"be", "a", "love"}, {"be", "a", "darling"}, {"do", "me", "a", "favour"},
+	{"do", "me", "a", "favor"}, {"go", "on"}, {"come", "on"}, {"would", "you"}, {"will", "you"}, {"could", "you"},
+	{"can", "you"}, {"if", "you", "do", "not", "mind"}, {"if", "you", "would"}, {"if", "you", "please"}, {"bye"},
+	{"goodbye"}, {"bye", "bye"}, {"see", "you"}, {"see", "ya"}, {"cheerio"}, {"ta"}, {"love", "you"}, {"whoa"}, {"woah"},
+	{"wow"}, {"oi"}, {"hey"}, {"oh"}, {"ooh"}, {"right", "then"}, {"now", "then"}, {"all", "right"}, {"quick"},
+	{"there", "you", "go"}, {"that", "is", "it"}, {"thank", "you"}, {"mate"}, {"buddy"}, {"pal"}, {"love"}, {"dear"},
+	{"darling"}, {"sweetie"}, {"honey"}, {"robot"}, {"my", "friend"}, {"old", "chap"}, {"sir"}, {"young", "man"},
+}
+
+// reasonLeads open a reason given for a command: "because ...", "it's bedtime", "the baby's
+// asleep", "I'm trying to hear the news".
+var reasonLeads = map[string]bool{"because": true, "cause": true, "since": true, "it": true, "i": true, "we": true,
+	"he": true, "she": true, "they": true, "the": true, "my": true, "our": true, "that": true, "this": true, "its": true,
+	"everyone": true, "everybody": true, "baby": true, "kids": true, "you": true}
+
+// afterthought reports whether a clause is said around a command without asking for anything
+// itself: a vocative or tag (tagPhrases, the wake name), or a reason — a statement that names
+// no device, room, state, setting or action, and is neither a question, a report, a condition
+// nor a negation. Such a clause never turns one command into a compound.
+func (t *Table) afterthought(c Normalized) bool {
+	toks := c.tokens()
+	if len(toks) == 0 {
+		return true
+	}
+	for _, p := range tagPhrases {
+		if hasPrefix(toks, p) && (len(toks) == len(p) || len(toks) <= len(p)+2 && (p[0] == "bye" || p[0] == "goodbye" || p[len(p)-1] == "good")) {
+			return true // "bye grandma", "there's a good lad"
+		}
+	}
+	if len(toks) <= 2 && t.vocab.wake.isName(toks[len(toks)-1]) {
+		return true
+	}
+	if !reasonLeads[toks[0]] || questionWords[toks[0]] && toks[0] != "it" {
+		return false
+	}
+	if c.Negated && toks[0] != "because" || reported(toks) || conditional(toks) {
+		return false
+	}
+	if toks[0] == "you" && len(toks) > 1 && (toks[1] == "can" || toks[1] == "may" || toks[1] == "could") {
+		return false // permission: "you can hang up now"
+	}
+	for _, w := range toks {
+		if wordClasses[w]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0 || isDigits(w) || w == "timer" || w == "timers" ||
+			w == "on" || w == "off" || t.vocab.roomStarts[w] && t.mentionsRoom(toks) || imperativeVerbs[w] || durationCore(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// mentionsRoom reports whether toks name a room of the home.
+func (t *Table) mentionsRoom(toks []string) bool {
+	for i := range toks {
+		for l := 1; l <= 3 && i+l <= len(toks); l++ {
+			if _, ok := t.vocab.rooms[strings.Join(toks[i:i+l], " ")]; ok {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -210,6 +210,12 @@ func (p *durationParser) parse() (float64, bool) {
 		}
 		u, ok := p.unit()
 		if !ok {
+			// "an hour and a quarter", "2 hours and 3 quarters": a fraction of the last unit.
+			if p.i == len(p.toks) && last > 0 && q < 1 {
+				total += q * last
+				last = 0
+				continue
+			}
 			// "1 hour 20", "3 minutes 30": a bare number after a unit is the next smaller one.
 			if p.i == len(p.toks) && (last == 3600 || last == 60) {
 				total += q * last / 60

@@ -151,6 +151,9 @@ var generalLeads = [][]string{{"how", "does"}, {"how", "do"}, {"how", "is", "a"}
 // generalKnowledge: a question that mentions a device but names no place, state or setting
 // of this home ("how does an air conditioner work?") is a general question.
 func generalKnowledge(n Normalized, m Mentions) bool {
+	if weatherTemperature(n, m) {
+		return true
+	}
 	if len(m.Rooms) > 0 || m.Here || len(m.States) > 0 || m.Temperature != "" || len(m.People) > 0 {
 		return false
 	}
@@ -172,6 +175,21 @@ func generalKnowledge(n Normalized, m Mentions) bool {
 		}
 	}
 	return false
+}
+
+// weatherTemperature: "what is the current temperature", "will it be over 90 degrees
+// tomorrow" — a temperature with no room, no "in here", no AC or thermostat named and nothing
+// to set is the weather's, not the house's.
+func weatherTemperature(n Normalized, m Mentions) bool {
+	if m.Device != "ac" || len(m.Rooms) > 0 || m.Here || m.Action || len(m.States) > 0 {
+		return false
+	}
+	for _, w := range n.tokens() {
+		if w == "ac" || w == "thermostat" || w == "inside" || w == "house" || w == "home" || w == "indoors" {
+			return false
+		}
+	}
+	return true
 }
 
 // frameRule names the frame router as the rule, with the intent's entry in its table file.

@@ -61,7 +61,7 @@ var deviceWords = map[string]string{
 	"heater": "other", "radiator": "other", "fan": "other", "door": "other", "doors": "other", "window": "other",
 	"windows": "other", "blinds": "other", "curtains": "other", "shutters": "other", "alarm": "other", "dishwasher": "other",
 	"washer": "other", "dryer": "other", "kettle": "other", "microwave": "other", "stove": "other", "boiler": "other",
-	"lock": "other", "sprinklers": "other", "vacuum": "other", "gate": "other", "music": "other",
+	"lock": "other", "sprinklers": "other", "telly": "other", "tele": "other", "vacuum": "other", "gate": "other", "music": "other",
 	"radio": "other", "speaker": "other", "coffee": "other", "socket": "other", "plug": "other", "outlet": "other",
 }
 
@@ -172,7 +172,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 			}
 		}
 		switch {
-		case w == "on" && (next == "the" || next == "my" || next == "our") && i > 0 && classes[i-1]&(wcDevice|wcAction) == 0:
+		case w == "on" && (next == "the" || next == "my" || next == "our") && i > 0 && classes[i-1]&(wcDevice|wcAction) == 0 && !gerunds[prev] && prev != "pop":
 			// "on the porch": a place, not a state
 		case w == "on" && isDigits(next):
 			// "put the ac on 22": a setting, not a state
@@ -184,7 +184,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 			m.States, m.Action = appendState(m.States, "on"), true
 		case cls&wcOffVerb != 0:
 			m.States, m.Action = appendState(m.States, "off"), true
-		case cls&wcAction != 0:
+		case cls&wcAction != 0 || gerunds[w] || w == "pop" || w == "flick":
 			m.Action = true
 		}
 		if w == "light" && (next == "up" || i == 0 && contains(toks, "up")) {
@@ -217,6 +217,17 @@ func (t *Table) mentions(n Normalized) Mentions {
 	case placed && len(m.States) > 0:
 		m.Device = "light" // "switch the kitchen on": a room's lights, the device every room has
 	}
+	if m.Device == "light" && len(m.States) == 0 {
+		// "open the light", "close the light": how many speakers of other Englishes say it.
+		for _, w := range toks {
+			switch w {
+			case "open", "opening":
+				m.States = appendState(m.States, "on")
+			case "close", "closing":
+				m.States = appendState(m.States, "off")
+			}
+		}
+	}
 	var place []int
 	m.UnknownRoom, place = t.unknownPlace(toks, used, classes)
 	for _, i := range place {
@@ -231,7 +242,8 @@ func (t *Table) mentions(n Normalized) Mentions {
 		switch {
 		case w == "except" || w == "but" || w == "besides" || w == "excluding" || w == "apart" && next == "from" || w == "other" && next == "than":
 			m.Exception = true
-		case cls&wcDefer != 0 || (w == "in" || w == "at" || w == "after" || w == "for") && (isDigits(next) || next == "a" && i+2 < len(toks) && durationCore(toks[i+2]) || next == "an" || next == "half"):
+		case cls&wcDefer != 0 || (w == "in" || w == "at" || w == "after" || w == "for") && (isDigits(next) && !(w == "at" && next == m.Temperature && m.Device == "ac") ||
+			next == "a" && i+2 < len(toks) && durationCore(toks[i+2]) || next == "an" || next == "half"):
 			m.Deferred = true
 		}
 		switch {
@@ -394,7 +406,7 @@ func placeIsKnown(phrase []string) bool {
 
 // stopsModifier: words that may stand before a device word without naming a place.
 func stopsModifier(w string) bool {
-	if actionVerbs[w] || onVerbs[w] || offVerbs[w] || functionWords[w] || isDigits(w) {
+	if isImperativeVerb(w) || gerunds[w] || functionWords[w] || isDigits(w) {
 		return true
 	}
 	switch w {

@@ -68,6 +68,10 @@ func (t *Table) Route(transcript string, ctx Context) Decision {
 			return d
 		}
 	}
+	// A timer sentence is read whole: "set a timer for the eggs, seven minutes".
+	if d, ok := t.timerFrame(n, m, ctx); ok {
+		return d
+	}
 	// A sentence of several parts is never acted on in part.
 	if d, ok := t.compound(n, ctx); ok {
 		return d
@@ -85,8 +89,15 @@ func (t *Table) Route(transcript string, ctx Context) Decision {
 	return d
 }
 
-// frames routes with the frame router: the house frame, then the calendar frame.
+// frames routes with the frame router: the built-in frames (stop, time, date, help,
+// expressions, hang-up, timers), the house frame, then the calendar frame.
 func (t *Table) frames(n Normalized, m Mentions, ctx Context) (Decision, bool) {
+	if d, ok := t.builtinFrame(n, m); ok {
+		return d, true
+	}
+	if d, ok := t.timerFrame(n, m, ctx); ok {
+		return d, true
+	}
 	if d, ok := t.houseFrame(n, m, ctx); ok {
 		return d, true
 	}
@@ -143,7 +154,7 @@ func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) 
 				continue
 			}
 			b := t.bind(in, captured, ctx)
-			if b.notApplicable {
+			if b.notApplicable || !plausiblePeople(b, n) {
 				continue // a capture swallowed the sentence's own words: not this rule
 			}
 			rule := &Rule{Intent: in.Name, Index: i, Pattern: p.source, Where: p.where}
@@ -165,6 +176,45 @@ func captures(p pattern, m []string) (map[string]string, bool) {
 		out[name] = m[i]
 	}
 	return out, true
+}
+
+// kinWords name someone a family speaks of without a name the home lists: "where is
+// grandma" is about a person (asked about), "where is Fiji" is not.
+var kinWords = map[string]bool{"grandma": true, "grandpa": true, "granny": true, "grandad": true, "granddad": true,
+	"nan": true, "nana": true, "nanny": true, "gran": true, "uncle": true, "aunt": true, "auntie": true, "aunty": true,
+	"brother": true, "sister": true, "son": true, "daughter": true, "cousin": true, "neighbour": true, "neighbor": true,
+	"husband": true, "wife": true, "boyfriend": true, "girlfriend": true, "partner": true, "baby": true, "babysitter": true,
+	"nanny's": true, "grandmother": true, "grandfather": true, "mr": true, "mrs": true, "ms": true, "miss": true}
+
+// busyWords make a sentence about someone's time: "is susan busy", "can I call Bob".
+var busyWords = map[string]bool{"busy": true, "free": true, "available": true, "meeting": true, "call": true,
+	"calendar": true, "schedule": true, "appointment": true, "booked": true, "interrupt": true, "disturb": true}
+
+// plausiblePeople: an unknown person is asked about only when the words could be someone
+// the family knows — a kin word ("grandma", "uncle bob"), or one or two words in a sentence
+// about someone's time ("is susan busy"). "Where is Fiji?" and "what is Barack Obama doing"
+// are general questions.
+func plausiblePeople(b binding, n Normalized) bool {
+	for _, p := range b.problems {
+		if p.arg != "person" || p.why != "unknown" {
+			continue
+		}
+		w := strings.Fields(strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(p.value, "my "), "our "), "the "))
+		if len(w) == 0 || len(w) > 2 {
+			return false
+		}
+		if kinWords[w[0]] {
+			continue
+		}
+		busy := false
+		for _, t := range n.tokens() {
+			busy = busy || busyWords[t]
+		}
+		if !busy || len(w) > 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // problem is an argument the sentence got wrong or left out.
