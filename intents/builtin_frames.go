@@ -188,7 +188,7 @@ func (t *Table) onlyOrPeople(toks []string, sets ...wordSet) bool {
 var (
 	timerNouns  = words2set("timer timers countdown")
 	timerCancel = words2set("cancel delete remove clear kill dismiss abort forget scrap ditch nevermind stop end off rid")
-	timerStart  = words2set("set start make create add put begin get give need needs want run pop stick count")
+	timerStart  = words2set("set start make create add put begin get give need needs want run pop stick count time")
 	timerStatus = words2set("how long left remaining status check yet still go gone went done finished ring rang rung " +
 		"until till before ready longer much")
 	timerFill = words2set("the a an my our for of on up going me us please now i we you can could would will it that " +
@@ -201,7 +201,7 @@ var (
 // its form. Only a request starts or cancels a timer; any other form reads.
 func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, bool) {
 	toks := n.tokens()
-	if m.named || !anyOf(toks, timerNouns) || len(toks) > 20 || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
+	if m.named || !t.aboutTimer(n, toks) || len(toks) > 20 || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
 		return Decision{}, false // "should I set a timer?" asks for advice
 	}
 	view := strings.Fields(n.durations())
@@ -256,6 +256,27 @@ func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		d.NotActed = formNeverActs[form]
 	}
 	return d, true
+}
+
+// aboutTimer: the sentence names a timer, or times something ("time the tea for four
+// minutes"), or asks how long a labelled timer has left ("how much longer on the rice?").
+func (t *Table) aboutTimer(n Normalized, toks []string) bool {
+	if anyOf(toks, timerNouns) {
+		return true
+	}
+	lead := stripRequestLeads(toks)
+	if len(lead) > 1 && lead[0] == "time" && strings.Contains(n.durations(), "~") {
+		return true
+	}
+	if !contains(toks, "longer") && !contains(toks, "left") && !contains(toks, "remaining") {
+		return false
+	}
+	for _, w := range toks {
+		if t.vocab.labels[w] != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // adviceLeads open a question that asks what to do ("should I ...").

@@ -53,12 +53,35 @@ func commandForm(toks []string, n Normalized) string {
 		return FormConditional
 	case indirect(toks):
 		return FormIndirect
-	case n.Question:
+	case n.Question && !tagQuestion(toks, n):
 		return FormQuestion
 	case isRequest(toks, n):
 		return FormImperative
 	}
 	return notRequestForm(toks)
+}
+
+// questionTags end a request that the "?" made look like a question: "pop the light on,
+// would you?".
+var questionTags = [][]string{{"would", "you"}, {"will", "you"}, {"could", "you"}, {"can", "you"}, {"yeah"}, {"ok"},
+	{"okay"}, {"right"}, {"alright"}, {"yes"}}
+
+// tagQuestion: a request that is a question only by its "?" or its tag ("turn the light on,
+// would you?"), or a polite request as children and texts write it ("can u turn the light on").
+func tagQuestion(toks []string, n Normalized) bool {
+	if len(toks) > 2 && (toks[0] == "can" || toks[0] == "could" || toks[0] == "would" || toks[0] == "will") &&
+		(toks[1] == "u" || toks[1] == "ya" || toks[1] == "yer") && isImperativeVerb(toks[2]) {
+		return true
+	}
+	if len(toks) == 0 || questionWords[toks[0]] || doQuestion(toks) {
+		return false
+	}
+	for _, tag := range questionTags {
+		if len(toks) > len(tag) && hasSuffix(toks, tag) {
+			return isRequest(toks[:len(toks)-len(tag)], n)
+		}
+	}
+	return false
 }
 
 // requestLeads open a request without changing what is asked: "just", "go on", "be so kind
@@ -67,7 +90,7 @@ var requestLeads = [][]string{
 	{"be", "so", "kind", "as", "to"}, {"be", "kind", "enough", "to"}, {"be", "a", "dear", "and"}, {"be", "a", "love", "and"},
 	{"do", "me", "a", "favour", "and"}, {"do", "me", "a", "favor", "and"}, {"do", "us", "a", "favour", "and"},
 	{"do", "us", "a", "favor", "and"}, {"go", "on", "and"}, {"go", "on"}, {"come", "on"}, {"you", "can"}, {"you", "may"},
-	{"you", "could"}, {"just"}, {"quickly"}, {"quick"}, {"kindly"}, {"now"}, {"right"}, {"hey"}, {"oi"}, {"whoa"}, {"woah"},
+	{"you", "could"}, {"can", "u"}, {"could", "u"}, {"would", "u"}, {"can", "ya"}, {"just"}, {"quickly"}, {"quick"}, {"kindly"}, {"now"}, {"right"}, {"hey"}, {"oi"}, {"whoa"}, {"woah"},
 	{"okay"}, {"ok"}, {"alright"}, {"then"}, {"and"}, {"also"}, {"oh"}, {"so"}, {"mind"}, {"try", "and"}, {"try", "to"},
 }
 

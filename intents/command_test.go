@@ -131,3 +131,19 @@ func TestOnlyACommandStartsOrCancelsATimer(t *testing.T) {
 		t.Fatalf("only %d sentences checked", n)
 	}
 }
+
+// TestParaphrases holds the router to sentences written the way families talk, in the
+// style of the held-out sets (paraphrases, other Englishes, children's speech, tags and
+// reasons around a command), for every built-in intent: 100%.
+func TestParaphrases(t *testing.T) {
+	tb := demo(t)
+	cases := loadCases(t, "testdata/paraphrases.txt")
+	if len(cases) < 100 {
+		t.Fatalf("only %d sentences read", len(cases))
+	}
+	for _, c := range cases {
+		if d, diff := tb.CheckCase(c, Context{}); diff != "" {
+			t.Errorf("paraphrases.txt:%d %q: %s (doctrine: %s)", c.Line, c.Sentence, diff, strings.Join(d.Doctrine, "; "))
+		}
+	}
+}

@@ -178,6 +178,8 @@ var tagPhrases = [][]string{
 	{"wow"}, {"oi"}, {"hey"}, {"oh"}, {"ooh"}, {"right", "then"}, {"now", "then"}, {"all", "right"}, {"quick"},
 	{"there", "you", "go"}, {"that", "is", "it"}, {"thank", "you"}, {"mate"}, {"buddy"}, {"pal"}, {"love"}, {"dear"},
 	{"darling"}, {"sweetie"}, {"honey"}, {"robot"}, {"my", "friend"}, {"old", "chap"}, {"sir"}, {"young", "man"},
+	{"hold", "on"}, {"hang", "on"}, {"wait"}, {"one", "sec"}, {"one", "second"}, {"listen"}, {"look"}, {"right"},
+	{"yeah"}, {"yes"}, {"no", "problem"}, {"ta", "very", "much"}, {"cheers", "mate"}, {"pls"}, {"plz"},
 }
 
 // reasonLeads open a reason given for a command: "because ...", "it's bedtime", "the baby's
@@ -214,7 +216,7 @@ func (t *Table) afterthought(c Normalized) bool {
 	}
 	for _, w := range toks {
 		if wordClasses[w]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0 || isDigits(w) || w == "timer" || w == "timers" ||
-			w == "on" || w == "off" || t.vocab.roomStarts[w] && t.mentionsRoom(toks) || imperativeVerbs[w] || durationCore(w) {
+			t.vocab.roomStarts[w] && t.mentionsRoom(toks) || imperativeVerbs[w] || durationCore(w) {
 			return false
 		}
 	}

@@ -33,6 +33,12 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		return Decision{}, false
 	}
 	trace := "frame: device " + dev + ", form " + m.Form
+	if m.Form == FormImperative && unsupportedSetting(n.tokens(), dev) {
+		d := t.unclear(n, dev, trace+": a mode or setting this home does not have")
+		d.Mentions = m.ref()
+		d.NotActed = "a mode or setting this home does not have"
+		return d, true
+	}
 	captured := map[string]string{}
 	switch room, many := frameRoom(m); {
 	case many:
@@ -88,12 +94,6 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		d.NotActed = why
 		return d, true
 	}
-	if unsupportedSetting(n.tokens(), dev) {
-		d := t.unclear(n, dev, trace+": a mode or setting this home does not have")
-		d.Mentions = m.ref()
-		d.NotActed = "a mode or setting this home does not have"
-		return d, true
-	}
 	if m.Alternatives {
 		d := t.oneThing(n, "it offers a choice (\"or\")")
 		d.Mentions = m.ref()
@@ -130,8 +130,9 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		d.Doctrine = append([]string{trace + ": nothing to set, so read"}, d.Doctrine...)
 		return d, true
 	}
+	// The form was decided by the command rule (command.go): this is a request to act now.
 	b := t.bind(set, captured, ctx)
-	d := t.doctrine(set, b, frameRule(set), n, ctx)
+	d := t.settle(set, b, frameRule(set), n)
 	d.Mentions = m.ref()
 	d.Doctrine = append([]string{trace + ": " + setName}, d.Doctrine...)
 	return d, true

@@ -212,8 +212,8 @@ func (t *Table) mentions(n Normalized) Mentions {
 		m.Device = "light" // verbs only lights take
 	case m.Temperature != "" && (placed || m.Warmth):
 		m.Device = "ac" // "set the living room to 21 degrees", "cool the bedroom to 21"
-	case m.Warmth && placed && n.Question:
-		m.Device = "ac" // "is it warm in the bedroom": the climate device reads it
+	case m.Warmth && placed:
+		m.Device = "ac" // "is it warm in the bedroom", "it's freezing in here": the climate device reads it
 	case placed && len(m.States) > 0:
 		m.Device = "light" // "switch the kitchen on": a room's lights, the device every room has
 	}
@@ -406,7 +406,8 @@ func placeIsKnown(phrase []string) bool {
 
 // stopsModifier: words that may stand before a device word without naming a place.
 func stopsModifier(w string) bool {
-	if isImperativeVerb(w) || gerunds[w] || functionWords[w] || isDigits(w) {
+	if isImperativeVerb(w) || gerunds[w] || functionWords[w] || isDigits(w) || finiteWords[w] || wishWords[w] || pastWords[w] ||
+		futureWords[w] || notCommandStarts[w] {
 		return true
 	}
 	switch w {
