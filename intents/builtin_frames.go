@@ -60,8 +60,8 @@ var (
 	stopFill = words2set("there for second sec seconds moment minute minutes bit while audio speaker speakers " +
 		"volume responses response all be already up set go to touch button from settings yourself voice everything " +
 		"down more no one little until till said otherwise anything anymore any longer mode on off get make whoa " +
-		"trying hear news asleep baby sleeping hour next time wait hold")
-	timeCore = words2set("time clock hour")
+		"trying hear news asleep baby sleeping hour next time wait hold dancing moving singing nodding that")
+	timeCore = words2set("time times clock hour")
 	timeFill = words2set("what whats current exact currently got have know check clock watch hour at on present " +
 		"moment precise like to want need asking show read out late how oclock o please by")
 	dateCore = words2set("date day month year weekday today todays monday tuesday wednesday thursday friday " +
@@ -117,7 +117,7 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 	case hangUp(toks) && form == FormImperative && t.onlyOrPeople(toks, hangFill, frameFill):
 		return decide("session.end", "words that end a call", map[string]string{})
 	}
-	if e, ok := t.expressionIn(toks); ok && (form == FormImperative || form == FormIndirect && (toks[0] == "show" || toks[0] == "let")) {
+	if e, ok := t.expressionIn(toks); ok && !anyOf(toks, stopCore) && (form == FormImperative || form == FormIndirect && (toks[0] == "show" || toks[0] == "let")) {
 		rest := 0
 		for _, w := range toks {
 			if !exprFill[w] && !frameFill[w] && t.vocab.expressions[w] == "" {

@@ -1,5 +1,7 @@
 package intents
 
+import "strings"
+
 // The command rule, decided here and nowhere else: a sentence found by its mentions (a house
 // write, a timer start or cancel, a hang-up) acts only when it is POSITIVELY a request to act
 // now — an imperative ("turn off the kitchen light"), a polite request ("could you ...",
@@ -156,7 +158,7 @@ func isRequest(toks []string, n Normalized) bool {
 			return true
 		}
 	}
-	if verbless(toks) {
+	if verbless(toks) && !isContraction(n.raw) {
 		return true
 	}
 	return embeddedRequest(toks)
@@ -178,7 +180,8 @@ var notCommandStarts = map[string]bool{"i": true, "you": true, "he": true, "she"
 	"there": true, "no": true, "not": true, "yesterday": true, "tomorrow": true, "earlier": true, "later": true, "last": true,
 	"tonight": true, "someone": true, "somebody": true, "nobody": true, "everyone": true, "everybody": true, "if": true,
 	"when": true, "once": true, "because": true, "since": true, "as": true, "maybe": true, "perhaps": true, "too": true,
-	"so": true, "that": true, "this": true, "what": true, "why": true, "how": true, "who": true, "where": true}
+	"so": true, "that": true, "this": true, "what": true, "why": true, "how": true, "who": true, "where": true,
+	"thanks": true, "thank": true, "sorry": true, "great": true, "good": true, "nice": true, "ugh": true}
 
 // verbless: a command without a verb — a device or place and what it should be, with no verb
 // that would make it a statement ("kitchen lights on", "lights out in the kids room",
@@ -187,12 +190,56 @@ func verbless(toks []string) bool {
 	if len(toks) == 0 || notCommandStarts[toks[0]] {
 		return false
 	}
+	if w := toks[0]; !(verblessStarts[w] || wordClasses[w]&(wcDevice|wcAll) != 0 || isDigits(w) || roomLike(w)) {
+		return false // "thanks for turning off the lights" is not "lights off"
+	}
 	for _, w := range toks {
-		if finiteWords[w] {
-			return false
+		if finiteWords[w] || w == "still" || gerunds[w] || reportGerunds[w] {
+			return false // "the kitchen light still on", "lights going off": a report
 		}
 	}
 	return true
+}
+
+// reportGerunds make a verbless sentence a report: "lights going off", "ac still running".
+var reportGerunds = map[string]bool{"going": true, "coming": true, "staying": true, "being": true, "getting": true,
+	"running": true, "burning": true, "working": true, "blowing": true, "flickering": true}
+
+// verblessStarts may open a verbless command, with device words, "all" words, numbers and
+// room words: "the kitchen light off", "a 10 minute timer", "both lights on".
+var verblessStarts = map[string]bool{"the": true, "a": true, "an": true, "my": true, "our": true, "both": true,
+	"timer": true, "pasta": true, "big": true, "main": true, "ceiling": true, "lamp": true, "bedside": true, "front": true,
+	"back": true, "upstairs": true, "downstairs": true, "kids": true, "kid": true, "baby": true, "top": true, "night": true}
+
+// roomLike: a word that may start a room's name. The command rule is the table's, but a
+// verbless command's first word only has to look like a place: "kitchen lights on",
+// "lounge lamp off". Any word that is not a function word or a known verb qualifies when it
+// is followed by a device word — checked by the frame, which needs a device anyway.
+func roomLike(w string) bool {
+	return !functionWords[w] && !isImperativeVerb(w) && !gerunds[w] && !finiteWords[w] && !pastWords[w] &&
+		!futureWords[w] && !wishWords[w] && w != "thanks" && w != "thank" && w != "sorry" && w != "great" && w != "good" &&
+		w != "nice" && w != "well" && w != "oh" && w != "yes" && w != "yeah" && w != "ok" && w != "okay"
+}
+
+// isContraction: the transcript holds "X's" ("the kitchen light's still on"), which the
+// normalizer folds into "lights" like a possessive — here it is "is", and a statement.
+func isContraction(raw string) bool {
+	for i := strings.Index(raw, "'s"); i >= 0; {
+		end := i + 2
+		if end == len(raw) || raw[end] == ' ' || raw[end] == ',' || raw[end] == '.' || raw[end] == '!' || raw[end] == '?' {
+			if head := raw[:i]; strings.HasSuffix(head, "light") || strings.HasSuffix(head, "lamp") ||
+				strings.HasSuffix(head, "ac") || strings.HasSuffix(head, "room") || strings.HasSuffix(head, "kitchen") ||
+				strings.HasSuffix(head, "con") || strings.HasSuffix(head, "it") || strings.HasSuffix(head, "timer") {
+				return true
+			}
+		}
+		j := strings.Index(raw[end:], "'s")
+		if j < 0 {
+			break
+		}
+		i = end + j
+	}
+	return false
 }
 
 // embeddedRequest: a polite request after a reason, without punctuation between them ("it's

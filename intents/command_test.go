@@ -51,7 +51,9 @@ func TestOnlyACommandActs(t *testing.T) {
 		"it's freezing in the {room}", "it's boiling in the {room}, the {device} is {state}",
 		"I hope the {room} {device} is {state}", "the {room} {device} should be {state}",
 		"it would be nice if the {room} {device} was {state}", "I hate it when the {room} {device} is {state}",
-		"ugh, the {room} {device} is {state} again",
+		"ugh, the {room} {device} is {state} again", "The {room} {device}'s still {state}.",
+		"Thanks for turning {state} the {room} {device}.", "great, now the {room} {device} is {state}",
+		"the {room} {device} going {state} by itself", "lovely, the {room} {device}'s {state}",
 		// Reports.
 		"Mum said to turn {state} the {room} {device}.", "my brother told me to switch the {room} {device} {state}",
 		"dad says you should turn {state} the {room} {device}", "grandma asked if the {room} {device} was {state}",

@@ -201,7 +201,8 @@ func (t *Table) mentions(n Normalized) Mentions {
 		if p, ok := t.vocab.people[w]; ok && !contains(m.People, p) {
 			m.People = append(m.People, p)
 		}
-		if isDigits(w) && len(w) <= 3 && (prev == "to" || prev == "at" || prev == "on" || next == "degrees" || prev == "ac" || prev == "temperature" || prev == "thermostat") {
+		if isDigits(w) && len(w) <= 3 && (prev == "to" || prev == "at" || prev == "on" || next == "degrees" || prev == "ac" || prev == "temperature" || prev == "thermostat" ||
+			prev == "it" && i >= 2 && (toks[i-2] == "make" || toks[i-2] == "keep" || toks[i-2] == "set" || toks[i-2] == "get")) { // "make it 22 in the lounge"
 			m.Temperature = w
 		}
 	}
