@@ -88,10 +88,15 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 		return Decision{}, false // a light or the AC: the house frame's
 	}
 	toks := n.tokens()
-	if len(toks) == 0 || len(toks) > 14 {
+	if len(toks) == 0 || len(toks) > 14 || m.frames&frameBuiltin == 0 {
 		return Decision{}, false
 	}
-	form := m.Form
+	// The words decide which frame may apply (cheap); the form (the command rule) is read
+	// only for a sentence whose words fit one.
+	form := func() string {
+		m.withForm(n)
+		return m.Form
+	}
 	decide := func(name, why string, args map[string]string) (Decision, bool) {
 		in := t.byName[name]
 		if in == nil || in.Unavailable {
@@ -99,44 +104,86 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 		}
 		d := t.decide(in, args, &Rule{Intent: name, Index: -1, Pattern: "built-in frame (intents/builtin_frames.go)", Where: in.where}, n)
 		d.Mentions = m.ref()
-		d.Doctrine = append(d.Doctrine, "frame: "+why+", form "+form+": "+name)
+		d.Doctrine = append(d.Doctrine, "frame: "+why+", form "+m.Form+": "+name)
 		return d, true
 	}
-	asks := form == FormQuestion || form == FormIndirect || form == FormImperative || form == FormStatement
+	asks := func() bool {
+		f := form()
+		return f == FormQuestion || f == FormIndirect || f == FormImperative || f == FormStatement
+	}
 	switch {
 	case t.stopWords(toks, n, form):
 		return decide("robot.stop", "words that ask for quiet", map[string]string{})
-	case anyOf(toks, dateCore) && asks && only(toks, dateFill, frameFill, dateCore) && !(len(toks) <= 2 && toks[0] == "day") &&
-		!hasPrefix(toks, []string{"do", "i", "have"}):
+	case anyOf(toks, dateCore) && only(toks, dateFill, frameFill, dateCore) && !(len(toks) <= 2 && toks[0] == "day") &&
+		!hasPrefix(toks, []string{"do", "i", "have"}) && asks():
 		return decide("date.today", "a date word and nothing else", map[string]string{})
-	case (anyOf(toks, timeCore) || hasPrefix(toks, []string{"how", "late"})) && asks && only(toks, timeFill, frameFill, timeCore):
+	case (anyOf(toks, timeCore) || hasPrefix(toks, []string{"how", "late"})) && only(toks, timeFill, frameFill, timeCore) && asks():
 		return decide("time.now", "a time word and nothing else", map[string]string{})
-	case (contains(toks, "you") || contains(toks, "your")) && anyOf(toks, helpCore) && (form == FormQuestion || form == FormIndirect) &&
-		only(toks, helpFill, frameFill):
+	case (contains(toks, "you") || contains(toks, "your")) && anyOf(toks, helpCore) && only(toks, helpFill, frameFill) &&
+		(form() == FormQuestion || form() == FormIndirect):
 		return decide("help", "a question about what the robot can do", map[string]string{})
-	case hangUp(toks) && form == FormImperative && t.onlyOrPeople(toks, hangFill, frameFill):
+	case hangUp(toks) && t.onlyOrPeople(toks, hangFill, frameFill) && form() == FormImperative:
 		return decide("session.end", "words that end a call", map[string]string{})
 	}
-	if e, ok := t.expressionIn(toks); ok && !anyOf(toks, stopCore) && (form == FormImperative || form == FormIndirect && (toks[0] == "show" || toks[0] == "let")) {
+	if e, ok := t.expressionIn(toks); ok && !anyOf(toks, stopCore) {
 		rest := 0
 		for _, w := range toks {
 			if !exprFill[w] && !frameFill[w] && t.vocab.expressions[w] == "" {
 				rest++
 			}
 		}
-		if rest <= 1 {
+		if f := form(); rest <= 1 && (f == FormImperative || f == FormIndirect && (toks[0] == "show" || toks[0] == "let")) {
 			return decide("robot.expression", "an expression the robot has", map[string]string{"expression": e})
 		}
 	}
 	return Decision{}, false
 }
 
+// builtinCore holds every word that can make a built-in frame apply.
+var builtinCore = func() wordSet {
+	out := wordSet{"late": true, "hang": true, "disconnect": true}
+	for _, s := range []wordSet{stopCore, stopTalk, dateCore, timeCore, helpCore, hangVerbs} {
+		for w := range s {
+			out[w] = true
+		}
+	}
+	return out
+}()
+
+// Bits of vocab.frameWords: which frames a word can make apply.
+const (
+	frameBuiltin uint8 = 1 << iota // stop, time, date, help, hang-up, an expression
+	frameTimer                     // a timer, timing something, what is left
+)
+
+// timerFrameWords can make the timer frame apply.
+var timerFrameWords = []string{"timer", "timers", "countdown", "time", "longer", "left", "remaining"}
+
+// frameWordsOf holds the words of a home's own expressions that wordClasses does not know:
+// with the built-in expressions only (most homes) it is empty, and the frames are gated by
+// the word classes mentions looks up anyway.
+func frameWordsOf(v vocab) map[string]uint8 {
+	out := map[string]uint8{}
+	for _, m := range []map[string]string{v.expressions} {
+		for w := range m {
+			first, _, _ := strings.Cut(w, " ")
+			if wordClasses[first]&wcBuiltinFrame == 0 {
+				out[first] |= frameBuiltin
+			}
+		}
+	}
+	return out
+}
+
 // stopWords: a sentence that asks for quiet ("be quiet for a second", "stop right there",
 // "don't talk", "no talking", "mute the speaker", "go to sleep").
-func (t *Table) stopWords(toks []string, n Normalized, form string) bool {
+func (t *Table) stopWords(toks []string, n Normalized, form func() string) bool {
 	switch {
 	case anyOf(toks, stopCore):
-		if form != FormImperative && !(form == FormStatement && contains(toks, "enough")) {
+		if !only(toks, stopCore, stopTalk, stopFill, frameFill) {
+			return false
+		}
+		if f := form(); f != FormImperative && !(f == FormStatement && contains(toks, "enough")) {
 			return false
 		}
 		if contains(toks, "sleep") && !hasPrefix(stripRequestLeads(toks), []string{"go", "to", "sleep"}) {
@@ -165,8 +212,14 @@ func hangUp(toks []string) bool {
 
 // expressionIn finds one of the robot's expressions in toks (a word or a phrase).
 func (t *Table) expressionIn(toks []string) (string, bool) {
-	for i := range toks {
-		for l := min(3, len(toks)-i); l >= 1; l-- {
+	for i, w := range toks {
+		if e, ok := t.vocab.expressions[w]; ok {
+			return e, true
+		}
+		if !t.vocab.exprStarts[w] {
+			continue // most words start no expression phrase: no string is built for them
+		}
+		for l := min(3, len(toks)-i); l >= 2; l-- {
 			if e, ok := t.vocab.expressions[strings.Join(toks[i:i+l], " ")]; ok {
 				return e, true
 			}
@@ -201,7 +254,7 @@ var (
 // its form. Only a request starts or cancels a timer; any other form reads.
 func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, bool) {
 	toks := n.tokens()
-	if m.named || !t.aboutTimer(n, toks) || len(toks) > 20 || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
+	if m.named || m.frames&frameTimer == 0 || len(toks) > 20 || !t.aboutTimer(n, toks) || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
 		return Decision{}, false // "should I set a timer?" asks for advice
 	}
 	view := strings.Fields(n.durations())
@@ -264,8 +317,7 @@ func (t *Table) aboutTimer(n Normalized, toks []string) bool {
 	if anyOf(toks, timerNouns) {
 		return true
 	}
-	lead := stripRequestLeads(toks)
-	if len(lead) > 1 && lead[0] == "time" && strings.Contains(n.durations(), "~") {
+	if lead := stripRequestLeads(toks); len(lead) > 1 && lead[0] == "time" && strings.Contains(n.durations(), "~") {
 		return true
 	}
 	if !contains(toks, "longer") && !contains(toks, "left") && !contains(toks, "remaining") {

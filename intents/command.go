@@ -96,9 +96,18 @@ var requestLeads = [][]string{
 	{"okay"}, {"ok"}, {"alright"}, {"then"}, {"and"}, {"also"}, {"oh"}, {"so"}, {"mind"}, {"try", "and"}, {"try", "to"},
 }
 
+// requestLeadStarts are the first words of requestLeads: most sentences start with none.
+var requestLeadStarts = func() map[string]bool {
+	out := map[string]bool{}
+	for _, l := range requestLeads {
+		out[l[0]] = true
+	}
+	return out
+}()
+
 // stripRequestLeads takes requestLeads off the start of toks.
 func stripRequestLeads(toks []string) []string {
-	for changed := true; changed && len(toks) > 1; {
+	for changed := true; changed && len(toks) > 1 && requestLeadStarts[toks[0]]; {
 		changed = false
 		for _, l := range requestLeads {
 			if len(toks) > len(l) && hasPrefix(toks, l) {

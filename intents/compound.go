@@ -124,12 +124,18 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 	for _, c := range parts {
 		d, ok := t.routeClause(c, ctx)
 		if !ok {
-			d = t.ask(c, nil)
+			if len(parts) == 1 {
+				return Decision{}, false // one request, not a known one: the whole sentence is routed
+			}
+			d = Decision{Intent: IntentGeneralAsk, Normalized: c} // free text: a request of its own
 		}
 		if len(decisions) > 0 && sameRequest(decisions[len(decisions)-1], d) {
 			continue // "stop, stop": the same request said twice is one
 		}
 		decisions = append(decisions, d)
+		if len(decisions) > 1 && (t.wouldAct(d) || t.wouldAct(decisions[0])) {
+			break // two requests, one of them an action: nothing more to learn
+		}
 	}
 	if len(decisions) == 1 {
 		d := decisions[0]
@@ -142,13 +148,7 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 		return d, true
 	}
 	for _, d := range decisions {
-		acting := d.Kind == KindWrite || d.Kind == KindRobot
-		if d.Pending != nil {
-			if pin, ok := t.byName[d.Pending.Intent]; ok && pin.Acts() {
-				acting = true
-			}
-		}
-		if acting {
+		if t.wouldAct(d) {
 			out := t.decide(t.byName[IntentClarify], map[string]string{}, nil, n)
 			out.Prompt = "Please ask me for one thing at a time."
 			out.Doctrine = []string{fmt.Sprintf("compound sentence: the part %q would act, and nothing is done on part of a sentence", d.Normalized.Text)}
@@ -157,6 +157,19 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 		}
 	}
 	return Decision{}, false
+}
+
+// wouldAct: the decision acts, or asks a question whose answer completes an action.
+func (t *Table) wouldAct(d Decision) bool {
+	if d.Kind == KindWrite || d.Kind == KindRobot {
+		return true
+	}
+	if d.Pending != nil {
+		if pin, ok := t.byName[d.Pending.Intent]; ok && pin.Acts() {
+			return true
+		}
+	}
+	return false
 }
 
 // sameRequest: two clauses that ask for the same thing (intent and arguments).
@@ -182,6 +195,15 @@ var tagPhrases = [][]string{
 	{"yeah"}, {"yes"}, {"no", "problem"}, {"ta", "very", "much"}, {"cheers", "mate"}, {"pls"}, {"plz"},
 }
 
+// tagStarts are the first words of tagPhrases.
+var tagStarts = func() map[string]bool {
+	out := map[string]bool{}
+	for _, p := range tagPhrases {
+		out[p[0]] = true
+	}
+	return out
+}()
+
 // reasonLeads open a reason given for a command: "because ...", "it's bedtime", "the baby's
 // asleep", "I'm trying to hear the news".
 var reasonLeads = map[string]bool{"because": true, "cause": true, "since": true, "it": true, "i": true, "we": true,
@@ -198,6 +220,12 @@ func (t *Table) afterthought(c Normalized) bool {
 		return true
 	}
 	for _, p := range tagPhrases {
+		if !tagStarts[toks[0]] {
+			break
+		}
+		if p[0] != toks[0] {
+			continue
+		}
 		if hasPrefix(toks, p) && (len(toks) == len(p) || len(toks) <= len(p)+2 && (p[0] == "bye" || p[0] == "goodbye" || p[len(p)-1] == "good")) {
 			return true // "bye grandma", "there's a good lad"
 		}

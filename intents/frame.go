@@ -32,6 +32,7 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	if set == nil || get == nil {
 		return Decision{}, false
 	}
+	m.withForm(n)
 	trace := "frame: device " + dev + ", form " + m.Form
 	if m.Form == FormImperative && unsupportedSetting(n.tokens(), dev) {
 		d := t.unclear(n, dev, trace+": a mode or setting this home does not have")

@@ -26,6 +26,7 @@ type Mentions struct {
 	Unexplained  int      `json:"unexplained,omitempty"`  // words no list explains (an imperative with many is not acted on)
 	Form         string   `json:"form"`                   // FormImperative (the only one that acts) or why not: see command.go
 	named        bool     // a light or AC word was said (not implied)
+	frames       uint8    // which built-in frames a word of the sentence can make apply (frameWords)
 }
 
 // deferWords put an action at another time, which the router cannot do.
@@ -109,7 +110,19 @@ func (t *Table) mentions(n Normalized) Mentions {
 	var clsBuf [32]wordClass
 	classes := clsBuf[:0] // each token's word class, looked up once
 	for _, w := range toks {
-		classes = append(classes, wordClasses[w])
+		c := wordClasses[w]
+		classes = append(classes, c)
+		if c&wcBuiltinFrame != 0 {
+			m.frames |= frameBuiltin
+		}
+		if c&wcTimerFrame != 0 {
+			m.frames |= frameTimer
+		}
+	}
+	if len(t.vocab.frameWords) > 0 { // a home's own expression words
+		for _, w := range toks {
+			m.frames |= t.vocab.frameWords[w]
+		}
 	}
 	// Rooms, longest phrase first ("living room" before "room").
 	for i := 0; i < len(toks); i++ {
@@ -255,8 +268,15 @@ func (t *Table) mentions(n Normalized) Mentions {
 			m.Unexplained++
 		}
 	}
-	m.Form = commandForm(toks, n)
+	// m.Form is left to the frames that need it (withForm): most sentences never ask.
 	return m
+}
+
+// withForm fills in the sentence's form (the command rule, command.go), once.
+func (m *Mentions) withForm(n Normalized) {
+	if m.Form == "" {
+		m.Form = commandForm(n.tokens(), n)
+	}
 }
 
 // ref is a copy of m for a decision. Taking &m of a parameter would move it to the heap on
@@ -281,10 +301,12 @@ const (
 	wcCalendar
 	wcWarmth
 	wcDefer
-	wcExplained   // on a list explained reads
-	wcRoomPrep    // in roomPrepositions
-	wcHouseDevice // a deviceWords word for a light or the AC
-	wcDevice      // any deviceWords word
+	wcExplained    // on a list explained reads
+	wcRoomPrep     // in roomPrepositions
+	wcHouseDevice  // a deviceWords word for a light or the AC
+	wcDevice       // any deviceWords word
+	wcBuiltinFrame // a word that can make a built-in frame apply (builtinCore, the built-in expressions)
+	wcTimerFrame   // a word that can make the timer frame apply
 )
 
 var wordClasses = func() map[string]wordClass {
@@ -307,6 +329,16 @@ var wordClasses = func() map[string]wordClass {
 		add(list, wcExplained)
 	}
 	add(roomPrepositions, wcRoomPrep)
+	add(builtinCore, wcBuiltinFrame)
+	for name, phrases := range defaultExpressions {
+		for _, p := range append([]string{name}, phrases...) {
+			first, _, _ := strings.Cut(p, " ")
+			out[first] |= wcBuiltinFrame
+		}
+	}
+	for _, w := range timerFrameWords {
+		out[w] |= wcTimerFrame
+	}
 	for w, d := range deviceWords {
 		if d != "" {
 			out[w] |= wcExplained

@@ -81,6 +81,7 @@ func (t *Table) Route(transcript string, ctx Context) Decision {
 	}
 	if topic, ok := aboutHome(n, m); ok {
 		d := t.unclear(n, topic, "no intent fits a sentence about this home")
+		m.withForm(n)
 		d.Mentions = m.ref()
 		return d
 	}
