@@ -183,7 +183,7 @@ func (t *Table) stopWords(toks []string, n Normalized, form func() string) bool 
 		if !only(toks, stopCore, stopTalk, stopFill, frameFill) {
 			return false
 		}
-		if f := form(); f != FormImperative && !(f == FormStatement && contains(toks, "enough")) {
+		if f := form(); f != FormImperative && !((f == FormStatement || f == FormPast) && contains(toks, "enough")) { // "enough already!"
 			return false
 		}
 		if contains(toks, "sleep") && !hasPrefix(stripRequestLeads(toks), []string{"go", "to", "sleep"}) {

@@ -203,7 +203,7 @@ func verbless(toks []string) bool {
 		return false // "thanks for turning off the lights" is not "lights off"
 	}
 	for _, w := range toks {
-		if finiteWords[w] || w == "still" || gerunds[w] || reportGerunds[w] {
+		if finiteWords[w] || w == "still" || gerunds[w] || reportGerunds[w] || pastWords[w] || futureWords[w] {
 			return false // "the kitchen light still on", "lights going off": a report
 		}
 	}

@@ -54,6 +54,9 @@ func TestOnlyACommandActs(t *testing.T) {
 		"ugh, the {room} {device} is {state} again", "The {room} {device}'s still {state}.",
 		"Thanks for turning {state} the {room} {device}.", "great, now the {room} {device} is {state}",
 		"the {room} {device} going {state} by itself", "lovely, the {room} {device}'s {state}",
+		"{room} {device} {state} yesterday", "{room} {device} {state} last night, again", "{room} {device} {state} tomorrow",
+		"no {device} {state} in the {room}", "daddy says {room} {device} {state}", "{room} {device} {state}?",
+		"why don't you turn the {room} {device} {state}", "how about turning the {room} {device} {state}?",
 		// Reports.
 		"Mum said to turn {state} the {room} {device}.", "my brother told me to switch the {room} {device} {state}",
 		"dad says you should turn {state} the {room} {device}", "grandma asked if the {room} {device} was {state}",
