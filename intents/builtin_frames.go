@@ -88,7 +88,7 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 		return Decision{}, false // a light or the AC: the house frame's
 	}
 	toks := n.tokens()
-	if len(toks) == 0 || len(toks) > 14 || m.frames&frameBuiltin == 0 {
+	if len(toks) == 0 || len(toks) > 14 || m.seen&wcBuiltinFrame == 0 {
 		return Decision{}, false
 	}
 	// The words decide which frame may apply (cheap); the form (the command rule) is read
@@ -112,20 +112,23 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 		return f == FormQuestion || f == FormIndirect || f == FormImperative || f == FormStatement
 	}
 	switch {
-	case t.stopWords(toks, n, form):
+	case m.seen&(wcStopCore|wcStopTalk) != 0 && t.stopWords(toks, n, form):
 		return decide("robot.stop", "words that ask for quiet", map[string]string{})
-	case anyOf(toks, dateCore) && only(toks, dateFill, frameFill, dateCore) && !(len(toks) <= 2 && toks[0] == "day") &&
+	case m.seen&wcDateCore != 0 && only(toks, dateFill, frameFill, dateCore) && !(len(toks) <= 2 && toks[0] == "day") &&
 		!hasPrefix(toks, []string{"do", "i", "have"}) && asks():
 		return decide("date.today", "a date word and nothing else", map[string]string{})
-	case (anyOf(toks, timeCore) || hasPrefix(toks, []string{"how", "late"})) && only(toks, timeFill, frameFill, timeCore) && asks():
+	case m.seen&wcTimeCore != 0 && only(toks, timeFill, frameFill, timeCore) && asks():
 		return decide("time.now", "a time word and nothing else", map[string]string{})
-	case (contains(toks, "you") || contains(toks, "your")) && anyOf(toks, helpCore) && only(toks, helpFill, frameFill) &&
+	case m.seen&wcHelpCore != 0 && (contains(toks, "you") || contains(toks, "your")) && only(toks, helpFill, frameFill) &&
 		(form() == FormQuestion || form() == FormIndirect):
 		return decide("help", "a question about what the robot can do", map[string]string{})
-	case hangUp(toks) && t.onlyOrPeople(toks, hangFill, frameFill) && form() == FormImperative:
+	case m.seen&wcHangCore != 0 && hangUp(toks) && t.onlyOrPeople(toks, hangFill, frameFill) && form() == FormImperative:
 		return decide("session.end", "words that end a call", map[string]string{})
 	}
-	if e, ok := t.expressionIn(toks); ok && !anyOf(toks, stopCore) {
+	if m.seen&wcExpression == 0 || m.seen&wcStopCore != 0 {
+		return Decision{}, false
+	}
+	if e, ok := t.expressionIn(toks); ok {
 		rest := 0
 		for _, w := range toks {
 			if !exprFill[w] && !frameFill[w] && t.vocab.expressions[w] == "" {
@@ -139,37 +142,17 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 	return Decision{}, false
 }
 
-// builtinCore holds every word that can make a built-in frame apply.
-var builtinCore = func() wordSet {
-	out := wordSet{"late": true, "hang": true, "disconnect": true}
-	for _, s := range []wordSet{stopCore, stopTalk, dateCore, timeCore, helpCore, hangVerbs} {
-		for w := range s {
-			out[w] = true
-		}
-	}
-	return out
-}()
-
-// Bits of vocab.frameWords: which frames a word can make apply.
-const (
-	frameBuiltin uint8 = 1 << iota // stop, time, date, help, hang-up, an expression
-	frameTimer                     // a timer, timing something, what is left
-)
-
 // timerFrameWords can make the timer frame apply.
 var timerFrameWords = []string{"timer", "timers", "countdown", "time", "longer", "left", "remaining"}
 
-// frameWordsOf holds the words of a home's own expressions that wordClasses does not know:
-// with the built-in expressions only (most homes) it is empty, and the frames are gated by
-// the word classes mentions looks up anyway.
-func frameWordsOf(v vocab) map[string]uint8 {
-	out := map[string]uint8{}
-	for _, m := range []map[string]string{v.expressions} {
-		for w := range m {
-			first, _, _ := strings.Cut(w, " ")
-			if wordClasses[first]&wcBuiltinFrame == 0 {
-				out[first] |= frameBuiltin
-			}
+// frameWordsOf holds the first words of a home's own expressions that wordClasses does not
+// know: with the built-in expressions only (most homes) it is empty, and the frames are
+// gated by the word classes mentions looks up anyway.
+func frameWordsOf(v vocab) map[string]bool {
+	out := map[string]bool{}
+	for w := range v.expressions {
+		if first, _, _ := strings.Cut(w, " "); wordClasses[first]&wcExpression == 0 {
+			out[first] = true
 		}
 	}
 	return out
@@ -254,7 +237,7 @@ var (
 // its form. Only a request starts or cancels a timer; any other form reads.
 func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, bool) {
 	toks := n.tokens()
-	if m.named || m.frames&frameTimer == 0 || len(toks) > 20 || !t.aboutTimer(n, toks) || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
+	if m.named || m.seen&wcTimerFrame == 0 || len(toks) > 20 || !t.aboutTimer(n, toks) || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
 		return Decision{}, false // "should I set a timer?" asks for advice
 	}
 	view := strings.Fields(n.durations())

@@ -244,17 +244,23 @@ func (t *Table) afterthought(c Normalized) bool {
 	}
 	for _, w := range toks {
 		if wordClasses[w]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0 || isDigits(w) || w == "timer" || w == "timers" ||
-			t.vocab.roomStarts[w] && t.mentionsRoom(toks) || imperativeVerbs[w] || durationCore(w) {
+			imperativeVerbs[w] || durationCore(w) {
 			return false
 		}
 	}
-	return true
+	return !t.mentionsRoom(toks)
 }
 
 // mentionsRoom reports whether toks name a room of the home.
 func (t *Table) mentionsRoom(toks []string) bool {
-	for i := range toks {
-		for l := 1; l <= 3 && i+l <= len(toks); l++ {
+	for i, w := range toks {
+		if !t.vocab.roomStarts[w] {
+			continue
+		}
+		if _, ok := t.vocab.rooms[w]; ok {
+			return true
+		}
+		for l := 2; l <= 3 && i+l <= len(toks); l++ {
 			if _, ok := t.vocab.rooms[strings.Join(toks[i:i+l], " ")]; ok {
 				return true
 			}

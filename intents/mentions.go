@@ -9,24 +9,24 @@ import (
 // the verbs that set them, temperatures, people, and the sentence's form. The frame router
 // (frame.go) decides from them.
 type Mentions struct {
-	Device       string   `json:"device,omitempty"`       // light | ac | other (an appliance the home cannot drive)
-	Rooms        []string `json:"rooms,omitempty"`        // known rooms, by name
-	Here         bool     `json:"here,omitempty"`         // "here", "in here", "this room"
-	All          bool     `json:"all,omitempty"`          // "all", "every light", "the whole house", "everywhere"
-	UnknownRoom  bool     `json:"unknown_room,omitempty"` // a place that is not a room of the home
-	States       []string `json:"states,omitempty"`       // on / off, in the order said
-	Action       bool     `json:"action,omitempty"`       // a verb that acts on a device (turn, switch, set, activate ...)
-	Temperature  string   `json:"temperature,omitempty"`  // whole degrees
-	People       []string `json:"people,omitempty"`       // known people, by name
-	Calendar     bool     `json:"calendar,omitempty"`     // busy, free, available, meeting, schedule ...
-	Warmth       bool     `json:"warmth,omitempty"`       // hot, warm, cold, temperature: a read of the climate
-	Alternatives bool     `json:"alternatives,omitempty"` // "or": the speaker offers a choice, nothing to act on
-	Exception    bool     `json:"exception,omitempty"`    // "except", "but", "apart from": a set the frame cannot name
-	Deferred     bool     `json:"deferred,omitempty"`     // "in 5 minutes", "at 7", "when I get home", "tonight": not now
-	Unexplained  int      `json:"unexplained,omitempty"`  // words no list explains (an imperative with many is not acted on)
-	Form         string   `json:"form"`                   // FormImperative (the only one that acts) or why not: see command.go
-	named        bool     // a light or AC word was said (not implied)
-	frames       uint8    // which built-in frames a word of the sentence can make apply (frameWords)
+	Device       string    `json:"device,omitempty"`       // light | ac | other (an appliance the home cannot drive)
+	Rooms        []string  `json:"rooms,omitempty"`        // known rooms, by name
+	Here         bool      `json:"here,omitempty"`         // "here", "in here", "this room"
+	All          bool      `json:"all,omitempty"`          // "all", "every light", "the whole house", "everywhere"
+	UnknownRoom  bool      `json:"unknown_room,omitempty"` // a place that is not a room of the home
+	States       []string  `json:"states,omitempty"`       // on / off, in the order said
+	Action       bool      `json:"action,omitempty"`       // a verb that acts on a device (turn, switch, set, activate ...)
+	Temperature  string    `json:"temperature,omitempty"`  // whole degrees
+	People       []string  `json:"people,omitempty"`       // known people, by name
+	Calendar     bool      `json:"calendar,omitempty"`     // busy, free, available, meeting, schedule ...
+	Warmth       bool      `json:"warmth,omitempty"`       // hot, warm, cold, temperature: a read of the climate
+	Alternatives bool      `json:"alternatives,omitempty"` // "or": the speaker offers a choice, nothing to act on
+	Exception    bool      `json:"exception,omitempty"`    // "except", "but", "apart from": a set the frame cannot name
+	Deferred     bool      `json:"deferred,omitempty"`     // "in 5 minutes", "at 7", "when I get home", "tonight": not now
+	Unexplained  int       `json:"unexplained,omitempty"`  // words no list explains (an imperative with many is not acted on)
+	Form         string    `json:"form"`                   // FormImperative (the only one that acts) or why not: see command.go
+	named        bool      // a light or AC word was said (not implied)
+	seen         wordClass // the word classes of all the sentence's words: which frames may apply
 }
 
 // deferWords put an action at another time, which the router cannot do.
@@ -112,16 +112,13 @@ func (t *Table) mentions(n Normalized) Mentions {
 	for _, w := range toks {
 		c := wordClasses[w]
 		classes = append(classes, c)
-		if c&wcBuiltinFrame != 0 {
-			m.frames |= frameBuiltin
-		}
-		if c&wcTimerFrame != 0 {
-			m.frames |= frameTimer
-		}
+		m.seen |= c
 	}
 	if len(t.vocab.frameWords) > 0 { // a home's own expression words
 		for _, w := range toks {
-			m.frames |= t.vocab.frameWords[w]
+			if t.vocab.frameWords[w] {
+				m.seen |= wcExpression
+			}
 		}
 	}
 	// Rooms, longest phrase first ("living room" before "room").
@@ -291,7 +288,7 @@ func explained(w string) bool {
 // wordClass is a set of the lists a word is on; wordClasses holds it for every listed word,
 // so reading a sentence costs one lookup per word instead of one per list (the lists are
 // never changed after the package is loaded).
-type wordClass uint16
+type wordClass uint32
 
 const (
 	wcAll wordClass = 1 << iota
@@ -301,13 +298,22 @@ const (
 	wcCalendar
 	wcWarmth
 	wcDefer
-	wcExplained    // on a list explained reads
-	wcRoomPrep     // in roomPrepositions
-	wcHouseDevice  // a deviceWords word for a light or the AC
-	wcDevice       // any deviceWords word
-	wcBuiltinFrame // a word that can make a built-in frame apply (builtinCore, the built-in expressions)
-	wcTimerFrame   // a word that can make the timer frame apply
+	wcExplained   // on a list explained reads
+	wcRoomPrep    // in roomPrepositions
+	wcHouseDevice // a deviceWords word for a light or the AC
+	wcDevice      // any deviceWords word
+	wcTimerFrame  // a word that can make the timer frame apply
+	wcStopCore    // stopCore: quiet, hush, mute, enough ...
+	wcStopTalk    // stopTalk: talk, speak, respond ... (a negation of them asks for quiet)
+	wcDateCore    // date, day, month, a weekday ...
+	wcTimeCore    // time, clock, hour
+	wcHelpCore    // do, help, able, capable ...
+	wcHangCore    // hang, and the verbs that end a call
+	wcExpression  // a built-in expression (or the first word of one)
 )
+
+// wcBuiltinFrame: any word that can make stop, time, date, help, hang-up or an expression apply.
+const wcBuiltinFrame = wcStopCore | wcStopTalk | wcDateCore | wcTimeCore | wcHelpCore | wcHangCore | wcExpression
 
 var wordClasses = func() map[string]wordClass {
 	out := map[string]wordClass{"or": wcExplained, "either": wcExplained}
@@ -329,11 +335,17 @@ var wordClasses = func() map[string]wordClass {
 		add(list, wcExplained)
 	}
 	add(roomPrepositions, wcRoomPrep)
-	add(builtinCore, wcBuiltinFrame)
+	add(stopCore, wcStopCore)
+	add(stopTalk, wcStopTalk)
+	add(dateCore, wcDateCore)
+	add(timeCore, wcTimeCore)
+	add(helpCore, wcHelpCore)
+	add(hangVerbs, wcHangCore)
+	add(wordSet{"hang": true, "late": true}, wcHangCore|wcTimeCore)
 	for name, phrases := range defaultExpressions {
 		for _, p := range append([]string{name}, phrases...) {
 			first, _, _ := strings.Cut(p, " ")
-			out[first] |= wcBuiltinFrame
+			out[first] |= wcExpression
 		}
 	}
 	for _, w := range timerFrameWords {

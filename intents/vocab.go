@@ -27,7 +27,7 @@ type vocab struct {
 	people      map[string]string // normalized name, alias, or possessive -> person name
 	expressions map[string]string // normalized phrase -> expression
 	exprStarts  map[string]bool   // first words of the expression phrases of more than one word
-	frameWords  map[string]uint8  // words that can make a built-in frame apply (frameBuiltin, frameTimer)
+	frameWords  map[string]bool   // first words of a home's own expressions that wordClasses does not know
 	exprAlt     string
 	labels      map[string]string // normalized timer label (and its plural) -> label
 	wake        wakeMatcher
