@@ -106,10 +106,12 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 	for _, c := range t.clauses(n) {
 		switch {
 		case ignorable(c.Text):
-		case t.isGreeting(c):
-			greetings = append(greetings, c) // "hello, ..." asks for nothing by itself
 		case t.afterthought(c):
 			afterthoughts = append(afterthoughts, c.Text)
+		case t.isGreeting(c):
+			greetings = append(greetings, c) // "hello, ..." asks for nothing by itself
+		case len(parts) > 0 && parts[len(parts)-1].Text == c.Text:
+			afterthoughts = append(afterthoughts, c.Text) // "stop, stop": the same words twice are one request
 		default:
 			parts = append(parts, c)
 		}
