@@ -50,7 +50,8 @@ func anyOf(toks []string, s wordSet) bool {
 
 // Words that go with any built-in frame: articles, pronouns, politeness, time fillers.
 var frameFill = words2set("a an the it that this is are me us you your i we please now right just so okay ok " +
-	"can could would will do does tell give let know say kindly quick quickly again reachy jeeves")
+	"can could would will do does tell give let know say kindly quick quickly again reachy jeeves love mate dear " +
+	"buddy darling sweetie honey pal")
 
 var (
 	stopCore = words2set("stop quiet quieter hush shush shh silence silent mute muted unmute enough shut zip sleep " +
@@ -76,7 +77,7 @@ var (
 		"one try little face look be act make pull your best")
 	hangFill = words2set("call phone up hang end stop finish close drop cut off terminate disconnect leave quit " +
 		"video session line conversation chat teleport our my go ahead and on them her him we done all then " +
-		"bye goodbye")
+		"bye goodbye want need to")
 	hangNouns = words2set("call phone line session conversation chat teleport video")
 	hangVerbs = words2set("end stop finish close drop cut terminate leave quit disconnect")
 )
@@ -172,7 +173,7 @@ func (t *Table) stopWords(toks []string, n Normalized, form func() string) bool 
 		if contains(toks, "sleep") && !hasPrefix(stripRequestLeads(toks), []string{"go", "to", "sleep"}) {
 			return false
 		}
-		if contains(toks, "shut") && !contains(toks, "up") && !contains(toks, "off") {
+		if contains(toks, "shut") && !contains(toks, "up") && !contains(toks, "off") && !contains(toks, "it") {
 			return false
 		}
 	case anyOf(toks, stopTalk) && (n.Negated || toks[0] == "no"):
@@ -214,7 +215,7 @@ func (t *Table) expressionIn(toks []string) (string, bool) {
 // onlyOrPeople is only, where a person of the home may also be named ("hang up on mum").
 func (t *Table) onlyOrPeople(toks []string, sets ...wordSet) bool {
 	for _, w := range toks {
-		if t.vocab.people[w] == "" && !only([]string{w}, sets...) {
+		if t.vocab.people[w] == "" && !kinWords[w] && !only([]string{w}, sets...) {
 			return false
 		}
 	}
@@ -270,8 +271,8 @@ func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	case form != FormImperative:
 	case anyOf(toks, timerCancel) && !(contains(toks, "off") && (contains(toks, "go") || contains(toks, "gone") || contains(toks, "went"))):
 		name = "timer.cancel"
-	case anyOf(toks, timerStart) || captured["duration"] != "" && !anyOf(toks, timerStatus):
-		name = "timer.start"
+	case anyOf(toks, timerStart) || !anyOf(toks, timerStatus):
+		name = "timer.start" // "set a pasta timer", "timer for the pasta", "a timer please": how long is asked
 	}
 	var kept map[string]string
 	in := t.byName[name]

@@ -228,13 +228,14 @@ func (t *Table) mentions(n Normalized) Mentions {
 	case placed && len(m.States) > 0:
 		m.Device = "light" // "switch the kitchen on": a room's lights, the device every room has
 	}
-	if m.Device == "light" && len(m.States) == 0 {
-		// "open the light", "close the light": how many speakers of other Englishes say it.
+	if (m.Device == "light" || m.Device == "ac") && len(m.States) == 0 {
+		// "open the light", "close the light", "shut the lights", "stop the ac": how many
+		// speakers of other Englishes say it.
 		for _, w := range toks {
 			switch w {
-			case "open", "opening":
+			case "open", "opening", "start":
 				m.States = appendState(m.States, "on")
-			case "close", "closing":
+			case "close", "closing", "shut", "stop":
 				m.States = appendState(m.States, "off")
 			}
 		}
