@@ -266,6 +266,11 @@ func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		return Decision{}, false
 	}
 	form := t.timerForm(n, toks)
+	if form == FormImperative && (contains(toks, "or") || contains(toks, "either")) {
+		form = FormQuestion // "ten or fifteen minutes?": a choice offered is not a request to act
+		m.Alternatives = true
+	}
+	m.Form = form
 	name := "timer.status"
 	switch {
 	case form != FormImperative:
