@@ -47,6 +47,10 @@ var ignorableWords = map[string]bool{"thanks": true, "thank": true, "you": true,
 	"sure": true, "so": true, "well": true, "oh": true, "then": true, "also": true, "again": true, "very": true,
 	"much": true, "a": true, "lot": true, "great": true, "cool": true}
 
+// maxGreetingWords is the most words a greeting pattern matches ("good morning everyone how
+// are you doing today"): a longer clause is not tried against them.
+const maxGreetingWords = 8
+
 func (t *Table) isGreeting(c Normalized) bool {
 	in := t.byName[IntentGreeting]
 	for _, p := range in.patterns {
@@ -82,7 +86,7 @@ func mayBeCompound(n Normalized) bool {
 }
 
 func ignorable(text string) bool {
-	for _, w := range strings.Fields(text) {
+	for w := range strings.FieldsSeq(text) {
 		if !ignorableWords[w] {
 			return false
 		}
@@ -108,7 +112,7 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 		case ignorable(c.Text):
 		case t.afterthought(c):
 			afterthoughts = append(afterthoughts, c.Text)
-		case t.isGreeting(c):
+		case len(c.tokens()) <= maxGreetingWords && t.isGreeting(c):
 			greetings = append(greetings, c) // "hello, ..." asks for nothing by itself
 		case len(parts) > 0 && parts[len(parts)-1].Text == c.Text:
 			afterthoughts = append(afterthoughts, c.Text) // "stop, stop": the same words twice are one request
