@@ -297,7 +297,9 @@ func conditional(toks []string) bool {
 var pastWords = map[string]bool{"yesterday": true, "earlier": true, "ago": true, "last": true, "turned": true, "switched": true,
 	"killed": true, "powered": true, "activated": true, "deactivated": true, "was": true, "were": true, "did": true, "had": true,
 	"left": true, "forgot": true, "already": true, "went": true, "came": true, "started": true, "cancelled": true,
-	"canceled": true, "stopped": true, "hung": true, "ended": true}
+	"canceled": true, "stopped": true, "hung": true, "ended": true, "since": true,
+	// Habits are told, not asked for: "kitchen light on every night", "always lights off".
+	"always": true, "usually": true, "sometimes": true, "often": true, "normally": true}
 
 var futureWords = map[string]bool{"will": true, "going": true, "gonna": true, "tomorrow": true, "later": true, "shall": true,
 	"tonight": true, "soon": true}

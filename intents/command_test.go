@@ -57,6 +57,8 @@ func TestOnlyACommandActs(t *testing.T) {
 		"{room} {device} {state} yesterday", "{room} {device} {state} last night, again", "{room} {device} {state} tomorrow",
 		"no {device} {state} in the {room}", "daddy says {room} {device} {state}", "{room} {device} {state}?",
 		"why don't you turn the {room} {device} {state}", "how about turning the {room} {device} {state}?",
+		"{room} {device} {state} since this morning", "{room} {device} {state} every night, usually",
+		"always {device} {state} in the {room}", "we always turn the {room} {device} {state}",
 		// Reports.
 		"Mum said to turn {state} the {room} {device}.", "my brother told me to switch the {room} {device} {state}",
 		"dad says you should turn {state} the {room} {device}", "grandma asked if the {room} {device} was {state}",
