@@ -334,15 +334,22 @@ var unsupportedWords = map[string]bool{"mode": true, "modes": true, "fan": true,
 	"brighter": true, "brighten": true, "dim": true, "dimmer": true, "dimmed": true, "dimmest": true, "colour": true,
 	"color": true, "colours": true, "colors": true, "red": true, "blue": true, "green": true, "yellow": true, "purple": true,
 	"pink": true, "orange": true, "white": true, "violet": true, "percent": true, "level": true, "speed": true, "swing": true,
-	"dry": true, "eco": true, "heat": true, "heating": true, "auto": true, "automatic": true, "sleep": true, "turbo": true,
-	"quiet": true, "boost": true, "hue": true, "shade": true, "intensity": true, "strobe": true, "flash": true,
-	"blink": true, "flicker": true, "disco": true, "party": true, "max": true, "maximum": true, "minimum": true, "min": true,
+	"dry": true, "eco": true, "heat": true, "heating": true, "auto": true, "automatic": true, "turbo": true,
+	"boost": true, "hue": true, "shade": true, "intensity": true, "strobe": true, "flash": true,
+	"blink": true, "flicker": true, "disco": true, "max": true, "maximum": true, "minimum": true, "min": true,
 	"low": true, "high": true, "medium": true, "half": true, "humidity": true, "dehumidify": true, "timer": true}
+
+// reasonConjunctions open the reason given for a command.
+var reasonConjunctions = map[string]bool{"because": true, "cause": true, "cos": true, "coz": true, "so": true,
+	"since": true, "as": true}
 
 // unsupportedSetting reports whether a house command asks for a mode or setting the home
 // does not have: one of unsupportedWords, or a number for a light ("the lights to 50").
 func unsupportedSetting(toks []string, dev string) bool {
 	for _, w := range toks {
+		if reasonConjunctions[w] {
+			return false // "... because I'm going to sleep": the reason is not a setting
+		}
 		if unsupportedWords[w] || dev == "light" && isDigits(w) {
 			return true
 		}

@@ -121,7 +121,10 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 		}
 	}
 	if len(parts) == 0 {
-		parts = greetings // "hello and good morning"
+		parts, greetings = greetings, nil // "hello and good morning"
+	}
+	for _, g := range greetings { // "goodnight reachy, lights off in the bedroom": one request
+		afterthoughts = append(afterthoughts, g.Text)
 	}
 	if len(parts) == 0 || len(parts) == 1 && len(afterthoughts) == 0 {
 		return Decision{}, false
@@ -199,6 +202,8 @@ var tagPhrases = [][]string{
 	{"darling"}, {"sweetie"}, {"honey"}, {"robot"}, {"my", "friend"}, {"old", "chap"}, {"sir"}, {"young", "man"},
 	{"hold", "on"}, {"hang", "on"}, {"wait"}, {"one", "sec"}, {"one", "second"}, {"listen"}, {"look"}, {"right"},
 	{"yeah"}, {"yes"}, {"no", "problem"}, {"ta", "very", "much"}, {"cheers", "mate"}, {"pls"}, {"plz"},
+	{"night", "night"}, {"nighty", "night"}, {"goodnight"}, {"good", "night"}, {"sweet", "dreams"}, {"sleep", "well"},
+	{"sleep", "tight"},
 }
 
 // tagStarts are the first words of tagPhrases.
@@ -239,8 +244,8 @@ func (t *Table) afterthought(c Normalized) bool {
 	if len(toks) <= 2 && t.vocab.wake.isName(toks[len(toks)-1]) {
 		return true
 	}
-	if !reasonLeads[toks[0]] || questionWords[toks[0]] && toks[0] != "it" {
-		return false
+	if !reasonLeads[toks[0]] && t.vocab.people[toks[0]] == "" || questionWords[toks[0]] && toks[0] != "it" {
+		return false // a reason opens with a subject: "it's bedtime", "mum's cooking"
 	}
 	if c.Negated && toks[0] != "because" || reported(toks) || conditional(toks) {
 		return false
@@ -250,12 +255,17 @@ func (t *Table) afterthought(c Normalized) bool {
 	}
 	for _, w := range toks {
 		if wordClasses[w]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0 || isDigits(w) || w == "timer" || w == "timers" ||
-			imperativeVerbs[w] || durationCore(w) {
+			imperativeVerbs[w] && !reasonWords[w] || durationCore(w) {
 			return false
 		}
 	}
 	return !t.mentionsRoom(toks)
 }
+
+// reasonWords can open a command but say how things are in a reason: "it's too warm", "I'm
+// done", "it's time for bed".
+var reasonWords = map[string]bool{"warm": true, "cool": true, "heat": true, "be": true, "do": true, "time": true,
+	"end": true, "count": true, "clear": true, "show": true}
 
 // mentionsRoom reports whether toks name a room of the home.
 func (t *Table) mentionsRoom(toks []string) bool {

@@ -104,7 +104,7 @@ var placeStop = map[string]bool{"on": true, "off": true, "to": true, "and": true
 
 // mentions reads a normalized sentence.
 func (t *Table) mentions(n Normalized) Mentions {
-	toks := n.tokens()
+	toks := cutReason(n.tokens())
 	var m Mentions
 	used := make([]bool, len(toks)) // tokens that are part of a room name
 	var clsBuf [32]wordClass
@@ -268,6 +268,26 @@ func (t *Table) mentions(n Normalized) Mentions {
 	}
 	// m.Form is left to the frames that need it (withForm): most sentences never ask.
 	return m
+}
+
+// cutReason leaves out the reason given after a request, so its words are not read as
+// places or settings: "turn off the bedroom light because I'm going to sleep", "turn on the
+// lamp so I can read".
+func cutReason(toks []string) []string {
+	for i := 3; i+1 < len(toks); i++ {
+		next := toks[i+1]
+		subject := next == "i" || next == "we" || next == "it" || next == "the" || next == "he" || next == "she" ||
+			next == "they" || next == "you" || next == "my" || next == "our" || next == "its"
+		switch toks[i] {
+		case "because", "cause", "cos", "coz":
+			return toks[:i]
+		case "so", "as", "since":
+			if subject {
+				return toks[:i]
+			}
+		}
+	}
+	return toks
 }
 
 // withForm fills in the sentence's form (the command rule, command.go), once.
