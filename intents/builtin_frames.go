@@ -77,7 +77,7 @@ var (
 		"one try little face look be act make pull your best")
 	hangFill = words2set("call phone up hang end stop finish close drop cut off terminate disconnect leave quit " +
 		"video session line conversation chat teleport our my go ahead and on them her him we done all then " +
-		"bye goodbye want need to")
+		"bye goodbye want need to with")
 	hangNouns = words2set("call phone line session conversation chat teleport video")
 	hangVerbs = words2set("end stop finish close drop cut terminate leave quit disconnect")
 )
@@ -230,7 +230,8 @@ var (
 		"until till before ready longer much")
 	timerFill = words2set("the a an my our for of on up going me us please now i we you can could would will it that " +
 		"this there any all both every what which with called named about time is are was did does has have and then " +
-		"more another new quick just turn switch to by in")
+		"more another new quick just turn switch to by in pause paused resume extend snooze reset restart change move " +
+		"rename repeat")
 )
 
 // timerFrame decides the three timer intents from a sentence that names a timer: what is
@@ -266,6 +267,7 @@ func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		return Decision{}, false
 	}
 	form := t.timerForm(n, toks)
+	unsupported := anyOf(toks, timerUnsupported) || contains(toks, "add") && contains(toks, "to")
 	if form == FormImperative && (contains(toks, "or") || contains(toks, "either")) {
 		form = FormQuestion // "ten or fifteen minutes?": a choice offered is not a request to act
 		m.Alternatives = true
@@ -273,7 +275,7 @@ func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	m.Form = form
 	name := "timer.status"
 	switch {
-	case form != FormImperative:
+	case form != FormImperative, unsupported:
 	case anyOf(toks, timerCancel) && !(contains(toks, "off") && (contains(toks, "go") || contains(toks, "gone") || contains(toks, "went"))):
 		name = "timer.cancel"
 	case anyOf(toks, timerStart) || !anyOf(toks, timerStatus):
@@ -294,7 +296,10 @@ func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	d := t.settle(in, t.bind(in, kept, ctx), rule, n)
 	d.Mentions = m.ref()
 	d.Doctrine = append([]string{"frame: a timer, form " + form + ": " + name}, d.Doctrine...)
-	if form != FormImperative && (anyOf(toks, timerCancel) || anyOf(toks, timerStart)) {
+	switch {
+	case unsupported && form == FormImperative:
+		d.NotActed = "a timer operation this home does not have"
+	case form != FormImperative && (anyOf(toks, timerCancel) || anyOf(toks, timerStart)):
 		d.NotActed = formNeverActs[form]
 	}
 	return d, true
@@ -319,6 +324,10 @@ func (t *Table) aboutTimer(n Normalized, toks []string) bool {
 	}
 	return false
 }
+
+// timerUnsupported are things done to a timer that timers here cannot do: such a sentence
+// reads the timers rather than starting a new one ("add 5 minutes to the pasta timer").
+var timerUnsupported = words2set("pause paused resume extend snooze reset restart change move rename repeat")
 
 // adviceLeads open a question that asks what to do ("should I ...").
 var adviceLeads = words2set("should shall would could can may might must")

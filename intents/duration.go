@@ -274,6 +274,10 @@ func (p *durationParser) quantity() (float64, bool) {
 	switch {
 	case p.accept("and", "a", "half") || p.accept("and", "half"): // "2 and a half minutes"
 		v += 0.5
+	case p.accept("and", "a", "quarter"): // "1 and a quarter hours"
+		v += 0.25
+	case p.accept("and", "3", "quarters"): // "1 and 3 quarters hours"
+		v += 0.75
 	case p.accept("quarters"), p.accept("quarter"): // "3 quarters of an hour"
 		p.accept("of")
 		p.article()
