@@ -76,7 +76,7 @@ func (t *Table) Route(transcript string, ctx Context) Decision {
 	if d, ok := t.compound(n, ctx); ok {
 		return d
 	}
-	if d, ok := t.frames(n, m, ctx); ok {
+	if d, ok := t.frames(n, m, ctx, false); ok { // the timer frame was tried above
 		return d
 	}
 	if topic, ok := aboutHome(n, m); ok {
@@ -91,13 +91,16 @@ func (t *Table) Route(transcript string, ctx Context) Decision {
 }
 
 // frames routes with the frame router: the built-in frames (stop, time, date, help,
-// expressions, hang-up, timers), the house frame, then the calendar frame.
-func (t *Table) frames(n Normalized, m Mentions, ctx Context) (Decision, bool) {
+// expressions, hang-up, and timers unless the caller tried them), the house frame, then the
+// calendar frame.
+func (t *Table) frames(n Normalized, m Mentions, ctx Context, timers bool) (Decision, bool) {
 	if d, ok := t.builtinFrame(n, m); ok {
 		return d, true
 	}
-	if d, ok := t.timerFrame(n, m, ctx); ok {
-		return d, true
+	if timers {
+		if d, ok := t.timerFrame(n, m, ctx); ok {
+			return d, true
+		}
 	}
 	if d, ok := t.houseFrame(n, m, ctx); ok {
 		return d, true
@@ -116,7 +119,7 @@ func (t *Table) routeClause(n Normalized, ctx Context) (Decision, bool) {
 			return d, true
 		}
 	}
-	return t.frames(n, m, ctx)
+	return t.frames(n, m, ctx, true)
 }
 
 // match tries the patterns of the config's intents (builtin false) or of the built-ins, in
