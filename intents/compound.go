@@ -130,7 +130,13 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 		return Decision{}, false
 	}
 	var decisions []Decision
-	for _, c := range parts {
+	for i, c := range parts {
+		if i > 0 && len(decisions) == 1 && t.wouldAct(decisions[0]) && decisions[0].Kind != KindRobot {
+			// A write with another request after it (its words differ: a repetition was left
+			// out above) is two requests: no need to route the rest. Only the robot's own
+			// intents are said twice in other words ("that's enough, stop talking").
+			return t.oneAtATime(n, decisions[0]), true
+		}
 		d, ok := t.routeClause(c, ctx)
 		if !ok {
 			if len(parts) == 1 {
@@ -158,14 +164,19 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 	}
 	for _, d := range decisions {
 		if t.wouldAct(d) {
-			out := t.decide(t.byName[IntentClarify], map[string]string{}, nil, n)
-			out.Prompt = "Please ask me for one thing at a time."
-			out.Doctrine = []string{fmt.Sprintf("compound sentence: the part %q would act, and nothing is done on part of a sentence", d.Normalized.Text)}
-			out.NotActed = "it asks for more than one thing"
-			return out, true
+			return t.oneAtATime(n, d), true
 		}
 	}
 	return Decision{}, false
+}
+
+// oneAtATime answers a sentence of two requests, one of which (d) would act.
+func (t *Table) oneAtATime(n Normalized, d Decision) Decision {
+	out := t.decide(t.byName[IntentClarify], map[string]string{}, nil, n)
+	out.Prompt = "Please ask me for one thing at a time."
+	out.Doctrine = []string{fmt.Sprintf("compound sentence: the part %q would act, and nothing is done on part of a sentence", d.Normalized.Text)}
+	out.NotActed = "it asks for more than one thing"
+	return out
 }
 
 // wouldAct: the decision acts, or asks a question whose answer completes an action.
