@@ -75,6 +75,18 @@ func tagQuestion(toks []string, n Normalized) bool {
 		(toks[1] == "u" || toks[1] == "ya" || toks[1] == "yer") && isImperativeVerb(toks[2]) {
 		return true
 	}
+	// "Can I have the lounge light off?", "could we get the AC on?": asking to be given a
+	// state is a request ("can I turn it off?" asks for permission, and is a question).
+	if len(toks) > 3 && (toks[0] == "can" || toks[0] == "could" || toks[0] == "may") && (toks[1] == "i" || toks[1] == "we") &&
+		(toks[2] == "have" || toks[2] == "get") {
+		return true
+	}
+	// "Is it possible to turn on the kitchen light?", "would it be possible to ...".
+	for _, lead := range [][]string{{"is", "it", "possible", "to"}, {"would", "it", "be", "possible", "to"}} {
+		if hasPrefix(toks, lead) && len(toks) > len(lead) && isImperativeVerb(toks[len(lead)]) {
+			return true
+		}
+	}
 	if len(toks) == 0 || questionWords[toks[0]] || doQuestion(toks) {
 		return false
 	}
@@ -170,6 +182,10 @@ func isRequest(toks []string, n Normalized) bool {
 	if verbless(toks) && !isContraction(n.raw) {
 		return true
 	}
+	if len(toks) > 3 && (w == "can" || w == "could" || w == "may") && (toks[1] == "i" || toks[1] == "we") && (toks[2] == "have" || toks[2] == "get") ||
+		hasPrefix(toks, []string{"is", "it", "possible", "to"}) || hasPrefix(toks, []string{"would", "it", "be", "possible", "to"}) {
+		return tagQuestion(toks, n) // the polite questions tagQuestion lets through
+	}
 	return embeddedRequest(toks)
 }
 
@@ -202,13 +218,21 @@ func verbless(toks []string) bool {
 	if w := toks[0]; !(verblessStarts[w] || wordClasses[w]&(wcDevice|wcAll) != 0 || isDigits(w) || roomLike(w)) {
 		return false // "thanks for turning off the lights" is not "lights off"
 	}
-	for _, w := range toks {
+	for i, w := range toks {
 		if finiteWords[w] || w == "still" || gerunds[w] || reportGerunds[w] || pastWords[w] || futureWords[w] {
 			return false // "the kitchen light still on", "lights going off": a report
+		}
+		if i+1 < len(toks) && (w == "every" || w == "each" || w == "at" || w == "all" || w == "in") && timesOfDay[toks[i+1]] {
+			return false // "kitchen light on every night", "lights off at night": a habit or a later time
 		}
 	}
 	return true
 }
+
+// timesOfDay after "every", "each", "at", "all" or "in" make a verbless sentence a habit or a
+// later time, not a command for now.
+var timesOfDay = map[string]bool{"night": true, "day": true, "morning": true, "evening": true, "afternoon": true,
+	"weekend": true, "week": true, "time": true, "night's": true, "nights": true, "mornings": true, "evenings": true}
 
 // reportGerunds make a verbless sentence a report: "lights going off", "ac still running".
 var reportGerunds = map[string]bool{"going": true, "coming": true, "staying": true, "being": true, "getting": true,
@@ -230,26 +254,32 @@ func roomLike(w string) bool {
 		w != "nice" && w != "well" && w != "oh" && w != "yes" && w != "yeah" && w != "ok" && w != "okay"
 }
 
-// isContraction: the transcript holds "X's" ("the kitchen light's still on"), which the
-// normalizer folds into "lights" like a possessive — here it is "is", and a statement.
+// isContraction: the transcript holds "X's" where it means "X is" ("the kitchen light's
+// still on", "the thermostat's off"), which the normalizer folds into "lights" like a
+// possessive. It is "is" when what follows is no noun: a state, an adverb, the end.
 func isContraction(raw string) bool {
 	for i := strings.Index(raw, "'s"); i >= 0; {
-		end := i + 2
-		if end == len(raw) || raw[end] == ' ' || raw[end] == ',' || raw[end] == '.' || raw[end] == '!' || raw[end] == '?' {
-			if head := raw[:i]; strings.HasSuffix(head, "light") || strings.HasSuffix(head, "lamp") ||
-				strings.HasSuffix(head, "ac") || strings.HasSuffix(head, "room") || strings.HasSuffix(head, "kitchen") ||
-				strings.HasSuffix(head, "con") || strings.HasSuffix(head, "it") || strings.HasSuffix(head, "timer") {
-				return true
-			}
+		rest := strings.TrimLeft(raw[i+2:], " ")
+		next, _, _ := strings.Cut(rest, " ")
+		next = strings.TrimRight(next, ".,!?;:")
+		if rest == "" || strings.ContainsAny(raw[i+2:min(i+3, len(raw))], ".,!?;:") || contractedNext[next] {
+			return true
 		}
-		j := strings.Index(raw[end:], "'s")
+		j := strings.Index(raw[i+2:], "'s")
 		if j < 0 {
 			break
 		}
-		i = end + j
+		i += 2 + j
 	}
 	return false
 }
+
+// contractedNext follow "'s" when it is "is": "the light's on", "it's still off".
+var contractedNext = map[string]bool{"on": true, "off": true, "out": true, "still": true, "not": true, "been": true,
+	"got": true, "gone": true, "left": true, "broken": true, "working": true, "already": true, "too": true, "so": true,
+	"really": true, "very": true, "back": true, "up": true, "down": true, "dark": true, "bright": true, "hot": true,
+	"cold": true, "warm": true, "set": true, "switched": true, "turned": true, "always": true, "never": true, "at": true,
+	"in": true, "done": true, "finished": true, "running": true, "going": true, "just": true, "now": true}
 
 // embeddedRequest: a polite request after a reason, without punctuation between them ("it's
 // too bright in here can you turn a light off").

@@ -255,6 +255,12 @@ func (t *Table) afterthought(c Normalized) bool {
 	if len(toks) <= 2 && t.vocab.wake.isName(toks[len(toks)-1]) {
 		return true
 	}
+	if name := toks[len(toks)-1]; (len(toks) == 1 || len(toks) == 2 && (toks[0] == "hey" || toks[0] == "hi" || toks[0] == "oi" || toks[0] == "yo")) &&
+		wordClasses[name] == 0 && !functionWords[name] && !questionWords[name] && !isImperativeVerb(name) && !gerunds[name] &&
+		!isDigits(name) && !durationCore(name) && !t.mentionsRoom(toks[len(toks)-1:]) && t.vocab.labels[name] == "" && !finiteWords[name] &&
+		!pastWords[name] && !futureWords[name] && !wishWords[name] && !notCommandStarts[name] && !timesOfDay[name] && !tagStarts[name] {
+		return true // a name said to get attention: "Alexa, ...", "Sophie, ...", "hey mum, ..."
+	}
 	if !reasonLeads[toks[0]] && t.vocab.people[toks[0]] == "" || questionWords[toks[0]] && toks[0] != "it" {
 		return false // a reason opens with a subject: "it's bedtime", "mum's cooking"
 	}

@@ -55,7 +55,7 @@ var plainWords = map[string]bool{"the": true, "a": true, "an": true, "my": true,
 var deviceWords = map[string]string{
 	"light": "light", "lights": "light", "lamp": "light", "lamps": "light", "lighting": "light", "lightbulb": "light",
 	"lightbulbs": "light", "bulb": "light", "bulbs": "light",
-	"ac": "ac", "climate": "ac", "thermostat": "ac", "temperature": "ac", "temp": "ac",
+	"ac": "ac", "climate": "ac", "thermostat": "ac", "thermostats": "ac", "temperature": "ac", "temp": "ac",
 	// Appliances and fixtures the home cannot drive: naming one with an action is still a
 	// sentence about the house (answered locally), never a question for the agent.
 	"tv": "other", "television": "other", "oven": "other", "fridge": "other", "freezer": "other", "heating": "other",
@@ -223,6 +223,8 @@ func (t *Table) mentions(n Normalized) Mentions {
 		m.Device = "light" // verbs only lights take
 	case m.Temperature != "" && (placed || m.Warmth):
 		m.Device = "ac" // "set the living room to 21 degrees", "cool the bedroom to 21"
+	case placed && (contains(toks, "dark") || contains(toks, "gloomy") || contains(toks, "bright")):
+		m.Device = "light" // "it's dark in here": the lights read it
 	case m.Warmth && placed:
 		m.Device = "ac" // "is it warm in the bedroom", "it's freezing in here": the climate device reads it
 	case placed && len(m.States) > 0:
