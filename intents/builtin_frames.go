@@ -136,7 +136,8 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 				rest++
 			}
 		}
-		if f := form(); rest <= 1 && (f == FormImperative || f == FormIndirect && (toks[0] == "show" || toks[0] == "let")) {
+		if f := form(); rest <= 1 && (f == FormImperative || f == FormIndirect && (toks[0] == "show" || toks[0] == "let") ||
+			hasPrefix(toks, []string{"let", "me", "see"}) || hasPrefix(toks, []string{"let", "us", "see"})) {
 			return decide("robot.expression", "an expression the robot has", map[string]string{"expression": e})
 		}
 	}

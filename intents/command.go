@@ -168,7 +168,7 @@ func isRequest(toks []string, n Normalized) bool {
 		return true
 	case gerunds[w] && n.Polite:
 		return true
-	case w == "let" && len(toks) > 2 && (toks[1] == "us" || toks[1] == "me") && isImperativeVerb(toks[2]),
+	case w == "let" && len(toks) > 2 && toks[1] == "us" && isImperativeVerb(toks[2]), // "let me turn it off": the speaker will
 		w == "lets" && len(toks) > 1 && isImperativeVerb(toks[1]):
 		return true
 	case w == "ensure" || w == "make" && len(toks) > 1 && toks[1] == "sure":
@@ -224,6 +224,10 @@ func verbless(toks []string) bool {
 		}
 		if i+1 < len(toks) && (w == "every" || w == "each" || w == "at" || w == "all" || w == "in") && timesOfDay[toks[i+1]] {
 			return false // "kitchen light on every night", "lights off at night": a habit or a later time
+		}
+		if w == "me" || w == "us" || w == "how" || w == "what" || w == "why" || w == "when" ||
+			w == "to" && i+1 < len(toks) && (isImperativeVerb(toks[i+1]) || gerunds[toks[i+1]]) {
+			return false // "remember to turn off the light", "teach me how to ...": something else is asked
 		}
 	}
 	return true

@@ -35,6 +35,11 @@ var deferWords = map[string]bool{"when": true, "later": true, "tonight": true, "
 	"once": true, "whenever": true, "sunset": true, "sunrise": true, "minutes": true, "hours": true, "seconds": true,
 	"if": true, "unless": true} // "turn on the light if it gets dark": a condition the router cannot watch
 
+// laterNouns after "at", "after" or "by" put an action at another time: "at bedtime".
+var laterNouns = map[string]bool{"bedtime": true, "dinner": true, "lunch": true, "breakfast": true, "teatime": true,
+	"night": true, "dawn": true, "dusk": true, "sunset": true, "sunrise": true, "nine": true, "lunchtime": true,
+	"dinnertime": true, "supper": true}
+
 // pastActions report what was done, not what is asked for.
 var pastActions = map[string]bool{"turned": true, "switched": true, "shut": true, "left": true, "put": true, "killed": true,
 	"powered": true, "activated": true, "deactivated": true, "set": true, "already": true}
@@ -256,7 +261,8 @@ func (t *Table) mentions(n Normalized) Mentions {
 		switch {
 		case w == "except" || w == "but" || w == "besides" || w == "excluding" || w == "apart" && next == "from" || w == "other" && next == "than":
 			m.Exception = true
-		case cls&wcDefer != 0 || (w == "in" || w == "at" || w == "after" || w == "for") && (isDigits(next) && !(w == "at" && next == m.Temperature && m.Device == "ac") ||
+		case cls&wcDefer != 0 || (w == "at" || w == "after" || w == "by") && laterNouns[next] ||
+			(w == "in" || w == "at" || w == "after" || w == "for") && (isDigits(next) && !(w == "at" && next == m.Temperature && m.Device == "ac") ||
 			next == "a" && i+2 < len(toks) && durationCore(toks[i+2]) || next == "an" || next == "half"):
 			m.Deferred = true
 		}
@@ -463,6 +469,9 @@ func (t *Table) unknownPlace(toks []string, used []bool, classes []wordClass) (b
 
 // placeIsKnown: words after "in" that name no place ("in here", "in the house", "in a minute").
 func placeIsKnown(phrase []string) bool {
+	if laterNouns[phrase[0]] || timesOfDay[phrase[0]] {
+		return true // "at bedtime", "in the morning": a time, not a place
+	}
 	switch phrase[0] {
 	case "here", "this", "house", "home", "apartment", "flat", "entire", "whole", "every", "each", "all", "a", "an",
 		"general", "case", "minute", "moment", "bit", "there", "which", "what", "rooms", "total", "front", "charge",
