@@ -59,6 +59,11 @@ func TestOnlyACommandActs(t *testing.T) {
 		"why don't you turn the {room} {device} {state}", "how about turning the {room} {device} {state}?",
 		"{room} {device} {state} since this morning", "{room} {device} {state} every night, usually",
 		"always {device} {state} in the {room}", "we always turn the {room} {device} {state}",
+		"let me turn the {room} {device} {state}", "remember to turn {state} the {room} {device}",
+		"teach me how to switch the {room} {device} {state}", "{room} {device} {state} at bedtime",
+		"I'm turning the {room} {device} {state} now", "I just switched the {room} {device} {state}",
+		"my sister wants the {room} {device} {state}", "grandma likes the {room} {device} {state}",
+		"I think the {room} {device} is {state}", "don't forget to turn the {room} {device} {state}",
 		// Reports.
 		"Mum said to turn {state} the {room} {device}.", "my brother told me to switch the {room} {device} {state}",
 		"dad says you should turn {state} the {room} {device}", "grandma asked if the {room} {device} was {state}",
