@@ -483,21 +483,30 @@ func placeIsKnown(phrase []string) bool {
 
 // stopsModifier: words that may stand before a device word without naming a place.
 func stopsModifier(w string) bool {
-	if isImperativeVerb(w) || gerunds[w] || functionWords[w] || isDigits(w) || finiteWords[w] || wishWords[w] || pastWords[w] ||
-		futureWords[w] || notCommandStarts[w] {
-		return true
-	}
-	switch w {
-	case "on", "off", "out", "up", "down", "a", "an", "any", "no", "some", "of", "in", "at", "to", "which", "many",
-		"that", "this", "these", "those", "whole", "entire", "activate", "deactivate", "check", "dim", "if", "whether",
-		"light", "lights", "ac", "please", "again", "now", "still", "kill", "cut", "much", "sure", "want", "need",
-		"like", "let", "lets", "us", "all", "every", "each", "both", "other", "left", "leave", "think", "wonder", "know",
-		"tell", "see", "find", "said", "say", "says", "asked", "told", "about", "whats", "with", "without", "from", "by",
-		"for", "everywhere", "here", "house", "home", "just", "only", "really", "brighter", "dimmer", "same":
-		return true
-	}
-	return false
+	return modifierStops[w] || isDigits(w) || wordClasses[w]&(wcAction|wcOnVerb|wcOffVerb) != 0
 }
+
+// modifierStops is every word stopsModifier names, in one map: the verbs, function words and
+// the words of the command rule's lists, and the words of modifierStopWords.
+var modifierStops = func() map[string]bool {
+	out := map[string]bool{}
+	for _, list := range []map[string]bool{imperativeVerbs, gerunds, functionWords, finiteWords, wishWords, pastWords,
+		futureWords, notCommandStarts} {
+		for w, ok := range list {
+			out[w] = out[w] || ok
+		}
+	}
+	for _, w := range strings.Fields(modifierStopWords) {
+		out[w] = true
+	}
+	return out
+}()
+
+// modifierStopWords may stand before a device word without naming a place.
+const modifierStopWords = "on off out up down a an any no some of in at to which many that this these those whole " +
+	"entire activate deactivate check dim if whether light lights ac please again now still kill cut much sure want " +
+	"need like let lets us all every each both other left leave think wonder know tell see find said say says asked " +
+	"told about whats with without from by for everywhere here house home just only really brighter dimmer same"
 
 var indirectLeads = [][]string{
 	{"tell", "me", "if"}, {"tell", "me", "whether"}, {"let", "me", "know", "if"}, {"let", "me", "know", "whether"},
