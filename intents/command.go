@@ -390,3 +390,65 @@ func unsupportedSetting(toks []string, dev string) bool {
 	}
 	return false
 }
+
+// The forms the command rule reads before it looks for a request.
+
+var indirectLeads = [][]string{
+	{"tell", "me", "if"}, {"tell", "me", "whether"}, {"let", "me", "know", "if"}, {"let", "me", "know", "whether"},
+	{"check", "if"}, {"check", "whether"}, {"see", "if"}, {"see", "whether"}, {"find", "out", "if"}, {"find", "out", "whether"},
+	{"tell", "me", "which"}, {"tell", "me", "how"}, {"tell", "me", "what"}, {"tell", "me", "where"}, {"i", "wonder"},
+	{"i", "would", "like", "to", "know"}, {"i", "want", "to", "know"}, {"i", "need", "to", "know"}, {"any", "idea"},
+	{"check", "on"}, {"check", "the"}, {"check"}, {"look", "if"}, {"look", "whether"}, {"show", "me"},
+}
+
+// indirectStarts are the first words of indirectLeads: most sentences start with none.
+var indirectStarts = func() map[string]bool {
+	out := map[string]bool{}
+	for _, l := range indirectLeads {
+		out[l[0]] = true
+	}
+	return out
+}()
+
+func indirect(toks []string) bool {
+	if len(toks) == 0 || !indirectStarts[toks[0]] {
+		return false
+	}
+	for _, l := range indirectLeads {
+		if hasPrefix(toks, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// reported speech: someone else's words are quoted, not a request ("mom said to turn off the
+// lights", "she told me to switch on the ac").
+func reported(toks []string) bool {
+	for i, w := range toks {
+		switch w {
+		case "said", "says", "told", "tells", "asked", "asks", "wants", "wanted", "suggested", "suggests":
+			return i > 0 && toks[0] != "please"
+		}
+		if wordClasses[w]&(wcAction|wcOnVerb|wcOffVerb) != 0 {
+			return false
+		}
+	}
+	return false
+}
+
+// corrected: the speaker changed their mind mid-sentence ("the kitchen, no, I mean the
+// bedroom light"): nothing is done on a guess.
+func corrected(toks []string) bool {
+	for i, w := range toks {
+		switch {
+		case w == "mean" && i > 0 && toks[i-1] == "i":
+			return true
+		case w == "actually" || w == "sorry" || w == "instead" || w == "rather" || w == "wait" && i > 0:
+			return true
+		case w == "no" && i > 0 && i+1 < len(toks) && toks[i-1] != "is" && toks[i-1] != "are":
+			return true
+		}
+	}
+	return false
+}
