@@ -1,6 +1,7 @@
 package intents
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -243,6 +244,9 @@ func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	if m.named || m.seen&wcTimerFrame == 0 || len(toks) > 20 || !t.aboutTimer(n, toks) || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
 		return Decision{}, false // "should I set a timer?" asks for advice
 	}
+	if slices.ContainsFunc(toks, isNegativeNumber) {
+		return Decision{}, false // "a timer for minus 60 seconds" is never 60 seconds: the patterns refuse it
+	}
 	view := strings.Fields(n.durations())
 	captured := map[string]string{}
 	unexplained := 0
@@ -359,4 +363,10 @@ func (t *Table) timerForm(n Normalized, toks []string) string {
 		return FormImperative
 	}
 	return form
+}
+
+// isNegativeNumber reports whether a normalized token is a number with its minus sign
+// ("-60"; normalization keeps "minus 60" and "negative 60" that way).
+func isNegativeNumber(tok string) bool {
+	return len(tok) > 1 && tok[0] == '-' && isASCIIDigit(tok[1])
 }
