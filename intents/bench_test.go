@@ -6,13 +6,16 @@ import (
 	"time"
 )
 
-// BenchmarkRoute routes every sentence of both corpora (the project's and the outside one)
-// per iteration. It reports, per sentence, the
+// BenchmarkRoute routes every sentence of all the corpora (the project's, its paraphrases,
+// and the two outside ones) per iteration. It reports, per sentence, the
 // median of its timings over the iterations (robust to a noisy shared machine), and then the
 // median and p99 of those across the corpus: the p99 transcript (target: < 20 µs).
 func BenchmarkRoute(b *testing.B) {
 	tb := demo(b)
-	cases := append(loadCases(b, "testdata/corpus.txt"), loadCases(b, "testdata/ha-intents-en.tsv")...)
+	var cases []Case
+	for _, f := range []string{"corpus.txt", "ha-intents-en.tsv", "slurp-devel-en.tsv", "paraphrases.txt"} {
+		cases = append(cases, loadCases(b, "testdata/"+f)...)
+	}
 	per := make([][]time.Duration, len(cases))
 	for b.Loop() {
 		for i, c := range cases {

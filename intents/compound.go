@@ -47,6 +47,10 @@ var ignorableWords = map[string]bool{"thanks": true, "thank": true, "you": true,
 	"sure": true, "so": true, "well": true, "oh": true, "then": true, "also": true, "again": true, "very": true,
 	"much": true, "a": true, "lot": true, "great": true, "cool": true}
 
+// maxGreetingWords is the most words a greeting pattern matches ("good morning everyone how
+// are you doing today"): a longer clause is not tried against them.
+const maxGreetingWords = 8
+
 func (t *Table) isGreeting(c Normalized) bool {
 	in := t.byName[IntentGreeting]
 	for _, p := range in.patterns {
@@ -82,7 +86,7 @@ func mayBeCompound(n Normalized) bool {
 }
 
 func ignorable(text string) bool {
-	for _, w := range strings.Fields(text) {
+	for w := range strings.FieldsSeq(text) {
 		if !ignorableWords[w] {
 			return false
 		}
@@ -91,59 +95,209 @@ func ignorable(text string) bool {
 }
 
 // compound handles sentences made of several clauses. Nothing is done on part of a
-// sentence: if any clause would act, the robot asks for one thing at a time. If every
-// clause asks for the same read, that read is the answer; anything else is a general question.
+// sentence: if two clauses ask for something and any would act, the robot asks for one thing
+// at a time. An afterthought around one command — a vocative ("Ritchie"), a tag ("there's a
+// good lad", "thanks"), a farewell ("bye grandma"), a reason ("it's bedtime", "the baby's
+// asleep") — or the command said twice ("stop, stop") leaves that one command: only two
+// actions make a compound. If every clause asks for the same read, that read is the answer;
+// anything else is a general question.
 func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 	if !mayBeCompound(n) {
 		return Decision{}, false
 	}
 	var parts, greetings []Normalized
+	var afterthoughts []string
 	for _, c := range t.clauses(n) {
 		switch {
 		case ignorable(c.Text):
-		case t.isGreeting(c):
+		case t.afterthought(c):
+			afterthoughts = append(afterthoughts, c.Text)
+		case len(c.tokens()) <= maxGreetingWords && t.isGreeting(c):
 			greetings = append(greetings, c) // "hello, ..." asks for nothing by itself
+		case len(parts) > 0 && parts[len(parts)-1].Text == c.Text:
+			afterthoughts = append(afterthoughts, c.Text) // "stop, stop": the same words twice are one request
 		default:
 			parts = append(parts, c)
 		}
 	}
 	if len(parts) == 0 {
-		parts = greetings // "hello and good morning"
+		parts, greetings = greetings, nil // "hello and good morning"
 	}
-	if len(parts) < 2 {
+	for _, g := range greetings { // "goodnight reachy, lights off in the bedroom": one request
+		afterthoughts = append(afterthoughts, g.Text)
+	}
+	if len(parts) == 0 || len(parts) == 1 && len(afterthoughts) == 0 {
 		return Decision{}, false
 	}
-	var same *Decision
-	agree := true
-	for _, c := range parts {
+	var decisions []Decision
+	for i, c := range parts {
+		if i > 0 && len(decisions) == 1 && t.wouldAct(decisions[0]) && decisions[0].Kind != KindRobot {
+			// A write with another request after it (its words differ: a repetition was left
+			// out above) is two requests: no need to route the rest. Only the robot's own
+			// intents are said twice in other words ("that's enough, stop talking").
+			return t.oneAtATime(n, decisions[0]), true
+		}
 		d, ok := t.routeClause(c, ctx)
 		if !ok {
-			agree = false
-			continue
-		}
-		acting := d.Kind == KindWrite || d.Kind == KindRobot
-		if d.Pending != nil {
-			if pin, ok := t.byName[d.Pending.Intent]; ok && pin.Acts() {
-				acting = true
+			if len(parts) == 1 {
+				return Decision{}, false // one request, not a known one: the whole sentence is routed
 			}
+			d = Decision{Intent: IntentGeneralAsk, Normalized: c} // free text: a request of its own
 		}
-		if acting {
-			out := t.decide(t.byName[IntentClarify], map[string]string{}, nil, n)
-			out.Prompt = "Please ask me for one thing at a time."
-			out.Doctrine = []string{fmt.Sprintf("compound sentence: the part %q would act, and nothing is done on part of a sentence", c.Text)}
-			return out, true
+		if len(decisions) > 0 && sameRequest(decisions[len(decisions)-1], d) {
+			continue // "stop, stop": the same request said twice is one
 		}
-		if same == nil {
-			same = &d
-		} else if same.Intent != d.Intent || !maps.Equal(same.Args, d.Args) {
-			agree = false
+		decisions = append(decisions, d)
+		if len(decisions) > 1 && (t.wouldAct(d) || t.wouldAct(decisions[0])) {
+			break // two requests, one of them an action: nothing more to learn
 		}
 	}
-	if agree && same != nil && same.Pending == nil {
-		d := *same
+	if len(decisions) == 1 {
+		d := decisions[0]
 		d.Normalized = n
-		d.Doctrine = append(d.Doctrine, "compound sentence: every part asks for the same thing")
+		if len(afterthoughts) > 0 {
+			d.Doctrine = append(d.Doctrine, fmt.Sprintf("compound sentence: %q left out as afterthoughts (vocative, tag, reason): one request", afterthoughts))
+		} else {
+			d.Doctrine = append(d.Doctrine, "compound sentence: every part asks for the same thing")
+		}
 		return d, true
 	}
+	for _, d := range decisions {
+		if t.wouldAct(d) {
+			return t.oneAtATime(n, d), true
+		}
+	}
 	return Decision{}, false
+}
+
+// oneAtATime answers a sentence of two requests, one of which (d) would act.
+func (t *Table) oneAtATime(n Normalized, d Decision) Decision {
+	out := t.decide(t.byName[IntentClarify], map[string]string{}, nil, n)
+	out.Prompt = "Please ask me for one thing at a time."
+	out.Doctrine = []string{fmt.Sprintf("compound sentence: the part %q would act, and nothing is done on part of a sentence", d.Normalized.Text)}
+	out.NotActed = "it asks for more than one thing"
+	return out
+}
+
+// wouldAct: the decision acts, or asks a question whose answer completes an action.
+func (t *Table) wouldAct(d Decision) bool {
+	if d.Kind == KindWrite || d.Kind == KindRobot {
+		return true
+	}
+	if d.Pending != nil {
+		if pin, ok := t.byName[d.Pending.Intent]; ok && pin.Acts() {
+			return true
+		}
+	}
+	return false
+}
+
+// sameRequest: two clauses that ask for the same thing (intent and arguments).
+func sameRequest(a, b Decision) bool {
+	return a.Intent == b.Intent && maps.Equal(a.Args, b.Args) && a.Pending == nil && b.Pending == nil &&
+		a.Intent != IntentGeneralAsk && a.Intent != IntentDeepAsk || a.Intent == IntentClarify && b.Intent == IntentClarify &&
+		a.Pending != nil && b.Pending != nil && a.Pending.Intent == b.Pending.Intent && a.Pending.Missing == b.Pending.Missing &&
+		maps.Equal(a.Pending.Args, b.Pending.Args)
+}
+
+// tagPhrases are said around a command without asking for anything: tags, vocatives,
+// interjections and farewells ("there's a good lad", "be a dear", "whoa", "bye grandma").
+var tagPhrases = [][]string{
+	{"there", "is", "a", "good"}, {"that", "is", "a", "good"}, {"good", "lad"}, {"good", "boy"}, {"good", "girl"},
+	{"good", "robot"}, {"be", "a", "dear"}, {"be", "a", "love"}, {"be", "a", "darling"}, {"do", "me", "a", "favour"},
+	{"do", "me", "a", "favor"}, {"go", "on"}, {"come", "on"}, {"would", "you"}, {"will", "you"}, {"could", "you"},
+	{"can", "you"}, {"if", "you", "do", "not", "mind"}, {"if", "you", "would"}, {"if", "you", "please"}, {"bye"},
+	{"goodbye"}, {"bye", "bye"}, {"see", "you"}, {"see", "ya"}, {"cheerio"}, {"ta"}, {"love", "you"}, {"whoa"}, {"woah"},
+	{"wow"}, {"oi"}, {"hey"}, {"oh"}, {"ooh"}, {"right", "then"}, {"now", "then"}, {"all", "right"}, {"quick"},
+	{"there", "you", "go"}, {"that", "is", "it"}, {"thank", "you"}, {"mate"}, {"buddy"}, {"pal"}, {"love"}, {"dear"},
+	{"darling"}, {"sweetie"}, {"honey"}, {"robot"}, {"my", "friend"}, {"old", "chap"}, {"sir"}, {"young", "man"},
+	{"hold", "on"}, {"hang", "on"}, {"wait"}, {"one", "sec"}, {"one", "second"}, {"listen"}, {"look"}, {"right"},
+	{"yeah"}, {"yes"}, {"no", "problem"}, {"ta", "very", "much"}, {"cheers", "mate"}, {"pls"}, {"plz"},
+	{"night", "night"}, {"nighty", "night"}, {"goodnight"}, {"good", "night"}, {"sweet", "dreams"}, {"sleep", "well"},
+	{"sleep", "tight"},
+}
+
+// tagStarts are the first words of tagPhrases.
+var tagStarts = func() map[string]bool {
+	out := map[string]bool{}
+	for _, p := range tagPhrases {
+		out[p[0]] = true
+	}
+	return out
+}()
+
+// reasonLeads open a reason given for a command: "because ...", "it's bedtime", "the baby's
+// asleep", "I'm trying to hear the news".
+var reasonLeads = map[string]bool{"because": true, "cause": true, "since": true, "it": true, "i": true, "we": true,
+	"he": true, "she": true, "they": true, "the": true, "my": true, "our": true, "that": true, "this": true, "its": true,
+	"everyone": true, "everybody": true, "baby": true, "kids": true, "you": true}
+
+// afterthought reports whether a clause is said around a command without asking for anything
+// itself: a vocative or tag (tagPhrases, the wake name), or a reason — a statement that names
+// no device, room, state, setting or action, and is neither a question, a report, a condition
+// nor a negation. Such a clause never turns one command into a compound.
+func (t *Table) afterthought(c Normalized) bool {
+	toks := c.tokens()
+	if len(toks) == 0 {
+		return true
+	}
+	for _, p := range tagPhrases {
+		if !tagStarts[toks[0]] {
+			break
+		}
+		if p[0] != toks[0] {
+			continue
+		}
+		if hasPrefix(toks, p) && (len(toks) == len(p) || len(toks) <= len(p)+2 && (p[0] == "bye" || p[0] == "goodbye" || p[len(p)-1] == "good")) {
+			return true // "bye grandma", "there's a good lad"
+		}
+	}
+	if len(toks) <= 2 && t.vocab.wake.isName(toks[len(toks)-1]) {
+		return true
+	}
+	if name := toks[len(toks)-1]; (len(toks) == 1 || len(toks) == 2 && (toks[0] == "hey" || toks[0] == "hi" || toks[0] == "oi" || toks[0] == "yo")) &&
+		wordClasses[name] == 0 && !functionWords[name] && !questionWords[name] && !isImperativeVerb(name) && !gerunds[name] &&
+		!isDigits(name) && !durationCore(name) && !t.mentionsRoom(toks[len(toks)-1:]) && t.vocab.labels[name] == "" && !finiteWords[name] &&
+		!pastWords[name] && !futureWords[name] && !wishWords[name] && !notCommandStarts[name] && !timesOfDay[name] && !tagStarts[name] {
+		return true // a name said to get attention: "Alexa, ...", "Sophie, ...", "hey mum, ..."
+	}
+	if !reasonLeads[toks[0]] && t.vocab.people[toks[0]] == "" || questionWords[toks[0]] && toks[0] != "it" {
+		return false // a reason opens with a subject: "it's bedtime", "mum's cooking"
+	}
+	if c.Negated && toks[0] != "because" || reported(toks) || conditional(toks) {
+		return false
+	}
+	if toks[0] == "you" && len(toks) > 1 && (toks[1] == "can" || toks[1] == "may" || toks[1] == "could") {
+		return false // permission: "you can hang up now"
+	}
+	for _, w := range toks {
+		if wordClasses[w]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0 || isDigits(w) || w == "timer" || w == "timers" ||
+			imperativeVerbs[w] && !reasonWords[w] || durationCore(w) {
+			return false
+		}
+	}
+	return !t.mentionsRoom(toks)
+}
+
+// reasonWords can open a command but say how things are in a reason: "it's too warm", "I'm
+// done", "it's time for bed".
+var reasonWords = map[string]bool{"warm": true, "cool": true, "heat": true, "be": true, "do": true, "time": true,
+	"end": true, "count": true, "clear": true, "show": true}
+
+// mentionsRoom reports whether toks name a room of the home.
+func (t *Table) mentionsRoom(toks []string) bool {
+	for i, w := range toks {
+		if !t.vocab.roomStarts[w] {
+			continue
+		}
+		if _, ok := t.vocab.rooms[w]; ok {
+			return true
+		}
+		for l := 2; l <= 3 && i+l <= len(toks); l++ {
+			if _, ok := t.vocab.rooms[strings.Join(toks[i:i+l], " ")]; ok {
+				return true
+			}
+		}
+	}
+	return false
 }

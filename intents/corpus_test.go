@@ -21,13 +21,26 @@ func loadCases(t testing.TB, path string) []Case {
 	return cases
 }
 
-// TestOutsideCorpusThreshold holds the router to sentences nobody on this project wrote
-// (Home Assistant's English intent tests, converted): at least 97% right, and not one house
-// write the row did not accept.
+// TestOutsideCorpusThreshold holds the router to sentences nobody on this project wrote:
+// Home Assistant's English intent tests and the development split of SLURP (crowd-sourced
+// commands as a recogniser writes them), both converted to this project's intents. Each must
+// be at least 97% right, with not one house write the row did not accept.
 func TestOutsideCorpusThreshold(t *testing.T) {
+	for _, tc := range []struct {
+		file    string
+		minRows int
+	}{
+		{"ha-intents-en.tsv", 350},
+		{"slurp-devel-en.tsv", 750},
+	} {
+		t.Run(tc.file, func(t *testing.T) { checkOutsideCorpus(t, tc.file, tc.minRows) })
+	}
+}
+
+func checkOutsideCorpus(t *testing.T, file string, minRows int) {
 	tb := demo(t)
-	cases := loadCases(t, "testdata/ha-intents-en.tsv")
-	if len(cases) < 350 {
+	cases := loadCases(t, "testdata/"+file)
+	if len(cases) < minRows {
 		t.Fatalf("only %d rows read", len(cases))
 	}
 	r := tb.RunCases(cases, Context{})
@@ -38,11 +51,12 @@ func TestOutsideCorpusThreshold(t *testing.T) {
 	sort.Strings(cats)
 	for _, c := range cats {
 		cr := r.Categories[c]
-		t.Logf("%-14s %3d/%-3d unwanted writes %d", c, cr.Passed, cr.Total, cr.UnwantedWrites)
+		t.Logf("%-18s %3d/%-3d unwanted writes %d", c, cr.Passed, cr.Total, cr.UnwantedWrites)
 	}
 	for _, f := range r.Failures {
-		t.Logf("ha-intents-en.tsv:%d %q: %s", f.Case.Line, f.Case.Sentence, f.Why)
+		t.Logf("%s:%d %q: %s", file, f.Case.Line, f.Case.Sentence, f.Why)
 	}
+	t.Logf("%s: %d/%d (%.1f%%), %d unwanted writes", file, r.Passed, r.Total, 100*r.Accuracy(), r.UnwantedWrites)
 	if r.UnwantedWrites != 0 {
 		t.Errorf("%d unwanted house writes", r.UnwantedWrites)
 	}

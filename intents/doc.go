@@ -1,13 +1,14 @@
 // Package intents owns the closed allowlist: the intent table (built-in and from the home's
 // config), the home's closed vocabularies (rooms, devices, people, expressions, timer
 // labels), the transcript normalizer and the wake-phrase check, the deterministic router —
-// whole-sentence patterns for the home's own intents and the simple built-ins, a frame
-// router (mentions + sentence form) for the house and calendar intents — with its doctrine,
+// whole-sentence patterns for the home's own intents and the built-ins, frames (mentions +
+// sentence form) for every built-in intent, and the command rule (only a sentence that is
+// positively a request to act now may act) — with its doctrine,
 // clarification, the spoken duration parser, and the spoken command guide generated from the
 // table's own examples.
 //
 // It is pure: it must never do network or file I/O beyond reading the config it is handed,
-// never call a model, never let free text reach any intent but general.ask, never let a
+// never act on a sentence that is not a request, never call a model, never let free text reach any intent but general.ask, never let a
 // sentence about this home reach general.ask, and never repeat an unrecognised word in a
 // question back. Handlers live in sub-packages and get their clients injected by the broker.
 package intents

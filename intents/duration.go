@@ -215,6 +215,12 @@ func (p *durationParser) parse() (float64, bool) {
 		}
 		u, ok := p.unit()
 		if !ok {
+			// "an hour and a quarter", "2 hours and 3 quarters": a fraction of the last unit.
+			if p.i == len(p.toks) && last > 0 && q < 1 {
+				total += q * last
+				last = 0
+				continue
+			}
 			// "1 hour 20", "3 minutes 30": a bare number after a unit is the next smaller one.
 			if p.i == len(p.toks) && (last == 3600 || last == 60) {
 				total += q * last / 60
@@ -273,6 +279,10 @@ func (p *durationParser) quantity() (float64, bool) {
 	switch {
 	case p.accept("and", "a", "half") || p.accept("and", "half"): // "2 and a half minutes"
 		v += 0.5
+	case p.accept("and", "a", "quarter"): // "1 and a quarter hours"
+		v += 0.25
+	case p.accept("and", "3", "quarters"): // "1 and 3 quarters hours"
+		v += 0.75
 	case p.accept("quarters"), p.accept("quarter"): // "3 quarters of an hour"
 		p.accept("of")
 		p.article()

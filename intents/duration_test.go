@@ -125,3 +125,17 @@ func TestSpokenDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestQuartersAndHalvesAfterAUnit: a quarter or a half said after hours is a fraction of
+// the hour, not of a minute ("an hour and a quarter" was 1 h 0 min 15 s).
+func TestQuartersAndHalvesAfterAUnit(t *testing.T) {
+	for phrase, want := range map[string]int{
+		"an hour and a quarter": 4500, "1 hour and a quarter": 4500, "2 hours and 3 quarters": 9900,
+		"an hour and 3 quarters": 6300, "1 and a quarter hours": 4500, "a minute and a quarter": 75,
+		"an hour and a half": 5400, "1 hour 20": 4800, "a quarter of an hour": 900, "3 quarters of an hour": 2700,
+	} {
+		if got, outcome := parseDuration(phrase); outcome != durationOK || got != want {
+			t.Errorf("%q: %d s (outcome %d), want %d s", phrase, got, outcome, want)
+		}
+	}
+}

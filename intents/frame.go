@@ -32,7 +32,14 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	if set == nil || get == nil {
 		return Decision{}, false
 	}
+	m.withForm(n)
 	trace := "frame: device " + dev + ", form " + m.Form
+	if m.Form == FormImperative && unsupportedSetting(n.tokens(), dev) {
+		d := t.unclear(n, dev, trace+": a mode or setting this home does not have")
+		d.Mentions = m.ref()
+		d.NotActed = "a mode or setting this home does not have"
+		return d, true
+	}
 	captured := map[string]string{}
 	switch room, many := frameRoom(m); {
 	case many:
@@ -45,8 +52,8 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	if generalKnowledge(n, m) {
 		return Decision{}, false
 	}
-	acting := m.Form == "imperative"
-	if m.Form == "corrected" {
+	acting := m.Form == FormImperative
+	if m.Form == FormCorrected {
 		// A self-correction is never guessed at: ask which room, keeping what is certain.
 		if len(m.States) == 1 {
 			captured["state"] = m.States[0]
@@ -85,6 +92,7 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		}
 		d := t.unclear(n, dev, trace+": "+why)
 		d.Mentions = m.ref()
+		d.NotActed = why
 		return d, true
 	}
 	if m.Alternatives {
@@ -95,6 +103,7 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	if m.Unexplained > maxUnexplained {
 		d := t.unclear(n, dev, fmt.Sprintf("%s: %d words are not house words, so nothing is done on a guess", trace, m.Unexplained))
 		d.Mentions = m.ref()
+		d.NotActed = "it says more than a house command"
 		return d, true
 	}
 	if len(m.States) > 1 {
@@ -113,6 +122,7 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 			// "dim the lights", "turn up the ac": an action this home cannot do.
 			d := t.unclear(n, dev, trace+": an action without a state the home can set")
 			d.Mentions = m.ref()
+			d.NotActed = "a mode or setting this home does not have"
 			return d, true
 		}
 		b := t.bind(get, captured, ctx)
@@ -121,8 +131,9 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		d.Doctrine = append([]string{trace + ": nothing to set, so read"}, d.Doctrine...)
 		return d, true
 	}
+	// The form was decided by the command rule (command.go): this is a request to act now.
 	b := t.bind(set, captured, ctx)
-	d := t.doctrine(set, b, frameRule(set), n, ctx)
+	d := t.settle(set, b, frameRule(set), n)
 	d.Mentions = m.ref()
 	d.Doctrine = append([]string{trace + ": " + setName}, d.Doctrine...)
 	return d, true
@@ -142,6 +153,9 @@ var generalLeads = [][]string{{"how", "does"}, {"how", "do"}, {"how", "is", "a"}
 // generalKnowledge: a question that mentions a device but names no place, state or setting
 // of this home ("how does an air conditioner work?") is a general question.
 func generalKnowledge(n Normalized, m Mentions) bool {
+	if weatherTemperature(n, m) {
+		return true
+	}
 	if len(m.Rooms) > 0 || m.Here || len(m.States) > 0 || m.Temperature != "" || len(m.People) > 0 {
 		return false
 	}
@@ -165,11 +179,19 @@ func generalKnowledge(n Normalized, m Mentions) bool {
 	return false
 }
 
-// formNeverActs words the doctrine's reason for each form that does not act.
-var formNeverActs = map[string]string{
-	"question": "a question never actuates", "negated": "a negated command never actuates",
-	"indirect": "an indirect question never actuates", "reported": "reported speech never actuates",
-	"statement": "a statement never actuates",
+// weatherTemperature: "what is the current temperature", "will it be over 90 degrees
+// tomorrow" — a temperature with no room, no "in here", no AC or thermostat named and nothing
+// to set is the weather's, not the house's.
+func weatherTemperature(n Normalized, m Mentions) bool {
+	if m.Device != "ac" || len(m.Rooms) > 0 || m.Here || m.Action || len(m.States) > 0 {
+		return false
+	}
+	for _, w := range n.tokens() {
+		if w == "ac" || w == "thermostat" || w == "inside" || w == "house" || w == "home" || w == "indoors" {
+			return false
+		}
+	}
+	return true
 }
 
 // frameRule names the frame router as the rule, with the intent's entry in its table file.

@@ -9,23 +9,24 @@ import (
 // the verbs that set them, temperatures, people, and the sentence's form. The frame router
 // (frame.go) decides from them.
 type Mentions struct {
-	Device       string   `json:"device,omitempty"`       // light | ac | other (an appliance the home cannot drive)
-	Rooms        []string `json:"rooms,omitempty"`        // known rooms, by name
-	Here         bool     `json:"here,omitempty"`         // "here", "in here", "this room"
-	All          bool     `json:"all,omitempty"`          // "all", "every light", "the whole house", "everywhere"
-	UnknownRoom  bool     `json:"unknown_room,omitempty"` // a place that is not a room of the home
-	States       []string `json:"states,omitempty"`       // on / off, in the order said
-	Action       bool     `json:"action,omitempty"`       // a verb that acts on a device (turn, switch, set, activate ...)
-	Temperature  string   `json:"temperature,omitempty"`  // whole degrees
-	People       []string `json:"people,omitempty"`       // known people, by name
-	Calendar     bool     `json:"calendar,omitempty"`     // busy, free, available, meeting, schedule ...
-	Warmth       bool     `json:"warmth,omitempty"`       // hot, warm, cold, temperature: a read of the climate
-	Alternatives bool     `json:"alternatives,omitempty"` // "or": the speaker offers a choice, nothing to act on
-	Exception    bool     `json:"exception,omitempty"`    // "except", "but", "apart from": a set the frame cannot name
-	Deferred     bool     `json:"deferred,omitempty"`     // "in 5 minutes", "at 7", "when I get home", "tonight": not now
-	Unexplained  int      `json:"unexplained,omitempty"`  // words no list explains (an imperative with many is not acted on)
-	Form         string   `json:"form"`                   // imperative | question | indirect | negated | reported | statement | corrected
-	named        bool     // a light or AC word was said (not implied)
+	Device       string    `json:"device,omitempty"`       // light | ac | other (an appliance the home cannot drive)
+	Rooms        []string  `json:"rooms,omitempty"`        // known rooms, by name
+	Here         bool      `json:"here,omitempty"`         // "here", "in here", "this room"
+	All          bool      `json:"all,omitempty"`          // "all", "every light", "the whole house", "everywhere"
+	UnknownRoom  bool      `json:"unknown_room,omitempty"` // a place that is not a room of the home
+	States       []string  `json:"states,omitempty"`       // on / off, in the order said
+	Action       bool      `json:"action,omitempty"`       // a verb that acts on a device (turn, switch, set, activate ...)
+	Temperature  string    `json:"temperature,omitempty"`  // whole degrees
+	People       []string  `json:"people,omitempty"`       // known people, by name
+	Calendar     bool      `json:"calendar,omitempty"`     // busy, free, available, meeting, schedule ...
+	Warmth       bool      `json:"warmth,omitempty"`       // hot, warm, cold, temperature: a read of the climate
+	Alternatives bool      `json:"alternatives,omitempty"` // "or": the speaker offers a choice, nothing to act on
+	Exception    bool      `json:"exception,omitempty"`    // "except", "but", "apart from": a set the frame cannot name
+	Deferred     bool      `json:"deferred,omitempty"`     // "in 5 minutes", "at 7", "when I get home", "tonight": not now
+	Unexplained  int       `json:"unexplained,omitempty"`  // words no list explains (an imperative with many is not acted on)
+	Form         string    `json:"form"`                   // FormImperative (the only one that acts) or why not: see command.go
+	named        bool      // a light or AC word was said (not implied)
+	seen         wordClass // the word classes of all the sentence's words: which frames may apply
 }
 
 // deferWords put an action at another time, which the router cannot do.
@@ -33,6 +34,11 @@ var deferWords = map[string]bool{"when": true, "later": true, "tonight": true, "
 	"before": true, "soon": true, "oclock": true, "pm": true, "am": true, "midnight": true, "noon": true, "schedule": true,
 	"once": true, "whenever": true, "sunset": true, "sunrise": true, "minutes": true, "hours": true, "seconds": true,
 	"if": true, "unless": true} // "turn on the light if it gets dark": a condition the router cannot watch
+
+// laterNouns after "at", "after" or "by" put an action at another time: "at bedtime".
+var laterNouns = map[string]bool{"bedtime": true, "dinner": true, "lunch": true, "breakfast": true, "teatime": true,
+	"night": true, "dawn": true, "dusk": true, "sunset": true, "sunrise": true, "nine": true, "lunchtime": true,
+	"dinnertime": true, "supper": true}
 
 // pastActions report what was done, not what is asked for.
 var pastActions = map[string]bool{"turned": true, "switched": true, "shut": true, "left": true, "put": true, "killed": true,
@@ -54,14 +60,14 @@ var plainWords = map[string]bool{"the": true, "a": true, "an": true, "my": true,
 var deviceWords = map[string]string{
 	"light": "light", "lights": "light", "lamp": "light", "lamps": "light", "lighting": "light", "lightbulb": "light",
 	"lightbulbs": "light", "bulb": "light", "bulbs": "light",
-	"ac": "ac", "climate": "ac", "thermostat": "ac", "temperature": "ac", "temp": "ac",
+	"ac": "ac", "climate": "ac", "thermostat": "ac", "thermostats": "ac", "temperature": "ac", "temp": "ac",
 	// Appliances and fixtures the home cannot drive: naming one with an action is still a
 	// sentence about the house (answered locally), never a question for the agent.
 	"tv": "other", "television": "other", "oven": "other", "fridge": "other", "freezer": "other", "heating": "other",
 	"heater": "other", "radiator": "other", "fan": "other", "door": "other", "doors": "other", "window": "other",
 	"windows": "other", "blinds": "other", "curtains": "other", "shutters": "other", "alarm": "other", "dishwasher": "other",
 	"washer": "other", "dryer": "other", "kettle": "other", "microwave": "other", "stove": "other", "boiler": "other",
-	"lock": "other", "sprinklers": "other", "vacuum": "other", "gate": "other", "music": "other",
+	"lock": "other", "sprinklers": "other", "telly": "other", "tele": "other", "vacuum": "other", "gate": "other", "music": "other",
 	"radio": "other", "speaker": "other", "coffee": "other", "socket": "other", "plug": "other", "outlet": "other",
 }
 
@@ -103,13 +109,22 @@ var placeStop = map[string]bool{"on": true, "off": true, "to": true, "and": true
 
 // mentions reads a normalized sentence.
 func (t *Table) mentions(n Normalized) Mentions {
-	toks := n.tokens()
+	toks := cutReason(n.tokens())
 	var m Mentions
 	used := make([]bool, len(toks)) // tokens that are part of a room name
 	var clsBuf [32]wordClass
 	classes := clsBuf[:0] // each token's word class, looked up once
 	for _, w := range toks {
-		classes = append(classes, wordClasses[w])
+		c := wordClasses[w]
+		classes = append(classes, c)
+		m.seen |= c
+	}
+	if len(t.vocab.frameWords) > 0 { // a home's own expression words
+		for _, w := range toks {
+			if t.vocab.frameWords[w] {
+				m.seen |= wcExpression
+			}
+		}
 	}
 	// Rooms, longest phrase first ("living room" before "room").
 	for i := 0; i < len(toks); i++ {
@@ -172,7 +187,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 			}
 		}
 		switch {
-		case w == "on" && (next == "the" || next == "my" || next == "our") && i > 0 && classes[i-1]&(wcDevice|wcAction) == 0:
+		case w == "on" && (next == "the" || next == "my" || next == "our") && i > 0 && classes[i-1]&(wcDevice|wcAction) == 0 && !gerunds[prev] && prev != "pop":
 			// "on the porch": a place, not a state
 		case w == "on" && isDigits(next):
 			// "put the ac on 22": a setting, not a state
@@ -184,7 +199,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 			m.States, m.Action = appendState(m.States, "on"), true
 		case cls&wcOffVerb != 0:
 			m.States, m.Action = appendState(m.States, "off"), true
-		case cls&wcAction != 0:
+		case cls&wcAction != 0 || gerunds[w] || w == "pop" || w == "flick":
 			m.Action = true
 		}
 		if w == "light" && (next == "up" || i == 0 && contains(toks, "up")) {
@@ -201,7 +216,8 @@ func (t *Table) mentions(n Normalized) Mentions {
 		if p, ok := t.vocab.people[w]; ok && !contains(m.People, p) {
 			m.People = append(m.People, p)
 		}
-		if isDigits(w) && len(w) <= 3 && (prev == "to" || prev == "at" || prev == "on" || next == "degrees" || prev == "ac" || prev == "temperature" || prev == "thermostat") {
+		if isDigits(w) && len(w) <= 3 && (prev == "to" || prev == "at" || prev == "on" || next == "degrees" || prev == "ac" || prev == "temperature" || prev == "thermostat" ||
+			prev == "it" && i >= 2 && (toks[i-2] == "make" || toks[i-2] == "keep" || toks[i-2] == "set" || toks[i-2] == "get")) { // "make it 22 in the lounge"
 			m.Temperature = w
 		}
 	}
@@ -212,10 +228,24 @@ func (t *Table) mentions(n Normalized) Mentions {
 		m.Device = "light" // verbs only lights take
 	case m.Temperature != "" && (placed || m.Warmth):
 		m.Device = "ac" // "set the living room to 21 degrees", "cool the bedroom to 21"
-	case m.Warmth && placed && n.Question:
-		m.Device = "ac" // "is it warm in the bedroom": the climate device reads it
+	case placed && (contains(toks, "dark") || contains(toks, "gloomy") || contains(toks, "bright")):
+		m.Device = "light" // "it's dark in here": the lights read it
+	case m.Warmth && placed:
+		m.Device = "ac" // "is it warm in the bedroom", "it's freezing in here": the climate device reads it
 	case placed && len(m.States) > 0:
 		m.Device = "light" // "switch the kitchen on": a room's lights, the device every room has
+	}
+	if (m.Device == "light" || m.Device == "ac") && len(m.States) == 0 {
+		// "open the light", "close the light", "shut the lights", "stop the ac": how many
+		// speakers of other Englishes say it.
+		for _, w := range toks {
+			switch w {
+			case "open", "opening", "start":
+				m.States = appendState(m.States, "on")
+			case "close", "closing", "shut", "stop":
+				m.States = appendState(m.States, "off")
+			}
+		}
 	}
 	var place []int
 	m.UnknownRoom, place = t.unknownPlace(toks, used, classes)
@@ -231,7 +261,9 @@ func (t *Table) mentions(n Normalized) Mentions {
 		switch {
 		case w == "except" || w == "but" || w == "besides" || w == "excluding" || w == "apart" && next == "from" || w == "other" && next == "than":
 			m.Exception = true
-		case cls&wcDefer != 0 || (w == "in" || w == "at" || w == "after" || w == "for") && (isDigits(next) || next == "a" && i+2 < len(toks) && durationCore(toks[i+2]) || next == "an" || next == "half"):
+		case cls&wcDefer != 0 || (w == "at" || w == "after" || w == "by") && laterNouns[next] ||
+			(w == "in" || w == "at" || w == "after" || w == "for") && (isDigits(next) && !(w == "at" && next == m.Temperature && m.Device == "ac") ||
+				next == "a" && i+2 < len(toks) && durationCore(toks[i+2]) || next == "an" || next == "half"):
 			m.Deferred = true
 		}
 		switch {
@@ -242,8 +274,35 @@ func (t *Table) mentions(n Normalized) Mentions {
 			m.Unexplained++
 		}
 	}
-	m.Form = sentenceForm(toks, n)
+	// m.Form is left to the frames that need it (withForm): most sentences never ask.
 	return m
+}
+
+// cutReason leaves out the reason given after a request, so its words are not read as
+// places or settings: "turn off the bedroom light because I'm going to sleep", "turn on the
+// lamp so I can read".
+func cutReason(toks []string) []string {
+	for i := 3; i+1 < len(toks); i++ {
+		next := toks[i+1]
+		subject := next == "i" || next == "we" || next == "it" || next == "the" || next == "he" || next == "she" ||
+			next == "they" || next == "you" || next == "my" || next == "our" || next == "its"
+		switch toks[i] {
+		case "because", "cause", "cos", "coz":
+			return toks[:i]
+		case "so", "as", "since":
+			if subject {
+				return toks[:i]
+			}
+		}
+	}
+	return toks
+}
+
+// withForm fills in the sentence's form (the command rule, command.go), once.
+func (m *Mentions) withForm(n Normalized) {
+	if m.Form == "" {
+		m.Form = commandForm(n.tokens(), n)
+	}
 }
 
 // ref is a copy of m for a decision. Taking &m of a parameter would move it to the heap on
@@ -258,7 +317,7 @@ func explained(w string) bool {
 // wordClass is a set of the lists a word is on; wordClasses holds it for every listed word,
 // so reading a sentence costs one lookup per word instead of one per list (the lists are
 // never changed after the package is loaded).
-type wordClass uint16
+type wordClass uint32
 
 const (
 	wcAll wordClass = 1 << iota
@@ -272,7 +331,18 @@ const (
 	wcRoomPrep    // in roomPrepositions
 	wcHouseDevice // a deviceWords word for a light or the AC
 	wcDevice      // any deviceWords word
+	wcTimerFrame  // a word that can make the timer frame apply
+	wcStopCore    // stopCore: quiet, hush, mute, enough ...
+	wcStopTalk    // stopTalk: talk, speak, respond ... (a negation of them asks for quiet)
+	wcDateCore    // date, day, month, a weekday ...
+	wcTimeCore    // time, clock, hour
+	wcHelpCore    // do, help, able, capable ...
+	wcHangCore    // hang, and the verbs that end a call
+	wcExpression  // a built-in expression (or the first word of one)
 )
+
+// wcBuiltinFrame: any word that can make stop, time, date, help, hang-up or an expression apply.
+const wcBuiltinFrame = wcStopCore | wcStopTalk | wcDateCore | wcTimeCore | wcHelpCore | wcHangCore | wcExpression
 
 var wordClasses = func() map[string]wordClass {
 	out := map[string]wordClass{"or": wcExplained, "either": wcExplained}
@@ -294,6 +364,22 @@ var wordClasses = func() map[string]wordClass {
 		add(list, wcExplained)
 	}
 	add(roomPrepositions, wcRoomPrep)
+	add(stopCore, wcStopCore)
+	add(stopTalk, wcStopTalk)
+	add(dateCore, wcDateCore)
+	add(timeCore, wcTimeCore)
+	add(helpCore, wcHelpCore)
+	add(hangVerbs, wcHangCore)
+	add(wordSet{"hang": true, "late": true}, wcHangCore|wcTimeCore)
+	for name, phrases := range defaultExpressions {
+		for _, p := range append([]string{name}, phrases...) {
+			first, _, _ := strings.Cut(p, " ")
+			out[first] |= wcExpression
+		}
+	}
+	for _, w := range timerFrameWords {
+		out[w] |= wcTimerFrame
+	}
 	for w, d := range deviceWords {
 		if d != "" {
 			out[w] |= wcExplained
@@ -317,205 +403,6 @@ func contains(s []string, v string) bool {
 	for _, x := range s {
 		if x == v {
 			return true
-		}
-	}
-	return false
-}
-
-// unknownPlace finds a place that is not a room of the home: "in the garage", "at the first
-// floor", or a word in front of a device word that is neither a room nor a fixture ("the
-// garage light"). It never keeps the words: an unknown place is only asked about.
-func (t *Table) unknownPlace(toks []string, used []bool, classes []wordClass) (bool, []int) {
-	span := func(a, b int) []int {
-		var out []int
-		for i := a; i < b; i++ {
-			out = append(out, i)
-		}
-		return out
-	}
-	for i := range toks {
-		if classes[i]&wcRoomPrep == 0 || i+1 >= len(toks) {
-			continue
-		}
-		j := i + 1
-		for j < len(toks) && (toks[j] == "the" || toks[j] == "my" || toks[j] == "our" || toks[j] == "your") {
-			j++
-		}
-		k := j
-		for k < len(toks) && k-j < 3 && !placeStop[toks[k]] && !used[k] && classes[k]&wcDevice == 0 && !isDigits(toks[k]) {
-			k++
-		}
-		if k == j || (k < len(toks) && used[k]) {
-			continue
-		}
-		if placeIsKnown(toks[j:k]) {
-			continue
-		}
-		return true, span(j, k)
-	}
-	for i := range toks {
-		if classes[i]&wcHouseDevice == 0 {
-			continue
-		}
-		// After the device: "turn off all the lights first floor".
-		k := i + 1
-		for k < len(toks) && k-i <= 3 && !used[k] && !explained(toks[k]) {
-			k++
-		}
-		if k > i+1 && (k == len(toks) || !used[k]) {
-			return true, span(i+1, k)
-		}
-		j := i - 1
-		for j >= 0 && fixtureWords[toks[j]] {
-			j--
-		}
-		if j < 0 || used[j] || stopsModifier(toks[j]) {
-			continue
-		}
-		k = j
-		for k > 0 && k > j-2 && !used[k-1] && !stopsModifier(toks[k-1]) && !fixtureWords[toks[k-1]] {
-			k--
-		}
-		return true, span(k, j+1)
-	}
-	return false, nil
-}
-
-// placeIsKnown: words after "in" that name no place ("in here", "in the house", "in a minute").
-func placeIsKnown(phrase []string) bool {
-	switch phrase[0] {
-	case "here", "this", "house", "home", "apartment", "flat", "entire", "whole", "every", "each", "all", "a", "an",
-		"general", "case", "minute", "moment", "bit", "there", "which", "what", "rooms", "total", "front", "charge",
-		"any", "bed", "order", "fact", "time", "advance", "mind", "future", "winter", "summer", "morning", "evening":
-		return true
-	}
-	return false
-}
-
-// stopsModifier: words that may stand before a device word without naming a place.
-func stopsModifier(w string) bool {
-	if actionVerbs[w] || onVerbs[w] || offVerbs[w] || functionWords[w] || isDigits(w) {
-		return true
-	}
-	switch w {
-	case "on", "off", "out", "up", "down", "a", "an", "any", "no", "some", "of", "in", "at", "to", "which", "many",
-		"that", "this", "these", "those", "whole", "entire", "activate", "deactivate", "check", "dim", "if", "whether",
-		"light", "lights", "ac", "please", "again", "now", "still", "kill", "cut", "much", "sure", "want", "need",
-		"like", "let", "lets", "us", "all", "every", "each", "both", "other", "left", "leave", "think", "wonder", "know",
-		"tell", "see", "find", "said", "say", "says", "asked", "told", "about", "whats", "with", "without", "from", "by",
-		"for", "everywhere", "here", "house", "home", "just", "only", "really", "brighter", "dimmer", "same":
-		return true
-	}
-	return false
-}
-
-// sentenceForm says what kind of sentence it is; only an imperative may act.
-func sentenceForm(toks []string, n Normalized) string {
-	switch {
-	case n.Negated:
-		return "negated"
-	case reported(toks):
-		return "reported"
-	case corrected(toks):
-		return "corrected"
-	case indirect(toks):
-		return "indirect"
-	case n.Question:
-		return "question"
-	case statement(toks):
-		return "statement"
-	}
-	return "imperative"
-}
-
-var indirectLeads = [][]string{
-	{"tell", "me", "if"}, {"tell", "me", "whether"}, {"let", "me", "know", "if"}, {"let", "me", "know", "whether"},
-	{"check", "if"}, {"check", "whether"}, {"see", "if"}, {"see", "whether"}, {"find", "out", "if"}, {"find", "out", "whether"},
-	{"tell", "me", "which"}, {"tell", "me", "how"}, {"tell", "me", "what"}, {"tell", "me", "where"}, {"i", "wonder"},
-	{"i", "would", "like", "to", "know"}, {"i", "want", "to", "know"}, {"i", "need", "to", "know"}, {"any", "idea"},
-	{"check", "on"}, {"check", "the"}, {"check"}, {"look", "if"}, {"look", "whether"}, {"show", "me"},
-}
-
-// indirectStarts are the first words of indirectLeads: most sentences start with none.
-var indirectStarts = func() map[string]bool {
-	out := map[string]bool{}
-	for _, l := range indirectLeads {
-		out[l[0]] = true
-	}
-	return out
-}()
-
-func indirect(toks []string) bool {
-	if len(toks) == 0 || !indirectStarts[toks[0]] {
-		return false
-	}
-	for _, l := range indirectLeads {
-		if hasPrefix(toks, l) {
-			return true
-		}
-	}
-	return false
-}
-
-// reported speech: someone else's words are quoted, not a request ("mom said to turn off the
-// lights", "she told me to switch on the ac").
-func reported(toks []string) bool {
-	for i, w := range toks {
-		switch w {
-		case "said", "says", "told", "tells", "asked", "asks", "wants", "wanted", "suggested", "suggests":
-			return i > 0 && toks[0] != "please"
-		}
-		if wordClasses[w]&(wcAction|wcOnVerb|wcOffVerb) != 0 {
-			return false
-		}
-	}
-	return false
-}
-
-// corrected: the speaker changed their mind mid-sentence ("the kitchen, no, I mean the
-// bedroom light"): nothing is done on a guess.
-func corrected(toks []string) bool {
-	for i, w := range toks {
-		switch {
-		case w == "mean" && i > 0 && toks[i-1] == "i":
-			return true
-		case w == "actually" || w == "sorry" || w == "instead" || w == "rather" || w == "wait" && i > 0:
-			return true
-		case w == "no" && i > 0 && i+1 < len(toks) && toks[i-1] != "is" && toks[i-1] != "are":
-			return true
-		}
-	}
-	return false
-}
-
-// statement: "the kitchen light is on" reports, it does not ask for anything. "make sure the
-// lights are off" is still a request.
-func statement(toks []string) bool {
-	if len(toks) == 0 || wordClasses[toks[0]]&(wcAction|wcOnVerb|wcOffVerb) != 0 || toks[0] == "ensure" {
-		return false
-	}
-	if toks[0] == "i" || toks[0] == "we" {
-		// "I turned off the light" reports; "I want the lights off" asks.
-		return len(toks) > 1 && pastActions[toks[1]]
-	}
-	// "I turned off the kitchen light", "dad left the lights on": a report of the past.
-	switch toks[0] {
-	case "he", "she", "they", "you", "someone", "somebody", "everyone", "nobody":
-		for _, w := range toks[1:] {
-			if pastActions[w] {
-				return true
-			}
-		}
-	}
-	for i, w := range toks {
-		if (w == "is" || w == "are" || w == "was" || w == "were" || w == "be") && i+1 < len(toks) {
-			nx := toks[i+1]
-			if nx == "still" && i+2 < len(toks) {
-				nx = toks[i+2]
-			}
-			if nx == "on" || nx == "off" || nx == "out" {
-				return true
-			}
 		}
 	}
 	return false

@@ -48,6 +48,12 @@ var contractions = map[string][]string{
 	"how's": {"how", "is"}, "it's": {"it", "is"}, "that's": {"that", "is"}, "there's": {"there", "is"},
 	"let's": {"let", "us"}, "i'm": {"i", "am"}, "i'd": {"i", "would"}, "you're": {"you", "are"},
 	"they're": {"they", "are"}, "we're": {"we", "are"}, "he's": {"he", "is"}, "she's": {"she", "is"},
+	// The future and the perfect: "I'll turn it off later" is not "ill turn it off".
+	"i'll": {"i", "will"}, "we'll": {"we", "will"}, "you'll": {"you", "will"}, "he'll": {"he", "will"},
+	"she'll": {"she", "will"}, "they'll": {"they", "will"}, "it'll": {"it", "will"}, "that'll": {"that", "will"},
+	"i've": {"i", "have"}, "we've": {"we", "have"}, "you've": {"you", "have"}, "they've": {"they", "have"},
+	"we'd": {"we", "would"}, "you'd": {"you", "would"}, "he'd": {"he", "would"}, "she'd": {"she", "would"},
+	"they'd": {"they", "would"}, "hasn't": {"has", "not"}, "haven't": {"have", "not"}, "hadn't": {"had", "not"},
 }
 
 // Multi-word rewrites, longest first within each leading word.

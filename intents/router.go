@@ -36,8 +36,9 @@ type Decision struct {
 	Kind       Kind              `json:"kind"`
 	Scope      string            `json:"scope,omitempty"`
 	Rule       *Rule             `json:"rule,omitempty"`
-	Doctrine   []string          `json:"doctrine,omitempty"` // why the doctrine changed the result
-	Prompt     string            `json:"prompt,omitempty"`   // for clarify: the question to ask
+	Doctrine   []string          `json:"doctrine,omitempty"`  // why the doctrine changed the result
+	NotActed   string            `json:"not_acted,omitempty"` // why a sentence that spoke of an action did not act
+	Prompt     string            `json:"prompt,omitempty"`    // for clarify: the question to ask
 	Pending    *Pending          `json:"pending,omitempty"`
 	Mentions   *Mentions         `json:"mentions,omitempty"` // what the frame router found
 	Normalized Normalized        `json:"normalized"`
@@ -67,15 +68,20 @@ func (t *Table) Route(transcript string, ctx Context) Decision {
 			return d
 		}
 	}
+	// A timer sentence is read whole: "set a timer for the eggs, seven minutes".
+	if d, ok := t.timerFrame(n, m, ctx); ok {
+		return d
+	}
 	// A sentence of several parts is never acted on in part.
 	if d, ok := t.compound(n, ctx); ok {
 		return d
 	}
-	if d, ok := t.frames(n, m, ctx); ok {
+	if d, ok := t.frames(n, m, ctx, false); ok { // the timer frame was tried above
 		return d
 	}
 	if topic, ok := aboutHome(n, m); ok {
 		d := t.unclear(n, topic, "no intent fits a sentence about this home")
+		m.withForm(n)
 		d.Mentions = m.ref()
 		return d
 	}
@@ -84,8 +90,18 @@ func (t *Table) Route(transcript string, ctx Context) Decision {
 	return d
 }
 
-// frames routes with the frame router: the house frame, then the calendar frame.
-func (t *Table) frames(n Normalized, m Mentions, ctx Context) (Decision, bool) {
+// frames routes with the frame router: the built-in frames (stop, time, date, help,
+// expressions, hang-up, and timers unless the caller tried them), the house frame, then the
+// calendar frame.
+func (t *Table) frames(n Normalized, m Mentions, ctx Context, timers bool) (Decision, bool) {
+	if d, ok := t.builtinFrame(n, m); ok {
+		return d, true
+	}
+	if timers {
+		if d, ok := t.timerFrame(n, m, ctx); ok {
+			return d, true
+		}
+	}
 	if d, ok := t.houseFrame(n, m, ctx); ok {
 		return d, true
 	}
@@ -103,7 +119,7 @@ func (t *Table) routeClause(n Normalized, ctx Context) (Decision, bool) {
 			return d, true
 		}
 	}
-	return t.frames(n, m, ctx)
+	return t.frames(n, m, ctx, true)
 }
 
 // match tries the patterns of the config's intents (builtin false) or of the built-ins, in
@@ -142,7 +158,7 @@ func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) 
 				continue
 			}
 			b := t.bind(in, captured, ctx)
-			if b.notApplicable {
+			if b.notApplicable || !plausiblePeople(b, n) {
 				continue // a capture swallowed the sentence's own words: not this rule
 			}
 			rule := &Rule{Intent: in.Name, Index: i, Pattern: p.source, Where: p.where}
@@ -164,6 +180,45 @@ func captures(p pattern, m []string) (map[string]string, bool) {
 		out[name] = m[i]
 	}
 	return out, true
+}
+
+// kinWords name someone a family speaks of without a name the home lists: "where is
+// grandma" is about a person (asked about), "where is Fiji" is not.
+var kinWords = map[string]bool{"grandma": true, "grandpa": true, "granny": true, "grandad": true, "granddad": true,
+	"nan": true, "nana": true, "nanny": true, "gran": true, "uncle": true, "aunt": true, "auntie": true, "aunty": true,
+	"brother": true, "sister": true, "son": true, "daughter": true, "cousin": true, "neighbour": true, "neighbor": true,
+	"husband": true, "wife": true, "boyfriend": true, "girlfriend": true, "partner": true, "baby": true, "babysitter": true,
+	"nanny's": true, "grandmother": true, "grandfather": true, "mr": true, "mrs": true, "ms": true, "miss": true}
+
+// busyWords make a sentence about someone's time: "is susan busy", "can I call Bob".
+var busyWords = map[string]bool{"busy": true, "free": true, "available": true, "meeting": true, "call": true,
+	"calendar": true, "schedule": true, "appointment": true, "booked": true, "interrupt": true, "disturb": true}
+
+// plausiblePeople: an unknown person is asked about only when the words could be someone
+// the family knows — a kin word ("grandma", "uncle bob"), or one or two words in a sentence
+// about someone's time ("is susan busy"). "Where is Fiji?" and "what is Barack Obama doing"
+// are general questions.
+func plausiblePeople(b binding, n Normalized) bool {
+	for _, p := range b.problems {
+		if p.arg != "person" || p.why != "unknown" {
+			continue
+		}
+		w := strings.Fields(strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(p.value, "my "), "our "), "the "))
+		if len(w) == 0 || len(w) > 2 {
+			return false
+		}
+		if kinWords[w[0]] {
+			continue
+		}
+		busy := false
+		for _, t := range n.tokens() {
+			busy = busy || busyWords[t]
+		}
+		if !busy || len(w) > 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // problem is an argument the sentence got wrong or left out.
@@ -295,9 +350,9 @@ func (t *Table) bindRoom(b *binding, spec ArgSpec, raw string, ctx Context) {
 // doctrine is the one place where a sentence's grammar can overrule its pattern.
 func (t *Table) doctrine(in *Intent, b binding, rule *Rule, n Normalized, ctx Context) Decision {
 	if in.Acts() && (n.Question || n.Negated) {
-		why := "a question never actuates"
+		why := formNeverActs[FormQuestion]
 		if n.Negated {
-			why = "a negated command never actuates"
+			why = formNeverActs[FormNegated]
 		}
 		return t.fallTo(in, b, rule, n, ctx, why)
 	}
@@ -310,6 +365,7 @@ func (t *Table) fallTo(in *Intent, b binding, rule *Rule, n Normalized, ctx Cont
 	if target == "" {
 		d := t.ask(n, rule)
 		d.Doctrine = append([]string{why + ": " + in.Name + " becomes a general question"}, d.Doctrine...)
+		d.NotActed = why
 		return d
 	}
 	fb := t.byName[target]
@@ -328,6 +384,7 @@ func (t *Table) fallTo(in *Intent, b binding, rule *Rule, n Normalized, ctx Cont
 	}
 	d := t.settle(fb, t.bind(fb, captured, ctx), rule, n)
 	d.Doctrine = append([]string{fmt.Sprintf("%s: %s falls to the read %s", why, in.Name, fb.Name)}, d.Doctrine...)
+	d.NotActed = why
 	return d
 }
 

@@ -26,6 +26,8 @@ type vocab struct {
 	roomStarts  map[string]bool   // first words of room names and aliases (and their joined forms)
 	people      map[string]string // normalized name, alias, or possessive -> person name
 	expressions map[string]string // normalized phrase -> expression
+	exprStarts  map[string]bool   // first words of the expression phrases of more than one word
+	frameWords  map[string]bool   // first words of a home's own expressions that wordClasses does not know
 	exprAlt     string
 	labels      map[string]string // normalized timer label (and its plural) -> label
 	wake        wakeMatcher
@@ -69,8 +71,12 @@ func newVocab(h Home) vocab {
 			v.expressions[normalizeVocab(w)] = name
 		}
 	}
+	v.exprStarts = map[string]bool{}
 	for p := range v.expressions {
 		phrases = append(phrases, regexp.QuoteMeta(p))
+		if first, _, ok := strings.Cut(p, " "); ok {
+			v.exprStarts[first] = true
+		}
 	}
 	sort.Slice(phrases, func(i, j int) bool { // longest first, then alphabetical: stable output
 		if len(phrases[i]) != len(phrases[j]) {
@@ -79,6 +85,7 @@ func newVocab(h Home) vocab {
 		return phrases[i] < phrases[j]
 	})
 	v.exprAlt = strings.Join(phrases, "|")
+	v.frameWords = frameWordsOf(v)
 	v.wake = newWakeMatcher(h.WakePhrases, h.WakeSpellings, h.WakeFuzzy == nil || *h.WakeFuzzy)
 	if r, ok := findRoom(h.Rooms, h.DeviceRoom); ok {
 		v.deviceRoom = r.Name

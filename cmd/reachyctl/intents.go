@@ -110,6 +110,9 @@ func explain(w io.Writer, d intents.Decision) {
 	case d.Rule != nil:
 		fmt.Fprintf(w, "rule:      pattern %d of %s (%s): %s\n", d.Rule.Index, d.Rule.Intent, d.Rule.Where, d.Rule.Pattern)
 	}
+	if d.NotActed != "" {
+		fmt.Fprintf(w, "not acted: %s\n", d.NotActed)
+	}
 	for _, why := range d.Doctrine {
 		fmt.Fprintf(w, "why:       %s\n", why)
 	}

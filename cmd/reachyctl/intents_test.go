@@ -12,9 +12,27 @@ import (
 func TestRouteExplainsMentionsAndForm(t *testing.T) {
 	_, out, _ := ctl(t, "route", "Hey Richie, can you tell me if the AC is on in the bedroom?")
 	for _, want := range []string{"(wake phrase", "house.ac.get", "mentions:  device=ac rooms=bedroom", "form:      indirect",
-		"frame router", "builtin.yaml:", "an indirect question never actuates"} {
+		"frame router", "builtin.yaml:", "an indirect question, not a request"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("explanation lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestRouteSaysWhyASentenceDidNotAct: a sentence that speaks of an action without asking for
+// it now says why nothing was done.
+func TestRouteSaysWhyASentenceDidNotAct(t *testing.T) {
+	for _, tc := range []struct{ sentence, why string }{
+		{"It's 30 degrees in the bedroom.", "not acted: a statement, not a request"},
+		{"Yesterday you turned off the bedroom light.", "not acted: past tense, not a request"},
+		{"No need to turn on the study light.", "not acted: a negated command"},
+		{"Put the bedroom AC on fan mode.", "not acted: a mode or setting this home does not have"},
+		{"Mum said to turn off the kitchen light.", "not acted: reported speech, not a request"},
+		{"I'll switch the lounge light on later.", "not acted: future tense, not a request"},
+	} {
+		_, out, _ := ctl(t, "route", tc.sentence)
+		if !strings.Contains(out, tc.why) {
+			t.Errorf("%q: explanation lacks %q:\n%s", tc.sentence, tc.why, out)
 		}
 	}
 }

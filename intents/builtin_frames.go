@@ -1,0 +1,362 @@
+package intents
+
+import (
+	"strings"
+)
+
+// Frames for the built-in intents that are not about the house: stop, expressions, time,
+// date, help, hang-up and the three timer intents. Their whole-sentence patterns in
+// builtin.yaml run first (they are cheap and exact); a sentence they miss is decided here
+// from its mentions — the words that name the intent, words that may go with them, and
+// nothing else — and its form (command.go): "Be quiet for a second.", "Got the time,
+// Reachy?", "Forget the homework timer.", "The cookies need nine minutes, start a timer."
+
+// wordSet is a closed list of words.
+type wordSet map[string]bool
+
+func words2set(s string) wordSet {
+	out := wordSet{}
+	for _, w := range strings.Fields(s) {
+		out[w] = true
+	}
+	return out
+}
+
+// only reports whether every word of toks is in one of the sets, or is core.
+func only(toks []string, sets ...wordSet) bool {
+	for _, w := range toks {
+		ok := false
+		for _, s := range sets {
+			if s[w] {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func anyOf(toks []string, s wordSet) bool {
+	for _, w := range toks {
+		if s[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// Words that go with any built-in frame: articles, pronouns, politeness, time fillers.
+var frameFill = words2set("a an the it that this is are me us you your i we please now right just so okay ok " +
+	"can could would will do does tell give let know say kindly quick quickly again reachy jeeves love mate dear " +
+	"buddy darling sweetie honey pal")
+
+var (
+	stopCore = words2set("stop quiet quieter hush shush shh silence silent mute muted unmute enough shut zip sleep " +
+		"pipe")
+	stopTalk = words2set("talk talking speak speaking respond responding reply replying answer chat chatting " +
+		"say saying noise noises sound sounds yapping babbling rambling")
+	stopFill = words2set("there for second sec seconds moment minute minutes bit while audio speaker speakers " +
+		"volume responses response all be already up set go to touch button from settings yourself voice everything " +
+		"down more no one little until till said otherwise anything anymore any longer mode on off get make whoa " +
+		"trying hear news asleep baby sleeping hour next time wait hold dancing moving singing nodding that")
+	timeCore = words2set("time times clock hour")
+	timeFill = words2set("what whats current exact currently got have know check clock watch hour at on present " +
+		"moment precise like to want need asking show read out late how oclock o please by")
+	dateCore = words2set("date day month year weekday today todays monday tuesday wednesday thursday friday " +
+		"saturday sunday")
+	dateFill = words2set("what whats current which of week we in have check on todays today date day month year " +
+		"for is it the calendar")
+	helpCore = words2set("do help capable able skills abilities features commands good can")
+	helpFill = words2set("what kind kinds sort sorts type types of things stuff else are able to capable help " +
+		"with how skills abilities features commands good at all for exactly really actually list other " +
+		"should use ask anything tricks")
+	exprFill = words2set("show give do let see go on come bit of for with some moves move quick big bust then " +
+		"one try little face look be act make pull your best")
+	hangFill = words2set("call phone up hang end stop finish close drop cut off terminate disconnect leave quit " +
+		"video session line conversation chat teleport our my go ahead and on them her him we done all then " +
+		"bye goodbye want need to with")
+	hangNouns = words2set("call phone line session conversation chat teleport video")
+	hangVerbs = words2set("end stop finish close drop cut terminate leave quit disconnect")
+)
+
+// builtinFrame decides stop, time, date, help, expressions and hang-up from a sentence's
+// words and form, for a sentence no pattern matched.
+func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
+	if m.named {
+		return Decision{}, false // a light or the AC: the house frame's
+	}
+	toks := n.tokens()
+	if len(toks) == 0 || len(toks) > 14 || m.seen&wcBuiltinFrame == 0 {
+		return Decision{}, false
+	}
+	// The words decide which frame may apply (cheap); the form (the command rule) is read
+	// only for a sentence whose words fit one.
+	form := func() string {
+		m.withForm(n)
+		return m.Form
+	}
+	decide := func(name, why string, args map[string]string) (Decision, bool) {
+		in := t.byName[name]
+		if in == nil || in.Unavailable {
+			return Decision{}, false
+		}
+		d := t.decide(in, args, &Rule{Intent: name, Index: -1, Pattern: "built-in frame (intents/builtin_frames.go)", Where: in.where}, n)
+		d.Mentions = m.ref()
+		d.Doctrine = append(d.Doctrine, "frame: "+why+", form "+m.Form+": "+name)
+		return d, true
+	}
+	asks := func() bool {
+		f := form()
+		return f == FormQuestion || f == FormIndirect || f == FormImperative || f == FormStatement
+	}
+	switch {
+	case m.seen&(wcStopCore|wcStopTalk) != 0 && t.stopWords(toks, n, form):
+		return decide("robot.stop", "words that ask for quiet", map[string]string{})
+	case m.seen&wcDateCore != 0 && only(toks, dateFill, frameFill, dateCore) && !(len(toks) <= 2 && toks[0] == "day") &&
+		!hasPrefix(toks, []string{"do", "i", "have"}) && asks():
+		return decide("date.today", "a date word and nothing else", map[string]string{})
+	case m.seen&wcTimeCore != 0 && only(toks, timeFill, frameFill, timeCore) && asks():
+		return decide("time.now", "a time word and nothing else", map[string]string{})
+	case m.seen&wcHelpCore != 0 && (contains(toks, "you") || contains(toks, "your")) && only(toks, helpFill, frameFill) &&
+		(form() == FormQuestion || form() == FormIndirect):
+		return decide("help", "a question about what the robot can do", map[string]string{})
+	case m.seen&wcHangCore != 0 && hangUp(toks) && t.onlyOrPeople(toks, hangFill, frameFill) && form() == FormImperative:
+		return decide("session.end", "words that end a call", map[string]string{})
+	}
+	if m.seen&wcExpression == 0 || m.seen&wcStopCore != 0 {
+		return Decision{}, false
+	}
+	if e, ok := t.expressionIn(toks); ok {
+		rest := 0
+		for _, w := range toks {
+			if !exprFill[w] && !frameFill[w] && t.vocab.expressions[w] == "" {
+				rest++
+			}
+		}
+		if f := form(); rest <= 1 && (f == FormImperative || f == FormIndirect && (toks[0] == "show" || toks[0] == "let") ||
+			hasPrefix(toks, []string{"let", "me", "see"}) || hasPrefix(toks, []string{"let", "us", "see"})) {
+			return decide("robot.expression", "an expression the robot has", map[string]string{"expression": e})
+		}
+	}
+	return Decision{}, false
+}
+
+// timerFrameWords can make the timer frame apply.
+var timerFrameWords = []string{"timer", "timers", "countdown", "time", "longer", "left", "remaining"}
+
+// frameWordsOf holds the first words of a home's own expressions that wordClasses does not
+// know: with the built-in expressions only (most homes) it is empty, and the frames are
+// gated by the word classes mentions looks up anyway.
+func frameWordsOf(v vocab) map[string]bool {
+	out := map[string]bool{}
+	for w := range v.expressions {
+		if first, _, _ := strings.Cut(w, " "); wordClasses[first]&wcExpression == 0 {
+			out[first] = true
+		}
+	}
+	return out
+}
+
+// stopWords: a sentence that asks for quiet ("be quiet for a second", "stop right there",
+// "don't talk", "no talking", "mute the speaker", "go to sleep").
+func (t *Table) stopWords(toks []string, n Normalized, form func() string) bool {
+	switch {
+	case anyOf(toks, stopCore):
+		if !only(toks, stopCore, stopTalk, stopFill, frameFill) {
+			return false
+		}
+		if f := form(); f != FormImperative && !((f == FormStatement || f == FormPast) && contains(toks, "enough")) { // "enough already!"
+			return false
+		}
+		if contains(toks, "sleep") && !hasPrefix(stripRequestLeads(toks), []string{"go", "to", "sleep"}) {
+			return false
+		}
+		if contains(toks, "shut") && !contains(toks, "up") && !contains(toks, "off") && !contains(toks, "it") {
+			return false
+		}
+	case anyOf(toks, stopTalk) && (n.Negated || toks[0] == "no"):
+		// "don't talk", "please do not respond", "no talking"
+	default:
+		return false
+	}
+	return only(toks, stopCore, stopTalk, stopFill, frameFill)
+}
+
+// hangUp: "hang up", or a verb that ends something with a call word ("end the call").
+func hangUp(toks []string) bool {
+	for i, w := range toks {
+		if w == "hang" && i+1 < len(toks) && toks[i+1] == "up" {
+			return true
+		}
+	}
+	return anyOf(toks, hangVerbs) && anyOf(toks, hangNouns) || len(toks) <= 3 && contains(toks, "disconnect")
+}
+
+// expressionIn finds one of the robot's expressions in toks (a word or a phrase).
+func (t *Table) expressionIn(toks []string) (string, bool) {
+	for i, w := range toks {
+		if e, ok := t.vocab.expressions[w]; ok {
+			return e, true
+		}
+		if !t.vocab.exprStarts[w] {
+			continue // most words start no expression phrase: no string is built for them
+		}
+		for l := min(3, len(toks)-i); l >= 2; l-- {
+			if e, ok := t.vocab.expressions[strings.Join(toks[i:i+l], " ")]; ok {
+				return e, true
+			}
+		}
+	}
+	return "", false
+}
+
+// onlyOrPeople is only, where a person of the home may also be named ("hang up on mum").
+func (t *Table) onlyOrPeople(toks []string, sets ...wordSet) bool {
+	for _, w := range toks {
+		if t.vocab.people[w] == "" && !kinWords[w] && !only([]string{w}, sets...) {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	timerNouns  = words2set("timer timers countdown")
+	timerCancel = words2set("cancel delete remove clear kill dismiss abort forget scrap ditch nevermind stop end off rid")
+	timerStart  = words2set("set start make create add put begin get give need needs want run pop stick count time")
+	timerStatus = words2set("how long left remaining status check yet still go gone went done finished ring rang rung " +
+		"until till before ready longer much")
+	timerFill = words2set("the a an my our for of on up going me us please now i we you can could would will it that " +
+		"this there any all both every what which with called named about time is are was did does has have and then " +
+		"more another new quick just turn switch to by in pause paused resume extend snooze reset restart change move " +
+		"rename repeat")
+)
+
+// timerFrame decides the three timer intents from a sentence that names a timer: what is
+// asked (cancel, start, or how long is left), the duration and the label anywhere in it, and
+// its form. Only a request starts or cancels a timer; any other form reads.
+func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, bool) {
+	toks := n.tokens()
+	if m.named || m.seen&wcTimerFrame == 0 || len(toks) > 20 || !t.aboutTimer(n, toks) || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
+		return Decision{}, false // "should I set a timer?" asks for advice
+	}
+	view := strings.Fields(n.durations())
+	captured := map[string]string{}
+	unexplained := 0
+	for i, w := range view {
+		switch {
+		case strings.HasPrefix(w, "~"):
+			if _, ok := captured["duration"]; !ok {
+				captured["duration"] = w[1:]
+			}
+		case t.vocab.labels[w] != "":
+			if _, ok := captured["label"]; !ok {
+				captured["label"] = w
+			}
+		case timerNouns[w], timerCancel[w], timerStart[w], timerStatus[w], timerFill[w], frameFill[w]:
+		default:
+			if i > 0 && (view[i-1] == "and" || view[i-1] == "then") {
+				return Decision{}, false // "..., and call mom": a second request
+			}
+			unexplained++
+		}
+	}
+	if unexplained > 2 {
+		return Decision{}, false
+	}
+	form := t.timerForm(n, toks)
+	unsupported := anyOf(toks, timerUnsupported) || contains(toks, "add") && contains(toks, "to")
+	if form == FormImperative && (contains(toks, "or") || contains(toks, "either")) {
+		form = FormQuestion // "ten or fifteen minutes?": a choice offered is not a request to act
+		m.Alternatives = true
+	}
+	m.Form = form
+	name := "timer.status"
+	switch {
+	case form != FormImperative, unsupported:
+	case anyOf(toks, timerCancel) && !(contains(toks, "off") && (contains(toks, "go") || contains(toks, "gone") || contains(toks, "went"))):
+		name = "timer.cancel"
+	case anyOf(toks, timerStart) || !anyOf(toks, timerStatus):
+		name = "timer.start" // "set a pasta timer", "timer for the pasta", "a timer please": how long is asked
+	}
+	var kept map[string]string
+	in := t.byName[name]
+	if in == nil || in.Unavailable {
+		return Decision{}, false
+	}
+	kept = map[string]string{}
+	for k, v := range captured {
+		if _, ok := in.Arg(k); ok {
+			kept[k] = v
+		}
+	}
+	rule := &Rule{Intent: name, Index: -1, Pattern: "timer frame (intents/builtin_frames.go)", Where: in.where}
+	d := t.settle(in, t.bind(in, kept, ctx), rule, n)
+	d.Mentions = m.ref()
+	d.Doctrine = append([]string{"frame: a timer, form " + form + ": " + name}, d.Doctrine...)
+	switch {
+	case unsupported && form == FormImperative:
+		d.NotActed = "a timer operation this home does not have"
+	case form != FormImperative && (anyOf(toks, timerCancel) || anyOf(toks, timerStart)):
+		d.NotActed = formNeverActs[form]
+	}
+	return d, true
+}
+
+// aboutTimer: the sentence names a timer, or times something ("time the tea for four
+// minutes"), or asks how long a labelled timer has left ("how much longer on the rice?").
+func (t *Table) aboutTimer(n Normalized, toks []string) bool {
+	if anyOf(toks, timerNouns) {
+		return true
+	}
+	if lead := stripRequestLeads(toks); len(lead) > 1 && lead[0] == "time" && strings.Contains(n.durations(), "~") {
+		return true
+	}
+	if !contains(toks, "longer") && !contains(toks, "left") && !contains(toks, "remaining") {
+		return false
+	}
+	for _, w := range toks {
+		if t.vocab.labels[w] != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// timerUnsupported are things done to a timer that timers here cannot do: such a sentence
+// reads the timers rather than starting a new one ("add 5 minutes to the pasta timer").
+var timerUnsupported = words2set("pause paused resume extend snooze reset restart change move rename repeat")
+
+// adviceLeads open a question that asks what to do ("should I ...").
+var adviceLeads = words2set("should shall would could can may might must")
+
+// timerForm is the form of a timer sentence: across its clauses ("the cookies need nine
+// minutes, start a timer"), a request in one clause with statements around it is a request;
+// any clause that is negated, reported, conditional, in the past or the future is not.
+func (t *Table) timerForm(n Normalized, toks []string) string {
+	whole := commandForm(toks, n)
+	if whole == FormImperative || !mayBeCompound(n) {
+		return whole
+	}
+	form := whole
+	request := false
+	for _, c := range t.clauses(n) {
+		ct := c.tokens()
+		switch f := commandForm(ct, c); f {
+		case FormImperative:
+			// Only a clause that names the timer or what to do with it asks: "a quarter" in
+			// "set for an hour and a quarter" is part of a duration.
+			request = request || anyOf(ct, timerNouns) || anyOf(ct, timerStart) || anyOf(ct, timerCancel)
+		case FormStatement:
+		default:
+			return f
+		}
+	}
+	if request {
+		return FormImperative
+	}
+	return form
+}
