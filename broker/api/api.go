@@ -60,6 +60,7 @@ const (
 	CodeSessionBusy  = "session_busy"  // 409: another owner is connected to this robot
 	CodeNoSession    = "no_session"    // 409: join first
 	CodeRobotRefused = "robot_refused" // 502: the robot answered the action with an error
+	CodeQuietTime    = "quiet_time"    // 409: the robot's room asked for quiet ("be quiet for an hour"); join later
 )
 
 // IntentView is one entry of GET /v1/intents: an intent this caller may call.

@@ -173,6 +173,9 @@ func (c *Console) act(ctx context.Context, p Person, device, kind, arg string, m
 // and announces who joined, with a chime. One session per robot.
 func (c *Console) join(ctx context.Context, p Person, device string) error {
 	now := c.d.Now()
+	if err := c.quietTime(device, now); err != nil {
+		return err
+	}
 	c.mu.Lock()
 	if s := c.sessions[device]; s != nil {
 		c.mu.Unlock()
