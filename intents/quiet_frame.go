@@ -130,6 +130,9 @@ func (t *Table) quietDecision(n Normalized, m Mentions, args map[string]string, 
 	if in == nil || in.Unavailable {
 		return Decision{}, false
 	}
+	if m.Form == "" {
+		m.withForm(n) // "don't talk until I say so": the negation asks for quiet
+	}
 	rule := &Rule{Intent: IntentQuiet, Index: -1, Pattern: "quiet frame (intents/quiet_frame.go)", Where: in.where}
 	d := t.settle(in, t.bind(in, args, Context{}), rule, n)
 	d.Mentions = m.ref()

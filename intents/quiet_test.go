@@ -2,6 +2,7 @@ package intents
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -68,11 +69,17 @@ func TestQuietTimeLengths(t *testing.T) {
 func TestOnlyACommandSetsQuietTime(t *testing.T) {
 	tb := demo(t)
 	asks := []string{"be quiet for an hour", "mute", "don't talk until I say so", "shush", "be quiet", "you can talk again",
-		"unmute", "be quiet for the rest of the night"}
+		"unmute", "be quiet for the rest of the night", "mute yourself for 20 minutes", "stop talking until further notice",
+		"go into quiet mode", "talk again"}
 	forms := []string{"I wish you'd %s", "she said %s", "mum said to %s", "if the baby wakes up, %s", "yesterday you said %s",
-		"should I tell you to %s?", "no need to %s", "I'll tell you to %s later"}
+		"should I tell you to %s?", "no need to %s", "I'll tell you to %s later", "the teacher said %s",
+		"when the baby is asleep, %s", "unless I say so, %s", "did I tell you to %s?", "my brother told me to tell you to %s",
+		"it would be nice if you'd %s", "I hope you %s", "don't %s", "you don't have to %s", "I'm going to tell you to %s"}
 	for _, a := range asks {
 		for _, f := range forms {
+			if strings.HasPrefix(f, "don't") && strings.HasPrefix(a, "don't") {
+				continue
+			}
 			s := fmt.Sprintf(f, a)
 			if d := tb.Route(s, Context{}); d.Intent == IntentQuiet {
 				t.Errorf("%q set quiet time: %v (%v)", s, d.Args, d.Doctrine)
