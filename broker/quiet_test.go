@@ -131,9 +131,17 @@ func TestQuietTime(t *testing.T) {
 	if resp := join(); resp.status != 200 {
 		t.Fatalf("join after quiet time: %d %s", resp.status, resp.body)
 	}
+	// Quiet time that starts during a session: the goodbye is the chime alone.
+	say("Mute, the baby's asleep.", "robot.quiet")
 	if resp := r.post(t, tok, "leave", map[string]any{}); resp.status != 200 {
 		t.Fatalf("leave: %d %s", resp.status, resp.body)
 	}
+	for _, s := range r.synth.said() {
+		if strings.Contains(s, "has left") {
+			t.Fatalf("the console spoke %q in quiet time", s)
+		}
+	}
+	say("okay reachy, you can speak again", "robot.quiet")
 
 	// A length: over by itself when it is.
 	say("Mute for twenty minutes.", "robot.quiet")

@@ -201,6 +201,15 @@ func (c *Console) quietTime(device string, now time.Time) error {
 		msg: device + " is in quiet time for " + forAnother(until.Sub(now)) + ": the room asked not to be disturbed. Try again later."}
 }
 
+// quiet reports whether device is in quiet time now.
+func (c *Console) quiet(device string) bool {
+	if c.d.QuietUntil == nil {
+		return false
+	}
+	_, q := c.d.QuietUntil(device)
+	return q
+}
+
 // forAnother says how long is left, as a person would: "another 12 minutes", "about 3 hours".
 func forAnother(d time.Duration) string {
 	mins := int((d + time.Minute - 1) / time.Minute)

@@ -214,7 +214,7 @@ func (c *Console) join(ctx context.Context, p Person, device string) error {
 // chime alone still plays: the room always hears that someone joined.
 func (c *Console) announce(ctx context.Context, device, sentence string) {
 	var wav []byte
-	if c.d.Synthesize != nil {
+	if c.d.Synthesize != nil && !c.quiet(device) { // quiet time: the chime alone
 		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		w, err := c.d.Synthesize(sctx, sentence)
 		cancel()
