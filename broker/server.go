@@ -25,6 +25,7 @@ import (
 	"github.com/reachy-broker/reachy-broker/broker/hostname"
 	"github.com/reachy-broker/reachy-broker/broker/link"
 	"github.com/reachy-broker/reachy-broker/broker/mcp"
+	"github.com/reachy-broker/reachy-broker/broker/quiet"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/redact"
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -68,6 +69,7 @@ type Deps struct {
 	Reloads     ReloadStatus // nil: the table is never reloaded (tests)
 	Link        link.Options
 	Announcer   *announce.Announcer // nil: POST /v1/announcements answers busy; a nil Redact gets the reply boundary
+	Quiet       *quiet.Times        // the robots' quiet times (robot.quiet); nil: the broker's own, on Now
 	People      PersonIdentifier    // the console's identity source (the tailnet); nil: DevOwner on loopback
 	DevOwner    string              // loopback dev mode: every loopback connection is this owner (--dev-owner)
 	Logger      *slog.Logger
@@ -135,6 +137,15 @@ func New(d Deps) (*Broker, error) {
 	d.Handlers = maps.Clone(d.Handlers)
 	if d.Handlers == nil {
 		d.Handlers = map[string]intents.Handler{}
+	}
+	if d.Quiet == nil {
+		d.Quiet = quiet.New(d.Now)
+	}
+	if d.Announcer != nil && d.Announcer.Quiet == nil {
+		d.Announcer.Quiet = d.Quiet.Quiet // quiet time: an announcement is the chime alone
+	}
+	if _, ok := d.Handlers[quiet.HandlerType]; !ok {
+		d.Handlers[quiet.HandlerType] = d.Quiet.Handler(d.Handlers["robot.stop"])
 	}
 	if d.Link.Logger == nil {
 		d.Link.Logger = d.Logger

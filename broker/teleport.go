@@ -71,6 +71,7 @@ func (b *Broker) newConsole() (*console.Console, error) {
 			}
 			return t
 		},
+		QuietUntil:  b.d.Quiet.Until,
 		IdleTimeout: cfg.Teleport.IdleTimeout,
 		JoinTimeout: cfg.Teleport.JoinTimeout,
 		MaxTalk:     cfg.Teleport.MaxTalk,

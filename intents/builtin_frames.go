@@ -113,6 +113,13 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 		f := form()
 		return f == FormQuestion || f == FormIndirect || f == FormImperative || f == FormStatement
 	}
+	if m.seen&(wcStopCore|wcStopTalk) != 0 {
+		if args, why, ok := t.quietFrame(toks, n, form); ok {
+			if d, ok := t.quietDecision(n, m, args, why); ok {
+				return d, true
+			}
+		}
+	}
 	switch {
 	case m.seen&(wcStopCore|wcStopTalk) != 0 && t.stopWords(toks, n, form):
 		return decide("robot.stop", "words that ask for quiet", map[string]string{})

@@ -147,6 +147,12 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 		if len(decisions) > 0 && sameRequest(decisions[len(decisions)-1], d) {
 			continue // "stop, stop": the same request said twice is one
 		}
+		if len(decisions) > 0 {
+			if q, ok := quieter(decisions[len(decisions)-1], d); ok {
+				decisions[len(decisions)-1] = q // "stop, be quiet for an hour": one request for quiet time
+				continue
+			}
+		}
 		decisions = append(decisions, d)
 		if len(decisions) > 1 && (t.wouldAct(d) || t.wouldAct(decisions[0])) {
 			break // two requests, one of them an action: nothing more to learn
@@ -154,6 +160,12 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 	}
 	if len(decisions) == 1 {
 		d := decisions[0]
+		if d.Intent == "robot.stop" && sleeperIn(afterthoughts) {
+			// "the baby's asleep, shush": the reason makes the quiet last.
+			if q, ok := t.quietDecision(n, Mentions{Form: FormImperative}, map[string]string{"state": "on"}, "a stop word with a sleeper as the reason"); ok {
+				d = q
+			}
+		}
 		d.Normalized = n
 		if len(afterthoughts) > 0 {
 			d.Doctrine = append(d.Doctrine, fmt.Sprintf("compound sentence: %q left out as afterthoughts (vocative, tag, reason): one request", afterthoughts))

@@ -66,6 +66,9 @@ type Announcer struct {
 	Expression string        // sent after the speech; default none
 	Timeout    time.Duration // per robot; default 10 s
 	Log        *slog.Logger
+	// Quiet reports whether a robot is in quiet time ("be quiet for an hour"): it hears the
+	// attention chime only, not the words. nil: no robot is ever quiet.
+	Quiet func(device string) bool
 }
 
 // Announce speaks text on the named robot (or, with all, on every connected robot) on
@@ -130,8 +133,12 @@ func (a *Announcer) Announce(ctx context.Context, by string, req api.AnnounceReq
 		timeout = 10 * time.Second
 	}
 	for _, dev := range targets {
+		play := wav
+		if a.Quiet != nil && a.Quiet(dev) {
+			play = nil // quiet time: the chime alone
+		}
 		sctx, cancel := context.WithTimeout(ctx, timeout)
-		ack, err := a.Link.Send(sctx, dev, api.LinkMessage{Type: api.LinkPlay, ID: id + "-" + dev, Play: &api.LinkPlayAction{WAV: wav, Chime: true}})
+		ack, err := a.Link.Send(sctx, dev, api.LinkMessage{Type: api.LinkPlay, ID: id + "-" + dev, Play: &api.LinkPlayAction{WAV: play, Chime: true}})
 		cancel()
 		if err != nil || !ack.OK {
 			a.log().Warn("announcement not played", "device", dev, "err", err, "code", ack.Code)

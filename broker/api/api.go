@@ -61,6 +61,7 @@ const (
 	CodeNoSession    = "no_session"    // 409: join first
 	CodeRobotRefused = "robot_refused" // 502: the robot answered the action with an error
 	CodeNotAnnounced = "not_announced" // 503: the robot did not play the join chime and announcement in time; no session
+	CodeQuietTime    = "quiet_time"    // 409: the robot's room asked for quiet ("be quiet for an hour"); join later
 )
 
 // IntentView is one entry of GET /v1/intents: an intent this caller may call.

@@ -15,6 +15,7 @@ package console
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -77,6 +78,9 @@ type Deps struct {
 	Audit func(ctx context.Context, a Action) error
 	// LastTurn is the time of a robot's last turn (zero: none); never what was said.
 	LastTurn func(ctx context.Context, device string) time.Time
+	// QuietUntil reports whether a robot is in quiet time, and until when: a join is refused
+	// then (it would speak in the room). nil: never.
+	QuietUntil func(device string) (time.Time, bool)
 
 	IdleTimeout time.Duration // a session with no action and nothing heard ends; default 10 min
 	JoinTimeout time.Duration // the robot must play the join announcement within this; default 20 s
@@ -188,4 +192,40 @@ func (c *Console) send(ctx context.Context, device string, m api.LinkMessage) er
 		return &consoleError{status: http.StatusBadGateway, code: api.CodeRobotRefused, msg: "the robot refused: " + ack.Code}
 	}
 	return nil
+}
+
+// quietTime refuses a join while the robot's room has asked for quiet ("be quiet for an
+// hour"): joining would announce the caller in the room. The refusal is audited; the page
+// shows the sentence.
+func (c *Console) quietTime(device string, now time.Time) error {
+	if c.d.QuietUntil == nil {
+		return nil
+	}
+	until, quiet := c.d.QuietUntil(device)
+	if !quiet {
+		return nil
+	}
+	return &consoleError{status: http.StatusConflict, code: api.CodeQuietTime,
+		msg: device + " is in quiet time for " + forAnother(until.Sub(now)) + ": the room asked not to be disturbed. Try again later."}
+}
+
+// quiet reports whether device is in quiet time now.
+func (c *Console) quiet(device string) bool {
+	if c.d.QuietUntil == nil {
+		return false
+	}
+	_, q := c.d.QuietUntil(device)
+	return q
+}
+
+// forAnother says how long is left, as a person would: "another 12 minutes", "about 3 hours".
+func forAnother(d time.Duration) string {
+	mins := int((d + time.Minute - 1) / time.Minute)
+	switch {
+	case mins <= 1:
+		return "another minute"
+	case mins < 90:
+		return fmt.Sprintf("another %d minutes", mins)
+	}
+	return fmt.Sprintf("about %d hours", (mins+30)/60)
 }

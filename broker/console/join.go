@@ -30,6 +30,9 @@ const EndNotAnnounced = "not_announced"
 // keeps speaking, playback fails, the link is down) ends the join with not_announced.
 func (c *Console) join(ctx context.Context, p Person, device string) error {
 	now := c.d.Now()
+	if err := c.quietTime(device, now); err != nil {
+		return err // the room asked for quiet: nobody joins until it ends
+	}
 	c.mu.Lock()
 	if s := c.sessions[device]; s != nil {
 		c.mu.Unlock()
@@ -168,7 +171,7 @@ func notAnnounced(last string) error {
 // alone still plays: the room always hears that someone joined or left.
 func (c *Console) announcement(ctx context.Context, sentence string) []byte {
 	var wav []byte
-	if c.d.Synthesize != nil {
+	if c.d.Synthesize != nil && sentence != "" {
 		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		w, err := c.d.Synthesize(sctx, sentence)
 		cancel()
@@ -183,8 +186,11 @@ func (c *Console) announcement(ctx context.Context, sentence string) []byte {
 	return wav
 }
 
-// announce plays a sentence after the chime, once (who left).
+// announce plays a sentence after the chime, once (who left); in quiet time the chime alone.
 func (c *Console) announce(ctx context.Context, device, sentence string) {
+	if c.quiet(device) {
+		sentence = ""
+	}
 	if err := c.send(ctx, device, api.LinkMessage{Type: api.LinkPlay, Play: &api.LinkPlayAction{WAV: c.announcement(ctx, sentence), Chime: true}}); err != nil {
 		c.log.Warn("console: announcement not played", "device", device, "err", err)
 	}

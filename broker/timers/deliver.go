@@ -101,7 +101,10 @@ func (s *Service) deliverRing(ctx context.Context, dev string, a *attempt) {
 	if err := s.d.Audit(ctx, s.record(dev, t, "ok", "")); err != nil {
 		s.log.Error("audit write failed: the timer does not ring now", "err", err)
 	} else {
-		wav := s.voice(ctx, a.text)
+		var wav []byte // the hub's chime alone
+		if a.n == 1 || s.d.Quiet == nil || !s.d.Quiet(dev) {
+			wav = s.voice(ctx, a.text) // a repeat in quiet time is the chime alone
+		}
 		ack, err := s.send(ctx, dev, api.LinkMessage{Type: api.LinkRing, ID: fmt.Sprintf("%s-%d", t.ID, a.n),
 			Ring: &api.LinkRingAction{TimerID: t.ID, WAV: wav, Repeat: a.n}})
 		switch {

@@ -70,6 +70,9 @@ type Deps struct {
 	Audit    func(context.Context, Record) error // required: no ring without its record
 	RoomOf   func(device string) string          // a device's configured room
 	FollowUp func(device string)                 // opens the device's follow-up window (say "stop" without the wake phrase)
+	// Quiet reports whether a robot is in quiet time: a timer's repeated rings are its chime
+	// alone there (the first ring keeps its sentence). nil: no robot is ever quiet.
+	Quiet    func(device string) bool
 	Settings Settings
 	Logger   *slog.Logger
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/reachy-broker/reachy-broker/broker"
 	"github.com/reachy-broker/reachy-broker/broker/announce"
+	"github.com/reachy-broker/reachy-broker/broker/quiet"
 	"github.com/reachy-broker/reachy-broker/broker/timers"
 	"github.com/reachy-broker/reachy-broker/cmd/internal/buildinfo"
 	"github.com/reachy-broker/reachy-broker/intents"
@@ -246,7 +247,9 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 	// the service and keeps the timers that survived a restart.
 	var b *broker.Broker
 	redactText := broker.SpeakableText(deps.Redactor) // the same two passes as a reply
+	deps.Quiet = quiet.New(time.Now)                  // quiet time ("be quiet for an hour"): announcements and repeated rings chime only
 	tsvc, err := timers.Open(ctx, timers.Deps{DB: state.DB(), Synth: deps.Synthesizer, Redact: redactText, Audit: broker.TimerAudit(state),
+		Quiet: deps.Quiet.Quiet,
 		RoomOf: func(device string) string {
 			if r := cfg.DeviceRoom(device); r != "" {
 				return r

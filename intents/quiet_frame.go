@@ -1,0 +1,163 @@
+package intents
+
+import "strings"
+
+// Quiet time (robot.quiet). A stop word on its own ("be quiet", "shush", "quiet for a
+// second") stops the speech of the moment: robot.stop. The same words with something that
+// makes the quiet LAST ask for quiet time: a mute word ("mute", "be muted"), a length ("for an
+// hour", "for the next 20 minutes"), "until I say so" / "until further notice", "for the rest
+// of the night", "for a while", quiet or silent mode, or a sleeper as the reason ("the baby's
+// asleep, shush"). "You can talk again", "unmute", "quiet time is over" end it (state off).
+// The command rule decides as for every frame: "I wish you'd be quiet" and "she said be
+// quiet" set nothing.
+
+// IntentQuiet is quiet time: state on (an optional duration) or off.
+const IntentQuiet = "robot.quiet"
+
+// Quiet time lasts from one minute to twelve hours; without a length it lasts until it is
+// ended, at most the longest.
+const (
+	MinQuietSeconds = 60
+	MaxQuietSeconds = 12 * 60 * 60
+)
+
+var (
+	quietMute    = words2set("mute muted")
+	quietModes   = words2set("mode time")
+	quietEnds    = words2set("over off end ended finished done")
+	quietSleeper = words2set("asleep sleeping napping nap")
+	// quietUntil may follow "until" / "till" to the end of the sentence: "until I say so",
+	// "until said otherwise", "until further notice", "till I tell you".
+	quietUntil = words2set("i we say says said tell tells told you so otherwise further notice it is ok okay to " +
+		"again can may talk speak morning tomorrow then back")
+	// quietRest: "for the rest of the day", "for the night", "for tonight".
+	quietRest = words2set("rest of the day night evening afternoon morning tonight today whole")
+	// quietMoments are lengths said as "a moment": "quiet for a second" stops the moment only.
+	quietMoments = words2set("a an second sec secs seconds moment mo tick bit minute min jiffy little")
+	// quietModeVerbs put the robot into quiet mode: "turn on quiet mode", "go into silent mode".
+	quietModeVerbs = words2set("turn switch put on enable activate start go into in the")
+	// quietEndFill are the other words of "you can talk again", "start talking again".
+	quietEndFill = words2set("unmute unmuted yourself again now start back to me us you can may ok okay all turn time mode quiet silent is over " +
+		"off end ended finished done")
+)
+
+// quietFrame decides robot.quiet from a sentence with a stop or talk word (the word classes
+// gate it, as every built-in frame). It returns false for a sentence that is not about quiet
+// time: the stop frame then reads it.
+func (t *Table) quietFrame(toks []string, n Normalized, form func() string) (map[string]string, string, bool) {
+	if quietEnd(toks) {
+		if n.Negated || !only(toks, quietEndFill, quietMute, stopTalk, frameFill) {
+			return nil, "", false
+		}
+		if f := form(); f != FormImperative && f != FormStatement {
+			return nil, "", false // "she said you can talk again", "I wish you could talk again"
+		}
+		return map[string]string{"state": "off"}, "words that end quiet time", true
+	}
+	// Take the lasting parts off: what is left must be a sentence the stop frame accepts.
+	words, duration, lasting := quietLasting(strings.Fields(n.durations()))
+	for _, w := range words {
+		lasting = lasting || quietMute[w] || quietSleeper[w]
+	}
+	if !lasting || !t.stopWords(words, n, form) {
+		return nil, "", false
+	}
+	args := map[string]string{"state": "on"}
+	if duration != "" {
+		args["duration"] = duration
+	}
+	return args, "words that ask for quiet that lasts", true
+}
+
+// quietEnd: the sentence speaks of ending quiet ("unmute", "you can talk again", "quiet
+// time is over") and holds no word that asks for quiet.
+func quietEnd(toks []string) bool {
+	switch {
+	case contains(toks, "unmute") || contains(toks, "unmuted"):
+		return true
+	case (contains(toks, "quiet") || contains(toks, "silent") || anyOf(toks, quietMute)) && anyOf(toks, quietModes) && anyOf(toks, quietEnds):
+		return true // "quiet time is over", "turn quiet mode off"
+	}
+	for _, w := range toks {
+		if stopCore[w] {
+			return false // "stop talking again", "be quiet again"
+		}
+	}
+	return anyOf(toks, stopTalk) && contains(toks, "again")
+}
+
+// quietLasting takes the parts that make quiet last off a duration view: a length (not a
+// moment), "until ...", "for the rest of the night", "for a while", quiet or silent mode. It
+// returns the words left, the length (a duration phrase for the argument) and whether any
+// part made the quiet last.
+func quietLasting(view []string) (rest []string, duration string, lasting bool) {
+	rest = make([]string, 0, len(view))
+	for i := 0; i < len(view); i++ {
+		w := view[i]
+		switch {
+		case strings.HasPrefix(w, "~"):
+			phrase := strings.Split(w[1:], "_")
+			if phrase[len(phrase)-1] == "while" {
+				lasting = true // "for a while": until it is ended
+			} else if !only(phrase, quietMoments) && duration == "" {
+				duration, lasting = w[1:], true
+			}
+			if len(rest) > 0 && rest[len(rest)-1] == "for" {
+				rest = rest[:len(rest)-1]
+			}
+			continue
+		case (w == "until" || w == "till" || w == "unless") && i+1 < len(view) && only(view[i+1:], quietUntil, frameFill):
+			return rest, duration, true
+		case w == "for" && i+1 < len(view) && only(view[i+1:], quietRest, frameFill) && anyOf(view[i+1:], quietRest):
+			return rest, duration, true
+		case (w == "quiet" || w == "silent" || w == "mute") && i+1 < len(view) && quietModes[view[i+1]]:
+			lasting = true
+			for len(rest) > 0 && quietModeVerbs[rest[len(rest)-1]] {
+				rest = rest[:len(rest)-1] // "turn on quiet mode": the mode is the request
+			}
+			rest = append(rest, "quiet")
+			i++
+			continue
+		}
+		rest = append(rest, w)
+	}
+	return rest, duration, lasting
+}
+
+// quietDecision binds quiet time's arguments (the length to whole seconds) and says why.
+func (t *Table) quietDecision(n Normalized, m Mentions, args map[string]string, why string) (Decision, bool) {
+	in := t.byName[IntentQuiet]
+	if in == nil || in.Unavailable {
+		return Decision{}, false
+	}
+	if m.Form == "" {
+		m.withForm(n) // "don't talk until I say so": the negation asks for quiet
+	}
+	rule := &Rule{Intent: IntentQuiet, Index: -1, Pattern: "quiet frame (intents/quiet_frame.go)", Where: in.where}
+	d := t.settle(in, t.bind(in, args, Context{}), rule, n)
+	d.Mentions = m.ref()
+	d.Doctrine = append([]string{"frame: " + why + ", form " + m.Form + ": " + IntentQuiet}, d.Doctrine...)
+	return d, true
+}
+
+// quieter: a stop and a request for quiet time said together ("stop, be quiet for an hour")
+// are one request for quiet time.
+func quieter(a, b Decision) (Decision, bool) {
+	switch {
+	case a.Intent == "robot.stop" && b.Intent == IntentQuiet && b.Args["state"] == "on":
+		return b, true
+	case b.Intent == "robot.stop" && a.Intent == IntentQuiet && a.Args["state"] == "on":
+		return a, true
+	}
+	return Decision{}, false
+}
+
+// sleeperIn: an afterthought says someone is asleep ("the baby's asleep").
+func sleeperIn(afterthoughts []string) bool {
+	for _, a := range afterthoughts {
+		if anyOf(strings.Fields(a), quietSleeper) {
+			return true
+		}
+	}
+	return false
+}
