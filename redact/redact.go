@@ -427,20 +427,9 @@ func replaceTokenRuns(text string) (string, bool) {
 // random base64 switches about two times in three, "PascalCaseWords" or
 // "state-of-the-art-2024" far less.
 func randomLooking(m string) bool {
-	classOf := func(c byte) int {
-		switch {
-		case c >= 'a' && c <= 'z':
-			return 1
-		case c >= 'A' && c <= 'Z':
-			return 2
-		case c >= '0' && c <= '9':
-			return 3
-		}
-		return 0
-	}
 	n, switches, hasDigit, prev := 0, 0, false, 0
 	for i := 0; i < len(m); i++ {
-		c := classOf(m[i])
+		c := charClass(m[i])
 		if c == 0 {
 			continue
 		}

@@ -134,16 +134,14 @@ func decodeJSON(r *http.Request, v any) error {
 	return nil
 }
 
-// mine checks that p holds device's session.
+// mine checks that p holds device's session and that it is live.
 func (c *Console) mine(p Person, device string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s := c.sessions[device]
+	s, err := c.heldBy(p, device)
 	switch {
-	case s == nil:
-		return &consoleError{status: http.StatusConflict, code: api.CodeNoSession, msg: "join the robot first"}
-	case !strings.EqualFold(s.owner.Login, p.Login):
-		return &consoleError{status: http.StatusConflict, code: api.CodeSessionBusy, msg: displayName(s.owner) + " is connected to this robot"}
+	case err != nil:
+		return err
 	case !s.live:
 		return &consoleError{status: http.StatusConflict, code: api.CodeNoSession, msg: "the robot has not announced you yet"}
 	}
@@ -155,14 +153,20 @@ func (c *Console) mine(p Person, device string) error {
 func (c *Console) holder(p Person, device string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	_, err := c.heldBy(p, device)
+	return err
+}
+
+// heldBy returns device's session if p holds it; c.mu is held.
+func (c *Console) heldBy(p Person, device string) (*session, error) {
 	s := c.sessions[device]
 	switch {
 	case s == nil:
-		return &consoleError{status: http.StatusConflict, code: api.CodeNoSession, msg: "join the robot first"}
+		return nil, &consoleError{status: http.StatusConflict, code: api.CodeNoSession, msg: "join the robot first"}
 	case !strings.EqualFold(s.owner.Login, p.Login):
-		return &consoleError{status: http.StatusConflict, code: api.CodeSessionBusy, msg: displayName(s.owner) + " is connected to this robot"}
+		return nil, &consoleError{status: http.StatusConflict, code: api.CodeSessionBusy, msg: displayName(s.owner) + " is connected to this robot"}
 	}
-	return nil
+	return s, nil
 }
 
 func (c *Console) audit(ctx context.Context, a Action) error {
