@@ -180,7 +180,14 @@ func TestKilledMidActuationIsAnsweredByReadBack(t *testing.T) {
 	if n := z.Sets("office_light"); n != 1 {
 		t.Fatalf("the office light got %d set commands", n)
 	}
-	st, err := DialControl(context.Background(), dir) // the running broker's state, as reachyctl reads it
+	// The running broker's state, as reachyctl reads it; its socket may still be starting
+	// (the child says "listening" when its API is up).
+	var st *ControlClient
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if st, err = DialControl(context.Background(), dir); err == nil || time.Now().After(deadline) {
+			break
+		}
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/reachy-broker/reachy-broker/broker"
 )
 
 // frozenFS is an ext4 image loop-mounted in a temporary directory, which the test can
@@ -91,7 +89,7 @@ func TestAFrozenStateDiskDoesNotFreezeTheBroker(t *testing.T) {
 	dir := filepath.Join(fs.dir, "state")
 	p := startBrokerProcess(t, "--dev", "--listen", "127.0.0.1:0", "--admin", "127.0.0.1:0", "--state-dir", dir)
 	ctx := context.Background()
-	ctl, err := broker.DialControl(ctx, dir)
+	ctl, err := dialControl(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}

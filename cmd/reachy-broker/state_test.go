@@ -167,7 +167,7 @@ func TestAnOperatorsSqlite3CannotSplitTheBrokerFromItsState(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state")
 	p := startBrokerProcess(t, "--dev", "--listen", "127.0.0.1:0", "--admin", "127.0.0.1:0", "--state-dir", dir)
 	ctx := context.Background()
-	ctl, err := broker.DialControl(ctx, dir)
+	ctl, err := dialControl(ctx, dir)
 	if err != nil {
 		t.Fatalf("reachyctl's way in: %v\n%s", err, p.log)
 	}
@@ -265,5 +265,15 @@ func TestAnOperatorsSqlite3CannotSplitTheBrokerFromItsState(t *testing.T) {
 	}
 	if n, _ := strconv.Atoi(out[strings.LastIndex(out, "\n")+1:]); n != turns {
 		t.Errorf("the audit log holds %d settled light actuations, want %d", n, turns)
+	}
+}
+
+// dialControl reaches a started broker's control socket, waiting (bounded) for it to listen.
+func dialControl(ctx context.Context, dir string) (*broker.ControlClient, error) {
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		c, err := broker.DialControl(ctx, dir)
+		if err == nil || time.Now().After(deadline) {
+			return c, err
+		}
 	}
 }
