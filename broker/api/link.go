@@ -69,18 +69,21 @@ type LinkMessage struct {
 	Type string `json:"type"`
 	ID   string `json:"id,omitempty"`
 
-	Play       *LinkPlayAction     `json:"play,omitempty"`
-	Expression string              `json:"expression,omitempty"`
-	Look       *LinkLookAction     `json:"look,omitempty"`
-	Presence   *LinkPresenceAction `json:"presence,omitempty"`
-	Timers     []LinkTimer         `json:"timers,omitempty"`
-	Ring       *LinkRingAction     `json:"ring,omitempty"`
+	Play       *LinkPlayAction      `json:"play,omitempty"`
+	Expression string               `json:"expression,omitempty"`
+	Look       *LinkLookAction      `json:"look,omitempty"`
+	Presence   *LinkPresenceAction  `json:"presence,omitempty"`
+	Timers     []LinkTimer          `json:"timers,omitempty"`
+	Ring       *LinkRingAction      `json:"ring,omitempty"`
+	CallOffer  *LinkCallOfferAction `json:"call_offer,omitempty"`
+	CallEnd    *LinkCallEndAction   `json:"call_end,omitempty"`
 
-	Ack   *LinkAckBody   `json:"ack,omitempty"`
-	State string         `json:"state,omitempty"`
-	Heard *LinkHeardBody `json:"heard,omitempty"`
-	Rang  []string       `json:"rang,omitempty"` // timer IDs the hub rang itself
-	Hello *LinkHelloBody `json:"hello,omitempty"`
+	Ack       *LinkAckBody       `json:"ack,omitempty"`
+	State     string             `json:"state,omitempty"`
+	Heard     *LinkHeardBody     `json:"heard,omitempty"`
+	Rang      []string           `json:"rang,omitempty"` // timer IDs the hub rang itself
+	Hello     *LinkHelloBody     `json:"hello,omitempty"`
+	CallEnded *LinkCallEndedBody `json:"call_ended,omitempty"`
 }
 
 // LinkPlayAction is sound for the robot's speaker. The hub acks a play once it has started
@@ -135,6 +138,8 @@ type LinkRingAction struct {
 type LinkAckBody struct {
 	OK   bool   `json:"ok"`
 	Code string `json:"code,omitempty"` // one of the LinkErr codes when !OK
+	// Answer is the hub's answer to a LinkCallOffer (OK only).
+	Answer *LinkCallAnswer `json:"answer,omitempty"`
 }
 
 // LinkHeardBody is one utterance heard during a teleport session (memory only, never stored).
