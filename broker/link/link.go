@@ -39,7 +39,7 @@ var (
 
 // downTypes is the closed set of messages the broker may send a robot.
 var downTypes = []string{api.LinkPlay, api.LinkExpression, api.LinkLook, api.LinkStop,
-	api.LinkPresence, api.LinkTimers, api.LinkRing}
+	api.LinkPresence, api.LinkTimers, api.LinkRing, api.LinkCallOffer, api.LinkCallEnd}
 
 // IsAction reports whether typ is one of the broker-to-robot actions.
 func IsAction(typ string) bool { return slices.Contains(downTypes, typ) }
@@ -80,12 +80,13 @@ type EventKind string
 
 // Event kinds.
 const (
-	EventUp      EventKind = "up"      // a hub connected (also after a reconnect)
-	EventDown    EventKind = "down"    // its link closed
-	EventState   EventKind = "state"   // it reported a new state (Event.State)
-	EventHeard   EventKind = "heard"   // an utterance cut during a teleport session (Event.WAV)
-	EventRang    EventKind = "rang"    // timers it rang on its own (Event.Rang)
-	EventStopped EventKind = "stopped" // someone in the room said "stop" to a link action
+	EventUp        EventKind = "up"         // a hub connected (also after a reconnect)
+	EventDown      EventKind = "down"       // its link closed
+	EventState     EventKind = "state"      // it reported a new state (Event.State)
+	EventHeard     EventKind = "heard"      // an utterance cut during a teleport session (Event.WAV)
+	EventRang      EventKind = "rang"       // timers it rang on its own (Event.Rang)
+	EventStopped   EventKind = "stopped"    // someone in the room said "stop" to a link action
+	EventCallEnded EventKind = "call_ended" // the hub ended a call's media itself (Event.CallID, Event.Reason)
 )
 
 // Event is one thing a subscriber hears about a robot's link.
@@ -95,6 +96,8 @@ type Event struct {
 	State  string   // EventState
 	WAV    []byte   // EventHeard: memory only, never stored
 	Rang   []string // EventRang
+	CallID string   // EventCallEnded
+	Reason string   // EventCallEnded: one of the api.CallEnd values
 	At     time.Time
 }
 
@@ -368,6 +371,12 @@ func (r *Registry) handle(ctx context.Context, c *conn, m api.LinkMessage) {
 		r.emit(Event{Device: c.device, Kind: EventRang, Rang: m.Rang})
 	case api.LinkHubStopped:
 		r.emit(Event{Device: c.device, Kind: EventStopped})
+	case api.LinkCallEnded:
+		if m.CallEnded == nil {
+			r.reply(ctx, c, api.LinkMessage{Type: api.LinkAck, ID: m.ID, Ack: &api.LinkAckBody{Code: api.LinkErrInvalid}})
+			return
+		}
+		r.emit(Event{Device: c.device, Kind: EventCallEnded, CallID: capped(m.CallEnded.CallID), Reason: capped(m.CallEnded.Reason)})
 	default:
 		r.malformed.Add(1)
 		r.logs.Log(r.log, slog.LevelWarn, c.device, "link: message of unknown type refused", "type", printable(m.Type))
@@ -483,6 +492,15 @@ func newID() string {
 }
 
 // printable trims a peer-supplied string for a log line.
+// capped cuts a hub-supplied identifier to 64 bytes; subscribers check it against their own
+// closed lists before they use it.
+func capped(s string) string {
+	if len(s) > 64 {
+		return s[:64]
+	}
+	return s
+}
+
 func printable(s string) string {
 	if len(s) > 40 {
 		s = s[:40]
