@@ -1,0 +1,228 @@
+package call
+
+import (
+	"context"
+	"errors"
+	"net"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// testManager is a simulator manager writing the owner's voice into dir.
+func testManager(t *testing.T, dir string, live *atomic.Bool) (*Manager, *events) {
+	cfg := Sim()
+	cfg.Defaults()
+	if err := cfg.Validate("test"); err != nil {
+		t.Fatal(err)
+	}
+	ev := &events{}
+	m := &Manager{Config: cfg, Live: live.Load, OutDir: dir,
+		Prepare: func(context.Context) error { ev.add("prepare"); return nil },
+		Finish:  func(context.Context) { ev.add("finish") },
+		Camera: func(on bool) {
+			if on {
+				ev.add("camera on")
+			} else {
+				ev.add("camera off")
+			}
+		},
+		Ended: func(id, reason string) { ev.add("ended " + id + " " + reason) },
+	}
+	t.Cleanup(func() { m.End("", "test over") })
+	return m, ev
+}
+
+type events struct {
+	mu sync.Mutex
+	l  []string
+}
+
+func (e *events) add(s string) { e.mu.Lock(); e.l = append(e.l, s); e.mu.Unlock() }
+func (e *events) list() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.l...)
+}
+
+// TestSimCall is a whole call against the simulator: refused before the join played, then
+// live video with keyframes, the room's tone at its level, the owner's tone in --out, no
+// echo of the owner back to them, host candidates on loopback only, and every track and
+// pipeline stopped within 1 s of the end.
+func TestSimCall(t *testing.T) {
+	needGst(t)
+	dir := t.TempDir()
+	var live atomic.Bool
+	m, ev := testManager(t, dir, &live)
+	b := newBrowser(t, true)
+	offer := b.offer()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	// Before the join announcement played: refused, nothing captured.
+	if _, err := m.Offer(ctx, "c1", offer); !errors.Is(err, ErrNotLive) {
+		t.Fatalf("offer before the join played: %v, want ErrNotLive", err)
+	}
+	if got := ev.list(); len(got) != 0 {
+		t.Fatalf("media prepared before the join played: %v", got)
+	}
+
+	live.Store(true)
+	answer, err := m.Offer(ctx, "c1", offer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkHostLoopback(t, answer)
+	if video := section(answer, "video"); !strings.Contains(video, "a=sendonly") {
+		t.Fatalf("the owner's camera was not refused: video section\n%s", video)
+	}
+	if _, err := m.Offer(ctx, "c2", offer); !errors.Is(err, ErrBusy) {
+		t.Fatalf("second call: %v, want ErrBusy", err)
+	}
+	b.accept(answer)
+
+	callStart := time.Now()
+	time.Sleep(7 * time.Second)
+
+	// Video: >= 5 s of frames at the configured 30 fps, a keyframe about every second.
+	b.mu.Lock()
+	var window int
+	for _, f := range b.frames {
+		if f.After(callStart.Add(1500*time.Millisecond)) && f.Before(callStart.Add(6500*time.Millisecond)) {
+			window++
+		}
+	}
+	keys := len(b.keyframes)
+	b.mu.Unlock()
+	if fps := float64(window) / 5; fps < 27 || fps > 33 {
+		t.Errorf("video: %.1f frames/s over 5 s, want 30", fps)
+	}
+	if keys < 6 {
+		t.Errorf("video: %d keyframes in 7 s, want one a second", keys)
+	}
+
+	// Room audio: the 440 Hz tone at -15 dBFS; the owner's 660 Hz tone (played into the
+	// room at -6 dB) must come back >= 20 dB below what the owner sent (-15 dBFS).
+	room := b.lastSeconds(3 * time.Second)
+	if room == nil {
+		b.mu.Lock()
+		d := b.decoder
+		b.mu.Unlock()
+		if d != nil {
+			t.Logf("decoder: %s", d.stderr.String())
+		}
+		t.Fatalf("no room audio decoded (%d samples)", len(b.pcm))
+	}
+	roomDB, echoDB := toneDB(room, SimRoomToneHz), toneDB(room, ownerToneHz)
+	t.Logf("room tone %.1f dBFS (sent -15.1), owner's echo %.1f dBFS (owner sent -15.1)", roomDB, echoDB)
+	if roomDB < -18.1 || roomDB > -12.1 {
+		t.Errorf("room tone arrived at %.1f dBFS, want -15.1 ± 3", roomDB)
+	}
+	if echoDB > -35.1 {
+		t.Errorf("the owner's own voice came back at %.1f dBFS: only %.1f dB below what they sent, want >= 20", echoDB, -15.1-echoDB)
+	}
+
+	// End: every track stops within 1 s, every pipeline is gone.
+	b.mu.Lock()
+	before := b.packets
+	b.mu.Unlock()
+	endAt := time.Now()
+	m.End("c1", "owner_left")
+	if took := time.Since(endAt); took > time.Second {
+		t.Errorf("End took %s, want < 1 s", took)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	b.mu.Lock()
+	last, after := b.lastPacket, b.packets
+	b.mu.Unlock()
+	if before == 0 || after < before {
+		t.Error("no packet counted before the end: the measurement is broken")
+	}
+	if last.After(endAt.Add(time.Second)) {
+		t.Errorf("media still arrived %s after the end", last.Sub(endAt))
+	}
+	s := m.cur
+	if s != nil || m.Active() != "" {
+		t.Fatal("call still active after End")
+	}
+
+	// The owner's voice reached the robot's speaker (the simulator's --out) at its level.
+	pcm, err := readWAV(filepath.Join(dir, "call-owner-1.wav"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pcm) < 3*48000 {
+		t.Fatalf("owner WAV holds %d samples, want >= 3 s", len(pcm))
+	}
+	ownerDB := toneDB(pcm[len(pcm)-3*48000:], ownerToneHz)
+	t.Logf("owner's tone in --out: %.1f dBFS (sent -15.1)", ownerDB)
+	if ownerDB < -18.1 || ownerDB > -12.1 {
+		t.Errorf("owner's tone reached --out at %.1f dBFS, want -15.1 ± 3", ownerDB)
+	}
+	want := []string{"prepare", "camera on", "camera off", "finish"}
+	if got := ev.list(); !sameSet(got, want) {
+		t.Errorf("events %v, want %v", got, want)
+	}
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	seen := map[string]int{}
+	for _, s := range a {
+		seen[s]++
+	}
+	for _, s := range b {
+		seen[s]--
+	}
+	for _, n := range seen {
+		if n != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// section returns the m= section of kind in an SDP.
+func section(sdp, kind string) string {
+	i := strings.Index(sdp, "m="+kind)
+	if i < 0 {
+		return ""
+	}
+	rest := sdp[i+2:]
+	if j := strings.Index(rest, "m="); j >= 0 {
+		rest = rest[:j]
+	}
+	return rest
+}
+
+// checkHostLoopback fails unless every candidate of sdp is a host candidate on loopback.
+func checkHostLoopback(t *testing.T, sdp string) {
+	t.Helper()
+	n := 0
+	for _, line := range strings.Split(sdp, "\n") {
+		if !strings.HasPrefix(line, "a=candidate:") {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) < 8 || f[6] != "typ" || f[7] != "host" {
+			t.Errorf("candidate is not host: %s", line)
+			continue
+		}
+		ip := net.ParseIP(f[4])
+		if ip == nil || !ip.IsLoopback() {
+			t.Errorf("candidate outside the allowed interface (lo): %s", line)
+		}
+		if strings.EqualFold(f[2], "tcp") {
+			t.Errorf("TCP candidate: %s", line)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Error("no candidate in the answer")
+	}
+}
