@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/reachy-broker/reachy-broker/robot/call/calltest"
 )
 
 // testManager is a simulator manager writing the owner's voice into dir.
@@ -53,12 +55,12 @@ func (e *events) list() []string {
 // echo of the owner back to them, host candidates on loopback only, and every track and
 // pipeline stopped within 1 s of the end.
 func TestSimCall(t *testing.T) {
-	needGst(t)
+	calltest.NeedGst(t)
 	dir := t.TempDir()
 	var live atomic.Bool
 	m, ev := testManager(t, dir, &live)
-	b := newBrowser(t, true)
-	offer := b.offer()
+	b := calltest.NewBrowser(t, true)
+	offer := b.Offer()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
@@ -82,41 +84,28 @@ func TestSimCall(t *testing.T) {
 	if _, err := m.Offer(ctx, "c2", offer); !errors.Is(err, ErrBusy) {
 		t.Fatalf("second call: %v, want ErrBusy", err)
 	}
-	b.accept(answer)
+	b.Accept(answer)
 
 	callStart := time.Now()
 	time.Sleep(7 * time.Second)
 
 	// Video: >= 5 s of frames at the configured 30 fps, a keyframe about every second.
-	b.mu.Lock()
-	var window int
-	for _, f := range b.frames {
-		if f.After(callStart.Add(1500*time.Millisecond)) && f.Before(callStart.Add(6500*time.Millisecond)) {
-			window++
-		}
-	}
-	keys := len(b.keyframes)
-	b.mu.Unlock()
+	st := b.Stats()
+	window := st.FramesBetween(callStart.Add(1500*time.Millisecond), callStart.Add(6500*time.Millisecond))
 	if fps := float64(window) / 5; fps < 27 || fps > 33 {
 		t.Errorf("video: %.1f frames/s over 5 s, want 30", fps)
 	}
-	if keys < 6 {
-		t.Errorf("video: %d keyframes in 7 s, want one a second", keys)
+	if st.Keyframes < 6 {
+		t.Errorf("video: %d keyframes in 7 s, want one a second", st.Keyframes)
 	}
 
 	// Room audio: the 440 Hz tone at -15 dBFS; the owner's 660 Hz tone (played into the
 	// room at -6 dB) must come back >= 20 dB below what the owner sent (-15 dBFS).
-	room := b.lastSeconds(3 * time.Second)
+	room := b.LastSeconds(3 * time.Second)
 	if room == nil {
-		b.mu.Lock()
-		d := b.decoder
-		b.mu.Unlock()
-		if d != nil {
-			t.Logf("decoder: %s", d.stderr.String())
-		}
-		t.Fatalf("no room audio decoded (%d samples)", len(b.pcm))
+		t.Fatalf("no room audio decoded (%d samples)", b.Stats().Samples)
 	}
-	roomDB, echoDB := toneDB(room, SimRoomToneHz), toneDB(room, ownerToneHz)
+	roomDB, echoDB := calltest.ToneDB(room, SimRoomToneHz), calltest.ToneDB(room, calltest.OwnerToneHz)
 	t.Logf("room tone %.1f dBFS (sent -15.1), owner's echo %.1f dBFS (owner sent -15.1)", roomDB, echoDB)
 	if roomDB < -18.1 || roomDB > -12.1 {
 		t.Errorf("room tone arrived at %.1f dBFS, want -15.1 ± 3", roomDB)
@@ -126,38 +115,44 @@ func TestSimCall(t *testing.T) {
 	}
 
 	// End: every track stops within 1 s, every pipeline is gone.
-	b.mu.Lock()
-	before := b.packets
-	b.mu.Unlock()
+	before := b.Stats().Packets
+	m.mu.Lock()
+	pipes := m.cur.pipes
+	m.mu.Unlock()
 	endAt := time.Now()
 	m.End("c1", "owner_left")
 	if took := time.Since(endAt); took > time.Second {
 		t.Errorf("End took %s, want < 1 s", took)
 	}
 	time.Sleep(1500 * time.Millisecond)
-	b.mu.Lock()
-	last, after := b.lastPacket, b.packets
-	b.mu.Unlock()
+	st = b.Stats()
+	last, after := st.LastPacket, st.Packets
 	if before == 0 || after < before {
 		t.Error("no packet counted before the end: the measurement is broken")
 	}
 	if last.After(endAt.Add(time.Second)) {
 		t.Errorf("media still arrived %s after the end", last.Sub(endAt))
 	}
-	s := m.cur
-	if s != nil || m.Active() != "" {
+	if m.Active() != "" {
 		t.Fatal("call still active after End")
+	}
+	for _, p := range pipes {
+		select {
+		case <-p.exited:
+		default:
+			t.Errorf("the %s pipeline still runs after End", p.name)
+		}
 	}
 
 	// The owner's voice reached the robot's speaker (the simulator's --out) at its level.
-	pcm, err := readWAV(filepath.Join(dir, "call-owner-1.wav"))
+	pcm, err := calltest.ReadWAV(filepath.Join(dir, "call-owner-1.wav"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(pcm) < 3*48000 {
 		t.Fatalf("owner WAV holds %d samples, want >= 3 s", len(pcm))
 	}
-	ownerDB := toneDB(pcm[len(pcm)-3*48000:], ownerToneHz)
+	ownerDB := calltest.ToneDB(pcm[len(pcm)-3*48000:], calltest.OwnerToneHz)
 	t.Logf("owner's tone in --out: %.1f dBFS (sent -15.1)", ownerDB)
 	if ownerDB < -18.1 || ownerDB > -12.1 {
 		t.Errorf("owner's tone reached --out at %.1f dBFS, want -15.1 ± 3", ownerDB)
@@ -225,4 +220,78 @@ func checkHostLoopback(t *testing.T, sdp string) {
 	if n == 0 {
 		t.Error("no candidate in the answer")
 	}
+}
+
+// TestCallMediaFailed: a pipeline that dies mid-call ends the call by itself, tells the
+// broker media_failed, and leaves nothing running.
+func TestCallMediaFailed(t *testing.T) {
+	calltest.NeedGst(t)
+	var live atomic.Bool
+	live.Store(true)
+	m, ev := testManager(t, t.TempDir(), &live)
+	b := calltest.NewBrowser(t, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	answer, err := m.Offer(ctx, "c9", b.Offer())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Accept(answer)
+	deadline := time.Now().Add(5 * time.Second)
+	for b.Stats().Keyframes == 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	m.mu.Lock()
+	pipes := m.cur.pipes
+	m.mu.Unlock()
+	pipes[0].cmd.Process.Kill() // the camera pipeline crashes
+	killed := time.Now()
+	for m.Active() != "" && time.Since(killed) < 3*time.Second {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if took := time.Since(killed); took > time.Second {
+		t.Fatalf("the call outlived its dead pipeline by %s", took)
+	}
+	if got := ev.list(); !contains(got, "ended c9 media_failed") {
+		t.Fatalf("events %v: the broker was not told media_failed", got)
+	}
+	for _, p := range pipes {
+		select {
+		case <-p.exited:
+		case <-time.After(time.Second):
+			t.Errorf("the %s pipeline still runs after the call failed", p.name)
+		}
+	}
+}
+
+// TestCallNeverConnected: a browser that takes the answer but never connects does not keep
+// the camera on: the call ends media_failed after the connect timeout.
+func TestCallNeverConnected(t *testing.T) {
+	calltest.NeedGst(t)
+	var live atomic.Bool
+	live.Store(true)
+	m, ev := testManager(t, t.TempDir(), &live)
+	m.Config.ConnectTimeout = 1500 * time.Millisecond
+	b := calltest.NewBrowser(t, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := m.Offer(ctx, "c3", b.Offer()); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for m.Active() != "" && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if m.Active() != "" || !contains(ev.list(), "ended c3 media_failed") {
+		t.Fatalf("a call nobody connected to is still on: events %v", ev.list())
+	}
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package call
 import (
 	"fmt"
 	"net/netip"
+	"slices"
 	"strings"
 	"time"
 )
@@ -77,7 +78,6 @@ const playbackIn = "fdsrc fd=4 do-timestamp=true ! " +
 func Sim() Config {
 	return Config{
 		Interfaces: []string{"lo"},
-		Peers:      []string{"127.0.0.0/8", "::1/128"},
 		Video:      SimVideo(640, 360, 30, 800),
 		Audio: fmt.Sprintf("audiotestsrc is-live=true wave=sine freq=%d volume=%g ! ", SimRoomToneHz, SimRoomToneAmp) +
 			"audio/x-raw,format=S16LE,rate=48000,channels=1 ! room. " +
@@ -106,13 +106,22 @@ func SimVideo(width, height, fps, kbps int) string {
 }
 
 // Defaults fills what the file left out; empty pipelines take the Reachy Mini's.
-func (c *Config) Defaults() {
-	robot := ReachyMini()
+func (c *Config) Defaults() { c.DefaultsFrom(ReachyMini()) }
+
+// DefaultsFrom fills what the file left out from base (Sim() in the simulator). Remote
+// candidates default to the tailnet, and to loopback too when "lo" is an interface.
+func (c *Config) DefaultsFrom(robot Config) {
+	if len(c.Interfaces) == 0 {
+		c.Interfaces = robot.Interfaces
+	}
 	if len(c.Interfaces) == 0 {
 		c.Interfaces = []string{"tailscale0"}
 	}
 	if len(c.Peers) == 0 {
-		c.Peers = tailnetPeers
+		c.Peers = append([]string(nil), tailnetPeers...)
+		if slices.Contains(c.Interfaces, "lo") {
+			c.Peers = append(c.Peers, "127.0.0.0/8", "::1/128")
+		}
 	}
 	if c.UDPPortMin == 0 && c.UDPPortMax == 0 {
 		c.UDPPortMin, c.UDPPortMax = 40000, 40099

@@ -1,4 +1,8 @@
-package call
+// Package calltest is the owner's browser in tests of a live call: an in-process pion peer
+// that offers to receive the robot's video and audio and sends a test tone as the owner's
+// voice (GStreamer encodes it), and measures what arrives. It runs only on loopback; it is
+// test tooling and must never be linked into a binary.
+package calltest
 
 import (
 	"encoding/binary"
@@ -9,7 +13,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,9 +21,9 @@ import (
 	"github.com/pion/webrtc/v4"
 )
 
-// needGst skips a media test when GStreamer (or one of the elements the pipelines use) is
+// NeedGst skips a media test when GStreamer (or one of the elements the pipelines use) is
 // not installed; deploy/scripts/deps.sh installs it.
-func needGst(t testing.TB) {
+func NeedGst(t testing.TB) {
 	t.Helper()
 	if _, err := exec.LookPath("gst-launch-1.0"); err != nil {
 		t.Skip("GStreamer is not installed (gst-launch-1.0 not on PATH): run deploy/scripts/deps.sh")
@@ -32,9 +35,9 @@ func needGst(t testing.TB) {
 	}
 }
 
-// browser is an in-process pion peer playing the owner's browser: it offers to receive
+// Browser is an in-process pion peer playing the owner's browser: it offers to receive
 // video and audio and sends a test tone as the owner's voice.
-type browser struct {
+type Browser struct {
 	t  testing.TB
 	pc *webrtc.PeerConnection
 
@@ -45,13 +48,14 @@ type browser struct {
 	lastPacket time.Time
 	packets    int
 
-	tone    *pipeline
-	decoder *pipeline
+	tone    *proc
+	decoder *proc
 }
 
-const ownerToneHz = 660
+// OwnerToneHz is the owner's test tone, at -15 dBFS RMS.
+const OwnerToneHz = 660
 
-func newBrowser(t testing.TB, sendVideo bool) *browser {
+func NewBrowser(t testing.TB, sendVideo bool) *Browser {
 	t.Helper()
 	me := &webrtc.MediaEngine{}
 	if err := me.RegisterDefaultCodecs(); err != nil {
@@ -67,7 +71,7 @@ func newBrowser(t testing.TB, sendVideo bool) *browser {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := &browser{t: t, pc: pc, keyframes: map[uint32]time.Time{}}
+	b := &Browser{t: t, pc: pc, keyframes: map[uint32]time.Time{}}
 	t.Cleanup(b.close)
 	if sendVideo {
 		// A browser that offers its camera: the hub must not take it.
@@ -84,13 +88,13 @@ func newBrowser(t testing.TB, sendVideo bool) *browser {
 	}
 	// The owner's voice: a 660 Hz tone at -15 dBFS RMS, Opus-encoded by GStreamer.
 	r, w, _ := os.Pipe()
-	b.tone, err = startPipeline("gst-launch-1.0", "owner tone", fmt.Sprintf("audiotestsrc is-live=true wave=sine freq=%d volume=0.25 ! "+
-		"audio/x-raw,format=S16LE,rate=48000,channels=1 ! opusenc bitrate=64000 ! rtpopuspay pt=111 ! rtpstreampay ! fdsink fd=3", ownerToneHz), w)
+	b.tone, err = startGst(fmt.Sprintf("audiotestsrc is-live=true wave=sine freq=%d volume=0.25 ! "+
+		"audio/x-raw,format=S16LE,rate=48000,channels=1 ! opusenc bitrate=64000 ! rtpopuspay pt=111 ! rtpstreampay ! fdsink fd=3", OwnerToneHz), w)
 	w.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
-	go forwardCapture(r, voice, new(atomic.Int64), make(chan struct{}))
+	go forwardRTP(r, voice)
 	pc.OnTrack(func(tr *webrtc.TrackRemote, _ *webrtc.RTPReceiver) {
 		if tr.Kind() == webrtc.RTPCodecTypeVideo {
 			go b.readVideo(tr)
@@ -101,8 +105,8 @@ func newBrowser(t testing.TB, sendVideo bool) *browser {
 	return b
 }
 
-// offer returns the browser's complete offer (gathering finished).
-func (b *browser) offer() string {
+// Offer returns the browser's complete offer (gathering finished).
+func (b *Browser) Offer() string {
 	b.t.Helper()
 	o, err := b.pc.CreateOffer(nil)
 	if err != nil {
@@ -120,14 +124,14 @@ func (b *browser) offer() string {
 	return b.pc.LocalDescription().SDP
 }
 
-func (b *browser) accept(answer string) {
+func (b *Browser) Accept(answer string) {
 	b.t.Helper()
 	if err := b.pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: answer}); err != nil {
 		b.t.Fatal(err)
 	}
 }
 
-func (b *browser) readVideo(tr *webrtc.TrackRemote) {
+func (b *Browser) readVideo(tr *webrtc.TrackRemote) {
 	var p rtp.Packet
 	buf := make([]byte, 1500)
 	for {
@@ -177,12 +181,12 @@ func isKeyframe(pl []byte) bool {
 }
 
 // readAudio decodes the room's audio with GStreamer into 48 kHz mono PCM.
-func (b *browser) readAudio(tr *webrtc.TrackRemote) {
+func (b *Browser) readAudio(tr *webrtc.TrackRemote) {
 	in, inW, _ := os.Pipe()
 	outR, out, _ := os.Pipe()
 	// No jitter buffer: on loopback packets arrive in order, and the decoder's output is
 	// measured, not played.
-	dec, err := startPipeline("gst-launch-1.0", "decoder", "fdsrc fd=4 ! "+
+	dec, err := startGst("fdsrc fd=4 ! "+
 		"application/x-rtp-stream,media=audio,clock-rate=48000,encoding-name=OPUS,payload=111 ! rtpstreamdepay ! "+
 		"rtpopusdepay ! opusdec ! audioconvert ! audioresample ! "+
 		"audio/x-raw,format=S16LE,rate=48000,channels=1 ! fdsink fd=3 async=false", out, in)
@@ -226,7 +230,35 @@ func (b *browser) readAudio(tr *webrtc.TrackRemote) {
 	}
 }
 
-func (b *browser) close() {
+// Stats is what has arrived so far.
+type Stats struct {
+	Frames     []time.Time // arrival of each video frame's last packet
+	Keyframes  int         // distinct keyframes
+	Packets    int         // RTP packets, video and audio
+	LastPacket time.Time
+	Samples    int // decoded room audio, 48 kHz
+}
+
+// Stats returns what has arrived so far.
+func (b *Browser) Stats() Stats {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return Stats{Frames: append([]time.Time(nil), b.frames...), Keyframes: len(b.keyframes), Packets: b.packets,
+		LastPacket: b.lastPacket, Samples: len(b.pcm)}
+}
+
+// FramesBetween counts the video frames that arrived in [from, to).
+func (s Stats) FramesBetween(from, to time.Time) int {
+	n := 0
+	for _, f := range s.Frames {
+		if !f.Before(from) && f.Before(to) {
+			n++
+		}
+	}
+	return n
+}
+
+func (b *Browser) close() {
 	b.pc.Close()
 	b.tone.stop()
 	b.mu.Lock()
@@ -237,8 +269,8 @@ func (b *browser) close() {
 	}
 }
 
-// lastSeconds returns the last d of the room's decoded audio.
-func (b *browser) lastSeconds(d time.Duration) []int16 {
+// LastSeconds returns the last d of the room's decoded audio.
+func (b *Browser) LastSeconds(d time.Duration) []int16 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	n := int(d.Seconds() * 48000)
@@ -248,8 +280,8 @@ func (b *browser) lastSeconds(d time.Duration) []int16 {
 	return append([]int16(nil), b.pcm[len(b.pcm)-n:]...)
 }
 
-// toneDB is the RMS level (dBFS) of the f Hz component of 48 kHz PCM (Goertzel).
-func toneDB(pcm []int16, f float64) float64 {
+// ToneDB is the RMS level (dBFS) of the f Hz component of 48 kHz PCM (Goertzel).
+func ToneDB(pcm []int16, f float64) float64 {
 	if len(pcm) == 0 {
 		return math.Inf(-1)
 	}
@@ -265,8 +297,8 @@ func toneDB(pcm []int16, f float64) float64 {
 	return 20 * math.Log10(amp/math.Sqrt2)
 }
 
-// readWAV reads a 16-bit mono WAV, tolerating a header whose sizes were never finalised.
-func readWAV(path string) ([]int16, error) {
+// ReadWAV reads a 16-bit mono WAV, tolerating a header whose sizes were never finalised.
+func ReadWAV(path string) ([]int16, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -283,8 +315,8 @@ func readWAV(path string) ([]int16, error) {
 	return out, nil
 }
 
-// gstChildren counts this process's gst-launch-1.0 children that are still alive.
-func gstChildren(t testing.TB) int {
+// GstChildren counts this process's gst-launch-1.0 children that are still alive.
+func GstChildren(t testing.TB) int {
 	t.Helper()
 	ents, _ := os.ReadDir("/proc")
 	me := fmt.Sprint(os.Getpid())
