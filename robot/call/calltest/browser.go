@@ -72,7 +72,7 @@ func NewBrowser(t testing.TB, sendVideo bool) *Browser {
 		t.Fatal(err)
 	}
 	b := &Browser{t: t, pc: pc, keyframes: map[uint32]time.Time{}}
-	t.Cleanup(b.close)
+	t.Cleanup(b.Close)
 	if sendVideo {
 		// A browser that offers its camera: the hub must not take it.
 		cam, _ := webrtc.NewTrackLocalStaticRTP(webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeH264}, "cam", "owner")
@@ -258,7 +258,8 @@ func (s Stats) FramesBetween(from, to time.Time) int {
 	return n
 }
 
-func (b *Browser) close() {
+// Close ends the browser: its peer and its GStreamer processes.
+func (b *Browser) Close() {
 	b.pc.Close()
 	b.tone.stop()
 	b.mu.Lock()
