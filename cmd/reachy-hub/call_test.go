@@ -4,10 +4,10 @@ import (
 	"context"
 	"io"
 	"net"
-	"sync"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
