@@ -101,6 +101,7 @@ func TestSimCall(t *testing.T) {
 
 	// Room audio: the 440 Hz tone at -15 dBFS; the owner's 660 Hz tone (played into the
 	// room at -6 dB) must come back >= 20 dB below what the owner sent (-15 dBFS).
+	b.WaitAudio(3*time.Second, 3*time.Second)
 	room := b.LastSeconds(3 * time.Second)
 	if room == nil {
 		t.Fatalf("no room audio decoded (%d samples)", b.Stats().Samples)
@@ -294,4 +295,34 @@ func contains(l []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestSimEchoPathIsReal is TestSimCall's control: with the canceller off, the simulator's
+// speaker really leaks the owner's voice back into the room's microphone (-6 dB), so the
+// echo TestSimCall does not find is one the canceller removed.
+func TestSimEchoPathIsReal(t *testing.T) {
+	calltest.NeedGst(t)
+	var live atomic.Bool
+	live.Store(true)
+	m, _ := testManager(t, t.TempDir(), &live)
+	m.Config.Audio = strings.Replace(m.Config.Audio, "echo-cancel=true", "echo-cancel=false", 1)
+	b := calltest.NewBrowser(t, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	answer, err := m.Offer(ctx, "c4", b.Offer())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Accept(answer)
+	time.Sleep(3 * time.Second)
+	b.WaitAudio(2*time.Second, 5*time.Second)
+	room := b.LastSeconds(2 * time.Second)
+	if room == nil {
+		t.Fatal("no room audio decoded")
+	}
+	echo := calltest.ToneDB(room, calltest.OwnerToneHz)
+	t.Logf("without the canceller the owner's tone comes back at %.1f dBFS (sent -15.1)", echo)
+	if echo < -27 {
+		t.Fatalf("the simulator's echo path is broken: the owner's tone came back at %.1f dBFS without a canceller, want about -21", echo)
+	}
 }

@@ -270,6 +270,27 @@ func (b *Browser) Close() {
 	}
 }
 
+// WaitAudio waits (at most within) for d of the room's decoded audio; it fails the test
+// with what the decoder said if it does not come.
+func (b *Browser) WaitAudio(d, within time.Duration) {
+	b.t.Helper()
+	need := int(d.Seconds() * 48000)
+	deadline := time.Now().Add(within)
+	for b.Stats().Samples < need {
+		if time.Now().After(deadline) {
+			b.mu.Lock()
+			dec := b.decoder
+			b.mu.Unlock()
+			why := "no audio track"
+			if dec != nil {
+				why = "decoder: " + dec.log()
+			}
+			b.t.Fatalf("%s of room audio did not arrive in %s (%d samples; %s)", d, within, b.Stats().Samples, why)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // LastSeconds returns the last d of the room's decoded audio.
 func (b *Browser) LastSeconds(d time.Duration) []int16 {
 	b.mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -18,7 +19,20 @@ import (
 type proc struct {
 	cmd    *exec.Cmd
 	exited chan struct{}
+	mu     sync.Mutex
 	stderr strings.Builder
+}
+
+func (p *proc) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stderr.Write(b)
+}
+
+func (p *proc) log() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stderr.String()
 }
 
 // startGst runs gst-launch-1.0 with desc (split at spaces); files become fd 3, 4, ...
@@ -26,7 +40,7 @@ func startGst(desc string, files ...*os.File) (*proc, error) {
 	p := &proc{exited: make(chan struct{})}
 	p.cmd = exec.Command("gst-launch-1.0", append([]string{"-q", "-e"}, strings.Fields(desc)...)...)
 	p.cmd.ExtraFiles = files
-	p.cmd.Stderr = &p.stderr
+	p.cmd.Stderr = p
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := p.cmd.Start(); err != nil {
 		return nil, err
