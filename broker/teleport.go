@@ -72,6 +72,7 @@ func (b *Broker) newConsole() (*console.Console, error) {
 			return t
 		},
 		QuietUntil:  b.d.Quiet.Until,
+		HTTPSOff:    b.d.ConsoleHTTPS.Off,
 		IdleTimeout: cfg.Teleport.IdleTimeout,
 		JoinTimeout: cfg.Teleport.JoinTimeout,
 		MaxTalk:     cfg.Teleport.MaxTalk,

@@ -170,7 +170,7 @@ func sameHost(origin, host string) bool {
 func (c *Console) servePage(w http.ResponseWriter, r *http.Request) {
 	p := personOf(r)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	pageTmpl.ExecuteTemplate(w, "page.html", map[string]string{"Token": c.issueToken(p.Login), "Login": p.Login, "Display": displayName(p)})
+	pageTmpl.ExecuteTemplate(w, "page.html", map[string]string{"Token": c.issueToken(p.Login), "Login": p.Login, "Display": displayName(p), "HTTPSOff": c.d.HTTPSOff})
 }
 
 func serveAsset(name, ctype string) http.HandlerFunc {
