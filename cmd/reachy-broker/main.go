@@ -156,6 +156,12 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return 2
 	}
 	if *initState {
+		hold, err := broker.HoldStateDir(cfg.StateDir, true)
+		if err != nil {
+			fmt.Fprintf(stderr, "reachy-broker: %v\n", err)
+			return 1
+		}
+		defer hold.Release()
 		st, err := broker.InitState(cfg.StateDir)
 		if err != nil {
 			log.Error("state init", "err", err)
@@ -179,6 +185,14 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 	if tlsErr != nil {
 		return tlsErr
 	}
+	// One broker per state directory: held before the database opens, so a second broker
+	// says which process has it (reachyctl never takes it: it reaches a running broker
+	// through the control socket).
+	hold, err := broker.HoldStateDir(cfg.StateDir, dev)
+	if err != nil {
+		return err
+	}
+	defer hold.Release()
 	state, err := openState(log, cfg.StateDir, dev)
 	if err != nil {
 		return err
