@@ -20,7 +20,6 @@ type PersonIdentifier interface {
 	Person(ctx context.Context, remoteAddr string) (console.Person, error)
 }
 
-var errNoIdentity = errors.New("no tailnet identity: the broker runs on loopback; start it with --dev --dev-owner LOGIN to use the console")
 
 // identify is the console's identity source: the tailnet, or in dev mode the --dev-owner
 // login for loopback connections only.
@@ -29,7 +28,7 @@ func (b *Broker) identify(ctx context.Context, remoteAddr string) (console.Perso
 		return b.d.People.Person(ctx, remoteAddr)
 	}
 	if b.d.DevOwner == "" {
-		return console.Person{}, errNoIdentity
+		return console.Person{}, console.ErrNoDevOwner
 	}
 	ap, err := netip.ParseAddrPort(remoteAddr)
 	if err != nil || !ap.Addr().Unmap().IsLoopback() {

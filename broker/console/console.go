@@ -28,6 +28,10 @@ import (
 	"github.com/reachy-broker/reachy-broker/broker/link"
 )
 
+// ErrNoDevOwner is what Identify returns for a broker in loopback dev mode started without
+// an owner (--dev-owner): nobody can be identified, and the page says how to name one.
+var ErrNoDevOwner = errors.New("no tailnet identity: the broker runs on loopback without --dev-owner")
+
 // Person is who is behind a connection, from the tailnet's WhoIs.
 type Person struct {
 	Login   string // the user's login name, e.g. dad@example.com

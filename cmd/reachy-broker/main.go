@@ -384,6 +384,8 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 			apiListener.Addr(), adminL.Addr(), cfg.StateDir, apiListener.Addr(), ctlPath(), shellQuote(cfg.StateDir), ctlPath(), apiListener.Addr())
 		if devOwner != "" {
 			fmt.Fprintf(stderr, "  Teleport console: http://%s/ as %s (every loopback connection is this owner)\n\n", apiListener.Addr(), devOwner)
+		} else {
+			fmt.Fprintf(stderr, "  Teleport console: closed (no owner); restart with --dev-owner you@example.com (make run DEV_OWNER=you@example.com)\n\n")
 		}
 	}
 	log.Info("reachy-broker ready", "api", apiListener.Addr().String(), "admin", adminL.Addr().String(), "state_dir", cfg.StateDir, "intents", len(tables.Table().Intents()))
