@@ -20,7 +20,6 @@ type PersonIdentifier interface {
 	Person(ctx context.Context, remoteAddr string) (console.Person, error)
 }
 
-
 // identify is the console's identity source: the tailnet, or in dev mode the --dev-owner
 // login for loopback connections only.
 func (b *Broker) identify(ctx context.Context, remoteAddr string) (console.Person, error) {
