@@ -148,6 +148,9 @@ const mic = { ctx: null, node: null, chunks: [], recording: false, rate: 48000 }
 
 async function openMic() {
   if (mic.ctx) return;
+  if (!window.isSecureContext || !navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
+    throw new Error(window.consoleMicUnavailable || "this page is not a secure (https://) page, so the browser gives it no microphone");
+  }
   const stream = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true } });
   const ctx = new AudioContext();
   const src = ctx.createMediaStreamSource(stream);
@@ -194,7 +197,7 @@ function wirePushToTalk(button, device) {
     try {
       await openMic();
     } catch (err) {
-      showError("The microphone is not available: " + err.message);
+      showError(err.message.startsWith("The microphone") ? err.message : "The microphone is not available: " + err.message);
       return;
     }
     if (mic.ctx.state === "suspended") await mic.ctx.resume();
