@@ -117,6 +117,10 @@ CREATE TABLE IF NOT EXISTS meta (
 	name  TEXT PRIMARY KEY,
 	value TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS privacy (
+	device TEXT PRIMARY KEY,
+	since  INTEGER NOT NULL
+);
 `
 
 // stateFiles are the database and the files SQLite keeps beside it in WAL mode.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/broker/console"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -72,6 +73,9 @@ func (b *Broker) newConsole() (*console.Console, error) {
 			return t
 		},
 		QuietUntil:  b.d.Quiet.Until,
+		Privacy:     b.d.State.Privacy,
+		Consent:     cfg.Teleport.consentOf,
+		AskTimeout:  cfg.Teleport.AskTimeout,
 		IdleTimeout: cfg.Teleport.IdleTimeout,
 		JoinTimeout: cfg.Teleport.JoinTimeout,
 		MaxTalk:     cfg.Teleport.MaxTalk,
@@ -118,6 +122,9 @@ func (b *Broker) hear(ctx context.Context, device string, wav []byte) (console.H
 		return console.Heard{}, err
 	}
 	d := b.d.Table().Route(text, intents.Context{DeviceRoom: b.d.Config.DeviceRoom(device)})
+	if d.Intent == "privacy.set" {
+		b.privacyHeard(ctx, device, d) // the room's voice, heard in the call
+	}
 	return console.Heard{Text: text, Intent: d.Intent}, nil
 }
 
@@ -141,7 +148,8 @@ func (b *Broker) auditConsole(ctx context.Context, a console.Action) error {
 		args["direction"] = closed(slices.Contains([]string{"left", "right", "up", "down", "centre"}, a.Arg))
 	case "teleport.end", "teleport.stop":
 		if a.Arg != "" {
-			args["reason"] = closed(slices.Contains([]string{console.EndPage, console.EndHangUp, console.EndIdle, console.EndNotAnnounced, "failed", "room"}, a.Arg))
+			args["reason"] = closed(slices.Contains([]string{console.EndPage, console.EndHangUp, console.EndIdle, console.EndNotAnnounced, "failed", "room",
+				api.CallEndPrivacy, api.CallEndDeclined, api.CallEndQuietTime}, a.Arg))
 		}
 	}
 	outcome := OutcomeOK

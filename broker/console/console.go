@@ -81,9 +81,15 @@ type Deps struct {
 	// QuietUntil reports whether a robot is in quiet time, and until when: a join is refused
 	// then (it would speak in the room). nil: never.
 	QuietUntil func(device string) (time.Time, bool)
+	// Privacy reports whether a robot's room turned privacy mode on: every join is refused
+	// then (consent.go). nil: never.
+	Privacy func(ctx context.Context, device string) (bool, error)
+	// Consent is an owner's consent mode: ConsentAnnounce (nil: always) or ConsentAsk.
+	Consent func(owner string) string
 
 	IdleTimeout time.Duration // a session with no action and nothing heard ends; default 10 min
 	JoinTimeout time.Duration // the robot must play the join announcement within this; default 20 s
+	AskTimeout  time.Duration // ask mode: how long the room has to say yes; default 20 s
 	MaxTalk     time.Duration // longest push-to-talk clip; default 30 s
 	MaxTalkSize int64         // largest push-to-talk upload; default 2 MiB
 	MaxText     int           // longest typed sentence; default 300 characters
@@ -115,6 +121,9 @@ func New(d Deps) (*Console, error) {
 	}
 	if d.JoinTimeout <= 0 {
 		d.JoinTimeout = 20 * time.Second
+	}
+	if d.AskTimeout <= 0 {
+		d.AskTimeout = 20 * time.Second
 	}
 	if d.MaxTalk <= 0 {
 		d.MaxTalk = 30 * time.Second
