@@ -160,6 +160,9 @@ type TeleportConfig struct {
 	// People maps a person of the home (home.people) to the owner login "call dad" rings;
 	// without an entry, the owner whose login's name part is the person's name or alias.
 	People map[string]string `yaml:"people"`
+	// RingTimeout is how long an open console rings before the call-back is a missed call;
+	// default 60s.
+	RingTimeout time.Duration `yaml:"ring_timeout"`
 	// CallWebhook, if set, is POSTed a JSON notice when a call-back request finds no console
 	// of the owner open (robot, room, wanted, console_url); CallWebhookTimeout bounds it
 	// (default 5s).
@@ -291,6 +294,7 @@ func (c *Config) Defaults() {
 	orDefault(&c.Teleport.MaxTalk, 30*time.Second)
 	orDefault(&c.Teleport.Consent, "announce")
 	orDefault(&c.Teleport.AskTimeout, 20*time.Second)
+	orDefault(&c.Teleport.RingTimeout, time.Minute)
 	orDefault(&c.Teleport.CallWebhookTimeout, 5*time.Second)
 }
 

@@ -76,6 +76,8 @@ func (b *Broker) newConsole() (*console.Console, error) {
 		Privacy:     b.d.State.Privacy,
 		Consent:     cfg.Teleport.consentOf,
 		AskTimeout:  cfg.Teleport.AskTimeout,
+		Notify:      b.notifyMissedCall,
+		RingTimeout: cfg.Teleport.RingTimeout,
 		IdleTimeout: cfg.Teleport.IdleTimeout,
 		JoinTimeout: cfg.Teleport.JoinTimeout,
 		MaxTalk:     cfg.Teleport.MaxTalk,

@@ -32,7 +32,7 @@ func (t *TeleportConfig) validate(bad func(string, ...any) error) error {
 			return bad("teleport.people[%s]: %s is not one of teleport.owners", person, login)
 		}
 	}
-	if t.AskTimeout < 0 || t.CallWebhookTimeout < 0 {
+	if t.AskTimeout < 0 || t.CallWebhookTimeout < 0 || t.RingTimeout < 0 {
 		return bad("teleport: timeouts must be positive")
 	}
 	if t.CallWebhook != "" {

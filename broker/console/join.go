@@ -97,6 +97,7 @@ func (c *Console) join(ctx context.Context, p Person, device string) error {
 		return &consoleError{status: http.StatusConflict, code: api.CodeNoSession, msg: "the call ended before the robot announced you"}
 	}
 	go c.hearLoop(s)
+	c.answered(p.Login, device) // a ring or missed call from this robot is answered
 	c.log.Info("teleport session started", "device", device, "owner", p.Login)
 	return nil
 }
