@@ -98,7 +98,10 @@
   async function poll(again = true) {
     try {
       const resp = await fetch("/console/api/calls", { credentials: "same-origin" });
-      if (resp.ok) render(await resp.json());
+      if (resp.ok) {
+        render(await resp.json());
+        document.body.dataset.callsPolled = "1";
+      }
     } catch (e) {
       // The broker is restarting or the network dropped: try again on the next tick.
     }
