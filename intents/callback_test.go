@@ -78,3 +78,22 @@ func TestPrivacyModeRoutes(t *testing.T) {
 		t.Fatal("privacy.set is not marked room-voice-only")
 	}
 }
+
+// TestHangUpParaphrases: the ways the room ends a call, said without the wake phrase during
+// it, all reach session.end; talk about calls does not.
+func TestHangUpParaphrases(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{"hang up", "hang up now", "end the call", "please end the call", "let's end the call",
+		"end call", "stop the call", "end the video call", "finish the call", "disconnect", "you can hang up now",
+		"we're done, hang up", "ok, hang up the call please", "cut the call", "close the call", "that's enough, end the call",
+		"end the call now please", "can you end the call", "okay bye, hang up"} {
+		if d := tb.Route(s, Context{}); d.Intent != "session.end" {
+			t.Errorf("%q: %s %v (%v), want session.end", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+	for _, s := range []string{"don't hang up", "did dad hang up", "he hung up on me", "I ended the call", "why did the call end"} {
+		if d := tb.Route(s, Context{}); d.Intent == "session.end" {
+			t.Errorf("%q ends the call", s)
+		}
+	}
+}
