@@ -90,6 +90,12 @@ func (c *Console) RequestCall(ctx context.Context, req CallRequest) CallOutcome 
 	r := Ring{ID: cb.nextID, Device: req.Device, Room: req.Room, Wanted: req.Wanted, At: now}
 	open := now.Sub(cb.seen[owner]) <= consoleOpenWindow
 	if open {
+		for _, ringing := range cb.ringing[owner] {
+			if ringing.Device == req.Device {
+				cb.mu.Unlock()
+				return CallRang // asked again while it rings: still the one ring
+			}
+		}
 		cb.ringing[owner] = append(cb.ringing[owner], r)
 	}
 	cb.mu.Unlock()
