@@ -3,6 +3,7 @@ package broker
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -184,5 +185,46 @@ func TestCallBackHangingWebhook(t *testing.T) {
 	rec := waitAudit(t, r.state, "teleport.call.notify", 3*time.Second)
 	if rec.Outcome != OutcomeFailed || rec.Code != "timeout" {
 		t.Fatalf("hanging webhook audit: %+v", rec)
+	}
+}
+
+// TestMissedCallSurvivesRestart: a missed call is kept in the state store: after a broker
+// restart the owner's next visit still shows it; answering the robot clears it.
+func TestMissedCallSurvivesRestart(t *testing.T) {
+	dir := t.TempDir()
+	st, err := InitState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owners := func(c *Config, d *Deps) {
+		c.Teleport.Owners = []string{dad.Login}
+		d.People = &switchPeople{p: dad}
+		d.Synthesizer = &toneSynth{}
+	}
+	tb := newTestBrokerOn(t, st, owners)
+	if tr := tb.say(t, tb.token(t, "robot", "text", "turn"), "call dad").turn(t); !strings.Contains(tr.Reply, "missed call") {
+		t.Fatalf("call dad with no console open: %+v", tr)
+	}
+	tb.srv.Close()
+	st.Close()
+
+	st2, err := OpenState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st2.Close() })
+	r := &consoleRig{testBroker: newTestBrokerOn(t, st2, owners)}
+	v := r.calls(t)
+	if len(v.Missed) != 1 || v.Missed[0].Wanted != "dad" || v.Missed[0].Device != "robot" || v.Missed[0].At.IsZero() {
+		t.Fatalf("after a restart: %+v", v)
+	}
+	tok := r.page(t)
+	resp := r.do(t, "POST", "/console/api/calls/dismiss?id="+fmt.Sprint(v.Missed[0].ID), "", "application/json", []byte("{}"),
+		"Origin", r.srv.URL, "X-Console-Token", tok, "Sec-Fetch-Site", "same-origin")
+	if resp.status != 200 {
+		t.Fatalf("dismiss: %d %s", resp.status, resp.body)
+	}
+	if v := r.calls(t); len(v.Missed) != 0 {
+		t.Fatalf("dismissed, still there: %+v", v)
 	}
 }

@@ -78,6 +78,7 @@ func (b *Broker) newConsole() (*console.Console, error) {
 		AskTimeout:  cfg.Teleport.AskTimeout,
 		Notify:      b.notifyMissedCall,
 		RingTimeout: cfg.Teleport.RingTimeout,
+		Missed:      missedCalls{b.d.State},
 		IdleTimeout: cfg.Teleport.IdleTimeout,
 		JoinTimeout: cfg.Teleport.JoinTimeout,
 		MaxTalk:     cfg.Teleport.MaxTalk,

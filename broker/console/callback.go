@@ -15,7 +15,7 @@ import (
 // owner whose console is open — the page polls GET /console/api/calls, and a console polled
 // within consoleOpenWindow counts as open — sees a ringing banner with an Answer button for
 // RingTimeout; a ring nobody answers, or a request that finds no console open, becomes a
-// missed call kept (in memory, bounded) for the owner's next visit, and the home's notifier
+// missed call kept (in the broker's state store, bounded) for the owner's next visit, and the home's notifier
 // (the call webhook) is told once. Nothing of what was said is kept: only who asked for
 // whom, from which robot, when.
 
@@ -65,18 +65,89 @@ type CallsView struct {
 	Missed  []Ring `json:"missed"`
 }
 
-// callbacks holds the rings and missed calls of every owner, by lower-case login.
+// MissedCalls keeps missed call-backs for each owner (lower-case login) until they are seen
+// to: the broker keeps them in its state store, so a restart loses none. An implementation
+// keeps at most maxMissed per owner, dropping the oldest.
+type MissedCalls interface {
+	AddMissed(ctx context.Context, owner string, r Ring) error
+	Missed(ctx context.Context, owner string) ([]Ring, error)
+	// DismissMissed forgets one missed call of owner, or all of them when id is 0.
+	DismissMissed(ctx context.Context, owner string, id int) error
+	// ClearMissed forgets owner's missed calls from device (they called it).
+	ClearMissed(ctx context.Context, owner, device string) error
+}
+
+// MaxMissed is how many missed calls are kept per owner; the oldest goes first.
+const MaxMissed = maxMissed
+
+// callbacks holds the rings of every owner, by lower-case login; missed calls are in the
+// MissedCalls store.
 type callbacks struct {
 	mu       sync.Mutex
 	nextID   int
 	seen     map[string]time.Time // last poll of each owner's console
 	ringing  map[string][]Ring
-	missed   map[string][]Ring
 	notified map[string]time.Time // owner + "\x00" + device -> last notice
+	missed   MissedCalls
 }
 
-func newCallbacks() *callbacks {
-	return &callbacks{seen: map[string]time.Time{}, ringing: map[string][]Ring{}, missed: map[string][]Ring{}, notified: map[string]time.Time{}}
+func newCallbacks(missed MissedCalls) *callbacks {
+	if missed == nil {
+		missed = &memMissed{byOwner: map[string][]Ring{}}
+	}
+	return &callbacks{seen: map[string]time.Time{}, ringing: map[string][]Ring{}, notified: map[string]time.Time{}, missed: missed}
+}
+
+// memMissed keeps missed calls in memory (a console built without a store: tests, tools).
+type memMissed struct {
+	mu      sync.Mutex
+	nextID  int
+	byOwner map[string][]Ring
+}
+
+func (m *memMissed) AddMissed(_ context.Context, owner string, r Ring) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.nextID++
+	r.ID = m.nextID
+	rs := append(m.byOwner[owner], r)
+	if len(rs) > maxMissed {
+		rs = rs[len(rs)-maxMissed:]
+	}
+	m.byOwner[owner] = rs
+	return nil
+}
+
+func (m *memMissed) Missed(_ context.Context, owner string) ([]Ring, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]Ring{}, m.byOwner[owner]...), nil
+}
+
+func (m *memMissed) DismissMissed(_ context.Context, owner string, id int) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := []Ring{}
+	for _, r := range m.byOwner[owner] {
+		if id != 0 && r.ID != id {
+			out = append(out, r)
+		}
+	}
+	m.byOwner[owner] = out
+	return nil
+}
+
+func (m *memMissed) ClearMissed(_ context.Context, owner, device string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := []Ring{}
+	for _, r := range m.byOwner[owner] {
+		if r.Device != device {
+			out = append(out, r)
+		}
+	}
+	m.byOwner[owner] = out
+	return nil
 }
 
 // RequestCall rings the owner's open console or leaves a missed call (and tells the
@@ -133,12 +204,12 @@ func (c *Console) miss(owner string, r Ring) {
 	cb := c.calls
 	now := c.d.Now()
 	key := owner + "\x00" + r.Device
-	cb.mu.Lock()
-	m := append(cb.missed[owner], r)
-	if len(m) > maxMissed {
-		m = m[len(m)-maxMissed:]
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := cb.missed.AddMissed(ctx, owner, r); err != nil {
+		c.log.Error("console: a missed call could not be kept", "owner", owner, "device", r.Device, "err", err)
 	}
-	cb.missed[owner] = m
+	cb.mu.Lock()
 	last, told := cb.notified[key]
 	notify := c.d.Notify != nil && (!told || now.Sub(last) >= notifyEvery)
 	if notify {
@@ -156,18 +227,19 @@ func (c *Console) answered(owner, device string) {
 	cb := c.calls
 	owner = strings.ToLower(owner)
 	cb.mu.Lock()
-	defer cb.mu.Unlock()
-	keep := func(rs []Ring) []Ring {
-		out := rs[:0:0]
-		for _, r := range rs {
-			if r.Device != device {
-				out = append(out, r)
-			}
+	out := []Ring{}
+	for _, r := range cb.ringing[owner] {
+		if r.Device != device {
+			out = append(out, r)
 		}
-		return out
 	}
-	cb.ringing[owner] = keep(cb.ringing[owner])
-	cb.missed[owner] = keep(cb.missed[owner])
+	cb.ringing[owner] = out
+	cb.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := cb.missed.ClearMissed(ctx, owner, device); err != nil {
+		c.log.Warn("console: answered missed calls not cleared", "owner", owner, "err", err)
+	}
 }
 
 // serveCalls is the page's poll: it marks the owner's console open and returns their
@@ -177,8 +249,20 @@ func (c *Console) serveCalls(w http.ResponseWriter, r *http.Request) {
 	cb := c.calls
 	cb.mu.Lock()
 	cb.seen[owner] = c.d.Now()
-	v := CallsView{Ringing: append([]Ring{}, cb.ringing[owner]...), Missed: append([]Ring{}, cb.missed[owner]...)}
+	v := CallsView{Ringing: append([]Ring{}, cb.ringing[owner]...)}
 	cb.mu.Unlock()
+	c.writeCalls(w, r.Context(), owner, v)
+}
+
+// writeCalls completes v with owner's missed calls and answers it.
+func (c *Console) writeCalls(w http.ResponseWriter, ctx context.Context, owner string, v CallsView) {
+	missed, err := c.calls.missed.Missed(ctx, owner)
+	if err != nil {
+		c.log.Error("console: missed calls unreadable", "err", err)
+		writeErr(w, &consoleError{status: http.StatusServiceUnavailable, code: api.CodeUnavailable, msg: "missed calls cannot be read right now"})
+		return
+	}
+	v.Missed = append([]Ring{}, missed...)
 	writeJSON(w, v)
 }
 
@@ -191,18 +275,22 @@ func (c *Console) serveDismiss(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, &consoleError{status: http.StatusBadRequest, code: api.CodeInvalidArgs, msg: "id must be a number"})
 		return
 	}
-	cb := c.calls
-	cb.mu.Lock()
-	out := cb.missed[owner][:0:0]
-	for _, m := range cb.missed[owner] {
-		if !all && m.ID != id {
-			out = append(out, m)
-		}
+	if all {
+		id = 0
+	} else if id <= 0 {
+		writeErr(w, &consoleError{status: http.StatusBadRequest, code: api.CodeInvalidArgs, msg: "id must be a positive number"})
+		return
 	}
-	cb.missed[owner] = out
-	v := CallsView{Ringing: append([]Ring{}, cb.ringing[owner]...), Missed: append([]Ring{}, out...)}
+	cb := c.calls
+	if err := cb.missed.DismissMissed(r.Context(), owner, id); err != nil {
+		c.log.Error("console: missed call not dismissed", "err", err)
+		writeErr(w, &consoleError{status: http.StatusServiceUnavailable, code: api.CodeUnavailable, msg: "the missed call could not be dismissed right now"})
+		return
+	}
+	cb.mu.Lock()
+	v := CallsView{Ringing: append([]Ring{}, cb.ringing[owner]...)}
 	cb.mu.Unlock()
-	writeJSON(w, v)
+	c.writeCalls(w, r.Context(), owner, v)
 }
 
 // callbackRoutes adds the call-back page script and calls to mux.

@@ -89,6 +89,8 @@ type Deps struct {
 	// Notify tells the home's notifier (teleport.call_webhook) of a missed call-back; it
 	// runs on its own goroutine and must bound its own time. nil: none.
 	Notify func(ctx context.Context, owner string, n Notice)
+	// Missed keeps missed call-backs across restarts (nil: in memory).
+	Missed MissedCalls
 
 	IdleTimeout time.Duration // a session with no action and nothing heard ends; default 10 min
 	JoinTimeout time.Duration // the robot must play the join announcement within this; default 20 s
@@ -152,7 +154,7 @@ func New(d Deps) (*Console, error) {
 	if d.LastTurn == nil {
 		d.LastTurn = func(context.Context, string) time.Time { return time.Time{} }
 	}
-	return &Console{d: d, log: d.Logger, pageKey: newPageKey(), drops: link.NewLogLimit(3, time.Minute), sessions: map[string]*session{}, calls: newCallbacks()}, nil
+	return &Console{d: d, log: d.Logger, pageKey: newPageKey(), drops: link.NewLogLimit(3, time.Minute), sessions: map[string]*session{}, calls: newCallbacks(d.Missed)}, nil
 }
 
 // Handler serves the page, its assets and its JSON calls.
