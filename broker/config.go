@@ -161,6 +161,26 @@ type TeleportConfig struct {
 	IdleTimeout time.Duration `yaml:"idle_timeout"` // a session with no action and nothing heard ends; default 10m
 	JoinTimeout time.Duration `yaml:"join_timeout"` // the robot must play the join chime and announcement within this, or the join fails; default 20s
 	MaxTalk     time.Duration `yaml:"max_talk"`     // longest push-to-talk clip; default 30s
+	// Consent is how the room lets an owner in (docs/security.md): "announce" (default: the
+	// join chime and "Dad is joining", then the call) or "ask" (the robot asks and someone in
+	// the room must say yes or come in within AskTimeout). ConsentByOwner overrides it per
+	// owner login.
+	Consent        string            `yaml:"consent"`
+	ConsentByOwner map[string]string `yaml:"consent_by_owner"`
+	AskTimeout     time.Duration     `yaml:"ask_timeout"` // ask mode: how long the room has to say yes; default 20s
+	// People maps a person of the home (home.people) to the owner login "call dad" rings;
+	// without an entry, the owner whose login's name part is the person's name or alias.
+	People map[string]string `yaml:"people"`
+	// RingTimeout is how long an open console rings before the call-back is a missed call;
+	// default 60s.
+	RingTimeout time.Duration `yaml:"ring_timeout"`
+	// CallWebhook, if set, is POSTed a JSON notice when a call-back request finds no console
+	// of the owner open (robot, room, wanted, console_url); CallWebhookTimeout bounds it
+	// (default 5s).
+	CallWebhook        string        `yaml:"call_webhook"`
+	CallWebhookTimeout time.Duration `yaml:"call_webhook_timeout"`
+	// ConsoleURL is the console's address the webhook's notice links to (default: none).
+	ConsoleURL string `yaml:"console_url"`
 }
 
 // HouseConfig connects the home's devices to Home Assistant and/or MQTT (see docs/home.md).
@@ -285,6 +305,10 @@ func (c *Config) Defaults() {
 	orDefault(&c.Teleport.IdleTimeout, 10*time.Minute)
 	orDefault(&c.Teleport.JoinTimeout, 20*time.Second)
 	orDefault(&c.Teleport.MaxTalk, 30*time.Second)
+	orDefault(&c.Teleport.Consent, "announce")
+	orDefault(&c.Teleport.AskTimeout, 20*time.Second)
+	orDefault(&c.Teleport.RingTimeout, time.Minute)
+	orDefault(&c.Teleport.CallWebhookTimeout, 5*time.Second)
 }
 
 // orDefault sets *p to v when the file left it at its zero value.
@@ -357,7 +381,7 @@ func (c *Config) Validate() error {
 		}
 		seen[d.Name] = true
 	}
-	return nil
+	return c.Teleport.validate(bad)
 }
 
 var deviceNameRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9._-]{0,62}$`)
@@ -392,6 +416,11 @@ func ParseConfig(b []byte, name string) (*Config, *intents.Table, error) {
 	for _, d := range c.Devices {
 		if d.Room != "" && !hasRoom(table, d.Room) {
 			return nil, nil, fmt.Errorf("%s: device %s: room %q is not a room of the home", name, d.Name, d.Room)
+		}
+	}
+	for person := range c.Teleport.People {
+		if !slices.ContainsFunc(table.Home.People, func(p intents.Person) bool { return p.Name == person }) {
+			return nil, nil, fmt.Errorf("%s: teleport.people: %q is not a person of the home", name, person)
 		}
 	}
 	for person := range c.Calendars.People {

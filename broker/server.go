@@ -177,6 +177,12 @@ func New(d Deps) (*Broker, error) {
 	if _, ok := b.d.Handlers["session.end"]; !ok {
 		b.d.Handlers["session.end"] = sessionEnd{b}
 	}
+	if _, ok := b.d.Handlers["privacy.set"]; !ok {
+		b.d.Handlers["privacy.set"] = privacySet{b}
+	}
+	if _, ok := b.d.Handlers["teleport.call"]; !ok {
+		b.d.Handlers["teleport.call"] = teleportCall{b}
+	}
 	d.State.onAuditFailure(func(n int, lost bool, err error) {
 		if lost {
 			b.log.Error("audit records lost: the state store closed before it could write them", "records", n, "err", err)

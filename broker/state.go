@@ -117,6 +117,19 @@ CREATE TABLE IF NOT EXISTS meta (
 	name  TEXT PRIMARY KEY,
 	value TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS privacy (
+	device TEXT PRIMARY KEY,
+	since  INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS missed_calls (
+	id     INTEGER PRIMARY KEY AUTOINCREMENT,
+	owner  TEXT NOT NULL,
+	device TEXT NOT NULL,
+	room   TEXT NOT NULL,
+	wanted TEXT NOT NULL,
+	at     INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS missed_calls_owner ON missed_calls(owner);
 `
 
 // stateFiles are the database and the files SQLite keeps beside it in WAL mode.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/broker/console"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -71,6 +72,12 @@ func (b *Broker) newConsole() (*console.Console, error) {
 		},
 		QuietUntil:  b.d.Quiet.Until,
 		HTTPSOff:    b.d.ConsoleHTTPS.Off,
+		Privacy:     b.d.State.Privacy,
+		Consent:     cfg.Teleport.consentOf,
+		AskTimeout:  cfg.Teleport.AskTimeout,
+		Notify:      b.notifyMissedCall,
+		RingTimeout: cfg.Teleport.RingTimeout,
+		Missed:      missedCalls{b.d.State},
 		IdleTimeout: cfg.Teleport.IdleTimeout,
 		JoinTimeout: cfg.Teleport.JoinTimeout,
 		MaxTalk:     cfg.Teleport.MaxTalk,
@@ -117,6 +124,9 @@ func (b *Broker) hear(ctx context.Context, device string, wav []byte) (console.H
 		return console.Heard{}, err
 	}
 	d := b.d.Table().Route(text, intents.Context{DeviceRoom: b.d.Config.DeviceRoom(device)})
+	if d.Intent == "privacy.set" {
+		b.privacyHeard(ctx, device, d) // the room's voice, heard in the call
+	}
 	return console.Heard{Text: text, Intent: d.Intent}, nil
 }
 
@@ -140,7 +150,8 @@ func (b *Broker) auditConsole(ctx context.Context, a console.Action) error {
 		args["direction"] = closed(slices.Contains([]string{"left", "right", "up", "down", "centre"}, a.Arg))
 	case "teleport.end", "teleport.stop":
 		if a.Arg != "" {
-			args["reason"] = closed(slices.Contains([]string{console.EndPage, console.EndHangUp, console.EndIdle, console.EndNotAnnounced, "failed", "room"}, a.Arg))
+			args["reason"] = closed(slices.Contains([]string{console.EndPage, console.EndHangUp, console.EndIdle, console.EndNotAnnounced, "failed", "room",
+				api.CallEndPrivacy, api.CallEndDeclined, api.CallEndQuietTime}, a.Arg))
 		}
 	}
 	outcome := OutcomeOK

@@ -254,6 +254,12 @@ func (b *Broker) tail(ctx context.Context, t *turn, text string, requireWake boo
 		outcome, t.code = OutcomeDenied, api.CodeIntentDenied
 		b.m.countError(api.CodeIntentDenied)
 		ans = intents.Answer{Reply: replyDenied, Expression: intents.ExpressionSorry}
+	case roomVoiceOnly(table, d.Intent) && !b.roomVoice(t):
+		// Typed text, an operator's utterance or a token that is not a robot never switches
+		// what only the room's voice may (privacy mode).
+		outcome, t.code = OutcomeDenied, api.CodeIntentDenied
+		b.m.countError(api.CodeIntentDenied)
+		ans = intents.Answer{Reply: replyRoomVoiceOnly, Expression: intents.ExpressionSorry}
 	case d.Intent == intents.IntentClarify:
 		ans = intents.Answer{Reply: d.Prompt, Expression: intents.ExpressionCurious, FollowUp: true}
 		if ans.Reply == "" {

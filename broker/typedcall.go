@@ -63,6 +63,14 @@ func (b *Broker) callIntent(ctx context.Context, ic intentCall) callResult {
 		return callResult{status: codeStatus[e.Code], v: e}
 	}
 	t.resp.Intent, t.resp.Kind = in.Name, string(in.Kind)
+	if in.RoomVoiceOnly {
+		// Only the room's voice switches it (privacy mode): never a typed call or MCP.
+		e := errf(api.CodeIntentDenied, "%s can only be said aloud in the robot's room", in.Name)
+		b.m.countError(e.Code)
+		t.resp.Outcome, t.code = OutcomeDenied, api.CodeIntentDenied
+		b.audit(t)
+		return callResult{status: codeStatus[e.Code], v: e}
+	}
 	if !t.c.Has(in.Scope) {
 		// A missing scope is not a policy refusal: say which scope would allow the call.
 		e := errf(api.CodeInsufficientScope, "this token lacks the %s scope that %s needs", in.Scope, in.Name)
@@ -151,7 +159,7 @@ func (b *Broker) handleListIntents(w http.ResponseWriter, r *http.Request) {
 	table := b.d.Table()
 	out := []api.IntentView{}
 	for _, in := range table.Intents() {
-		if in.Internal || !c.Has(in.Scope) {
+		if in.Internal || in.RoomVoiceOnly || !c.Has(in.Scope) {
 			continue
 		}
 		v := api.IntentView{Name: in.Name, Kind: string(in.Kind), Scope: in.Scope, Examples: in.Examples, Args: []api.ArgView{}}

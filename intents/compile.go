@@ -202,7 +202,7 @@ func compileIntent(y intentYAML, builtin bool, v vocab, file string) (*Intent, e
 		return nil, bad("needs at least one example (the table tests itself with them)")
 	}
 	in := &Intent{Name: y.Name, Kind: y.Kind, Scope: y.Scope, Description: y.Description, Args: y.Args,
-		Examples: y.Examples, Handler: y.Handler, Fallback: y.Fallback, Builtin: builtin, Frame: y.Router == "frame", where: at}
+		Examples: y.Examples, Handler: y.Handler, Fallback: y.Fallback, Builtin: builtin, Frame: y.Router == "frame", RoomVoiceOnly: y.RoomVoiceOnly, where: at}
 	in.frameRule = &Rule{Intent: in.Name, Index: -1, Pattern: "frame router (intents/frame.go)", Where: at}
 	names := map[string]bool{}
 	for _, a := range y.Args {

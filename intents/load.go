@@ -34,7 +34,9 @@ type intentYAML struct {
 	Handler     Binding     `yaml:"handler"`
 	Fallback    string      `yaml:"fallback"`
 	Router      string      `yaml:"router"` // "frame": built-ins decided by the frame router
-	line        int
+	// RoomVoiceOnly: only a robot's spoken turn (or a clip it heard in a call) may cause it.
+	RoomVoiceOnly bool `yaml:"room_voice_only"`
+	line          int
 }
 
 // UnmarshalYAML records where the intent starts so errors can point at it. yaml.v3 does not

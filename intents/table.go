@@ -121,6 +121,10 @@ type Intent struct {
 	// Unavailable marks a built-in intent this home cannot use (no room has its device, no
 	// people are listed): it stays on the allowlist but has no examples and no guide entry.
 	Unavailable bool `json:"unavailable,omitempty"`
+	// RoomVoiceOnly marks an intent only the room may cause by voice (privacy.set): a robot's
+	// spoken turn, or a clip it heard during a call. A typed utterance, a typed call, MCP and
+	// the console are refused it, and it is never listed to a caller.
+	RoomVoiceOnly bool `json:"room_voice_only,omitempty"`
 
 	patterns []pattern
 	where    string // file:line of the entry

@@ -62,6 +62,8 @@ const (
 	CodeRobotRefused = "robot_refused" // 502: the robot answered the action with an error
 	CodeNotAnnounced = "not_announced" // 503: the robot did not play the join chime and announcement in time; no session
 	CodeQuietTime    = "quiet_time"    // 409: the robot's room asked for quiet ("be quiet for an hour"); join later
+	CodePrivacyMode  = "privacy_mode"  // 409: the robot's room turned privacy mode on; no call until "privacy mode off"
+	CodeDeclined     = "declined"      // 409: ask mode: the room did not say yes to the join in time
 )
 
 // IntentView is one entry of GET /v1/intents: an intent this caller may call.

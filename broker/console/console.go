@@ -89,9 +89,21 @@ type Deps struct {
 	// tailnet has HTTPS certificates turned off); the page explains it when the browser
 	// gives it no microphone. "": no reason known.
 	HTTPSOff string
+	// Privacy reports whether a robot's room turned privacy mode on: every join is refused
+	// then (consent.go). nil: never.
+	Privacy func(ctx context.Context, device string) (bool, error)
+	// Consent is an owner's consent mode: ConsentAnnounce (nil: always) or ConsentAsk.
+	Consent func(owner string) string
+	// Notify tells the home's notifier (teleport.call_webhook) of a missed call-back; it
+	// runs on its own goroutine and must bound its own time. nil: none.
+	Notify func(ctx context.Context, owner string, n Notice)
+	// Missed keeps missed call-backs across restarts (nil: in memory).
+	Missed MissedCalls
 
 	IdleTimeout time.Duration // a session with no action and nothing heard ends; default 10 min
 	JoinTimeout time.Duration // the robot must play the join announcement within this; default 20 s
+	RingTimeout time.Duration // an unanswered call-back ring becomes a missed call; default 60 s
+	AskTimeout  time.Duration // ask mode: how long the room has to say yes; default 20 s
 	MaxTalk     time.Duration // longest push-to-talk clip; default 30 s
 	MaxTalkSize int64         // largest push-to-talk upload; default 2 MiB
 	MaxText     int           // longest typed sentence; default 300 characters
@@ -109,6 +121,8 @@ type Console struct {
 	droppedNotLive atomic.Uint64
 	droppedQueue   atomic.Uint64
 
+	calls *callbacks // call-back rings and missed calls (callback.go)
+
 	mu       sync.Mutex
 	sessions map[string]*session // by device
 }
@@ -123,6 +137,12 @@ func New(d Deps) (*Console, error) {
 	}
 	if d.JoinTimeout <= 0 {
 		d.JoinTimeout = 20 * time.Second
+	}
+	if d.RingTimeout <= 0 {
+		d.RingTimeout = time.Minute
+	}
+	if d.AskTimeout <= 0 {
+		d.AskTimeout = 20 * time.Second
 	}
 	if d.MaxTalk <= 0 {
 		d.MaxTalk = 30 * time.Second
@@ -142,7 +162,7 @@ func New(d Deps) (*Console, error) {
 	if d.LastTurn == nil {
 		d.LastTurn = func(context.Context, string) time.Time { return time.Time{} }
 	}
-	return &Console{d: d, log: d.Logger, pageKey: newPageKey(), drops: link.NewLogLimit(3, time.Minute), sessions: map[string]*session{}}, nil
+	return &Console{d: d, log: d.Logger, pageKey: newPageKey(), drops: link.NewLogLimit(3, time.Minute), sessions: map[string]*session{}, calls: newCallbacks(d.Missed)}, nil
 }
 
 // Handler serves the page, its assets and its JSON calls.
@@ -155,6 +175,7 @@ func (c *Console) Handler() http.Handler {
 	mux.HandleFunc("GET /console/api/state", c.person(c.serveState))
 	mux.HandleFunc("GET /console/api/robots/{device}/clips/{id}", c.person(c.serveClip))
 	mux.HandleFunc("POST /console/api/robots/{device}/{action}", c.person(c.sameOrigin(c.serveAction)))
+	c.callbackRoutes(mux)
 	return securityHeaders(mux)
 }
 

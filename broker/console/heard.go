@@ -69,6 +69,9 @@ func (c *Console) onLink(ctx context.Context, e link.Event) {
 // queueHeard hands a heard clip to its session's transcription, or drops and counts it:
 // nothing from the room reaches the owner before the session is live.
 func (c *Console) queueHeard(s *session, live bool, e link.Event) {
+	if s != nil && c.answerHeard(s, e) {
+		return // the room's answer to "may Dad join?": never the owner's
+	}
 	if s == nil || !live {
 		c.droppedNotLive.Add(1)
 		c.drops.Log(c.log, slog.LevelInfo, e.Device, "console: heard clip dropped: no live session")

@@ -33,6 +33,10 @@ func (c *Console) join(ctx context.Context, p Person, device string) error {
 	if err := c.quietTime(device, now); err != nil {
 		return err // the room asked for quiet: nobody joins until it ends
 	}
+	if err := c.privacyMode(ctx, device); err != nil {
+		c.d.Audit(context.WithoutCancel(ctx), Action{Owner: p.Login, Device: device, Kind: "teleport.start", Code: errCode(err)})
+		return err // the room turned calls off
+	}
 	c.mu.Lock()
 	if s := c.sessions[device]; s != nil {
 		c.mu.Unlock()
@@ -58,6 +62,11 @@ func (c *Console) join(ctx context.Context, p Person, device string) error {
 		s.stop()
 		return err
 	}
+	// Privacy mode turned on between the check above and the session's registration ends
+	// no session (there was none yet): look again now that a privacy switch would end this one.
+	if err := c.privacyMode(ctx, device); err != nil {
+		return fail(err)
+	}
 	if err := c.audit(ctx, Action{Owner: p.Login, Device: device, Kind: "teleport.start", OK: true}); err != nil {
 		return fail(err)
 	}
@@ -69,8 +78,14 @@ func (c *Console) join(ctx context.Context, p Person, device string) error {
 	jctx, cancel := context.WithTimeout(ctx, c.d.JoinTimeout)
 	defer cancel()
 	defer context.AfterFunc(s.ctx, cancel)() // the session ended (leave, hang up) while joining
-	if err := c.announceJoin(jctx, device, displayName(p)+" is joining."); err != nil {
+	mode := c.consentOf(p)
+	if err := c.announceJoin(jctx, device, joinSentence(p, mode)); err != nil {
 		return c.abortJoin(ctx, s, err)
+	}
+	if mode == ConsentAsk {
+		if err := c.askRoom(s); err != nil {
+			return c.declineJoin(ctx, s, err)
+		}
 	}
 	c.mu.Lock()
 	ours := c.sessions[device] == s
@@ -82,6 +97,7 @@ func (c *Console) join(ctx context.Context, p Person, device string) error {
 		return &consoleError{status: http.StatusConflict, code: api.CodeNoSession, msg: "the call ended before the robot announced you"}
 	}
 	go c.hearLoop(s)
+	c.answered(p.Login, device) // a ring or missed call from this robot is answered
 	c.log.Info("teleport session started", "device", device, "owner", p.Login)
 	return nil
 }
@@ -120,6 +136,19 @@ func (c *Console) abortJoin(ctx context.Context, s *session, why error) error {
 // with backoff until ctx ends; a refusal that a retry cannot change is returned at once.
 func (c *Console) announceJoin(ctx context.Context, device, sentence string) error {
 	m := api.LinkMessage{Type: api.LinkPlay, Play: &api.LinkPlayAction{WAV: c.announcement(ctx, sentence), Chime: true, Join: true}}
+	// The robot reports its state over the link: the moment it is idle again (its own reply
+	// ended) or its link comes back, the chime is offered at once rather than at the next
+	// backoff step.
+	ready := make(chan struct{}, 1)
+	unsub := c.d.Link.Subscribe(func(e link.Event) {
+		if e.Device == device && (e.Kind == link.EventUp || e.Kind == link.EventState && e.State == api.HubIdle) {
+			select {
+			case ready <- struct{}{}:
+			default:
+			}
+		}
+	})
+	defer unsub()
 	wait := joinFirstRetry
 	var last string
 	for attempt := 1; ; attempt++ {
@@ -148,9 +177,20 @@ func (c *Console) announceJoin(ctx context.Context, device, sentence string) err
 			t.Stop()
 			return notAnnounced(last)
 		case <-t.C:
+		case <-ready:
+			t.Stop()
 		}
 		wait = min(2*wait, joinMaxRetry)
 	}
+}
+
+// errCode is an error's closed code (internal when it has none).
+func errCode(err error) string {
+	var ce *consoleError
+	if errors.As(err, &ce) {
+		return ce.code
+	}
+	return api.CodeInternal
 }
 
 func notAnnounced(last string) error {

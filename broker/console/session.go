@@ -34,7 +34,10 @@ type session struct {
 	stop context.CancelFunc // ends ctx
 	// heard holds utterances waiting for transcription: bounded, one transcription at a time
 	// per robot (heard.go).
-	heard     chan link.Event
+	heard chan link.Event
+	// asking, while the robot waits for the room's yes (ask mode, consent.go), receives what
+	// the room says instead of the owner.
+	asking    chan link.Event
 	clips     []clip
 	clipBytes int
 	nextID    int

@@ -34,7 +34,7 @@ type toolSet struct {
 func buildTools(t *intents.Table) *toolSet {
 	set := &toolSet{table: t}
 	for _, in := range t.Intents() {
-		if in.Name == intents.IntentClarify || in.Name == intents.IntentUnclear || in.Unavailable {
+		if in.Name == intents.IntentClarify || in.Name == intents.IntentUnclear || in.Unavailable || in.RoomVoiceOnly {
 			continue
 		}
 		set.tools = append(set.tools, tool{def: toolDef(t, in), scope: in.Scope})
