@@ -149,7 +149,7 @@ func (a *Announcer) Announce(ctx context.Context, by string, req api.AnnounceReq
 			play = nil // quiet time: the chime alone
 		}
 		sctx, cancel := context.WithTimeout(ctx, timeout)
-		ack, err := a.Link.Send(sctx, dev, api.LinkMessage{Type: api.LinkPlay, ID: id + "-" + dev, Play: &api.LinkPlayAction{WAV: play, Chime: true}})
+		ack, err := a.Link.Send(sctx, dev, api.LinkMessage{Type: api.LinkPlay, ID: id + "-" + dev, Play: &api.LinkPlayAction{WAV: play, Chime: true, Kind: api.PlayAnnouncement}})
 		cancel()
 		if err != nil || !ack.OK {
 			a.log().Warn("announcement not played", "device", dev, "err", err, "code", ack.Code)
