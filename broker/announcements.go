@@ -35,6 +35,8 @@ func (b *Broker) handleAnnounce(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := b.Announce(r.Context(), callerOf(r).Name, req)
 	switch {
+	case errors.Is(err, announce.ErrUnknownRobot):
+		b.fail(w, errf(api.CodeUnknownRobot, "%s", err.Error()))
 	case errors.Is(err, announce.ErrInvalid):
 		b.fail(w, errf(api.CodeInvalidArgs, "%s", err.Error()))
 	case errors.Is(err, announce.ErrUnaudited):

@@ -132,7 +132,9 @@ func announceTargets(t *testing.T, tb *testBroker, robots ...string) []string {
 	op := tb.token(t, "mom-phone", "announce")
 	for _, robot := range robots {
 		body, _ := json.Marshal(api.AnnounceRequest{Robot: robot, Text: "Dinner is ready"})
-		if r := tb.do(t, "POST", "/v1/announcements", op, "application/json", body); r.status != 200 {
+		// A name the broker does not know is refused with unknown_robot (#29.1); any other
+		// announcement is answered with where it was delivered.
+		if r := tb.do(t, "POST", "/v1/announcements", op, "application/json", body); r.status != 200 && (r.status != 404 || r.code(t) != api.CodeUnknownRobot) {
 			t.Fatalf("announce to %q: %d %s", robot, r.status, r.body)
 		}
 	}
@@ -163,7 +165,9 @@ func TestAnnouncementAuditsOnlyAKnownTarget(t *testing.T) {
 }
 
 // TestAnnouncementToAnOfflineRobotNamesIt: a configured robot that is offline is a known
-// target and is audited by name, as the broker wires it (Known = KnownRobot).
+// target and is audited by name, as the broker wires it (Known = KnownRobot); a name that is
+// neither configured nor linked is refused with unknown_robot ("no robot named attic", #29.1)
+// and audited as unknown.
 func TestAnnouncementToAnOfflineRobotNamesIt(t *testing.T) {
 	ann := &announce.Announcer{Link: &oneRobotLink{}}
 	tb := newTestBroker(t, func(c *Config, d *Deps) {
@@ -171,8 +175,17 @@ func TestAnnouncementToAnOfflineRobotNamesIt(t *testing.T) {
 		d.Announcer = ann
 	})
 	ann.Known = tb.b.KnownRobot
-	got := announceTargets(t, tb, "bedside", "attic")
-	if strings.Join(got, " ") != "bedside/failed unknown/failed" {
+	op := tb.token(t, "mom-phone", "announce")
+	r := tb.do(t, "POST", "/v1/announcements", op, "application/json", []byte(`{"robot": "attic", "text": "Dinner"}`))
+	if r.status != 404 || r.code(t) != api.CodeUnknownRobot || !strings.Contains(string(r.body), `no robot named \"attic\"`) {
+		t.Fatalf("unknown robot: %d %s", r.status, r.body)
+	}
+	r = tb.do(t, "POST", "/v1/announcements", op, "application/json", []byte(`{"robot": "bedside", "text": "Dinner"}`))
+	if r.status != 200 || !strings.Contains(string(r.body), `"not_delivered":["bedside"]`) {
+		t.Fatalf("offline robot: %d %s", r.status, r.body)
+	}
+	got := announceTargets(t, tb)
+	if strings.Join(got, " ") != "bedside/failed unknown/invalid" {
 		t.Fatalf("audited targets: %v", got)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
@@ -41,6 +42,19 @@ const maxControlBody = 64 << 10
 // ends. Call it after the State is open: the lock proves no other broker owns the
 // directory, so a socket file left by a killed broker is removed and made anew.
 func ServeControl(ctx context.Context, st *State, log *slog.Logger) error {
+	return ServeControlWith(ctx, st, nil, log)
+}
+
+// LiveStatus hands the running broker to the control socket, which opens before the broker
+// is built: until Attach, GET /v1/status answers that the broker is starting.
+type LiveStatus struct{ b atomic.Pointer[Broker] }
+
+// Attach makes b the broker whose status the control socket reports.
+func (l *LiveStatus) Attach(b *Broker) { l.b.Store(b) }
+
+// ServeControlWith is ServeControl that also reports the operator's status (reachyctl
+// status) of the broker attached to live; nil: no status.
+func ServeControlWith(ctx context.Context, st *State, live *LiveStatus, log *slog.Logger) error {
 	path := ControlSocket(filepath.Dir(st.path))
 	if len(path) >= 104 { // sun_path: 108 bytes on Linux, 104 on macOS
 		return fmt.Errorf("control socket %s: the state dir's path is too long for a Unix socket (%d bytes, at most 103)", path, len(path))
@@ -56,7 +70,7 @@ func ServeControl(ctx context.Context, st *State, log *slog.Logger) error {
 		ln.Close()
 		return fmt.Errorf("control socket %s: %w", path, err)
 	}
-	srv := &http.Server{Handler: controlHandler(st), ReadHeaderTimeout: 5 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	srv := &http.Server{Handler: controlHandler(st, live), ReadHeaderTimeout: 5 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	go func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -91,8 +105,22 @@ type (
 // controlTimeout bounds one control request's state access.
 const controlTimeout = 30 * time.Second
 
-func controlHandler(st *State) http.Handler {
+func controlHandler(st *State, live *LiveStatus) http.Handler {
 	mux := http.NewServeMux()
+	mux.HandleFunc("GET /v1/status", func(w http.ResponseWriter, r *http.Request) {
+		var b *Broker
+		if live != nil {
+			b = live.b.Load()
+		}
+		if b == nil {
+			controlJSON(w, http.StatusServiceUnavailable, api.ErrorBody{Error: api.ErrorDetail{Code: api.CodeUnavailable,
+				Message: "the broker is still starting: its status is not ready yet"}})
+			return
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), controlTimeout)
+		defer cancel()
+		controlJSON(w, http.StatusOK, b.Status(ctx))
+	})
 	mux.HandleFunc("GET /v1/ping", func(w http.ResponseWriter, r *http.Request) {
 		controlJSON(w, http.StatusOK, map[string]string{"state_dir": filepath.Dir(st.path)})
 	})
@@ -298,6 +326,13 @@ func (c *ControlClient) SetScopes(ctx context.Context, device string, scopes []s
 func (c *ControlClient) TailAudit(ctx context.Context, n int) ([]AuditRecord, error) {
 	var out []AuditRecord
 	err := c.call(ctx, http.MethodGet, "/v1/audit?n="+strconv.Itoa(n), nil, &out)
+	return out, err
+}
+
+// Status asks the running broker for the operator's view (Broker.Status).
+func (c *ControlClient) Status(ctx context.Context) (Status, error) {
+	var out Status
+	err := c.call(ctx, http.MethodGet, "/v1/status", nil, &out)
 	return out, err
 }
 

@@ -27,6 +27,7 @@ var codeStatus = map[string]int{
 	api.CodeInternal:             http.StatusInternalServerError,
 	api.CodeNotFound:             http.StatusNotFound,
 	api.CodeUnknownHost:          http.StatusMisdirectedRequest,
+	api.CodeUnknownRobot:         http.StatusNotFound,
 }
 
 // apiError is an error with a closed code and a human sentence that never echoes secrets

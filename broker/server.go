@@ -69,6 +69,8 @@ type Deps struct {
 	Reloads     ReloadStatus // nil: the table is never reloaded (tests)
 	Link        link.Options
 	Announcer   *announce.Announcer // nil: POST /v1/announcements answers busy; a nil Redact gets the reply boundary
+	Timers      TimerBoard          // the timers, for the operator's status; nil: none shown
+	SpeechModel string              // the whisper model's file, for the operator's status
 	Quiet       *quiet.Times        // the robots' quiet times (robot.quiet); nil: the broker's own, on Now
 	People      PersonIdentifier    // the console's identity source (the tailnet); nil: DevOwner on loopback
 	DevOwner    string              // loopback dev mode: every loopback connection is this owner (--dev-owner)
@@ -174,6 +176,7 @@ func New(d Deps) (*Broker, error) {
 		return nil, err
 	}
 	b.watchLink()
+	b.watchStatus()
 	if _, ok := b.d.Handlers["session.end"]; !ok {
 		b.d.Handlers["session.end"] = sessionEnd{b}
 	}
@@ -291,6 +294,7 @@ func (b *Broker) adminMux() http.Handler {
 			return
 		}
 		body := map[string]any{"status": "ok", "state": "ok", "speech_to_text": b.d.Transcriber != nil, "synthesis": b.d.Synthesizer != nil}
+		maps.Copy(body, b.healthCounts()) // robots, sessions, timers: counts, never names
 		if b.d.Reloads != nil {
 			h := b.d.Reloads.Health()
 			body["intent_table"] = h

@@ -51,6 +51,9 @@ const MaxChars = 300
 var (
 	ErrInvalid   = errors.New("invalid announcement")
 	ErrUnaudited = errors.New("the announcement could not be audited")
+	// ErrUnknownRobot: the named robot is neither configured nor linked since start (a typo,
+	// not an offline robot). It is audited as refused, to UnknownTarget.
+	ErrUnknownRobot = errors.New("unknown robot")
 )
 
 // Announcer speaks announcements on robots.
@@ -104,11 +107,19 @@ func (a *Announcer) Announce(ctx context.Context, by string, req api.AnnounceReq
 	slices.Sort(targets)
 	id := newID()
 	rec := Record{Time: time.Now().UTC(), ID: id, By: by, Target: target, Outcome: "ok"}
-	if len(targets) == 0 {
+	unknown := !req.All && target == UnknownTarget && a.Known != nil
+	switch {
+	case unknown:
+		rec.Outcome = "invalid"
+	case len(targets) == 0:
 		rec.Outcome = "failed"
 	}
 	if err := a.Audit(ctx, rec); err != nil {
 		return res, fmt.Errorf("%w: %v", ErrUnaudited, err)
+	}
+	if unknown {
+		return api.AnnounceResult{Delivered: []string{}, NotDelivered: []string{}},
+			fmt.Errorf("no robot named %q: none is configured by that name or has linked since the broker started (%w)", req.Robot, ErrUnknownRobot)
 	}
 	if len(targets) == 0 {
 		return res, nil
@@ -138,7 +149,7 @@ func (a *Announcer) Announce(ctx context.Context, by string, req api.AnnounceReq
 			play = nil // quiet time: the chime alone
 		}
 		sctx, cancel := context.WithTimeout(ctx, timeout)
-		ack, err := a.Link.Send(sctx, dev, api.LinkMessage{Type: api.LinkPlay, ID: id + "-" + dev, Play: &api.LinkPlayAction{WAV: play, Chime: true}})
+		ack, err := a.Link.Send(sctx, dev, api.LinkMessage{Type: api.LinkPlay, ID: id + "-" + dev, Play: &api.LinkPlayAction{WAV: play, Chime: true, Kind: api.PlayAnnouncement}})
 		cancel()
 		if err != nil || !ack.OK {
 			a.log().Warn("announcement not played", "device", dev, "err", err, "code", ack.Code)

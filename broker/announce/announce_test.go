@@ -122,8 +122,9 @@ func TestAnnounceAuditsOnlyAKnownTarget(t *testing.T) {
 	a, _, recs := newAnnouncer()
 	a.Known = func(d string) bool { return d == "attic-robot" }
 	for _, robot := range []string{"kitchen-robot", "attic-robot", "the door code is 4321"} {
-		if _, err := a.Announce(context.Background(), "mom-phone", api.AnnounceRequest{Robot: robot, Text: "Dinner"}); err != nil {
-			t.Fatal(err)
+		_, err := a.Announce(context.Background(), "mom-phone", api.AnnounceRequest{Robot: robot, Text: "Dinner"})
+		if want := robot == "the door code is 4321"; errors.Is(err, ErrUnknownRobot) != want || (err != nil && !want) {
+			t.Fatalf("%q: %v", robot, err)
 		}
 	}
 	var got []string

@@ -52,6 +52,9 @@ const (
 	// CodeUnknownHost (421) answers a request whose Host is not one of the broker's own
 	// names (a DNS-rebinding page, a misconfigured proxy), before any route runs.
 	CodeUnknownHost = "unknown_host"
+	// CodeUnknownRobot (404) answers an announcement to a robot name the broker does not
+	// know: none is configured by that name, and none by that name has linked since start.
+	CodeUnknownRobot = "unknown_robot"
 
 	// Codes of the teleport console's calls.
 	CodeNotOwner     = "not_owner"     // 403: the tailnet identity is not one of teleport.owners, or is a tagged node

@@ -94,7 +94,18 @@ type LinkPlayAction struct {
 	WAV   []byte `json:"wav"`             // base64 in JSON; PCM16 WAV
 	Chime bool   `json:"chime,omitempty"` // play the attention chime first
 	Join  bool   `json:"join,omitempty"`  // the session's join announcement: ack when played, then pass the room's words
+	// Kind says what the sound is, for the hub's log and the simulator's record: one of the
+	// PlayKind values, or empty (the hub then infers it from Join and Chime). It never
+	// changes how the sound is played.
+	Kind string `json:"kind,omitempty"`
 }
+
+// What a LinkPlayAction is (LinkPlayAction.Kind).
+const (
+	PlayTeleportSay  = "teleport_say"  // a sentence the owner typed in the console, synthesized
+	PlayTeleportTalk = "teleport_talk" // the owner's push-to-talk clip
+	PlayAnnouncement = "announcement"  // an owner's announcement (reachyctl announce, the console's button)
+)
 
 // LinkLookAction turns the head. The hub clamps both angles to the daemon's limits.
 type LinkLookAction struct {

@@ -275,7 +275,7 @@ func (c *Console) say(ctx context.Context, p Person, device, text string) error 
 		c.log.Warn("console: synthesis failed", "err", err)
 		return &consoleError{status: http.StatusServiceUnavailable, code: api.CodeUnavailable, msg: "the sentence could not be synthesized"}
 	}
-	return c.act(ctx, p, device, "teleport.say", "", api.LinkMessage{Type: api.LinkPlay, Play: &api.LinkPlayAction{WAV: wav}})
+	return c.act(ctx, p, device, "teleport.say", "", api.LinkMessage{Type: api.LinkPlay, Play: &api.LinkPlayAction{WAV: wav, Kind: api.PlayTeleportSay}})
 }
 
 // talk plays a push-to-talk clip: a WAV from the browser, within the size and length caps.
@@ -310,7 +310,7 @@ func (c *Console) talk(ctx context.Context, w http.ResponseWriter, r *http.Reque
 	if err != nil {
 		return err
 	}
-	return c.act(ctx, p, device, "teleport.talk", "", api.LinkMessage{Type: api.LinkPlay, Play: &api.LinkPlayAction{WAV: wav}})
+	return c.act(ctx, p, device, "teleport.talk", "", api.LinkMessage{Type: api.LinkPlay, Play: &api.LinkPlayAction{WAV: wav, Kind: api.PlayTeleportTalk}})
 }
 
 // hangUp recognizes the room's words that end a session, whatever the router knows.

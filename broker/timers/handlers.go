@@ -65,7 +65,9 @@ func (s *Service) handleStart(ctx context.Context, c intents.Call) (intents.Answ
 		label = ""
 	}
 	d := time.Duration(secs) * time.Second
-	if _, err := s.Start(ctx, c.Device, s.roomOf(c), label, d); err != nil {
+	room := s.roomOf(c)
+	t, err := s.Start(ctx, c.Device, room, label, d)
+	if err != nil {
 		if errors.Is(err, ErrFull) {
 			return say("There are already "+Number(s.set.MaxPerRoom)+" timers running here. Cancel one first.", intents.ExpressionSorry), nil
 		}
@@ -75,7 +77,27 @@ func (s *Service) handleStart(ctx context.Context, c intents.Call) (intents.Answ
 	if label != "" {
 		name = capitalize(label) + " timer"
 	}
-	return say("Okay. "+name+" set for "+SayDuration(d)+".", intents.ExpressionHappy), nil
+	reply := "Okay. " + name + " set for " + SayDuration(d) + "."
+	if s.nobodyToRing(t) {
+		where := "here"
+		if room != "" {
+			where = "in the " + room
+		}
+		s.log.Warn("a timer was set where no robot can ring it: none is configured or linked in its room", "room", room,
+			"label", label, "set_by", c.Device, "due_in", d.String())
+		return say(reply+" But no robot is linked "+where+" to ring it.", intents.ExpressionSorry), nil
+	}
+	return say(reply, intents.ExpressionHappy), nil
+}
+
+// nobodyToRing reports whether no robot the broker knows (configured, or linked since
+// start) is in the timer's place: unless one links there before it is due, it rings
+// nowhere. Without a robot link at all (a tool, a test) it says nothing.
+func (s *Service) nobodyToRing(t *Timer) bool {
+	s.mu.Lock()
+	l := s.link
+	s.mu.Unlock()
+	return l != nil && len(s.targets(t)) == 0 && len(s.knownRobots(t.place())) == 0
 }
 
 func capitalize(s string) string {

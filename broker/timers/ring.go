@@ -24,9 +24,7 @@ func (s *Service) ring(ctx context.Context, t *Timer, now time.Time) {
 		late = now.Sub(t.sched)
 	}
 	if late > s.set.Grace {
-		s.log.Warn("a timer came due too long ago to ring", "late", now.Sub(t.Due).Round(time.Second))
-		s.audit(ctx, t.Device, t.ID, "missed", "past_grace")
-		s.end(ctx, "missed", t.ID)
+		s.miss(ctx, t, MissedPastGrace, now)
 		return
 	}
 	if t.Rings >= s.set.Rings {
@@ -35,9 +33,34 @@ func (s *Service) ring(ctx context.Context, t *Timer, now time.Time) {
 	}
 	targets := s.targets(t)
 	if len(targets) == 0 {
+		// Nobody to ring it: it waits NoRobotWait (counted from when it was first found so,
+		// which after a restart gives the hubs time to redial), then it is let go rather
+		// than rung long after on whichever robot links next.
+		s.mu.Lock()
+		since, waiting := s.noRobot[t.ID]
+		if !waiting {
+			since = now
+			s.noRobot[t.ID] = now
+		}
+		s.mu.Unlock()
+		if !waiting && t.Rings == 0 {
+			s.log.Warn("a timer is due and no robot is linked in its room to ring it", "room", t.Room, "label", t.Label,
+				"set_by", t.Device, "waits", s.set.NoRobotWait.String())
+		}
+		if now.Sub(since) >= s.set.NoRobotWait {
+			if t.Rings == 0 {
+				s.miss(ctx, t, MissedNoRobot, now)
+			} else {
+				s.end(ctx, "no robot to ring it again", t.ID) // it rang; its repeats have nobody to hear them
+			}
+			return
+		}
 		s.reschedule(ctx, t.ID, now.Add(s.set.Retry), t.Rings, t.sched)
 		return
 	}
+	s.mu.Lock()
+	delete(s.noRobot, t.ID)
+	s.mu.Unlock()
 	a := &attempt{t: *t, n: t.Rings + 1, at: now, text: s.sentence(t, now), left: len(targets)}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -36,6 +36,10 @@ type Settings struct {
 	Expression string        // the robot's expression with each ring; default "surprised"
 	MaxPerRoom int           // live timers per room; default 20
 	Send       time.Duration // how long to wait for a robot's ack; default 5 s
+	// NoRobotWait is how long a due timer waits for a robot of its place to link when none
+	// is linked; then it is let go, audited as missed (no_robot), and never rings later on a
+	// robot that links afterwards. Default 1 min.
+	NoRobotWait time.Duration
 }
 
 func (s *Settings) defaults() {
@@ -49,6 +53,7 @@ func (s *Settings) defaults() {
 	def(&s.Retry, 2*time.Second)
 	def(&s.LateAfter, 10*time.Second)
 	def(&s.Send, 5*time.Second)
+	def(&s.NoRobotWait, time.Minute)
 	if s.Rings <= 0 {
 		s.Rings = 3
 	}
@@ -70,6 +75,10 @@ type Deps struct {
 	Audit    func(context.Context, Record) error // required: no ring without its record
 	RoomOf   func(device string) string          // a device's configured room
 	FollowUp func(device string)                 // opens the device's follow-up window (say "stop" without the wake phrase)
+	// Robots lists the robots the broker knows (configured, or linked since start): a timer
+	// set in a place none of them is in is answered with a warning that no robot can ring
+	// it. nil: only linked robots count.
+	Robots func() []string
 	// Quiet reports whether a robot is in quiet time: a timer's repeated rings are its chime
 	// alone there (the first ring keeps its sentence). nil: no robot is ever quiet.
 	Quiet    func(device string) bool
@@ -86,16 +95,19 @@ type Service struct {
 	log   *slog.Logger
 	wake  chan struct{}
 
-	mu       sync.Mutex
-	live     map[string]*Timer
-	link     Link
-	dirty    map[string]bool     // places whose robots need a fresh copy of their pending timers
-	voices   map[string][]byte   // synthesized ring sentences by text
-	outboxes map[string]*outbox  // each robot's deliveries not yet made, by device
-	inflight map[string]*attempt // the ring of each timer that is on its way, by timer ID
-	base     context.Context     // the context deliveries run in (Run's); nil before Run
-	stopped  bool                // Run has returned: nothing more is delivered
-	cp       checkpoint          // the clock checkpoint last saved
+	mu          sync.Mutex
+	live        map[string]*Timer
+	link        Link
+	dirty       map[string]bool      // places whose robots need a fresh copy of their pending timers
+	voices      map[string][]byte    // synthesized ring sentences by text
+	outboxes    map[string]*outbox   // each robot's deliveries not yet made, by device
+	inflight    map[string]*attempt  // the ring of each timer that is on its way, by timer ID
+	base        context.Context      // the context deliveries run in (Run's); nil before Run
+	stopped     bool                 // Run has returned: nothing more is delivered
+	cp          checkpoint           // the clock checkpoint last saved
+	noRobot     map[string]time.Time // due timers with no robot linked to ring them: since when
+	missed      []Missed             // the newest timers let go without ringing (status.go)
+	missedTotal uint64               // timers let go without ringing since start
 
 	deliveries sync.WaitGroup // running outbox workers
 }
@@ -131,7 +143,7 @@ func Open(ctx context.Context, d Deps) (*Service, error) {
 	}
 	s := &Service{d: d, set: d.Settings, clock: d.Clock, st: st, log: d.Logger, wake: make(chan struct{}, 1),
 		live: map[string]*Timer{}, link: d.Link, dirty: map[string]bool{}, voices: map[string][]byte{},
-		outboxes: map[string]*outbox{}, inflight: map[string]*attempt{}}
+		outboxes: map[string]*outbox{}, inflight: map[string]*attempt{}, noRobot: map[string]time.Time{}}
 	if err := s.resume(ctx, ts); err != nil {
 		return nil, err
 	}
@@ -242,6 +254,7 @@ func (s *Service) end(ctx context.Context, why string, ids ...string) (int, erro
 	for _, id := range gone {
 		s.dirty[s.live[id].place()] = true
 		delete(s.live, id)
+		delete(s.noRobot, id)
 	}
 	s.mu.Unlock()
 	s.log.Debug("timers ended", "why", why, "count", len(gone))

@@ -91,6 +91,7 @@ type rig struct {
 	svc    *Service
 	follow []string
 	audit  func(context.Context, Record) error
+	robots []string // the robots the broker knows (Deps.Robots), linked or not
 }
 
 var rooms = map[string]string{"kitchen-robot": "kitchen", "laptop": "kitchen", "den-robot": "office"}
@@ -132,6 +133,7 @@ func (r *rig) open() {
 			return nil
 		},
 		RoomOf:   func(d string) string { return rooms[d] },
+		Robots:   func() []string { return r.robots },
 		FollowUp: func(d string) { r.follow = append(r.follow, d) }})
 	if err != nil {
 		r.t.Fatal(err)

@@ -201,9 +201,10 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 	// reachyctl reaches the state through the broker while it runs (the database is locked).
 	controlCtx, stopControl := context.WithCancel(ctx)
 	controlDone := make(chan struct{})
+	live := &broker.LiveStatus{} // reachyctl status, once the broker is built
 	go func() {
 		defer close(controlDone)
-		if err := broker.ServeControl(controlCtx, state, log); err != nil {
+		if err := broker.ServeControlWith(controlCtx, state, live, log); err != nil {
 			log.Error("control socket: reachyctl token/audit/backup cannot reach this broker", "err", err)
 		}
 	}()
@@ -280,6 +281,7 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 			return tables.Table().Home.DeviceRoom
 		},
 		FollowUp: func(device string) { b.OpenFollowUp(device) },
+		Robots:   func() []string { return b.RobotNames() }, // a timer no robot can ring says so
 		Settings: timers.Settings{Every: cfg.Timers.RepeatEvery, Rings: cfg.Timers.Rings, Grace: cfg.Timers.Grace,
 			Expression: cfg.Timers.Expression, MaxPerRoom: cfg.Timers.MaxPerRoom},
 		Logger: log})
@@ -287,6 +289,7 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 		return err
 	}
 	tsvc.Register(deps.Handlers)
+	deps.Timers = tsvc
 	announcer := &announce.Announcer{Synth: deps.Synthesizer, Redact: redactText, Audit: broker.AnnouncementAudit(state), Log: log}
 	deps.Announcer = announcer
 
@@ -307,6 +310,7 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 		defer eng.Close()
 		opts := broker.SpeechOptions(cfg, tables.Table())
 		deps.Transcriber = broker.WhisperTranscriber{Engine: eng, Options: opts}
+		deps.SpeechModel = modelPath
 		log.Info("speech-to-text ready", "model", modelPath, "threads", cfg.Speech.Threads, "workers", cfg.Speech.Workers,
 			"max_tokens", opts.MaxTokens, "prompt", opts.InitialPrompt)
 	}
@@ -356,6 +360,7 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 	if b, err = broker.New(deps); err != nil {
 		return err
 	}
+	live.Attach(b)
 	announcer.Link = b.Robots()
 	announcer.Known = b.KnownRobot // an unknown target is audited as "unknown", not as typed
 	tsvc.SetLink(b.Robots())

@@ -32,12 +32,15 @@ import (
 )
 
 const usageText = `usage: reachy-hub [--config FILE] [--broker URL] [--token-file FILE] [--daemon URL] [-v]
-       reachy-hub --sim [--broker URL] [--token-file FILE] [--daemon URL] [--out DIR] WAV|DIR...
+       reachy-hub --sim [--link] [--broker URL] [--token-file FILE] [--daemon URL] [--out DIR] WAV|DIR...
        reachy-hub --list-devices | --version
 
 On the robot it listens with PortAudio and drives the daemon (daemon_url, default
 http://127.0.0.1:8000). --sim reads WAV files as the microphone and, unless --daemon names
-one, drives an in-process fake daemon whose calls it writes to --out.
+one, drives an in-process fake daemon whose calls it writes to --out, with every sound the
+robot plays (numbered WAVs and sounds.json). With --link it may start with no WAV input: it
+waits for the robot link, then hears the files and every new .wav in the folders as they
+appear, until SIGTERM. Flags may come before or after the WAV files and folders.
 
 `
 
@@ -83,16 +86,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 	sim := fs.Bool("sim", false, "simulator: WAV files as the microphone, an in-process fake daemon")
 	var inputs multi
 	fs.Var(&inputs, "input", "sim: a WAV file or a directory of them (repeatable; more may follow the flags)")
-	out := fs.String("out", "", "sim: write the replies, turns and daemon calls here")
+	out := fs.String("out", "", "sim: write turns, motions, daemon calls and every sound the robot plays (numbered WAVs, sounds.json) here")
 	brokerURL := fs.String("broker", "", "broker URL (overrides the config)")
 	tokenFile := fs.String("token-file", "", "token file, mode 0600 (overrides the config)")
-	linkFlag := fs.Bool("link", false, "sim: open the robot link and keep it (and the hub) up after the inputs are consumed, until SIGTERM; --out is kept up to date as calls happen")
+	linkFlag := fs.Bool("link", false, "sim: open the robot link and keep it (and the hub) up until SIGTERM; the microphone waits for the link, then hears the WAV files and every new .wav in the folders as it appears; --out is kept up to date as calls happen")
 	daemonURL := fs.String("daemon", "", "the robot daemon's URL (overrides daemon_url; with --sim: drive this daemon, e.g. 'reachyctl fake-daemon' or a real robot, instead of the built-in fake)")
 	callIfaces := fs.String("call-interface", "", "the live call's network interfaces, comma-separated (overrides call.interfaces; default tailscale0, with --sim lo)")
 	listDevices := fs.Bool("list-devices", false, "list audio devices and exit")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	verbose := fs.Bool("v", false, "debug logging")
-	if err := fs.Parse(args); err != nil {
+	// Flags may follow the WAV files and folders: "--sim /tmp/mic --daemon URL" works.
+	positional, err := parseInterspersed(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
@@ -102,7 +107,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 		fmt.Fprintf(stdout, "%s\nwhisper.cpp: not linked (speech-to-text runs on the broker)\n", buildinfo.String("reachy-hub"))
 		return 0
 	}
-	inputs = append(inputs, fs.Args()...)
+	inputs = append(inputs, positional...)
+	if len(inputs) > 0 && !*sim {
+		fmt.Fprintf(stderr, "reachy-hub: %q: WAV files and folders are the microphone of --sim only; on the robot it listens with PortAudio\n", inputs[0])
+		return 2
+	}
 	level := slog.LevelInfo
 	if *verbose {
 		level = slog.LevelDebug
@@ -215,6 +224,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 	return 0
 }
 
+// parseInterspersed parses flags that may come before or after positional arguments ("--"
+// ends the flags); it returns the positional arguments in order.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if rest[0] == "--" {
+			return append(pos, rest[1:]...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
 func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, l *robot.Link, spotter *wake.Guard, log *slog.Logger) error {
 	done, err := robot.OpenAudio()
 	if err != nil {
@@ -259,10 +288,23 @@ func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient
 // stays up after the inputs are consumed, until ctx ends, and rewrites the --out files as
 // calls and turns happen.
 func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, l *robot.Link, spotter *wake.Guard, inputs []string, out, daemonURL string, stdout io.Writer, log *slog.Logger) error {
-	src, err := robot.NewFileSource(inputs, 1.0)
-	if err != nil {
-		return err
+	var src robot.Source
+	if l != nil {
+		// With the link the microphone waits for it (a live session's state arrives first, so
+		// the first words of a call are not routed as a turn) and keeps watching its folders.
+		mic, err := robot.NewFolderMic(inputs, func(ctx context.Context) error { return waitLinked(ctx, l, log) }, log)
+		if err != nil {
+			return err
+		}
+		src = mic
+	} else {
+		fs, err := robot.NewFileSource(inputs, 1.0)
+		if err != nil {
+			return err
+		}
+		src = fs
 	}
+	sounds := &soundLog{dir: out, log: log}
 	var fake *robot.FakeDaemon
 	if daemonURL == "" {
 		fake = robot.NewFakeDaemon()
@@ -280,7 +322,7 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 		mu    sync.Mutex
 		turns []robot.Turn
 	)
-	h := &robot.Hub{Source: src, Broker: client, Daemon: d, Speaker: robot.DaemonSpeaker{D: d},
+	h := &robot.Hub{Source: src, Broker: client, Daemon: d, Speaker: recordingSpeaker{inner: robot.DaemonSpeaker{D: d}, sounds: sounds},
 		Motion: robot.NewMotion(d, cfg.Expressions, log), Fallback: robot.FallbackSpeech(ctx, cfg.FallbackWAV),
 		MaxUtter: cfg.MaxUtter, Log: log, Wake: spotter, FollowUpWindow: cfg.FollowUpWindow,
 		OnTurn: func(t robot.Turn) {
@@ -325,6 +367,7 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 		// to --out as call-owner-N.wav.
 		h.Call = &call.Manager{Config: cfg.Call, OutDir: out, Log: log}
 		h.AttachLink(l)
+		sounds.watchLink(l)
 		wg.Add(3)
 		go func() { defer wg.Done(); h.Timers.Run(lctx) }()
 		go func() { defer wg.Done(); l.Run(lctx) }()
@@ -338,18 +381,38 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 	log.Info("sim finished", "turns", len(turns), "peak_rss_kb", peakRSS(), "heard", ws.Heard, "addressed", ws.Addressed,
 		"bypassed", ws.Bypassed, "not_addressed", ws.NotAddressed, "second_listens", ws.Spotter.SecondListens)
 	mu.Unlock()
-	if l != nil {
-		if _, err := save(); err != nil {
-			return err
-		}
-		log.Info("inputs consumed; the robot link stays up until SIGTERM")
-		<-ctx.Done()
-	}
 	written, err := save()
 	if err != nil || out == "" {
 		return err
 	}
+	sounds.mu.Lock()
+	if n := len(sounds.index); n > 0 {
+		written = append(written, fmt.Sprintf("%s (the %d sounds the robot played, as numbered WAVs)", soundsIndex, n))
+	}
+	sounds.mu.Unlock()
 	fmt.Fprintf(stdout, "wrote %s to %s\n", strings.Join(written, ", "), out)
+	return nil
+}
+
+// waitLinked returns once the robot link is up and the broker's first messages (a live
+// session's presence, the timers' copy) have had a moment to arrive, or when ctx ends.
+func waitLinked(ctx context.Context, l *robot.Link, log *slog.Logger) error {
+	if !l.Connected() {
+		log.Info("sim: waiting for the robot link before reading the microphone")
+	}
+	for !l.Connected() {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(300 * time.Millisecond):
+	}
+	log.Info("sim: the robot link is up; reading the microphone (new files in its folders are heard as they appear)")
 	return nil
 }
 

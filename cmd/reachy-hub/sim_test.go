@@ -251,7 +251,7 @@ func TestSimWithoutModel(t *testing.T) {
 	if n := requests.Load(); n != 1 || time.Since(start) > 10*time.Second {
 		t.Fatalf("%d requests in %v: a permanent 503 was retried", n, time.Since(start))
 	}
-	if !strings.Contains(stdout.String(), "wrote fallback.wav, turns.json, motions.json, daemon-calls.json to "+out) {
+	if o := stdout.String(); !strings.Contains(o, "wrote fallback.wav, turns.json, motions.json, daemon-calls.json, sounds.json (the 1 sounds the robot played, as numbered WAVs) to "+out) {
 		t.Fatalf("the sim does not say what it wrote where: %q", stdout.String())
 	}
 }

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/reachy-broker/reachy-broker/broker"
+)
+
+// runStatus: reachyctl status [--state-dir DIR] [--json] — the running broker's robots,
+// teleport sessions, timers and models, asked over its control socket.
+func runStatus(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("status", stderr)
+	stateDir := fs.String("state-dir", broker.DevStateDir(), "the broker's state directory (default: a dev broker's)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 || *stateDir == "" {
+		return usagef("status [--state-dir DIR] [--json]")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := dialControlWait(ctx, *stateDir)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	st, err := c.Status(ctx)
+	if err != nil {
+		return fmt.Errorf("status of the broker on %s: %w", *stateDir, err)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(st)
+	}
+	printStatus(stdout, st)
+	return nil
+}
+
+// dialControlWait reaches the control socket of the broker running on dir, waiting (bounded
+// by stateWait) for one that is starting. Status needs a running broker: the database alone
+// has no robots, sessions or timers in flight.
+func dialControlWait(ctx context.Context, dir string) (*broker.ControlClient, error) {
+	deadline := time.Now().Add(stateWait)
+	for {
+		c, err := broker.DialControl(ctx, dir)
+		if err == nil {
+			return c, nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			if errors.Is(err, broker.ErrNoControl) {
+				return nil, fmt.Errorf("no broker is running on %s (%v): start one, or pass the --state-dir it uses", dir, err)
+			}
+			return nil, err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func printStatus(w io.Writer, st broker.Status) {
+	now := st.Time
+	when := func(t time.Time) string {
+		if t.IsZero() {
+			return "-"
+		}
+		d := now.Sub(t).Round(time.Second)
+		if d >= 0 {
+			return fmt.Sprintf("%s (%s ago)", t.Local().Format("15:04:05"), d)
+		}
+		return fmt.Sprintf("%s (in %s)", t.Local().Format("15:04:05"), -d)
+	}
+	fmt.Fprintf(w, "broker on %s at %s\n", st.StateDir, now.Local().Format("15:04:05"))
+	if st.SpeechToText.Configured {
+		fmt.Fprintf(w, "speech-to-text: %s\n", orDash(st.SpeechToText.Model))
+	} else {
+		fmt.Fprintln(w, "speech-to-text: not configured (audio turns answer busy; text turns work; `make model` downloads one)")
+	}
+	if st.Agent.Configured {
+		fmt.Fprintf(w, "agent: %s\n", orDash(st.Agent.Model))
+	} else {
+		fmt.Fprintln(w, "agent: not configured (general questions are not answered)")
+	}
+
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "\nROBOTS")
+	if len(st.Robots) == 0 {
+		fmt.Fprintln(w, "  none configured, none linked since the broker started")
+	} else {
+		fmt.Fprintln(tw, "  NAME\tROOM\tCONFIGURED\tLINK\tSTATE\tLAST TURN\tQUIET UNTIL")
+		for _, r := range st.Robots {
+			link := "never linked"
+			switch {
+			case r.Linked:
+				link = "up since " + when(r.LinkSince)
+			case !r.LinkSince.IsZero():
+				link = "down since " + when(r.LinkSince)
+			}
+			quiet := "-"
+			if r.QuietUntil != nil {
+				quiet = when(*r.QuietUntil)
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Device, orDash(r.Room), yesNo(r.Configured), link, orDash(r.State), when(r.LastTurn), quiet)
+		}
+		tw.Flush()
+	}
+
+	fmt.Fprintln(w, "\nTELEPORT SESSIONS")
+	if len(st.Sessions) == 0 {
+		fmt.Fprintln(w, "  none")
+	} else {
+		fmt.Fprintln(tw, "  ROBOT\tWHO\tSINCE\tLIVE")
+		for _, s := range st.Sessions {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", s.Device, s.Owner, when(s.Since), yesNo(s.Live))
+		}
+		tw.Flush()
+	}
+
+	fmt.Fprintln(w, "\nTIMERS")
+	if len(st.Timers) == 0 {
+		fmt.Fprintln(w, "  none")
+	} else {
+		fmt.Fprintln(tw, "  ROOM\tLABEL\tDUE\tRINGS ON\tSET BY")
+		for _, t := range st.Timers {
+			on := strings.Join(t.RingsOn, ", ")
+			switch {
+			case on == "":
+				on = "nobody: no robot configured or linked in its room"
+			case !t.Linked:
+				on += " (not linked now)"
+			}
+			due := when(t.Due)
+			if t.Rings > 0 {
+				due += fmt.Sprintf(", rang %d", t.Rings)
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", orDash(t.Room), orDash(t.Label), due, on, t.Device)
+		}
+		tw.Flush()
+	}
+	if len(st.MissedTimers) > 0 {
+		fmt.Fprintln(w, "\nMISSED TIMERS (let go without ringing)")
+		fmt.Fprintln(tw, "  ROOM\tLABEL\tDUE\tMISSED\tWHY")
+		for _, t := range st.MissedTimers {
+			why := t.Reason
+			switch t.Reason {
+			case "no_robot":
+				why = "no_robot: no robot was linked in its room"
+			case "past_grace":
+				why = "past_grace: due too long ago (the broker was down)"
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", orDash(t.Room), orDash(t.Label), when(t.Due), when(t.At), why)
+		}
+		tw.Flush()
+	}
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
