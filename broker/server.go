@@ -25,6 +25,7 @@ import (
 	"github.com/reachy-broker/reachy-broker/broker/hostname"
 	"github.com/reachy-broker/reachy-broker/broker/link"
 	"github.com/reachy-broker/reachy-broker/broker/mcp"
+	"github.com/reachy-broker/reachy-broker/broker/play"
 	"github.com/reachy-broker/reachy-broker/broker/quiet"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/redact"
@@ -70,6 +71,7 @@ type Deps struct {
 	Link        link.Options
 	Announcer   *announce.Announcer // nil: POST /v1/announcements answers busy; a nil Redact gets the reply boundary
 	Quiet       *quiet.Times        // the robots' quiet times (robot.quiet); nil: the broker's own, on Now
+	Games       *play.Games         // the games in play (play.*); nil: the broker's own, from Config.Play, on Now
 	People      PersonIdentifier    // the console's identity source (the tailnet); nil: DevOwner on loopback
 	DevOwner    string              // loopback dev mode: every loopback connection is this owner (--dev-owner)
 	Logger      *slog.Logger
@@ -173,6 +175,9 @@ func New(d Deps) (*Broker, error) {
 	b.watchLink()
 	if _, ok := b.d.Handlers["session.end"]; !ok {
 		b.d.Handlers["session.end"] = sessionEnd{b}
+	}
+	if err := b.setupGames(); err != nil {
+		return nil, err
 	}
 	d.State.onAuditFailure(func(n int, lost bool, err error) {
 		if lost {
