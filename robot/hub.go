@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -225,7 +226,8 @@ func (h *Hub) handle(ctx context.Context, utt []float32) {
 			h.Speaker.Stop(sctx)
 			cancel()
 			h.move(h.Motion.StopAll)
-		} else if reply.Reply == "" {
+		} else if reply.Reply == "" || strings.HasPrefix(reply.Intent, "play.") {
+			// A game's gesture (its pick, a celebration) shows while its line is said.
 			expr := reply.Expression
 			h.move(func(ctx context.Context) { h.Motion.Express(ctx, expr) })
 		}
