@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/reachy-broker/reachy-broker/robot/ambient"
 )
 
 // Move is a recorded move of the vendor's libraries.
@@ -45,6 +47,8 @@ type Config struct {
 	// before ringing the timer itself (the broker or the tailnet is not answering) — or past
 	// the copy's arrival, for a timer already overdue when it arrived. Default 5s.
 	TimerLocalAfter time.Duration `yaml:"timer_local_after"`
+	// Ambient is the robot's ambient motion when nobody is talking (robot/ambient).
+	Ambient ambient.Config `yaml:"ambient"`
 }
 
 // LinkOn reports whether the robot link is wanted.
@@ -110,6 +114,7 @@ func (c *Config) Defaults() {
 	if c.TimerLocalAfter == 0 {
 		c.TimerLocalAfter = 5 * time.Second
 	}
+	c.Ambient.Defaults()
 	exp := DefaultExpressions()
 	for k, v := range c.Expressions {
 		exp[k] = v
@@ -133,6 +138,9 @@ func (c *Config) Validate(where string) error {
 	}
 	if c.TimerLocalAfter < 0 || c.TimerLocalAfter > 5*time.Minute {
 		return fmt.Errorf("%s: timer_local_after must be between 0 and 5m", where)
+	}
+	if err := c.Ambient.Validate(); err != nil {
+		return fmt.Errorf("%s: %v", where, err)
 	}
 	return nil
 }
