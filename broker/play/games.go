@@ -78,8 +78,9 @@ type Games struct {
 	mu       sync.Mutex
 	rng      *rand.Rand
 	sessions map[string]*session
-	last     map[string]int // the animal each robot last chose, not chosen twice in a row
-	wg       sync.WaitGroup // scripts in flight
+	last     map[string]int                                  // the animal each robot last chose, not chosen twice in a row
+	wg       sync.WaitGroup                                  // scripts in flight
+	pause    func(ctx context.Context, d time.Duration) bool // a script's waits (tests: none)
 }
 
 // session is one game on one robot.
@@ -112,7 +113,7 @@ func New(o Options) *Games {
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
-	return &Games{o: o, rng: o.Rand, sessions: map[string]*session{}, last: map[string]int{}}
+	return &Games{o: o, rng: o.Rand, sessions: map[string]*session{}, last: map[string]int{}, pause: sleep}
 }
 
 // Claim is a sentence a game took: which game, and the intent the turn is recorded as

@@ -110,7 +110,7 @@ func (g *Games) run(ctx context.Context, device string, steps []step) bool {
 			return ctx.Err() == nil
 		}
 		g.touch(device)
-		if !sleep(ctx, length+st.wait) {
+		if !g.pause(ctx, length+st.wait) {
 			return false
 		}
 	}
