@@ -47,7 +47,8 @@ type AuditRecord struct {
 // Free text (general.ask's question) never is.
 var auditableArgs = map[string]bool{"room": true, "state": true, "temperature": true, "person": true, "expression": true,
 	"owner": true, "direction": true, "reason": true, // the teleport console's: a login and closed values
-	"duration": true, "label": true, "target": true} // timers and announcements: closed values, robot names
+	"duration": true, "label": true, "target": true, // timers and announcements: closed values, robot names
+	"game": true} // games: which game (never what was said in it)
 
 func allowlistArgs(args map[string]string) map[string]string {
 	out := map[string]string{}

@@ -35,6 +35,7 @@ type Config struct {
 	House     HouseConfig     `yaml:"house"`
 	Timers    TimersConfig    `yaml:"timers"`
 	Teleport  TeleportConfig  `yaml:"teleport"`
+	Play      PlayConfig      `yaml:"play"`
 	// Home and Intents are read by the intents package (see docs/intents.md).
 	Home    yaml.Node `yaml:"home"`
 	Intents yaml.Node `yaml:"intents"`
@@ -466,6 +467,14 @@ func DevStateDir() string {
 		return filepath.Join(os.TempDir(), "reachy-broker-dev")
 	}
 	return filepath.Join(home, ".local", "state", "reachy-broker-dev")
+}
+
+// PlayConfig configures the games (broker/play): the home's own game table (animals,
+// riddles' clues, Simon-says moves), laid over the built-in one, and how long a game waits
+// for an answer before it ends by itself.
+type PlayConfig struct {
+	Table   string        `yaml:"table"`
+	Timeout time.Duration `yaml:"timeout"` // default 1m
 }
 
 // DevConfig is the embedded default: loopback dev mode, the demo home, state in stateDir.

@@ -25,6 +25,7 @@ import (
 	"github.com/reachy-broker/reachy-broker/broker/hostname"
 	"github.com/reachy-broker/reachy-broker/broker/link"
 	"github.com/reachy-broker/reachy-broker/broker/mcp"
+	"github.com/reachy-broker/reachy-broker/broker/play"
 	"github.com/reachy-broker/reachy-broker/broker/quiet"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/redact"
@@ -72,6 +73,7 @@ type Deps struct {
 	Timers      TimerBoard          // the timers, for the operator's status; nil: none shown
 	SpeechModel string              // the whisper model's file, for the operator's status
 	Quiet       *quiet.Times        // the robots' quiet times (robot.quiet); nil: the broker's own, on Now
+	Games       *play.Games         // the games in play (play.*); nil: the broker's own, from Config.Play, on Now
 	People      PersonIdentifier    // the console's identity source (the tailnet); nil: DevOwner on loopback
 	DevOwner    string              // loopback dev mode: every loopback connection is this owner (--dev-owner)
 	Logger      *slog.Logger
@@ -185,6 +187,9 @@ func New(d Deps) (*Broker, error) {
 	}
 	if _, ok := b.d.Handlers["teleport.call"]; !ok {
 		b.d.Handlers["teleport.call"] = teleportCall{b}
+	}
+	if err := b.setupGames(); err != nil {
+		return nil, err
 	}
 	d.State.onAuditFailure(func(n int, lost bool, err error) {
 		if lost {

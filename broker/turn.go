@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/play"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/redact"
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -229,8 +230,15 @@ func (b *Broker) tail(ctx context.Context, t *turn, text string, requireWake boo
 	if !completed {
 		d = table.Route(text, rctx)
 	}
+	// A game in play takes its own answers and "stop the game" first; "stop" and anything
+	// else keep their route. A game's answer needs no wake phrase while the game lasts.
+	var claim play.Claim
+	claimed := false
+	if !completed {
+		d, claim, claimed = b.claimForGame(t.c.Name, d)
+	}
 	since = t.mark("route", since)
-	if requireWake && !d.Normalized.Wake && !followOpen && !completed {
+	if requireWake && !d.Normalized.Wake && !followOpen && !completed && !claimed {
 		return b.ignored(t, "no wake phrase")
 	}
 	if d.Intent == intents.IntentNone {
@@ -260,6 +268,8 @@ func (b *Broker) tail(ctx context.Context, t *turn, text string, requireWake boo
 		outcome, t.code = OutcomeDenied, api.CodeIntentDenied
 		b.m.countError(api.CodeIntentDenied)
 		ans = intents.Answer{Reply: replyRoomVoiceOnly, Expression: intents.ExpressionSorry}
+	case claimed:
+		ans = b.d.Games.Answer(ctx, t.c.Name, t.key, claim)
 	case d.Intent == intents.IntentClarify:
 		ans = intents.Answer{Reply: d.Prompt, Expression: intents.ExpressionCurious, FollowUp: true}
 		if ans.Reply == "" {

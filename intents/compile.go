@@ -165,10 +165,10 @@ func compileIntent(y intentYAML, builtin bool, v vocab, file string) (*Intent, e
 	}
 	// A home's own write changes the house and a robot intent moves the robot; built-ins may
 	// also write timers (scope timer) or end a teleport call (scope turn: whoever talks to
-	// the robot may hang up).
+	// the robot may hang up) or run a game (scope play).
 	writeScopes, robotScopes := []string{ScopeHouseWrite}, []string{ScopeRobot}
 	if builtin {
-		writeScopes, robotScopes = append(writeScopes, ScopeTimer), append(robotScopes, ScopeTurn)
+		writeScopes, robotScopes = append(writeScopes, ScopeTimer), append(robotScopes, ScopeTurn, ScopePlay)
 	}
 	if y.Kind == KindWrite && !slices.Contains(writeScopes, y.Scope) {
 		return nil, bad("a write intent needs scope %s", strings.Join(writeScopes, " or "))

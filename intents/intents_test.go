@@ -44,7 +44,8 @@ func TestGoldenCorpus(t *testing.T) {
 		}
 	}
 	for _, in := range tb.Intents() {
-		if !covered[in.Name] {
+		// A game's answer is claimed by the game in play (broker/play), never by the router.
+		if !covered[in.Name] && in.Name != IntentPlayAnswer {
 			t.Errorf("the corpus never reaches intent %s", in.Name)
 		}
 	}

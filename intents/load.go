@@ -209,7 +209,7 @@ func build(home Home, custom, builtins []intentYAML, file string) (*Table, error
 	for _, in := range t.intents {
 		if in.Builtin {
 			in.Examples, in.Unavailable = fillExamples(in, home)
-			in.Internal = in.Name == IntentClarify || in.Name == IntentUnclear
+			in.Internal = in.Name == IntentClarify || in.Name == IntentUnclear || in.Name == IntentPlayAnswer
 		}
 		switch {
 		case len(in.patterns) == 0:

@@ -33,11 +33,12 @@ const (
 	ScopeLink         = "link"     // the hub's robot link
 	ScopeAnnounce     = "announce" // speak an announcement through the robot
 	ScopeMCP          = "mcp"      // this caller's intents as MCP tools
+	ScopePlay         = "play"     // games (play.*): a robot holds it only if the owner grants it
 )
 
 // knownScopes lists every scope a token may carry.
 var knownScopes = []string{ScopeTurn, ScopeIntent, ScopeText, ScopeHouseRead, ScopeHouseWrite, ScopeCalendarRead,
-	ScopeAsk, ScopeRobot, ScopeTimer, ScopeLink, ScopeAnnounce, ScopeMCP}
+	ScopeAsk, ScopeRobot, ScopeTimer, ScopeLink, ScopeAnnounce, ScopeMCP, ScopePlay}
 
 // KnownScopes returns every scope a device token may carry.
 func KnownScopes() []string { return slices.Clone(knownScopes) }
@@ -49,6 +50,9 @@ const (
 	IntentDeepAsk    = "general.ask.deep"
 	IntentGreeting   = "greeting"
 	IntentNone       = "none" // no wake phrase: nothing to do
+	// IntentPlayAnswer is an answer inside a game in play: the broker's games claim it, no
+	// pattern produces it and it is never called by name.
+	IntentPlayAnswer = "play.answer"
 )
 
 // ArgType is the closed vocabulary an argument is drawn from.

@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/reachy-broker/reachy-broker/robot/ambient"
 	"github.com/reachy-broker/reachy-broker/robot/call"
 )
 
@@ -51,6 +52,8 @@ type Config struct {
 	// (robot/call; docs/configuration.md). Empty fields take the Reachy Mini's defaults, or
 	// the simulator's with --sim.
 	Call call.Config `yaml:"call"`
+	// Ambient is the robot's ambient motion when nobody is talking (robot/ambient).
+	Ambient ambient.Config `yaml:"ambient"`
 }
 
 // LinkOn reports whether the robot link is wanted.
@@ -116,6 +119,7 @@ func (c *Config) Defaults() {
 	if c.TimerLocalAfter == 0 {
 		c.TimerLocalAfter = 5 * time.Second
 	}
+	c.Ambient.Defaults()
 	exp := DefaultExpressions()
 	for k, v := range c.Expressions {
 		exp[k] = v
@@ -139,6 +143,9 @@ func (c *Config) Validate(where string) error {
 	}
 	if c.TimerLocalAfter < 0 || c.TimerLocalAfter > 5*time.Minute {
 		return fmt.Errorf("%s: timer_local_after must be between 0 and 5m", where)
+	}
+	if err := c.Ambient.Validate(); err != nil {
+		return fmt.Errorf("%s: %v", where, err)
 	}
 	return nil
 }

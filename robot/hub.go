@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/robot/ambient"
 	"github.com/reachy-broker/reachy-broker/robot/call"
 	"github.com/reachy-broker/reachy-broker/robot/wake"
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -72,10 +74,14 @@ type Hub struct {
 	PreRoll        time.Duration // kept before the spotted phrase; default 300 ms
 	FollowUpWindow time.Duration // after a follow_up reply: no phrase needed; default 8 s
 	Bypasses       []Bypass      // other states that need no phrase (a ringing timer, teleport)
+	// Ambient makes small motions when nobody is talking (robot/ambient); nil: none. The hub
+	// tells it what it hears and of quiet time; Run does not start or stop it.
+	Ambient *ambient.Scheduler
 
 	gate          wakeGate
 	mu            sync.Mutex
 	speakingUntil time.Time
+	ambientHold   time.Time // no ambient motion until then: the room spoke, the robot answered
 	turns         int
 	tp            teleport // session state and link arbitration (teleport.go)
 	moves         chan func(context.Context)
@@ -141,6 +147,7 @@ func (h *Hub) Run(ctx context.Context) error {
 		h.Motion.Idle(ctx)
 	})
 	c := newCutter(int(h.MaxUtter.Seconds() * speech.SampleRate))
+	var floor float64 // the room's level, for a sudden loud sound
 	// The spotter hears the whole utterance (at most MaxUtter and the 2 s before a forced
 	// cut); what goes up starts at the phrase and lasts at most MaxUtter.
 	each := func(u utterance) bool {
@@ -161,6 +168,9 @@ func (h *Hub) Run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		if h.Ambient != nil && ambient.Loud(chunk, &floor) {
+			h.Ambient.Heard(nil, true) // a bang: a little startle, if the robot may move
+		}
 		if c.feed(chunk) {
 			h.onSpeechStart(ctx)
 		}
@@ -170,6 +180,7 @@ func (h *Hub) Run(ctx context.Context) error {
 
 // onSpeechStart: turn toward the speaker; if the robot is talking, stop (barge-in).
 func (h *Hub) onSpeechStart(ctx context.Context) {
+	h.holdAmbient()
 	h.mu.Lock()
 	speaking := time.Now().Before(h.speakingUntil)
 	h.mu.Unlock()
@@ -185,6 +196,10 @@ func (h *Hub) onSpeechStart(ctx context.Context) {
 		var doa *DOA
 		if d, ok, err := h.Daemon.DOA(ctx); err == nil && ok {
 			doa = &d
+			if h.Ambient != nil {
+				angle := d.Angle
+				h.Ambient.Heard(&angle, false) // where the last voice came from, for a glance
+			}
 		}
 		h.Motion.Listening(ctx, doa)
 	})
@@ -229,7 +244,8 @@ func (h *Hub) handle(ctx context.Context, utt []float32) {
 			h.Speaker.Stop(sctx)
 			cancel()
 			h.move(h.Motion.StopAll)
-		} else if reply.Reply == "" {
+		} else if reply.Reply == "" || strings.HasPrefix(reply.Intent, "play.") {
+			// A game's gesture (its pick, a celebration) shows while its line is said.
 			expr := reply.Expression
 			h.move(func(ctx context.Context) { h.Motion.Express(ctx, expr) })
 		}
@@ -279,6 +295,8 @@ func (h *Hub) speak(ctx context.Context, t *Turn, name string, wav []byte) {
 }
 
 func (h *Hub) done(t Turn) {
+	h.holdAmbient()
+	h.noteQuiet(t.Reply)
 	if h.OnTurn != nil {
 		h.OnTurn(t)
 	}

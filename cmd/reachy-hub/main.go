@@ -26,6 +26,7 @@ import (
 
 	"github.com/reachy-broker/reachy-broker/cmd/internal/buildinfo"
 	"github.com/reachy-broker/reachy-broker/robot"
+	"github.com/reachy-broker/reachy-broker/robot/ambient"
 	"github.com/reachy-broker/reachy-broker/robot/call"
 	"github.com/reachy-broker/reachy-broker/robot/wake"
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -277,6 +278,17 @@ func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient
 		h.Call = &call.Manager{Config: cfg.Call, Log: log}
 		h.AttachLink(l)
 		go l.Run(ctx)
+	}
+	if !cfg.Ambient.Off {
+		// Small motions now and then when nobody is talking; on the robot, so they go on
+		// with the broker away.
+		amb, err := ambient.New(cfg.Ambient, h.AmbientBody(), ambient.RealClock{}, uint64(time.Now().UnixNano()), log.Info)
+		if err != nil {
+			return err
+		}
+		h.Ambient = amb
+		amb.Start()
+		defer amb.Stop()
 	}
 	log.Info("reachy-hub listening", "broker", cfg.BrokerURL, "mic", cfg.InputDevice, "link", l != nil,
 		"wake_spotter", cfg.WakeSpotter, "wake_phrases", cfg.WakePhrases)
