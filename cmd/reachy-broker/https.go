@@ -80,7 +80,8 @@ func (c consoleTLS) listenLoopback(cfg *broker.Config, deps *broker.Deps) (net.L
 
 // listenTailnet opens the console's HTTPS listener on the tailnet: the operator's own
 // certificate, or the node's Tailscale certificate. nil when the tailnet has HTTPS
-// certificates turned off (ConsoleListener has said so).
+// certificates turned off (ConsoleListener has said so), or when the listener cannot be
+// opened: the robots' API does not go down with the console's HTTPS, which is logged.
 func (c consoleTLS) listenTailnet(ctx context.Context, tn *broker.Tailnet, cfg *broker.Config, deps *broker.Deps, log *slog.Logger) (net.Listener, error) {
 	if c.own != nil {
 		hosts := tn.Hosts()
@@ -91,7 +92,8 @@ func (c consoleTLS) listenTailnet(ctx context.Context, tn *broker.Tailnet, cfg *
 	}
 	l, info, err := tn.ConsoleListener(ctx, cfg.Listen.TLS.Port, c.own, c.names, log)
 	if err != nil {
-		return nil, err
+		log.Error("the teleport console cannot be served over HTTPS; it stays on plain HTTP, where browsers give it no microphone", "err", err)
+		return nil, nil
 	}
 	deps.ConsoleHTTPS = info
 	return l, nil
