@@ -43,6 +43,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 )
@@ -52,6 +53,10 @@ import (
 // The engine reports every spot with its frames and score; the decision (rule.go) reads
 // them. It is single-threaded C and not safe for concurrent use.
 type Sphinx struct {
+	// mu is held for the whole of a Spot and by Close: a spot the Guard gave up on (stalled)
+	// may still be inside the engine when the hub stops, and the decoder must not be freed
+	// under it.
+	mu       sync.Mutex
 	ps       *C.ps_decoder_t
 	denoise  *denoiser // nil unless the tuning asks for it
 	denoised []float32 // the utterance with steady noise taken out (denoise.go)
@@ -144,6 +149,8 @@ func NewSphinx(o Options) (*Sphinx, error) {
 // an air conditioner), the spotter listens again to a copy with that noise taken out
 // (denoise.go), where a spot needs denoisedMargin more than the threshold.
 func (s *Sphinx) Spot(ctx context.Context, samples []float32) (Detection, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	spots, err := s.spots(ctx, samples, false)
 	if err != nil {
 		return Detection{}, false, err
@@ -231,6 +238,8 @@ func (s *Sphinx) Phrases() []string { return s.rule.phraseNames() }
 
 // Close frees the engine.
 func (s *Sphinx) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.ps != nil {
 		C.ps_free(s.ps)
 		s.ps = nil
