@@ -2,7 +2,11 @@ package broker
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -125,5 +129,57 @@ func checkDeclined(t *testing.T, r *consoleRig) {
 	}
 	if end := lastConsoleEnd(t, r.state); end == nil || end.Args["reason"] != api.CallEndDeclined {
 		t.Fatalf("the declined join is not audited as declined: %+v", end)
+	}
+}
+
+// TestAskConsentAnswerOutlivesWriteTimeout: a join in ask mode can take longer than the
+// server's write timeout (the robot's announcement, then up to ask_timeout for the room);
+// the owner is still told how it ended instead of seeing the connection drop.
+func TestAskConsentAnswerOutlivesWriteTimeout(t *testing.T) {
+	r := askRig(t, 1500*time.Millisecond)
+	srv := httptest.NewUnstartedServer(r.b.Handler())
+	srv.Config.WriteTimeout = 500 * time.Millisecond
+	srv.Start()
+	t.Cleanup(srv.Close)
+	tok := r.page(t)
+	req, _ := http.NewRequest("POST", srv.URL+"/console/api/robots/robot/join", strings.NewReader("{}"))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Origin", srv.URL)
+	req.Header.Set("X-Console-Token", tok)
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatalf("the owner was not told how the join ended: %v", err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 409 || !strings.Contains(string(body), api.CodeDeclined) {
+		t.Fatalf("join: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestAskAnswerRightAfterThePrompt: the room answers the moment the question has played —
+// the hub sends the "yes" even before its ack of the prompt reaches the broker. The answer
+// is not lost: the broker listens for it from before it asks.
+func TestAskAnswerRightAfterThePrompt(t *testing.T) {
+	var hub atomic.Pointer[scriptedHub]
+	r, h := newScriptedRig(t, func(m api.LinkMessage) api.LinkAckBody {
+		if m.Type == api.LinkPlay && m.Play != nil && m.Play.Join {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			hub.Load().link.Send(ctx, heardMessage(roomClip())) // "yes", before the ack
+			time.Sleep(300 * time.Millisecond)                  // the broker has it before it has the ack
+		}
+		return api.LinkAckBody{OK: true}
+	}, func(c *Config, d *Deps) {
+		c.Teleport.Consent = ConsentAsk
+		c.Teleport.AskTimeout = 5 * time.Second
+	})
+	hub.Store(h)
+	r.stt.say("yes")
+	start := time.Now()
+	resp := r.post(t, r.page(t), "join", map[string]any{})
+	if resp.status != 200 || time.Since(start) > 4*time.Second {
+		t.Fatalf("join answered yes at once: %d %s after %s", resp.status, resp.body, time.Since(start))
 	}
 }

@@ -35,6 +35,19 @@ func (c *Console) privacyMode(ctx context.Context, device string) error {
 	return nil
 }
 
+// holdOpenForJoin lets a join's answer outlive the server's write timeout: a join waits for
+// the robot to announce the owner (JoinTimeout) and, in ask mode, for the room's yes
+// (AskTimeout), and the owner must still be told how it ended.
+func (c *Console) holdOpenForJoin(w http.ResponseWriter) {
+	wait := c.d.JoinTimeout + 30*time.Second
+	if c.d.Consent != nil {
+		wait += c.d.AskTimeout
+	}
+	if err := http.NewResponseController(w).SetWriteDeadline(time.Now().Add(wait)); err != nil {
+		c.log.Debug("console: join's write deadline not extended", "err", err)
+	}
+}
+
 func (c *Console) consentOf(p Person) string {
 	if c.d.Consent == nil {
 		return ConsentAnnounce
@@ -67,14 +80,21 @@ func (c *Console) answerHeard(s *session, e link.Event) bool {
 	return true
 }
 
-// askRoom waits for the room's answer after the robot asked "may Dad join?": yes or come in
-// (and close paraphrases) lets the owner in; anything else, or nothing for AskTimeout,
-// declines. Nothing the room says here reaches the owner.
-func (c *Console) askRoom(s *session) error {
+// startAsking makes s take the room's next utterance as its answer. It is called before the
+// question is played: the hub sends what the room says as soon as it has played it, and an
+// answer must not slip in before the broker is listening for it.
+func (c *Console) startAsking(s *session) chan link.Event {
 	ch := make(chan link.Event, 1)
 	c.mu.Lock()
 	s.asking = ch
 	c.mu.Unlock()
+	return ch
+}
+
+// askRoom waits for the room's answer after the robot asked "may Dad join?": yes or come in
+// (and close paraphrases) lets the owner in; anything else, or nothing for AskTimeout,
+// declines. Nothing the room says here reaches the owner.
+func (c *Console) askRoom(s *session, ch chan link.Event) error {
 	defer func() {
 		c.mu.Lock()
 		s.asking = nil

@@ -79,11 +79,15 @@ func (c *Console) join(ctx context.Context, p Person, device string) error {
 	defer cancel()
 	defer context.AfterFunc(s.ctx, cancel)() // the session ended (leave, hang up) while joining
 	mode := c.consentOf(p)
+	var answer chan link.Event
+	if mode == ConsentAsk {
+		answer = c.startAsking(s)
+	}
 	if err := c.announceJoin(jctx, device, joinSentence(p, mode)); err != nil {
 		return c.abortJoin(ctx, s, err)
 	}
 	if mode == ConsentAsk {
-		if err := c.askRoom(s); err != nil {
+		if err := c.askRoom(s, answer); err != nil {
 			return c.declineJoin(ctx, s, err)
 		}
 	}

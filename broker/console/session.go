@@ -74,6 +74,7 @@ func (c *Console) serveAction(w http.ResponseWriter, r *http.Request) {
 	var err error
 	switch action {
 	case "join":
+		c.holdOpenForJoin(w)
 		err = c.join(ctx, p, device)
 	case "leave": // also while joining: it cancels the join
 		if err = c.holder(p, device); err == nil {
