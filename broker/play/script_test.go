@@ -112,7 +112,7 @@ func TestHideAndSeek(t *testing.T) {
 		t.Fatalf("end %+v", ev)
 	}
 	got := strings.Join(l.actions(), " | ")
-	want := "look:0,-30 | say:1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20! Ready or not, here I come! | look:45,0 | look:-45,0 | look:0,0"
+	want := "look:0,30 | say:1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20! Ready or not, here I come! | look:45,0 | look:-45,0 | look:0,0"
 	if !strings.HasPrefix(got, want) {
 		t.Fatalf("actions\n got %s\nwant %s ...", got, want)
 	}
