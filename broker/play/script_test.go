@@ -162,8 +162,9 @@ func TestSimonSays(t *testing.T) {
 
 	// Stopped half-way: nothing more is sent, the end is audited as stopped.
 	g2, l2, r2 := scriptedGames(t)
-	gate := make(chan struct{})
+	gate, entered := make(chan struct{}), make(chan struct{}, 10)
 	g2.pause = func(ctx context.Context, d time.Duration) bool {
+		entered <- struct{}{}
 		select {
 		case <-ctx.Done():
 			return false
@@ -172,7 +173,9 @@ func TestSimonSays(t *testing.T) {
 		}
 	}
 	g2.Start(context.Background(), "robot", GameSimon)
+	<-entered // after the first call
 	gate <- struct{}{}
+	<-entered // after its move: the script is waiting
 	c, ok := g2.Claim("robot", intents.Normalized{Text: "stop the game"})
 	if !ok {
 		t.Fatal("stop the game was not taken during Simon says")
