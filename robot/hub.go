@@ -252,6 +252,7 @@ func (h *Hub) handle(ctx context.Context, utt []float32) {
 		if len(audio) > 0 {
 			h.speak(ctx, &t, fmt.Sprintf("reply-%d.wav", t.Index), audio)
 		}
+		h.noteGame(reply)
 		if reply.FollowUp {
 			h.move(h.Motion.FollowUp)
 			h.openFollowUp(audio)

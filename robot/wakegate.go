@@ -3,6 +3,7 @@ package robot
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/robot/wake"
@@ -31,7 +32,12 @@ const (
 	WakeOff      = "off" // no spotter configured: everything goes up
 	WakePhrase   = "phrase"
 	WakeFollowUp = "follow-up"
+	WakeGame     = "game"
 )
+
+// GameWindow is how long after a game's turn the next answer needs no wake phrase: the
+// broker's game ends by itself after a minute without one.
+const GameWindow = time.Minute
 
 // wakeGate is the hub's memory of the follow-up window and its counters, in samples of the
 // microphone's own clock (so sim mode, which runs faster than real time, behaves the same).
@@ -39,9 +45,13 @@ type wakeGate struct {
 	followOpen bool
 	followFrom int // the end of the utterance whose reply asked for a follow-up
 	followFor  int // samples after followFrom in which the next utterance needs no phrase
-	lastEnd    int
-	reason     string
-	stats      WakeStats
+	// A game in play: every utterance within GameWindow of the last game turn needs no
+	// phrase, until a game's reply closes it (the game ended).
+	gameOpen bool
+	gameFrom int
+	lastEnd  int
+	reason   string
+	stats    WakeStats
 }
 
 // admit decides whether an utterance (samples starting at stream position start) leaves the
@@ -85,12 +95,28 @@ func (h *Hub) bypass(start int) string {
 			return WakeFollowUp
 		}
 	}
+	if g.gameOpen {
+		if start-g.gameFrom <= int(GameWindow.Seconds()*speech.SampleRate) {
+			return WakeGame
+		}
+		g.gameOpen = false
+	}
 	for _, b := range h.Bypasses {
 		if b.Active != nil && b.Active() {
 			return b.Name
 		}
 	}
 	return ""
+}
+
+// noteGame keeps the wake phrase off while a game is in play: a game's reply that expects an
+// answer opens (or extends) the game window from the end of this utterance; one that does not
+// (the game is over) closes it.
+func (h *Hub) noteGame(r Reply) {
+	if !strings.HasPrefix(r.Intent, "play.") {
+		return
+	}
+	h.gate.gameOpen, h.gate.gameFrom = r.FollowUp, h.gate.lastEnd
 }
 
 // openFollowUp starts the follow-up window after a reply that asked for one (an answer

@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -121,6 +122,25 @@ func TestFollowUpWindowCloses(t *testing.T) {
 	_, turns := gateHub(t, bursts(time.Second, 4*time.Second), sp, []string{clarifyReply()}, func(h *Hub) { h.FollowUpWindow = time.Second })
 	if len(turns) != 1 {
 		t.Fatalf("turns %+v", turns)
+	}
+}
+
+// TestGameKeepsTheWakePhraseOff: while a game is in play, every answer goes up without the
+// phrase, however long the child thinks (within a minute), not just one per follow-up window;
+// once a game's reply ends the game, the phrase is needed again.
+func TestGameKeepsTheWakePhraseOff(t *testing.T) {
+	game := `{"turn_id":"t","intent":"play.rps","outcome":"ok","reply":"Rock, paper, scissors... shoot!","follow_up":true}`
+	answer := `{"turn_id":"t","intent":"play.answer","outcome":"ok","reply":"It's a tie.","follow_up":true}`
+	over := `{"turn_id":"t","intent":"play.answer","outcome":"ok","reply":"You win the game!","follow_up":false}`
+	sp := &scriptedSpotter{hear: map[int]bool{1: true}}
+	_, turns := gateHub(t, bursts(time.Second, 5*time.Second, 20*time.Second, time.Second, time.Second), sp,
+		[]string{game, answer, over, plainReply}, func(h *Hub) { h.FollowUpWindow = time.Second })
+	var why []string
+	for _, tn := range turns {
+		why = append(why, tn.Wake)
+	}
+	if got := strings.Join(why, ","); got != "phrase,game,game" {
+		t.Fatalf("uploads %s, want phrase,game,game (and nothing after the game ended)", got)
 	}
 }
 

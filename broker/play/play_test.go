@@ -226,3 +226,26 @@ func TestBrokenGameTableIsRefusedWithItsLine(t *testing.T) {
 		t.Fatal("the home's animal is not in the table")
 	}
 }
+
+// TestDocumentedGameTableLoads: the family's example in docs/intents.md is a table that
+// passes the self-test and adds what it says.
+func TestDocumentedGameTableLoads(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/intents.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(doc), "# /etc/reachy-broker/games.yaml\n")
+	block, _, ok2 := strings.Cut(block, "```")
+	if !ok || !ok2 {
+		t.Fatal("docs/intents.md has no games.yaml example")
+	}
+	p := filepath.Join(t.TempDir(), "games.yaml")
+	os.WriteFile(p, []byte(block), 0o644)
+	tb, err := LoadTable(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := tb.animalNamed("hoglet"); !ok || tb.RPS.Wins != 3 {
+		t.Fatalf("the example's animals or settings are missing: wins %d", tb.RPS.Wins)
+	}
+}

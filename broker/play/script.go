@@ -72,7 +72,7 @@ func (g *Games) script(s *session, game string) (intents.Answer, []step) {
 			count = append(count, fmt.Sprint(i))
 		}
 		steps := []step{
-			{look: &Look{PitchDeg: -maxPitchDeg}},
+			{look: &Look{PitchDeg: maxPitchDeg}}, // head down (pitch > 0 tips it forward)
 			{say: strings.Join(count, ", ") + "! Ready or not, here I come!"},
 			{look: &Look{YawDeg: 45}, wait: 1500 * time.Millisecond},
 			{look: &Look{YawDeg: -45}, wait: 1500 * time.Millisecond},

@@ -112,7 +112,7 @@ func TestHideAndSeek(t *testing.T) {
 		t.Fatalf("end %+v", ev)
 	}
 	got := strings.Join(l.actions(), " | ")
-	want := "look:0,-30 | say:1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20! Ready or not, here I come! | look:45,0 | look:-45,0 | look:0,0"
+	want := "look:0,30 | say:1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20! Ready or not, here I come! | look:45,0 | look:-45,0 | look:0,0"
 	if !strings.HasPrefix(got, want) {
 		t.Fatalf("actions\n got %s\nwant %s ...", got, want)
 	}
@@ -162,8 +162,9 @@ func TestSimonSays(t *testing.T) {
 
 	// Stopped half-way: nothing more is sent, the end is audited as stopped.
 	g2, l2, r2 := scriptedGames(t)
-	gate := make(chan struct{})
+	gate, entered := make(chan struct{}), make(chan struct{}, 10)
 	g2.pause = func(ctx context.Context, d time.Duration) bool {
+		entered <- struct{}{}
 		select {
 		case <-ctx.Done():
 			return false
@@ -172,7 +173,9 @@ func TestSimonSays(t *testing.T) {
 		}
 	}
 	g2.Start(context.Background(), "robot", GameSimon)
+	<-entered // after the first call
 	gate <- struct{}{}
+	<-entered // after its move: the script is waiting
 	c, ok := g2.Claim("robot", intents.Normalized{Text: "stop the game"})
 	if !ok {
 		t.Fatal("stop the game was not taken during Simon says")

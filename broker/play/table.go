@@ -65,7 +65,7 @@ type SimonMove struct {
 	where      string
 }
 
-// Look is a head pose in degrees.
+// Look is a head pose in degrees: yaw > 0 turns left, pitch > 0 tips the head down.
 type Look struct {
 	YawDeg   float64 `yaml:"yaw_deg"`
 	PitchDeg float64 `yaml:"pitch_deg"`

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker"
+	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/broker/play"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/basic"
@@ -160,4 +162,107 @@ func TestSimPlaysWholeGames(t *testing.T) {
 	if got := strings.Join(ends, " "); got != "rps:finished rps:finished animal:gave_up animal:stopped rps:timeout" {
 		t.Fatalf("game ends in the audit: %s", got)
 	}
+}
+
+// TestSimHideAndSeekOverTheLink: "let's play hide and seek" in the simulator with the robot
+// link: after its reply the robot puts its head down (a goto pitched down), counts out loud
+// (a played sound), then looks left and right — all in daemon-calls.json.
+func TestSimHideAndSeekOverTheLink(t *testing.T) {
+	dir := t.TempDir()
+	stt := &scriptedTranscriber{lines: []string{"hey reachy, let's play hide and seek"}}
+	writeSpeech(t, dir, "hide.wav", "hey reachy, let's play hide and seek")
+	cfg, table, err := broker.DevConfig("127.0.0.1:0", filepath.Join(dir, "state"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	state, err := broker.InitState(cfg.StateDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer state.Close()
+	games, err := play.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	games.Hide.CountTo = 5 // a short count keeps the test short
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	var b *broker.Broker
+	link := linkOf(func() *broker.Broker { return b })
+	b, err = broker.New(broker.Deps{Config: cfg, Table: func() *intents.Table { return table }, State: state,
+		Transcriber: stt, Synthesizer: speech.Espeak{}, Handlers: basic.Handlers(time.Now), Logger: quiet,
+		Games: play.New(play.Options{Table: games, Robot: link, Say: speech.Espeak{}.Synthesize, Audit: broker.GameAudit(state), Log: quiet})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(b.Handler())
+	defer srv.Close()
+	tok, _, _ := state.CreateToken(context.Background(), "reachy", []string{"turn", "link", "play"}, "")
+	tokenFile := filepath.Join(dir, "token")
+	os.WriteFile(tokenFile, []byte(tok+"\n"), 0o600)
+	out := filepath.Join(dir, "out")
+
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	code := make(chan int, 1)
+	go func() {
+		code <- run(ctx, []string{"--sim", "--link", "--broker", srv.URL, "--token-file", tokenFile, "--out", out, filepath.Join(dir, "hide.wav")}, io.Discard, io.Discard, nil)
+	}()
+	ended := func() bool {
+		recs, _ := state.TailAudit(context.Background(), 20)
+		for _, r := range recs {
+			if r.Intent == "play.end" && r.Args["game"] == "hide" {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i < 600 && !ended(); i++ {
+		select {
+		case c := <-code:
+			t.Fatalf("the sim exited (%d) before the game ended", c)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	if !ended() {
+		t.Fatal("hide and seek never ended")
+	}
+	time.Sleep(300 * time.Millisecond) // the sim rewrites --out as calls happen
+	stop()
+	<-code
+	var calls []robot.Call
+	readJSON(t, filepath.Join(out, "daemon-calls.json"), &calls)
+	var seq []string
+	for _, c := range calls {
+		switch {
+		case c.Path == "/api/media/play_sound":
+			seq = append(seq, "sound")
+		case strings.HasPrefix(c.Path, "/api/move/goto"):
+			var g struct {
+				Head *struct {
+					Pitch float64 `json:"pitch"`
+					Yaw   float64 `json:"yaw"`
+				} `json:"head_pose"`
+			}
+			json.Unmarshal(c.Body, &g)
+			switch {
+			case g.Head != nil && g.Head.Pitch > 0.3:
+				seq = append(seq, "head-down")
+			case g.Head != nil && g.Head.Yaw > 0.5:
+				seq = append(seq, "look-left")
+			case g.Head != nil && g.Head.Yaw < -0.5:
+				seq = append(seq, "look-right")
+			}
+		}
+	}
+	got := strings.Join(seq, " ")
+	if !strings.Contains(got, "sound head-down sound look-left look-right") {
+		t.Fatalf("hide and seek on the daemon: %s\n%+v", got, calls)
+	}
+}
+
+// linkOf hands the games the broker's link registry once the broker exists.
+type linkOf func() *broker.Broker
+
+func (l linkOf) Send(ctx context.Context, device string, m api.LinkMessage) (api.LinkAckBody, error) {
+	return l().Link().Send(ctx, device, m)
 }

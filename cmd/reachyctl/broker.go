@@ -22,7 +22,7 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("token", stderr)
 	stateDir := fs.String("state-dir", broker.DevStateDir(), "the broker's state directory (default: a dev broker's)")
 	device := fs.String("device", "", "device name")
-	scopes := fs.String("scopes", "", "comma-separated scopes: turn,intent,text,house:read,house:write,calendar:read,ask,robot,mcp")
+	scopes := fs.String("scopes", "", "comma-separated scopes: turn,intent,text,house:read,house:write,calendar:read,ask,robot,timer,link,announce,mcp,play (play: games; grant it to a robot only if you want it to play)")
 	node := fs.String("node", "", "tailnet node (name or stable node ID) the token is bound to; pinned to the node's stable ID on first use, refused from any other node and on a listener without tailnet identity")
 	asJSON := fs.Bool("json", false, "print JSON")
 	pos, err := parseInterspersed(fs, args)
