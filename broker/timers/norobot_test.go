@@ -75,3 +75,29 @@ func TestTimerDueWithNobodyToRingIsMissedAndNeverRingsLater(t *testing.T) {
 		t.Fatalf("the robot's copy still holds the missed timer: %+v", p)
 	}
 }
+
+// A timer that came due with nobody to ring it while the broker ran does not start its wait
+// for a robot afresh when the broker restarts: restarted ten minutes later, it is let go as
+// missed, not rung on the robot that links then.
+func TestTimerDueWithNobodyIsNotRungAfterARestart(t *testing.T) {
+	r := newRig(t)
+	r.link.connected = nil
+	r.call(HandlerStart, map[string]string{"duration": "60", "label": "pasta"})
+	r.tickAt(60 * time.Second)
+	r.clock.Set(t0.Add(90 * time.Second))
+	r.svc.checkpoint(context.Background()) // the broker ran on past the due time
+	r.db.Close()
+	r.clock.Set(t0.Add(10 * time.Minute))
+	r.open()
+	r.svc.Tick(context.Background()) // at start-up: the hub has not redialled yet
+	r.link.mu.Lock()
+	r.link.connected = []string{"kitchen-robot"}
+	r.link.mu.Unlock()
+	r.tickAt(10*time.Minute + 5*time.Second)
+	if n := len(r.rings()); n != 0 || r.svc.Pending() != 0 {
+		t.Fatalf("%d rings, %d live: a timer due with nobody to ring it rang after a restart", n, r.svc.Pending())
+	}
+	if m := r.svc.MissedTimers(); len(m) != 1 || m[0].Reason != MissedNoRobot {
+		t.Fatalf("missed %+v", m)
+	}
+}

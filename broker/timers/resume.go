@@ -47,9 +47,16 @@ func (s *Service) resume(ctx context.Context, ts []*Timer) error {
 			"wall_clock_moved", shift.Round(time.Second), "measured_on", trusted)
 	}
 	for _, t := range ts {
+		// A timer due before the last checkpoint came due while the broker ran, and nobody
+		// played it: its wait for a robot counts from its due time, not from this start, so
+		// a restart never lets it ring long after on a robot that links now.
+		dueWhileUp := ok && t.Rings == 0 && t.Due.Before(cp.Wall)
 		// now.Add keeps now's monotonic reading: from here on a wall-clock step does not move them.
 		t.Created, t.Due = now.Add(t.Created.Sub(then)), now.Add(t.Due.Sub(then))
 		t.NextRing, t.sched = now.Add(t.NextRing.Sub(then)), now.Add(t.sched.Sub(then))
+		if dueWhileUp {
+			s.noRobot[t.ID] = t.Due
+		}
 	}
 	next := checkpoint{Wall: now, Up: up}
 	if bootErr == nil {

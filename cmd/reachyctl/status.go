@@ -19,23 +19,36 @@ func runStatus(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("status", stderr)
 	stateDir := fs.String("state-dir", broker.DevStateDir(), "the broker's state directory (default: a dev broker's)")
 	asJSON := fs.Bool("json", false, "print JSON")
+	waitRobot := fs.String("wait-robot", "", "first wait (at most 30 s) until the robot of this name has linked")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 0 || *stateDir == "" {
-		return usagef("status [--state-dir DIR] [--json]")
+		return usagef("status [--state-dir DIR] [--json] [--wait-robot NAME]")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), statusWait+10*time.Second)
 	defer cancel()
 	c, err := dialControlWait(ctx, *stateDir)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	st, err := c.Status(ctx)
-	if err != nil {
-		return fmt.Errorf("status of the broker on %s: %w", *stateDir, err)
+	var st broker.Status
+	for deadline := time.Now().Add(statusWait); ; time.Sleep(200 * time.Millisecond) {
+		if st, err = c.Status(ctx); err != nil && !strings.Contains(err.Error(), "starting") {
+			return fmt.Errorf("status of the broker on %s: %w", *stateDir, err)
+		}
+		if err == nil && (*waitRobot == "" || linked(st, *waitRobot)) {
+			break
+		}
+		if time.Now().After(deadline) {
+			if err != nil {
+				return fmt.Errorf("status of the broker on %s: %w", *stateDir, err)
+			}
+			printStatus(stdout, st)
+			return fmt.Errorf("robot %q has not linked within %s", *waitRobot, statusWait)
+		}
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -44,6 +57,18 @@ func runStatus(args []string, stdout, stderr io.Writer) error {
 	}
 	printStatus(stdout, st)
 	return nil
+}
+
+// statusWait bounds --wait-robot (and a broker that is still starting).
+const statusWait = 30 * time.Second
+
+func linked(st broker.Status, robot string) bool {
+	for _, r := range st.Robots {
+		if r.Device == robot && r.Linked {
+			return true
+		}
+	}
+	return false
 }
 
 // dialControlWait reaches the control socket of the broker running on dir, waiting (bounded
