@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -324,5 +325,50 @@ func TestSimEchoPathIsReal(t *testing.T) {
 	t.Logf("without the canceller the owner's tone comes back at %.1f dBFS (sent -15.1)", echo)
 	if echo < -27 {
 		t.Fatalf("the simulator's echo path is broken: the owner's tone came back at %.1f dBFS without a canceller, want about -21", echo)
+	}
+}
+
+// TestStopReachesWhatAPipelineStarted: a launcher that ignores the interrupt and runs
+// gst-launch as its own child (a wrapper script) is still stopped within a second, child
+// included.
+func TestStopReachesWhatAPipelineStarted(t *testing.T) {
+	calltest.NeedGst(t)
+	dir := t.TempDir()
+	pids := filepath.Join(dir, "pids")
+	wrapper := filepath.Join(dir, "gst-wrapper")
+	os.WriteFile(wrapper, []byte("#!/bin/sh\ntrap '' INT\ngst-launch-1.0 \"$@\" &\necho $! >> "+pids+"\nwait\nwait\n"), 0o755)
+	var live atomic.Bool
+	live.Store(true)
+	m, _ := testManager(t, dir, &live)
+	m.Config.GstLaunch = wrapper
+	b := calltest.NewBrowser(t, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	answer, err := m.Offer(ctx, "c5", b.Offer())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Accept(answer)
+	time.Sleep(time.Second)
+	at := time.Now()
+	ended := make(chan struct{})
+	go func() { m.End("c5", "owner_left"); close(ended) }()
+	select {
+	case <-ended:
+	case <-time.After(3 * time.Second):
+		t.Fatal("End did not return within 3 s: a process the pipeline started holds it")
+	}
+	if took := time.Since(at); took > time.Second {
+		t.Errorf("End took %s", took)
+	}
+	raw, _ := os.ReadFile(pids)
+	list := strings.Fields(string(raw))
+	if len(list) != 2 {
+		t.Fatalf("the wrapper started %d pipelines, want 2", len(list))
+	}
+	for _, pid := range list {
+		if st, err := os.ReadFile("/proc/" + pid + "/stat"); err == nil && !strings.Contains(string(st), ") Z ") {
+			t.Errorf("gst-launch %s, started by the wrapper, outlived the call", pid)
+		}
 	}
 }
