@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/robot/ambient"
 	"github.com/reachy-broker/reachy-broker/robot/call"
 	"github.com/reachy-broker/reachy-broker/robot/wake"
@@ -128,7 +127,6 @@ func (h *Hub) Run(ctx context.Context) error {
 	h.moveCtx = moveCtx
 	movesDone := make(chan struct{})
 	go h.runMoves(moveCtx, movesDone)
-	defer h.endCall(api.CallEndRobotOffline) // the hub stops: so do the call's pipelines
 	defer func() {
 		// Let queued moves finish (each is bounded), then cut off whatever a hung daemon holds.
 		close(h.moves)

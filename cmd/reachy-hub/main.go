@@ -24,6 +24,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/cmd/internal/buildinfo"
 	"github.com/reachy-broker/reachy-broker/robot"
 	"github.com/reachy-broker/reachy-broker/robot/ambient"
@@ -276,6 +277,7 @@ func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient
 		h.Timers = &robot.LocalTimers{Speaker: speaker, After: cfg.TimerLocalAfter, Say: speech.Espeak{}.Synthesize, Log: log}
 		go h.Timers.Run(ctx)
 		h.Call = &call.Manager{Config: cfg.Call, Log: log}
+		defer h.Call.End("", api.CallEndRobotOffline) // the hub stops: so do the call's pipelines
 		h.AttachLink(l)
 		go l.Run(ctx)
 	}
@@ -378,6 +380,7 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 		// Live calls answer with the simulator's test sources; what the owner says is written
 		// to --out as call-owner-N.wav.
 		h.Call = &call.Manager{Config: cfg.Call, OutDir: out, Log: log}
+		defer h.Call.End("", api.CallEndRobotOffline) // the hub stops: so do the call's pipelines
 		h.AttachLink(l)
 		sounds.watchLink(l)
 		wg.Add(3)

@@ -105,6 +105,7 @@ func BenchmarkHubForwarding720p30(b *testing.B) {
 	time.Sleep(10 * time.Second)
 	b.StopTimer()
 	v1, cpu1, wall := s.sentVideo.Load(), selfCPU(), time.Since(t0)
+	rss := procStatusKB("VmRSS")
 	m.End("bench", "bench over")
 	stdin.Close()
 	for out.Scan() {
@@ -116,6 +117,7 @@ func BenchmarkHubForwarding720p30(b *testing.B) {
 	pct := 100 * (cpu1 - cpu0).Seconds() / wall.Seconds()
 	b.ReportMetric(pct, "hub-cpu-%")
 	b.ReportMetric(float64(v1-v0)/wall.Seconds(), "video-pkts/s")
+	b.ReportMetric(float64(rss)/1024, "process-rss-MB")
 	b.Logf("hub process CPU %.1f%% of one core while forwarding %.0f video packets/s (720p30, 2.5 Mbit/s) plus audio both ways",
 		pct, float64(v1-v0)/wall.Seconds())
 }
@@ -125,4 +127,20 @@ func selfCPU() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// procStatusKB reads a kB field of /proc/self/status (0 elsewhere).
+func procStatusKB(field string) int {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, field+":"); ok {
+			var kb int
+			fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), &kb)
+			return kb
+		}
+	}
+	return 0
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -99,14 +100,15 @@ func TestSimCall(t *testing.T) {
 		t.Errorf("video: %d keyframes in 7 s, want one a second", st.Keyframes)
 	}
 
-	// Room audio: the 440 Hz tone at -15 dBFS; the owner's 660 Hz tone (played into the
-	// room at -6 dB) must come back >= 20 dB below what the owner sent (-15 dBFS).
+	// While the owner talks, their 660 Hz tone (played into the room at -6 dB) must come back
+	// >= 20 dB below what they sent (-15.1 dBFS).
 	b.WaitAudio(3*time.Second, 3*time.Second)
-	room := b.LastSeconds(3 * time.Second)
-	if room == nil {
-		t.Fatalf("no room audio decoded (%d samples)", b.Stats().Samples)
-	}
-	roomDB, echoDB := calltest.ToneDB(room, SimRoomToneHz), calltest.ToneDB(room, calltest.OwnerToneHz)
+	echoDB := calltest.ToneDB(b.LastSeconds(3*time.Second), calltest.OwnerToneHz)
+	// The room's 440 Hz tone arrives at its level (-15.1 dBFS) once the owner is silent (the
+	// canceller takes 2-3 dB off the room while both talk at once).
+	b.StopVoice()
+	time.Sleep(2500 * time.Millisecond)
+	roomDB := calltest.ToneDB(b.LastSeconds(1500*time.Millisecond), SimRoomToneHz)
 	t.Logf("room tone %.1f dBFS (sent -15.1), owner's echo %.1f dBFS (owner sent -15.1)", roomDB, echoDB)
 	if roomDB < -18.1 || roomDB > -12.1 {
 		t.Errorf("room tone arrived at %.1f dBFS, want -15.1 ± 3", roomDB)
@@ -153,7 +155,8 @@ func TestSimCall(t *testing.T) {
 	if len(pcm) < 3*48000 {
 		t.Fatalf("owner WAV holds %d samples, want >= 3 s", len(pcm))
 	}
-	ownerDB := calltest.ToneDB(pcm[len(pcm)-3*48000:], calltest.OwnerToneHz)
+	// The owner spoke for the first 7 s: measure 3 s of it, before they fell silent.
+	ownerDB := calltest.ToneDB(pcm[len(pcm)/2-3*48000:len(pcm)/2], calltest.OwnerToneHz)
 	t.Logf("owner's tone in --out: %.1f dBFS (sent -15.1)", ownerDB)
 	if ownerDB < -18.1 || ownerDB > -12.1 {
 		t.Errorf("owner's tone reached --out at %.1f dBFS, want -15.1 ± 3", ownerDB)
@@ -324,5 +327,50 @@ func TestSimEchoPathIsReal(t *testing.T) {
 	t.Logf("without the canceller the owner's tone comes back at %.1f dBFS (sent -15.1)", echo)
 	if echo < -27 {
 		t.Fatalf("the simulator's echo path is broken: the owner's tone came back at %.1f dBFS without a canceller, want about -21", echo)
+	}
+}
+
+// TestStopReachesWhatAPipelineStarted: a launcher that ignores the interrupt and runs
+// gst-launch as its own child (a wrapper script) is still stopped within a second, child
+// included.
+func TestStopReachesWhatAPipelineStarted(t *testing.T) {
+	calltest.NeedGst(t)
+	dir := t.TempDir()
+	pids := filepath.Join(dir, "pids")
+	wrapper := filepath.Join(dir, "gst-wrapper")
+	os.WriteFile(wrapper, []byte("#!/bin/sh\ntrap '' INT\ngst-launch-1.0 \"$@\" &\necho $! >> "+pids+"\nwait\nwait\n"), 0o755)
+	var live atomic.Bool
+	live.Store(true)
+	m, _ := testManager(t, dir, &live)
+	m.Config.GstLaunch = wrapper
+	b := calltest.NewBrowser(t, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	answer, err := m.Offer(ctx, "c5", b.Offer())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Accept(answer)
+	time.Sleep(time.Second)
+	at := time.Now()
+	ended := make(chan struct{})
+	go func() { m.End("c5", "owner_left"); close(ended) }()
+	select {
+	case <-ended:
+	case <-time.After(3 * time.Second):
+		t.Fatal("End did not return within 3 s: a process the pipeline started holds it")
+	}
+	if took := time.Since(at); took > time.Second {
+		t.Errorf("End took %s", took)
+	}
+	raw, _ := os.ReadFile(pids)
+	list := strings.Fields(string(raw))
+	if len(list) != 2 {
+		t.Fatalf("the wrapper started %d pipelines, want 2", len(list))
+	}
+	for _, pid := range list {
+		if st, err := os.ReadFile("/proc/" + pid + "/stat"); err == nil && !strings.Contains(string(st), ") Z ") {
+			t.Errorf("gst-launch %s, started by the wrapper, outlived the call", pid)
+		}
 	}
 }

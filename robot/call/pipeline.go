@@ -36,6 +36,7 @@ func startPipeline(gst, name, desc string, files ...*os.File) (*pipeline, error)
 	cmd.Stdin, cmd.Stdout = nil, nil
 	p := &pipeline{name: name, cmd: cmd, exited: make(chan struct{}), stderr: &tail{max: 2048}}
 	cmd.Stderr = p.stderr
+	cmd.WaitDelay = time.Second // a descendant holding stderr open cannot hold Wait
 	parentDeath(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("%s pipeline: %w", name, err)
@@ -55,7 +56,7 @@ func (p *pipeline) stop() {
 		return
 	default:
 	}
-	p.cmd.Process.Signal(syscall.SIGINT)
+	signalGroup(p.cmd, syscall.SIGINT)
 	t := time.NewTimer(eosGrace)
 	defer t.Stop()
 	select {
@@ -63,8 +64,8 @@ func (p *pipeline) stop() {
 		return
 	case <-t.C:
 	}
-	p.cmd.Process.Kill()
-	<-p.exited // SIGKILL cannot be ignored: bounded
+	signalGroup(p.cmd, syscall.SIGKILL)
+	<-p.exited // SIGKILL cannot be ignored, and WaitDelay bounds the stderr copy: bounded
 }
 
 // failure describes why the pipeline ended, for the log.

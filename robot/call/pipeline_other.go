@@ -2,7 +2,13 @@
 
 package call
 
-import "os/exec"
+import (
+	"os/exec"
+	"syscall"
+)
 
 // parentDeath has no portable equivalent outside Linux; the hub stops its pipelines itself.
 func parentDeath(*exec.Cmd) {}
+
+// signalGroup signals the pipeline process itself.
+func signalGroup(cmd *exec.Cmd, sig syscall.Signal) { cmd.Process.Signal(sig) }

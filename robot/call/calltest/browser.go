@@ -230,6 +230,9 @@ func (b *Browser) readAudio(tr *webrtc.TrackRemote) {
 	}
 }
 
+// StopVoice ends the owner's tone: from then on the owner is silent.
+func (b *Browser) StopVoice() { b.tone.stop() }
+
 // Stats is what has arrived so far.
 type Stats struct {
 	Frames     []time.Time // arrival of each video frame's last packet
