@@ -103,6 +103,7 @@ type Console struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session // by device
+	lastEnd  map[string]ended    // by device: how its last session or call ended
 }
 
 // New builds a console.
@@ -134,7 +135,7 @@ func New(d Deps) (*Console, error) {
 	if d.LastTurn == nil {
 		d.LastTurn = func(context.Context, string) time.Time { return time.Time{} }
 	}
-	return &Console{d: d, log: d.Logger, pageKey: newPageKey(), drops: link.NewLogLimit(3, time.Minute), sessions: map[string]*session{}}, nil
+	return &Console{d: d, log: d.Logger, pageKey: newPageKey(), drops: link.NewLogLimit(3, time.Minute), sessions: map[string]*session{}, lastEnd: map[string]ended{}}, nil
 }
 
 // Handler serves the page, its assets and its JSON calls.
