@@ -2,8 +2,8 @@ package broker
 
 import (
 	"context"
-	"log/slog"
 	"fmt"
+	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
