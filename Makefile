@@ -38,9 +38,10 @@ build: whisper modules
 	@$(if $(FIRST_BUILD),echo "$(FIRST_BUILD_SAYS)")
 	$(CGO_ENV) $(GO) build -o bin/ ./cmd/...
 
+# make run DEV_OWNER=you@example.com opens the teleport console (http://127.0.0.1:8092/) as that owner.
 run: build
 	@echo "==> starting the broker in dev mode (loopback only, the demo home); Ctrl-C stops it"
-	./bin/reachy-broker --dev
+	./bin/reachy-broker --dev $(if $(DEV_OWNER),--dev-owner $(DEV_OWNER))
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -48,6 +48,17 @@ type ListenConfig struct {
 	Tailnet  TailnetSection `yaml:"tailnet"`
 	Loopback string         `yaml:"loopback"` // dev mode only: serve the API on this loopback address
 	Admin    string         `yaml:"admin"`    // /healthz and /metrics, loopback only
+	TLS      TLSSection     `yaml:"tls"`      // the console over HTTPS
+}
+
+// TLSSection configures the console over HTTPS (a browser gives a page its microphone only
+// over https). On the tailnet the node's own Tailscale certificate is served unless
+// cert_file and key_file name one of the operator's own.
+type TLSSection struct {
+	Port     int    `yaml:"port"`      // the console's HTTPS port on the tailnet (default 443)
+	Loopback string `yaml:"loopback"`  // dev mode: its loopback address when a certificate is given (default 127.0.0.1:8443)
+	CertFile string `yaml:"cert_file"` // PEM certificate chain, leaf first
+	KeyFile  string `yaml:"key_file"`  // its PEM private key
 }
 
 // TailnetSection configures the embedded tailnet node.
@@ -237,6 +248,8 @@ func (c *Config) RedactTerms() ([]string, error) {
 func (c *Config) Defaults() {
 	orDefault(&c.Listen.Admin, "127.0.0.1:9092")
 	orDefault(&c.Listen.Tailnet.Port, TailnetPort)
+	orDefault(&c.Listen.TLS.Port, HTTPSPort)
+	orDefault(&c.Listen.TLS.Loopback, "127.0.0.1:8443")
 	orDefault(&c.Listen.Tailnet.Hostname, "reachy-broker")
 	orDefault(&c.Listen.Tailnet.AuthKeyEnv, "TS_AUTHKEY")
 	orDefault(&c.Turn.Budget, 8*time.Second)
@@ -301,6 +314,15 @@ func (c *Config) Validate() error {
 	}
 	if _, err := checkLoopback(c.Listen.Admin); err != nil {
 		return bad("listen.admin: %v", err)
+	}
+	if _, err := checkLoopback(c.Listen.TLS.Loopback); err != nil {
+		return bad("listen.tls.loopback: %v", err)
+	}
+	if (c.Listen.TLS.CertFile == "") != (c.Listen.TLS.KeyFile == "") {
+		return bad("listen.tls: cert_file and key_file go together")
+	}
+	if c.Listen.TLS.Port < 1 || c.Listen.TLS.Port > 65535 || c.Listen.TLS.Port == c.Listen.Tailnet.Port {
+		return bad("listen.tls.port %d: a port of its own, not the API's (%d)", c.Listen.TLS.Port, c.Listen.Tailnet.Port)
 	}
 	if c.Turn.Budget < time.Second || c.Turn.Budget > time.Minute {
 		return bad("turn.budget %v is outside 1s..1m", c.Turn.Budget)

@@ -79,6 +79,9 @@ type Deps struct {
 	// node's own names when Identifier is a *Tailnet, else loopback names only. Add the
 	// names of a TLS certificate the broker serves here.
 	Hosts *hostname.Set
+	// ConsoleHTTPS is where the console is served over TLS (a plain-HTTP console request is
+	// redirected there), or why it is not (the page explains). Zero: plain HTTP only.
+	ConsoleHTTPS ConsoleHTTPS
 }
 
 // Broker serves the API. Create it with New; serve Handler() on a tailnet or loopback
@@ -210,6 +213,9 @@ func (b *Broker) Handler() http.Handler {
 	return b.ownHost(b.d.Hosts, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if p := r.URL.Path; p == "" || path.Clean(p) != p {
 			notFound(w, r)
+			return
+		}
+		if b.consoleOverHTTPS(w, r) {
 			return
 		}
 		// Every request's clock starts when it arrives: the turn's budget, and the deadline

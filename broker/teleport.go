@@ -20,8 +20,6 @@ type PersonIdentifier interface {
 	Person(ctx context.Context, remoteAddr string) (console.Person, error)
 }
 
-var errNoIdentity = errors.New("no tailnet identity: the broker runs on loopback; start it with --dev --dev-owner LOGIN to use the console")
-
 // identify is the console's identity source: the tailnet, or in dev mode the --dev-owner
 // login for loopback connections only.
 func (b *Broker) identify(ctx context.Context, remoteAddr string) (console.Person, error) {
@@ -29,7 +27,7 @@ func (b *Broker) identify(ctx context.Context, remoteAddr string) (console.Perso
 		return b.d.People.Person(ctx, remoteAddr)
 	}
 	if b.d.DevOwner == "" {
-		return console.Person{}, errNoIdentity
+		return console.Person{}, console.ErrNoDevOwner
 	}
 	ap, err := netip.ParseAddrPort(remoteAddr)
 	if err != nil || !ap.Addr().Unmap().IsLoopback() {
@@ -72,6 +70,7 @@ func (b *Broker) newConsole() (*console.Console, error) {
 			return t
 		},
 		QuietUntil:  b.d.Quiet.Until,
+		HTTPSOff:    b.d.ConsoleHTTPS.Off,
 		IdleTimeout: cfg.Teleport.IdleTimeout,
 		JoinTimeout: cfg.Teleport.JoinTimeout,
 		MaxTalk:     cfg.Teleport.MaxTalk,

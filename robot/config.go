@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/reachy-broker/reachy-broker/robot/call"
 )
 
 // Move is a recorded move of the vendor's libraries.
@@ -45,6 +47,10 @@ type Config struct {
 	// before ringing the timer itself (the broker or the tailnet is not answering) — or past
 	// the copy's arrival, for a timer already overdue when it arrived. Default 5s.
 	TimerLocalAfter time.Duration `yaml:"timer_local_after"`
+	// Call is the live call's media: interfaces, UDP ports and GStreamer pipelines
+	// (robot/call; docs/configuration.md). Empty fields take the Reachy Mini's defaults, or
+	// the simulator's with --sim.
+	Call call.Config `yaml:"call"`
 }
 
 // LinkOn reports whether the robot link is wanted.

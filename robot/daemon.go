@@ -337,3 +337,14 @@ func (d *Daemon) Status(ctx context.Context) (string, error) {
 	err := d.call(ctx, http.MethodGet, "/api/daemon/status", nil, &out)
 	return out.Version, err
 }
+
+// ReleaseMedia asks the daemon to hand the camera and audio devices to another program (the
+// live call's pipelines); AcquireMedia takes them back.
+func (d *Daemon) ReleaseMedia(ctx context.Context) error {
+	return d.call(ctx, http.MethodPost, "/api/media/release", nil, nil)
+}
+
+// AcquireMedia gives the camera and audio devices back to the daemon after a call.
+func (d *Daemon) AcquireMedia(ctx context.Context) error {
+	return d.call(ctx, http.MethodPost, "/api/media/acquire", nil, nil)
+}

@@ -200,6 +200,8 @@ func (f *FakeDaemon) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case p == "/api/media/stop_sound":
 		f.playing = ""
 		reply(w, 200, map[string]string{"status": "stopped"})
+	case p == "/api/media/release" || p == "/api/media/acquire":
+		reply(w, 200, map[string]string{"status": "ok"})
 	case p == "/api/media/wobbling/enable" || p == "/api/media/wobbling/disable":
 		reply(w, 200, map[string]string{"status": "ok"})
 	case p == "/api/volume/current":

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/robot/call"
 	"github.com/reachy-broker/reachy-broker/robot/wake"
 	"github.com/reachy-broker/reachy-broker/speech"
 )
@@ -61,9 +63,10 @@ type Hub struct {
 	Fallback []byte        // played for any turn the broker cannot answer (unreachable, busy, refused)
 	MaxUtter time.Duration // the longest upload; speech that goes on is cut 2 s past it
 	Log      *slog.Logger
-	OnTurn   func(Turn)   // optional: called after each turn
-	Link     *Link        // optional: the robot link (set with AttachLink)
-	Timers   *LocalTimers // optional: the room's pending timers, rung here when the broker does not (set before AttachLink)
+	OnTurn   func(Turn)    // optional: called after each turn
+	Link     *Link         // optional: the robot link (set with AttachLink)
+	Timers   *LocalTimers  // optional: the room's pending timers, rung here when the broker does not (set before AttachLink)
+	Call     *call.Manager // optional: the live call's media (set before AttachLink)
 	// Wake spots the wake phrase on the robot (see wakegate.go); nil sends every utterance.
 	Wake           *wake.Guard
 	PreRoll        time.Duration // kept before the spotted phrase; default 300 ms
@@ -119,6 +122,7 @@ func (h *Hub) Run(ctx context.Context) error {
 	h.moveCtx = moveCtx
 	movesDone := make(chan struct{})
 	go h.runMoves(moveCtx, movesDone)
+	defer h.endCall(api.CallEndRobotOffline) // the hub stops: so do the call's pipelines
 	defer func() {
 		// Let queued moves finish (each is bounded), then cut off whatever a hung daemon holds.
 		close(h.moves)

@@ -36,6 +36,7 @@ type Motion struct {
 	events   []MotionEvent
 	wiggle   context.CancelFunc
 	presence bool               // a teleport session is on: rest in the "someone is here" pose
+	camera   bool               // a call's camera is on: rest in the camera pose
 	observe  func(state string) // told of every state change (the robot link reports it)
 }
 
@@ -95,6 +96,28 @@ func (m *Motion) SetPresence(on bool) {
 // PresenceAntennas is the "someone is here" pose of the antennas during a teleport session.
 var PresenceAntennas = Antennas{Left: 1.2, Right: 1.2}
 
+// SetCamera makes the camera pose the rest pose while a live call's camera is on.
+func (m *Motion) SetCamera(on bool) {
+	m.mu.Lock()
+	m.camera = on
+	m.mu.Unlock()
+}
+
+// CameraAntennas is the pose of a live call's camera: the antennas held apart, one forward
+// and one back, unlike any other pose, for as long as the camera is on.
+var CameraAntennas = Antennas{Left: 1.2, Right: -1.2}
+
+// restAntennas is the antennas' rest pose: the camera's, the session's, or down.
+func (m *Motion) restAntennas() Antennas {
+	switch {
+	case m.camera:
+		return CameraAntennas
+	case m.presence:
+		return PresenceAntennas
+	}
+	return Antennas{}
+}
+
 // Knows reports whether expression maps to a move.
 func (m *Motion) Knows(expression string) bool {
 	_, ok := m.expressions[expression]
@@ -104,10 +127,7 @@ func (m *Motion) Knows(expression string) bool {
 // Look turns the head (radians; the daemon client clamps to the robot's limits).
 func (m *Motion) Look(ctx context.Context, yaw, pitch float64) error {
 	m.mu.Lock()
-	ant := Antennas{}
-	if m.presence {
-		ant = PresenceAntennas
-	}
+	ant := m.restAntennas()
 	m.mu.Unlock()
 	i := m.change(StateIdle)
 	m.moved(i)
@@ -192,10 +212,7 @@ func (m *Motion) FollowUp(ctx context.Context) {
 // Idle returns to a calm pose, or to the "someone is here" pose during a teleport session.
 func (m *Motion) Idle(ctx context.Context) {
 	m.mu.Lock()
-	ant := Antennas{}
-	if m.presence {
-		ant = PresenceAntennas
-	}
+	ant := m.restAntennas()
 	m.mu.Unlock()
 	i := m.change(StateIdle)
 	m.gotoPose(ctx, i, Goto{Head: &Pose{}, Antennas: &ant, Duration: 800 * time.Millisecond})

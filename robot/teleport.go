@@ -49,6 +49,9 @@ func (h *Hub) AttachLink(l *Link) {
 	// During a session the family talks to the owner: no wake phrase is needed.
 	h.Bypasses = append(h.Bypasses, Bypass{Name: "teleport", Active: h.SessionLive})
 	l.Handle = h.LinkAction
+	if h.Call != nil {
+		h.attachCall(l)
+	}
 	if h.Timers != nil {
 		h.Timers.Send = l.Send
 		// While a timer rings, "stop" or "okay" goes up without the wake phrase.
@@ -132,6 +135,10 @@ func (h *Hub) LinkAction(ctx context.Context, m api.LinkMessage) api.LinkAckBody
 		}
 		ack, _ := h.Timers.HandleLink(ctx, m)
 		return ack
+	case api.LinkCallOffer:
+		return h.callOffer(ctx, m.CallOffer)
+	case api.LinkCallEnd:
+		return h.callEnd(m.CallEnd)
 	case api.LinkPresence:
 		if m.Presence == nil {
 			return api.LinkAckBody{Code: api.LinkErrInvalid}
@@ -156,6 +163,9 @@ func (h *Hub) setPresence(ctx context.Context, active bool, who string, resume b
 		h.tp.announced = active && resume
 	}
 	h.tp.mu.Unlock()
+	if !active {
+		h.endCall(api.CallEndOwnerLeft) // no session, no call: its media stops first
+	}
 	h.Motion.SetPresence(active)
 	if changed {
 		h.Log.Info("teleport session", "active", active, "who", who)
@@ -166,6 +176,7 @@ func (h *Hub) setPresence(ctx context.Context, active bool, who string, resume b
 // LinkDown is called when the link drops: nobody can hear the room without it, so the
 // visible presence ends with it (the broker sends presence again when the link is back).
 func (h *Hub) LinkDown(ctx context.Context) {
+	h.endCall(api.CallEndRobotOffline)
 	if h.SessionActive() {
 		h.setPresence(ctx, false, "", false)
 	}

@@ -29,11 +29,23 @@ func StartControl(t testing.TB) string {
 // key of tagOwners (see testcontrol.Server.TagOwners).
 func StartControlTags(t testing.TB, tagOwners map[string][]string) string {
 	t.Helper()
+	return startControl(t, tagOwners, "tail-scale.ts.net")
+}
+
+// StartControlWithoutHTTPS is StartControl for a tailnet whose HTTPS certificates are
+// turned off: no MagicDNS domain, so the nodes get no certificate names (CertDomains).
+func StartControlWithoutHTTPS(t testing.TB) string {
+	t.Helper()
+	return startControl(t, nil, "")
+}
+
+func startControl(t testing.TB, tagOwners map[string][]string, magicDNSDomain string) string {
+	t.Helper()
 	netns.SetEnabled(false)
 	t.Cleanup(func() { netns.SetEnabled(true) })
 	derpMap := integration.RunDERPAndSTUN(t, logger.Discard, "127.0.0.1")
 	control := &testcontrol.Server{DERPMap: derpMap, DNSConfig: &tailcfg.DNSConfig{Proxied: true},
-		MagicDNSDomain: "tail-scale.ts.net", Logf: logger.Discard, TagOwners: tagOwners}
+		MagicDNSDomain: magicDNSDomain, Logf: logger.Discard, TagOwners: tagOwners}
 	control.HTTPTestServer = httptest.NewUnstartedServer(control)
 	control.HTTPTestServer.Start()
 	t.Cleanup(control.HTTPTestServer.Close)

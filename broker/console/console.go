@@ -28,6 +28,10 @@ import (
 	"github.com/reachy-broker/reachy-broker/broker/link"
 )
 
+// ErrNoDevOwner is what Identify returns for a broker in loopback dev mode started without
+// an owner (--dev-owner): nobody can be identified, and the page says how to name one.
+var ErrNoDevOwner = errors.New("no tailnet identity: the broker runs on loopback without --dev-owner")
+
 // Person is who is behind a connection, from the tailnet's WhoIs.
 type Person struct {
 	Login   string // the user's login name, e.g. dad@example.com
@@ -81,6 +85,10 @@ type Deps struct {
 	// QuietUntil reports whether a robot is in quiet time, and until when: a join is refused
 	// then (it would speak in the room). nil: never.
 	QuietUntil func(device string) (time.Time, bool)
+	// HTTPSOff says why the console is not served over HTTPS ("tailnet-certs-off": the
+	// tailnet has HTTPS certificates turned off); the page explains it when the browser
+	// gives it no microphone. "": no reason known.
+	HTTPSOff string
 
 	IdleTimeout time.Duration // a session with no action and nothing heard ends; default 10 min
 	JoinTimeout time.Duration // the robot must play the join announcement within this; default 20 s
@@ -143,7 +151,8 @@ func (c *Console) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", c.person(c.servePage))
 	mux.HandleFunc("GET /console/app.js", c.person(serveAsset("app.js", "text/javascript; charset=utf-8")))
-	mux.HandleFunc("GET /console/app.css", c.person(serveAsset("app.css", "text/css; charset=utf-8")))
+	mux.HandleFunc("GET /console/secure.js", c.person(serveAsset("secure.js", "text/javascript; charset=utf-8")))
+	mux.HandleFunc("GET /console/app.css", serveAsset("app.css", "text/css; charset=utf-8")) // the refusal page is styled too
 	mux.HandleFunc("GET /console/api/state", c.person(c.serveState))
 	mux.HandleFunc("GET /console/api/robots/{device}/clips/{id}", c.person(c.serveClip))
 	mux.HandleFunc("POST /console/api/robots/{device}/{action}", c.person(c.sameOrigin(c.serveAction)))

@@ -52,6 +52,10 @@ func personOf(r *http.Request) Person { return r.Context().Value(personKey{}).(P
 func (c *Console) person(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		p, err := c.d.Identify(r.Context(), r.RemoteAddr)
+		if errors.Is(err, ErrNoDevOwner) {
+			c.denyNoOwner(w, r)
+			return
+		}
 		if err != nil {
 			c.log.Warn("console: whois failed", "err", err)
 			c.deny(w, r, Person{}, "This connection could not be identified on the tailnet.")
@@ -67,6 +71,19 @@ func (c *Console) person(next http.HandlerFunc) http.HandlerFunc {
 		}
 		next(w, r.WithContext(context.WithValue(r.Context(), personKey{}, p)))
 	}
+}
+
+// denyNoOwner answers a loopback dev broker started without an owner: it says how to start
+// one with an owner, not to ask the home's owner (the person reading it is the owner).
+func (c *Console) denyNoOwner(w http.ResponseWriter, r *http.Request) {
+	why := "This broker runs in dev mode on loopback, not on a tailnet, so it cannot tell who you are, and it was started without an owner for its console."
+	if strings.HasPrefix(r.URL.Path, "/console/api/") {
+		writeErr(w, &consoleError{status: http.StatusForbidden, code: api.CodeNotOwner, msg: why + " Restart it with --dev-owner LOGIN."})
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusForbidden)
+	pageTmpl.ExecuteTemplate(w, "denied.html", map[string]string{"Title": "No owner for this dev console", "Why": why, "DevOwner": "yes"})
 }
 
 func (c *Console) deny(w http.ResponseWriter, r *http.Request, p Person, why string) {
@@ -170,7 +187,7 @@ func sameHost(origin, host string) bool {
 func (c *Console) servePage(w http.ResponseWriter, r *http.Request) {
 	p := personOf(r)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	pageTmpl.ExecuteTemplate(w, "page.html", map[string]string{"Token": c.issueToken(p.Login), "Login": p.Login, "Display": displayName(p)})
+	pageTmpl.ExecuteTemplate(w, "page.html", map[string]string{"Token": c.issueToken(p.Login), "Login": p.Login, "Display": displayName(p), "HTTPSOff": c.d.HTTPSOff})
 }
 
 func serveAsset(name, ctype string) http.HandlerFunc {

@@ -83,6 +83,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	initState := fs.Bool("init", false, "create the state database (tokens, audit, idempotency) in the state directory, then exit")
 	showVersion := fs.Bool("version", false, "print the version and the whisper.cpp version, and exit")
 	verbose := fs.Bool("v", false, "debug logging")
+	tlsOpts := addTLSFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -150,7 +151,17 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	if *admin != "" {
 		cfg.Listen.Admin = *admin
 	}
+	if err := tlsOpts.apply(cfg); err != nil {
+		fmt.Fprintf(stderr, "reachy-broker: %v\n", err)
+		return 2
+	}
 	if *initState {
+		hold, err := broker.HoldStateDir(cfg.StateDir, true)
+		if err != nil {
+			fmt.Fprintf(stderr, "reachy-broker: %v\n", err)
+			return 1
+		}
+		defer hold.Release()
 		st, err := broker.InitState(cfg.StateDir)
 		if err != nil {
 			log.Error("state init", "err", err)
@@ -170,6 +181,18 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 }
 
 func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.Config, tables *broker.Tables, dev bool, devOwner, modelFlag string) error {
+	ownTLS, tlsErr := loadConsoleTLS(cfg)
+	if tlsErr != nil {
+		return tlsErr
+	}
+	// One broker per state directory: held before the database opens, so a second broker
+	// says which process has it (reachyctl never takes it: it reaches a running broker
+	// through the control socket).
+	hold, err := broker.HoldStateDir(cfg.StateDir, dev)
+	if err != nil {
+		return err
+	}
+	defer hold.Release()
 	state, err := openState(log, cfg.StateDir, dev)
 	if err != nil {
 		return err
@@ -288,7 +311,7 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 			"max_tokens", opts.MaxTokens, "prompt", opts.InitialPrompt)
 	}
 
-	var apiListener net.Listener
+	var apiListener, httpsListener net.Listener
 	if dev || cfg.Listen.Loopback != "" {
 		addr := cfg.Listen.Loopback
 		apiListener, err = broker.ListenLoopback(addr)
@@ -297,6 +320,9 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 		}
 		defer apiListener.Close()
 		deps.DevOwner = devOwner
+		if httpsListener, err = ownTLS.listenLoopback(cfg, &deps); err != nil {
+			return err
+		}
 	} else {
 		key, err := broker.ReadSecret(cfg.Listen.Tailnet.AuthKeyFile, cfg.Listen.Tailnet.AuthKeyEnv)
 		if err != nil {
@@ -319,6 +345,9 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 		if apiListener, err = tn.Listen(cfg.Listen.Tailnet.Port); err != nil {
 			return err
 		}
+		if httpsListener, err = ownTLS.listenTailnet(ctx, tn, cfg, &deps, log); err != nil {
+			return err
+		}
 		ip4, _ := tn.IPs()
 		log.Info("serving on the tailnet", "hostname", cfg.Listen.Tailnet.Hostname, "ip", ip4, "port", cfg.Listen.Tailnet.Port)
 		log.Info("MCP for the owner's agents", "url", fmt.Sprintf("http://%s:%d/mcp", cfg.Listen.Tailnet.Hostname, cfg.Listen.Tailnet.Port), "scope", "mcp")
@@ -339,6 +368,10 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 	go broker.Serve(ctx, &http.Server{Handler: b.AdminHandler(), ReadHeaderTimeout: 5 * time.Second}, adminL, time.Second)
 	go b.Maintain(ctx)
 	go b.RunConsole(ctx)
+	if httpsListener != nil {
+		go broker.Serve(ctx, broker.NewHTTPServer(b.Handler(), cfg.Turn.Budget), httpsListener, cfg.Turn.Budget+5*time.Second)
+		log.Info("the teleport console over HTTPS; plain HTTP console requests are redirected there", "url", consoleURL(deps.ConsoleHTTPS))
+	}
 	defer b.Link().Close() // hubs redial whoever serves next
 	reloadOnHUP(ctx, log, tables)
 	if dev {
@@ -351,6 +384,8 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 			apiListener.Addr(), adminL.Addr(), cfg.StateDir, apiListener.Addr(), ctlPath(), shellQuote(cfg.StateDir), ctlPath(), apiListener.Addr())
 		if devOwner != "" {
 			fmt.Fprintf(stderr, "  Teleport console: http://%s/ as %s (every loopback connection is this owner)\n\n", apiListener.Addr(), devOwner)
+		} else {
+			fmt.Fprintf(stderr, "  Teleport console: closed (no owner); restart with --dev-owner you@example.com (make run DEV_OWNER=you@example.com)\n\n")
 		}
 	}
 	log.Info("reachy-broker ready", "api", apiListener.Addr().String(), "admin", adminL.Addr().String(), "state_dir", cfg.StateDir, "intents", len(tables.Table().Intents()))

@@ -26,6 +26,7 @@ import (
 
 	"github.com/reachy-broker/reachy-broker/cmd/internal/buildinfo"
 	"github.com/reachy-broker/reachy-broker/robot"
+	"github.com/reachy-broker/reachy-broker/robot/call"
 	"github.com/reachy-broker/reachy-broker/robot/wake"
 	"github.com/reachy-broker/reachy-broker/speech"
 )
@@ -87,6 +88,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 	tokenFile := fs.String("token-file", "", "token file, mode 0600 (overrides the config)")
 	linkFlag := fs.Bool("link", false, "sim: open the robot link and keep it (and the hub) up after the inputs are consumed, until SIGTERM; --out is kept up to date as calls happen")
 	daemonURL := fs.String("daemon", "", "the robot daemon's URL (overrides daemon_url; with --sim: drive this daemon, e.g. 'reachyctl fake-daemon' or a real robot, instead of the built-in fake)")
+	callIfaces := fs.String("call-interface", "", "the live call's network interfaces, comma-separated (overrides call.interfaces; default tailscale0, with --sim lo)")
 	listDevices := fs.Bool("list-devices", false, "list audio devices and exit")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	verbose := fs.Bool("v", false, "debug logging")
@@ -143,6 +145,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 		cfg.DaemonURL = *daemonURL
 	}
 	cfg.Defaults()
+	if *callIfaces != "" {
+		cfg.Call.Interfaces = strings.Split(*callIfaces, ",")
+	}
+	if *sim {
+		cfg.Call.DefaultsFrom(call.Sim())
+	} else {
+		cfg.Call.Defaults()
+	}
+	if err := cfg.Call.Validate("reachy-hub"); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
 	if cfg.BrokerURL == "" {
 		fmt.Fprintln(stderr, "reachy-hub: which broker? Pass --broker URL (e.g. http://reachy-broker:8092), or broker_url in the --config file")
 		return 2
@@ -231,6 +245,7 @@ func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient
 		// The room's pending timers ring here too when the broker does not ring them.
 		h.Timers = &robot.LocalTimers{Speaker: speaker, After: cfg.TimerLocalAfter, Say: speech.Espeak{}.Synthesize, Log: log}
 		go h.Timers.Run(ctx)
+		h.Call = &call.Manager{Config: cfg.Call, Log: log}
 		h.AttachLink(l)
 		go l.Run(ctx)
 	}
@@ -306,6 +321,9 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 	defer func() { stopLink(); wg.Wait() }()
 	if l != nil {
 		h.Timers = &robot.LocalTimers{Speaker: h.Speaker, After: cfg.TimerLocalAfter, Say: speech.Espeak{}.Synthesize, Log: log}
+		// Live calls answer with the simulator's test sources; what the owner says is written
+		// to --out as call-owner-N.wav.
+		h.Call = &call.Manager{Config: cfg.Call, OutDir: out, Log: log}
 		h.AttachLink(l)
 		wg.Add(3)
 		go func() { defer wg.Done(); h.Timers.Run(lctx) }()

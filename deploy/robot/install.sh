@@ -19,6 +19,11 @@ scp -q "$config" "$target:/tmp/reachy-hub.yaml"
 # The token travels over SSH on the tailnet and lands 0600, never in a world-readable place.
 ssh "$target" 'umask 077; cat > /tmp/reachy-hub.token' < "$token"
 ssh "$target" 'set -e
+  # The live call runs its media through GStreamer (robot/call): capture, the hardware H.264
+  # encoder, ALSA, the echo canceller (webrtcdsp in -plugins-bad). Installed only when missing.
+  pkgs="gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-alsa gstreamer1.0-libcamera"
+  missing=$(for p in $pkgs; do dpkg-query -W -f="\${Status}" $p 2>/dev/null | grep -q "install ok installed" || echo $p; done)
+  if [ -n "$missing" ]; then sudo apt-get install -y -qq --no-install-recommends $missing </dev/null >/dev/null; fi
   sudo install -m 0755 /tmp/reachy-hub /usr/local/bin/reachy-hub
   sudo install -d -m 0750 -o pollen -g pollen /etc/reachy-hub
   sudo install -m 0644 /tmp/reachy-hub.yaml /etc/reachy-hub/config.yaml

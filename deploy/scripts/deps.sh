@@ -37,6 +37,15 @@ declare -A want=(
   [sox]=/usr/bin/sox
   [flite]=/usr/bin/flite
   [qemu-user-static]=/usr/bin/qemu-aarch64-static
+  # The live call's media (robot/call): gst-launch-1.0 runs the pipelines; -base has
+  # audiotestsrc/opus/audiomixer, -good the RTP payloaders and rtpstreampay, -ugly x264enc
+  # (the simulator's encoder), -bad webrtcdsp/webrtcechoprobe (it Depends on
+  # libwebrtc-audio-processing1, so --no-install-recommends still gets it).
+  [gstreamer1.0-tools]=/usr/bin/gst-launch-1.0
+  [gstreamer1.0-plugins-base]=/usr/lib/$(uname -m)-linux-gnu/gstreamer-1.0/libgstopus.so
+  [gstreamer1.0-plugins-good]=/usr/lib/$(uname -m)-linux-gnu/gstreamer-1.0/libgstrtp.so
+  [gstreamer1.0-plugins-ugly]=/usr/lib/$(uname -m)-linux-gnu/gstreamer-1.0/libgstx264.so
+  [gstreamer1.0-plugins-bad]=/usr/lib/$(uname -m)-linux-gnu/gstreamer-1.0/libgstwebrtcdsp.so
   # The state tests: an operator's sqlite3 against a running broker, and a loop-mounted ext4
   # image frozen with fsfreeze (root only; skipped otherwise).
   [sqlite3]=/usr/bin/sqlite3

@@ -377,7 +377,8 @@ async function connect(c, marks) {
       showError("The microphone is not available (" + e.message + "): you will see and hear the room, and can type.");
     }
   } else {
-    showError("This page is not in a secure context, so the browser gives it no microphone: you will see and hear the room, and can type.");
+    showError((window.consoleMicUnavailable || "This page is not a secure (https://) page, so the browser gives it no microphone.") +
+      " You will see and hear the room, and can type.");
   }
   local.mic = mic;
   const pc = new RTCPeerConnection({ iceServers: [] }); // host candidates only: no STUN, no TURN
@@ -545,7 +546,9 @@ const mic = { ctx: null, node: null, chunks: [], recording: false, rate: 48000 }
 
 async function openMic() {
   if (mic.ctx) return;
-  if (!navigator.mediaDevices) throw new Error("this page is not in a secure context, so the browser gives it no microphone");
+  if (!window.isSecureContext || !navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
+    throw new Error(window.consoleMicUnavailable || "this page is not a secure (https://) page, so the browser gives it no microphone");
+  }
   const stream = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true } });
   const ctx = new AudioContext();
   const src = ctx.createMediaStreamSource(stream);
@@ -600,7 +603,7 @@ function wirePushToTalk(button, c) {
     try {
       await openMic();
     } catch (err) {
-      showError("The microphone is not available: " + err.message);
+      showError(err.message.startsWith("The microphone") ? err.message : "The microphone is not available: " + err.message);
       return;
     }
     if (mic.ctx.state === "suspended") await mic.ctx.resume();

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/robot/call/calltest"
+	"github.com/reachy-broker/reachy-broker/speech"
+)
+
+// TestSimCallOverTheLink drives `reachy-hub --sim --link` through a real broker's robot
+// link: the session's join plays, the call's offer and answer travel the link, the room's
+// media reaches the browser, the link dropping stops it within a second, the owner's voice
+// is in --out as call-owner-1.wav, and a hub stopping mid-call leaves no pipeline behind.
+func TestSimCallOverTheLink(t *testing.T) {
+	calltest.NeedGst(t)
+	dir := t.TempDir()
+	b, state := newDevBroker(t, dir)
+	srv := httptest.NewServer(b.Handler())
+	defer srv.Close()
+	link := newCutProxy(t, srv.Listener.Addr().String()) // the hub's way to the broker, cut on demand
+	tok, _, _ := state.CreateToken(context.Background(), "reachy", []string{"turn", "link"}, "")
+	tokenFile := filepath.Join(dir, "token")
+	os.WriteFile(tokenFile, []byte(tok+"\n"), 0o600)
+	quiet, _ := speech.EncodeWAV(make([]float32, speech.SampleRate/2), speech.SampleRate)
+	os.MkdirAll(filepath.Join(dir, "mic"), 0o755)
+	os.WriteFile(filepath.Join(dir, "mic", "quiet.wav"), quiet, 0o644)
+	out := filepath.Join(dir, "out")
+
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	code := make(chan int, 1)
+	go func() {
+		code <- run(ctx, []string{"--sim", "--link", "--broker", "http://" + link.addr(), "--token-file", tokenFile, "--out", out, filepath.Join(dir, "mic")}, io.Discard, io.Discard, nil)
+	}()
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(15 * time.Second); !ok(); time.Sleep(20 * time.Millisecond) {
+			select {
+			case c := <-code:
+				t.Fatalf("the sim exited (%d) while waiting for %s", c, what)
+			default:
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s", what)
+			}
+		}
+	}
+	send := func(m api.LinkMessage) api.LinkAckBody {
+		t.Helper()
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		ack, err := b.Link().Send(sctx, "reachy", m)
+		if err != nil {
+			t.Fatalf("%s: %v", m.Type, err)
+		}
+		return ack
+	}
+	call := func(id string) *calltest.Browser {
+		t.Helper()
+		waitFor("the link", func() bool { return b.Link().Status("reachy").Online })
+		send(api.LinkMessage{Type: api.LinkPresence, Presence: &api.LinkPresenceAction{Active: true, Who: "Dad"}})
+		br := calltest.NewBrowser(t, false)
+		offer := api.LinkMessage{Type: api.LinkCallOffer, CallOffer: &api.LinkCallOfferAction{CallID: id, SDP: br.Offer()}}
+		if ack := send(offer); ack.Code != api.LinkErrNotLive {
+			t.Fatalf("offer before the join played: %+v", ack)
+		}
+		wav, _ := speech.EncodeWAV(make([]float32, speech.SampleRate/5), speech.SampleRate)
+		if ack := send(api.LinkMessage{Type: api.LinkPlay, Play: &api.LinkPlayAction{WAV: wav, Chime: true, Join: true}}); !ack.OK {
+			t.Fatalf("join: %+v", ack)
+		}
+		ack := send(offer)
+		if !ack.OK || ack.Answer == nil {
+			t.Fatalf("offer after the join: %+v", ack)
+		}
+		br.Accept(ack.Answer.SDP)
+		waitFor("video", func() bool { return br.Stats().Keyframes >= 2 })
+		return br
+	}
+
+	br := call("c1")
+	time.Sleep(2 * time.Second)
+	dropped := time.Now()
+	link.cut() // the robot link drops
+	time.Sleep(1500 * time.Millisecond)
+	if last := br.Stats().LastPacket; last.After(dropped.Add(time.Second)) {
+		t.Errorf("media went on %s after the link dropped", last.Sub(dropped).Round(time.Millisecond))
+	}
+	pcm, err := calltest.ReadWAV(filepath.Join(out, "call-owner-1.wav"))
+	if err != nil || len(pcm) < 48000 {
+		t.Fatalf("the owner's voice is not in --out: %d samples, %v", len(pcm), err)
+	}
+	if db := calltest.ToneDB(pcm[len(pcm)-48000:], calltest.OwnerToneHz); db < -18.1 || db > -12.1 {
+		t.Errorf("owner's tone in --out at %.1f dBFS, want -15.1 ± 3", db)
+	}
+
+	br.Close()
+
+	// The hub stopping mid-call stops the media and every pipeline.
+	br = call("c2")
+	stopped := time.Now()
+	stop()
+	select {
+	case c := <-code:
+		if c != 0 {
+			t.Fatalf("exit %d", c)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the sim did not stop")
+	}
+	time.Sleep(time.Second)
+	if last := br.Stats().LastPacket; last.After(stopped.Add(time.Second)) {
+		t.Errorf("media went on %s after the hub was stopped", last.Sub(stopped).Round(time.Millisecond))
+	}
+	br.Close()
+	if n := calltest.GstChildren(t); n != 0 {
+		t.Errorf("%d GStreamer processes outlived the hub", n)
+	}
+}
+
+// cutProxy forwards loopback TCP to target and can cut every connection at once (a network
+// outage between the hub and the broker); new connections are still forwarded.
+type cutProxy struct {
+	ln    net.Listener
+	mu    sync.Mutex
+	conns []net.Conn
+}
+
+func newCutProxy(t *testing.T, target string) *cutProxy {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &cutProxy{ln: ln}
+	t.Cleanup(func() { ln.Close(); p.cut() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			u, err := net.Dial("tcp", target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, c, u)
+			p.mu.Unlock()
+			go func() { io.Copy(u, c); u.Close() }()
+			go func() { io.Copy(c, u); c.Close() }()
+		}
+	}()
+	return p
+}
+
+func (p *cutProxy) addr() string { return p.ln.Addr().String() }
+
+func (p *cutProxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+}

@@ -1,0 +1,328 @@
+package call
+
+import (
+	"context"
+	"errors"
+	"net"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/reachy-broker/reachy-broker/robot/call/calltest"
+)
+
+// testManager is a simulator manager writing the owner's voice into dir.
+func testManager(t *testing.T, dir string, live *atomic.Bool) (*Manager, *events) {
+	cfg := Sim()
+	cfg.Defaults()
+	if err := cfg.Validate("test"); err != nil {
+		t.Fatal(err)
+	}
+	ev := &events{}
+	m := &Manager{Config: cfg, Live: live.Load, OutDir: dir,
+		Prepare: func(context.Context) error { ev.add("prepare"); return nil },
+		Finish:  func(context.Context) { ev.add("finish") },
+		Camera: func(on bool) {
+			if on {
+				ev.add("camera on")
+			} else {
+				ev.add("camera off")
+			}
+		},
+		Ended: func(id, reason string) { ev.add("ended " + id + " " + reason) },
+	}
+	t.Cleanup(func() { m.End("", "test over") })
+	return m, ev
+}
+
+type events struct {
+	mu sync.Mutex
+	l  []string
+}
+
+func (e *events) add(s string) { e.mu.Lock(); e.l = append(e.l, s); e.mu.Unlock() }
+func (e *events) list() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.l...)
+}
+
+// TestSimCall is a whole call against the simulator: refused before the join played, then
+// live video with keyframes, the room's tone at its level, the owner's tone in --out, no
+// echo of the owner back to them, host candidates on loopback only, and every track and
+// pipeline stopped within 1 s of the end.
+func TestSimCall(t *testing.T) {
+	calltest.NeedGst(t)
+	dir := t.TempDir()
+	var live atomic.Bool
+	m, ev := testManager(t, dir, &live)
+	b := calltest.NewBrowser(t, true)
+	offer := b.Offer()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	// Before the join announcement played: refused, nothing captured.
+	if _, err := m.Offer(ctx, "c1", offer); !errors.Is(err, ErrNotLive) {
+		t.Fatalf("offer before the join played: %v, want ErrNotLive", err)
+	}
+	if got := ev.list(); len(got) != 0 {
+		t.Fatalf("media prepared before the join played: %v", got)
+	}
+
+	live.Store(true)
+	answer, err := m.Offer(ctx, "c1", offer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkHostLoopback(t, answer)
+	if video := section(answer, "video"); !strings.Contains(video, "a=sendonly") {
+		t.Fatalf("the owner's camera was not refused: video section\n%s", video)
+	}
+	if _, err := m.Offer(ctx, "c2", offer); !errors.Is(err, ErrBusy) {
+		t.Fatalf("second call: %v, want ErrBusy", err)
+	}
+	b.Accept(answer)
+
+	callStart := time.Now()
+	time.Sleep(7 * time.Second)
+
+	// Video: >= 5 s of frames at the configured 30 fps, a keyframe about every second.
+	st := b.Stats()
+	window := st.FramesBetween(callStart.Add(1500*time.Millisecond), callStart.Add(6500*time.Millisecond))
+	if fps := float64(window) / 5; fps < 27 || fps > 33 {
+		t.Errorf("video: %.1f frames/s over 5 s, want 30", fps)
+	}
+	if st.Keyframes < 6 {
+		t.Errorf("video: %d keyframes in 7 s, want one a second", st.Keyframes)
+	}
+
+	// Room audio: the 440 Hz tone at -15 dBFS; the owner's 660 Hz tone (played into the
+	// room at -6 dB) must come back >= 20 dB below what the owner sent (-15 dBFS).
+	b.WaitAudio(3*time.Second, 3*time.Second)
+	room := b.LastSeconds(3 * time.Second)
+	if room == nil {
+		t.Fatalf("no room audio decoded (%d samples)", b.Stats().Samples)
+	}
+	roomDB, echoDB := calltest.ToneDB(room, SimRoomToneHz), calltest.ToneDB(room, calltest.OwnerToneHz)
+	t.Logf("room tone %.1f dBFS (sent -15.1), owner's echo %.1f dBFS (owner sent -15.1)", roomDB, echoDB)
+	if roomDB < -18.1 || roomDB > -12.1 {
+		t.Errorf("room tone arrived at %.1f dBFS, want -15.1 ± 3", roomDB)
+	}
+	if echoDB > -35.1 {
+		t.Errorf("the owner's own voice came back at %.1f dBFS: only %.1f dB below what they sent, want >= 20", echoDB, -15.1-echoDB)
+	}
+
+	// End: every track stops within 1 s, every pipeline is gone.
+	before := b.Stats().Packets
+	m.mu.Lock()
+	pipes := m.cur.pipes
+	m.mu.Unlock()
+	endAt := time.Now()
+	m.End("c1", "owner_left")
+	if took := time.Since(endAt); took > time.Second {
+		t.Errorf("End took %s, want < 1 s", took)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	st = b.Stats()
+	last, after := st.LastPacket, st.Packets
+	if before == 0 || after < before {
+		t.Error("no packet counted before the end: the measurement is broken")
+	}
+	if last.After(endAt.Add(time.Second)) {
+		t.Errorf("media still arrived %s after the end", last.Sub(endAt))
+	}
+	if m.Active() != "" {
+		t.Fatal("call still active after End")
+	}
+	for _, p := range pipes {
+		select {
+		case <-p.exited:
+		default:
+			t.Errorf("the %s pipeline still runs after End", p.name)
+		}
+	}
+
+	// The owner's voice reached the robot's speaker (the simulator's --out) at its level.
+	pcm, err := calltest.ReadWAV(filepath.Join(dir, "call-owner-1.wav"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pcm) < 3*48000 {
+		t.Fatalf("owner WAV holds %d samples, want >= 3 s", len(pcm))
+	}
+	ownerDB := calltest.ToneDB(pcm[len(pcm)-3*48000:], calltest.OwnerToneHz)
+	t.Logf("owner's tone in --out: %.1f dBFS (sent -15.1)", ownerDB)
+	if ownerDB < -18.1 || ownerDB > -12.1 {
+		t.Errorf("owner's tone reached --out at %.1f dBFS, want -15.1 ± 3", ownerDB)
+	}
+	want := []string{"prepare", "camera on", "camera off", "finish"}
+	if got := ev.list(); !sameSet(got, want) {
+		t.Errorf("events %v, want %v", got, want)
+	}
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	seen := map[string]int{}
+	for _, s := range a {
+		seen[s]++
+	}
+	for _, s := range b {
+		seen[s]--
+	}
+	for _, n := range seen {
+		if n != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// section returns the m= section of kind in an SDP.
+func section(sdp, kind string) string {
+	i := strings.Index(sdp, "m="+kind)
+	if i < 0 {
+		return ""
+	}
+	rest := sdp[i+2:]
+	if j := strings.Index(rest, "m="); j >= 0 {
+		rest = rest[:j]
+	}
+	return rest
+}
+
+// checkHostLoopback fails unless every candidate of sdp is a host candidate on loopback.
+func checkHostLoopback(t *testing.T, sdp string) {
+	t.Helper()
+	n := 0
+	for _, line := range strings.Split(sdp, "\n") {
+		if !strings.HasPrefix(line, "a=candidate:") {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) < 8 || f[6] != "typ" || f[7] != "host" {
+			t.Errorf("candidate is not host: %s", line)
+			continue
+		}
+		ip := net.ParseIP(f[4])
+		if ip == nil || !ip.IsLoopback() {
+			t.Errorf("candidate outside the allowed interface (lo): %s", line)
+		}
+		if strings.EqualFold(f[2], "tcp") {
+			t.Errorf("TCP candidate: %s", line)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Error("no candidate in the answer")
+	}
+}
+
+// TestCallMediaFailed: a pipeline that dies mid-call ends the call by itself, tells the
+// broker media_failed, and leaves nothing running.
+func TestCallMediaFailed(t *testing.T) {
+	calltest.NeedGst(t)
+	var live atomic.Bool
+	live.Store(true)
+	m, ev := testManager(t, t.TempDir(), &live)
+	b := calltest.NewBrowser(t, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	answer, err := m.Offer(ctx, "c9", b.Offer())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Accept(answer)
+	deadline := time.Now().Add(5 * time.Second)
+	for b.Stats().Keyframes == 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	m.mu.Lock()
+	pipes := m.cur.pipes
+	m.mu.Unlock()
+	pipes[0].cmd.Process.Kill() // the camera pipeline crashes
+	killed := time.Now()
+	for m.Active() != "" && time.Since(killed) < 3*time.Second {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if took := time.Since(killed); took > time.Second {
+		t.Fatalf("the call outlived its dead pipeline by %s", took)
+	}
+	if got := ev.list(); !contains(got, "ended c9 media_failed") {
+		t.Fatalf("events %v: the broker was not told media_failed", got)
+	}
+	for _, p := range pipes {
+		select {
+		case <-p.exited:
+		case <-time.After(time.Second):
+			t.Errorf("the %s pipeline still runs after the call failed", p.name)
+		}
+	}
+}
+
+// TestCallNeverConnected: a browser that takes the answer but never connects does not keep
+// the camera on: the call ends media_failed after the connect timeout.
+func TestCallNeverConnected(t *testing.T) {
+	calltest.NeedGst(t)
+	var live atomic.Bool
+	live.Store(true)
+	m, ev := testManager(t, t.TempDir(), &live)
+	m.Config.ConnectTimeout = 1500 * time.Millisecond
+	b := calltest.NewBrowser(t, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := m.Offer(ctx, "c3", b.Offer()); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for m.Active() != "" && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if m.Active() != "" || !contains(ev.list(), "ended c3 media_failed") {
+		t.Fatalf("a call nobody connected to is still on: events %v", ev.list())
+	}
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestSimEchoPathIsReal is TestSimCall's control: with the canceller off, the simulator's
+// speaker really leaks the owner's voice back into the room's microphone (-6 dB), so the
+// echo TestSimCall does not find is one the canceller removed.
+func TestSimEchoPathIsReal(t *testing.T) {
+	calltest.NeedGst(t)
+	var live atomic.Bool
+	live.Store(true)
+	m, _ := testManager(t, t.TempDir(), &live)
+	m.Config.Audio = strings.Replace(m.Config.Audio, "echo-cancel=true", "echo-cancel=false", 1)
+	b := calltest.NewBrowser(t, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	answer, err := m.Offer(ctx, "c4", b.Offer())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Accept(answer)
+	time.Sleep(3 * time.Second)
+	b.WaitAudio(2*time.Second, 5*time.Second)
+	room := b.LastSeconds(2 * time.Second)
+	if room == nil {
+		t.Fatal("no room audio decoded")
+	}
+	echo := calltest.ToneDB(room, calltest.OwnerToneHz)
+	t.Logf("without the canceller the owner's tone comes back at %.1f dBFS (sent -15.1)", echo)
+	if echo < -27 {
+		t.Fatalf("the simulator's echo path is broken: the owner's tone came back at %.1f dBFS without a canceller, want about -21", echo)
+	}
+}

@@ -1,0 +1,165 @@
+package call
+
+import (
+	"fmt"
+	"net"
+	"net/netip"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pion/ice/v4"
+	"github.com/pion/interceptor"
+	"github.com/pion/sdp/v3"
+	"github.com/pion/webrtc/v4"
+)
+
+// The codecs the hub sends and takes: H.264 constrained baseline (every browser decodes it,
+// and the Pi encodes it in hardware) and Opus.
+var (
+	h264 = webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeH264, ClockRate: 90000,
+		SDPFmtpLine: "level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f"}
+	opus = webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2,
+		SDPFmtpLine: "minptime=10;useinbandfec=1"}
+)
+
+// opusPT is the payload type the playback pipeline expects, whatever the browser chose.
+const opusPT = 111
+
+// newAPI builds a pion API that gathers host candidates only, on the configured
+// interfaces, in the configured port range; no mDNS, no TCP, and remote candidates outside
+// the allowed networks are never contacted.
+func (c *Config) newAPI() (*webrtc.API, error) {
+	peers, err := c.peerPrefixes()
+	if err != nil {
+		return nil, err
+	}
+	me := &webrtc.MediaEngine{}
+	if err := me.RegisterCodec(webrtc.RTPCodecParameters{RTPCodecCapability: h264, PayloadType: 102}, webrtc.RTPCodecTypeVideo); err != nil {
+		return nil, err
+	}
+	if err := me.RegisterCodec(webrtc.RTPCodecParameters{RTPCodecCapability: opus, PayloadType: opusPT}, webrtc.RTPCodecTypeAudio); err != nil {
+		return nil, err
+	}
+	ir := &interceptor.Registry{}
+	if err := webrtc.RegisterDefaultInterceptors(me, ir); err != nil {
+		return nil, err
+	}
+	var se webrtc.SettingEngine
+	interfaces := slices.Clone(c.Interfaces)
+	se.SetInterfaceFilter(func(name string) bool { return slices.Contains(interfaces, name) })
+	se.SetIncludeLoopbackCandidate(hasLoopback(interfaces))
+	se.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled)
+	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4, webrtc.NetworkTypeUDP6})
+	if err := se.SetEphemeralUDPPortRange(c.UDPPortMin, c.UDPPortMax); err != nil {
+		return nil, err
+	}
+	se.SetRemoteIPFilter(func(ip net.IP) bool { return allowedPeer(peers, ip) })
+	se.SetICETimeouts(4*time.Second, 8*time.Second, time.Second)
+	return webrtc.NewAPI(webrtc.WithMediaEngine(me), webrtc.WithInterceptorRegistry(ir), webrtc.WithSettingEngine(se)), nil
+}
+
+func hasLoopback(interfaces []string) bool {
+	for _, name := range interfaces {
+		if ifc, err := net.InterfaceByName(name); err == nil && ifc.Flags&net.FlagLoopback != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func allowedPeer(peers []netip.Prefix, ip net.IP) bool {
+	a, ok := netip.AddrFromSlice(ip)
+	if !ok {
+		return false
+	}
+	a = a.Unmap()
+	for _, p := range peers {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// filterOffer keeps only the offer's host candidates whose address is in peers (no
+// server-reflexive, relay or mDNS candidate ever reaches ICE) and reports how many remain.
+// It also reads the owner's camera as not offered (a sending video section becomes
+// receive-only, or inactive), so the answer never accepts it: a browser sends only what
+// the answer accepts.
+func filterOffer(offer string, peers []netip.Prefix) (string, int, error) {
+	var sd sdp.SessionDescription
+	if err := sd.UnmarshalString(offer); err != nil {
+		return "", 0, fmt.Errorf("offer: %w", err)
+	}
+	kept := 0
+	for _, m := range sd.MediaDescriptions {
+		attrs := m.Attributes[:0]
+		for _, a := range m.Attributes {
+			if m.MediaName.Media == "video" {
+				switch a.Key {
+				case "sendrecv":
+					a.Key = "recvonly"
+				case "sendonly":
+					a.Key = "inactive"
+				}
+			}
+			if a.Key == "candidate" {
+				c, err := ice.UnmarshalCandidate(a.Value)
+				if err != nil || c.Type() != ice.CandidateTypeHost {
+					continue
+				}
+				ip := net.ParseIP(c.Address())
+				if ip == nil || !allowedPeer(peers, ip) {
+					continue
+				}
+				kept++
+			}
+			attrs = append(attrs, a)
+		}
+		m.Attributes = attrs
+	}
+	b, err := sd.Marshal()
+	if err != nil {
+		return "", 0, fmt.Errorf("offer: %w", err)
+	}
+	return string(b), kept, nil
+}
+
+// checkAnswer verifies every candidate of the hub's own answer is a host candidate on one
+// of the allowed interfaces: the last check before anything leaves the hub.
+func checkAnswer(answer string, interfaces []string) (int, error) {
+	allowed := map[netip.Addr]bool{}
+	for _, name := range interfaces {
+		ifc, err := net.InterfaceByName(name)
+		if err != nil {
+			continue
+		}
+		addrs, _ := ifc.Addrs()
+		for _, a := range addrs {
+			if p, err := netip.ParsePrefix(a.String()); err == nil {
+				allowed[p.Addr().Unmap()] = true
+			}
+		}
+	}
+	n := 0
+	for _, line := range strings.Split(answer, "\n") {
+		v, ok := strings.CutPrefix(strings.TrimSpace(line), "a=candidate:")
+		if !ok {
+			continue
+		}
+		c, err := ice.UnmarshalCandidate("candidate:" + v)
+		if err != nil {
+			return n, fmt.Errorf("answer candidate: %w", err)
+		}
+		a, err := netip.ParseAddr(c.Address())
+		if c.Type() != ice.CandidateTypeHost || err != nil || !allowed[a.Unmap()] {
+			return n, fmt.Errorf("answer candidate %s %s is not a host candidate on %v", c.Type(), c.Address(), interfaces)
+		}
+		n++
+	}
+	if n == 0 {
+		return 0, fmt.Errorf("no host candidate on %v", interfaces)
+	}
+	return n, nil
+}
