@@ -113,7 +113,7 @@ const (
 func testid(id string) string { return fmt.Sprintf(`#robot-robot [data-testid="%s"]`, id) }
 
 // callPageURL opens the page with the microphone's processing off, as a measurement needs.
-func callPageURL(r *callRig) string {
+func callPageURL(r *consoleRig) string {
 	return r.srv.URL + "/?echoCancellation=0&noiseSuppression=0&autoGainControl=0"
 }
 
@@ -164,7 +164,7 @@ func (r *callRig) hubEnds(t *testing.T, reason string) {
 // answers with real WebRTC media: live video, the timeline (a clip heard before the call
 // went live, a typed sentence, an expression, a click on the video, a clip heard during it),
 // text over the limit refused with the limit, mute, and every way a call ends shown as
-// "ended: REASON" with its sentence. CALL_SCREENSHOTS=1 writes docs/teleport-call-desktop.png.
+// "ended: REASON" with its sentence.
 func TestCallScreenInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
@@ -178,7 +178,7 @@ func TestCallScreenInBrowser(t *testing.T) {
 	ctx := browser(t, toneFile(t, 440, 0.3, 4), callFlags...)
 	peer := newPeerTab(t, ctx)
 	r.calls.setAnswer(peer.answer)
-	do(t, ctx, "load", chromedp.Navigate(callPageURL(r)), chromedp.WaitEnabled(testid("call-start")))
+	do(t, ctx, "load", chromedp.Navigate(callPageURL(r.consoleRig)), chromedp.WaitEnabled(testid("call-start")))
 	if n := jsString(t, ctx, `String(document.querySelectorAll('#robot-robot [data-testid="robot-video"]').length)`); n != "1" {
 		t.Fatalf("video elements: %s", n)
 	}
@@ -243,9 +243,6 @@ func TestCallScreenInBrowser(t *testing.T) {
 		t.Fatalf("after mute: %s", v)
 	}
 	do(t, ctx, "unmute", chromedp.Click(testid("mute")))
-	if os.Getenv("CALL_SCREENSHOTS") != "" {
-		screenshot(t, ctx, "../docs/teleport-call-desktop.png")
-	}
 
 	// Every end, with its reason and its sentence.
 	r.hubEnds(t, api.CallEndMediaFailed)
@@ -310,7 +307,7 @@ func TestCallScreenOnPhone(t *testing.T) {
 	ctx := browser(t, toneFile(t, 440, 0.3, 4), callFlags...)
 	peer := newPeerTab(t, ctx)
 	r.calls.setAnswer(peer.answer)
-	do(t, ctx, "load", chromedp.Emulate(device.Pixel5), chromedp.Navigate(callPageURL(r)), chromedp.WaitEnabled(testid("call-start")))
+	do(t, ctx, "load", chromedp.Emulate(device.Pixel5), chromedp.Navigate(callPageURL(r.consoleRig)), chromedp.WaitEnabled(testid("call-start")))
 	startCallInPage(t, ctx)
 	geo, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const v = document.querySelector('#robot-robot [data-testid="robot-video"]').getBoundingClientRect();
 		const p = document.querySelector('#robot-robot [data-testid="push-to-talk"]').getBoundingClientRect();

@@ -89,6 +89,16 @@ type callRig struct {
 
 func newCallRig(t testing.TB, opts ...option) *callRig {
 	t.Helper()
+	r := newConsoleBroker(t, opts...)
+	hub := startCallHub(t, r.srv.URL, r.token(t, "robot", "turn", "link"))
+	waitLinked(t, r.b, "robot", 1, 5*time.Second)
+	r.hub = hub.simHub
+	return &callRig{consoleRig: r, calls: hub}
+}
+
+// newConsoleBroker is a broker running its console with dad and mom as owners, and no hub.
+func newConsoleBroker(t testing.TB, opts ...option) *consoleRig {
+	t.Helper()
 	people := &switchPeople{p: dad}
 	synth := &toneSynth{}
 	all := append([]option{func(c *Config, d *Deps) {
@@ -100,9 +110,7 @@ func newCallRig(t testing.TB, opts ...option) *callRig {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go tb.b.RunConsole(ctx)
-	hub := startCallHub(t, tb.srv.URL, tb.token(t, "robot", "turn", "link"))
-	waitLinked(t, tb.b, "robot", 1, 5*time.Second)
-	return &callRig{consoleRig: &consoleRig{testBroker: tb, people: people, synth: synth, hub: hub.simHub}, calls: hub}
+	return &consoleRig{testBroker: tb, people: people, synth: synth}
 }
 
 // A receive-only video, send-and-receive audio offer with host candidates: what the page sends.

@@ -341,11 +341,16 @@ async function startCall(c) {
   window.callMarks = marks;
   setCallState(c, "connecting");
   try {
+    // The microphone and the offer are made while the robot plays its chime: nothing is
+    // sent before the join has played, and the call is up as soon as it has.
+    const ready = prepare(c, marks);
+    ready.catch(() => {});
     const r = state && state.robots.find((x) => x.device === c.d);
     if (!(r && r.session && r.session.mine && r.session.live)) {
       try {
         await join(c);
       } catch (e) { // not joined: a closed reason is shown as the end; anything else as the error alone
+        ready.then(() => hangUpLocal(c), () => hangUpLocal(c));
         if (endReasons.includes(e.code)) setCallState(c, "ended", e.code);
         else { c.callState = undefined; c.p.stage.hidden = true; }
         return;
@@ -353,7 +358,7 @@ async function startCall(c) {
     }
     marks.joined = performance.now(); // the chime and announcement have played
     try {
-      await connect(c, marks);
+      await connect(c, await ready, marks);
     } catch (e) {
       hangUpLocal(c);
       const reason = e.code === "robot_offline" || e.code === "owner_left" ? e.code : "media_failed";
@@ -366,7 +371,9 @@ async function startCall(c) {
   }
 }
 
-async function connect(c, marks) {
+// prepare opens the microphone and makes the complete offer (ICE gathered); nothing leaves
+// the page.
+async function prepare(c, marks) {
   const local = { id: "", pc: null, mic: null, liveAt: 0, liveWall: 0, answeredAt: Infinity };
   c.local = local;
   let mic = null;
@@ -381,6 +388,10 @@ async function connect(c, marks) {
       " You will see and hear the room, and can type.");
   }
   local.mic = mic;
+  if (c.local !== local) { // ended meanwhile
+    if (mic) for (const t of mic.getTracks()) t.stop();
+    throw new APIError("the call ended while connecting", "owner_left");
+  }
   const pc = new RTCPeerConnection({ iceServers: [] }); // host candidates only: no STUN, no TURN
   local.pc = pc;
   window.reachyCall = local; // for tests and the stats panel
@@ -412,13 +423,20 @@ async function connect(c, marks) {
   };
   await pc.setLocalDescription(await pc.createOffer());
   await gathered(pc, 3000);
+  marks.gathered = performance.now();
+  return local;
+}
+
+// connect posts the offer and sets the robot's answer.
+async function connect(c, local, marks) {
+  if (c.local !== local) throw new APIError("the call ended while connecting", "owner_left");
   marks.offered = performance.now();
-  const ans = await call(c.d, "call", { sdp: pc.localDescription.sdp });
+  const ans = await call(c.d, "call", { sdp: local.pc.localDescription.sdp });
   if (c.local !== local) throw new APIError("the call ended while connecting", "owner_left");
   local.id = ans.call_id;
   marks.answered = local.answeredAt = performance.now();
-  await pc.setRemoteDescription({ type: "answer", sdp: ans.sdp });
-  setMuted(c, c.muted && !!mic);
+  await local.pc.setRemoteDescription({ type: "answer", sdp: ans.sdp });
+  setMuted(c, c.muted && !!local.mic);
 }
 
 // gathered waits (bounded) for ICE gathering to finish: the offer goes out complete.
