@@ -241,13 +241,14 @@ func TestConsoleCallRefusals(t *testing.T) {
 	r := newCallRig(t)
 	tok := r.join(t)
 	for name, offer := range map[string]string{
-		"camera sent":     strings.Replace(pageOffer, "a=recvonly", "a=sendrecv", 1),
-		"camera only":     strings.Replace(pageOffer, "a=recvonly", "a=sendonly", 1),
-		"relay candidate": strings.Replace(pageOffer, "typ host", "typ relay raddr 1.2.3.4 rport 3478", 1),
-		"srflx candidate": strings.Replace(pageOffer, "typ host", "typ srflx raddr 1.2.3.4 rport 3478", 1),
-		"not sdp":         "hello",
-		"empty":           "",
-		"too large":       pageOffer + strings.Repeat("a=x\r\n", 20000),
+		"camera sent":       strings.Replace(pageOffer, "a=recvonly", "a=sendrecv", 1),
+		"camera only":       strings.Replace(pageOffer, "a=recvonly", "a=sendonly", 1),
+		"camera by default": strings.Replace(pageOffer, "a=recvonly\r\n", "", 1), // SDP's default is sendrecv
+		"relay candidate":   strings.Replace(pageOffer, "typ host", "typ relay raddr 1.2.3.4 rport 3478", 1),
+		"srflx candidate":   strings.Replace(pageOffer, "typ host", "typ srflx raddr 1.2.3.4 rport 3478", 1),
+		"not sdp":           "hello",
+		"empty":             "",
+		"too large":         pageOffer + strings.Repeat("a=x\r\n", 20000),
 	} {
 		resp := r.post(t, tok, "call", map[string]any{"sdp": offer})
 		if resp.status/100 != 4 || (resp.code(t) != api.CodeInvalidArgs && resp.code(t) != api.CodeTooLarge) {

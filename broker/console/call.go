@@ -107,14 +107,23 @@ func checkOffer(sdp string) error {
 	if !strings.HasPrefix(sdp, "v=0") {
 		return bad("the offer is not a session description")
 	}
-	media := ""
-	for line := range strings.Lines(sdp) {
+	// A video section must say it only receives: SDP's default direction is sendrecv, so a
+	// section without recvonly (or inactive) would offer the owner's camera.
+	camera := bad("the call never sends the owner's camera: offer video as receive-only")
+	media, receiveOnly := "", false
+	for line := range strings.Lines(sdp + "m=end\n") {
 		line = strings.TrimRight(line, "\r\n")
 		switch {
 		case strings.HasPrefix(line, "m="):
+			if media == "video" && !receiveOnly {
+				return camera
+			}
 			media, _, _ = strings.Cut(line[2:], " ")
+			receiveOnly = false
+		case media == "video" && (line == "a=recvonly" || line == "a=inactive"):
+			receiveOnly = true
 		case media == "video" && (line == "a=sendrecv" || line == "a=sendonly"):
-			return bad("the call never sends the owner's camera: offer video as receive-only")
+			return camera
 		case strings.HasPrefix(line, "a=candidate:") && !strings.Contains(line, " typ host"):
 			return bad("only host candidates are allowed: no STUN, no relay")
 		}

@@ -439,13 +439,20 @@ async function connect(c, local, marks) {
   setMuted(c, c.muted && !!local.mic);
 }
 
-// gathered waits (bounded) for ICE gathering to finish: the offer goes out complete.
+// gathered waits (bounded) for ICE gathering to finish: the offer goes out complete. Host
+// candidates come at once; the browser may go on trying other interfaces for seconds, so
+// a quarter second with no new candidate after a UDP one counts as done.
 function gathered(pc, ms) {
   if (pc.iceGatheringState === "complete") return Promise.resolve();
   return new Promise((resolve) => {
     const t = setTimeout(resolve, ms);
-    pc.addEventListener("icegatheringstatechange", () => {
-      if (pc.iceGatheringState === "complete") { clearTimeout(t); resolve(); }
+    let quiet = null;
+    const done = () => { clearTimeout(t); clearTimeout(quiet); resolve(); };
+    pc.addEventListener("icegatheringstatechange", () => { if (pc.iceGatheringState === "complete") done(); });
+    pc.addEventListener("icecandidate", (e) => {
+      if (!e.candidate) return done();
+      clearTimeout(quiet);
+      if (/ udp /i.test(e.candidate.candidate)) quiet = setTimeout(done, 250);
     });
   });
 }
