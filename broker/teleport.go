@@ -9,7 +9,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/broker/console"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -147,11 +146,11 @@ func (b *Broker) auditConsole(ctx context.Context, a console.Action) error {
 		_, ok := b.d.Table().Home.Expressions[a.Arg]
 		args["expression"] = closed(ok)
 	case "teleport.look":
-		args["direction"] = closed(slices.Contains([]string{"left", "right", "up", "down", "centre"}, a.Arg))
-	case "teleport.end", "teleport.stop":
+		args["direction"] = closed(slices.Contains([]string{"left", "right", "up", "down", "centre", "point"}, a.Arg))
+	case "teleport.end", "teleport.stop", "teleport.call":
 		if a.Arg != "" {
-			args["reason"] = closed(slices.Contains([]string{console.EndPage, console.EndHangUp, console.EndIdle, console.EndNotAnnounced, "failed", "room",
-				api.CallEndPrivacy, api.CallEndDeclined, api.CallEndQuietTime}, a.Arg))
+			args["reason"] = closed(slices.Contains(console.EndReasons(), a.Arg) ||
+				slices.Contains([]string{console.EndNotAnnounced, "failed", "room", "start"}, a.Arg))
 		}
 	}
 	outcome := OutcomeOK

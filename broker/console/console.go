@@ -125,6 +125,7 @@ type Console struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session // by device
+	lastEnd  map[string]ended    // by device: how its last session or call ended
 }
 
 // New builds a console.
@@ -162,7 +163,7 @@ func New(d Deps) (*Console, error) {
 	if d.LastTurn == nil {
 		d.LastTurn = func(context.Context, string) time.Time { return time.Time{} }
 	}
-	return &Console{d: d, log: d.Logger, pageKey: newPageKey(), drops: link.NewLogLimit(3, time.Minute), sessions: map[string]*session{}, calls: newCallbacks(d.Missed)}, nil
+	return &Console{d: d, log: d.Logger, pageKey: newPageKey(), drops: link.NewLogLimit(3, time.Minute), sessions: map[string]*session{}, calls: newCallbacks(d.Missed), lastEnd: map[string]ended{}}, nil
 }
 
 // Handler serves the page, its assets and its JSON calls.

@@ -63,6 +63,17 @@ func (c *Console) onLink(ctx context.Context, e link.Event) {
 		}
 	case link.EventHeard:
 		c.queueHeard(s, live, e)
+	case link.EventDown:
+		// A call cannot outlive the robot's link: its media is gone. A session without a
+		// call waits for the link to come back.
+		c.mu.Lock()
+		inCall := s != nil && c.sessions[e.Device] == s && s.call != nil
+		c.mu.Unlock()
+		if inCall {
+			go c.end(ctx, e.Device, EndRobotOffline)
+		}
+	case link.EventCallEnded:
+		go c.onCallEnded(ctx, e)
 	}
 }
 

@@ -29,6 +29,7 @@ type session struct {
 	since  time.Time
 	last   time.Time // last action or utterance: the idle timeout counts from here
 	live   bool      // the robot acknowledged the join announcement as played
+	call   *call     // the session's live call, if the page started one (call.go)
 
 	ctx  context.Context    // lives as long as the session; ends a join in progress and its hearing
 	stop context.CancelFunc // ends ctx
@@ -56,11 +57,12 @@ var looks = map[string][2]float64{
 	"left": {30, 0}, "right": {-30, 0}, "up": {0, -20}, "down": {0, 20}, "centre": {0, 0},
 }
 
-// End reasons, as audited.
+// End reasons, as audited and shown: the closed api.CallEnd values.
 const (
-	EndPage   = "page"
-	EndHangUp = "hang_up"
-	EndIdle   = "idle"
+	EndPage         = api.CallEndOwnerLeft
+	EndHangUp       = api.CallEndHangUp
+	EndIdle         = api.CallEndIdle
+	EndRobotOffline = api.CallEndRobotOffline
 )
 
 func (c *Console) serveAction(w http.ResponseWriter, r *http.Request) {
@@ -73,6 +75,23 @@ func (c *Console) serveAction(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	var err error
 	switch action {
+	case "call": // the page's WebRTC offer; the answer is the reply (call.go)
+		c.serveCall(w, r, p, device)
+		return
+	case "keepalive": // "I'm still here": the idle timer starts again
+		err = c.mine(p, device)
+	case "look_at":
+		var body struct {
+			X *float64 `json:"x"`
+			Y *float64 `json:"y"`
+		}
+		if err = decodeJSON(r, &body); err == nil {
+			if body.X == nil || body.Y == nil {
+				err = &consoleError{status: http.StatusBadRequest, code: api.CodeInvalidArgs, msg: "x and y must be between -1 and 1"}
+				break
+			}
+			err = c.lookAt(ctx, p, device, *body.X, *body.Y)
+		}
 	case "join":
 		c.holdOpenForJoin(w)
 		err = c.join(ctx, p, device)
@@ -207,12 +226,20 @@ func (c *Console) end(ctx context.Context, device, reason string) error {
 	c.mu.Lock()
 	s := c.sessions[device]
 	delete(c.sessions, device)
+	var live *call
+	if s != nil {
+		live, s.call = s.call, nil
+		c.lastEnd[device] = ended{owner: s.owner.Login, reason: reason, at: c.d.Now()}
+	}
 	c.mu.Unlock()
 	if s == nil {
 		return nil
 	}
 	s.stop()
 	ctx = context.WithoutCancel(ctx)
+	if live != nil { // the media stops before the presence pose drops
+		c.stopCall(ctx, s.owner.Login, device, live.id, reason, "")
+	}
 	c.d.Audit(ctx, Action{Owner: s.owner.Login, Device: device, Kind: "teleport.end", Arg: reason, OK: true})
 	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()

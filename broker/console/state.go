@@ -15,6 +15,8 @@ type View struct {
 	Robots      []ViewRobot `json:"robots"`
 	Expressions []string    `json:"expressions"`
 	IdleTimeout int         `json:"idle_timeout_s"`
+	MaxText     int         `json:"max_text"` // the longest typed sentence, in characters
+	Now         time.Time   `json:"now"`      // the broker's clock, for the idle countdown
 }
 
 // ViewPerson names someone.
@@ -31,6 +33,21 @@ type ViewRobot struct {
 	State    string       `json:"state,omitempty"`
 	LastTurn time.Time    `json:"last_turn"`
 	Session  *ViewSession `json:"session,omitempty"`
+	// LastEnd is how this owner's last session or call on the robot ended (only to them).
+	LastEnd *ViewEnd `json:"last_end,omitempty"`
+}
+
+// ViewEnd is how a session or call ended: a closed reason (an api.CallEnd value) and when.
+type ViewEnd struct {
+	Reason string    `json:"reason"`
+	At     time.Time `json:"at"`
+}
+
+// ViewCall is the holder's live call: connecting (the offer is with the robot) or live.
+type ViewCall struct {
+	ID    string    `json:"id"`
+	State string    `json:"state"`
+	Since time.Time `json:"since"`
 }
 
 // ViewSession is a robot's session as one owner sees it. Until it is live (the robot played
@@ -41,10 +58,15 @@ type ViewSession struct {
 	Mine    bool      `json:"mine"`
 	Live    bool      `json:"live"`
 	Clips   []clip    `json:"clips,omitempty"`
+	// Call and IdleDeadline are the holder's only: the session ends as idle at the deadline
+	// unless something happens ("I'm still here", an action, the room speaking).
+	Call         *ViewCall  `json:"call,omitempty"`
+	IdleDeadline *time.Time `json:"idle_deadline,omitempty"`
 }
 
 func (c *Console) view(ctx context.Context, p Person) View {
-	v := View{Me: ViewPerson{Login: p.Login, Display: displayName(p)}, IdleTimeout: int(c.d.IdleTimeout / time.Second)}
+	v := View{Me: ViewPerson{Login: p.Login, Display: displayName(p)}, IdleTimeout: int(c.d.IdleTimeout / time.Second),
+		MaxText: c.d.MaxText, Now: c.d.Now()}
 	if c.d.Expressions != nil {
 		v.Expressions = c.d.Expressions()
 	}
@@ -57,8 +79,16 @@ func (c *Console) view(ctx context.Context, p Person) View {
 			vs := &ViewSession{Display: displayName(s.owner), Since: s.since, Mine: mine, Live: s.live}
 			if mine && s.live {
 				vs.Clips = append([]clip(nil), s.clips...)
+				deadline := s.last.Add(c.d.IdleTimeout)
+				vs.IdleDeadline = &deadline
+				if s.call != nil {
+					vs.Call = &ViewCall{ID: s.call.id, State: s.call.state, Since: s.call.since}
+				}
 			}
 			vr.Session = vs
+		}
+		if e, ok := c.lastEnd[r.Device]; ok && strings.EqualFold(e.owner, p.Login) {
+			vr.LastEnd = &ViewEnd{Reason: e.reason, At: e.at}
 		}
 		c.mu.Unlock()
 		v.Robots = append(v.Robots, vr)
