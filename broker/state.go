@@ -91,8 +91,12 @@ CREATE TABLE IF NOT EXISTS audit (
 );
 CREATE INDEX IF NOT EXISTS audit_time ON audit(time);
 CREATE INDEX IF NOT EXISTS audit_turn ON audit(turn_id);
-CREATE TRIGGER IF NOT EXISTS audit_append_only BEFORE UPDATE ON audit
-BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+DROP TRIGGER IF EXISTS audit_append_only;
+CREATE TRIGGER IF NOT EXISTS audit_settle_only BEFORE UPDATE ON audit
+WHEN OLD.outcome <> 'pending' OR NEW.seq IS NOT OLD.seq OR NEW.time IS NOT OLD.time OR NEW.turn_id IS NOT OLD.turn_id
+	OR NEW.device IS NOT OLD.device OR NEW.node IS NOT OLD.node OR NEW.route IS NOT OLD.route
+	OR NEW.intent IS NOT OLD.intent OR NEW.args IS NOT OLD.args
+BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: only a pending record takes its outcome, once'); END;
 CREATE TABLE IF NOT EXISTS idempotency (
 	device    TEXT NOT NULL,
 	key       TEXT NOT NULL,

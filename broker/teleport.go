@@ -122,7 +122,8 @@ func (b *Broker) hear(ctx context.Context, device string, wav []byte) (console.H
 }
 
 // auditConsole writes one console action: who (the owner's login), which robot, what kind,
-// and a closed argument — never words or audio.
+// and a closed argument — never words or audio. An action audited before it is carried out
+// is one record: pending, then updated in place to its outcome.
 func (b *Broker) auditConsole(ctx context.Context, a console.Action) error {
 	args := map[string]string{"owner": a.Owner}
 	// Only closed values are written; anything else (which the console refuses before it
@@ -145,11 +146,22 @@ func (b *Broker) auditConsole(ctx context.Context, a console.Action) error {
 		}
 	}
 	outcome := OutcomeOK
-	if !a.OK {
+	switch {
+	case a.Pending:
+		outcome = OutcomePending
+	case !a.OK:
 		outcome = OutcomeFailed
 	}
-	return b.d.State.AppendAudit(ctx, AuditRecord{Time: b.d.Now().UTC(), TurnID: newTurnID(), Device: a.Device,
-		Route: "console", Intent: a.Kind, Args: args, Outcome: outcome, Code: a.Code})
+	rec := AuditRecord{Time: b.d.Now().UTC(), TurnID: a.ID, Device: a.Device, Route: "console", Intent: a.Kind, Args: args,
+		Outcome: outcome, Code: a.Code}
+	if a.ID != "" && !a.Pending {
+		// The outcome of an action audited before it was carried out: its record takes it.
+		return b.d.State.SettleAudit(ctx, rec)
+	}
+	if rec.TurnID == "" {
+		rec.TurnID = newTurnID()
+	}
+	return b.d.State.AppendAudit(ctx, rec)
 }
 
 // RunConsole ends idle teleport sessions and follows the robots' links until ctx ends.

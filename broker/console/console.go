@@ -14,6 +14,7 @@ package console
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -59,7 +60,14 @@ type Action struct {
 	Arg    string // a closed value: the expression, the look direction, the end reason
 	OK     bool
 	Code   string // a closed code when !OK
+	// ID names an action audited before it is carried out: the record is written pending
+	// (Pending set), and the outcome, with the same ID, updates that record in place.
+	ID      string
+	Pending bool
 }
+
+// newActionID names one audited action; its outcome finds its record by it.
+func newActionID() string { return "c-" + rand.Text() }
 
 // Deps are the parts a Console is built from.
 type Deps struct {
