@@ -339,6 +339,9 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 			switch res.a.Outcome {
 			case intents.OutcomeFailed, intents.OutcomePartial, intents.OutcomeUnknown:
 				t.code = in.Handler.Type + "_" + res.a.Outcome
+				if res.a.Code == intents.CodeNotConfigured {
+					t.code = res.a.Code
+				}
 				return res.a, res.a.Outcome
 			}
 			return res.a, OutcomeOK

@@ -36,6 +36,9 @@ type Answer struct {
 	// was done), OutcomeFailed, OutcomePartial or OutcomeUnknown. The audit and the metrics
 	// record it, so a "the light isn't answering" is never counted as ok.
 	Outcome string
+	// Code, with an Outcome, names why in a closed code the audit records (CodeNotConfigured);
+	// "" lets the broker name it after the handler and the outcome.
+	Code string
 }
 
 // Outcomes a handler reports in Answer.Outcome.
@@ -44,6 +47,10 @@ const (
 	OutcomePartial = "partial" // some of it was done
 	OutcomeUnknown = "unknown" // a write was sent; whether it landed is not known
 )
+
+// CodeNotConfigured is the closed code of an answer about a device (or other target) this
+// home has not set up: the table knows it, the configuration connects nothing to it.
+const CodeNotConfigured = "not_configured"
 
 // Handler carries out one kind of intent. Implementations get their network clients
 // injected; Handle must honour ctx's deadline.
