@@ -258,7 +258,7 @@ func openState(dir string, create bool, busy time.Duration) (*State, error) {
 // cut raise it to FULL for their transaction (durableTx).
 func stateDSN(path string, busy time.Duration) string {
 	return "file:" + path + "?_pragma=busy_timeout(" + strconv.FormatInt(busy.Milliseconds(), 10) + ")&_pragma=foreign_keys(ON)&_pragma=locking_mode(EXCLUSIVE)" +
-		"&_pragma=mmap_size(0)&_pragma=synchronous(NORMAL)&_journal_mode=WAL"
+		"&_pragma=mmap_size(0)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)&_journal_mode=WAL"
 }
 
 // ErrStateLocked is returned when another process holds the state database: a broker that
