@@ -106,7 +106,7 @@ func (b *Broker) robots() []console.Robot {
 // the owner's page only; it is never logged or stored.
 func (b *Broker) hear(ctx context.Context, device string, wav []byte) (console.Heard, error) {
 	if b.d.Transcriber == nil {
-		return console.Heard{}, errors.New("no speech-to-text configured")
+		return console.Heard{Note: console.NoteNoSTT}, nil // the clip still plays; the page says why it has no words
 	}
 	clip, err := speech.DecodeWAV(wav, b.d.Config.Turn.MaxAudio)
 	if err != nil {

@@ -21,6 +21,10 @@ type Call struct {
 	// so the broker can start speaking before the whole answer is in. The Answer's Reply is
 	// still the whole text, and it alone is authoritative.
 	Partial func(sentence string)
+	// Available reports whether the broker can carry out a handler type (one it has a
+	// handler for: a calendar, an agent, the house); nil: every type. The help guide offers
+	// only those.
+	Available func(handler string) bool
 }
 
 // Answer is what a handler returns. Reply is untrusted until the broker's redactor has

@@ -48,7 +48,11 @@ const (
 	IntentGeneralAsk = "general.ask"
 	IntentDeepAsk    = "general.ask.deep"
 	IntentGreeting   = "greeting"
-	IntentNone       = "none" // no wake phrase: nothing to do
+	// Small talk: said locally with a fitting reply, never acted on.
+	IntentThanks    = "smalltalk.thanks"
+	IntentGoodNight = "smalltalk.good_night"
+	IntentGoodbye   = "smalltalk.goodbye"
+	IntentNone      = "none" // no wake phrase: nothing to do
 )
 
 // ArgType is the closed vocabulary an argument is drawn from.

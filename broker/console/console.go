@@ -50,7 +50,13 @@ type Robot struct {
 type Heard struct {
 	Text   string // the transcript, shown on the page beside the clip
 	Intent string // the intent the router chose; robot.stop and session.end act instead
+	// Note says why there is no transcript ("not transcribed: no speech-to-text model"),
+	// shown in its place; "" when it was transcribed (no words recognized is Text "").
+	Note string
 }
+
+// NoteNoSTT is the note of a clip heard by a broker that has no speech-to-text model.
+const NoteNoSTT = "not transcribed: no speech-to-text model"
 
 // Action is one audited thing done in the console. It carries no words and no audio.
 type Action struct {

@@ -44,6 +44,7 @@ type clip struct {
 	ID   int       `json:"id"`
 	At   time.Time `json:"at"`
 	Text string    `json:"text"`
+	Note string    `json:"note,omitempty"` // why there is no transcript (Heard.Note)
 	wav  []byte
 }
 

@@ -127,7 +127,7 @@ function render(s) {
       p.clips.append(el("li", { id: `clip-${r.device}-${cl.id}` },
         el("time", {}, fmtTime(cl.at)),
         el("audio", { controls: "", preload: "none", src: `/console/api/robots/${encodeURIComponent(r.device)}/clips/${cl.id}` }),
-        el("span", { class: "transcript" }, cl.text || "(no words recognized)")));
+        el("span", { class: "transcript" }, cl.text || cl.note || "(no words recognized)")));
     }
   }
 }
