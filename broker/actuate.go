@@ -187,8 +187,8 @@ func (b *Broker) actuate(ctx context.Context, t *turn, table *intents.Table, in 
 	return ans, outcome, nil
 }
 
-// settle appends an actuation's outcome to the audit log and settles its key, in one
-// transaction. If that fails the key stays pending, and a retry is answered by a read-back.
+// settle writes an actuation's outcome into its pending audit record and settles its key, in
+// one transaction. If that fails both stay pending, and a retry is answered by a read-back.
 func (b *Broker) settle(ctx context.Context, t *turn, rec AuditRecord) {
 	var r *idemRecord
 	if t.pending != nil {
@@ -197,7 +197,7 @@ func (b *Broker) settle(ctx context.Context, t *turn, rec AuditRecord) {
 		done.Reply, done.Expr = t.resp.Reply, t.resp.Expression
 		r = &done
 	}
-	if err := b.d.State.RecordActuation(ctx, rec, t.key, r); err != nil {
+	if err := b.d.State.SettleActuation(ctx, rec, t.key, r); err != nil {
 		b.m.auditFailures.Inc()
 		b.log.Error("the outcome of an actuation could not be written; a retry will read the device back", "turn_id", t.id, "err", err)
 	}

@@ -353,15 +353,12 @@ func TestAuditRecordsWhatWasDoneNotWhatWasSaid(t *testing.T) {
 	tb.say(t, tok, "turn on the kitchen light")
 	tb.say(t, tok, "my secret diary says the password is hunter2, what rhymes with it")
 	recs, err := tb.state.TailAudit(context.Background(), 10)
-	if err != nil || len(recs) != 3 {
+	if err != nil || len(recs) != 2 {
 		t.Fatalf("%v %+v", err, recs)
 	}
-	// An actuation is recorded before it happens (pending), then its outcome.
-	if recs[0].Intent != "house.light.set" || recs[0].Args["room"] != "kitchen" || recs[0].Device != "robot" || recs[0].Outcome != OutcomePending {
+	// An actuation is one record: written pending before it happens, then given its outcome.
+	if recs[0].Intent != "house.light.set" || recs[0].Args["room"] != "kitchen" || recs[0].Device != "robot" || recs[0].Outcome != OutcomeOK {
 		t.Fatalf("%+v", recs[0])
-	}
-	if recs[1].TurnID != recs[0].TurnID || recs[1].Outcome != OutcomeOK {
-		t.Fatalf("%+v", recs[1])
 	}
 	raw, _ := json.Marshal(recs)
 	for _, leak := range []string{"hunter2", "diary", "rhymes", tok} {

@@ -21,9 +21,10 @@ const (
 	OutcomeTimeout  = "timeout"  // the turn's deadline ended it
 	OutcomeReplayed = "replayed" // a retried Idempotency-Key answered from the stored result
 	OutcomeIgnored  = "ignored"  // no wake phrase: only the fact is recorded
-	// OutcomePending is the record written before an actuation runs; the turn's final record
-	// follows it. A pending record with no final one is an actuation whose outcome is unknown
-	// (the broker stopped mid-turn).
+	// OutcomePending is the record written before an action runs (an actuation, a console
+	// action); once the outcome is known the same record is updated in place to it (the only
+	// update the audit log allows), so each action is one row. A record still pending is an
+	// action whose outcome is unknown (the broker stopped mid-turn).
 	OutcomePending = "pending"
 )
 
@@ -70,9 +71,9 @@ func (s *State) appendAudit(ctx context.Context, tx *sql.Tx, r AuditRecord) erro
 	return nil
 }
 
-// RecordActuation writes, in one transaction, an audit record and (when key is set) the
-// idempotency record that goes with it. Before an actuation it writes the pending record and
-// the audit intent; after, the outcome. If it fails, nothing of it is stored.
+// RecordActuation writes, in one synced transaction, an actuation's pending audit record and
+// (when key is set) the pending idempotency record that goes with it, before the actuation
+// runs. If it fails, nothing of it is stored. SettleActuation records the outcome.
 func (s *State) RecordActuation(ctx context.Context, rec AuditRecord, key string, r *idemRecord) error {
 	// The log keeps the order things happened in: reads queued before this record are
 	// committed first. Best effort — a failing store must not hold an actuation's refusal.
@@ -94,6 +95,65 @@ func (s *State) RecordActuation(ctx context.Context, rec AuditRecord, key string
 		}
 		return nil
 	})
+}
+
+// SettleActuation gives an actuation's pending record its outcome, in place, and settles its
+// key (when key is set), in one synced transaction. If that fails the record stays pending
+// and the key too: a retry is answered by a read-back.
+func (s *State) SettleActuation(ctx context.Context, rec AuditRecord, key string, r *idemRecord) error {
+	return s.write(ctx, "audit and idempotency", func(ctx context.Context) error {
+		err := s.durableTx(ctx, func(tx *sql.Tx) error {
+			if err := settleAudit(ctx, tx, rec); err != nil {
+				return err
+			}
+			if key != "" && r != nil {
+				return upsertIdem(ctx, tx, rec.Device, key, *r, s.keyCap(), s.clock.now(time.Now()))
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("audit: %w", err)
+		}
+		return nil
+	})
+}
+
+// SettleAudit gives the pending record of rec.TurnID (written by AppendAudit before the
+// action ran) its outcome, in place.
+func (s *State) SettleAudit(ctx context.Context, rec AuditRecord) error {
+	return s.write(ctx, "audit outcome", func(ctx context.Context) error {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("audit: %w", err)
+		}
+		defer tx.Rollback()
+		if err := settleAudit(ctx, tx, rec); err != nil {
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("audit: %w", err)
+		}
+		return nil
+	})
+}
+
+// settleAudit updates the pending record of rec's turn and device to rec's outcome. When there
+// is none (purged by retention, or never written) the outcome is appended as its own record,
+// so it is never lost.
+func settleAudit(ctx context.Context, tx *sql.Tx, rec AuditRecord) error {
+	res, err := tx.ExecContext(ctx, `UPDATE audit SET outcome = ?, code = ?, latency_ms = ?, redactions = ?
+		WHERE turn_id = ? AND device = ? AND outcome = 'pending'`,
+		rec.Outcome, rec.Code, rec.LatencyMS, strings.Join(rec.Redactions, ","), rec.TurnID, rec.Device)
+	if err != nil {
+		return fmt.Errorf("audit outcome: %w", err)
+	}
+	if n, err := res.RowsAffected(); err == nil && n > 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, insertAuditSQL, auditValues(rec)...); err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	return nil
 }
 
 // TailAudit returns the last n records, oldest first.

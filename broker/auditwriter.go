@@ -2,6 +2,7 @@ package broker
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,8 +13,9 @@ import (
 )
 
 // The audit writer commits audit records in groups, in one goroutine per State: whatever
-// queued while one transaction committed goes into the next, so a busy broker pays one
-// commit for many turns instead of one each.
+// queued while one transaction committed goes into the next, and a group of read records
+// waits up to auditLinger (10 ms) for more, so read turns at a turn's pace pay one commit for
+// many instead of one each; the rows go in with a few multi-row INSERTs.
 //
 // Two kinds of record pass through it:
 //   - a record someone waits for (AppendAudit: an announcement or a console action is
@@ -22,9 +24,10 @@ import (
 //   - a read turn's record (QueueAudit) — written behind the reply: the turn does not wait for
 //     the disk. A failed commit keeps these records and retries them, with backoff, until the
 //     store takes them, so a full disk that is freed loses none of them. The cost is a window
-//     of one group commit (well under a millisecond on a healthy disk) in which a kill -9
+//     of the linger and one group commit (about 10 ms on a healthy disk) in which a kill -9
 //     loses a read's record; an actuation's records never go this way (RecordActuation
-//     commits them, synced, before and after the handler runs).
+//     commits the pending record, synced, before the handler runs, and SettleActuation its
+//     outcome after).
 //
 // Readers of the audit log in this process (TailAudit, LastTurn, PurgeAudit) flush the queue
 // first, so they see every record queued before they asked.
@@ -59,7 +62,7 @@ const (
 	auditRetryFirst = 50 * time.Millisecond
 	auditRetryMax   = 5 * time.Second
 	auditCommitTime = 10 * time.Second // one group commit's own deadline
-	auditLinger     = 2 * time.Millisecond
+	auditLinger     = 10 * time.Millisecond
 	auditQueueWait  = 100 * time.Millisecond // how long a read's reply waits for room in a full queue
 	// actuationFlushWait bounds how long an actuation's record waits for the reads queued
 	// before it (so the log stays in order) when the store is slow or failing.
@@ -325,28 +328,65 @@ func (s *State) commitAuditBatch(ctx context.Context, batch []auditJob) error {
 	if n == 0 {
 		return nil
 	}
-	stmt, err := s.prepared(ctx, insertAuditSQL)
-	if err != nil {
-		return fmt.Errorf("audit: %w", err)
+	rows := make([]any, 0, n*auditColumns)
+	for _, j := range batch {
+		if j.barrier || (j.ctx != nil && j.ctx.Err() != nil) {
+			continue // a waiter that gave up did not act: its record would be false
+		}
+		rows = append(rows, auditValues(j.rec)...)
+	}
+	// Many rows per INSERT: one statement step per chunk instead of one per record. Each
+	// chunk is a power of two (a handful of statements cover every size), prepared before the
+	// transaction takes the State's one connection.
+	var chunks []*sql.Stmt
+	for left := len(rows) / auditColumns; left > 0; {
+		k := auditRowsPerInsert
+		for k > left {
+			k /= 2
+		}
+		stmt, err := s.prepared(ctx, insertAuditRowsSQL(k))
+		if err != nil {
+			return fmt.Errorf("audit: %w", err)
+		}
+		chunks = append(chunks, stmt)
+		left -= k
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
 	defer tx.Rollback()
-	ins := tx.StmtContext(ctx, stmt)
-	for _, j := range batch {
-		if j.barrier || (j.ctx != nil && j.ctx.Err() != nil) {
-			continue // a waiter that gave up did not act: its record would be false
+	for _, stmt := range chunks {
+		k := auditRowsPerInsert
+		for k > len(rows)/auditColumns {
+			k /= 2
 		}
-		if _, err := ins.ExecContext(ctx, auditValues(j.rec)...); err != nil {
+		if _, err := tx.StmtContext(ctx, stmt).ExecContext(ctx, rows[:k*auditColumns]...); err != nil {
 			return fmt.Errorf("audit: %w", err)
 		}
+		rows = rows[k*auditColumns:]
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
 	return nil
+}
+
+// auditColumns is how many values one audit record has (insertAuditSQL's placeholders);
+// auditRowsPerInsert is how many records one INSERT of a group commit carries at most.
+const (
+	auditColumns       = 11
+	auditRowsPerInsert = 32
+)
+
+// insertAuditRowsSQL inserts k records in one statement.
+func insertAuditRowsSQL(k int) string {
+	if k == 1 {
+		return insertAuditSQL
+	}
+	row := "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+	return `INSERT INTO audit (time, turn_id, device, node, route, intent, args, outcome, code, latency_ms, redactions) VALUES ` +
+		strings.Repeat(row+", ", k-1) + row
 }
 
 // auditValues are r's columns in insertAuditSQL's order.

@@ -42,6 +42,16 @@ type Config struct {
 
 	path string
 	demo bool // the embedded default: the demo home, devices simulated
+	// devFile is the file a dev broker layers over the demo home (reachy-broker --dev
+	// --intents FILE); "" otherwise.
+	devFile string
+	opts    LoadOptions // what the command line added when the file was loaded
+}
+
+// LoadOptions are what the command line adds to a config file.
+type LoadOptions struct {
+	// StateDir stands in for a state_dir the file does not name (--state-dir).
+	StateDir string
 }
 
 // ListenConfig says where the API is served.
@@ -330,7 +340,7 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("%s: %s", where, fmt.Sprintf(format, args...))
 	}
 	if c.StateDir == "" {
-		return bad("state_dir is required")
+		return bad("state_dir is required (or pass --state-dir DIR)")
 	}
 	if c.Listen.Loopback != "" {
 		if _, err := checkLoopback(c.Listen.Loopback); err != nil {
@@ -397,15 +407,42 @@ func LoadConfig(path string) (*Config, *intents.Table, error) {
 	return ParseConfig(b, path)
 }
 
+// LoadConfigWith is LoadConfig with what the command line adds (a --state-dir for a file
+// that names none).
+func LoadConfigWith(path string, o LoadOptions) (*Config, *intents.Table, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("load config %s: %w", path, err)
+	}
+	return ParseConfigWith(b, path, o)
+}
+
 // ParseConfig is LoadConfig on bytes; name appears in errors.
 func ParseConfig(b []byte, name string) (*Config, *intents.Table, error) {
+	return ParseConfigWith(b, name, LoadOptions{})
+}
+
+// ParseConfigWith is LoadConfigWith on bytes.
+func ParseConfigWith(b []byte, name string, o LoadOptions) (*Config, *intents.Table, error) {
+	return parseConfig(b, name, o, nil)
+}
+
+// parseConfig decodes and checks a config file; dev, when set, turns it into a dev config
+// (before it is validated) that layers the file over the demo home.
+func parseConfig(b []byte, name string, o LoadOptions, dev func(*Config)) (*Config, *intents.Table, error) {
 	var c Config
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
 		return nil, nil, intents.YAMLError(name, err)
 	}
-	c.path = name
+	c.path, c.opts = name, o
+	if c.StateDir == "" {
+		c.StateDir = o.StateDir
+	}
+	if dev != nil {
+		dev(&c)
+	}
 	c.Defaults()
 	if err := c.Validate(); err != nil {
 		return nil, nil, err
@@ -492,8 +529,31 @@ func DevConfig(listen, stateDir string) (*Config, *intents.Table, error) {
 	return c, t, err
 }
 
-// Demo reports whether this is the embedded default (the demo home, whose devices are
-// simulated in memory).
+// DevIntentsConfig is a dev broker for an intent author (reachy-broker --dev --intents FILE):
+// loopback dev mode as DevConfig, with file layered over it — its intents, its home if it
+// has one (else the demo home), and the devices its house section connects; every other
+// device of the home stays simulated in memory. The file's state_dir and listen sections are
+// not used: state lives in stateDir, so a production config can be tried without touching
+// the production state. Any other section (agent, calendars, ...) is used as it is.
+func DevIntentsConfig(listen, stateDir, file string) (*Config, *intents.Table, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, nil, fmt.Errorf("load intents %s: %w", file, err)
+	}
+	return parseConfig(b, file, LoadOptions{StateDir: stateDir}, func(c *Config) {
+		c.StateDir, c.Listen = stateDir, ListenConfig{Loopback: listen}
+		c.demo, c.devFile = true, file
+		// Loopback only: a relaxed rate limit lets reachyctl bench drive it.
+		c.Limits.RatePerMinute, c.Limits.Burst = 600000, 10000
+	})
+}
+
+// DevFile is the file a dev broker layers over the demo home ("" when there is none).
+func (c *Config) DevFile() string { return c.devFile }
+
+// Demo reports whether the demo's simulated devices serve this broker: the embedded default
+// (the demo home), or a dev broker layering a file over it (DevIntentsConfig), where they
+// serve whatever the file's house section does not connect.
 func (c *Config) Demo() bool { return c.demo }
 
 // HasHouse reports whether the file connects any device (a house section with a hub).

@@ -43,7 +43,7 @@ func NewTables(cfg *Config, table *intents.Table, now func() time.Time) *Tables 
 		now = time.Now
 	}
 	t := &Tables{base: *cfg, now: now}
-	if !cfg.demo {
+	if !cfg.demo || cfg.devFile != "" {
 		t.path = cfg.path
 	}
 	t.table.Store(table)
@@ -84,11 +84,14 @@ func (t *Tables) load() (*Config, *intents.Table, error) {
 	if t.path == "" {
 		return DevConfig(t.base.Listen.Loopback, t.base.StateDir)
 	}
+	if t.base.devFile != "" {
+		return DevIntentsConfig(t.base.Listen.Loopback, t.base.StateDir, t.base.devFile)
+	}
 	b, err := os.ReadFile(t.path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read %s: %w", t.path, err)
 	}
-	return ParseConfig(b, t.path)
+	return ParseConfigWith(b, t.path, t.base.opts)
 }
 
 // reloadable says whether next differs from c only in what a reload can apply: the home and

@@ -91,8 +91,12 @@ CREATE TABLE IF NOT EXISTS audit (
 );
 CREATE INDEX IF NOT EXISTS audit_time ON audit(time);
 CREATE INDEX IF NOT EXISTS audit_turn ON audit(turn_id);
-CREATE TRIGGER IF NOT EXISTS audit_append_only BEFORE UPDATE ON audit
-BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+DROP TRIGGER IF EXISTS audit_append_only;
+CREATE TRIGGER IF NOT EXISTS audit_settle_only BEFORE UPDATE ON audit
+WHEN OLD.outcome <> 'pending' OR NEW.seq IS NOT OLD.seq OR NEW.time IS NOT OLD.time OR NEW.turn_id IS NOT OLD.turn_id
+	OR NEW.device IS NOT OLD.device OR NEW.node IS NOT OLD.node OR NEW.route IS NOT OLD.route
+	OR NEW.intent IS NOT OLD.intent OR NEW.args IS NOT OLD.args
+BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: only a pending record takes its outcome, once'); END;
 CREATE TABLE IF NOT EXISTS idempotency (
 	device    TEXT NOT NULL,
 	key       TEXT NOT NULL,
@@ -267,7 +271,7 @@ func openState(dir string, create bool, busy time.Duration) (*State, error) {
 // cut raise it to FULL for their transaction (durableTx).
 func stateDSN(path string, busy time.Duration) string {
 	return "file:" + path + "?_pragma=busy_timeout(" + strconv.FormatInt(busy.Milliseconds(), 10) + ")&_pragma=foreign_keys(ON)&_pragma=locking_mode(EXCLUSIVE)" +
-		"&_pragma=mmap_size(0)&_pragma=synchronous(NORMAL)&_journal_mode=WAL"
+		"&_pragma=mmap_size(0)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)&_journal_mode=WAL"
 }
 
 // ErrStateLocked is returned when another process holds the state database: a broker that

@@ -2,7 +2,6 @@ package broker
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/netip"
@@ -111,7 +110,7 @@ func (b *Broker) robots() []console.Robot {
 // the owner's page only; it is never logged or stored.
 func (b *Broker) hear(ctx context.Context, device string, wav []byte) (console.Heard, error) {
 	if b.d.Transcriber == nil {
-		return console.Heard{}, errors.New("no speech-to-text configured")
+		return console.Heard{Note: console.NoteNoSTT}, nil // the clip still plays; the page says why it has no words
 	}
 	clip, err := speech.DecodeWAV(wav, b.d.Config.Turn.MaxAudio)
 	if err != nil {
@@ -130,7 +129,8 @@ func (b *Broker) hear(ctx context.Context, device string, wav []byte) (console.H
 }
 
 // auditConsole writes one console action: who (the owner's login), which robot, what kind,
-// and a closed argument — never words or audio.
+// and a closed argument — never words or audio. An action audited before it is carried out
+// is one record: pending, then updated in place to its outcome.
 func (b *Broker) auditConsole(ctx context.Context, a console.Action) error {
 	args := map[string]string{"owner": a.Owner}
 	// Only closed values are written; anything else (which the console refuses before it
@@ -154,11 +154,22 @@ func (b *Broker) auditConsole(ctx context.Context, a console.Action) error {
 		}
 	}
 	outcome := OutcomeOK
-	if !a.OK {
+	switch {
+	case a.Pending:
+		outcome = OutcomePending
+	case !a.OK:
 		outcome = OutcomeFailed
 	}
-	return b.d.State.AppendAudit(ctx, AuditRecord{Time: b.d.Now().UTC(), TurnID: newTurnID(), Device: a.Device,
-		Route: "console", Intent: a.Kind, Args: args, Outcome: outcome, Code: a.Code})
+	rec := AuditRecord{Time: b.d.Now().UTC(), TurnID: a.ID, Device: a.Device, Route: "console", Intent: a.Kind, Args: args,
+		Outcome: outcome, Code: a.Code}
+	if a.ID != "" && !a.Pending {
+		// The outcome of an action audited before it was carried out: its record takes it.
+		return b.d.State.SettleAudit(ctx, rec)
+	}
+	if rec.TurnID == "" {
+		rec.TurnID = newTurnID()
+	}
+	return b.d.State.AppendAudit(ctx, rec)
 }
 
 // RunConsole ends idle teleport sessions and follows the robots' links until ctx ends.

@@ -295,6 +295,13 @@ func (b *Broker) tail(ctx context.Context, t *turn, text string, requireWake boo
 	return b.finish(ctx, t, ans, outcome, since)
 }
 
+// hasHandler reports whether this broker has a handler of that type: the intents bound to one
+// it lacks (a calendar, an agent, a house not connected) answer "I can't do that yet".
+func (b *Broker) hasHandler(handlerType string) bool {
+	_, ok := b.d.Handlers[handlerType]
+	return ok
+}
+
 // checkArgs lets a handler whose arguments depend on one another refuse or complete them
 // before anything is audited or done (intents.ArgChecker). Its errors name declared
 // arguments only.
@@ -334,7 +341,8 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 		err error
 	}
 	done := make(chan result, 1)
-	call := intents.Call{Intent: in, Args: args, Device: t.c.Name, Room: t.c.room, Scopes: t.c.Scopes, Table: table}
+	call := intents.Call{Intent: in, Args: args, Device: t.c.Name, Room: t.c.room, Scopes: t.c.Scopes, Table: table,
+		Available: b.hasHandler}
 	if in.Kind == intents.KindAsk && t.audio && b.d.Synthesizer != nil {
 		t.early = b.newEarlySpeech(ctx, t)
 		call.Partial = t.early.add
@@ -355,6 +363,9 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 			switch res.a.Outcome {
 			case intents.OutcomeFailed, intents.OutcomePartial, intents.OutcomeUnknown:
 				t.code = in.Handler.Type + "_" + res.a.Outcome
+				if res.a.Code == intents.CodeNotConfigured {
+					t.code = res.a.Code
+				}
 				return res.a, res.a.Outcome
 			}
 			return res.a, OutcomeOK

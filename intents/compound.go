@@ -51,11 +51,19 @@ var ignorableWords = map[string]bool{"thanks": true, "thank": true, "you": true,
 // are you doing today"): a longer clause is not tried against them.
 const maxGreetingWords = 8
 
+// socialIntents ask for nothing: a greeting, thanks, good night, goodbye.
+var socialIntents = []string{IntentGreeting, IntentThanks, IntentGoodNight, IntentGoodbye}
+
 func (t *Table) isGreeting(c Normalized) bool {
-	in := t.byName[IntentGreeting]
-	for _, p := range in.patterns {
-		if p.filter.admits(c.Text) && p.re.MatchString(c.Text) {
-			return true
+	for _, name := range socialIntents {
+		in := t.byName[name]
+		if in == nil {
+			continue
+		}
+		for _, p := range in.patterns {
+			if p.filter.admits(c.Text) && p.re.MatchString(c.Text) {
+				return true
+			}
 		}
 	}
 	return false

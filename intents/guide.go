@@ -12,6 +12,9 @@ type GuideEntry struct {
 	Scope       string   `json:"scope,omitempty"`
 	Description string   `json:"description"`
 	Examples    []string `json:"examples"`
+
+	kind    Kind
+	handler string // the handler type: a broker that has none for it cannot do it
 }
 
 func buildGuide(t *Table) []GuideEntry {
@@ -20,7 +23,8 @@ func buildGuide(t *Table) []GuideEntry {
 		if len(in.Examples) == 0 || in.Name == IntentDeepAsk {
 			continue
 		}
-		out = append(out, GuideEntry{Intent: in.Name, Scope: in.Scope, Description: in.Description, Examples: slices.Clone(in.Examples)})
+		out = append(out, GuideEntry{Intent: in.Name, Scope: in.Scope, Description: in.Description, Examples: slices.Clone(in.Examples),
+			kind: in.Kind, handler: in.Handler.Type})
 	}
 	return out
 }
@@ -39,17 +43,37 @@ func (t *Table) Guide(scopes []string) []GuideEntry {
 }
 
 // SpokenGuide is the help reply: a short sentence with one example per intent.
-func (t *Table) SpokenGuide(scopes []string) string {
+func (t *Table) SpokenGuide(scopes []string) string { return t.SpokenGuideFor(scopes, nil) }
+
+// SpokenGuideFor is SpokenGuide for a broker that can carry out only the handler types
+// available reports (nil: all): it never offers what this home has not configured — "is mom
+// busy" without a calendar, "just ask me a question" without an agent. Small talk, the
+// greeting and help itself are not listed.
+func (t *Table) SpokenGuideFor(scopes []string, available func(handler string) bool) string {
 	var phrases []string
+	ask := false
 	for _, g := range t.Guide(scopes) {
-		if g.Intent == IntentGeneralAsk || g.Intent == IntentGreeting || g.Intent == "help" {
+		if available != nil && !available(g.handler) {
 			continue
 		}
-		phrases = append(phrases, fmt.Sprintf("%q", g.Examples[0]))
+		switch {
+		case g.Intent == IntentGeneralAsk:
+			ask = true
+		case g.kind != KindMeta:
+			phrases = append(phrases, fmt.Sprintf("%q", g.Examples[0]))
+		}
 	}
-	s := "You can say things like " + spokenList(phrases, "or") + "."
-	if slices.ContainsFunc(t.Guide(scopes), func(g GuideEntry) bool { return g.Intent == IntentGeneralAsk }) {
-		s += " Or just ask me a question."
+	var s string
+	switch {
+	case len(phrases) > 0:
+		s = "You can say things like " + spokenList(phrases, "or") + "."
+		if ask {
+			s += " Or just ask me a question."
+		}
+	case ask:
+		s = "Just ask me a question."
+	default:
+		s = "I can't do much here yet: ask whoever looks after me to set me up."
 	}
 	return strings.ReplaceAll(s, `"`, "")
 }

@@ -21,6 +21,10 @@ type Call struct {
 	// so the broker can start speaking before the whole answer is in. The Answer's Reply is
 	// still the whole text, and it alone is authoritative.
 	Partial func(sentence string)
+	// Available reports whether the broker can carry out a handler type (one it has a
+	// handler for: a calendar, an agent, the house); nil: every type. The help guide offers
+	// only those.
+	Available func(handler string) bool
 }
 
 // Answer is what a handler returns. Reply is untrusted until the broker's redactor has
@@ -36,6 +40,9 @@ type Answer struct {
 	// was done), OutcomeFailed, OutcomePartial or OutcomeUnknown. The audit and the metrics
 	// record it, so a "the light isn't answering" is never counted as ok.
 	Outcome string
+	// Code, with an Outcome, names why in a closed code the audit records (CodeNotConfigured);
+	// "" lets the broker name it after the handler and the outcome.
+	Code string
 }
 
 // Outcomes a handler reports in Answer.Outcome.
@@ -44,6 +51,10 @@ const (
 	OutcomePartial = "partial" // some of it was done
 	OutcomeUnknown = "unknown" // a write was sent; whether it landed is not known
 )
+
+// CodeNotConfigured is the closed code of an answer about a device (or other target) this
+// home has not set up: the table knows it, the configuration connects nothing to it.
+const CodeNotConfigured = "not_configured"
 
 // Handler carries out one kind of intent. Implementations get their network clients
 // injected; Handle must honour ctx's deadline.

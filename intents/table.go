@@ -49,7 +49,11 @@ const (
 	IntentGeneralAsk = "general.ask"
 	IntentDeepAsk    = "general.ask.deep"
 	IntentGreeting   = "greeting"
-	IntentNone       = "none" // no wake phrase: nothing to do
+	// Small talk: said locally with a fitting reply, never acted on.
+	IntentThanks    = "smalltalk.thanks"
+	IntentGoodNight = "smalltalk.good_night"
+	IntentGoodbye   = "smalltalk.goodbye"
+	IntentNone      = "none" // no wake phrase: nothing to do
 	// IntentPlayAnswer is an answer inside a game in play: the broker's games claim it, no
 	// pattern produces it and it is never called by name.
 	IntentPlayAnswer = "play.answer"

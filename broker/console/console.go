@@ -14,6 +14,7 @@ package console
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -53,7 +54,13 @@ type Robot struct {
 type Heard struct {
 	Text   string // the transcript, shown on the page beside the clip
 	Intent string // the intent the router chose; robot.stop and session.end act instead
+	// Note says why there is no transcript ("not transcribed: no speech-to-text model"),
+	// shown in its place; "" when it was transcribed (no words recognized is Text "").
+	Note string
 }
+
+// NoteNoSTT is the note of a clip heard by a broker that has no speech-to-text model.
+const NoteNoSTT = "not transcribed: no speech-to-text model"
 
 // Action is one audited thing done in the console. It carries no words and no audio.
 type Action struct {
@@ -63,7 +70,14 @@ type Action struct {
 	Arg    string // a closed value: the expression, the look direction, the end reason
 	OK     bool
 	Code   string // a closed code when !OK
+	// ID names an action audited before it is carried out: the record is written pending
+	// (Pending set), and the outcome, with the same ID, updates that record in place.
+	ID      string
+	Pending bool
 }
+
+// newActionID names one audited action; its outcome finds its record by it.
+func newActionID() string { return "c-" + rand.Text() }
 
 // Deps are the parts a Console is built from.
 type Deps struct {

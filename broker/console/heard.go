@@ -118,6 +118,7 @@ func (c *Console) heard(ctx context.Context, s *session, e link.Event) {
 		cancel()
 		if err != nil {
 			c.drops.Log(c.log, slog.LevelWarn, e.Device, "console: a heard clip could not be transcribed", "err", err)
+			h = Heard{Note: "not transcribed: speech-to-text failed"}
 		}
 	}
 	switch {
@@ -137,7 +138,7 @@ func (c *Console) heard(ctx context.Context, s *session, e link.Event) {
 		return
 	}
 	s.nextID++
-	s.clips = append(s.clips, clip{ID: s.nextID, At: e.At, Text: h.Text, wav: e.WAV})
+	s.clips = append(s.clips, clip{ID: s.nextID, At: e.At, Text: h.Text, Note: h.Note, wav: e.WAV})
 	s.clipBytes += len(e.WAV)
 	drop := 0
 	for len(s.clips)-drop > maxClips || (s.clipBytes > maxClipBytes && len(s.clips)-drop > 1) {

@@ -67,11 +67,13 @@ func (c *Console) join(ctx context.Context, p Person, device string) error {
 	if err := c.privacyMode(ctx, device); err != nil {
 		return fail(err)
 	}
-	if err := c.audit(ctx, Action{Owner: p.Login, Device: device, Kind: "teleport.start", OK: true}); err != nil {
+	// One record for the join: pending until the robot has announced it, then its outcome.
+	start := Action{ID: newActionID(), Owner: p.Login, Device: device, Kind: "teleport.start", Pending: true}
+	if err := c.audit(ctx, start); err != nil {
 		return fail(err)
 	}
 	if err := c.send(ctx, device, api.LinkMessage{Type: api.LinkPresence, Presence: &api.LinkPresenceAction{Active: true, Who: displayName(p)}}); err != nil {
-		c.d.Audit(context.WithoutCancel(ctx), Action{Owner: p.Login, Device: device, Kind: "teleport.end", Arg: "failed", OK: true})
+		c.settle(ctx, start, err)
 		return fail(err)
 	}
 
@@ -84,10 +86,12 @@ func (c *Console) join(ctx context.Context, p Person, device string) error {
 		answer = c.startAsking(s)
 	}
 	if err := c.announceJoin(jctx, device, joinSentence(p, mode)); err != nil {
+		c.settle(ctx, start, err)
 		return c.abortJoin(ctx, s, err)
 	}
 	if mode == ConsentAsk {
 		if err := c.askRoom(s, answer); err != nil {
+			c.settle(ctx, start, err)
 			return c.declineJoin(ctx, s, err)
 		}
 	}
@@ -98,8 +102,11 @@ func (c *Console) join(ctx context.Context, p Person, device string) error {
 	}
 	c.mu.Unlock()
 	if !ours {
-		return &consoleError{status: http.StatusConflict, code: api.CodeNoSession, msg: "the call ended before the robot announced you"}
+		err := &consoleError{status: http.StatusConflict, code: api.CodeNoSession, msg: "the call ended before the robot announced you"}
+		c.settle(ctx, start, err)
+		return err
 	}
+	c.settle(ctx, start, nil)
 	go c.hearLoop(s)
 	c.answered(p.Login, device) // a ring or missed call from this robot is answered
 	c.log.Info("teleport session started", "device", device, "owner", p.Login)

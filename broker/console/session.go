@@ -48,6 +48,7 @@ type clip struct {
 	ID   int       `json:"id"`
 	At   time.Time `json:"at"`
 	Text string    `json:"text"`
+	Note string    `json:"note,omitempty"` // why there is no transcript (Heard.Note)
 	wav  []byte
 }
 
@@ -200,24 +201,33 @@ func (c *Console) audit(ctx context.Context, a Action) error {
 	return nil
 }
 
-// act audits then sends one action of a session; a failure is audited too.
+// act audits then sends one action of a session: one record, pending until its outcome.
 func (c *Console) act(ctx context.Context, p Person, device, kind, arg string, m api.LinkMessage) error {
 	if err := c.mine(p, device); err != nil {
 		return err
 	}
-	if err := c.audit(ctx, Action{Owner: p.Login, Device: device, Kind: kind, Arg: arg, OK: true}); err != nil {
+	a := Action{ID: newActionID(), Owner: p.Login, Device: device, Kind: kind, Arg: arg, Pending: true}
+	if err := c.audit(ctx, a); err != nil {
 		return err
 	}
 	err := c.send(ctx, device, m)
-	if err != nil {
-		var ce *consoleError
-		code := api.CodeInternal
-		if errors.As(err, &ce) {
-			code = ce.code
-		}
-		c.d.Audit(context.WithoutCancel(ctx), Action{Owner: p.Login, Device: device, Kind: kind, Arg: arg, Code: code})
-	}
+	c.settle(ctx, a, err)
 	return err
+}
+
+// settle records the outcome of an action audited pending: its record takes it in place.
+func (c *Console) settle(ctx context.Context, a Action, err error) {
+	a.Pending, a.OK, a.Code = false, err == nil, ""
+	if err != nil {
+		a.Code = api.CodeInternal
+		var ce *consoleError
+		if errors.As(err, &ce) {
+			a.Code = ce.code
+		}
+	}
+	if err := c.d.Audit(context.WithoutCancel(ctx), a); err != nil {
+		c.log.Error("console: the outcome of an action could not be recorded; its record stays pending", "kind", a.Kind, "err", err)
+	}
 }
 
 // end closes device's session for reason: the robot drops the presence pose. A join still

@@ -58,10 +58,13 @@ func defaultModel() string {
 }
 
 const usageText = `usage: reachy-broker [--config FILE] [--dev] [--listen ADDR] [--admin ADDR] [--state-dir DIR] [--model FILE] [-v]
+       reachy-broker --dev --intents FILE [--state-dir DIR] ...
        reachy-broker --version
 
 Without --config it runs the embedded default: loopback dev mode with the demo home (its
 lights and AC simulated in memory), state in %s.
+--intents FILE layers FILE's intents (its home, and the devices its house section connects)
+over that: every other device stays simulated; SIGHUP reloads FILE.
 With --config it serves the API on the tailnet; --dev serves it on --listen instead.
 
 `
@@ -74,6 +77,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	configPath := fs.String("config", "", "config file (none: loopback dev mode with the demo home)")
+	intentsPath := fs.String("intents", "", "dev mode: layer this file's intents (and home, and house devices) over the demo home and its simulated devices")
 	dev := fs.Bool("dev", false, "loopback dev mode: serve the API on --listen instead of the tailnet")
 	listen := fs.String("listen", "127.0.0.1:8092", "dev mode: loopback address for the API (port 0: any free port)")
 	devOwner := fs.String("dev-owner", "", "dev mode: serve the teleport console on the loopback API address as this owner's login (loopback connections only)")
@@ -123,15 +127,24 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		table *intents.Table
 		err   error
 	)
-	if *configPath == "" {
+	if *intentsPath != "" && *configPath != "" {
+		fmt.Fprintln(stderr, "reachy-broker: --intents is for a dev broker: it layers a file over the demo home. Use --config FILE or --intents FILE, not both")
+		return 2
+	}
+	switch {
+	case *configPath == "":
 		*dev = true
 		dir := *stateDir
 		if dir == "" {
 			dir = broker.DevStateDir()
 		}
-		cfg, table, err = broker.DevConfig(*listen, dir)
-	} else {
-		cfg, table, err = broker.LoadConfig(*configPath)
+		if *intentsPath != "" {
+			cfg, table, err = broker.DevIntentsConfig(*listen, dir, *intentsPath)
+		} else {
+			cfg, table, err = broker.DevConfig(*listen, dir)
+		}
+	default:
+		cfg, table, err = broker.LoadConfigWith(*configPath, broker.LoadOptions{StateDir: *stateDir})
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "reachy-broker: the configuration is not valid: %v\n", err)
@@ -212,13 +225,20 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 
 	deps := broker.Deps{Config: cfg, Table: tables.Table, Reloads: tables, State: state, Logger: log, Handlers: basic.Handlers(time.Now)}
 	deps.Handlers["webhook"] = home.Webhook{}
+	var sim home.Backend
 	switch {
 	case cfg.Demo():
 		// The demo home has no real devices: they are simulated in memory so the tour works.
 		house := home.NewMemory()
+		sim = house
 		deps.Handlers["home.light"] = home.Handler{Backend: house, Kind: "light"}
 		deps.Handlers["home.ac"] = home.Handler{Backend: house, Kind: "ac"}
-		log.Info("demo home: lights and AC are simulated in memory")
+		if f := cfg.DevFile(); f != "" {
+			log.Info("dev mode: "+f+" is layered over the demo home; lights and AC it does not connect are simulated in memory",
+				"intents", len(tables.Table().Intents()), "connected", len(cfg.House.Devices))
+		} else {
+			log.Info("demo home: lights and AC are simulated in memory")
+		}
 	case !cfg.HasHouse():
 		log.Warn(cfg.Path() + " has no house section: light and AC intents answer \"I can't do that yet\" " +
 			"(the demo home's simulated devices run only without --config; see docs/home.md to connect Home Assistant or MQTT)")
@@ -226,7 +246,7 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 	if !cfg.Demo() && !cfg.HasHome() {
 		log.Warn(cfg.Path() + " has no home section: the intent table uses the demo home's rooms and people (kitchen, living room, ...; mom, dad)")
 	}
-	if err := wireHouse(cfg, deps.Handlers, log); err != nil {
+	if err := wireHouse(cfg, deps.Handlers, sim, log); err != nil {
 		return err
 	}
 	if cfg.Agent.BaseURL != "" {
@@ -516,8 +536,9 @@ func calendarHandler(cfg *broker.Config, table *intents.Table) (calendar.Handler
 }
 
 // wireHouse connects the configured hubs and registers the house handlers. Without a house
-// section (and outside the demo) house intents answer "I can't do that yet".
-func wireHouse(cfg *broker.Config, handlers map[string]intents.Handler, log *slog.Logger) error {
+// section (and outside the demo) house intents answer "I can't do that yet". sim, when set
+// (a dev broker), serves every device the house section does not connect.
+func wireHouse(cfg *broker.Config, handlers map[string]intents.Handler, sim home.Backend, log *slog.Logger) error {
 	hc := cfg.House
 	var ha *home.HomeAssistant
 	var mq *home.MQTT
@@ -561,8 +582,12 @@ func wireHouse(cfg *broker.Config, handlers map[string]intents.Handler, log *slo
 		}
 		house[home.Device{Room: d.Room, Kind: d.Kind}] = target
 	}
-	handlers["home.light"] = home.Handler{Backend: house, Kind: "light"}
-	handlers["home.ac"] = home.Handler{Backend: house, Kind: "ac"}
+	var backend home.Backend = house
+	if sim != nil {
+		backend = home.Layered{Mapped: house, Sim: sim}
+	}
+	handlers["home.light"] = home.Handler{Backend: backend, Kind: "light"}
+	handlers["home.ac"] = home.Handler{Backend: backend, Kind: "ac"}
 	handlers["home.service"] = svc
 	log.Info("house connected", "devices", len(house), "home_assistant", ha != nil, "mqtt", mq != nil)
 	return nil

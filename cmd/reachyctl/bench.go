@@ -17,6 +17,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench", stderr)
 	c := addClientFlags(fs)
 	conc := fs.Int("concurrency", 4, "requests in flight")
+	fs.IntVar(conc, "c", 4, "short for --concurrency")
 	turns := fs.Int("turns", 100, "total requests")
 	wavPath := fs.String("wav", "", "send this WAV to /v1/turns (default: text to /v1/utterances)")
 	text := fs.String("text", "what time is it", "sentence for /v1/utterances")

@@ -156,55 +156,6 @@ func runState(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func runAudit(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("audit", stderr)
-	stateDir := fs.String("state-dir", broker.DevStateDir(), "the broker's state directory (default: a dev broker's)")
-	n := fs.Int("n", 20, "how many records")
-	asJSON := fs.Bool("json", false, "print JSON lines")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 || pos[0] != "tail" || *stateDir == "" {
-		return usagef("audit tail --state-dir DIR [--json] [-n N]")
-	}
-	st, err := openStore(context.Background(), *stateDir)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	recs, err := st.TailAudit(context.Background(), *n)
-	if err != nil {
-		return err
-	}
-	enc := json.NewEncoder(stdout)
-	if !*asJSON {
-		fmt.Fprintf(stdout, auditRow, "TIME", "DEVICE", "ROUTE", "INTENT", "ARGS", "OUTCOME", "LATENCY", "CODE", "REDACTIONS")
-	}
-	for _, r := range recs {
-		if *asJSON {
-			enc.Encode(r)
-			continue
-		}
-		args, _ := json.Marshal(r.Args)
-		fmt.Fprintf(stdout, auditRow, r.Time.Local().Format("15:04:05"), r.Device, r.Route, r.Intent, args, r.Outcome,
-			fmt.Sprintf("%dms", r.LatencyMS), orDash(r.Code), orDash(strings.Join(r.Redactions, ",")))
-	}
-	if len(recs) == 0 && !*asJSON {
-		fmt.Fprintf(stderr, "no audit records yet in %s\n", *stateDir)
-	}
-	return nil
-}
-
-const auditRow = "%-8s %-10s %-10s %-18s %-30s %-8s %7s %-10s %s\n"
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
 // stateStore is what reachyctl's token, audit and state commands need of the broker's
 // state: a *broker.State when no broker runs on the directory, or a *broker.ControlClient
 // asking the running broker, which holds the database's lock.

@@ -43,7 +43,7 @@ func TestOperatorTour(t *testing.T) {
 		t.Fatalf("say without a scheme: exit %d\n%s", code, out)
 	}
 	code, out, _ = ctl(t, "audit", "tail")
-	if code != 0 || !strings.HasPrefix(out, "TIME") || !strings.Contains(out, "house.light.set") || !strings.Contains(out, `"room":"kitchen"`) {
+	if code != 0 || !strings.HasPrefix(out, "TIME") || !strings.Contains(out, "house.light.set") || !strings.Contains(out, "room=kitchen") {
 		t.Fatalf("audit tail: exit %d\n%s", code, out)
 	}
 	code, out, _ = ctl(t, "bench", "--broker", srv.URL, "--token", tok.Token, "--concurrency", "2", "--turns", "20")

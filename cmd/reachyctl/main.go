@@ -29,7 +29,7 @@ func commands() map[string]command {
 		"gen-test-model": {"gen-test-model --shape tiny|tiny.en --out PATH: write a random-weight whisper model for tests", runGenTestModel},
 		"route":          {`route [--config FILE] [--json] [--room ROOM] "sentence": show how a sentence routes and why`, runRoute},
 		"token":          {"token create|list|revoke|scopes [--state-dir DIR] --device NAME [--scopes a,b] [--node NODE] [--json]: device tokens (scopes: replace a device's scopes; default state dir: a dev broker's)", runToken},
-		"audit":          {"audit tail [--state-dir DIR] [--json] [-n N]: what the broker did", runAudit},
+		"audit":          {"audit tail [--state-dir DIR] [--json] [-v] [-n N]: what the broker did, one line per action (-v: every field in full)", runAudit},
 		"announce":       {`announce [--broker URL] [--token-file F] --robot NAME|--all "text": speak an announcement on robots (scope announce)`, runAnnounce},
 		"status":         {"status [--state-dir DIR] [--json] [--wait-robot NAME]: the running broker's robots (room, link, state, last turn, quiet time), teleport sessions, timers (who will ring each), missed timers, and whether speech-to-text and the agent are configured", runStatus},
 		"state":          {"state init|check|backup FILE [--state-dir DIR]: create the broker's state database, check one, or copy a running broker's consistently (SQLite's backup API, through its control socket)", runState},

@@ -42,7 +42,7 @@ func greeting(ctx context.Context, c intents.Call) (intents.Answer, error) {
 }
 
 func help(ctx context.Context, c intents.Call) (intents.Answer, error) {
-	return intents.Answer{Reply: c.Table.SpokenGuide(c.Scopes), Expression: intents.ExpressionNeutral, FollowUp: true}, nil
+	return intents.Answer{Reply: c.Table.SpokenGuideFor(c.Scopes, c.Available), Expression: intents.ExpressionNeutral, FollowUp: true}, nil
 }
 
 type clock struct {

@@ -9,6 +9,7 @@ package home
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -119,6 +120,11 @@ func (h Handler) set(ctx context.Context, c intents.Call, rooms []string) (inten
 	res := each(ctx, rooms, func(ctx context.Context, room string) (State, error) {
 		return want, h.Backend.Set(ctx, Device{Room: room, Kind: h.Kind}, want)
 	})
+	res, missing := splitMissing(res)
+	if len(res) == 0 {
+		return h.notSetUp(missing), nil
+	}
+	rooms = roomsOf(res)
 	var failed []string
 	for _, r := range res {
 		if r.err != nil {
@@ -137,6 +143,12 @@ func (h Handler) set(ctx context.Context, c intents.Call, rooms []string) (inten
 	a, err := h.setReply(want, rooms, failed, unknown)
 	switch {
 	case err != nil:
+	case len(missing) > 0:
+		a.Reply += " " + h.notSetUp(missing).Reply
+		a.Outcome = intents.OutcomePartial
+		if len(failed) == len(rooms) && len(unknown) == 0 {
+			a.Outcome = intents.OutcomeFailed
+		}
 	case len(failed) == 0:
 	case len(unknown) > 0 && len(failed) == len(rooms):
 		a.Outcome = intents.OutcomeUnknown
@@ -200,6 +212,56 @@ func (h Handler) get(ctx context.Context, rooms []string) (intents.Answer, error
 	res := each(ctx, rooms, func(ctx context.Context, room string) (State, error) {
 		return h.Backend.Get(ctx, Device{Room: room, Kind: h.Kind})
 	})
+	res, missing := splitMissing(res)
+	if len(res) == 0 {
+		return h.notSetUp(missing), nil
+	}
+	if len(missing) > 0 {
+		a, err := h.read(ctx, res)
+		if err == nil {
+			a.Reply += " " + h.notSetUp(missing).Reply
+			if a.Outcome == "" {
+				a.Outcome = intents.OutcomePartial
+			}
+		}
+		return a, err
+	}
+	return h.read(ctx, res)
+}
+
+// splitMissing takes out the rooms whose device the configuration does not connect.
+func splitMissing(res []result) (kept []result, missing []string) {
+	for _, r := range res {
+		if errors.Is(r.err, ErrNoSuchDevice) {
+			missing = append(missing, r.room)
+		} else {
+			kept = append(kept, r)
+		}
+	}
+	return kept, missing
+}
+
+func roomsOf(res []result) []string {
+	out := make([]string, len(res))
+	for i, r := range res {
+		out[i] = r.room
+	}
+	return out
+}
+
+// notSetUp says that the rooms' devices are not set up: the home has them, the configuration
+// connects them to nothing (house.devices). Nothing was tried.
+func (h Handler) notSetUp(rooms []string) intents.Answer {
+	verb := "isn't"
+	if len(rooms) > 1 {
+		verb = "aren't"
+	}
+	return intents.Answer{Reply: fmt.Sprintf("The %s %s %s set up.", joinAnd(rooms), h.word(len(rooms) > 1), verb),
+		Expression: intents.ExpressionSorry, Outcome: intents.OutcomeFailed, Code: intents.CodeNotConfigured}
+}
+
+// read says what the rooms' devices reported.
+func (h Handler) read(ctx context.Context, res []result) (intents.Answer, error) {
 	if len(res) == 1 {
 		r := res[0]
 		if r.err != nil {

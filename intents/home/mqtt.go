@@ -71,7 +71,10 @@ type MQTTConfig struct {
 	MaxAge time.Duration
 	// Retry is the pause between connection attempts; default 1s.
 	Retry time.Duration
-	Log   *slog.Logger // default slog.Default()
+	// AskWait is how long a read of a device with no retained state waits for it to answer
+	// when asked, before saying there is no such device; default 1s.
+	AskWait time.Duration
+	Log     *slog.Logger // default slog.Default()
 }
 
 // errStopped is returned by a connection attempt abandoned because the client is closing.
@@ -290,12 +293,32 @@ func (m *MQTT) GetEntity(ctx context.Context, kind, entity string) (State, error
 	ch := make(chan reading, 1)
 	m.waits[entity] = append(m.waits[entity], ch)
 	m.mu.Unlock()
+	// Nothing retained for it: a device that exists answers when asked; one that does not
+	// (a wrong entity name, a device never paired) is said at once, not after every retry.
+	if c := m.current(); c != nil {
+		c.client.Publish(m.cfg.Prefix+"/"+entity+"/get", 0, false, []byte(`{"state":""}`))
+	}
+	ask := time.NewTimer(m.askWait())
+	defer ask.Stop()
 	select {
 	case r := <-ch:
 		return r.s, nil
+	case <-ask.C:
+		return State{}, fmt.Errorf("mqtt: %s: %w", entity, ErrNoReport)
 	case <-ctx.Done():
 		return State{}, &TransientError{fmt.Errorf("mqtt: %s has not reported a state", entity)}
 	}
+}
+
+// ErrNoReport is returned for a device that has never reported a state on the MQTT server and
+// did not answer when asked: no such device there. It is not retried.
+var ErrNoReport = errors.New("no state retained on the MQTT server and no answer when asked (is the entity name right?)")
+
+func (m *MQTT) askWait() time.Duration {
+	if m.cfg.AskWait > 0 {
+		return m.cfg.AskWait
+	}
+	return time.Second
 }
 
 // getFresh waits for a state the device reported after since, asking it for one. A

@@ -45,6 +45,29 @@ func (m Mapped) Set(ctx context.Context, d Device, s State) error {
 	return t.Backend.SetEntity(ctx, d.Kind, t.Entity, s)
 }
 
+// Layered is a dev broker's house: the devices Mapped connects go to their hubs, every other
+// device of the home to Sim (the demo's devices, simulated in memory).
+type Layered struct {
+	Mapped Mapped
+	Sim    Backend
+}
+
+// Get reads the device from its hub, or from the simulation.
+func (l Layered) Get(ctx context.Context, d Device) (State, error) {
+	if _, ok := l.Mapped[d]; ok {
+		return l.Mapped.Get(ctx, d)
+	}
+	return l.Sim.Get(ctx, d)
+}
+
+// Set sets the device on its hub, or in the simulation.
+func (l Layered) Set(ctx context.Context, d Device, s State) error {
+	if _, ok := l.Mapped[d]; ok {
+		return l.Mapped.Set(ctx, d, s)
+	}
+	return l.Sim.Set(ctx, d, s)
+}
+
 // TransientError marks a failure worth retrying (a refused connection, 5xx, not connected):
 // for a write, one that was certainly not carried out.
 type TransientError struct{ Err error }

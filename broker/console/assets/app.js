@@ -286,7 +286,7 @@ function showClips(c, r, sess) {
       el("time", {}, fmtTime(cl.at)),
       el("span", { class: "what" }, before ? "Heard in the room (before the call was live):" : "Heard in the room:"),
       el("audio", { controls: "", preload: "none", src: `/console/api/robots/${encodeURIComponent(r.device)}/clips/${cl.id}` }),
-      el("span", { class: "transcript" }, cl.text || "(no words recognized)"));
+      el("span", { class: "transcript" }, cl.text || cl.note || "(no words recognized)"));
     c.p.timeline.append(li);
     li.scrollIntoView({ block: "nearest" });
     ding();
