@@ -27,7 +27,7 @@ const talk = "so then we drove along the coast road for an hour or so, and the c
 	"boot under all the shopping, and nobody could find the pegs, and we laughed about it all " +
 	"evening while the kettle boiled on the little stove"
 
-// TestHubPeakRSSInLongNoisySpeech: the hub stays under 40 MB peak RSS with its spotter's model
+// TestHubPeakRSSInLongNoisySpeech: the hub stays under 45 MB peak RSS with its spotter's model
 // loaded on the hardest audio it hears, long talk in steady noise at 10 dB, where every
 // stretch is heard twice (the second time with the noise taken out) — and none of it leaves
 // the robot. The hub is built and run as its own process, as it runs on the robot; it logs
@@ -42,7 +42,11 @@ func TestHubPeakRSSInLongNoisySpeech(t *testing.T) {
 	if raceDetector {
 		t.Skip("the race detector multiplies memory use: peak RSS is measured in a normal build")
 	}
-	const limitKB = 40 * 1000
+	// 40 MB until the live call linked pion (WebRTC) into the hub: the same run went from
+	// 36.9 to 41.4 MB with no call made — idle, +4.2 MB of the binary's own pages (RssFile)
+	// and +1.9 MB anonymous. Keeping pion out of the listening process would take a second
+	// binary for the call.
+	const limitKB = 45 * 1000
 	dir, mic := t.TempDir(), t.TempDir()
 	clip := spokenTalk(t)
 	if d := float64(len(clip)) / speech.SampleRate; d < 20 {
