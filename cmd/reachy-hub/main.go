@@ -388,7 +388,14 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 		go func() { defer wg.Done(); l.Run(lctx) }()
 		go func() { defer wg.Done(); saveOnChange(lctx, progress, save, log) }()
 	}
-	if err := h.Run(ctx); err != nil {
+	hubCtx := ctx
+	if l != nil {
+		// SIGTERM ends the folder microphone (io.EOF), not the loop: the utterance being
+		// spotted finishes before run closes the spotter (a spot cut off by its context
+		// would still be running in C when the decoder is freed).
+		h.Source, hubCtx = micUntil{src: h.Source, done: ctx}, context.WithoutCancel(ctx)
+	}
+	if err := h.Run(hubCtx); err != nil {
 		return err
 	}
 	mu.Lock()
@@ -407,6 +414,20 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 	sounds.mu.Unlock()
 	fmt.Fprintf(stdout, "wrote %s to %s\n", strings.Join(written, ", "), out)
 	return nil
+}
+
+// micUntil is a microphone that ends when done does, whatever context its reader passes.
+type micUntil struct {
+	src  robot.Source
+	done context.Context
+}
+
+func (m micUntil) Read(ctx context.Context) ([]float32, error) {
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(m.done, cancel)
+	defer stop()
+	return m.src.Read(rctx)
 }
 
 // waitLinked returns once the robot link is up and the broker's first messages (a live
