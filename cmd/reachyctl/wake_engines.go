@@ -170,8 +170,10 @@ func verdictsOf(ctx context.Context, o wake.Options, jobs int, dir string, clips
 func cachedVerdicts(ctx context.Context, o wake.Options, e engineEval) ([]wake.Verdict, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s %v %v %s", o.Engine, o.Sensitivity, o.Phrases, e.opts.ModelDir)
-	for _, p := range slices.Sorted(maps.Keys(o.Heads)) {
-		h.Write(o.Heads[p].Encode())
+	if o.Engine != wake.EngineSphinx {
+		for _, p := range slices.Sorted(maps.Keys(o.Heads)) {
+			h.Write(o.Heads[p].Encode())
+		}
 	}
 	for _, c := range e.clips {
 		fmt.Fprintln(h, c.File)
