@@ -25,12 +25,14 @@ const (
 	MelModel       = "melspectrogram.onnx"
 	EmbeddingModel = "embedding_model.onnx"
 
-	melBands       = 32
-	embeddingDims  = 96
-	embeddingMels  = 76  // mel frames one embedding looks at (0.775 s)
-	embeddingStep  = 8   // mel frames between embeddings (80 ms)
-	melHop         = 160 // samples per mel frame
-	embeddingBatch = 32  // windows per run of the embedding model: bounds its memory
+	melBands      = 32
+	embeddingDims = 96
+	embeddingMels = 76  // mel frames one embedding looks at (0.775 s)
+	embeddingStep = 8   // mel frames between embeddings (80 ms)
+	melHop        = 160 // samples per mel frame
+	// embeddingBatch is how many windows one run of the embedding model takes: its
+	// activations grow with it (32 at once took the hub to 152 MB peak RSS), its cost hardly.
+	embeddingBatch = 2
 )
 
 // ErrRuntime means the neural engine's runtime directory is missing or incomplete: a
@@ -123,6 +125,7 @@ func NewFeatures(dir string) (*Features, error) {
 		func() error { return opts.SetIntraOpNumThreads(1) },
 		func() error { return opts.SetInterOpNumThreads(1) },
 		func() error { return opts.SetCpuMemArena(false) }, // the arena keeps peak memory: the hub's RSS budget
+		func() error { return opts.SetMemPattern(false) },
 	} {
 		if err := set(); err != nil {
 			return nil, fmt.Errorf("%w: session options: %v", ErrRuntime, err)
