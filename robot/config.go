@@ -30,9 +30,17 @@ type Config struct {
 	OutputDev   string   `yaml:"output_device"`
 	Speak       string   `yaml:"speak"` // daemon (default) or portaudio
 	WakePhrases []string `yaml:"wake_phrases"`
-	// The on-robot wake-phrase spotter (robot/wake): pocketsphinx (default) or off (every
-	// utterance goes up and only the broker checks the phrase).
-	WakeSpotter        string            `yaml:"wake_spotter"`
+	// The on-robot wake-phrase spotter (robot/wake): pocketsphinx (default), neural
+	// (openWakeWord's feature models and the project's head, through ONNX Runtime), either
+	// or both (the two engines: either hears it, or both must), or off (every utterance
+	// goes up and only the broker checks the phrase).
+	WakeSpotter string `yaml:"wake_spotter"`
+	// WakeRuntimeDir holds the neural engine's ONNX Runtime and feature models
+	// (deploy/scripts/wake-neural.sh); default /usr/local/lib/reachy-wake, then the script's cache.
+	WakeRuntimeDir string `yaml:"wake_runtime_dir"`
+	// WakeHeads are head files (reachyctl wake train) by phrase, for phrases the build has
+	// no committed head for.
+	WakeHeads          map[string]string `yaml:"wake_heads"`
 	WakeSensitivity    float64           `yaml:"wake_sensitivity"`    // 0..1; 0 = the tuned default
 	WakeModelDir       string            `yaml:"wake_model_dir"`      // default: Debian's pocketsphinx-en-us
 	WakePronunciations map[string]string `yaml:"wake_pronunciations"` // word -> ARPAbet, for words the dictionary lacks
@@ -135,8 +143,10 @@ func (c *Config) Validate(where string) error {
 	if c.Speak != "daemon" && c.Speak != "portaudio" {
 		return fmt.Errorf("%s: speak must be daemon or portaudio", where)
 	}
-	if c.WakeSpotter != "pocketsphinx" && c.WakeSpotter != "off" {
-		return fmt.Errorf("%s: wake_spotter must be pocketsphinx or off", where)
+	switch c.WakeSpotter {
+	case "pocketsphinx", "neural", "either", "both", "off":
+	default:
+		return fmt.Errorf("%s: wake_spotter must be pocketsphinx, neural, either, both or off", where)
 	}
 	if c.WakeSensitivity < 0 || c.WakeSensitivity > 1 {
 		return fmt.Errorf("%s: wake_sensitivity must be between 0 and 1 (0 = the tuned default)", where)

@@ -2,6 +2,7 @@ package robot
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"time"
@@ -143,15 +144,40 @@ func (h *Hub) WakeStats() WakeStats {
 }
 
 // NewWakeGuard builds the configured spotter, or nil when wake_spotter is off. A missing
-// model or a phrase the dictionary cannot spell is an error that says how to fix it.
+// model, a missing neural runtime or a phrase the dictionary cannot spell is an error that
+// says how to fix it.
 func NewWakeGuard(c *Config, log *slog.Logger) (*wake.Guard, error) {
 	if c.WakeSpotter == "off" {
 		return nil, nil
 	}
-	s, err := wake.NewSphinx(wake.Options{Phrases: c.WakePhrases, Sensitivity: c.WakeSensitivity,
-		ModelDir: c.WakeModelDir, Pronunciations: c.WakePronunciations})
+	o, err := c.WakeOptions()
+	if err != nil {
+		return nil, err
+	}
+	s, err := wake.New(o)
 	if err != nil {
 		return nil, err
 	}
 	return wake.NewGuard(s, log), nil
+}
+
+// WakeOptions are the spotter's options from the config (wake_spotter, wake_phrases,
+// wake_sensitivity, wake_model_dir, wake_pronunciations, wake_runtime_dir, wake_heads).
+func (c *Config) WakeOptions() (wake.Options, error) {
+	o := wake.Options{Phrases: c.WakePhrases, Sensitivity: c.WakeSensitivity, ModelDir: c.WakeModelDir,
+		Pronunciations: c.WakePronunciations, Engine: c.WakeSpotter, RuntimeDir: c.WakeRuntimeDir}
+	if o.Engine == "pocketsphinx" || o.Engine == "off" {
+		o.Engine = wake.EngineSphinx
+	}
+	for phrase, path := range c.WakeHeads {
+		h, err := wake.LoadHead(path)
+		if err != nil {
+			return o, fmt.Errorf("wake_heads[%q]: %w", phrase, err)
+		}
+		if o.Heads == nil {
+			o.Heads = map[string]*wake.Head{}
+		}
+		o.Heads[strings.ToLower(strings.TrimSpace(phrase))] = h
+	}
+	return o, nil
 }

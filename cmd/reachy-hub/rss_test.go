@@ -32,7 +32,27 @@ const talk = "so then we drove along the coast road for an hour or so, and the c
 // stretch is heard twice (the second time with the noise taken out) — and none of it leaves
 // the robot. The hub is built and run as its own process, as it runs on the robot; it logs
 // its peak RSS when the sim ends.
+//
+// 40 MB until the live call linked pion (WebRTC) into the hub: the same run went from 36.9 to
+// 41.4 MB with no call made — idle, +4.2 MB of the binary's own pages (RssFile) and +1.9 MB
+// anonymous. Keeping pion out of the listening process would take a second binary for the call.
 func TestHubPeakRSSInLongNoisySpeech(t *testing.T) {
+	peakRSSOnNoisyTalk(t, "", true, 45*1000)
+}
+
+// TestHubPeakRSSWithTheNeuralEngine: the same with the neural engine (wake_spotter: neural),
+// ONNX Runtime's own memory counted. It does NOT meet the 40 MB budget: measured 86 MB (152 MB
+// before the embedding model ran two windows at a time instead of 32), one of the reasons
+// PocketSphinx stays the default (docs/security.md). The test holds the line at 100 MB so that
+// it cannot grow unnoticed. Needs the runtime (deploy/scripts/wake-neural.sh, run by make test).
+func TestHubPeakRSSWithTheNeuralEngine(t *testing.T) {
+	peakRSSOnNoisyTalk(t, "wake_spotter: neural\n", false, 100*1000)
+}
+
+// peakRSSOnNoisyTalk runs the hub (with extra config lines, if any) on two tellings of long
+// talk in steady noise and checks its peak RSS; secondListens asks that PocketSphinx heard
+// stretches twice (its worst case); limitKB is the peak allowed.
+func peakRSSOnNoisyTalk(t *testing.T, config string, secondListens bool, limitKB int) {
 	if testing.Short() {
 		t.Skip("builds the hub and decodes 45 s of audio twice")
 	}
@@ -42,11 +62,6 @@ func TestHubPeakRSSInLongNoisySpeech(t *testing.T) {
 	if raceDetector {
 		t.Skip("the race detector multiplies memory use: peak RSS is measured in a normal build")
 	}
-	// 40 MB until the live call linked pion (WebRTC) into the hub: the same run went from
-	// 36.9 to 41.4 MB with no call made — idle, +4.2 MB of the binary's own pages (RssFile)
-	// and +1.9 MB anonymous. Keeping pion out of the listening process would take a second
-	// binary for the call.
-	const limitKB = 45 * 1000
 	dir, mic := t.TempDir(), t.TempDir()
 	clip := spokenTalk(t)
 	if d := float64(len(clip)) / speech.SampleRate; d < 20 {
@@ -78,8 +93,15 @@ func TestHubPeakRSSInLongNoisySpeech(t *testing.T) {
 	if err := os.WriteFile(tokenFile, []byte("rbk_x\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.CommandContext(ctx, hub, "--sim", "--broker", srv.URL, "--token-file", tokenFile,
-		"--out", filepath.Join(dir, "out"), mic)
+	args := []string{"--sim", "--broker", srv.URL, "--token-file", tokenFile, "--out", filepath.Join(dir, "out")}
+	if config != "" {
+		cfgFile := filepath.Join(dir, "hub.yaml")
+		if err := os.WriteFile(cfgFile, []byte("broker_url: "+srv.URL+"\ntoken_file: "+tokenFile+"\n"+config), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, "--config", cfgFile)
+	}
+	cmd := exec.CommandContext(ctx, hub, append(args, mic)...)
 	// The hub as it runs on the robot: its own memory limit, whatever this shell sets.
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "GOMEMLIMIT=") && !strings.HasPrefix(kv, "GOGC=") {
@@ -100,7 +122,7 @@ func TestHubPeakRSSInLongNoisySpeech(t *testing.T) {
 	if peak <= 0 {
 		t.Fatalf("the hub could not read its peak RSS:\n%s", out)
 	}
-	if heard == 0 || second == 0 {
+	if heard == 0 || (secondListens && second == 0) {
 		t.Fatalf("the hub heard %d stretches of the talk, %d of them a second time: the test wants the spotter's worst case, every stretch heard twice\n%s", heard, second, out)
 	}
 	cb.mu.Lock()

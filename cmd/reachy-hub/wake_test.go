@@ -74,8 +74,9 @@ func TestPrivacyNothingLeavesUntilAddressed(t *testing.T) {
 	}
 }
 
-// TestHubRefusesToStartWithoutItsSpotter: a missing model or an unspellable phrase stops the
-// hub before it listens, saying which and how to fix it.
+// TestHubRefusesToStartWithoutItsSpotter: a missing model, a neural engine without its
+// runtime, or an unspellable phrase stops the hub before it listens, saying which and how to
+// fix it.
 func TestHubRefusesToStartWithoutItsSpotter(t *testing.T) {
 	dir := t.TempDir()
 	tokenFile := filepath.Join(dir, "token")
@@ -83,6 +84,9 @@ func TestHubRefusesToStartWithoutItsSpotter(t *testing.T) {
 	for _, c := range []struct{ yaml, want string }{
 		{"wake_model_dir: " + filepath.Join(dir, "nowhere") + "\n", "apt-get install pocketsphinx-en-us"},
 		{"wake_phrases: [hey zorblax]\n", `"zorblax"`},
+		// The neural engine without ONNX Runtime and its feature models installed.
+		{"wake_spotter: neural\nwake_runtime_dir: " + filepath.Join(dir, "nowhere") + "\n", "deploy/scripts/wake-neural.sh"},
+		{"wake_spotter: either\nwake_runtime_dir: " + filepath.Join(dir, "nowhere") + "\n", "ONNX Runtime 1.24.1"},
 	} {
 		cfgFile := filepath.Join(dir, "hub.yaml")
 		os.WriteFile(cfgFile, []byte("broker_url: http://127.0.0.1:1\ntoken_file: "+tokenFile+"\n"+c.yaml), 0o600)

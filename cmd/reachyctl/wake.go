@@ -17,14 +17,31 @@ import (
 	"github.com/reachy-broker/reachy-broker/speech"
 )
 
-// runWake: the on-robot wake-phrase spotter, measured and tried by hand.
+// wakeUsage is what reachyctl wake --help prints.
+const wakeUsage = `usage: reachyctl wake COMMAND [flags] ARG   (flags may come before or after ARG)
+  gen DIR          generate an evaluation set (--synth espeak-ng|flite|festival, --small, --sentences FILE)
+  eval DIR         measure the spotter on a set, generating it first if DIR has none
+                   (--engine sphinx|neural|both; the neural head is trained without DIR's synthesizer)
+  test FILE.wav    say where the phrase was heard in a recording, or the best score on a miss
+  train            train the neural engine's head for a phrase (--phrase, --synths, --seed, --out)
+run reachyctl wake COMMAND --help for its flags`
+
+// runWake: the on-robot wake-phrase spotter, measured, trained and tried by hand.
 func runWake(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return fmt.Errorf("%w: wake gen|eval|test", errUsage)
+		return fmt.Errorf("%w: wake gen|eval|test|train", errUsage)
 	}
-	fs := flag.NewFlagSet("wake "+args[0], flag.ContinueOnError)
+	switch args[0] {
+	case "-h", "--help", "-help", "help":
+		fmt.Fprintln(stdout, wakeUsage)
+		return nil
+	case "gen", "eval", "test", "train":
+	default:
+		return fmt.Errorf("%w: wake %q: gen, eval, test or train", errUsage, args[0])
+	}
+	fs := flag.NewFlagSet("reachyctl wake "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	configPath := fs.String("config", "", "hub config (its wake_phrases, wake_sensitivity, wake_model_dir, wake_pronunciations)")
+	configPath := fs.String("config", "", "hub config (its wake_phrases, wake_sensitivity, wake_model_dir, wake_pronunciations, wake_spotter, wake_runtime_dir)")
 	sens := fs.Float64("sensitivity", 0, "0..1 (overrides the config; 0 = the tuned default)")
 	sweep := fs.String("sweep", "", "eval: comma-separated sensitivities to compare (a decoding pass each), e.g. 0.3,0.4,0.5")
 	plps := fs.String("plp", "", "eval: comma-separated phone-loop exponents N (1e-N) to measure instead of the tuned one, one decoding pass each")
@@ -34,18 +51,40 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 	voices := fs.String("voices", "", "eval: only these voices of the set, by index (e.g. 0-3 or 4,5,6,7), to tune on some and report on others")
 	small := fs.Bool("small", false, "gen: the small subset the tests use")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "eval: spotters run at once, one core each (the report is the same for any number)")
-	synth := fs.String("synth", "espeak-ng", "gen: whose voices say the set: espeak-ng (8 voices) or flite (4 voices, another synthesizer; nothing was tuned on them)")
-	sentences := fs.String("sentences", "", "gen: outside sentences (one per line, or a router corpus .tsv) to add as commands after the phrase and as overheard negatives")
-	if err := fs.Parse(args[1:]); err != nil {
+	synth := fs.String("synth", "espeak-ng", "gen: whose voices say the set: espeak-ng (8 voices), flite (4) or festival (3)")
+	sentences := fs.String("sentences", "", "gen, train: outside sentences (one per line, or a router corpus .tsv): gen adds some as commands after the phrase and as overheard negatives, train the others as negatives")
+	noises := fs.String("noises", "", "gen: noises to mix in (pink,brown,babble,tv; default all)")
+	snrs := fs.String("snrs", "", "gen: signal-to-noise ratios in dB (default 20,10,5)")
+	outside := fs.Int("outside", 0, "gen: how many outside sentences to take (default 64)")
+	engine := fs.String("engine", "", "eval: sphinx, neural or both (both engines, and the two combined: either hears it, both must); test: sphinx, neural, either or both; default: the config's wake_spotter")
+	runtimeDir := fs.String("runtime-dir", "", "the neural engine's ONNX Runtime and feature models (deploy/scripts/wake-neural.sh prints it; default: the config's wake_runtime_dir, then the usual places)")
+	headPath := fs.String("head", "", "eval, test: the neural head to use; eval default: one trained without the set's synthesizer (held out), test default: the committed one")
+	phrase := fs.String("phrase", "hey reachy", "train: the phrase")
+	synths := fs.String("synths", strings.Join(wake.Synthesizers(), ","), "train: the synthesizers that say the training set")
+	seed := fs.Int64("seed", 1, "train: the seed of everything random in the training set")
+	out := fs.String("out", "", "train: where to write the head (default: hey_reachy.json in the current directory)")
+	cacheDir := fs.String("cache", "", "train, eval: where training examples and held-out heads are kept (default ~/.cache/reachy-broker/wake-train-2)")
+	copies := fs.Int("copies", 4, "train: noisy or reverberant copies of each positive")
+	limit := fs.Int("limit", 0, "train: only the first N voices of each synthesizer (0: all)")
+	l2 := fs.Float64("l2", 0, "train: weight decay of the head (0: the tuned default)")
+	posArgs, err := parseInterspersed(fs, args[1:])
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
-		return fmt.Errorf("%w: wake %s needs one DIR or FILE", errUsage, args[0])
+	if args[0] == "train" {
+		if len(posArgs) != 0 {
+			return fmt.Errorf("%w: wake train takes no positional argument (got %q): use --out FILE", errUsage, posArgs)
+		}
+		return runWakeTrain(trainFlags{phrase: *phrase, synths: *synths, seed: *seed, out: *out, cache: *cacheDir,
+			sentences: *sentences, copies: *copies, limit: *limit, runtimeDir: *runtimeDir, l2: *l2}, stdout, stderr)
 	}
-	if *synth != "espeak-ng" && *synth != "flite" {
-		return fmt.Errorf("%w: --synth %q: espeak-ng or flite", errUsage, *synth)
+	if len(posArgs) != 1 {
+		return fmt.Errorf("%w: wake %s needs one DIR or FILE (flags may come before or after it)", errUsage, args[0])
 	}
-	target := fs.Arg(0)
+	if *synth != wake.SynthEspeak && *synth != wake.SynthFlite && *synth != wake.SynthFestival {
+		return fmt.Errorf("%w: --synth %q: espeak-ng, flite or festival", errUsage, *synth)
+	}
+	target := posArgs[0]
 	cfg := &robot.Config{}
 	if *configPath != "" {
 		var err error
@@ -55,11 +94,20 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	cfg.Defaults()
+	base, err := cfg.WakeOptions()
+	if err != nil {
+		return err
+	}
+	if *runtimeDir != "" {
+		base.RuntimeDir = *runtimeDir
+	}
 	opts := func(s float64) wake.Options {
 		if s == 0 {
 			s = cfg.WakeSensitivity
 		}
-		return wake.Options{Phrases: cfg.WakePhrases, Sensitivity: s, ModelDir: cfg.WakeModelDir, Pronunciations: cfg.WakePronunciations}
+		o := base
+		o.Sensitivity = s
+		return o
 	}
 	ctx := context.Background()
 	fullSet := func() (wake.EvalSet, error) {
@@ -67,15 +115,29 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 		if *small {
 			set = wake.SmallEvalSet()
 		}
-		if *synth == "flite" {
-			set.Voices = wake.FliteVoices()[:min(len(set.Voices), len(wake.FliteVoices()))]
+		if *synth != wake.SynthEspeak {
+			all := wake.EvalVoices(*synth)
+			set.Voices = all[:min(len(set.Voices), len(all))]
+		}
+		if *noises != "" {
+			set.Noises = strings.Split(*noises, ",")
+		}
+		if *snrs != "" {
+			list, err := floats(*snrs)
+			if err != nil || len(list) == 0 {
+				return set, fmt.Errorf("%w: --snrs %q: decibels such as 10,5", errUsage, *snrs)
+			}
+			set.SNRs = nil
+			for _, v := range list {
+				set.SNRs = append(set.SNRs, int(v))
+			}
 		}
 		if *sentences != "" {
 			lines, err := wake.ReadSentences(*sentences)
 			if err != nil {
 				return set, err
 			}
-			set = set.WithSentences(lines)
+			set = set.WithSentencesN(lines, *outside)
 		}
 		return set, nil
 	}
@@ -108,6 +170,16 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 		}
 		if clips, err = voiceSubset(clips, *voices); err != nil {
 			return err
+		}
+		switch *engine {
+		case "":
+		case wake.EngineSphinx, wake.EngineNeural, "both":
+			o := opts(*sens)
+			o.Engine = wake.EngineSphinx
+			return evalEngines(ctx, engineEval{engine: *engine, opts: o, jobs: max(1, *jobs), dir: target, clips: clips, head: *headPath,
+				train: trainFlags{phrase: *phrase, seed: *seed, cache: *cacheDir, sentences: *sentences, copies: *copies, runtimeDir: *runtimeDir, l2: *l2}}, stdout, stderr)
+		default:
+			return fmt.Errorf("%w: --engine %q: sphinx, neural or both", errUsage, *engine)
 		}
 		one := *sens
 		if one == 0 {
@@ -166,7 +238,16 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", target, err)
 		}
-		sp, err := wake.NewSphinx(opts(*sens))
+		o := opts(*sens)
+		if *engine != "" {
+			o.Engine = *engine
+		}
+		if *headPath != "" {
+			if err := useHead(&o, *headPath); err != nil {
+				return err
+			}
+		}
+		sp, err := wake.New(o)
 		if err != nil {
 			return err
 		}
@@ -197,7 +278,7 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 					at(start), at(end), d.Phrase, at(start+d.Start), at(start+d.End), how, d.Score, d.Needed,
 					at(max(start, start+d.Start-speech.SampleRate*3/10)))
 			} else {
-				fmt.Fprintf(stdout, "%6.2fs-%6.2fs  speech: not addressed (stays on the robot)\n", at(start), at(end))
+				fmt.Fprintf(stdout, "%6.2fs-%6.2fs  speech: not addressed (stays on the robot); %s\n", at(start), at(end), missScore(d))
 			}
 			return ok
 		})
@@ -213,7 +294,28 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("%w: wake gen|eval|test", errUsage)
+	return fmt.Errorf("%w: wake gen|eval|test|train", errUsage)
+}
+
+// missScore says how close a miss came: the best score a spot reached and what it needed.
+func missScore(d wake.Detection) string {
+	if d.Phrase == "" {
+		return fmt.Sprintf("no spot reached the engine's floor (a spot needs %.2f)", d.Needed)
+	}
+	return fmt.Sprintf("best score %.2f at %.2fs (needs %.2f)", d.Score, d.StartTime().Seconds(), d.Needed)
+}
+
+// useHead puts the head file in o for its phrase.
+func useHead(o *wake.Options, path string) error {
+	h, err := wake.LoadHead(path)
+	if err != nil {
+		return err
+	}
+	if o.Heads == nil {
+		o.Heads = map[string]*wake.Head{}
+	}
+	o.Heads[h.Phrase] = h
+	return nil
 }
 
 // floats parses a comma-separated list of numbers.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -116,7 +117,7 @@ func TestWakeGenTakesOutsideSentences(t *testing.T) {
 
 // TestWakeGenSpeaksWithAnotherSynthesizer: `wake gen --synth flite` makes the set with
 // flite's voices instead of espeak-ng's, and names them so in the manifest; a synthesizer the
-// command does not know is a usage error that lists the two it does.
+// command does not know is a usage error that lists the three it does.
 func TestWakeGenSpeaksWithAnotherSynthesizer(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "set")
 	var out, errb bytes.Buffer
@@ -140,7 +141,65 @@ func TestWakeGenSpeaksWithAnotherSynthesizer(t *testing.T) {
 		t.Errorf("voices %v, want flite's only", voices)
 	}
 	errb.Reset()
-	if code := run([]string{"wake", "gen", "--small", "--synth", "festival", filepath.Join(t.TempDir(), "x")}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "espeak-ng or flite") {
-		t.Errorf("an unknown synthesizer: exit %d, %q; want a usage error naming the two", code, errb.String())
+	if code := run([]string{"wake", "gen", "--small", "--synth", "mbrola", filepath.Join(t.TempDir(), "x")}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "espeak-ng, flite or festival") {
+		t.Errorf("an unknown synthesizer: exit %d, %q; want a usage error naming the three", code, errb.String())
+	}
+}
+
+// TestWakeFlagsAfterTheFile: the documented `reachyctl wake test FILE.wav --sensitivity S`
+// reads the flag after the file (it used to answer "needs one DIR or FILE"), and the flag
+// takes effect: a sensitivity out of range given after the file is refused as such.
+func TestWakeFlagsAfterTheFile(t *testing.T) {
+	f := speechAfter(t, 1, "hey reechy, what time is it")
+	var out, errb bytes.Buffer
+	if code := run([]string{"wake", "test", f, "--sensitivity", "0.9"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "spotted at") {
+		t.Fatalf("wake test FILE --sensitivity 0.9: exit %d: %s %s", code, out.String(), errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"wake", "test", f, "--sensitivity", "1.5"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "wake sensitivity 1.5: must be between 0 and 1") {
+		t.Fatalf("wake test FILE --sensitivity 1.5 should be refused for its sensitivity: exit %d: %s %s", code, out.String(), errb.String())
+	}
+}
+
+// TestWakeHelpExitsZero: `reachyctl wake --help` lists the subcommands and exits 0, and so
+// does a subcommand's --help (it printed a usage error and exited 2).
+func TestWakeHelpExitsZero(t *testing.T) {
+	for _, args := range [][]string{{"wake", "--help"}, {"wake", "-h"}, {"wake", "test", "--help"}, {"wake", "train", "--help"}} {
+		var out, errb bytes.Buffer
+		code := run(args, &out, &errb)
+		if code != 0 {
+			t.Errorf("%v: exit %d: %s", args, code, errb.String())
+		}
+		if args[1] == "--help" && !strings.Contains(out.String(), "train") {
+			t.Errorf("%v does not list train: %s", args, out.String())
+		}
+		if len(args) == 3 && !strings.Contains(errb.String(), "-sensitivity") {
+			t.Errorf("%v does not list the flags: %s", args, errb.String())
+		}
+	}
+}
+
+// TestWakeMissSaysTheBestScore: a miss says how close it came (the best score a spot reached
+// and what it needed, or that none reached the engine's floor), not just "not addressed".
+func TestWakeMissSaysTheBestScore(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"wake", "test", speechAfter(t, 1, "the kettle is boiling, do you want some tea")}, &out, &errb)
+	if code != 1 {
+		t.Fatalf("exit %d: %s %s", code, out.String(), errb.String())
+	}
+	if !regexp.MustCompile(`not addressed .*(best score -?[0-9.]+ at [0-9.]+s \(needs -?[0-9.]+\)|no spot reached the engine's floor \(a spot needs -?[0-9.]+\))`).MatchString(out.String()) {
+		t.Fatalf("a miss without its score: %s", out.String())
+	}
+}
+
+// TestWakeNeuralWithoutRuntimeSaysHowToInstall: asking for the neural engine where its
+// runtime is not installed is an error naming the install script, not a crash.
+func TestWakeNeuralWithoutRuntimeSaysHowToInstall(t *testing.T) {
+	var out, errb bytes.Buffer
+	f := speechAfter(t, 1, "hey reechy, what time is it")
+	code := run([]string{"wake", "test", f, "--engine", "neural", "--runtime-dir", t.TempDir()}, &out, &errb)
+	if code != 1 || !strings.Contains(errb.String(), "deploy/scripts/wake-neural.sh") {
+		t.Fatalf("exit %d: %q", code, errb.String())
 	}
 }

@@ -36,6 +36,11 @@ declare -A want=(
   [pocketsphinx-en-us]=/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict
   [sox]=/usr/bin/sox
   [flite]=/usr/bin/flite
+  # The wake engines' training and evaluation sets: a third synthesizer and its English voices.
+  [festival]=/usr/bin/text2wave
+  [festvox-kallpc16k]=/usr/share/festival/voices/english/kal_diphone/festvox/kal_diphone.scm
+  [festvox-kdlpc16k]=/usr/share/festival/voices/english/ked_diphone/festvox/ked_diphone.scm
+  [festvox-us-slt-hts]=/usr/share/festival/voices/us/cmu_us_slt_arctic_hts/festvox/cmu_us_slt_arctic_hts.scm
   [qemu-user-static]=/usr/bin/qemu-aarch64-static
   # The live call's media (robot/call): gst-launch-1.0 runs the pipelines; -base has
   # audiotestsrc/opus/audiomixer, -good the RTP payloaders and rtpstreampay, -ugly x264enc

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -45,7 +46,7 @@ type EvalReport struct {
 	FalseAccepts    int                `json:"false_accepts"`
 	NegativeSeconds float64            `json:"negative_seconds"`
 	AudioSeconds    float64            `json:"audio_seconds"`
-	SpotSeconds     float64            `json:"spot_seconds"` // wall time inside the engines, added up
+	SpotSeconds     float64            `json:"spot_seconds"` // CPU time of the spotting threads, added up
 	Misses          []string           `json:"misses,omitempty"`
 	Accepts         []string           `json:"accepts,omitempty"`
 }
@@ -209,44 +210,86 @@ func Evaluate(ctx context.Context, s Spotter, dir string, clips []EvalClip) (Eva
 // goes to spotter i mod len(spotters)). Each utterance is decoded on its own (Sphinx resets
 // the engine's stream for every call), so the report is the same for any number of them.
 func EvaluateWith(ctx context.Context, spotters []Spotter, dir string, clips []EvalClip) (EvalReport, error) {
-	type verdict struct {
-		ok      bool
-		samples int
-		secs    float64
-		err     error
+	vs, err := Verdicts(ctx, spotters, dir, clips)
+	if err != nil {
+		return newReport(), err
 	}
-	got := make([]verdict, len(clips))
+	return Report(clips, vs), nil
+}
+
+// Verdict is what a spotter said of one clip and what it cost.
+type Verdict struct {
+	OK      bool
+	Score   float64 // the best score, heard or not
+	Samples int
+	// Secs is the CPU time of the spotting thread (wall time off Linux): one core's work,
+	// whatever else the machine is doing.
+	Secs float64
+}
+
+// Verdicts runs the clips through the spotters (as EvaluateWith) and returns each clip's.
+func Verdicts(ctx context.Context, spotters []Spotter, dir string, clips []EvalClip) ([]Verdict, error) {
+	got := make([]Verdict, len(clips))
+	errs := make([]error, len(clips))
 	var wg sync.WaitGroup
 	for w, s := range spotters {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// The engines run on the calling thread: its CPU time is the spotting's cost.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
 			for i := w; i < len(clips); i += len(spotters) {
 				x, err := readClip(dir, clips[i])
 				if err != nil {
-					got[i].err = err
+					errs[i] = err
 					return
 				}
-				start := time.Now()
-				_, ok, err := s.Spot(ctx, x)
-				got[i] = verdict{ok: ok, samples: len(x), secs: time.Since(start).Seconds()}
+				start, cpu := time.Now(), threadCPU()
+				d, ok, err := s.Spot(ctx, x)
+				secs := threadCPU() - cpu
+				if secs <= 0 {
+					secs = time.Since(start).Seconds()
+				}
+				got[i] = Verdict{OK: ok, Score: d.Score, Samples: len(x), Secs: secs}
 				if err != nil {
-					got[i].err = fmt.Errorf("%s: %w", clips[i].File, err)
+					errs[i] = fmt.Errorf("%s: %w", clips[i].File, err)
 					return
 				}
 			}
 		}()
 	}
 	wg.Wait()
+	for i := range clips {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+	}
+	return got, nil
+}
+
+// Report adds up the verdicts of the clips.
+func Report(clips []EvalClip, vs []Verdict) EvalReport {
 	r := newReport()
 	for i, c := range clips {
-		if got[i].err != nil {
-			return r, got[i].err
-		}
-		r.SpotSeconds += got[i].secs
-		r.add(c, got[i].ok, got[i].samples)
+		r.SpotSeconds += vs[i].Secs
+		r.add(c, vs[i].OK, vs[i].Samples)
 	}
-	return r, nil
+	return r
+}
+
+// CombineVerdicts is what running both engines on every clip would say: addressed when
+// either heard it (all false) or only when both did (all true); the cost is both engines'.
+func CombineVerdicts(a, b []Verdict, all bool) []Verdict {
+	out := make([]Verdict, len(a))
+	for i := range a {
+		ok := a[i].OK || b[i].OK
+		if all {
+			ok = a[i].OK && b[i].OK
+		}
+		out[i] = Verdict{OK: ok, Samples: a[i].Samples, Secs: a[i].Secs + b[i].Secs}
+	}
+	return out
 }
 
 // Print writes the report for a person.

@@ -97,7 +97,16 @@ const outsideSentences = 64
 // that the set is not tuned to the project's own phrasing: every fourth becomes a command
 // after the wake phrase (a positive), the others are overheard negatives.
 func (s EvalSet) WithSentences(sentences []string) EvalSet {
-	n := min(len(sentences), outsideSentences)
+	return s.WithSentencesN(sentences, outsideSentences)
+}
+
+// WithSentencesN is WithSentences taking n sentences (0: the usual 64); with n a divisor of
+// 64 they are some of the usual ones.
+func (s EvalSet) WithSentencesN(sentences []string, n int) EvalSet {
+	if n <= 0 {
+		n = outsideSentences
+	}
+	n = min(len(sentences), n)
 	s.Commands = append([]string(nil), s.Commands...)
 	for i := 0; i < n; i++ {
 		t := sentences[i*len(sentences)/n]
@@ -108,6 +117,30 @@ func (s EvalSet) WithSentences(sentences []string) EvalSet {
 		}
 	}
 	return s
+}
+
+// TrainSentences are the outside sentences the evaluation set never takes (WithSentences),
+// up to max of them, spread over the list: the training set's ordinary negatives.
+func TrainSentences(sentences []string, max int) []string {
+	taken := map[int]bool{}
+	n := min(len(sentences), outsideSentences)
+	for i := 0; i < n; i++ {
+		taken[i*len(sentences)/n] = true
+	}
+	var rest []string
+	for i, t := range sentences {
+		if !taken[i] {
+			rest = append(rest, t)
+		}
+	}
+	if len(rest) <= max {
+		return rest
+	}
+	out := make([]string, 0, max)
+	for i := 0; i < max; i++ {
+		out = append(out, rest[i*len(rest)/max])
+	}
+	return out
 }
 
 // ReadSentences reads one sentence per line, or the first column of a tab-separated file
@@ -234,12 +267,22 @@ const fliteWordsPerMinute = 165
 func synth(ctx context.Context, v Voice, text string) ([]float32, error) {
 	bin := "espeak-ng"
 	args := []string{"-v", v.Name, "-s", strconv.Itoa(v.Speed), "-p", strconv.Itoa(v.Pitch), "--stdout", text}
+	var stdin string
 	if name, ok := strings.CutPrefix(v.Name, "flite:"); ok {
 		bin = "flite"
 		args = []string{"-voice", name, "--setf", fmt.Sprintf("duration_stretch=%.2f", float64(fliteWordsPerMinute)/float64(max(1, v.Speed))),
 			"-t", text, "-o", "/dev/stdout"}
 	}
+	if name, ok := strings.CutPrefix(v.Name, "festival:"); ok {
+		// festival's text2wave reads the text on stdin and writes a WAV to stdout.
+		bin, stdin = "text2wave", text
+		args = []string{"-eval", "(voice_" + name + ")", "-eval", fmt.Sprintf("(Parameter.set 'Duration_Stretch %.2f)", float64(fliteWordsPerMinute)/float64(max(1, v.Speed))),
+			"-F", strconv.Itoa(SampleRate)}
+	}
 	cmd := exec.CommandContext(ctx, bin, args...)
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
+	}
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	out, err := cmd.Output()

@@ -151,7 +151,19 @@ func (r rule) decide(spots []spot, around loudness) (Detection, bool) {
 		}
 		return r.detection(s), true
 	}
-	return Detection{}, false
+	return r.bestMiss(spots), false
+}
+
+// bestMiss is the best-scoring spot the rule refused, for a person asking why (its Phrase
+// is empty when the engine reported none: nothing reached its floor, the threshold).
+func (r rule) bestMiss(spots []spot) Detection {
+	best := Detection{Needed: r.threshold}
+	for _, s := range spots {
+		if d := r.detection(s); best.Phrase == "" || d.Score > best.Score {
+			best = d
+		}
+	}
+	return best
 }
 
 func (r rule) detection(s spot) Detection {

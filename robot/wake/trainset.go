@@ -1,0 +1,309 @@
+package wake
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os/exec"
+	"slices"
+	"strconv"
+)
+
+// Synthesizers the training and evaluation sets are said by. Each is a different way of
+// making speech (formant rules, diphones and unit selection, HMM): the evaluation holds one
+// out of training and measures on it.
+const (
+	SynthEspeak   = "espeak-ng"
+	SynthFlite    = "flite"
+	SynthFestival = "festival"
+)
+
+// Synthesizers lists them in a fixed order.
+func Synthesizers() []string { return []string{SynthEspeak, SynthFlite, SynthFestival} }
+
+// FestivalVoices are Debian's English festival voices (festvox-kallpc16k, festvox-kdlpc16k,
+// festvox-us-slt-hts), at paces around the other sets'.
+func FestivalVoices() []Voice {
+	return []Voice{{"festival:kal_diphone", 160, 0}, {"festival:ked_diphone", 145, 0}, {"festival:cmu_us_slt_arctic_hts", 170, 0}}
+}
+
+// EvalVoices are the voices of a synthesizer's evaluation set.
+func EvalVoices(synth string) []Voice {
+	switch synth {
+	case SynthFlite:
+		return FliteVoices()
+	case SynthFestival:
+		return FestivalVoices()
+	}
+	return FullEvalSet().Voices
+}
+
+// TrainVoices are the voices a synthesizer says the training set with: every English
+// voice and variant the machine's synthesizers offer, each at three paces. None of them is
+// an evaluation voice of its synthesizer, and the evaluation that matters holds the whole
+// synthesizer out.
+func TrainVoices(synth string) []Voice {
+	var base []Voice
+	switch synth {
+	case SynthEspeak:
+		for i, v := range []string{"en-us+m1", "en-us+m4", "en-us+f1", "en-us+f4", "en-gb+m2", "en-gb+f5", "en-gb-x-gbclan",
+			"en-gb-x-gbcwmd", "en-us-nyc", "en-029+m6", "en-gb-scotland+f3", "en-gb-x-rp+klatt2", "en-us+klatt4", "en-gb+m7"} {
+			base = append(base, Voice{v, 160, 30 + (i*17)%50})
+		}
+	case SynthFlite:
+		for _, v := range []string{"kal", "awb_time", "kal16", "awb", "rms", "slt"} {
+			base = append(base, Voice{"flite:" + v, 160, 0})
+		}
+	case SynthFestival:
+		for _, v := range FestivalVoices() {
+			base = append(base, Voice{v.Name, 160, 0})
+		}
+	}
+	var out []Voice
+	for _, v := range base {
+		for _, speed := range []int{130, 165, 200} {
+			out = append(out, Voice{v.Name, speed, v.Pitch})
+		}
+	}
+	return out
+}
+
+// phraseSpelling is how a synthesizer is told to say the phrase: espeak-ng reads "reachy"
+// as "reeky", so it is spelled the way the dictionary sounds it.
+func phraseSpelling(synth, phrase string) string {
+	if synth == SynthEspeak && phrase == "hey reachy" {
+		return "hey reechy"
+	}
+	return phrase
+}
+
+// Negative sentences of the training set: none is a sentence of the evaluation set.
+var (
+	trainHousehold = []string{"could you close the window in the bedroom", "the bus was late again this morning",
+		"I left my keys on the kitchen table", "what should we cook for dinner tomorrow", "the neighbours are having a party",
+		"remember to call grandma on sunday", "it is going to rain all weekend", "the washing machine is making a strange noise",
+		"she scored two goals in the second half", "let me know when the pasta is ready", "the cat knocked over the vase",
+		"we need more milk and some bread", "turn the music down a little, I'm on the phone", "are you coming to the concert on friday",
+		"the printer is out of paper again", "I can't find the charger anywhere", "the garden looks lovely after the rain",
+		"his flight lands at half past nine", "put the kettle on, would you", "the children are still doing their homework"}
+	trainNearMiss = []string{"hey richie, are you there", "hey reggie, come and look at this", "hey peachy keen", "hey teacher, I have a question",
+		"he reached the top of the hill", "hey ready or not", "they really did it", "hey beach day today", "hey archie, sit down",
+		"hey rachel, where are you", "that is a bit preachy", "hey rich, how are you", "each evening we walk the dog", "hey, each of you take one",
+		"hey there, ricky", "really cheap tickets", "hey, read me a story", "hey siri, what's the weather", "okay google, set an alarm", "alexa, play music"}
+)
+
+// TrainClip is one clip of the training set: its audio and, for a positive, where the
+// phrase starts and ends in it.
+type TrainClip struct {
+	Samples             []float32
+	Positive            bool
+	PhraseStart, Phrase int // samples; Phrase is where it ends
+	Synth, Voice, What  string
+}
+
+// TrainSet says what reachyctl wake train generates: positives (the phrase alone after a
+// lead of silence or noise) said by every voice of the synthesizers at three paces, clean,
+// in noise, and in a reverberant room (sox reverb), and negatives (ordinary speech, near
+// misses, noise alone). Everything random comes from Seed: the same seed and tools give the
+// same clips.
+type TrainSet struct {
+	Phrase    string
+	Synths    []string
+	Seed      uint64
+	Sentences []string // more ordinary negatives (sentences the evaluation set does not use)
+	// Copies is how many noisy or reverberant copies each clean positive gets.
+	Copies int
+	// Limit keeps only the first voices of each synthesizer, each saying two negatives (the
+	// tests' tiny set); 0 keeps all.
+	Limit int
+}
+
+// Generate synthesizes the set, one synthesizer after the other; emit gets each clip as it
+// is made. What one synthesizer says depends only on the seed, the phrase and the
+// sentences, never on which other synthesizers are in the set, so a synthesizer's part can
+// be cached and reused when another is held out.
+func (t TrainSet) Generate(ctx context.Context, emit func(TrainClip) error) error {
+	for _, syn := range t.Synths {
+		if err := t.GenerateSynth(ctx, syn, emit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// GenerateSynth synthesizes one synthesizer's part of the set, clips of noise alone included.
+func (t TrainSet) GenerateSynth(ctx context.Context, syn string, emit func(TrainClip) error) error {
+	var salt uint64
+	for _, c := range syn {
+		salt = salt*131 + uint64(c)
+	}
+	rng := rand.New(rand.NewPCG(t.Seed, salt))
+	noises := map[string][]float32{}
+	for _, kind := range []string{"white", "pink", "brown"} {
+		x, err := soxNoise(ctx, kind, 20)
+		if err != nil {
+			return err
+		}
+		noises[kind] = x
+	}
+	// Babble: three talkers over each other, each saying four sentences in a row.
+	var babble []float32
+	vs := TrainVoices(SynthEspeak)
+	for talker := 0; talker < 3; talker++ {
+		var talk []float32
+		for k := 0; k < 4; k++ {
+			x, err := synth(ctx, vs[(talker*13+k*5)%len(vs)], trainHousehold[(talker*4+k)%len(trainHousehold)])
+			if err != nil {
+				return err
+			}
+			talk = append(talk, x...)
+		}
+		babble = addInto(babble, talk, talker*SampleRate/3)
+	}
+	noises["babble"] = babble
+	kinds := []string{"white", "pink", "brown", "babble"}
+	var negText []string
+	negText = append(negText, trainHousehold...)
+	negText = append(negText, trainNearMiss...)
+	negText = append(negText, t.Sentences...)
+	{
+		voices := TrainVoices(syn)
+		if t.Limit > 0 {
+			voices = voices[:min(t.Limit, len(voices))]
+		}
+		for vi, v := range voices {
+			clean, err := synth(ctx, v, phraseSpelling(syn, t.Phrase))
+			if err != nil {
+				return err
+			}
+			on, off := activeSpan(clean)
+			for c := 0; c <= t.Copies; c++ {
+				lead := SampleRate/5 + rng.IntN(SampleRate*4/5)
+				x := append(make([]float32, lead), clean...)
+				x = append(x, make([]float32, SampleRate/2)...)
+				what := "clean"
+				if c > 0 {
+					if rng.IntN(3) == 0 {
+						if x, err = soxReverb(ctx, x, 30+rng.IntN(60)); err != nil {
+							return err
+						}
+						what = "reverb"
+					}
+					k := kinds[rng.IntN(len(kinds))]
+					snr := []float64{20, 15, 10, 5, 0}[rng.IntN(5)]
+					x = mix(x, noises[k], snr, rng.IntN(len(noises[k])))
+					what += fmt.Sprintf("+%s%.0f", k, snr)
+				}
+				if err := emit(TrainClip{Samples: x, Positive: true, PhraseStart: lead + on, Phrase: lead + off, Synth: syn, Voice: v.Name, What: what}); err != nil {
+					return err
+				}
+			}
+			// Each voice says a few negatives; every sentence is said by some voice.
+			per := (len(negText) + len(voices) - 1) / len(voices)
+			if t.Limit > 0 {
+				per = min(per, 2) // the tests' tiny set
+			}
+			for k := 0; k < per; k++ {
+				s := negText[(vi*per+k)%len(negText)]
+				x, err := synth(ctx, v, s)
+				if err != nil {
+					return err
+				}
+				x = append(make([]float32, SampleRate/4), x...)
+				what := "clean"
+				if rng.IntN(2) == 0 {
+					n := kinds[rng.IntN(len(kinds))]
+					snr := []float64{20, 10, 5}[rng.IntN(3)]
+					x = mix(x, noises[n], snr, rng.IntN(len(noises[n])))
+					what = fmt.Sprintf("%s%.0f", n, snr)
+				}
+				if err := emit(TrainClip{Samples: x, Synth: syn, Voice: v.Name, What: "speech " + what + ": " + s}); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	// Noise alone, in every synthesizer's part.
+	for i := 0; i < 8; i++ {
+		k := kinds[i%len(kinds)]
+		n := noises[k]
+		off := rng.IntN(len(n) - 3*SampleRate)
+		x := slices.Clone(n[off : off+3*SampleRate])
+		g := float32(0.05 + 0.3*rng.Float64())
+		for j := range x {
+			x[j] *= g
+		}
+		if err := emit(TrainClip{Samples: x, Synth: syn, What: "noise " + k}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// activeSpan is where a clean clip's speech starts and ends (above -40 dB of its peak).
+func activeSpan(x []float32) (start, end int) {
+	peak := float32(0)
+	for _, v := range x {
+		peak = max(peak, float32(math.Abs(float64(v))))
+	}
+	floor := peak / 100
+	start, end = 0, len(x)
+	for start < len(x) && float32(math.Abs(float64(x[start]))) < floor {
+		start++
+	}
+	for end > start && float32(math.Abs(float64(x[end-1]))) < floor {
+		end--
+	}
+	return start, end
+}
+
+// addInto adds x into acc at offset, growing acc.
+func addInto(acc, x []float32, offset int) []float32 {
+	for len(acc) < offset+len(x) {
+		acc = append(acc, 0)
+	}
+	for i, v := range x {
+		acc[offset+i] += v
+	}
+	return acc
+}
+
+// soxNoise makes seconds of white, pink or brown noise (sox's generator is seeded the same
+// way every run: the same samples each time).
+func soxNoise(ctx context.Context, kind string, seconds int) ([]float32, error) {
+	return soxRaw(ctx, nil, "-n", "-R", "-r", strconv.Itoa(SampleRate), "-b", "16", "-e", "signed-integer", "-c", "1", "-t", "raw", "-",
+		"synth", strconv.Itoa(seconds), kind+"noise")
+}
+
+// soxReverb puts x in a room with reverberance percent (sox reverb).
+func soxReverb(ctx context.Context, x []float32, reverberance int) ([]float32, error) {
+	in := make([]byte, 2*len(x))
+	for i, v := range x {
+		binary.LittleEndian.PutUint16(in[2*i:], uint16(int16(max(-1, min(1, v))*32767)))
+	}
+	raw := []string{"-r", strconv.Itoa(SampleRate), "-b", "16", "-e", "signed-integer", "-c", "1", "-t", "raw"}
+	args := append(append([]string{"-R"}, raw...), "-")
+	args = append(append(args, raw...), "-", "gain", "-3", "reverb", strconv.Itoa(reverberance), "50", "60")
+	return soxRaw(ctx, in, args...)
+}
+
+func soxRaw(ctx context.Context, stdin []byte, args ...string) ([]float32, error) {
+	cmd := exec.CommandContext(ctx, "sox", args...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("sox %v: %v: %s (install sox: deploy/scripts/deps.sh)", args, err, errb.String())
+	}
+	x := make([]float32, len(out)/2)
+	for i := range x {
+		x[i] = float32(int16(binary.LittleEndian.Uint16(out[2*i:]))) / 32768
+	}
+	return x, nil
+}
