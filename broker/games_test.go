@@ -79,7 +79,7 @@ func TestGamesNeedThePlayScopeAndAuditNoAnswer(t *testing.T) {
 		}
 		seen = append(seen, r.Intent+":"+r.Args["game"]+":"+r.Args["reason"]+":"+r.Outcome)
 	}
-	want := "play.rps:::pending play.rps:::ok play.answer:rps::ok play.answer:rps::ok play.end:rps:stopped:ok play.stop:rps::ok"
+	want := "play.rps:::ok play.answer:rps::ok play.answer:rps::ok play.end:rps:stopped:ok play.stop:rps::ok"
 	// (the broker's own record of the stop turn is written behind its reply, after the end)
 	if got := strings.Join(seen, " "); got != want {
 		t.Fatalf("audit\n got %s\nwant %s", got, want)

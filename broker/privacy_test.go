@@ -118,7 +118,13 @@ func TestPrivacyModeEndsTheCall(t *testing.T) {
 	if !privacyOn(t, r.state, "robot") {
 		t.Fatal("privacy mode heard in the call was not kept")
 	}
+	// The session leaves the page first; its end record follows once the robot's media is
+	// told to stop (bounded).
 	end := lastConsoleEnd(t, r.state)
+	for end == nil && time.Now().Before(deadline.Add(5*time.Second)) {
+		time.Sleep(20 * time.Millisecond)
+		end = lastConsoleEnd(t, r.state)
+	}
 	if end == nil || end.Args["reason"] != api.CallEndPrivacy {
 		t.Fatalf("the end is not audited with reason privacy: %+v", end)
 	}

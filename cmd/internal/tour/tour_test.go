@@ -70,7 +70,9 @@ func (te *tourEnv) rewrite(line string) string {
 		line = strings.Replace(line, "./bin/reachy-broker --dev", "./bin/reachy-broker --dev --listen "+te.ports["127.0.0.1:8092"]+" --admin "+te.ports["127.0.0.1:9092"], 1)
 	}
 	if strings.HasPrefix(line, "kill %") {
-		line = stripComment(line) + "; wait" // SIGTERM, and the jobs have ended before the next line
+		// SIGTERM, and the jobs it names have ended before the next line (the others run on).
+		jobs := strings.Fields(strings.TrimPrefix(strings.TrimSpace(stripComment(line)), "kill"))
+		line = stripComment(line) + "; wait " + strings.Join(jobs, " ")
 	}
 	return line
 }
