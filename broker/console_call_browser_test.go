@@ -226,7 +226,7 @@ func TestCallScreenInBrowser(t *testing.T) {
 	// Over the limit: refused on the page with the limit; nothing reaches the robot.
 	uploads := len(r.hub.paths("/api/media/sounds/upload"))
 	do(t, ctx, "too long", chromedp.SendKeys("#say-text-robot", strings.Repeat("a", 301)))
-	waitJS(t, ctx, "the limit shown", fmt.Sprintf(sel, "text-limit")+`.textContent.includes("301 characters") && `+fmt.Sprintf(sel, "text-limit")+`.textContent.includes("limit is 300") && !`+fmt.Sprintf(sel, "text-limit")+`.hidden`)
+	waitJS(t, ctx, "the limit shown", fmt.Sprintf(sel, "text-limit")+`.textContent.includes("301 characters") && `+fmt.Sprintf(sel, "text-limit")+`.textContent.includes("limit is 300") && getComputedStyle(`+fmt.Sprintf(sel, "text-limit")+`).display !== "none"`)
 	do(t, ctx, "enter", chromedp.SendKeys("#say-text-robot", "\r"))
 	time.Sleep(300 * time.Millisecond)
 	if len(r.hub.paths("/api/media/sounds/upload")) != uploads {
@@ -276,10 +276,14 @@ func TestCallScreenInBrowser(t *testing.T) {
 	// end; "I'm still here" puts it off; left alone, the call ends as idle.
 	startCallInPage(t, ctx)
 	do(t, ctx, "mute", chromedp.Click(testid("mute")))
-	waitJS(t, ctx, "the idle warning", `!`+fmt.Sprintf(sel, "idle-warning")+`.hidden && `+fmt.Sprintf(sel, "idle-warning")+`.textContent.includes("the call ends in")`)
+	shown := func(id string) string { return `getComputedStyle(` + fmt.Sprintf(sel, id) + `).display !== "none"` }
+	if v := jsString(t, ctx, `String(`+shown("idle-warning")+`)`); v != "false" {
+		t.Fatal("the idle warning is on screen with minutes to go")
+	}
+	waitJS(t, ctx, "the idle warning", shown("idle-warning")+` && `+fmt.Sprintf(sel, "idle-warning")+`.textContent.includes("the call ends in")`)
 	deadline := r.robotView(t).Session.IdleDeadline
 	do(t, ctx, "still here", chromedp.Click(testid("still-here")))
-	waitJS(t, ctx, "the warning gone", fmt.Sprintf(sel, "idle-warning")+`.hidden`)
+	waitJS(t, ctx, "the warning gone", `!`+shown("idle-warning"))
 	if d := r.robotView(t).Session.IdleDeadline; !d.After(deadline.Add(500 * time.Millisecond)) {
 		t.Fatalf("I'm still here did not move the idle deadline: %v → %v", deadline, d)
 	}
@@ -326,6 +330,7 @@ func TestCallScreenOnPhone(t *testing.T) {
 	do(t, ctx, "touch", touch(input.DispatchTouchEventTypeTouchStart, geo[5], geo[6]))
 	waitJS(t, ctx, "mic open while held", micOn+` === "true"`)
 	if os.Getenv("CALL_SCREENSHOTS") != "" {
+		do(t, ctx, "top", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
 		screenshot(t, ctx, "../docs/teleport-call-phone.png")
 	}
 	do(t, ctx, "release", touch(input.DispatchTouchEventTypeTouchEnd, 0, 0))
@@ -346,9 +351,10 @@ func touch(typ input.DispatchTouchEventType, x, y float64) chromedp.Action[chrom
 	})
 }
 
+// screenshot writes the visible window as a PNG (docs/; only with CALL_SCREENSHOTS set).
 func screenshot(t *testing.T, ctx context.Context, path string) {
 	t.Helper()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,7 +96,7 @@ function addTimeline(c, kind, text, extra) {
     el("time", {}, fmtTime(new Date().toISOString())), el("span", { class: "what" }, text));
   if (extra) li.append(extra);
   c.p.timeline.append(li);
-  li.scrollIntoView({ block: "nearest" });
+  c.p.timeline.scrollTop = c.p.timeline.scrollHeight; // the list scrolls, never the page
   return li;
 }
 
@@ -288,7 +288,7 @@ function showClips(c, r, sess) {
       el("audio", { controls: "", preload: "none", src: `/console/api/robots/${encodeURIComponent(r.device)}/clips/${cl.id}` }),
       el("span", { class: "transcript" }, cl.text || cl.note || "(no words recognized)"));
     c.p.timeline.append(li);
-    li.scrollIntoView({ block: "nearest" });
+    c.p.timeline.scrollTop = c.p.timeline.scrollHeight;
     ding();
   }
 }
