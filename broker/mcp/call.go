@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -28,6 +29,11 @@ const ReplayNote = "(replayed: this answer was given earlier for the same idempo
 func (h *Handler) callTool(c Caller, oneMessage bool) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		p := req.Params
+		if roomOnly[p.Name] {
+			// Not a tool (buildTools): answered as any name outside the list, before anything runs.
+			return h.result(Result{Status: http.StatusNotFound, Error: &api.ErrorDetail{Code: api.CodeUnknownIntent,
+				Message: p.Name + " is said by the room itself, not by an agent"}}), nil
+		}
 		args := map[string]any{}
 		if raw := bytes.TrimSpace(p.Arguments); len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
 			if err := json.Unmarshal(raw, &args); err != nil {

@@ -29,18 +29,23 @@ type toolSet struct {
 }
 
 // buildTools turns the allowlist into tools. What only the router produces (clarify, and
-// unclear for a house sentence that fits no intent) and intents this home cannot use (no
-// room has their device, no people are listed) are left out.
+// unclear for a house sentence that fits no intent), what only the room may say (roomOnly)
+// and intents this home cannot use (no room has their device, no people are listed) are
+// left out.
 func buildTools(t *intents.Table) *toolSet {
 	set := &toolSet{table: t}
 	for _, in := range t.Intents() {
-		if in.Name == intents.IntentClarify || in.Name == intents.IntentUnclear || in.Unavailable || in.RoomVoiceOnly {
+		if in.Name == intents.IntentClarify || in.Name == intents.IntentUnclear || in.Unavailable || in.RoomVoiceOnly || roomOnly[in.Name] {
 			continue
 		}
 		set.tools = append(set.tools, tool{def: toolDef(t, in), scope: in.Scope})
 	}
 	return set
 }
+
+// roomOnly are intents only the room's own voice may cause — hanging up a teleport call,
+// switching privacy mode — never an agent, whatever scopes its token holds.
+var roomOnly = map[string]bool{"session.end": true, "privacy.set": true}
 
 // visible returns the tools a caller with scopes may see, in table order.
 func (s *toolSet) visible(has func(string) bool) []*sdk.Tool {
