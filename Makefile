@@ -123,4 +123,4 @@ wake-bench-arm64: modules
 HELDOUT ?= flite
 wake-heldout: deps wake-neural build
 	nice -n 10 ./bin/reachyctl wake eval --engine both --synth $(HELDOUT) --noises pink,babble --snrs 10,5 --outside 16 \
-	  --sentences intents/testdata/ha-intents-en.tsv $(HOME)/.cache/reachy-broker/wake-heldout-1-$(HELDOUT)
+	  --sentences intents/testdata/ha-intents-en.tsv $(HOME)/.cache/reachy-broker/wake-heldout-2-$(HELDOUT)

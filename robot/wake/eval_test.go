@@ -374,3 +374,66 @@ func seededPink(seed uint64, n int) []float32 {
 	}
 	return out
 }
+
+// TestEachSynthesizerSaysTheWakePhrase: every synthesizer of the evaluation and training sets
+// is told the phrase in the spelling that makes it say R IY CH IY, asked of the synthesizer's
+// own letter-to-sound rules. The evaluation set once told every voice "hey reechy" (espeak-ng's
+// spelling), which festival says R EH CH IY: neither engine heard festival's clean phrases.
+func TestEachSynthesizerSaysTheWakePhrase(t *testing.T) {
+	for _, bin := range []string{"espeak-ng", "flite", "text2wave", "festival"} {
+		if _, err := exec.LookPath(bin); err != nil {
+			t.Skipf("%s not installed (deploy/scripts/deps.sh)", bin)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	for _, syn := range Synthesizers() {
+		v := EvalVoices(syn)[0]
+		set := EvalSet{Voices: []Voice{v}, Phrase: "hey reachy", Commands: []string{"what time is it"}}
+		clips, err := set.Generate(ctx, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(clips) != 1 || !clips[0].Positive {
+			t.Fatalf("%s: clips %+v, want one positive", syn, clips)
+		}
+		said := clips[0].Text
+		if got := phonesOf(t, ctx, v, said); !strings.Contains(got, "r iy ch iy") {
+			t.Errorf("%s voice %s told %q says %q, want r iy ch iy", syn, v.Name, said, got)
+		}
+		// The training set is told the same.
+		if tr := SayAs(syn, "hey reachy"); !strings.HasPrefix(said, tr+",") {
+			t.Errorf("%s: evaluation said %q, training says %q", syn, said, tr)
+		}
+	}
+}
+
+// phonesOf asks the voice's synthesizer how it pronounces text, in lower-case CMU-like phones
+// ("hh ey r iy ch iy"); of espeak-ng's own symbols only the name's are mapped.
+func phonesOf(t *testing.T, ctx context.Context, v Voice, text string) string {
+	t.Helper()
+	var cmd *exec.Cmd
+	switch SynthOf(v.Name) {
+	case SynthFlite:
+		cmd = exec.CommandContext(ctx, "flite", "-voice", strings.TrimPrefix(v.Name, "flite:"), "-t", text, "-ps", "-o", "none")
+	case SynthFestival:
+		script := fmt.Sprintf("(voice_%s) (set! u (utt.synth (Utterance Text %q))) (print (mapcar (lambda (s) (item.name s)) (utt.relation.items u 'Segment)))",
+			strings.TrimPrefix(v.Name, "festival:"), text)
+		cmd = exec.CommandContext(ctx, "festival", "--pipe")
+		cmd.Stdin = strings.NewReader(script)
+	default:
+		cmd = exec.CommandContext(ctx, "espeak-ng", "-v", v.Name, "-x", "-q", text)
+	}
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v: %v", cmd.Args, err)
+	}
+	s := string(out)
+	if SynthOf(v.Name) == SynthEspeak {
+		// espeak-ng's symbols for the name: r'i:tSi is R IY CH IY, r'i:ki and r'i:kI R IY K IY.
+		s = strings.NewReplacer("'", "", ",", "").Replace(s)
+		s = strings.NewReplacer("ri:tSi", "r iy ch iy", "ri:ki", "r iy k iy", "ri:kI", "r iy k iy").Replace(s)
+		return s
+	}
+	return strings.Join(strings.Fields(strings.NewReplacer("\"", " ", "(", " ", ")", " ").Replace(s)), " ")
+}

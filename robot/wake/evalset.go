@@ -24,6 +24,41 @@ type Voice struct {
 	Speed, Pitch int    // words per minute; pitch 0-99 (espeak-ng only)
 }
 
+// phraseSpellings are how each synthesizer is told to say a wake phrase so that it says the
+// dictionary's sounds, checked against each synthesizer's own phoneme output
+// (TestEachSynthesizerSaysTheWakePhrase):
+//
+//	synthesizer  "hey reachy"            "hey reechy"
+//	espeak-ng    h'eI r'i:ki  (R IY K IY) h'eI r'i:tSi (R IY CH IY)  -> told "hey reechy"
+//	flite        hh ey r iy ch iy          hh ey r iy ch iy (same audio) -> told "hey reachy"
+//	festival     hh ey r iy ch iy          hh ey r eh ch iy (R EH CH IY) -> told "hey reachy"
+//
+// Until this table, every evaluation voice was told "hey reechy": festival's voices said
+// "hey retchy", and neither engine heard them (the first festival measurement, 0 of 10 clean).
+// A phrase or synthesizer missing here is said as written.
+var phraseSpellings = map[string]map[string]string{
+	"hey reachy": {SynthEspeak: "hey reechy"},
+}
+
+// SayAs is how synthesizer syn (SynthEspeak, SynthFlite, SynthFestival) is told to say phrase.
+func SayAs(syn, phrase string) string {
+	if sp, ok := phraseSpellings[phrase][syn]; ok {
+		return sp
+	}
+	return phrase
+}
+
+// SynthOf is the synthesizer of a voice name: "flite:NAME", "festival:NAME", otherwise espeak-ng.
+func SynthOf(voice string) string {
+	switch {
+	case strings.HasPrefix(voice, "flite:"):
+		return SynthFlite
+	case strings.HasPrefix(voice, "festival:"):
+		return SynthFestival
+	}
+	return SynthEspeak
+}
+
 // FliteVoices are flite's 16 kHz voices (three men, one woman), at paces around the espeak-ng
 // set's. Nothing was tuned on them: `reachyctl wake gen --synth flite` makes a set of them
 // to check that what was measured on espeak-ng carries over to another synthesizer.
@@ -36,8 +71,8 @@ func FliteVoices() []Voice {
 // how the spotter behaves on this material, not how it will do in a family's living room.
 type EvalSet struct {
 	Voices []Voice
-	// Phrase is how espeak-ng should be told to say the wake phrase: it reads "reachy" as
-	// "reeky", so the set spells it "reechy" (R IY CH IY, the dictionary's sounds).
+	// Phrase is the wake phrase as written ("hey reachy"); each voice is told to say it
+	// spelled the way its synthesizer pronounces R IY CH IY (SayAs).
 	Phrase    string
 	Commands  []string // said after the phrase: the positives
 	Household []string // negatives: ordinary sentences
@@ -56,7 +91,7 @@ func FullEvalSet() EvalSet {
 	return EvalSet{
 		Voices: []Voice{{"en-us", 160, 50}, {"en-gb", 140, 40}, {"en-us+f3", 175, 60}, {"en-gb-x-rp+m3", 130, 35},
 			{"en-us+f2", 190, 70}, {"en-029", 150, 55}, {"en-us+klatt", 165, 45}, {"en-gb-scotland+m1", 145, 50}},
-		Phrase: "hey reechy",
+		Phrase: "hey reachy",
 		Commands: []string{"turn on the kitchen light", "what time is it", "do a little dance",
 			"is mom busy", "set a timer for five minutes", "how warm is the living room"},
 		Household: []string{"we should pick up the children at five and then go shopping for dinner",
@@ -186,7 +221,8 @@ func (s EvalSet) Generate(ctx context.Context, dir string) ([]EvalClip, error) {
 	}
 	var us []utter
 	for _, c := range s.Commands {
-		us = append(us, utter{s.Phrase + ", " + c, "command", true})
+		// The phrase is put in per voice (SayAs): "" stands for it here.
+		us = append(us, utter{", " + c, "command", true})
 	}
 	for _, t := range s.Household {
 		us = append(us, utter{t, "household", false})
@@ -210,6 +246,9 @@ func (s EvalSet) Generate(ctx context.Context, dir string) ([]EvalClip, error) {
 	var clips []EvalClip
 	for vi, v := range s.Voices {
 		for ui, u := range us {
+			if u.pos {
+				u.text = SayAs(SynthOf(v.Name), s.Phrase) + u.text
+			}
 			clean, err := synth(ctx, v, u.text)
 			if err != nil {
 				return nil, err

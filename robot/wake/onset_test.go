@@ -32,7 +32,7 @@ func TestALouderVoiceStartsOneTalkerDoesNot(t *testing.T) {
 		t.Errorf("one talker's own speech: a new voice starts at %d of %d points", starts, points)
 	}
 
-	voice, err := synth(ctx, set.Voices[0], set.Phrase+", what time is it")
+	voice, err := synth(ctx, set.Voices[0], SayAs(SynthOf(set.Voices[0].Name), set.Phrase)+", what time is it")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,15 +71,6 @@ func TrainVoices(synth string) []Voice {
 	return out
 }
 
-// phraseSpelling is how a synthesizer is told to say the phrase: espeak-ng reads "reachy"
-// as "reeky", so it is spelled the way the dictionary sounds it.
-func phraseSpelling(synth, phrase string) string {
-	if synth == SynthEspeak && phrase == "hey reachy" {
-		return "hey reechy"
-	}
-	return phrase
-}
-
 // Negative sentences of the training set: none is a sentence of the evaluation set.
 var (
 	trainHousehold = []string{"could you close the window in the bedroom", "the bus was late again this morning",
@@ -175,7 +166,7 @@ func (t TrainSet) GenerateSynth(ctx context.Context, syn string, emit func(Train
 			voices = voices[:min(t.Limit, len(voices))]
 		}
 		for vi, v := range voices {
-			clean, err := synth(ctx, v, phraseSpelling(syn, t.Phrase))
+			clean, err := synth(ctx, v, SayAs(syn, t.Phrase))
 			if err != nil {
 				return err
 			}
