@@ -82,7 +82,11 @@ func TimerAudit(s *State) func(context.Context, timers.Record) error {
 	return func(ctx context.Context, r timers.Record) error {
 		ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		defer cancel()
-		return s.AppendAudit(ctx, AuditRecord{Time: r.Time, TurnID: r.ID, Device: r.Device, Route: "timer", Intent: r.Intent,
-			Args: r.Args, Outcome: r.Outcome, Code: r.Code})
+		rec := AuditRecord{Time: r.Time, TurnID: r.ID, Device: r.Device, Route: "timer", Intent: r.Intent,
+			Args: r.Args, Outcome: r.Outcome, Code: r.Code}
+		if r.Settles { // the ring's own record, written pending before it was sent
+			return s.SettleAudit(ctx, rec)
+		}
+		return s.AppendAudit(ctx, rec)
 	}
 }

@@ -98,7 +98,7 @@ func (s *Service) deliverRing(ctx context.Context, dev string, a *attempt) {
 	t := &a.t
 	res := notPlayed
 	// No ring without its audit record.
-	if err := s.d.Audit(ctx, s.record(dev, t, "ok", "")); err != nil {
+	if err := s.d.Audit(ctx, s.record(dev, t, "pending", "")); err != nil {
 		s.log.Error("audit write failed: the timer does not ring now", "err", err)
 	} else {
 		var wav []byte // the hub's chime alone
@@ -119,6 +119,7 @@ func (s *Service) deliverRing(ctx context.Context, dev string, a *attempt) {
 			s.auditOutcome(ctx, s.record(dev, t, "error", "refused_"+ack.Code))
 		default:
 			res = played
+			s.auditOutcome(ctx, s.record(dev, t, "ok", ""))
 		}
 	}
 	if res == played && s.d.FollowUp != nil {

@@ -152,8 +152,12 @@ type Record struct {
 	Device  string // the robot it rang on, or the device it was set on
 	Intent  string // "timer.ring"
 	Args    map[string]string
-	Outcome string // ok, missed
+	Outcome string // pending (written before a ring is sent), ok, error, missed
 	Code    string
+	// Settles says this record is the outcome of the ring whose pending record (same ID and
+	// Device) was written before it was sent: the audit log updates that record in place, so
+	// one ring is one record.
+	Settles bool
 }
 
 func (s *Service) record(dev string, t *Timer, outcome, code string) Record {
@@ -161,9 +165,10 @@ func (s *Service) record(dev string, t *Timer, outcome, code string) Record {
 		Args: map[string]string{"label": t.Label, "duration": fmt.Sprint(int64(t.Duration / time.Second))}, Outcome: outcome, Code: code}
 }
 
-// auditOutcome records what became of a ring after its record was written (a ring that did
-// not reach the robot); a failure to write it is logged, the ring already happened or not.
+// auditOutcome settles a ring's pending record with what became of it; a failure to write it
+// is logged (the pending record stays, the ring already happened or not).
 func (s *Service) auditOutcome(ctx context.Context, r Record) {
+	r.Settles = true
 	if err := s.d.Audit(ctx, r); err != nil {
 		s.log.Error("audit write failed", "err", err)
 	}

@@ -509,7 +509,8 @@ func TestUndeliveredFirstRingIsTriedAgain(t *testing.T) {
 	for _, rec := range r.audits {
 		codes = append(codes, rec.Outcome+"/"+rec.Code)
 	}
-	if strings.Join(codes, " ") != "ok/ error/not_delivered ok/" {
+	// Each attempt is written pending before it is sent and then settled with its outcome.
+	if strings.Join(codes, " ") != "pending/ error/not_delivered pending/ ok/" {
 		t.Fatalf("audit %v", codes)
 	}
 }
