@@ -26,6 +26,7 @@ import (
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/cmd/internal/buildinfo"
+	"github.com/reachy-broker/reachy-broker/cmd/internal/cliflags"
 	"github.com/reachy-broker/reachy-broker/robot"
 	"github.com/reachy-broker/reachy-broker/robot/ambient"
 	"github.com/reachy-broker/reachy-broker/robot/call"
@@ -98,7 +99,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	verbose := fs.Bool("v", false, "debug logging")
 	// Flags may follow the WAV files and folders: "--sim /tmp/mic --daemon URL" works.
-	positional, err := parseInterspersed(fs, args)
+	positional, err := cliflags.ParseInterspersed(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -224,26 +225,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 		return 1
 	}
 	return 0
-}
-
-// parseInterspersed parses flags that may come before or after positional arguments ("--"
-// ends the flags); it returns the positional arguments in order.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		if rest[0] == "--" {
-			return append(pos, rest[1:]...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
 }
 
 func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, l *robot.Link, spotter *wake.Guard, log *slog.Logger) error {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/cmd/internal/cliflags"
 )
 
 // runAnnounce: reachyctl announce --robot NAME|--all "text" — an owner's announcement,
@@ -18,7 +19,7 @@ func runAnnounce(args []string, stdout, stderr io.Writer) error {
 	c := addClientFlags(fs)
 	robot := fs.String("robot", "", "the robot (device name) to speak on")
 	all := fs.Bool("all", false, "speak on every connected robot")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cliflags.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}

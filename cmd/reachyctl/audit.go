@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/reachy-broker/reachy-broker/broker"
+	"github.com/reachy-broker/reachy-broker/cmd/internal/cliflags"
 )
 
 func runAudit(args []string, stdout, stderr io.Writer) error {
@@ -22,7 +23,7 @@ func runAudit(args []string, stdout, stderr io.Writer) error {
 	n := fs.Int("n", 20, "how many records")
 	asJSON := fs.Bool("json", false, "print JSON lines")
 	verbose := fs.Bool("v", false, "every field in full (route, arguments, redactions), however wide")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cliflags.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/cmd/internal/cliflags"
 )
 
 func runBench(args []string, stdout, stderr io.Writer) error {
@@ -21,7 +22,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	turns := fs.Int("turns", 100, "total requests")
 	wavPath := fs.String("wav", "", "send this WAV to /v1/turns (default: text to /v1/utterances)")
 	text := fs.String("text", "what time is it", "sentence for /v1/utterances")
-	if _, err := parseInterspersed(fs, args); err != nil {
+	if _, err := cliflags.ParseInterspersed(fs, args); err != nil {
 		return err
 	}
 	if *conc < 1 || *turns < 1 || *turns > 100000 {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/reachy-broker/reachy-broker/broker"
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/cmd/internal/cliflags"
 )
 
 func runToken(args []string, stdout, stderr io.Writer) error {
@@ -25,7 +26,7 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 	scopes := fs.String("scopes", "", "comma-separated scopes: turn,intent,text,house:read,house:write,calendar:read,ask,robot,timer,link,announce,mcp,play (play: games; grant it to a robot only if you want it to play)")
 	node := fs.String("node", "", "tailnet node (name or stable node ID) the token is bound to; pinned to the node's stable ID on first use, refused from any other node and on a listener without tailnet identity")
 	asJSON := fs.Bool("json", false, "print JSON")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cliflags.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
@@ -102,7 +103,7 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 func runState(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("state", stderr)
 	stateDir := fs.String("state-dir", broker.DevStateDir(), "the broker's state directory (default: a dev broker's)")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cliflags.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
@@ -244,7 +245,7 @@ func runSay(args []string, stdout, stderr io.Writer) error {
 	c := addClientFlags(fs)
 	asJSON := fs.Bool("json", false, "print the raw reply")
 	out := fs.String("o", "", "save the spoken reply (WAV) here")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cliflags.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
@@ -265,7 +266,7 @@ func runListen(args []string, stdout, stderr io.Writer) error {
 	c := addClientFlags(fs)
 	asJSON := fs.Bool("json", false, "print the raw reply")
 	out := fs.String("o", "reply.wav", "save the spoken reply (WAV) here")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cliflags.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker"
+	"github.com/reachy-broker/reachy-broker/cmd/internal/cliflags"
 	"github.com/reachy-broker/reachy-broker/robot"
 )
 
@@ -18,7 +19,7 @@ import (
 func runFakeDaemon(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("fake-daemon", stderr)
 	listen := fs.String("listen", "127.0.0.1:8000", "loopback address")
-	if _, err := parseInterspersed(fs, args); err != nil {
+	if _, err := cliflags.ParseInterspersed(fs, args); err != nil {
 		return err
 	}
 	l, err := broker.ListenLoopback(*listen)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/cmd/internal/cliflags"
 	"github.com/reachy-broker/reachy-broker/intents"
 )
 
@@ -25,7 +26,7 @@ func runRoute(args []string, stdout, stderr io.Writer) error {
 	config := fs.String("config", "", "broker config file (default: the embedded demo home)")
 	asJSON := fs.Bool("json", false, "print the decision as JSON")
 	room := fs.String("room", "", `the device's room, for "here" (default: the home's device_room)`)
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cliflags.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
@@ -130,7 +131,7 @@ func runIntents(args []string, stdout, stderr io.Writer) error {
 	config := fs.String("config", "", "broker config file (default: the embedded demo home)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	client := addClientFlags(fs)
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cliflags.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/reachy-broker/reachy-broker/broker"
+	"github.com/reachy-broker/reachy-broker/cmd/internal/cliflags"
 	"github.com/reachy-broker/reachy-broker/redact"
 )
 
@@ -17,7 +18,7 @@ func runRedact(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("redact", stderr)
 	config := fs.String("config", "", "broker config file (for redact.terms and redact.max_chars)")
 	kinds := fs.Bool("kinds", false, "also print the kinds of redaction applied, on stderr")
-	if _, err := parseInterspersed(fs, args); err != nil {
+	if _, err := cliflags.ParseInterspersed(fs, args); err != nil {
 		return err
 	}
 	rc := redact.Config{}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/cmd/internal/cliflags"
 	"github.com/reachy-broker/reachy-broker/speech"
 	"github.com/reachy-broker/reachy-broker/speech/whisper"
 )
@@ -20,7 +21,7 @@ func runTranscribe(args []string, stdout, stderr io.Writer) error {
 	threads := fs.Int("threads", 2, "whisper threads")
 	maxTokens := fs.Int("max-tokens", 64, "stop after this many tokens (0: no limit)")
 	timeout := fs.Duration("timeout", 60*time.Second, "give up after this long")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cliflags.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
@@ -76,7 +77,7 @@ func runSpeak(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("o", "", "write the WAV here")
 	voice := fs.String("voice", "en-us", "espeak-ng voice")
 	rate := fs.Int("rate", 165, "words per minute")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cliflags.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
@@ -102,7 +103,7 @@ func runGenTestModel(args []string, stdout, stderr io.Writer) error {
 	shape := fs.String("shape", "tiny", "tiny (small and fast) or tiny.en (real tiny.en dimensions)")
 	out := fs.String("out", "", "where to write the model")
 	seed := fs.Uint64("seed", 1, "random seed for the weights")
-	if _, err := parseInterspersed(fs, args); err != nil {
+	if _, err := cliflags.ParseInterspersed(fs, args); err != nil {
 		return err
 	}
 	if *out == "" {

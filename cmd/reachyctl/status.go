@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker"
+	"github.com/reachy-broker/reachy-broker/cmd/internal/cliflags"
 )
 
 // runStatus: reachyctl status [--state-dir DIR] [--json] — the running broker's robots,
@@ -20,7 +21,7 @@ func runStatus(args []string, stdout, stderr io.Writer) error {
 	stateDir := fs.String("state-dir", broker.DevStateDir(), "the broker's state directory (default: a dev broker's)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	waitRobot := fs.String("wait-robot", "", "first wait (at most 30 s) until the robot of this name has linked")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cliflags.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/reachy-broker/reachy-broker/cmd/internal/cliflags"
 	"github.com/reachy-broker/reachy-broker/robot"
 	"github.com/reachy-broker/reachy-broker/robot/wake"
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -67,7 +68,7 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 	copies := fs.Int("copies", 4, "train: noisy or reverberant copies of each positive")
 	limit := fs.Int("limit", 0, "train: only the first N voices of each synthesizer (0: all)")
 	l2 := fs.Float64("l2", 0, "train: weight decay of the head (0: the tuned default)")
-	posArgs, err := parseInterspersed(fs, args[1:])
+	posArgs, err := cliflags.ParseInterspersed(fs, args[1:])
 	if err != nil {
 		return err
 	}
