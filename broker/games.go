@@ -66,3 +66,12 @@ func (b *Broker) claimForGame(device string, d intents.Decision) (intents.Decisi
 	return intents.Decision{Intent: c.Intent, Kind: intents.KindRobot, Scope: intents.ScopePlay,
 		Args: map[string]string{"game": c.Game}, Normalized: d.Normalized}, c, true
 }
+
+// Close ends what the broker keeps only in memory and owes an audit record: every game in
+// play is ended and audited as play.end "shutdown". Call it after the listeners stopped
+// and before the state store closes.
+func (b *Broker) Close() {
+	if b.d.Games != nil {
+		b.d.Games.Close()
+	}
+}

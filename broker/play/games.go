@@ -41,6 +41,7 @@ const (
 	EndStopped  = "stopped" // "stop the game"
 	EndTimeout  = "timeout" // no answer for the timeout
 	EndReplaced = "replaced"
+	EndShutdown = "shutdown" // the broker stopped (Close)
 )
 
 // Event is what the audit hears of a game: which one, on which robot, and how it ended.
@@ -282,7 +283,7 @@ func (g *Games) end(device string, s *session, reason string) {
 	}
 }
 
-// Close ends every game and waits for the scripts in flight.
+// Close ends every game (audited as EndShutdown) and waits for the scripts in flight.
 func (g *Games) Close() {
 	g.mu.Lock()
 	var ds []string
@@ -295,7 +296,7 @@ func (g *Games) Close() {
 		s := g.sessions[d]
 		g.mu.Unlock()
 		if s != nil {
-			g.end(d, s, EndStopped)
+			g.end(d, s, EndShutdown)
 		}
 	}
 	g.wg.Wait()

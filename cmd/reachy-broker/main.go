@@ -380,6 +380,7 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 	if b, err = broker.New(deps); err != nil {
 		return err
 	}
+	defer b.Close() // after the listeners (deferred below) stop: games in play are ended and audited
 	live.Attach(b)
 	announcer.Link = b.Robots()
 	announcer.Known = b.KnownRobot // an unknown target is audited as "unknown", not as typed
