@@ -9,8 +9,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/hostname"
@@ -43,10 +45,29 @@ type ConsoleHTTPS struct {
 // LoadCertificate reads an operator's own certificate and key (PEM: the certificate chain,
 // leaf first, and its private key) and returns a TLS configuration serving it and the
 // names it holds (its DNS names and IP addresses), which the broker then answers to.
-func LoadCertificate(certFile, keyFile string) (*tls.Config, []string, error) {
+//
+// A renewed certificate is picked up without a restart: each handshake looks at the two
+// files (modification time and size) and, when they changed, loads the pair again. A pair
+// that does not load (a renewal half written, a key of another certificate, an expired
+// certificate) leaves the previous one serving, logged once per change of the files.
+func LoadCertificate(certFile, keyFile string, log *slog.Logger) (*tls.Config, []string, error) {
 	if certFile == "" || keyFile == "" {
 		return nil, nil, errors.New("tls: a certificate needs both its certificate file and its key file")
 	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	stamp := fileStamp(certFile, keyFile)
+	pair, names, err := readCertificate(certFile, keyFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	own := &ownCertificate{certFile: certFile, keyFile: keyFile, log: log, cur: pair, names: names, stamp: stamp, tried: stamp}
+	return serverTLS(&tls.Config{GetCertificate: own.get}), names, nil
+}
+
+// readCertificate loads and checks a certificate pair as browsers will.
+func readCertificate(certFile, keyFile string) (*tls.Certificate, []string, error) {
 	pair, err := tls.LoadX509KeyPair(certFile, keyFile)
 	if err != nil {
 		return nil, nil, fmt.Errorf("tls certificate %s, key %s: %w", certFile, keyFile, err)
@@ -55,6 +76,7 @@ func LoadCertificate(certFile, keyFile string) (*tls.Config, []string, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("tls certificate %s: %w", certFile, err)
 	}
+	pair.Leaf = leaf
 	names := append([]string(nil), leaf.DNSNames...)
 	for _, ip := range leaf.IPAddresses {
 		names = append(names, ip.String())
@@ -70,7 +92,55 @@ func LoadCertificate(certFile, keyFile string) (*tls.Config, []string, error) {
 	if time.Now().After(leaf.NotAfter) {
 		return nil, nil, fmt.Errorf("tls certificate %s expired on %s", certFile, leaf.NotAfter.UTC().Format(time.DateOnly))
 	}
-	return serverTLS(&tls.Config{Certificates: []tls.Certificate{pair}}), names, nil
+	return &pair, names, nil
+}
+
+// ownCertificate serves the operator's certificate and follows its renewals.
+type ownCertificate struct {
+	certFile, keyFile string
+	log               *slog.Logger
+
+	mu    sync.Mutex
+	cur   *tls.Certificate
+	names []string
+	stamp string // the files as cur was read from them
+	tried string // the files as last read, loaded or not: a bad pair is tried (and logged) once
+}
+
+// fileStamp names the state of the two files; "" when one cannot be read.
+func fileStamp(files ...string) string {
+	var b strings.Builder
+	for _, f := range files {
+		fi, err := os.Stat(f)
+		if err != nil {
+			return ""
+		}
+		fmt.Fprintf(&b, "%d/%d;", fi.ModTime().UnixNano(), fi.Size())
+	}
+	return b.String()
+}
+
+func (o *ownCertificate) get(*tls.ClientHelloInfo) (*tls.Certificate, error) {
+	stamp := fileStamp(o.certFile, o.keyFile)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if stamp == "" || stamp == o.stamp || stamp == o.tried {
+		return o.cur, nil
+	}
+	o.tried = stamp
+	pair, names, err := readCertificate(o.certFile, o.keyFile)
+	if err != nil {
+		o.log.Error("the renewed console certificate does not load; still serving the previous one", "err", err,
+			"previous_expires", o.cur.Leaf.NotAfter.UTC().Format(time.DateOnly))
+		return o.cur, nil
+	}
+	if strings.Join(names, ",") != strings.Join(o.names, ",") {
+		o.log.Warn("the renewed console certificate names other hosts; the broker answers to the names it started with until it is restarted",
+			"names", names, "answering_to", o.names)
+	}
+	o.cur, o.stamp = pair, stamp
+	o.log.Info("console certificate renewed", "file", o.certFile, "expires", pair.Leaf.NotAfter.UTC().Format(time.DateOnly))
+	return o.cur, nil
 }
 
 // serverTLS completes a listener's configuration: HTTP/2 and HTTP/1.1, TLS 1.2 at least.

@@ -1,6 +1,7 @@
 package broker
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -12,6 +13,7 @@ import (
 	"encoding/base64"
 	"encoding/pem"
 	"io"
+	"log/slog"
 	"math/big"
 	"net"
 	"net/http"
@@ -103,7 +105,7 @@ type httpsRig struct {
 func newHTTPSRig(t testing.TB, opts ...option) *httpsRig {
 	t.Helper()
 	cert := newTestCert(t, consoleName)
-	cfg, names, err := LoadCertificate(cert.certFile, cert.keyFile)
+	cfg, names, err := LoadCertificate(cert.certFile, cert.keyFile, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,15 +208,15 @@ func TestConsoleHTTPSRedirectsAndOwnNames(t *testing.T) {
 // key, is refused at start with the file named; a good one gives its DNS names and addresses.
 func TestLoadCertificateRefusesWhatBrowsersRefuse(t *testing.T) {
 	good := newTestCert(t, consoleName, "100.64.0.9")
-	_, names, err := LoadCertificate(good.certFile, good.keyFile)
+	_, names, err := LoadCertificate(good.certFile, good.keyFile, nil)
 	if err != nil || strings.Join(names, ",") != consoleName+",100.64.0.9" {
 		t.Fatalf("a good certificate: %v %v", names, err)
 	}
 	other := newTestCert(t, consoleName)
-	if _, _, err := LoadCertificate(good.certFile, other.keyFile); err == nil || !strings.Contains(err.Error(), good.certFile) {
+	if _, _, err := LoadCertificate(good.certFile, other.keyFile, nil); err == nil || !strings.Contains(err.Error(), good.certFile) {
 		t.Errorf("a key of another certificate: %v", err)
 	}
-	if _, _, err := LoadCertificate(good.certFile, ""); err == nil {
+	if _, _, err := LoadCertificate(good.certFile, "", nil); err == nil {
 		t.Error("a certificate without its key was accepted")
 	}
 }
@@ -238,5 +240,63 @@ func TestHTTPSName(t *testing.T) {
 		if got := httpsName(names, h); got != want {
 			t.Errorf("%s → %q, want %q", host, got, want)
 		}
+	}
+}
+
+// TestARenewedCertificateIsServedWithoutARestart: an operator's certificate renewed in place
+// (certbot, a cron job) is what the next connection gets; a renewal caught half written (the
+// new certificate beside the old key) leaves the previous certificate serving, says so in the
+// log, and the pair is taken as soon as the key is written too.
+func TestARenewedCertificateIsServedWithoutARestart(t *testing.T) {
+	first := newTestCert(t, consoleName)
+	logs := &lockedBuffer{}
+	cfg, _, err := LoadCertificate(first.certFile, first.keyFile, slog.New(slog.NewTextHandler(logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := ListenLoopbackTLS("127.0.0.1:0", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}), ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(l)
+	t.Cleanup(func() { srv.Close() })
+	served := func() []byte {
+		t.Helper()
+		conn, err := tls.DialWithDialer(&net.Dialer{Timeout: 5 * time.Second}, "tcp", l.Addr().String(),
+			&tls.Config{ServerName: consoleName, InsecureSkipVerify: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		return conn.ConnectionState().PeerCertificates[0].Raw
+	}
+	leaf := func(c testCert) []byte {
+		b, _ := pem.Decode(c.certPEM)
+		return b.Bytes
+	}
+	if !bytes.Equal(served(), leaf(first)) {
+		t.Fatal("the configured certificate is not served")
+	}
+
+	renewed := newTestCert(t, consoleName)
+	// Half written: the new certificate, the old key.
+	if err := os.WriteFile(first.certFile, renewed.certPEM, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(served(), leaf(first)) {
+		t.Fatal("a half-written renewal replaced the certificate that works")
+	}
+	if !strings.Contains(logs.String(), "does not load") {
+		t.Fatalf("a renewal that does not load was not logged:\n%s", logs.String())
+	}
+	if err := os.WriteFile(first.keyFile, renewed.keyPEM, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(served(), leaf(renewed)) {
+		t.Fatal("the renewed certificate is not served without a restart")
+	}
+	if n := strings.Count(logs.String(), "does not load"); n != 1 {
+		t.Fatalf("the half-written renewal was logged %d times:\n%s", n, logs.String())
 	}
 }

@@ -49,11 +49,11 @@ type consoleTLS struct {
 	names []string
 }
 
-func loadConsoleTLS(cfg *broker.Config) (consoleTLS, error) {
+func loadConsoleTLS(cfg *broker.Config, log *slog.Logger) (consoleTLS, error) {
 	if cfg.Listen.TLS.CertFile == "" {
 		return consoleTLS{}, nil
 	}
-	c, names, err := broker.LoadCertificate(cfg.Listen.TLS.CertFile, cfg.Listen.TLS.KeyFile)
+	c, names, err := broker.LoadCertificate(cfg.Listen.TLS.CertFile, cfg.Listen.TLS.KeyFile, log)
 	return consoleTLS{own: c, names: names}, err
 }
 

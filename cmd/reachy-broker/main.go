@@ -194,7 +194,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 }
 
 func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.Config, tables *broker.Tables, dev bool, devOwner, modelFlag string) error {
-	ownTLS, tlsErr := loadConsoleTLS(cfg)
+	ownTLS, tlsErr := loadConsoleTLS(cfg, log)
 	if tlsErr != nil {
 		return tlsErr
 	}
