@@ -68,11 +68,16 @@ func (b *Broker) KnownRobot(device string) bool {
 }
 
 // AnnouncementAudit writes an announcement's record to the audit log: by whom and to which
-// robot, never the words.
+// robot, never the words; written pending before anything is sent, then settled in place
+// to what the robots answered.
 func AnnouncementAudit(s *State) func(context.Context, announce.Record) error {
 	return func(ctx context.Context, r announce.Record) error {
-		return s.AppendAudit(ctx, AuditRecord{Time: r.Time, TurnID: r.ID, Device: r.By, Route: "announce", Intent: "announce",
-			Args: map[string]string{"target": r.Target}, Outcome: r.Outcome})
+		rec := AuditRecord{Time: r.Time, TurnID: r.ID, Device: r.By, Route: "announce", Intent: "announce",
+			Args: map[string]string{"target": r.Target}, Outcome: r.Outcome, Code: r.Code}
+		if r.Settles { // the outcome of the record written pending before it was sent
+			return s.SettleAudit(ctx, rec)
+		}
+		return s.AppendAudit(ctx, rec)
 	}
 }
 

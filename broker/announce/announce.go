@@ -32,12 +32,28 @@ type Link interface {
 
 // Record is the audit record of one announcement: who, to which robot, the outcome.
 type Record struct {
-	Time    time.Time
-	ID      string
-	By      string // the operator's device name
-	Target  string // a known robot's name, "all", or UnknownTarget
-	Outcome string // ok, or failed when no robot played it
+	Time   time.Time
+	ID     string
+	By     string // the operator's device name
+	Target string // a known robot's name, "all", or UnknownTarget
+	// Outcome: pending (written before anything is sent), then ok (every robot played
+	// it), partial (some did) or failed (none did, or none was connected); invalid for an
+	// unknown robot.
+	Outcome string
+	Code    string // why a settled announcement is not ok: not_played
+	// Settles: this record is the outcome of the pending record with the same ID.
+	Settles bool
 }
+
+// The outcomes an announcement's record settles to.
+const (
+	OutcomePending = "pending"
+	OutcomeOK      = "ok"
+	OutcomePartial = "partial"
+	OutcomeFailed  = "failed"
+	// CodeNotPlayed is a settled record's code when a robot did not play it.
+	CodeNotPlayed = "not_played"
+)
 
 // UnknownTarget is what the audit log names as the target of an announcement to a robot
 // the broker does not know: the name a caller typed is free text and never recorded.
@@ -106,13 +122,13 @@ func (a *Announcer) Announce(ctx context.Context, by string, req api.AnnounceReq
 	}
 	slices.Sort(targets)
 	id := newID()
-	rec := Record{Time: time.Now().UTC(), ID: id, By: by, Target: target, Outcome: "ok"}
+	rec := Record{Time: time.Now().UTC(), ID: id, By: by, Target: target, Outcome: OutcomePending}
 	unknown := !req.All && target == UnknownTarget && a.Known != nil
 	switch {
 	case unknown:
 		rec.Outcome = "invalid"
 	case len(targets) == 0:
-		rec.Outcome = "failed"
+		rec.Outcome = OutcomeFailed
 	}
 	if err := a.Audit(ctx, rec); err != nil {
 		return res, fmt.Errorf("%w: %v", ErrUnaudited, err)
@@ -124,6 +140,8 @@ func (a *Announcer) Announce(ctx context.Context, by string, req api.AnnounceReq
 	if len(targets) == 0 {
 		return res, nil
 	}
+	// The record was written pending; whatever happens next settles it, once.
+	defer func() { a.settle(ctx, rec, res) }()
 	spoken := text
 	if a.Redact != nil {
 		r, err := a.Redact(text)
@@ -164,6 +182,25 @@ func (a *Announcer) Announce(ctx context.Context, by string, req api.AnnounceReq
 		}
 	}
 	return res, nil
+}
+
+// settle gives the pending record its outcome: what the robots answered. It runs even when
+// the caller has gone (the words may already be playing), bounded.
+func (a *Announcer) settle(ctx context.Context, rec Record, res api.AnnounceResult) {
+	rec.Settles = true
+	switch {
+	case len(res.NotDelivered) == 0 && len(res.Delivered) > 0:
+		rec.Outcome = OutcomeOK
+	case len(res.Delivered) > 0:
+		rec.Outcome, rec.Code = OutcomePartial, CodeNotPlayed
+	default:
+		rec.Outcome, rec.Code = OutcomeFailed, CodeNotPlayed
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := a.Audit(sctx, rec); err != nil {
+		a.log().Error("an announcement's outcome could not be audited; its record stays pending", "id", rec.ID, "outcome", rec.Outcome, "err", err)
+	}
 }
 
 func (a *Announcer) log() *slog.Logger {

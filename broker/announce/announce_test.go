@@ -14,15 +14,23 @@ type fakeLink struct {
 	mu        sync.Mutex
 	connected []string
 	sent      map[string][]api.LinkMessage
+	busy      map[string]bool // these robots answer busy (speaking their own reply)
+	onSend    func()          // called as each message is sent
 }
 
 func (f *fakeLink) Send(ctx context.Context, dev string, m api.LinkMessage) (api.LinkAckBody, error) {
+	if f.onSend != nil {
+		f.onSend()
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.sent == nil {
 		f.sent = map[string][]api.LinkMessage{}
 	}
 	f.sent[dev] = append(f.sent[dev], m)
+	if f.busy[dev] {
+		return api.LinkAckBody{Code: api.LinkErrBusy}, nil
+	}
 	return api.LinkAckBody{OK: true}, nil
 }
 
@@ -54,8 +62,41 @@ func TestAnnounceToOneRobot(t *testing.T) {
 	if len(link.sent["den-robot"]) != 0 {
 		t.Fatal("another robot heard it")
 	}
-	if len(*recs) != 1 || (*recs)[0].By != "mom-phone" || (*recs)[0].Target != "kitchen-robot" || (*recs)[0].Outcome != "ok" {
+	if len(*recs) != 2 || (*recs)[1].By != "mom-phone" || (*recs)[1].Target != "kitchen-robot" || (*recs)[1].Outcome != OutcomeOK || !(*recs)[1].Settles {
 		t.Fatalf("audit %+v", *recs)
+	}
+}
+
+// TestAnAnnouncementIsAuditedAsPlayed: the record is written pending before anything reaches
+// a robot, then settled to what the robots answered — ok when every robot played it, partial
+// when one was busy speaking its own reply, failed when none played it — never "ok" for words
+// no robot said.
+func TestAnAnnouncementIsAuditedAsPlayed(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		busy map[string]bool
+		want string
+	}{
+		{"both play it", nil, OutcomeOK},
+		{"one is busy", map[string]bool{"den-robot": true}, OutcomePartial},
+		{"both are busy", map[string]bool{"den-robot": true, "kitchen-robot": true}, OutcomeFailed},
+	} {
+		a, link, recs := newAnnouncer()
+		link.busy = tc.busy
+		link.onSend = func() {
+			if len(*recs) != 1 || (*recs)[0].Outcome != OutcomePending {
+				t.Errorf("%s: sent before a pending record: %+v", tc.name, *recs)
+			}
+		}
+		if _, err := a.Announce(context.Background(), "mom-phone", api.AnnounceRequest{All: true, Text: "Dinner is ready"}); err != nil {
+			t.Fatal(err)
+		}
+		if len(*recs) != 2 || !(*recs)[1].Settles || (*recs)[1].ID != (*recs)[0].ID || (*recs)[1].Outcome != tc.want {
+			t.Fatalf("%s: audit %+v, want settled %s", tc.name, *recs, tc.want)
+		}
+		if tc.want != OutcomeOK && (*recs)[1].Code != CodeNotPlayed {
+			t.Fatalf("%s: code %q", tc.name, (*recs)[1].Code)
+		}
 	}
 }
 
@@ -129,7 +170,9 @@ func TestAnnounceAuditsOnlyAKnownTarget(t *testing.T) {
 	}
 	var got []string
 	for _, r := range *recs {
-		got = append(got, r.Target)
+		if !r.Settles {
+			got = append(got, r.Target)
+		}
 	}
 	if strings.Join(got, "|") != "kitchen-robot|attic-robot|"+UnknownTarget {
 		t.Fatalf("audited targets %q", got)
