@@ -61,7 +61,7 @@ var (
 		"say saying noise noises sound sounds yapping babbling rambling")
 	stopFill = words2set("there for second sec seconds moment minute minutes bit while audio speaker speakers " +
 		"volume responses response all be already up set go to touch button from settings yourself voice everything " +
-		"down more no one little until till said otherwise anything anymore any longer mode on off get make whoa " +
+		"down more no one little until till said otherwise anything anymore any longer mode on off get make whoa my music " +
 		"trying hear news asleep baby sleeping hour next time wait hold dancing moving singing nodding that")
 	timeCore = words2set("time times clock hour")
 	timeFill = words2set("what whats current exact currently got have know check clock watch hour at on present " +
@@ -113,7 +113,7 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 		f := form()
 		return f == FormQuestion || f == FormIndirect || f == FormImperative || f == FormStatement
 	}
-	if m.seen&(wcStopCore|wcStopTalk) != 0 {
+	if m.seen&(wcStopCore|wcStopTalk|wcSound) != 0 { // "turn off the speakers" too
 		if args, why, ok := t.quietFrame(toks, n, form); ok {
 			if d, ok := t.quietDecision(n, m, args, why); ok {
 				return d, true

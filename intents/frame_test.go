@@ -157,6 +157,13 @@ func TestImpliedDevices(t *testing.T) {
 	checkRoutes(t, demo(t), []routeCase{
 		{"switch the kitchen on", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
 		{"turn the office off", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+		{"turn off everything in the kitchen", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		// A thing the home has no word for, in a room, is not the room's lights.
+		{"turn off the stereo in the kitchen", "unclear", map[string]string{"topic": "device"}},
+		{"turn off the speakers in the kitchen", "unclear", map[string]string{"topic": "device"}},
+		{"switch on the projector in the office", "unclear", map[string]string{"topic": "device"}},
+		{"turn my aquarium pump off in the living room", "unclear", map[string]string{"topic": "device"}},
+		{"put the bedroom humidifier on", "unclear", map[string]string{"topic": "device"}},
 		{"set the living room to 21 degrees", "house.ac.set", map[string]string{"room": "living room", "temperature": "21"}},
 		{"make the bedroom 20 degrees", "house.ac.set", map[string]string{"room": "bedroom", "temperature": "20"}},
 		{"cool the bedroom to 21", "house.ac.set", map[string]string{"room": "bedroom", "temperature": "21"}},

@@ -232,6 +232,8 @@ func (t *Table) mentions(n Normalized) Mentions {
 		m.Device = "light" // "it's dark in here": the lights read it
 	case m.Warmth && placed:
 		m.Device = "ac" // "is it warm in the bedroom", "it's freezing in here": the climate device reads it
+	case placed && len(m.States) > 0 && t.unknownObject(toks, used, classes):
+		m.Device = "other" // "turn off the stereo in the kitchen": a thing the home has no word for, not its lights
 	case placed && len(m.States) > 0:
 		m.Device = "light" // "switch the kitchen on": a room's lights, the device every room has
 	}
@@ -276,6 +278,32 @@ func (t *Table) mentions(n Normalized) Mentions {
 	}
 	// m.Form is left to the frames that need it (withForm): most sentences never ask.
 	return m
+}
+
+// objectLeads come before the thing a verb acts on: "turn off THE stereo", "MY speakers".
+var objectLeads = map[string]bool{"the": true, "my": true, "our": true, "your": true, "this": true, "that": true,
+	"these": true, "those": true, "a": true, "an": true}
+
+// unknownObject: a word no list explains stands where the thing acted on stands (after
+// "the", "my" ..., or just before "in", "on", "off"): the sentence names a device the home
+// has no word for, so a room's lights are not what it means.
+func (t *Table) unknownObject(toks []string, used []bool, classes []wordClass) bool {
+	for i, w := range toks {
+		if used[i] || classes[i]&wcExplained != 0 || isDigits(w) || t.vocab.people[w] != "" {
+			continue
+		}
+		prev, next := "", ""
+		if i > 0 {
+			prev = toks[i-1]
+		}
+		if i+1 < len(toks) {
+			next = toks[i+1]
+		}
+		if objectLeads[prev] || next == "in" || next == "on" || next == "off" {
+			return true
+		}
+	}
+	return false
 }
 
 // cutReason leaves out the reason given after a request, so its words are not read as
@@ -339,10 +367,11 @@ const (
 	wcHelpCore    // do, help, able, capable ...
 	wcHangCore    // hang, and the verbs that end a call
 	wcExpression  // a built-in expression (or the first word of one)
+	wcSound       // the robot's sound: sound, speakers, audio, volume ... ("turn off the speakers")
 )
 
 // wcBuiltinFrame: any word that can make stop, time, date, help, hang-up or an expression apply.
-const wcBuiltinFrame = wcStopCore | wcStopTalk | wcDateCore | wcTimeCore | wcHelpCore | wcHangCore | wcExpression
+const wcBuiltinFrame = wcStopCore | wcStopTalk | wcDateCore | wcTimeCore | wcHelpCore | wcHangCore | wcExpression | wcSound
 
 var wordClasses = func() map[string]wordClass {
 	out := map[string]wordClass{"or": wcExplained, "either": wcExplained}
@@ -366,6 +395,7 @@ var wordClasses = func() map[string]wordClass {
 	add(roomPrepositions, wcRoomPrep)
 	add(stopCore, wcStopCore)
 	add(stopTalk, wcStopTalk)
+	add(soundThings, wcSound)
 	add(dateCore, wcDateCore)
 	add(timeCore, wcTimeCore)
 	add(helpCore, wcHelpCore)

@@ -56,6 +56,7 @@ func (t *Table) quietFrame(toks []string, n Normalized, form func() string) (map
 	}
 	// Take the lasting parts off: what is left must be a sentence the stop frame accepts.
 	words, duration, lasting := quietLasting(strings.Fields(n.durations()))
+	words = soundOff(words)
 	for _, w := range words {
 		lasting = lasting || quietMute[w] || quietSleeper[w]
 	}
@@ -108,6 +109,20 @@ func quietLasting(view []string) (rest []string, duration string, lasting bool) 
 			continue
 		case (w == "until" || w == "till" || w == "unless") && i+1 < len(view) && only(view[i+1:], quietUntil, frameFill):
 			return rest, duration, true
+		case (w == "until" || w == "till") && i+1 < len(view) && len(view)-i-1 <= maxUntilWords && i > 0:
+			// "until I'm home from work", "till dinner is ready": when quiet time ends is
+			// the person's to say; it is kept until ended, at most the longest.
+			return rest, duration, true
+		case quietRest[w] && (w == "today" || w == "tonight") || w == "this" && i+1 < len(view) && quietRest[view[i+1]]:
+			// "do not speak today", "be quiet this evening"
+			if w == "this" {
+				i++
+			}
+			if len(rest) > 0 && rest[len(rest)-1] == "for" {
+				rest = rest[:len(rest)-1]
+			}
+			lasting = true
+			continue
 		case w == "for" && i+1 < len(view) && only(view[i+1:], quietRest, frameFill) && anyOf(view[i+1:], quietRest):
 			return rest, duration, true
 		case (w == "quiet" || w == "silent" || w == "mute") && i+1 < len(view) && quietModes[view[i+1]]:
@@ -122,6 +137,37 @@ func quietLasting(view []string) (rest []string, duration string, lasting bool) 
 		rest = append(rest, w)
 	}
 	return rest, duration, lasting
+}
+
+// maxUntilWords bounds the "until ..." that ends a request for quiet time.
+const maxUntilWords = 8
+
+var (
+	// soundOffVerbs with "off" switch the robot's sound off: "turn off the sound", "switch
+	// the speakers off"; "shut down the sound" too. "turn down the volume" is not muting.
+	soundOffVerbs = words2set("turn switch power cut")
+	// soundThings are the robot's sound: what muting it switches off.
+	soundThings = words2set("sound sounds audio speaker speakers voice volume noise noises")
+)
+
+// soundOff reads "turn off the sound" as "mute the sound": a verb that switches something
+// off, and the robot's sound as the thing. Anything else is returned as it was.
+func soundOff(words []string) []string {
+	if !anyOf(words, soundThings) {
+		return words
+	}
+	for i, w := range words {
+		if !soundOffVerbs[w] && w != "shut" {
+			continue
+		}
+		for j := i + 1; j < len(words) && j <= i+4; j++ {
+			if words[j] == "off" || w == "shut" && words[j] == "down" {
+				out := append(append(append([]string(nil), words[:i]...), "mute"), words[i+1:j]...)
+				return append(out, words[j+1:]...)
+			}
+		}
+	}
+	return words
 }
 
 // quietDecision binds quiet time's arguments (the length to whole seconds) and says why.

@@ -26,6 +26,17 @@ func TestQuietTimeRoutes(t *testing.T) {
 		{"okay reachy you can speak again", "robot.quiet", off},
 		{"unmute yourself", "robot.quiet", off},
 		{"turn quiet mode off", "robot.quiet", off},
+		// The robot's sound switched off is muting it; a condition it lasts until is kept.
+		{"turn off the sound", "robot.quiet", on},
+		{"switch your speakers off", "robot.quiet", on},
+		{"shut down the sound please", "robot.quiet", on},
+		{"please mute my speaker", "robot.quiet", on},
+		{"turn off your voice reachy", "robot.quiet", on},
+		{"don't talk until I ask you to", "robot.quiet", on},
+		{"be quiet until I'm home from work", "robot.quiet", on},
+		{"do not speak today", "robot.quiet", on},
+		{"be quiet this evening", "robot.quiet", on},
+		{"turn down the volume", "general.ask", nil}, // quieter is not silent: not quiet time
 		// "stop" alone, and a moment, stop the speech of the moment only.
 		{"stop", "robot.stop", nil},
 		{"Be quiet for a second.", "robot.stop", nil},
@@ -70,14 +81,15 @@ func TestOnlyACommandSetsQuietTime(t *testing.T) {
 	tb := demo(t)
 	asks := []string{"be quiet for an hour", "mute", "don't talk until I say so", "shush", "be quiet", "you can talk again",
 		"unmute", "be quiet for the rest of the night", "mute yourself for 20 minutes", "stop talking until further notice",
-		"go into quiet mode", "talk again"}
+		"go into quiet mode", "talk again", "turn off the sound", "mute the speakers", "switch your speakers off",
+		"be quiet until I'm home from work", "do not speak today"}
 	forms := []string{"I wish you'd %s", "she said %s", "mum said to %s", "if the baby wakes up, %s", "yesterday you said %s",
 		"should I tell you to %s?", "no need to %s", "I'll tell you to %s later", "the teacher said %s",
 		"when the baby is asleep, %s", "unless I say so, %s", "did I tell you to %s?", "my brother told me to tell you to %s",
 		"it would be nice if you'd %s", "I hope you %s", "don't %s", "you don't have to %s", "I'm going to tell you to %s"}
 	for _, a := range asks {
 		for _, f := range forms {
-			if strings.HasPrefix(f, "don't") && strings.HasPrefix(a, "don't") {
+			if strings.HasPrefix(f, "don't") && (strings.HasPrefix(a, "don't") || strings.HasPrefix(a, "do not")) {
 				continue
 			}
 			s := fmt.Sprintf(f, a)
@@ -87,7 +99,8 @@ func TestOnlyACommandSetsQuietTime(t *testing.T) {
 		}
 	}
 	for _, s := range []string{"I wish you'd be quiet", "don't be quiet for an hour", "is quiet time over?", "were you muted?",
-		"how do I mute the tv", "mute the tv", "why can't you talk again"} {
+		"how do I mute the tv", "mute the tv", "why can't you talk again", "I turned off the sound", "the speakers are off",
+		"did you turn off the sound?", "the kids switched the speakers off", "turn off the sound on the tv"} {
 		if d := tb.Route(s, Context{}); d.Intent == IntentQuiet {
 			t.Errorf("%q set quiet time: %v", s, d.Args)
 		}
