@@ -18,6 +18,15 @@ func TestTimerIntentsRoute(t *testing.T) {
 		{"start an egg timer for 4 minutes", "timer.start", map[string]string{"duration": "240", "label": "eggs"}},
 		{"set a 20 minute cookies timer", "timer.start", map[string]string{"duration": "1200", "label": "cookies"}},
 		{"timer for a minute", "timer.start", map[string]string{"duration": "60"}},
+		// A wake-up, an alarm or a reminder in a length of time is a timer.
+		{"wake me up in twenty minutes", "timer.start", map[string]string{"duration": "1200"}},
+		{"can you wake us in an hour", "timer.start", map[string]string{"duration": "3600"}},
+		{"set an alarm for 10 minutes", "timer.start", map[string]string{"duration": "600"}},
+		{"remind me in 10 minutes to check the pasta", "timer.start", map[string]string{"duration": "600", "label": "pasta"}},
+		// At a clock time, said of someone else, or not asked for, it is not.
+		{"wake me up at 7", "general.ask", map[string]string{"question": "wake me up at 7"}},
+		{"she told me to wake her up in 20 minutes", "general.ask", map[string]string{"question": "she told me to wake her up in 20 minutes"}},
+		{"did you wake me up in 20 minutes", "general.ask", map[string]string{"question": "did you wake me up in 20 minutes"}},
 		{"how much time is left on the pasta timer?", "timer.status", map[string]string{"label": "pasta"}},
 		{"how long is left", "timer.status", map[string]string{}},
 		{"what timers are running", "timer.status", map[string]string{}},
