@@ -113,3 +113,27 @@ func TestHeardClipWithoutSTTSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// TestAskedToCallForHelpTheRobotSaysItCannot: "call the police", "call an ambulance", "dial
+// 911" get a plain local answer — the robot cannot call outside the home, use a phone — never
+// "who should call back?" (a call back to the owner's console), never the agent; a sentence
+// that only mentions the police is not answered that way.
+func TestAskedToCallForHelpTheRobotSaysItCannot(t *testing.T) {
+	agent := &countingAgent{}
+	tb := newTestBroker(t, func(c *Config, d *Deps) { d.Handlers["agent"] = agent })
+	tok := tb.token(t, "robot", "text", "ask", "turn")
+	for _, s := range []string{"Call the police!", "somebody call an ambulance", "Reachy, dial 911 now", "call for help"} {
+		r := tb.say(t, tok, s).turn(t)
+		if r.Intent != "help.emergency" || !strings.Contains(r.Reply, "Use a phone") || r.FollowUp {
+			t.Errorf("%q: %+v", s, r)
+		}
+	}
+	if n := agent.calls.Load(); n != 0 {
+		t.Fatalf("asked for help, the agent answered %d times", n)
+	}
+	for _, s := range []string{"dad called the police yesterday", "should I call the police?"} {
+		if r := tb.say(t, tok, s).turn(t); r.Intent == "help.emergency" {
+			t.Errorf("%q: %+v", s, r)
+		}
+	}
+}

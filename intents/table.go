@@ -53,6 +53,8 @@ const (
 	IntentThanks    = "smalltalk.thanks"
 	IntentGoodNight = "smalltalk.good_night"
 	IntentGoodbye   = "smalltalk.goodbye"
+	// IntentEmergency says the robot cannot call emergency services: use a phone.
+	IntentEmergency = "help.emergency"
 	IntentNone      = "none" // no wake phrase: nothing to do
 	// IntentPlayAnswer is an answer inside a game in play: the broker's games claim it, no
 	// pattern produces it and it is never called by name.
