@@ -34,12 +34,13 @@ func TestSimCallOverTheLink(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "mic"), 0o755)
 	os.WriteFile(filepath.Join(dir, "mic", "quiet.wav"), quiet, 0o644)
 	out := filepath.Join(dir, "out")
+	cfgFile := hubConfigWithSelfAsMedia(t, dir, "http://"+link.addr(), tokenFile)
 
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	code := make(chan int, 1)
 	go func() {
-		code <- run(ctx, []string{"--sim", "--link", "--broker", "http://" + link.addr(), "--token-file", tokenFile, "--out", out, filepath.Join(dir, "mic")}, io.Discard, io.Discard, nil)
+		code <- run(ctx, []string{"--sim", "--link", "--config", cfgFile, "--broker", "http://" + link.addr(), "--token-file", tokenFile, "--out", out, filepath.Join(dir, "mic")}, io.Discard, io.Discard, nil)
 	}()
 	waitFor := func(what string, ok func() bool) {
 		t.Helper()
@@ -121,9 +122,25 @@ func TestSimCallOverTheLink(t *testing.T) {
 		t.Errorf("media went on %s after the hub was stopped", last.Sub(stopped).Round(time.Millisecond))
 	}
 	br.Close()
-	if n := calltest.GstChildren(t); n != 0 {
-		t.Errorf("%d GStreamer processes outlived the hub", n)
+	if n := calltest.MediaProcesses(os.Getpid()); n != 0 {
+		t.Errorf("%d media processes or GStreamer pipelines outlived the hub", n)
 	}
+}
+
+// hubConfigWithSelfAsMedia writes a hub config (in dir) whose call.binary is this test
+// binary: TestMain serves a call's media when the hub starts it.
+func hubConfigWithSelfAsMedia(t *testing.T, dir, brokerURL, tokenFile string) string {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfgFile := filepath.Join(dir, "hub.yaml")
+	cfg := "broker_url: " + brokerURL + "\ntoken_file: " + tokenFile + "\ncall:\n  binary: " + self + "\n"
+	if err := os.WriteFile(cfgFile, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return cfgFile
 }
 
 // cutProxy forwards loopback TCP to target and can cut every connection at once (a network
