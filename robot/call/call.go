@@ -320,9 +320,20 @@ func (m *Manager) setUp(ctx context.Context, s *session, offer string) (string, 
 		if err != nil {
 			return "", fmt.Errorf("%w: preparing the devices: %v", ErrNoMedia, err)
 		}
+		// The devices are the call's: stop gives them back — or, when the call was ended
+		// while they were handed over, they go back now.
 		s.mu.Lock()
-		s.prepared = true
+		stopped := s.stopped
+		s.prepared = !stopped
 		s.mu.Unlock()
+		if stopped {
+			if m.Finish != nil {
+				fctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+				m.Finish(fctx)
+				cancel()
+			}
+			return "", fmt.Errorf("%w: ended while it was set up", ErrNoMedia)
+		}
 	}
 	if err := p.send(MediaStart{Start: true}); err != nil {
 		return "", fmt.Errorf("%w: %v", ErrNoMedia, err)

@@ -296,11 +296,17 @@ func TestCallMediaFailed(t *testing.T) {
 // mediaPID is the current call's media process.
 func (m *Manager) mediaPID() int {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.cur == nil || m.cur.proc == nil {
+	s := m.cur
+	m.mu.Unlock()
+	if s == nil {
 		return 0
 	}
-	return m.cur.proc.pid()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.proc == nil {
+		return 0
+	}
+	return s.proc.pid()
 }
 
 func count(l []string, s string) int {

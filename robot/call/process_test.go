@@ -221,3 +221,42 @@ func TestMissingMediaProgram(t *testing.T) {
 		}
 	}
 }
+
+// TestEndWhileTheDevicesAreHandedOver: a call ended while the daemon is handing the devices
+// over gets them back, and nothing is captured.
+func TestEndWhileTheDevicesAreHandedOver(t *testing.T) {
+	calltest.NeedGst(t)
+	var live atomic.Bool
+	live.Store(true)
+	m, ev := testManager(t, t.TempDir(), &live)
+	releasing, release := make(chan struct{}), make(chan struct{})
+	m.Prepare = func(context.Context) error {
+		ev.add("prepare")
+		close(releasing)
+		<-release
+		return nil
+	}
+	offered := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_, err := m.Offer(ctx, "c1", calltest.NewBrowser(t, false).Offer())
+		offered <- err
+	}()
+	select {
+	case <-releasing:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the devices were never asked for")
+	}
+	ended := make(chan struct{})
+	go func() { m.End("c1", "owner_left"); close(ended) }()
+	time.Sleep(100 * time.Millisecond) // End is under way
+	close(release)
+	<-ended
+	if err := <-offered; !errors.Is(err, ErrNoMedia) {
+		t.Fatalf("offer of a call ended during its set-up: %v, want ErrNoMedia", err)
+	}
+	if got := ev.list(); !sameSet(got, []string{"prepare", "finish"}) {
+		t.Errorf("events %v: the devices handed over for an ended call were not given back (or the camera went on)", got)
+	}
+}
