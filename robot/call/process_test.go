@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -259,4 +261,57 @@ func TestEndWhileTheDevicesAreHandedOver(t *testing.T) {
 	if got := ev.list(); !sameSet(got, []string{"prepare", "finish"}) {
 		t.Errorf("events %v: the devices handed over for an ended call were not given back (or the camera went on)", got)
 	}
+}
+
+// TestMediaLogIsBounded: a media process that floods its log (300 lines of 1000 bytes) reaches
+// the hub's log as at most 200 lines of at most 512 bytes each, then one line saying the rest
+// was dropped.
+func TestMediaLogIsBounded(t *testing.T) {
+	dir := t.TempDir()
+	noisy := filepath.Join(dir, "reachy-call")
+	os.WriteFile(noisy, []byte("#!/bin/sh\nhead -c 300000 /dev/zero | tr '\\0' 'x' | fold -w 1000 >&2\nexec sleep 30\n"), 0o755)
+	var live atomic.Bool
+	live.Store(true)
+	m, _ := testManager(t, dir, &live)
+	m.Media = MediaCommand{Path: noisy}
+	var logs syncBuffer
+	m.Log = slog.New(slog.NewTextHandler(&logs, nil))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if _, err := m.Offer(ctx, "c1", "v=0\r\n"); !errors.Is(err, ErrNoMedia) {
+		t.Fatalf("offer: %v, want ErrNoMedia", err)
+	}
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	media, dropped := 0, 0
+	for _, l := range lines {
+		switch {
+		case strings.Contains(l, "msg=\"call media\""):
+			media++
+			if len(l) > maxLogLine+200 {
+				t.Errorf("a log line of %d bytes reached the hub's log", len(l))
+			}
+		case strings.Contains(l, "further log lines dropped"):
+			dropped++
+		}
+	}
+	if media != maxLogLines || dropped != 1 {
+		t.Errorf("%d lines of the media process's log and %d drop notices reached the hub's log, want %d and 1", media, dropped, maxLogLines)
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
