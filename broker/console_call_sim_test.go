@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -99,29 +98,7 @@ func freeUDPRange(t *testing.T, n int) (int, int) {
 	return 0, 0
 }
 
-// gstChildrenOf counts the live gst-launch processes whose parent is pid: the hub's media.
-func gstChildrenOf(pid int) int {
-	ents, _ := os.ReadDir("/proc")
-	n := 0
-	for _, e := range ents {
-		st, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(st)
-		j := strings.LastIndexByte(s, ')')
-		if j < 0 || !strings.Contains(s[:j], "gst-launch") {
-			continue
-		}
-		f := strings.Fields(s[j+1:])
-		if len(f) > 1 && f[1] == fmt.Sprint(pid) && f[0] != "Z" {
-			n++
-		}
-	}
-	return n
-}
-
-// simHubProcess builds and starts `reachy-hub --sim --link` linked to the broker through
+// simHubProcess builds reachy-hub and reachy-call and starts `reachy-hub --sim --link` linked to the broker through
 // a cuttable proxy; it is stopped (SIGTERM, bounded) when the test ends.
 func simHubProcess(t *testing.T, r *consoleRig, out string) (*exec.Cmd, *linkProxy) {
 	t.Helper()
@@ -133,8 +110,9 @@ func simHubProcess(t *testing.T, r *consoleRig, out string) (*exec.Cmd, *linkPro
 	hub := filepath.Join(dir, "reachy-hub")
 	bctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	if o, err := exec.CommandContext(bctx, goTool, "build", "-o", hub, "../cmd/reachy-hub").CombinedOutput(); err != nil {
-		t.Fatalf("go build reachy-hub: %v\n%s", err, o)
+	// reachy-call beside reachy-hub, as installed: the hub starts it for each call's media.
+	if o, err := exec.CommandContext(bctx, goTool, "build", "-o", dir+string(filepath.Separator), "../cmd/reachy-hub", "../cmd/reachy-call").CombinedOutput(); err != nil {
+		t.Fatalf("go build reachy-hub reachy-call: %v\n%s", err, o)
 	}
 	tokenFile := filepath.Join(dir, "token")
 	os.WriteFile(tokenFile, []byte(r.token(t, "robot", "turn", "link")+"\n"), 0o600)
@@ -309,7 +287,7 @@ func TestLiveCallWithSimHub(t *testing.T) {
 	}
 
 	// "Hang up" (the room's turn): the hub's media stops within 1 s; the page says why.
-	if n := gstChildrenOf(hub.Process.Pid); n == 0 {
+	if n := calltest.MediaProcesses(hub.Process.Pid); n == 0 {
 		t.Fatal("no media pipelines running during the call")
 	}
 	robotTok := r.token(t, "robot", "text", "turn")
@@ -317,7 +295,7 @@ func TestLiveCallWithSimHub(t *testing.T) {
 	if resp := r.say(t, robotTok, "hang up"); resp.status != 200 {
 		t.Fatalf("hang up: %d %s", resp.status, resp.body)
 	}
-	for gstChildrenOf(hub.Process.Pid) > 0 && time.Since(hungUp) < 5*time.Second {
+	for calltest.MediaProcesses(hub.Process.Pid) > 0 && time.Since(hungUp) < 5*time.Second {
 		time.Sleep(10 * time.Millisecond)
 	}
 	stopped := time.Since(hungUp)
@@ -343,7 +321,7 @@ func TestLiveCallWithSimHub(t *testing.T) {
 	cut := time.Now()
 	proxy.cut()
 	waitEnded(t, ctx, "robot_offline", "the robot went offline")
-	for gstChildrenOf(hub.Process.Pid) > 0 && time.Since(cut) < 5*time.Second {
+	for calltest.MediaProcesses(hub.Process.Pid) > 0 && time.Since(cut) < 5*time.Second {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if d := time.Since(cut); d > 1500*time.Millisecond {

@@ -3,6 +3,7 @@ package robot
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"slices"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/robot/call"
 	"github.com/reachy-broker/reachy-broker/robot/call/calltest"
+	"github.com/reachy-broker/reachy-broker/robot/call/media"
 	"github.com/reachy-broker/reachy-broker/speech"
 )
 
@@ -19,10 +21,25 @@ func callTestHub(t *testing.T) (*Hub, *FakeDaemon) {
 	h, fake := linkTestHub(t)
 	cfg := call.Config{}
 	cfg.DefaultsFrom(call.Sim())
-	h.Call = &call.Manager{Config: cfg, OutDir: t.TempDir()}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// This test binary is the media program: TestMain serves the media when it finds
+	// call.MediaProcessEnv.
+	h.Call = &call.Manager{Config: cfg, OutDir: t.TempDir(), Media: call.MediaCommand{Path: self}}
 	h.AttachLink(&Link{})
 	t.Cleanup(func() { h.endCall("test over") })
 	return h, fake
+}
+
+// TestMain: started as a call's media process by a hub under test, this test binary serves
+// the media, as reachy-call would.
+func TestMain(m *testing.M) {
+	if os.Getenv(call.MediaProcessEnv) != "" {
+		os.Exit(media.Main())
+	}
+	os.Exit(m.Run())
 }
 
 func offerMsg(id, sdp string) api.LinkMessage {

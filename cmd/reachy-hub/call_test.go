@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -34,12 +35,13 @@ func TestSimCallOverTheLink(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "mic"), 0o755)
 	os.WriteFile(filepath.Join(dir, "mic", "quiet.wav"), quiet, 0o644)
 	out := filepath.Join(dir, "out")
+	cfgFile := hubConfigWithSelfAsMedia(t, dir, "http://"+link.addr(), tokenFile)
 
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	code := make(chan int, 1)
 	go func() {
-		code <- run(ctx, []string{"--sim", "--link", "--broker", "http://" + link.addr(), "--token-file", tokenFile, "--out", out, filepath.Join(dir, "mic")}, io.Discard, io.Discard, nil)
+		code <- run(ctx, []string{"--sim", "--link", "--config", cfgFile, "--broker", "http://" + link.addr(), "--token-file", tokenFile, "--out", out, filepath.Join(dir, "mic")}, io.Discard, io.Discard, nil)
 	}()
 	waitFor := func(what string, ok func() bool) {
 		t.Helper()
@@ -121,9 +123,25 @@ func TestSimCallOverTheLink(t *testing.T) {
 		t.Errorf("media went on %s after the hub was stopped", last.Sub(stopped).Round(time.Millisecond))
 	}
 	br.Close()
-	if n := calltest.GstChildren(t); n != 0 {
-		t.Errorf("%d GStreamer processes outlived the hub", n)
+	if n := calltest.MediaProcesses(os.Getpid()); n != 0 {
+		t.Errorf("%d media processes or GStreamer pipelines outlived the hub", n)
 	}
+}
+
+// hubConfigWithSelfAsMedia writes a hub config (in dir) whose call.binary is this test
+// binary: TestMain serves a call's media when the hub starts it.
+func hubConfigWithSelfAsMedia(t *testing.T, dir, brokerURL, tokenFile string) string {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfgFile := filepath.Join(dir, "hub.yaml")
+	cfg := "broker_url: " + brokerURL + "\ntoken_file: " + tokenFile + "\ncall:\n  binary: " + self + "\n"
+	if err := os.WriteFile(cfgFile, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return cfgFile
 }
 
 // cutProxy forwards loopback TCP to target and can cut every connection at once (a network
@@ -171,4 +189,84 @@ func (p *cutProxy) cut() {
 		c.Close()
 	}
 	p.conns = nil
+}
+
+// TestHubWithoutReachyCall: a hub whose media program is missing says so when it starts
+// (where it looked, how to build it), refuses a call no_media, and goes on: the link stays
+// up and the next action is served.
+func TestHubWithoutReachyCall(t *testing.T) {
+	dir := t.TempDir()
+	b, state := newDevBroker(t, dir)
+	srv := httptest.NewServer(b.Handler())
+	defer srv.Close()
+	tok, _, _ := state.CreateToken(context.Background(), "reachy", []string{"turn", "link"}, "")
+	tokenFile := filepath.Join(dir, "token")
+	os.WriteFile(tokenFile, []byte(tok+"\n"), 0o600)
+	missing := filepath.Join(dir, "not-built", "reachy-call")
+	cfgFile := filepath.Join(dir, "hub.yaml")
+	os.WriteFile(cfgFile, []byte("broker_url: "+srv.URL+"\ntoken_file: "+tokenFile+"\ncall:\n  binary: "+missing+"\n"), 0o600)
+	os.MkdirAll(filepath.Join(dir, "mic"), 0o755)
+
+	ctx, stop := context.WithCancel(context.Background())
+	var logs syncBuffer
+	code := make(chan int, 1)
+	go func() {
+		code <- run(ctx, []string{"--sim", "--link", "--config", cfgFile, "--out", filepath.Join(dir, "out"), filepath.Join(dir, "mic")}, io.Discard, &logs, nil)
+	}()
+	defer func() {
+		stop()
+		select {
+		case <-code:
+		case <-time.After(10 * time.Second):
+			t.Error("the sim did not stop")
+		}
+	}()
+	for deadline := time.Now().Add(15 * time.Second); !b.Link().Status("reachy").Online; time.Sleep(20 * time.Millisecond) {
+		select {
+		case c := <-code:
+			t.Fatalf("the hub exited (%d) without its media program:\n%s", c, logs.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the hub never linked:\n%s", logs.String())
+		}
+	}
+	startLog := logs.String()
+	if !strings.Contains(startLog, "live calls will be refused") || !strings.Contains(startLog, missing) || !strings.Contains(startLog, "make build") {
+		t.Errorf("the hub did not say at start that %s is missing and how to build it:\n%s", missing, startLog)
+	}
+	send := func(m api.LinkMessage) api.LinkAckBody {
+		t.Helper()
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		ack, err := b.Link().Send(sctx, "reachy", m)
+		if err != nil {
+			t.Fatalf("%s: %v", m.Type, err)
+		}
+		return ack
+	}
+	send(api.LinkMessage{Type: api.LinkPresence, Presence: &api.LinkPresenceAction{Active: true, Who: "Dad"}})
+	wav, _ := speech.EncodeWAV(make([]float32, speech.SampleRate/5), speech.SampleRate)
+	if ack := send(api.LinkMessage{Type: api.LinkPlay, Play: &api.LinkPlayAction{WAV: wav, Chime: true, Join: true}}); !ack.OK {
+		t.Fatalf("join: %+v", ack)
+	}
+	offer := "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\nc=IN IP4 0.0.0.0\r\na=mid:0\r\na=rtpmap:111 opus/48000/2\r\n"
+	for i := range 2 {
+		ack := send(api.LinkMessage{Type: api.LinkCallOffer, CallOffer: &api.LinkCallOfferAction{CallID: "c" + string(rune('1'+i)), SDP: offer}})
+		if ack.OK || ack.Code != api.LinkErrNoMedia {
+			t.Fatalf("offer %d without reachy-call: %+v, want %s", i+1, ack, api.LinkErrNoMedia)
+		}
+	}
+	// The hub goes on: still linked, and the next action is served.
+	if ack := send(api.LinkMessage{Type: api.LinkPlay, Play: &api.LinkPlayAction{WAV: wav}}); !ack.OK {
+		t.Fatalf("the hub stopped serving after a refused call: %+v", ack)
+	}
+	if !b.Link().Status("reachy").Online {
+		t.Fatal("the link dropped after a refused call")
+	}
+	select {
+	case c := <-code:
+		t.Fatalf("the hub exited (%d) after a refused call", c)
+	default:
+	}
 }

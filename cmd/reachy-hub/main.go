@@ -257,7 +257,7 @@ func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient
 		// The room's pending timers ring here too when the broker does not ring them.
 		h.Timers = &robot.LocalTimers{Speaker: speaker, After: cfg.TimerLocalAfter, Say: speech.Espeak{}.Synthesize, Log: log}
 		go h.Timers.Run(ctx)
-		h.Call = &call.Manager{Config: cfg.Call, Log: log}
+		h.Call = newCall(cfg.Call, "", log)
 		defer h.Call.End("", api.CallEndRobotOffline) // the hub stops: so do the call's pipelines
 		h.AttachLink(l)
 		go l.Run(ctx)
@@ -360,7 +360,7 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 		h.Timers = &robot.LocalTimers{Speaker: h.Speaker, After: cfg.TimerLocalAfter, Say: speech.Espeak{}.Synthesize, Log: log}
 		// Live calls answer with the simulator's test sources; what the owner says is written
 		// to --out as call-owner-N.wav.
-		h.Call = &call.Manager{Config: cfg.Call, OutDir: out, Log: log}
+		h.Call = newCall(cfg.Call, out, log)
 		defer h.Call.End("", api.CallEndRobotOffline) // the hub stops: so do the call's pipelines
 		h.AttachLink(l)
 		sounds.watchLink(l)
@@ -395,6 +395,17 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 	sounds.mu.Unlock()
 	fmt.Fprintf(stdout, "wrote %s to %s\n", strings.Join(written, ", "), out)
 	return nil
+}
+
+// newCall is the hub's live-call manager. Each call's media runs in reachy-call, started
+// for the length of the call; a hub that cannot find it says so now (calls are then refused
+// no_media) and goes on.
+func newCall(cfg call.Config, out string, log *slog.Logger) *call.Manager {
+	m := &call.Manager{Config: cfg, OutDir: out, Log: log}
+	if err := m.Check(); err != nil {
+		log.Error("live calls will be refused (no_media)", "err", err)
+	}
+	return m
 }
 
 // micUntil is a microphone that ends when done does, whatever context its reader passes.

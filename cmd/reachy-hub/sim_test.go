@@ -26,10 +26,17 @@ import (
 	"github.com/reachy-broker/reachy-broker/intents/basic"
 	"github.com/reachy-broker/reachy-broker/intents/home"
 	"github.com/reachy-broker/reachy-broker/robot"
+	"github.com/reachy-broker/reachy-broker/robot/call"
+	"github.com/reachy-broker/reachy-broker/robot/call/media"
 	"github.com/reachy-broker/reachy-broker/speech"
 )
 
+// TestMain: started as a call's media process by a hub under test (the tests name this
+// binary with call.binary), the test binary serves the media, as reachy-call would.
 func TestMain(m *testing.M) {
+	if os.Getenv(call.MediaProcessEnv) != "" {
+		os.Exit(media.Main())
+	}
 	envknob.Setenv("TS_DISABLE_PORTMAPPER", "1")
 	os.Exit(m.Run())
 }

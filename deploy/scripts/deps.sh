@@ -42,7 +42,7 @@ declare -A want=(
   [festvox-kdlpc16k]=/usr/share/festival/voices/english/ked_diphone/festvox/ked_diphone.scm
   [festvox-us-slt-hts]=/usr/share/festival/voices/us/cmu_us_slt_arctic_hts/festvox/cmu_us_slt_arctic_hts.scm
   [qemu-user-static]=/usr/bin/qemu-aarch64-static
-  # The live call's media (robot/call): gst-launch-1.0 runs the pipelines; -base has
+  # The live call's media (reachy-call, robot/call/media): gst-launch-1.0 runs the pipelines; -base has
   # audiotestsrc/opus/audiomixer, -good the RTP payloaders and rtpstreampay, -ugly x264enc
   # (the simulator's encoder), -bad webrtcdsp/webrtcechoprobe (it Depends on
   # libwebrtc-audio-processing1, so --no-install-recommends still gets it).

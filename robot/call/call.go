@@ -2,19 +2,14 @@ package call
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/pion/rtp"
-	"github.com/pion/webrtc/v4"
 )
 
 // Why an offer is refused.
@@ -24,9 +19,12 @@ var (
 	ErrNoMedia = errors.New("no media for this offer")
 )
 
-// Manager runs at most one call at a time.
+// Manager runs at most one call at a time, each in a media process of its own.
 type Manager struct {
 	Config Config
+	// Media is the media process's command; an empty Path means Config.MediaBinary() (tests
+	// name their own binary, which serves the media when it finds MediaProcessEnv).
+	Media MediaCommand
 	// Live reports whether the session's join chime and announcement have played; no offer
 	// is served while it is false.
 	Live func() bool
@@ -37,7 +35,7 @@ type Manager struct {
 	// Camera is told when the camera goes on and off (the robot shows it with its antennas).
 	Camera func(on bool)
 	// Ended is told when the hub ended a call by itself (a pipeline died, the peer failed or
-	// never connected); reason is api.CallEndMediaFailed.
+	// never connected, the media process died); reason is api.CallEndMediaFailed.
 	Ended func(callID, reason string)
 	// OutDir, if set, is where the simulator's playback writes call-owner-N.wav.
 	OutDir string
@@ -48,67 +46,40 @@ type Manager struct {
 	calls int
 }
 
+// MediaCommand is how the hub starts a call's media process.
+type MediaCommand struct {
+	Path string
+	Env  []string // added to the hub's environment
+}
+
 // MediaFailed is the end reason of a call the hub ended itself (api.CallEndMediaFailed).
 const MediaFailed = "media_failed"
 
-// session is one call: its peer, its pipelines, and how to stop them.
+// Bounds of a call's media process: stopGrace for it to stop its media and exit once its
+// stdin closed (its pipelines get 300 ms for their end of stream, its peer 500 ms to close),
+// then it is killed; setUpSlack on top of the pipelines' StartTimeout for the whole set-up.
+const (
+	stopGrace  = 750 * time.Millisecond
+	setUpSlack = 6 * time.Second
+)
+
+// session is one call: its media process and what the hub did for it.
 type session struct {
 	id      string
 	n       int
 	started time.Time
 	log     *slog.Logger
+	proc    *process
 
 	mu       sync.Mutex
 	stopped  bool
 	reason   string
-	cleanups []func()
-	done     chan struct{} // closed when every cleanup has run
+	prepared bool          // Finish is owed
+	camera   bool          // Camera(false) is owed
+	done     chan struct{} // closed when the process is gone and the devices are back
 	up       chan struct{} // closed when the answer is out: from then on a failure is reported
 
 	sentVideo, sentAudio, heard atomic.Int64
-	pipes                       []*pipeline // for diagnostics and tests
-}
-
-// add registers a cleanup; on a session already stopping it runs at once and add is false.
-func (s *session) add(f func()) bool {
-	s.mu.Lock()
-	if s.stopped {
-		s.mu.Unlock()
-		f()
-		return false
-	}
-	s.cleanups = append(s.cleanups, f)
-	s.mu.Unlock()
-	return true
-}
-
-// stop runs every cleanup at once (they are each bounded) and waits for them; only the
-// first call does anything, the others wait for it.
-func (s *session) stop(reason string) bool {
-	s.mu.Lock()
-	if s.stopped {
-		s.mu.Unlock()
-		<-s.done
-		return false
-	}
-	s.stopped, s.reason = true, reason
-	fs := s.cleanups
-	s.cleanups = nil
-	s.mu.Unlock()
-	var wg sync.WaitGroup
-	for _, f := range fs {
-		wg.Add(1)
-		go func() { defer wg.Done(); f() }()
-	}
-	wg.Wait()
-	close(s.done)
-	return true
-}
-
-func (s *session) isStopped() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.stopped
 }
 
 func (m *Manager) log() *slog.Logger {
@@ -116,6 +87,24 @@ func (m *Manager) log() *slog.Logger {
 		return slog.Default()
 	}
 	return m.Log
+}
+
+// Check says whether calls can have media: the media program is found. The hub calls it at
+// start to say clearly what is missing; an offer without it is refused with ErrNoMedia.
+func (m *Manager) Check() error {
+	_, err := m.command()
+	return err
+}
+
+func (m *Manager) command() (MediaCommand, error) {
+	if m.Media.Path != "" {
+		return m.Media, nil
+	}
+	p, err := m.Config.MediaBinary()
+	if err != nil {
+		return MediaCommand{}, err
+	}
+	return MediaCommand{Path: p, Env: m.Media.Env}, nil
 }
 
 // Active returns the current call's ID, or "".
@@ -128,10 +117,11 @@ func (m *Manager) Active() string {
 	return m.cur.id
 }
 
-// Offer serves the browser's complete offer: it starts the pipelines and returns the
-// hub's complete answer (ICE gathering finished). It refuses with ErrNotLive before the
-// join was played, ErrBusy while another call is on, and ErrNoMedia when the offer has no
-// usable codec or candidate or a pipeline would not start.
+// Offer serves the browser's complete offer: it starts the call's media process, lets it
+// start the pipelines, and returns the hub's complete answer (ICE gathering finished). It
+// refuses with ErrNotLive before the join was played, ErrBusy while another call is on, and
+// ErrNoMedia when the offer has no usable codec or candidate, a pipeline would not start, or
+// the media process cannot be run.
 func (m *Manager) Offer(ctx context.Context, callID, offer string) (string, error) {
 	m.mu.Lock()
 	if m.Live == nil || !m.Live() {
@@ -171,9 +161,10 @@ func (m *Manager) End(callID, reason string) {
 	m.finish(s, reason)
 }
 
-// finish stops s and frees the robot for the next call.
+// finish stops s and frees the robot for the next call; only the first call for s does
+// anything (and returns true), the others wait for it.
 func (m *Manager) finish(s *session, reason string) bool {
-	first := s.stop(reason)
+	first := m.stop(s, reason)
 	m.mu.Lock()
 	if m.cur == s {
 		m.cur = nil
@@ -186,8 +177,44 @@ func (m *Manager) finish(s *session, reason string) bool {
 	return first
 }
 
-// fail ends s on the hub's own initiative and tells the broker; during the set-up a failure
-// is the offer's refusal, reported once the answer would have been out.
+// stop ends the media process (its stdin closes; killed after stopGrace), then turns the
+// camera's antennas off and gives the devices back.
+func (m *Manager) stop(s *session, reason string) bool {
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		<-s.done
+		return false
+	}
+	s.stopped, s.reason = true, reason
+	p := s.proc
+	s.mu.Unlock()
+	if p != nil {
+		p.stop(stopGrace)
+	}
+	s.mu.Lock()
+	camera, prepared := s.camera, s.prepared
+	s.mu.Unlock()
+	if camera && m.Camera != nil {
+		m.Camera(false)
+	}
+	if prepared && m.Finish != nil {
+		fctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		m.Finish(fctx)
+		cancel()
+	}
+	close(s.done)
+	return true
+}
+
+func (s *session) isStopped() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stopped
+}
+
+// fail ends s on the hub's own initiative and tells the broker, once; during the set-up a
+// failure is the offer's refusal.
 func (m *Manager) fail(s *session, why string) {
 	select {
 	case <-s.up:
@@ -203,66 +230,83 @@ func (m *Manager) fail(s *session, why string) {
 	}
 }
 
-func (m *Manager) setUp(ctx context.Context, s *session, offer string) (string, error) {
-	cfg := m.Config
-	peers, err := cfg.peerPrefixes()
-	if err != nil {
-		return "", err
+// event handles what the media process says after its set-up, and hands the rest to it.
+func (m *Manager) event(s *session, setUp chan<- MediaEvent) func(MediaEvent) {
+	return func(e MediaEvent) {
+		switch e.Kind {
+		case EventStats:
+			s.sentVideo.Store(e.VideoPackets)
+			s.sentAudio.Store(e.AudioPackets)
+			s.heard.Store(e.OwnerPackets)
+		case EventCapturing:
+			if e.Video && m.Camera != nil {
+				s.mu.Lock()
+				on := !s.stopped && !s.camera
+				s.camera = s.camera || on
+				s.mu.Unlock()
+				if on {
+					m.Camera(true)
+				}
+			}
+		case EventFailed:
+			go m.fail(s, e.Why)
+		default:
+			select {
+			case setUp <- e:
+			default: // a second answer: the set-up took the first
+			}
+		}
 	}
-	offer, kept, err := filterOffer(offer, peers)
-	if err != nil {
-		return "", fmt.Errorf("%w: %v", ErrNoMedia, err)
-	}
-	if kept == 0 {
-		return "", fmt.Errorf("%w: the offer has no host candidate in %v", ErrNoMedia, cfg.Peers)
-	}
-	api, err := cfg.newAPI()
-	if err != nil {
-		return "", fmt.Errorf("%w: %v", ErrNoMedia, err)
-	}
-	pc, err := api.NewPeerConnection(webrtc.Configuration{}) // no ICE servers: host candidates only
-	if err != nil {
-		return "", fmt.Errorf("%w: %v", ErrNoMedia, err)
-	}
-	s.add(func() { closePeer(pc) })
+}
 
-	var video *webrtc.TrackLocalStaticRTP
-	if cfg.Video != "" {
-		video, err = webrtc.NewTrackLocalStaticRTP(h264, "video", "robot")
-		if err != nil {
-			return "", err
-		}
-		if _, err := pc.AddTransceiverFromTrack(video, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionSendonly}); err != nil {
-			return "", err
-		}
-	}
-	audio, err := webrtc.NewTrackLocalStaticRTP(opus, "audio", "robot")
+func (m *Manager) setUp(ctx context.Context, s *session, offer string) (string, error) {
+	cmd, err := m.command()
 	if err != nil {
-		return "", err
-	}
-	if _, err := pc.AddTransceiverFromTrack(audio, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionSendrecv}); err != nil {
-		return "", err
-	}
-	if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: offer}); err != nil {
 		return "", fmt.Errorf("%w: %v", ErrNoMedia, err)
 	}
-	// The owner's camera is never taken: every section the hub did not offer a track for
-	// (their video, a second audio) is answered inactive.
-	sending := 0
-	for _, t := range pc.GetTransceivers() {
-		if t.Sender() == nil || t.Mid() == "" {
-			t.Stop()
-			continue
-		}
-		sending++
+	ctx, cancel := context.WithTimeout(ctx, m.Config.StartTimeout+setUpSlack)
+	defer cancel()
+	setUp := make(chan MediaEvent, 1)
+	p, err := startProcess(cmd, s.log.With("call", s.id), m.event(s, setUp))
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrNoMedia, err)
 	}
-	if sending == 0 {
-		return "", fmt.Errorf("%w: the offer asks for neither video nor audio", ErrNoMedia)
+	s.mu.Lock()
+	stopped := s.stopped
+	s.proc = p
+	s.mu.Unlock()
+	if stopped { // ended while it was started: stop saw no process
+		p.stop(stopGrace)
+		return "", fmt.Errorf("%w: ended while it was set up", ErrNoMedia)
 	}
-	for _, t := range pc.GetTransceivers() {
-		if snd := t.Sender(); snd != nil {
-			go drainRTCP(snd)
+	go func() {
+		<-p.exited
+		m.fail(s, "the media process "+p.failure())
+	}()
+	next := func(want string) (MediaEvent, error) {
+		select {
+		case e := <-setUp:
+			if e.Kind == EventRefused {
+				return e, fmt.Errorf("%w: %s", ErrNoMedia, e.Why)
+			}
+			if e.Kind != want {
+				return e, fmt.Errorf("%w: the media process said %q, want %q", ErrNoMedia, e.Kind, want)
+			}
+			return e, nil
+		case <-p.exited:
+			return MediaEvent{}, fmt.Errorf("%w: the media process %s", ErrNoMedia, p.failure())
+		case <-s.done:
+			return MediaEvent{}, fmt.Errorf("%w: ended while it was set up", ErrNoMedia)
+		case <-ctx.Done():
+			return MediaEvent{}, fmt.Errorf("%w: the media process did not answer: %v", ErrNoMedia, ctx.Err())
 		}
+	}
+	req := MediaRequest{Config: m.Config, CallID: s.id, N: s.n, Offer: offer, OutDir: m.OutDir}
+	if err := p.send(req); err != nil {
+		return "", fmt.Errorf("%w: %v", ErrNoMedia, err)
+	}
+	if _, err := next(EventReady); err != nil {
+		return "", err
 	}
 
 	// Consent is checked again right before anything is captured.
@@ -276,218 +320,49 @@ func (m *Manager) setUp(ctx context.Context, s *session, offer string) (string, 
 		if err != nil {
 			return "", fmt.Errorf("%w: preparing the devices: %v", ErrNoMedia, err)
 		}
+		// The devices are the call's: stop gives them back — or, when the call was ended
+		// while they were handed over, they go back now.
+		s.mu.Lock()
+		stopped := s.stopped
+		s.prepared = !stopped
+		s.mu.Unlock()
+		if stopped {
+			if m.Finish != nil {
+				fctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+				m.Finish(fctx)
+				cancel()
+			}
+			return "", fmt.Errorf("%w: ended while it was set up", ErrNoMedia)
+		}
 	}
-	if m.Finish != nil {
-		s.add(func() {
-			fctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			defer cancel()
-			m.Finish(fctx)
-		})
+	if err := p.send(MediaStart{Start: true}); err != nil {
+		return "", fmt.Errorf("%w: %v", ErrNoMedia, err)
 	}
-
-	ownerIn, err := m.startMedia(ctx, s, video, audio)
+	e, err := next(EventAnswer)
 	if err != nil {
 		return "", err
-	}
-	pc.OnTrack(func(t *webrtc.TrackRemote, _ *webrtc.RTPReceiver) {
-		if t.Kind() != webrtc.RTPCodecTypeAudio || !strings.EqualFold(t.Codec().MimeType, webrtc.MimeTypeOpus) {
-			return // never read: the owner's camera does not reach the robot
-		}
-		go forwardOwner(t, ownerIn, &s.heard)
-	})
-	connected := make(chan struct{})
-	var once sync.Once
-	pc.OnConnectionStateChange(func(st webrtc.PeerConnectionState) {
-		switch st {
-		case webrtc.PeerConnectionStateConnected:
-			once.Do(func() { close(connected) })
-		case webrtc.PeerConnectionStateFailed:
-			go m.fail(s, "peer connection failed")
-		}
-	})
-	go func() {
-		t := time.NewTimer(cfg.ConnectTimeout)
-		defer t.Stop()
-		select {
-		case <-connected:
-		case <-s.done:
-		case <-t.C:
-			m.fail(s, "the browser never connected")
-		}
-	}()
-
-	ans, err := pc.CreateAnswer(nil)
-	if err != nil {
-		return "", fmt.Errorf("%w: %v", ErrNoMedia, err)
-	}
-	gathered := webrtc.GatheringCompletePromise(pc)
-	if err := pc.SetLocalDescription(ans); err != nil {
-		return "", fmt.Errorf("%w: %v", ErrNoMedia, err)
-	}
-	gctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-	defer cancel()
-	select {
-	case <-gathered:
-	case <-gctx.Done():
-		return "", fmt.Errorf("%w: ICE gathering did not finish", ErrNoMedia)
-	}
-	answer := pc.LocalDescription().SDP
-	n, err := checkAnswer(answer, cfg.Interfaces)
-	if err != nil {
-		return "", fmt.Errorf("%w: %v", ErrNoMedia, err)
 	}
 	if s.isStopped() {
 		return "", fmt.Errorf("%w: ended while it was set up", ErrNoMedia)
 	}
-	s.log.Info("call started", "call", s.id, "video", video != nil, "candidates", n, "remote_candidates", kept)
-	return answer, nil
+	s.log.Info("call started", "call", s.id, "candidates", e.Candidates, "remote_candidates", e.RemoteCandidates,
+		"media_pid", p.pid(), "set_up", time.Since(s.started).Round(time.Millisecond))
+	return e.SDP, nil
 }
 
-// startMedia starts the capture and playback pipelines, forwards their RTP into the tracks,
-// and waits (bounded) for each capture pipeline's first packet. It returns the writer of
-// the owner's RTP into the playback pipeline.
-func (m *Manager) startMedia(ctx context.Context, s *session, video, audio *webrtc.TrackLocalStaticRTP) (io.Writer, error) {
-	cfg := m.Config
-	owner := os.DevNull
-	if m.OutDir != "" {
-		owner = filepath.Join(m.OutDir, fmt.Sprintf("call-owner-%d.wav", s.n))
-	}
-	type capture struct {
-		name  string
-		r     *os.File
-		track *webrtc.TrackLocalStaticRTP
-		count *atomic.Int64
-		first chan struct{}
-		p     *pipeline
-	}
-	var caps []*capture
-	start := func(name, desc string, track *webrtc.TrackLocalStaticRTP, count *atomic.Int64, extra ...*os.File) (*pipeline, error) {
-		r, w, err := os.Pipe()
-		if err != nil {
-			return nil, err
-		}
-		p, err := startPipeline(cfg.GstLaunch, name, desc, append([]*os.File{w}, extra...)...)
-		w.Close()
-		if err != nil {
-			r.Close()
-			return nil, fmt.Errorf("%w: %v", ErrNoMedia, err)
-		}
-		c := &capture{name: name, r: r, track: track, count: count, first: make(chan struct{}), p: p}
-		caps = append(caps, c)
-		s.mu.Lock()
-		s.pipes = append(s.pipes, p)
-		s.mu.Unlock()
-		s.add(func() { p.stop(); r.Close() })
-		go forwardCapture(r, track, count, c.first)
-		go func() {
-			select {
-			case <-p.exited:
-				m.fail(s, fmt.Sprintf("the %s pipeline %s", name, p.failure()))
-			case <-s.done:
-			}
-		}()
-		return p, nil
-	}
-	if video != nil {
-		if _, err := start("video", cfg.Video, video, &s.sentVideo); err != nil {
-			return nil, err
-		}
-	}
-	ownerR, ownerW, err := os.Pipe()
+// jsonLine decodes one line of the media process.
+func jsonLine(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// encodeLine is v as one JSON line.
+func encodeLine(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	desc := cfg.Audio + " " + strings.ReplaceAll(cfg.Playback, "{owner_wav}", owner)
-	_, err = start("audio", desc, audio, &s.sentAudio, ownerR)
-	ownerR.Close()
-	if err != nil {
-		ownerW.Close()
-		return nil, err
-	}
-	// Closed first among the cleanups' effects: the playback's end of stream.
-	s.add(func() { ownerW.Close() })
-	if m.Camera != nil && video != nil {
-		m.Camera(true)
-		s.add(func() { m.Camera(false) })
-	}
-	t := time.NewTimer(cfg.StartTimeout)
-	defer t.Stop()
-	for _, c := range caps {
-		select {
-		case <-c.first:
-		case <-c.p.exited:
-			return nil, fmt.Errorf("%w: the %s pipeline %s", ErrNoMedia, c.name, c.p.failure())
-		case <-t.C:
-			return nil, fmt.Errorf("%w: the %s pipeline sent nothing in %s", ErrNoMedia, c.name, cfg.StartTimeout)
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-s.done:
-			return nil, fmt.Errorf("%w: ended while it was set up", ErrNoMedia)
-		}
-	}
-	return ownerW, nil
+	return append(b, '\n'), nil
 }
 
-// forwardCapture moves a pipeline's RTP into a track, unchanged (pion sets the SSRC and
-// payload type the browser negotiated). It ends when the pipe closes.
-func forwardCapture(r io.Reader, track *webrtc.TrackLocalStaticRTP, count *atomic.Int64, first chan struct{}) {
-	fr := newFramedReader(r)
-	var pkt rtp.Packet
-	for {
-		b, err := fr.next()
-		if err != nil {
-			return
-		}
-		if err := pkt.Unmarshal(b); err != nil {
-			continue
-		}
-		if count.Add(1) == 1 {
-			close(first)
-		}
-		track.WriteRTP(&pkt) // no receiver yet, or gone: dropped, like on the wire
-	}
-}
-
-// forwardOwner moves the owner's Opus RTP into the playback pipeline with the payload type
-// it expects. It ends when the track or the pipe ends.
-func forwardOwner(t *webrtc.TrackRemote, w io.Writer, count *atomic.Int64) {
-	buf := make([]byte, maxRTP)
-	scratch := make([]byte, 0, maxRTP+2)
-	for {
-		n, _, err := t.Read(buf)
-		if err != nil {
-			return
-		}
-		if n < 12 {
-			continue
-		}
-		buf[1] = buf[1]&0x80 | opusPT
-		if err := writeFrame(w, scratch, buf[:n]); err != nil {
-			return
-		}
-		count.Add(1)
-	}
-}
-
-// drainRTCP reads a sender's RTCP so its interceptors run (NACKs are answered from their
-// buffer; keyframe requests cannot be: the encoder sends one every second).
-func drainRTCP(s *webrtc.RTPSender) {
-	buf := make([]byte, maxRTP)
-	for {
-		if _, _, err := s.Read(buf); err != nil {
-			return
-		}
-	}
-}
-
-// closePeer closes pc, waiting at most 500 ms (its goroutines end on their own).
-func closePeer(pc *webrtc.PeerConnection) {
-	done := make(chan struct{})
-	go func() { pc.Close(); close(done) }()
-	t := time.NewTimer(500 * time.Millisecond)
-	defer t.Stop()
-	select {
-	case <-done:
-	case <-t.C:
-	}
+// environ is the media process's environment: the hub's, extra, and MediaProcessEnv.
+func environ(extra []string) []string {
+	return append(append(os.Environ(), extra...), MediaProcessEnv+"=1")
 }

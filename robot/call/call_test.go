@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -23,7 +24,7 @@ func testManager(t *testing.T, dir string, live *atomic.Bool) (*Manager, *events
 		t.Fatal(err)
 	}
 	ev := &events{}
-	m := &Manager{Config: cfg, Live: live.Load, OutDir: dir,
+	m := &Manager{Config: cfg, Live: live.Load, OutDir: dir, Media: selfAsMedia(t),
 		Prepare: func(context.Context) error { ev.add("prepare"); return nil },
 		Finish:  func(context.Context) { ev.add("finish") },
 		Camera: func(on bool) {
@@ -37,6 +38,16 @@ func testManager(t *testing.T, dir string, live *atomic.Bool) (*Manager, *events
 	}
 	t.Cleanup(func() { m.End("", "test over") })
 	return m, ev
+}
+
+// selfAsMedia names this test binary as the media program (TestMain serves the media when
+// it finds MediaProcessEnv).
+func selfAsMedia(t testing.TB) MediaCommand {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return MediaCommand{Path: self}
 }
 
 type events struct {
@@ -119,9 +130,10 @@ func TestSimCall(t *testing.T) {
 
 	// End: every track stops within 1 s, every pipeline is gone.
 	before := b.Stats().Packets
-	m.mu.Lock()
-	pipes := m.cur.pipes
-	m.mu.Unlock()
+	mediaPID := m.mediaPID()
+	if calltest.MediaProcesses(mediaPID) == 0 {
+		t.Error("no pipeline runs under the media process: the measurement is broken")
+	}
 	endAt := time.Now()
 	m.End("c1", "owner_left")
 	if took := time.Since(endAt); took > time.Second {
@@ -139,12 +151,11 @@ func TestSimCall(t *testing.T) {
 	if m.Active() != "" {
 		t.Fatal("call still active after End")
 	}
-	for _, p := range pipes {
-		select {
-		case <-p.exited:
-		default:
-			t.Errorf("the %s pipeline still runs after End", p.name)
-		}
+	if calltest.Alive(mediaPID) {
+		t.Error("the media process still runs after End")
+	}
+	if n := len(calltest.Descendants(mediaPID)); n != 0 {
+		t.Errorf("%d of the media process's pipelines still run after End", n)
 	}
 
 	// The owner's voice reached the robot's speaker (the simulator's --out) at its level.
@@ -226,46 +237,86 @@ func checkHostLoopback(t *testing.T, sdp string) {
 	}
 }
 
-// TestCallMediaFailed: a pipeline that dies mid-call ends the call by itself, tells the
-// broker media_failed, and leaves nothing running.
+// TestCallMediaFailed: a pipeline that dies mid-call, or the call's media process itself
+// (killed, as a crash would), ends the call by itself, tells the broker media_failed exactly
+// once, and leaves nothing running.
 func TestCallMediaFailed(t *testing.T) {
 	calltest.NeedGst(t)
-	var live atomic.Bool
-	live.Store(true)
-	m, ev := testManager(t, t.TempDir(), &live)
-	b := calltest.NewBrowser(t, false)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	answer, err := m.Offer(ctx, "c9", b.Offer())
-	if err != nil {
-		t.Fatal(err)
+	for _, crash := range []string{"camera pipeline", "media process"} {
+		t.Run(strings.ReplaceAll(crash, " ", "_"), func(t *testing.T) {
+			var live atomic.Bool
+			live.Store(true)
+			m, ev := testManager(t, t.TempDir(), &live)
+			b := calltest.NewBrowser(t, false)
+			defer b.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			answer, err := m.Offer(ctx, "c9", b.Offer())
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Accept(answer)
+			deadline := time.Now().Add(5 * time.Second)
+			for b.Stats().Keyframes == 0 && time.Now().Before(deadline) {
+				time.Sleep(50 * time.Millisecond)
+			}
+			mediaPID := m.mediaPID()
+			procs := calltest.Descendants(mediaPID)
+			if len(procs) < 2 {
+				t.Fatalf("the media process runs %d pipelines, want 2 (video, audio)", len(procs))
+			}
+			victim := mediaPID
+			if crash == "camera pipeline" {
+				victim = procs[0].PID
+			}
+			syscall.Kill(victim, syscall.SIGKILL)
+			killed := time.Now()
+			for m.Active() != "" && time.Since(killed) < 3*time.Second {
+				time.Sleep(20 * time.Millisecond)
+			}
+			if took := time.Since(killed); took > time.Second {
+				t.Fatalf("the call outlived its dead %s by %s", crash, took)
+			}
+			time.Sleep(time.Second) // a second report would come now
+			if n := count(ev.list(), "ended c9 media_failed"); n != 1 {
+				t.Fatalf("events %v: the broker was told media_failed %d times, want once", ev.list(), n)
+			}
+			if calltest.Alive(mediaPID) {
+				t.Error("the media process still runs after the call failed")
+			}
+			for _, p := range procs {
+				if calltest.Alive(p.PID) {
+					t.Errorf("pipeline %d (%s) still runs after the call failed", p.PID, p.Name)
+				}
+			}
+		})
 	}
-	b.Accept(answer)
-	deadline := time.Now().Add(5 * time.Second)
-	for b.Stats().Keyframes == 0 && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
+}
+
+// mediaPID is the current call's media process.
+func (m *Manager) mediaPID() int {
 	m.mu.Lock()
-	pipes := m.cur.pipes
+	s := m.cur
 	m.mu.Unlock()
-	pipes[0].cmd.Process.Kill() // the camera pipeline crashes
-	killed := time.Now()
-	for m.Active() != "" && time.Since(killed) < 3*time.Second {
-		time.Sleep(20 * time.Millisecond)
+	if s == nil {
+		return 0
 	}
-	if took := time.Since(killed); took > time.Second {
-		t.Fatalf("the call outlived its dead pipeline by %s", took)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.proc == nil {
+		return 0
 	}
-	if got := ev.list(); !contains(got, "ended c9 media_failed") {
-		t.Fatalf("events %v: the broker was not told media_failed", got)
-	}
-	for _, p := range pipes {
-		select {
-		case <-p.exited:
-		case <-time.After(time.Second):
-			t.Errorf("the %s pipeline still runs after the call failed", p.name)
+	return s.proc.pid()
+}
+
+func count(l []string, s string) int {
+	n := 0
+	for _, x := range l {
+		if x == s {
+			n++
 		}
 	}
+	return n
 }
 
 // TestCallNeverConnected: a browser that takes the answer but never connects does not keep

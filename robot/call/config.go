@@ -1,8 +1,13 @@
 package call
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/netip"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -42,6 +47,9 @@ type Config struct {
 	// default 4s. ConnectTimeout ends a call whose browser never connects; default 15s.
 	StartTimeout   time.Duration `yaml:"start_timeout"`
 	ConnectTimeout time.Duration `yaml:"connect_timeout"`
+	// Binary is the call's media program, reachy-call, which the hub starts for the length of
+	// each call; default reachy-call beside the hub's own executable, else on PATH.
+	Binary string `yaml:"binary"`
 }
 
 // Tailnet ranges: Tailscale's CGNAT IPv4 block and its IPv6 ULA prefix.
@@ -148,7 +156,7 @@ func (c *Config) DefaultsFrom(robot Config) {
 
 // Validate checks the values (after Defaults).
 func (c *Config) Validate(where string) error {
-	if _, err := c.peerPrefixes(); err != nil {
+	if _, err := c.PeerPrefixes(); err != nil {
 		return fmt.Errorf("%s: call.peers: %w", where, err)
 	}
 	if c.UDPPortMin == 0 || c.UDPPortMax < c.UDPPortMin {
@@ -163,7 +171,8 @@ func (c *Config) Validate(where string) error {
 	return nil
 }
 
-func (c *Config) peerPrefixes() ([]netip.Prefix, error) {
+// PeerPrefixes parses Peers.
+func (c *Config) PeerPrefixes() ([]netip.Prefix, error) {
 	var out []netip.Prefix
 	for _, s := range c.Peers {
 		p, err := netip.ParsePrefix(s)
@@ -173,4 +182,46 @@ func (c *Config) peerPrefixes() ([]netip.Prefix, error) {
 		out = append(out, p.Masked())
 	}
 	return out, nil
+}
+
+// MediaProgram is the name of the call's media program (cmd/reachy-call).
+const MediaProgram = "reachy-call"
+
+// MediaBinary finds the call's media program: Binary when it names a path, else the program
+// (Binary, or reachy-call) beside the hub's own executable, then on PATH. The error says
+// where it looked and how to build it.
+func (c *Config) MediaBinary() (string, error) {
+	name := c.Binary
+	if name == "" {
+		name = MediaProgram
+	}
+	if strings.ContainsRune(name, filepath.Separator) {
+		if err := executable(name); err != nil {
+			return "", fmt.Errorf("call.binary %s: %w (build it with `make build`: bin/%s)", name, err, MediaProgram)
+		}
+		return name, nil
+	}
+	var beside string
+	if self, err := os.Executable(); err == nil {
+		beside = filepath.Join(filepath.Dir(self), name)
+		if executable(beside) == nil {
+			return beside, nil
+		}
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		return p, nil
+	}
+	return "", fmt.Errorf("the live call's media program %s is neither at %s nor on PATH: build it with `make build` (bin/%s) and install it beside reachy-hub, or name it with call.binary", name, beside, MediaProgram)
+}
+
+// executable reports why path is not a program that can be run.
+func executable(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if st.IsDir() || st.Mode()&0o111 == 0 {
+		return &fs.PathError{Op: "run", Path: path, Err: errors.New("not an executable file")}
+	}
+	return nil
 }

@@ -28,7 +28,7 @@ func buildAndRun(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./cmd/reachy-broker", "./cmd/reachy-hub", "./cmd/reachyctl")
+	cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./cmd/reachy-broker", "./cmd/reachy-hub", "./cmd/reachy-call", "./cmd/reachyctl")
 	cmd.Dir = repoRoot()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building the binaries: %v\n%s", err, out)

@@ -339,27 +339,3 @@ func ReadWAV(path string) ([]int16, error) {
 	}
 	return out, nil
 }
-
-// GstChildren counts this process's gst-launch-1.0 children that are still alive.
-func GstChildren(t testing.TB) int {
-	t.Helper()
-	ents, _ := os.ReadDir("/proc")
-	me := fmt.Sprint(os.Getpid())
-	n := 0
-	for _, e := range ents {
-		st, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(st)
-		j := strings.LastIndexByte(s, ')')
-		if j < 0 || !strings.Contains(s[:j], "gst-launch") {
-			continue
-		}
-		f := strings.Fields(s[j+1:])
-		if len(f) > 1 && f[1] == me && f[0] != "Z" {
-			n++
-		}
-	}
-	return n
-}

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package call
+package media
 
 import (
 	"os/exec"

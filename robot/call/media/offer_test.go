@@ -1,8 +1,10 @@
-package call
+package media
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/reachy-broker/reachy-broker/robot/call"
 )
 
 const offerWithCandidates = `v=0
@@ -28,9 +30,9 @@ a=candidate:7 1 udp 2130706431 fd7a:115c:a1e0::1 50004 typ host
 // tailnet reach ICE — no LAN address, no server-reflexive or relay candidate (even one with
 // a tailnet address), no mDNS name — and the owner's camera is read as not offered.
 func TestOfferKeepsTailnetHostCandidatesOnly(t *testing.T) {
-	c := Config{}
+	c := call.Config{}
 	c.Defaults()
-	peers, err := c.peerPrefixes()
+	peers, err := c.PeerPrefixes()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package call
+package media
 
 import (
 	"os/exec"

@@ -1,4 +1,4 @@
-package call
+package media
 
 import (
 	"fmt"
@@ -12,6 +12,8 @@ import (
 	"github.com/pion/interceptor"
 	"github.com/pion/sdp/v3"
 	"github.com/pion/webrtc/v4"
+
+	"github.com/reachy-broker/reachy-broker/robot/call"
 )
 
 // The codecs the hub sends and takes: H.264 constrained baseline (every browser decodes it,
@@ -29,8 +31,8 @@ const opusPT = 111
 // newAPI builds a pion API that gathers host candidates only, on the configured
 // interfaces, in the configured port range; no mDNS, no TCP, and remote candidates outside
 // the allowed networks are never contacted.
-func (c *Config) newAPI() (*webrtc.API, error) {
-	peers, err := c.peerPrefixes()
+func newAPI(c *call.Config) (*webrtc.API, error) {
+	peers, err := c.PeerPrefixes()
 	if err != nil {
 		return nil, err
 	}
