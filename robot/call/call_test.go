@@ -101,8 +101,16 @@ func TestSimCall(t *testing.T) {
 	callStart := time.Now()
 	time.Sleep(7 * time.Second)
 
-	// Video: >= 5 s of frames at the configured 30 fps, a keyframe about every second.
+	// Video: the first thing that arrives is a keyframe (held from before the browser
+	// connected), so the owner sees the room at once, not after up to a second of frames a
+	// browser cannot decode; then >= 5 s of frames at the configured 30 fps, a keyframe about
+	// every second.
 	st := b.Stats()
+	if st.FirstKeyframe.IsZero() || st.FramesBeforeKeyframe != 0 {
+		t.Errorf("video: %d frames arrived before the first keyframe (at %v after the answer), want the keyframe first",
+			st.FramesBeforeKeyframe, st.FirstKeyframe.Sub(callStart))
+	}
+	t.Logf("first keyframe %v after the answer was accepted", st.FirstKeyframe.Sub(callStart).Round(time.Millisecond))
 	window := st.FramesBetween(callStart.Add(1500*time.Millisecond), callStart.Add(6500*time.Millisecond))
 	if fps := float64(window) / 5; fps < 27 || fps > 33 {
 		t.Errorf("video: %.1f frames/s over 5 s, want 30", fps)

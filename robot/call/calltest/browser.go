@@ -47,6 +47,10 @@ type Browser struct {
 	pcm        []int16 // the room's audio, decoded
 	lastPacket time.Time
 	packets    int
+	// The first keyframe's arrival, and the frames that arrived before it: a browser throws
+	// those away, showing nothing until the keyframe.
+	firstKey        time.Time
+	framesBeforeKey int
 
 	tone    *proc
 	decoder *proc
@@ -146,12 +150,18 @@ func (b *Browser) readVideo(tr *webrtc.TrackRemote) {
 		b.mu.Lock()
 		b.packets++
 		b.lastPacket = now
-		if p.Marker {
-			b.frames = append(b.frames, now)
-		}
 		if isKeyframe(p.Payload) {
 			if _, ok := b.keyframes[p.Timestamp]; !ok {
 				b.keyframes[p.Timestamp] = now
+			}
+			if b.firstKey.IsZero() {
+				b.firstKey = now
+			}
+		}
+		if p.Marker {
+			b.frames = append(b.frames, now)
+			if b.firstKey.IsZero() {
+				b.framesBeforeKey++
 			}
 		}
 		b.mu.Unlock()
@@ -240,6 +250,10 @@ type Stats struct {
 	Packets    int         // RTP packets, video and audio
 	LastPacket time.Time
 	Samples    int // decoded room audio, 48 kHz
+	// FirstKeyframe is when the first keyframe arrived (zero: none yet); FramesBeforeKeyframe
+	// counts the frames that came before it, which a browser cannot show.
+	FirstKeyframe        time.Time
+	FramesBeforeKeyframe int
 }
 
 // Stats returns what has arrived so far.
@@ -247,7 +261,7 @@ func (b *Browser) Stats() Stats {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return Stats{Frames: append([]time.Time(nil), b.frames...), Keyframes: len(b.keyframes), Packets: b.packets,
-		LastPacket: b.lastPacket, Samples: len(b.pcm)}
+		LastPacket: b.lastPacket, Samples: len(b.pcm), FirstKeyframe: b.firstKey, FramesBeforeKeyframe: b.framesBeforeKey}
 }
 
 // FramesBetween counts the video frames that arrived in [from, to).

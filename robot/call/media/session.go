@@ -37,6 +37,7 @@ type session struct {
 	why      string
 
 	sentVideo, sentAudio, heard atomic.Int64
+	connected                   atomic.Bool // the browser's peer connection is up: the video's held keyframe goes first
 }
 
 func newSession(req call.MediaRequest, log *slog.Logger) *session {
@@ -180,6 +181,7 @@ func (s *session) answer(ctx context.Context, pc *webrtc.PeerConnection, tr trac
 	pc.OnConnectionStateChange(func(st webrtc.PeerConnectionState) {
 		switch st {
 		case webrtc.PeerConnectionStateConnected:
+			s.connected.Store(true)
 			once.Do(func() { close(connected) })
 		case webrtc.PeerConnectionStateFailed:
 			s.fail("peer connection failed")
@@ -236,7 +238,7 @@ func (s *session) startMedia(ctx context.Context, tr tracks, captures func(video
 		p     *pipeline
 	}
 	var caps []*capture
-	start := func(name, desc string, track *webrtc.TrackLocalStaticRTP, count *atomic.Int64, extra ...*os.File) error {
+	start := func(name, desc string, track *webrtc.TrackLocalStaticRTP, count *atomic.Int64, held *gop, extra ...*os.File) error {
 		r, w, err := os.Pipe()
 		if err != nil {
 			return err
@@ -250,7 +252,7 @@ func (s *session) startMedia(ctx context.Context, tr tracks, captures func(video
 		c := &capture{name: name, first: make(chan struct{}), p: p}
 		caps = append(caps, c)
 		s.add(func() { p.stop(); r.Close() })
-		go forwardCapture(r, track, count, c.first)
+		go forwardCapture(r, track, count, c.first, &s.connected, held)
 		go func() {
 			select {
 			case <-p.exited:
@@ -261,7 +263,7 @@ func (s *session) startMedia(ctx context.Context, tr tracks, captures func(video
 		return nil
 	}
 	if tr.video != nil {
-		if err := start("video", cfg.Video, tr.video, &s.sentVideo); err != nil {
+		if err := start("video", cfg.Video, tr.video, &s.sentVideo, &gop{}); err != nil {
 			return nil, err
 		}
 	}
@@ -270,7 +272,7 @@ func (s *session) startMedia(ctx context.Context, tr tracks, captures func(video
 		return nil, err
 	}
 	desc := cfg.Audio + " " + strings.ReplaceAll(cfg.Playback, "{owner_wav}", owner)
-	err = start("audio", desc, tr.audio, &s.sentAudio, ownerR)
+	err = start("audio", desc, tr.audio, &s.sentAudio, nil, ownerR)
 	ownerR.Close()
 	if err != nil {
 		ownerW.Close()
@@ -298,8 +300,10 @@ func (s *session) startMedia(ctx context.Context, tr tracks, captures func(video
 }
 
 // forwardCapture moves a pipeline's RTP into a track, unchanged (pion sets the SSRC and
-// payload type the browser negotiated). It ends when the pipe closes.
-func forwardCapture(r io.Reader, track *webrtc.TrackLocalStaticRTP, count *atomic.Int64, first chan struct{}) {
+// payload type the browser negotiated). With held (the video), what comes before the browser
+// is connected is held from its last keyframe on and sent first once it is. It ends when
+// the pipe closes.
+func forwardCapture(r io.Reader, track *webrtc.TrackLocalStaticRTP, count *atomic.Int64, first chan struct{}, connected *atomic.Bool, held *gop) {
 	fr := newFramedReader(r)
 	var pkt rtp.Packet
 	for {
@@ -312,6 +316,16 @@ func forwardCapture(r io.Reader, track *webrtc.TrackLocalStaticRTP, count *atomi
 		}
 		if count.Add(1) == 1 {
 			close(first)
+		}
+		if held != nil {
+			if !connected.Load() {
+				held.keep(&pkt)
+				continue
+			}
+			for _, p := range held.take() {
+				track.WriteRTP(p)
+			}
+			held = nil
 		}
 		track.WriteRTP(&pkt) // no receiver yet, or gone: dropped, like on the wire
 	}
