@@ -188,20 +188,22 @@ func setVerdicts(ctx context.Context, o wake.Options, e engineEval) ([]wake.Eval
 	var vs []wake.Verdict
 	seen := map[string]string{} // clip file -> the directory it was counted from
 	for _, s := range e.sets {
-		got, err := cachedVerdicts(ctx, o, e.jobs, s)
-		if err != nil {
-			return nil, nil, err
-		}
-		for i, c := range s.clips {
+		novel := evalSet{dir: s.dir}
+		for _, c := range s.clips {
 			if first, ok := seen[c.File]; ok {
 				if err := sameClip(first, s.dir, c.File); err != nil {
 					return nil, nil, err
 				}
-				continue
+				continue // counted, and decoded, once
 			}
 			seen[c.File] = s.dir
-			clips, vs = append(clips, c), append(vs, got[i])
+			novel.clips = append(novel.clips, c)
 		}
+		got, err := cachedVerdicts(ctx, o, e.jobs, novel)
+		if err != nil {
+			return nil, nil, err
+		}
+		clips, vs = append(clips, novel.clips...), append(vs, got...)
 	}
 	return clips, vs, nil
 }
