@@ -270,8 +270,13 @@ func TestWakeEvalAddsUpSets(t *testing.T) {
 	if !regexp.MustCompile(`recall 20dB +[0-9.]+% +\(\d/1\)`).MatchString(first) {
 		t.Errorf("the second set's 20 dB clip is not in the report:\n%s", first)
 	}
-	if m, _ := filepath.Glob(filepath.Join(b, "verdicts-by-clip-sphinx-*.json")); len(m) != 1 {
+	m, _ := filepath.Glob(filepath.Join(b, "verdicts-by-clip-sphinx-*.json"))
+	if len(m) != 1 {
 		t.Fatalf("verdicts kept per clip in %s: %v", b, m)
+	}
+	var kept map[string]wake.Verdict
+	if raw, err := os.ReadFile(m[0]); err != nil || json.Unmarshal(raw, &kept) != nil || len(kept) != 1 {
+		t.Errorf("the second set's verdicts %v (%v): want only its own clip decoded, not the clean ones the first set holds", kept, err)
 	}
 	// A second run reads the verdicts: the same report, including the CPU time measured.
 	out.Reset()
