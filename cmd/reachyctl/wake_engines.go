@@ -239,6 +239,7 @@ func cachedVerdicts(ctx context.Context, o wake.Options, jobs int, s evalSet) ([
 		}
 	}
 	var missing []wake.EvalClip
+	adopted := false // verdicts taken from an earlier version's file: kept per clip from now on
 	for _, c := range s.clips {
 		if _, ok := byClip[c.File]; !ok {
 			missing = append(missing, c)
@@ -253,6 +254,7 @@ func cachedVerdicts(ctx context.Context, o wake.Options, jobs int, s evalSet) ([
 				byClip[c.File] = old[i]
 			}
 			missing = nil
+			adopted = true
 		}
 	}
 	if len(missing) > 0 {
@@ -263,6 +265,8 @@ func cachedVerdicts(ctx context.Context, o wake.Options, jobs int, s evalSet) ([
 		for i, c := range missing {
 			byClip[c.File] = vs[i]
 		}
+	}
+	if len(missing) > 0 || adopted {
 		b, _ := json.Marshal(byClip)
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			return nil, err
