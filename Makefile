@@ -10,7 +10,7 @@ CGO_ENV = CGO_ENABLED=1 CGO_CFLAGS="-I$(WHISPER_PREFIX)/include" CGO_LDFLAGS="-L
 # Packages with goroutines of their own: their tests also run under the race detector.
 RACE_PKGS = ./speech/... ./intents/... ./broker/... ./robot/...
 
-.PHONY: run test deps whisper modules build model vet fmt-check bench fuzz hub-arm64 mcp-client wake-neural wake-eval wake-eval-flite wake-bench-arm64 wake-heldout
+.PHONY: run test deps whisper modules build model vet fmt-check bench fuzz hub-arm64 mcp-client wake-neural wake-eval wake-eval-flite wake-bench-arm64 bench-wake wake-heldout wake-heldout-full
 
 deps:
 	@$(if $(FIRST_BUILD),echo "==> checking system packages (deploy/scripts/deps.sh; installs what is missing)")
@@ -108,15 +108,22 @@ wake-eval-flite: deps build
 	./bin/reachyctl wake eval --synth flite --sentences intents/testdata/ha-intents-en.tsv $(if $(SENS),--sweep $(SENS)) $(if $(TOPN),--topn $(TOPN)) $(if $(DENOISE),--denoise=$(DENOISE)) $(WAKE_EVAL_FLITE_DIR)
 
 # The spotter's cost on the robot's CPU architecture: its benchmark built for linux/arm64 and
-# run under qemu-aarch64-static (an upper bound: emulation is slower than a CM4 itself).
+# run under qemu-aarch64-static as a Cortex-A72 (the CM4's core), both engines (the neural one
+# with the arm64 ONNX Runtime, dlopen'ed from the wake-neural.sh arm64 cache); an upper bound:
+# emulation is slower than a CM4 itself. The x86 figures of the same benchmark: make bench-wake.
 wake-bench-arm64: modules
 	@deploy/scripts/deps.sh
 	@deploy/scripts/hub-arm64-deps.sh
+	@deploy/scripts/wake-neural.sh arm64 >/dev/null
 	@mkdir -p bin
 	CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=aarch64-linux-gnu-gcc \
 	  PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \
 	  $(GO) test -c -o bin/wake-arm64.test ./robot/wake
-	cd robot/wake && qemu-aarch64-static -L / ../../bin/wake-arm64.test -test.run '^$$' -test.bench SpotRealTime -test.benchtime 3x -test.count 3
+	cd robot/wake && nice -n 10 qemu-aarch64-static -cpu cortex-a72 -L / ../../bin/wake-arm64.test -test.run '^$$' -test.bench SpotRealTime -test.benchtime 3x -test.count 3
+
+# The same benchmark on this machine (one core's CPU time per second of audio, both engines).
+bench-wake: deps wake-neural
+	nice -n 10 $(GO) test -count=1 -run '^$$' -bench SpotRealTime -benchtime 3x -count 3 ./robot/wake
 
 # The engines compared on a synthesizer the neural head never heard (train on two, test on
 # the third, rotate): PocketSphinx, the neural engine, and the two combined (either hears it,
@@ -126,3 +133,17 @@ HELDOUT ?= flite
 wake-heldout: deps wake-neural build
 	nice -n 10 ./bin/reachyctl wake eval --engine both --synth $(HELDOUT) --noises pink,babble --snrs 10,5 --outside 16 \
 	  --sentences intents/testdata/ha-intents-en.tsv $(HOME)/.cache/reachy-broker/wake-heldout-2-$(HELDOUT)
+
+# The held-out comparison in every noise (pink, babble, brown, a talking TV) at 20, 10 and
+# 5 dB: the wake-heldout set plus two more made by wake gen with the same voices and sentences
+# (brown and tv at 20/10/5 dB; pink and babble at 20 dB), added up by eval (their shared clean
+# clips counted once). Verdicts are kept per clip in each set, so a rerun decodes nothing.
+# VOICES="4-7" reports on some of the set's voices.
+HELDOUT_SETS = $(HOME)/.cache/reachy-broker/wake-heldout-2-$(HELDOUT)
+HELDOUT_GEN = ./bin/reachyctl wake gen --synth $(HELDOUT) --outside 16 --sentences intents/testdata/ha-intents-en.tsv
+wake-heldout-full: deps wake-neural build
+	test -f $(HELDOUT_SETS)/manifest.json || nice -n 10 $(HELDOUT_GEN) --noises pink,babble --snrs 10,5 $(HELDOUT_SETS)
+	test -f $(HELDOUT_SETS)-brown-tv/manifest.json || nice -n 10 $(HELDOUT_GEN) --noises brown,tv --snrs 20,10,5 $(HELDOUT_SETS)-brown-tv
+	test -f $(HELDOUT_SETS)-20dB/manifest.json || nice -n 10 $(HELDOUT_GEN) --noises pink,babble --snrs 20 $(HELDOUT_SETS)-20dB
+	nice -n 10 ./bin/reachyctl wake eval --engine both --synth $(HELDOUT) $(if $(VOICES),--voices $(VOICES)) \
+	  --sentences intents/testdata/ha-intents-en.tsv $(HELDOUT_SETS) $(HELDOUT_SETS)-brown-tv $(HELDOUT_SETS)-20dB

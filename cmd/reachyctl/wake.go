@@ -23,6 +23,8 @@ const wakeUsage = `usage: reachyctl wake COMMAND [flags] ARG   (flags may come b
   gen DIR          generate an evaluation set (--synth espeak-ng|flite|festival, --small, --sentences FILE)
   eval DIR         measure the spotter on a set, generating it first if DIR has none
                    (--engine sphinx|neural|both; the neural head is trained without DIR's synthesizer)
+  eval --engine E DIR MORE...   add up sets made by gen with other noises or SNRs (a clean
+                   clip the sets share is counted once); verdicts are kept per clip in each DIR
   test FILE.wav    say where the phrase was heard in a recording, or the best score on a miss
   train            train the neural engine's head for a phrase (--phrase, --synths, --seed, --out)
 run reachyctl wake COMMAND --help for its flags`
@@ -79,8 +81,8 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 		return runWakeTrain(trainFlags{phrase: *phrase, synths: *synths, seed: *seed, out: *out, cache: *cacheDir,
 			sentences: *sentences, copies: *copies, limit: *limit, runtimeDir: *runtimeDir, l2: *l2}, stdout, stderr)
 	}
-	if len(posArgs) != 1 {
-		return fmt.Errorf("%w: wake %s needs one DIR or FILE (flags may come before or after it)", errUsage, args[0])
+	if len(posArgs) != 1 && (args[0] != "eval" || len(posArgs) == 0) {
+		return fmt.Errorf("%w: wake %s needs one DIR or FILE (flags may come before or after it; eval --engine adds up several DIRs)", errUsage, args[0])
 	}
 	if *synth != wake.SynthEspeak && *synth != wake.SynthFlite && *synth != wake.SynthFestival {
 		return fmt.Errorf("%w: --synth %q: espeak-ng, flite or festival", errUsage, *synth)
@@ -172,12 +174,27 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 		if clips, err = voiceSubset(clips, *voices); err != nil {
 			return err
 		}
+		sets := []evalSet{{target, clips}}
+		for _, dir := range posArgs[1:] {
+			// Further sets, made by wake gen with other noises or SNRs, are added up.
+			more, err := wake.LoadEvalSet(dir)
+			if err != nil {
+				return err
+			}
+			if more, err = voiceSubset(more, *voices); err != nil {
+				return err
+			}
+			sets = append(sets, evalSet{dir, more})
+		}
 		switch *engine {
 		case "":
+			if len(sets) > 1 {
+				return fmt.Errorf("%w: wake eval adds up several sets only with --engine sphinx|neural|both", errUsage)
+			}
 		case wake.EngineSphinx, wake.EngineNeural, "both":
 			o := opts(*sens)
 			o.Engine = wake.EngineSphinx
-			return evalEngines(ctx, engineEval{engine: *engine, opts: o, jobs: max(1, *jobs), dir: target, clips: clips, head: *headPath,
+			return evalEngines(ctx, engineEval{engine: *engine, opts: o, jobs: max(1, *jobs), sets: sets, head: *headPath,
 				train: trainFlags{phrase: *phrase, seed: *seed, cache: *cacheDir, sentences: *sentences, copies: *copies, runtimeDir: *runtimeDir, l2: *l2}}, stdout, stderr)
 		default:
 			return fmt.Errorf("%w: --engine %q: sphinx, neural or both", errUsage, *engine)

@@ -20,10 +20,24 @@ type engineEval struct {
 	engine string
 	opts   wake.Options // the sphinx options; the neural engine shares phrases, sensitivity, runtime
 	jobs   int
-	dir    string
-	clips  []wake.EvalClip
+	sets   []evalSet // the report adds them up (mergeSets)
 	head   string
 	train  trainFlags
+}
+
+// evalSet is one generated set's directory and the clips of it to measure.
+type evalSet struct {
+	dir   string
+	clips []wake.EvalClip
+}
+
+// allClips lists the clips of every set, in order.
+func (e engineEval) allClips() []wake.EvalClip {
+	var out []wake.EvalClip
+	for _, s := range e.sets {
+		out = append(out, s.clips...)
+	}
+	return out
 }
 
 // setSynth names the synthesizer that said every clip of the set.
@@ -46,18 +60,18 @@ func setSynth(clips []wake.EvalClip) (string, error) {
 // unless --head says otherwise) and, for both, PocketSphinx and the two combined modes on
 // the same clips.
 func evalEngines(ctx context.Context, e engineEval, stdout, stderr io.Writer) error {
-	syn, err := setSynth(e.clips)
+	syn, err := setSynth(e.allClips())
 	if err != nil {
 		return err
 	}
 	o := e.opts
 	if e.engine == wake.EngineSphinx {
-		sphinx, err := cachedVerdicts(ctx, o, e)
+		clips, sphinx, err := setVerdicts(ctx, o, e)
 		if err != nil {
 			return err
 		}
-		rows := []engineRow{{"sphinx", wake.Report(e.clips, sphinx)}}
-		fmt.Fprintf(stdout, "%d clips said by %s\n", len(e.clips), syn)
+		rows := []engineRow{{"sphinx", wake.Report(clips, sphinx)}}
+		fmt.Fprintf(stdout, "%d clips said by %s\n", len(clips), syn)
 		rows[0].rep.Print(stdout)
 		printEngineTable(stdout, rows)
 		return nil
@@ -100,21 +114,21 @@ func evalEngines(ctx context.Context, e engineEval, stdout, stderr io.Writer) er
 		}
 		heldOut = syn + " (head trained on " + f.synths + ": " + path + ")"
 	}
-	neural, err := cachedVerdicts(ctx, o, e)
+	clips, neural, err := setVerdicts(ctx, o, e)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%d clips said by %s; held out of the neural head's training: %s\n", len(e.clips), syn, heldOut)
-	rows := []engineRow{{"neural", wake.Report(e.clips, neural)}}
+	fmt.Fprintf(stdout, "%d clips said by %s; held out of the neural head's training: %s\n", len(clips), syn, heldOut)
+	rows := []engineRow{{"neural", wake.Report(clips, neural)}}
 	if e.engine == "both" {
 		o.Engine = wake.EngineSphinx
-		sphinx, err := cachedVerdicts(ctx, o, e)
+		_, sphinx, err := setVerdicts(ctx, o, e)
 		if err != nil {
 			return err
 		}
-		rows = append([]engineRow{{"sphinx", wake.Report(e.clips, sphinx)}}, rows...)
-		rows = append(rows, engineRow{"either", wake.Report(e.clips, wake.CombineVerdicts(sphinx, neural, false))},
-			engineRow{"both-agree", wake.Report(e.clips, wake.CombineVerdicts(sphinx, neural, true))})
+		rows = append([]engineRow{{"sphinx", wake.Report(clips, sphinx)}}, rows...)
+		rows = append(rows, engineRow{"either", wake.Report(clips, wake.CombineVerdicts(sphinx, neural, false))},
+			engineRow{"both-agree", wake.Report(clips, wake.CombineVerdicts(sphinx, neural, true))})
 	}
 	for _, r := range rows {
 		fmt.Fprintf(stdout, "\n== %s\n", r.name)
@@ -164,34 +178,119 @@ func verdictsOf(ctx context.Context, o wake.Options, jobs int, dir string, clips
 	return wake.Verdicts(ctx, sps, dir, clips)
 }
 
-// cachedVerdicts runs the engine o names over the set, or reads what a run with the same
-// engine, sensitivity and head wrote into the set's directory (verdicts-*.json): comparing
-// engines and rotating the held-out synthesizer then decodes each set once per engine.
-func cachedVerdicts(ctx context.Context, o wake.Options, e engineEval) ([]wake.Verdict, error) {
+// setVerdicts measures the engine o names on every set and adds them up: a clip with the
+// same name as one of an earlier set (the clean copies, which every set made with the same
+// voices and sentences holds) must be the same audio and is counted once, so that merging
+// the sets of several runs of `wake gen` (other noises, other SNRs) does not count the same
+// seconds of speech twice.
+func setVerdicts(ctx context.Context, o wake.Options, e engineEval) ([]wake.EvalClip, []wake.Verdict, error) {
+	var clips []wake.EvalClip
+	var vs []wake.Verdict
+	seen := map[string]string{} // clip file -> the directory it was counted from
+	for _, s := range e.sets {
+		novel := evalSet{dir: s.dir}
+		for _, c := range s.clips {
+			if first, ok := seen[c.File]; ok {
+				if err := sameClip(first, s.dir, c.File); err != nil {
+					return nil, nil, err
+				}
+				continue // counted, and decoded, once
+			}
+			seen[c.File] = s.dir
+			novel.clips = append(novel.clips, c)
+		}
+		got, err := cachedVerdicts(ctx, o, e.jobs, novel)
+		if err != nil {
+			return nil, nil, err
+		}
+		clips, vs = append(clips, novel.clips...), append(vs, got...)
+	}
+	return clips, vs, nil
+}
+
+// sameClip checks that two sets' clips of one name hold the same audio.
+func sameClip(dirA, dirB, file string) error {
+	a, err := os.ReadFile(filepath.Join(dirA, file))
+	if err != nil {
+		return err
+	}
+	b, err := os.ReadFile(filepath.Join(dirB, file))
+	if err != nil {
+		return err
+	}
+	if sha256.Sum256(a) != sha256.Sum256(b) {
+		return fmt.Errorf("%s differs between %s and %s: the sets were made with other voices or sentences and cannot be added up", file, dirA, dirB)
+	}
+	return nil
+}
+
+// cachedVerdicts runs the engine o names over the set's clips, or reads what an earlier run
+// with the same engine, sensitivity and head wrote into the set's directory
+// (verdicts-by-clip-*.json, one verdict per clip file): comparing engines, rotating the
+// held-out synthesizer or taking other voices of the set then decodes each clip once per
+// engine. A file of an earlier version (verdicts-*.json, one list for one list of clips) is
+// taken when it covers the same clips.
+func cachedVerdicts(ctx context.Context, o wake.Options, jobs int, s evalSet) ([]wake.Verdict, error) {
+	byClip := map[string]wake.Verdict{}
+	path := filepath.Join(s.dir, fmt.Sprintf("verdicts-by-clip-%s-%x.json", o.Engine, engineDigest(o, nil)))
+	if b, err := os.ReadFile(path); err == nil {
+		if err := json.Unmarshal(b, &byClip); err != nil {
+			return nil, fmt.Errorf("%s: %w (delete it to measure again)", path, err)
+		}
+	}
+	var missing []wake.EvalClip
+	adopted := false // verdicts taken from an earlier version's file: kept per clip from now on
+	for _, c := range s.clips {
+		if _, ok := byClip[c.File]; !ok {
+			missing = append(missing, c)
+		}
+	}
+	if len(missing) > 0 {
+		// The earlier cache: one list, keyed by the engine and the list of clips.
+		var old []wake.Verdict
+		if b, err := os.ReadFile(filepath.Join(s.dir, fmt.Sprintf("verdicts-%s-%x.json", o.Engine, engineDigest(o, s.clips)))); err == nil &&
+			json.Unmarshal(b, &old) == nil && len(old) == len(s.clips) {
+			for i, c := range s.clips {
+				byClip[c.File] = old[i]
+			}
+			missing = nil
+			adopted = true
+		}
+	}
+	if len(missing) > 0 {
+		vs, err := verdictsOf(ctx, o, jobs, s.dir, missing)
+		if err != nil {
+			return nil, err
+		}
+		for i, c := range missing {
+			byClip[c.File] = vs[i]
+		}
+	}
+	if len(missing) > 0 || adopted {
+		b, _ := json.Marshal(byClip)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]wake.Verdict, len(s.clips))
+	for i, c := range s.clips {
+		out[i] = byClip[c.File]
+	}
+	return out, nil
+}
+
+// engineDigest names what decides a verdict: the engine, its sensitivity, phrases, model and
+// heads (and, for the earlier cache's files, the list of clips).
+func engineDigest(o wake.Options, clips []wake.EvalClip) []byte {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s %v %v %s", o.Engine, o.Sensitivity, o.Phrases, e.opts.ModelDir)
+	fmt.Fprintf(h, "%s %v %v %s", o.Engine, o.Sensitivity, o.Phrases, o.ModelDir)
 	if o.Engine != wake.EngineSphinx {
 		for _, p := range slices.Sorted(maps.Keys(o.Heads)) {
 			h.Write(o.Heads[p].Encode())
 		}
 	}
-	for _, c := range e.clips {
+	for _, c := range clips {
 		fmt.Fprintln(h, c.File)
 	}
-	path := filepath.Join(e.dir, fmt.Sprintf("verdicts-%s-%x.json", o.Engine, h.Sum(nil)[:8]))
-	if b, err := os.ReadFile(path); err == nil {
-		var vs []wake.Verdict
-		if json.Unmarshal(b, &vs) == nil && len(vs) == len(e.clips) {
-			return vs, nil
-		}
-	}
-	vs, err := verdictsOf(ctx, o, e.jobs, e.dir, e.clips)
-	if err != nil {
-		return nil, err
-	}
-	b, _ := json.Marshal(vs)
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		return nil, err
-	}
-	return vs, nil
+	return h.Sum(nil)[:8]
 }

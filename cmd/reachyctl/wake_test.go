@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -201,5 +202,95 @@ func TestWakeNeuralWithoutRuntimeSaysHowToInstall(t *testing.T) {
 	code := run([]string{"wake", "test", f, "--engine", "neural", "--runtime-dir", t.TempDir()}, &out, &errb)
 	if code != 1 || !strings.Contains(errb.String(), "deploy/scripts/wake-neural.sh") {
 		t.Fatalf("exit %d: %q", code, errb.String())
+	}
+}
+
+// writeSet writes a hand-made evaluation set: each clip's audio and its manifest entry.
+func writeSet(t *testing.T, clips map[wake.EvalClip][]float32) string {
+	t.Helper()
+	dir := t.TempDir()
+	var manifest []wake.EvalClip
+	for c, x := range clips {
+		wav, err := speech.EncodeWAV(x, speech.SampleRate)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, c.File), wav, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c.Seconds = float64(len(x)) / speech.SampleRate
+		manifest = append(manifest, c)
+	}
+	b, _ := json.Marshal(manifest)
+	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestWakeEvalAddsUpSets: `wake eval --engine E DIR MORE` measures sets made by separate runs
+// of gen (other noises, other SNRs) as one: the clean clip both sets hold is counted once (its
+// seconds of speech are not counted twice as negative speech heard), the verdicts are kept per
+// clip so a second run decodes nothing, and sets whose shared clip differs are refused.
+func TestWakeEvalAddsUpSets(t *testing.T) {
+	say := func(text string) []float32 {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		b, err := speech.Espeak{}.Synthesize(ctx, text)
+		if err != nil {
+			t.Skipf("espeak-ng: %v", err)
+		}
+		clip, err := speech.DecodeWAV(b, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return clip.Samples
+	}
+	phrase, other := say("hey reechy, what time is it"), say("the kettle is boiling, do you want some tea")
+	noisy := make([]float32, len(phrase))
+	for i, v := range phrase {
+		noisy[i] = v + 0.01*float32((i*7919)%200-100)/100
+	}
+	pos := wake.EvalClip{File: "pos-v0-u00-clean.wav", Positive: true, Category: "command", Voice: "en-us", Noise: "clean"}
+	neg := wake.EvalClip{File: "neg-v0-u01-clean.wav", Category: "household", Voice: "en-us", Noise: "clean"}
+	posNoisy := wake.EvalClip{File: "pos-v0-u00-pink20.wav", Positive: true, Category: "command", Voice: "en-us", Noise: "pink", SNR: 20}
+	a := writeSet(t, map[wake.EvalClip][]float32{pos: phrase, neg: other})
+	b := writeSet(t, map[wake.EvalClip][]float32{pos: phrase, neg: other, posNoisy: noisy})
+	var out, errb bytes.Buffer
+	args := []string{"wake", "eval", "--engine", "sphinx", "--jobs", "1", a, b}
+	if code := run(args, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s %s", code, out.String(), errb.String())
+	}
+	first := out.String()
+	for _, want := range []string{"3 clips said by espeak-ng", "recall clean  100.0%  (1/1)", "(1/1)"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("the report lacks %q: the shared clean clips counted twice?\n%s", want, first)
+		}
+	}
+	if !regexp.MustCompile(`recall 20dB +[0-9.]+% +\(\d/1\)`).MatchString(first) {
+		t.Errorf("the second set's 20 dB clip is not in the report:\n%s", first)
+	}
+	m, _ := filepath.Glob(filepath.Join(b, "verdicts-by-clip-sphinx-*.json"))
+	if len(m) != 1 {
+		t.Fatalf("verdicts kept per clip in %s: %v", b, m)
+	}
+	var kept map[string]wake.Verdict
+	if raw, err := os.ReadFile(m[0]); err != nil || json.Unmarshal(raw, &kept) != nil || len(kept) != 1 {
+		t.Errorf("the second set's verdicts %v (%v): want only its own clip decoded, not the clean ones the first set holds", kept, err)
+	}
+	// A second run reads the verdicts: the same report, including the CPU time measured.
+	out.Reset()
+	if code := run(args, &out, &errb); code != 0 || out.String() != first {
+		t.Errorf("a second run said (exit %d):\n%s\nthe first:\n%s", code, out.String(), first)
+	}
+	c := writeSet(t, map[wake.EvalClip][]float32{pos: noisy})
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"wake", "eval", "--engine", "sphinx", a, c}, &out, &errb); code == 0 || !strings.Contains(errb.String(), "pos-v0-u00-clean.wav differs") {
+		t.Errorf("sets whose shared clip differs: exit %d, %q", code, errb.String())
+	}
+	errb.Reset()
+	if code := run([]string{"wake", "eval", a, b}, &out, &errb); code != 2 {
+		t.Errorf("adding up sets without --engine: exit %d, %q; want a usage error", code, errb.String())
 	}
 }

@@ -21,6 +21,10 @@ have pkg-config || missing+=(pkg-config)
 # The wake-phrase spotter (robot/wake): PocketSphinx and sphinxbase, linked through cgo.
 have libpocketsphinx-dev:arm64 || missing+=(libpocketsphinx-dev:arm64)
 have libsphinxbase-dev:arm64 || missing+=(libsphinxbase-dev:arm64)
+# The neural engine's arm64 ONNX Runtime (wake-neural.sh arm64) links libstdc++: make
+# wake-bench-arm64 runs it under qemu-aarch64-static -L /, which loads it from multiarch.
+have libstdc++6:arm64 || missing+=(libstdc++6:arm64)
+have qemu-user-static || missing+=(qemu-user-static)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "hub-arm64: installing ${missing[*]}" >&2
   $sudo apt-get update -qq </dev/null >/dev/null
