@@ -42,12 +42,14 @@ func TestHubPeakRSSInLongNoisySpeech(t *testing.T) {
 }
 
 // TestHubPeakRSSWithTheNeuralEngine: the same with the neural engine (wake_spotter: neural),
-// ONNX Runtime's own memory counted. It does NOT meet the 40 MB budget: measured 86 MB (152 MB
-// before the embedding model ran two windows at a time instead of 32), one of the reasons
-// PocketSphinx stays the default (docs/security.md). The test holds the line at 100 MB so that
-// it cannot grow unnoticed. Needs the runtime (deploy/scripts/wake-neural.sh, run by make test).
+// ONNX Runtime's own memory counted. It does NOT meet the 40 MB budget: measured 80.6–95.9 MB
+// (152 MB before the embedding model ran two windows at a time instead of 32; where it goes,
+// from the running hub's smaps, is in docs/security.md: the runtime's library 18 MB, its C
+// heap 28–42 MB), one of the reasons PocketSphinx stays the default. The test holds the line
+// at 120 MB — above the spread identical runs show here — so that it cannot grow unnoticed.
+// Needs the runtime (deploy/scripts/wake-neural.sh, run by make test).
 func TestHubPeakRSSWithTheNeuralEngine(t *testing.T) {
-	peakRSSOnNoisyTalk(t, "wake_spotter: neural\n", false, 100*1000)
+	peakRSSOnNoisyTalk(t, "wake_spotter: neural\n", false, 120*1000)
 }
 
 // peakRSSOnNoisyTalk runs the hub (with extra config lines, if any) on two tellings of long
