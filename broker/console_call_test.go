@@ -346,8 +346,14 @@ func TestConsoleCallEnds(t *testing.T) {
 	r.call(t, tok)
 	r.hub.halt()
 	waitFor(t, "robot_offline", 5*time.Second, func() bool { return lastEnd() == api.CallEndRobotOffline && r.robotView(t).Session == nil })
-	ends := r.auditArgs(t, "teleport.end")
-	if got := ends[len(ends)-1]; got["reason"] != api.CallEndRobotOffline || got["owner"] != dad.Login {
+	// The end's record is written as the session ends: give a slow (-race) run a moment.
+	var got map[string]string
+	waitFor(t, "the offline end's audit record", 5*time.Second, func() bool {
+		ends := r.auditArgs(t, "teleport.end")
+		got = ends[len(ends)-1]
+		return got["reason"] == api.CallEndRobotOffline
+	})
+	if got["owner"] != dad.Login {
 		t.Fatalf("offline end audited as %v", got)
 	}
 }
