@@ -62,7 +62,7 @@ func LoadCertificate(certFile, keyFile string, log *slog.Logger) (*tls.Config, [
 	if err != nil {
 		return nil, nil, err
 	}
-	own := &ownCertificate{certFile: certFile, keyFile: keyFile, log: log, cur: pair, names: names, stamp: stamp, tried: stamp}
+	own := &ownCertificate{certFile: certFile, keyFile: keyFile, log: log, cur: pair, names: names, tried: stamp}
 	return serverTLS(&tls.Config{GetCertificate: own.get}), names, nil
 }
 
@@ -103,8 +103,7 @@ type ownCertificate struct {
 	mu    sync.Mutex
 	cur   *tls.Certificate
 	names []string
-	stamp string // the files as cur was read from them
-	tried string // the files as last read, loaded or not: a bad pair is tried (and logged) once
+	tried string // the files as last read, loaded or not: a pair is read (and a bad one logged) once
 }
 
 // fileStamp names the state of the two files; "" when one cannot be read.
@@ -124,7 +123,7 @@ func (o *ownCertificate) get(*tls.ClientHelloInfo) (*tls.Certificate, error) {
 	stamp := fileStamp(o.certFile, o.keyFile)
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if stamp == "" || stamp == o.stamp || stamp == o.tried {
+	if stamp == "" || stamp == o.tried {
 		return o.cur, nil
 	}
 	o.tried = stamp
@@ -138,7 +137,7 @@ func (o *ownCertificate) get(*tls.ClientHelloInfo) (*tls.Certificate, error) {
 		o.log.Warn("the renewed console certificate names other hosts; the broker answers to the names it started with until it is restarted",
 			"names", names, "answering_to", o.names)
 	}
-	o.cur, o.stamp = pair, stamp
+	o.cur = pair
 	o.log.Info("console certificate renewed", "file", o.certFile, "expires", pair.Leaf.NotAfter.UTC().Format(time.DateOnly))
 	return o.cur, nil
 }
