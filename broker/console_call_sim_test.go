@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,52 +18,6 @@ import (
 	"github.com/reachy-broker/reachy-broker/robot/call/calltest"
 	"github.com/reachy-broker/reachy-broker/speech"
 )
-
-// linkProxy forwards the hub's loopback TCP to the broker and can cut every connection at
-// once (the robot's network drops); new connections are forwarded again.
-type linkProxy struct {
-	ln    net.Listener
-	mu    sync.Mutex
-	conns []net.Conn
-}
-
-func newLinkProxy(t *testing.T, target string) *linkProxy {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &linkProxy{ln: ln}
-	t.Cleanup(func() { ln.Close(); p.cut() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			u, err := net.Dial("tcp", target)
-			if err != nil {
-				c.Close()
-				continue
-			}
-			p.mu.Lock()
-			p.conns = append(p.conns, c, u)
-			p.mu.Unlock()
-			go func() { io.Copy(u, c); u.Close() }()
-			go func() { io.Copy(c, u); c.Close() }()
-		}
-	}()
-	return p
-}
-
-func (p *linkProxy) cut() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, c := range p.conns {
-		c.Close()
-	}
-	p.conns = nil
-}
 
 // freeUDPRange finds n consecutive free loopback UDP ports for the hub's media (the test
 // owns its ports; nothing fixed).
@@ -100,7 +52,7 @@ func freeUDPRange(t *testing.T, n int) (int, int) {
 
 // simHubProcess builds reachy-hub and reachy-call and starts `reachy-hub --sim --link` linked to the broker through
 // a cuttable proxy; it is stopped (SIGTERM, bounded) when the test ends.
-func simHubProcess(t *testing.T, r *consoleRig, out string) (*exec.Cmd, *linkProxy) {
+func simHubProcess(t *testing.T, r *consoleRig, out string) (*exec.Cmd, *calltest.CutProxy) {
 	t.Helper()
 	dir := t.TempDir()
 	goTool, err := exec.LookPath("go")
@@ -116,16 +68,16 @@ func simHubProcess(t *testing.T, r *consoleRig, out string) (*exec.Cmd, *linkPro
 	}
 	tokenFile := filepath.Join(dir, "token")
 	os.WriteFile(tokenFile, []byte(r.token(t, "robot", "turn", "link")+"\n"), 0o600)
-	proxy := newLinkProxy(t, r.srv.Listener.Addr().String())
+	proxy := calltest.NewCutProxy(t, r.srv.Listener.Addr().String())
 	lo, hi := freeUDPRange(t, 20)
 	cfgFile := filepath.Join(dir, "hub.yaml")
 	os.WriteFile(cfgFile, fmt.Appendf(nil, "broker_url: http://%s\ntoken_file: %s\ncall:\n  udp_port_min: %d\n  udp_port_max: %d\n",
-		proxy.ln.Addr(), tokenFile, lo, hi), 0o600)
+		proxy.Addr(), tokenFile, lo, hi), 0o600)
 	quiet, _ := speech.EncodeWAV(make([]float32, speech.SampleRate/2), speech.SampleRate)
 	mic := filepath.Join(dir, "mic")
 	os.MkdirAll(mic, 0o755)
 	os.WriteFile(filepath.Join(mic, "quiet.wav"), quiet, 0o644)
-	cmd := exec.Command(hub, "--sim", "--link", "--config", cfgFile, "--broker", "http://"+proxy.ln.Addr().String(),
+	cmd := exec.Command(hub, "--sim", "--link", "--config", cfgFile, "--broker", "http://"+proxy.Addr(),
 		"--token-file", tokenFile, "--out", out, mic)
 	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
@@ -319,7 +271,7 @@ func TestLiveCallWithSimHub(t *testing.T) {
 	// The robot's link drops mid-call: the call ends with robot_offline and its media stops.
 	startCallInPage(t, ctx)
 	cut := time.Now()
-	proxy.cut()
+	proxy.Cut()
 	waitEnded(t, ctx, "robot_offline", "the robot went offline")
 	for calltest.MediaProcesses(hub.Process.Pid) > 0 && time.Since(cut) < 5*time.Second {
 		time.Sleep(10 * time.Millisecond)

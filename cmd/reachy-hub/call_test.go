@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"io"
-	"net"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,7 +25,7 @@ func TestSimCallOverTheLink(t *testing.T) {
 	b, state := newDevBroker(t, dir)
 	srv := httptest.NewServer(b.Handler())
 	defer srv.Close()
-	link := newCutProxy(t, srv.Listener.Addr().String()) // the hub's way to the broker, cut on demand
+	link := calltest.NewCutProxy(t, srv.Listener.Addr().String()) // the hub's way to the broker, cut on demand
 	tok, _, _ := state.CreateToken(context.Background(), "reachy", []string{"turn", "link"}, "")
 	tokenFile := filepath.Join(dir, "token")
 	os.WriteFile(tokenFile, []byte(tok+"\n"), 0o600)
@@ -35,13 +33,13 @@ func TestSimCallOverTheLink(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "mic"), 0o755)
 	os.WriteFile(filepath.Join(dir, "mic", "quiet.wav"), quiet, 0o644)
 	out := filepath.Join(dir, "out")
-	cfgFile := hubConfigWithSelfAsMedia(t, dir, "http://"+link.addr(), tokenFile)
+	cfgFile := hubConfigWithSelfAsMedia(t, dir, "http://"+link.Addr(), tokenFile)
 
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	code := make(chan int, 1)
 	go func() {
-		code <- run(ctx, []string{"--sim", "--link", "--config", cfgFile, "--broker", "http://" + link.addr(), "--token-file", tokenFile, "--out", out, filepath.Join(dir, "mic")}, io.Discard, io.Discard, nil)
+		code <- run(ctx, []string{"--sim", "--link", "--config", cfgFile, "--broker", "http://" + link.Addr(), "--token-file", tokenFile, "--out", out, filepath.Join(dir, "mic")}, io.Discard, io.Discard, nil)
 	}()
 	waitFor := func(what string, ok func() bool) {
 		t.Helper()
@@ -91,7 +89,7 @@ func TestSimCallOverTheLink(t *testing.T) {
 	br := call("c1")
 	time.Sleep(2 * time.Second)
 	dropped := time.Now()
-	link.cut() // the robot link drops
+	link.Cut() // the robot link drops
 	time.Sleep(1500 * time.Millisecond)
 	if last := br.Stats().LastPacket; last.After(dropped.Add(time.Second)) {
 		t.Errorf("media went on %s after the link dropped", last.Sub(dropped).Round(time.Millisecond))
@@ -142,53 +140,6 @@ func hubConfigWithSelfAsMedia(t *testing.T, dir, brokerURL, tokenFile string) st
 		t.Fatal(err)
 	}
 	return cfgFile
-}
-
-// cutProxy forwards loopback TCP to target and can cut every connection at once (a network
-// outage between the hub and the broker); new connections are still forwarded.
-type cutProxy struct {
-	ln    net.Listener
-	mu    sync.Mutex
-	conns []net.Conn
-}
-
-func newCutProxy(t *testing.T, target string) *cutProxy {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &cutProxy{ln: ln}
-	t.Cleanup(func() { ln.Close(); p.cut() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			u, err := net.Dial("tcp", target)
-			if err != nil {
-				c.Close()
-				continue
-			}
-			p.mu.Lock()
-			p.conns = append(p.conns, c, u)
-			p.mu.Unlock()
-			go func() { io.Copy(u, c); u.Close() }()
-			go func() { io.Copy(c, u); c.Close() }()
-		}
-	}()
-	return p
-}
-
-func (p *cutProxy) addr() string { return p.ln.Addr().String() }
-
-func (p *cutProxy) cut() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, c := range p.conns {
-		c.Close()
-	}
-	p.conns = nil
 }
 
 // TestHubWithoutReachyCall: a hub whose media program is missing says so when it starts
