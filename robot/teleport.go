@@ -304,6 +304,7 @@ func (h *Hub) divert(ctx context.Context, wav []byte) bool {
 		h.Log.Warn("teleport: could not pass an utterance to the owner; handling it here", "err", err)
 		return false
 	}
+	h.Log.Info("teleport: utterance passed to the owner", "bytes", len(wav))
 	h.move(func(c context.Context) { h.Motion.Idle(c) }) // off the audio path, like every move of a turn
 	return true
 }
