@@ -118,9 +118,17 @@ func mediaDiesWithTheHub(t *testing.T, mode string) {
 	if want := map[string]int{"live": 2, "hung": 0}[mode]; mediaPID == 0 || !calltest.Alive(mediaPID) || len(pipelines) < want {
 		t.Fatalf("the hub's call runs media process %d with %d pipelines under it, want a live one with %d", mediaPID, len(pipelines), want)
 	}
+	// Read again for a moment: a process in the middle of its exec (the hung one's sh
+	// becoming sleep) shows no environment for an instant.
 	found := false
-	for _, p := range media {
-		found = found || (p.PID == mediaPID && p.Media)
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		for _, p := range media {
+			found = found || (p.PID == mediaPID && p.Media)
+		}
+		if found || time.Now().After(deadline) {
+			break
+		}
+		media = calltest.Descendants(hub.Process.Pid)
 	}
 	if !found {
 		t.Fatalf("media process %d is not the hub's", mediaPID)
