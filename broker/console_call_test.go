@@ -49,6 +49,10 @@ func answerWith(sdp string) func(api.LinkMessage) api.LinkAckBody {
 	}
 }
 
+// hubAnswer is an answer as the hub writes it: one host candidate on its tailnet address.
+const hubAnswer = "v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n" +
+	"a=candidate:1 1 udp 2130706431 100.64.0.2 40001 typ host\r\n"
+
 func startCallHub(t testing.TB, brokerURL, token string) *callHub {
 	t.Helper()
 	fake := robot.NewFakeDaemon()
@@ -59,7 +63,7 @@ func startCallHub(t testing.TB, brokerURL, token string) *callHub {
 	h := &robot.Hub{Daemon: d, Speaker: robot.DaemonSpeaker{D: d}, Motion: robot.NewMotion(d, robot.DefaultExpressions(), log), Log: log}
 	l := &robot.Link{URL: brokerURL, Token: token, Log: log}
 	h.AttachLink(l)
-	ch := &callHub{simHub: &simHub{hub: h, link: l, fake: fake, daemonURL: dsrv.URL}, answer: answerWith("v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\n")}
+	ch := &callHub{simHub: &simHub{hub: h, link: l, fake: fake, daemonURL: dsrv.URL}, answer: answerWith(hubAnswer)}
 	inner := l.Handle
 	l.Handle = func(ctx context.Context, m api.LinkMessage) api.LinkAckBody {
 		switch m.Type {
@@ -234,8 +238,8 @@ func TestConsoleCallSignalling(t *testing.T) {
 	}
 }
 
-// TestConsoleCallRefusals: offers the call must never carry (the owner's camera, a relayed
-// or reflexive candidate, not an SDP) and hub refusals come back as closed codes, and each
+// TestConsoleCallRefusals: offers the call must never carry (the owner's camera, not an
+// SDP) and hub refusals come back as closed codes, and each
 // failed call is audited with its code; the session carries on.
 func TestConsoleCallRefusals(t *testing.T) {
 	r := newCallRig(t)
@@ -244,8 +248,6 @@ func TestConsoleCallRefusals(t *testing.T) {
 		"camera sent":       strings.Replace(pageOffer, "a=recvonly", "a=sendrecv", 1),
 		"camera only":       strings.Replace(pageOffer, "a=recvonly", "a=sendonly", 1),
 		"camera by default": strings.Replace(pageOffer, "a=recvonly\r\n", "", 1), // SDP's default is sendrecv
-		"relay candidate":   strings.Replace(pageOffer, "typ host", "typ relay raddr 1.2.3.4 rport 3478", 1),
-		"srflx candidate":   strings.Replace(pageOffer, "typ host", "typ srflx raddr 1.2.3.4 rport 3478", 1),
 		"not sdp":           "hello",
 		"empty":             "",
 		"too large":         pageOffer + strings.Repeat("a=x\r\n", 20000),
@@ -395,4 +397,84 @@ func TestConsoleLookAtAndKeepalive(t *testing.T) {
 		e := r.robotView(t).LastEnd
 		return e != nil && e.Reason == api.CallEndIdle
 	})
+}
+
+// TestCallSignallingNeverLeavesTheTailnet: the broker trusts neither side's session
+// description. A compromised robot's answer naming public, LAN, relay, reflexive and mDNS
+// candidates reaches the page with only its tailnet host candidate; an answer with none
+// ends the call (no_robot_address) before the page sees it, the hub is told to stop, and
+// the session goes on. The owner's offer reaches the robot without the owner's LAN,
+// global IPv6 or mDNS addresses.
+func TestCallSignallingNeverLeavesTheTailnet(t *testing.T) {
+	r := newCallRig(t)
+	tok := r.join(t)
+	hostile := "v=0\r\no=- 1 1 IN IP4 203.0.113.50\r\ns=-\r\nt=0 0\r\nm=video 9 UDP/TLS/RTP/SAVPF 102\r\n" +
+		"c=IN IP4 203.0.113.50\r\n" +
+		"a=candidate:1 1 udp 2130706431 203.0.113.50 40001 typ host\r\n" +
+		"a=candidate:2 1 udp 2130706431 192.168.1.77 40002 typ host\r\n" +
+		"a=candidate:3 1 udp 16777215 100.64.0.9 3478 typ relay raddr 203.0.113.50 rport 3478\r\n" +
+		"a=candidate:4 1 udp 1694498815 198.51.100.3 40004 typ srflx raddr 192.168.1.77 rport 40002\r\n" +
+		"a=candidate:5 1 udp 2130706431 5b0e6d2c-robot.local 40005 typ host\r\n" +
+		"a=candidate:6 1 udp 2130706431 100.64.0.2 40006 typ host\r\n"
+	r.calls.setAnswer(answerWith(hostile))
+	id, sdp := r.call(t, tok)
+	for _, leak := range []string{"203.0.113.50", "192.168.1.77", "typ relay", "198.51.100.3", ".local"} {
+		if strings.Contains(sdp, leak) {
+			t.Errorf("the robot's %s reached the page:\n%s", leak, sdp)
+		}
+	}
+	if !strings.Contains(sdp, "100.64.0.2 40006 typ host") {
+		t.Fatalf("the robot's tailnet candidate was lost:\n%s", sdp)
+	}
+
+	// Nothing left to reach: the call ends with a closed code and the hub stops its media.
+	r.calls.setAnswer(answerWith(strings.Replace(hostile, "a=candidate:6 1 udp 2130706431 100.64.0.2 40006 typ host\r\n", "", 1)))
+	resp := r.post(t, tok, "call", map[string]any{"sdp": pageOffer})
+	if resp.status != 502 || resp.code(t) != api.CodeNoRobotAddress {
+		t.Fatalf("an answer with no tailnet address: %d %s", resp.status, resp.body)
+	}
+	if strings.Contains(string(resp.body), "203.0.113.50") {
+		t.Fatalf("the refusal carries the robot's address: %s", resp.body)
+	}
+	offers := r.calls.messages(api.LinkCallOffer)
+	last := offers[len(offers)-1].CallOffer.CallID
+	waitFor(t, "the hub told to stop the refused call", 3*time.Second, func() bool {
+		for _, m := range r.calls.messages(api.LinkCallEnd) {
+			if m.CallEnd.CallID == last {
+				return true
+			}
+		}
+		return false
+	})
+	var codes []string
+	for _, a := range r.auditArgs(t, "teleport.call") {
+		codes = append(codes, a["code"])
+	}
+	if !slices.Contains(codes, api.CodeNoRobotAddress) {
+		t.Errorf("the refused answer is not audited with its code: %v", codes)
+	}
+	if s := r.robotView(t).Session; s == nil || !s.Live {
+		t.Fatalf("the session ended with the refused answer: %+v", s)
+	}
+	_ = id
+
+	// The owner's offer: every address but the tailnet's is gone before the robot sees it.
+	r.calls.setAnswer(answerWith(hubAnswer))
+	owner := "v=0\r\no=- 4 2 IN IP4 192.168.1.23\r\ns=-\r\nt=0 0\r\n" +
+		"m=audio 50000 UDP/TLS/RTP/SAVPF 111\r\nc=IN IP4 192.168.1.23\r\na=sendrecv\r\n" +
+		"a=candidate:1 1 udp 2122260223 192.168.1.23 50000 typ host\r\n" +
+		"a=candidate:2 1 udp 2122197247 2a01:4f8:1:2::17 50001 typ host\r\n" +
+		"a=candidate:3 1 udp 2122129151 0b2e6a1f-owner.local 50002 typ host\r\n" +
+		"a=candidate:4 1 udp 1686052607 203.0.113.9 61000 typ srflx raddr 192.168.1.23 rport 50000\r\n" +
+		"m=video 9 UDP/TLS/RTP/SAVPF 96\r\na=recvonly\r\n"
+	if resp := r.post(t, tok, "call", map[string]any{"sdp": owner}); resp.status != 200 {
+		t.Fatalf("an offer with only addresses to remove is still a call (ICE learns the browser's address from its checks): %d %s", resp.status, resp.body)
+	}
+	offers = r.calls.messages(api.LinkCallOffer)
+	got := offers[len(offers)-1].CallOffer.SDP
+	for _, leak := range []string{"192.168.1", "2a01:4f8", ".local", "203.0.113.9", "a=candidate"} {
+		if strings.Contains(got, leak) {
+			t.Errorf("the owner's %s reached the robot:\n%s", leak, got)
+		}
+	}
 }

@@ -79,8 +79,11 @@ func (b *Broker) newConsole() (*console.Console, error) {
 		IdleTimeout: cfg.Teleport.IdleTimeout,
 		JoinTimeout: cfg.Teleport.JoinTimeout,
 		MaxTalk:     cfg.Teleport.MaxTalk,
-		Logger:      b.log,
-		Now:         b.d.Now,
+		// Loopback media only where the broker itself is on loopback (dev mode): on the
+		// tailnet a loopback candidate would be the owner's or the robot's own machine.
+		LoopbackMedia: b.d.Identifier == nil,
+		Logger:        b.log,
+		Now:           b.d.Now,
 	})
 }
 

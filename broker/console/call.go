@@ -86,7 +86,13 @@ func (c *Console) serveCall(w http.ResponseWriter, r *http.Request, p Person, de
 		writeErr(w, err)
 		return
 	}
-	ans, err := c.startCall(r.Context(), p, device, body.SDP)
+	// The robot learns only the owner's tailnet host candidates (none at all is fine: ICE
+	// learns the browser's address from its own checks), never its LAN, public or mDNS ones.
+	offer, f := c.media.filterSDP(body.SDP)
+	if f.dropped > 0 {
+		c.log.Info("teleport call: candidates outside the tailnet removed from the offer", "device", device, "kept", f.kept, "removed", f.dropped)
+	}
+	ans, err := c.startCall(r.Context(), p, device, offer)
 	if err != nil {
 		writeErr(w, err)
 		return
@@ -94,9 +100,9 @@ func (c *Console) serveCall(w http.ResponseWriter, r *http.Request, p Person, de
 	writeJSON(w, ans)
 }
 
-// checkOffer refuses an offer that is not a session description, is too large, would send
-// the owner's camera (the robot has no screen), or carries a candidate from outside the
-// tailnet's direct path (STUN-reflexive, relayed).
+// checkOffer refuses an offer that is not a session description, is too large, or would
+// send the owner's camera (the robot has no screen). Its candidates are filtered, not
+// judged, by filterSDP.
 func checkOffer(sdp string) error {
 	bad := func(msg string) error {
 		return &consoleError{status: http.StatusBadRequest, code: api.CodeInvalidArgs, msg: msg}
@@ -124,8 +130,6 @@ func checkOffer(sdp string) error {
 			receiveOnly = true
 		case media == "video" && (line == "a=sendrecv" || line == "a=sendonly"):
 			return camera
-		case strings.HasPrefix(line, "a=candidate:") && !strings.Contains(line, " typ host"):
-			return bad("only host candidates are allowed: no STUN, no relay")
 		}
 	}
 	return nil
@@ -173,7 +177,7 @@ func (c *Console) startCall(ctx context.Context, p Person, device, offer string)
 	actx, cancel := context.WithTimeout(ctx, callAnswerWait)
 	ack, serr := c.d.Link.Send(actx, device, api.LinkMessage{Type: api.LinkCallOffer, CallOffer: &api.LinkCallOfferAction{CallID: id, SDP: offer}})
 	cancel()
-	ans, cerr := callAnswer(ack, serr, id)
+	ans, cerr := c.callAnswer(ack, serr, id)
 	if cerr != nil {
 		var ce *consoleError
 		errors.As(cerr, &ce)
@@ -196,8 +200,11 @@ func (c *Console) startCall(ctx context.Context, p Person, device, offer string)
 	return ans, nil
 }
 
-// callAnswer turns the offer's ack into the answer or an error with a closed code.
-func callAnswer(ack api.LinkAckBody, err error, id string) (CallAnswer, error) {
+// callAnswer turns the offer's ack into the answer, filtered like the offer, or an error
+// with a closed code. An answer that keeps no tailnet host candidate cannot be reached
+// inside the tailnet: the call ends (no_robot_address) rather than let the browser try
+// an address the robot chose.
+func (c *Console) callAnswer(ack api.LinkAckBody, err error, id string) (CallAnswer, error) {
 	switch {
 	case errors.Is(err, link.ErrOffline), errors.Is(err, link.ErrLinkDown):
 		return CallAnswer{}, &consoleError{status: http.StatusServiceUnavailable, code: api.CodeRobotOffline, msg: "the robot is not connected right now"}
@@ -214,7 +221,15 @@ func callAnswer(ack api.LinkAckBody, err error, id string) (CallAnswer, error) {
 	case ack.Answer == nil || ack.Answer.CallID != id || !strings.HasPrefix(ack.Answer.SDP, "v=0") || len(ack.Answer.SDP) > maxSDP:
 		return CallAnswer{}, &consoleError{status: http.StatusBadGateway, code: api.CodeNoMedia, msg: "the robot's answer to the call was unusable"}
 	}
-	return CallAnswer{CallID: id, SDP: ack.Answer.SDP}, nil
+	answer, f := c.media.filterSDP(ack.Answer.SDP)
+	if f.dropped > 0 {
+		c.log.Warn("teleport call: the robot's answer named candidates outside the tailnet; removed", "call", id, "kept", f.kept, "removed", f.dropped)
+	}
+	if f.kept == 0 {
+		return CallAnswer{}, &consoleError{status: http.StatusBadGateway, code: api.CodeNoRobotAddress,
+			msg: "the robot offered no tailnet address for the call; check its call.interfaces setting"}
+	}
+	return CallAnswer{CallID: id, SDP: answer}, nil
 }
 
 // clearCall drops s's call if it is still id, and reports whether it did.

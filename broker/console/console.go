@@ -121,14 +121,18 @@ type Deps struct {
 	MaxTalk     time.Duration // longest push-to-talk clip; default 30 s
 	MaxTalkSize int64         // largest push-to-talk upload; default 2 MiB
 	MaxText     int           // longest typed sentence; default 300 characters
-	Logger      *slog.Logger
-	Now         func() time.Time
+	// LoopbackMedia lets a call's candidates name loopback addresses besides the tailnet's:
+	// loopback dev mode only, where the browser and the sim robot share one machine.
+	LoopbackMedia bool
+	Logger        *slog.Logger
+	Now           func() time.Time
 }
 
 // Console serves the page and runs the sessions. Create it with New, serve Handler, run Run.
 type Console struct {
-	d   Deps
-	log *slog.Logger
+	d     Deps
+	log   *slog.Logger
+	media mediaAddrs // which addresses a call's session descriptions may name
 
 	pageKey        []byte         // signs page tokens (http.go)
 	drops          *link.LogLimit // per robot: dropped clips cannot flood the log
@@ -177,7 +181,7 @@ func New(d Deps) (*Console, error) {
 	if d.LastTurn == nil {
 		d.LastTurn = func(context.Context, string) time.Time { return time.Time{} }
 	}
-	return &Console{d: d, log: d.Logger, pageKey: newPageKey(), drops: link.NewLogLimit(3, time.Minute), sessions: map[string]*session{}, calls: newCallbacks(d.Missed), lastEnd: map[string]ended{}}, nil
+	return &Console{d: d, log: d.Logger, media: mediaAddrs{loopback: d.LoopbackMedia}, pageKey: newPageKey(), drops: link.NewLogLimit(3, time.Minute), sessions: map[string]*session{}, calls: newCallbacks(d.Missed), lastEnd: map[string]ended{}}, nil
 }
 
 // Handler serves the page, its assets and its JSON calls.

@@ -1,0 +1,118 @@
+package console
+
+import (
+	"net/netip"
+	"strings"
+)
+
+// The broker carries a call's signalling between two parties it trusts with nothing: the
+// owner's browser and the robot. Neither may steer the other's media out of the tailnet or
+// learn an address the tailnet does not already show, so every session description is
+// rewritten on its way through: only host candidates with a tailnet address (loopback in
+// dev mode) pass; server-reflexive, peer-reflexive, relayed and mDNS candidates, TCP
+// candidates and addresses from any other network are removed, and the connection and
+// origin lines' addresses (which browsers fill with a default candidate's) are blanked
+// unless they are tailnet addresses.
+
+// Tailnet address ranges: Tailscale's CGNAT range and its IPv6 ULA.
+var (
+	tailnet4 = netip.MustParsePrefix("100.64.0.0/10")
+	tailnet6 = netip.MustParsePrefix("fd7a:115c:a1e0::/48")
+)
+
+// mediaAddrs says which addresses a call's media may use.
+type mediaAddrs struct {
+	loopback bool // dev mode: the browser and the robot share this machine
+}
+
+func (m mediaAddrs) allowed(a netip.Addr) bool {
+	a = a.Unmap()
+	switch {
+	case tailnet4.Contains(a), tailnet6.Contains(a):
+		return true
+	case a.IsLoopback():
+		return m.loopback
+	}
+	return false
+}
+
+// sdpFilter reports what filtering a session description did.
+type sdpFilter struct {
+	kept    int // candidates passed on
+	dropped int // candidate lines removed
+}
+
+// filterSDP returns sdp with only the candidates and addresses m allows. Lines end in
+// CRLF, as SDP's do, whatever they ended in before.
+func (m mediaAddrs) filterSDP(sdp string) (string, sdpFilter) {
+	var (
+		out strings.Builder
+		f   sdpFilter
+	)
+	out.Grow(len(sdp))
+	for line := range strings.Lines(sdp) {
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(line, "a=candidate:"):
+			if !m.hostCandidate(line[len("a=candidate:"):]) {
+				f.dropped++
+				continue
+			}
+			f.kept++
+		case strings.HasPrefix(line, "a=remote-candidates:"):
+			// Names the other side's candidates (RFC 8839 §5.2): never needed for a
+			// fresh call, and an address carrier.
+			f.dropped++
+			continue
+		case strings.HasPrefix(line, "c="), strings.HasPrefix(line, "o="),
+			strings.HasPrefix(line, "a=rtcp:"):
+			line = m.blankAddress(line)
+		}
+		out.WriteString(line)
+		out.WriteString("\r\n")
+	}
+	return out.String(), f
+}
+
+// hostCandidate reports whether a candidate attribute's value (after "a=candidate:") is a
+// UDP host candidate on an allowed address: "foundation component transport priority
+// address port typ host …" (RFC 8839 §5.1).
+func (m mediaAddrs) hostCandidate(v string) bool {
+	fields := strings.Fields(v)
+	if len(fields) < 8 || fields[6] != "typ" || fields[7] != "host" {
+		return false
+	}
+	if !strings.EqualFold(fields[2], "udp") {
+		return false // the robot's media is UDP only: a TCP candidate is never used
+	}
+	addr, err := netip.ParseAddr(fields[4]) // an mDNS name (….local) does not parse
+	if err != nil || addr.Zone() != "" {
+		return false
+	}
+	return m.allowed(addr)
+}
+
+// blankAddress replaces the address of a connection ("c=IN IP4 a"), origin ("o=… IN IP4
+// a") or RTCP ("a=rtcp:port IN IP4 a") line with the unspecified address of its family
+// unless m allows it: browsers copy a default candidate's address there, which would say
+// the owner's LAN address even with its candidate removed.
+func (m mediaAddrs) blankAddress(line string) string {
+	fields := strings.Fields(line)
+	n := len(fields)
+	if n < 3 || fields[n-3] != "IN" && !strings.HasSuffix(fields[n-3], "IN") {
+		return line
+	}
+	family, addr := fields[n-2], fields[n-1]
+	if a, err := netip.ParseAddr(strings.SplitN(addr, "/", 2)[0]); err == nil && m.allowed(a) {
+		return line
+	}
+	unspecified := "0.0.0.0"
+	if family == "IP6" {
+		unspecified = "::"
+	}
+	fields[n-1] = unspecified
+	return strings.Join(fields, " ")
+}
