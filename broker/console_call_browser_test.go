@@ -3,8 +3,11 @@ package broker
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"math"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,7 +59,13 @@ func newPeerTab(t *testing.T, browserCtx context.Context) *peerTab {
 	do(t, browserCtx, "start the browser", chromedp.Navigate("about:blank")) // the peer tab shares its browser
 	ctx, cancel := chromedp.NewContext(browserCtx)
 	t.Cleanup(cancel)
-	do(t, ctx, "open the peer tab", chromedp.Navigate("about:blank"))
+	// A loopback page (a secure context, unlike about:blank) may ask for the fake microphone.
+	blank := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, "<!doctype html><title>hub</title>")
+	}))
+	t.Cleanup(blank.Close)
+	do(t, ctx, "open the peer tab", chromedp.Navigate(blank.URL))
 	return &peerTab{ctx: ctx}
 }
 
@@ -74,6 +83,10 @@ const peerAnswerJS = `(async (offer) => {
     o.connect(gain).connect(dst); o.start();
     window.hubStream = new MediaStream([...cv.captureStream(30).getVideoTracks(), ...dst.stream.getAudioTracks()]);
   }
+  // A tab without camera or microphone permission gathers on the default route's interface
+  // only; the hub it stands in for answers from loopback, so it takes the (fake) microphone
+  // once, as a page that may use devices gathers on every interface.
+  if (!window.hubDevices) window.hubDevices = await navigator.mediaDevices.getUserMedia({ audio: true });
   for (const tr of window.hubStream.getTracks()) pc.addTrack(tr, window.hubStream);
   await pc.setRemoteDescription({ type: "offer", sdp: offer });
   await pc.setLocalDescription(await pc.createAnswer());
