@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/reachy-broker/reachy-broker/broker/store"
 )
 
 // TestARestartOnAJumpedClockPurgesNothingEarly (#25.6): a broker restarted with the wall
@@ -13,7 +15,7 @@ import (
 // Both purges run as the broker runs them at start (Broker.purge), on the jumped clock.
 func TestARestartOnAJumpedClockPurgesNothingEarly(t *testing.T) {
 	dir := t.TempDir()
-	state, err := InitState(dir)
+	state, err := store.Init(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +31,7 @@ func TestARestartOnAJumpedClockPurgesNothingEarly(t *testing.T) {
 
 	restart := func(ahead time.Duration) *testBroker {
 		t.Helper()
-		st, err := OpenState(dir)
+		st, err := store.Open(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,14 +70,3 @@ func TestARestartOnAJumpedClockPurgesNothingEarly(t *testing.T) {
 // TestTheRetentionClockFollowsMeasuredTime: the trusted time moves with the monotonic clock
 // from the newest record, never ahead of the wall clock, and a clock set back is obeyed (it
 // only keeps records longer).
-func TestTheRetentionClockFollowsMeasuredTime(t *testing.T) {
-	base := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	c := retentionClock{base: base, start: time.Now().Add(-10 * time.Minute)}
-	got := c.now(base.Add(72 * time.Hour))
-	if d := got.Sub(base); d < 10*time.Minute || d > 11*time.Minute {
-		t.Fatalf("a wall clock 3 days ahead moved the trusted time by %s, want the 10 minutes measured", d)
-	}
-	if back := base.Add(-time.Hour); !c.now(back).Equal(back) {
-		t.Fatalf("a clock set back: trusted %s, want the wall clock %s", c.now(back), back)
-	}
-}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 )
 
 // The control socket is how reachyctl reaches the state of a running broker. The broker's
@@ -41,7 +42,7 @@ const maxControlBody = 64 << 10
 // ServeControl serves the control API for st on its state directory's socket until ctx
 // ends. Call it after the State is open: the lock proves no other broker owns the
 // directory, so a socket file left by a killed broker is removed and made anew.
-func ServeControl(ctx context.Context, st *State, log *slog.Logger) error {
+func ServeControl(ctx context.Context, st *store.Store, log *slog.Logger) error {
 	return ServeControlWith(ctx, st, nil, log)
 }
 
@@ -54,8 +55,8 @@ func (l *LiveStatus) Attach(b *Broker) { l.b.Store(b) }
 
 // ServeControlWith is ServeControl that also reports the operator's status (reachyctl
 // status) of the broker attached to live; nil: no status.
-func ServeControlWith(ctx context.Context, st *State, live *LiveStatus, log *slog.Logger) error {
-	path := ControlSocket(filepath.Dir(st.path))
+func ServeControlWith(ctx context.Context, st *store.Store, live *LiveStatus, log *slog.Logger) error {
+	path := ControlSocket(st.Dir())
 	if len(path) >= 104 { // sun_path: 108 bytes on Linux, 104 on macOS
 		return fmt.Errorf("control socket %s: the state dir's path is too long for a Unix socket (%d bytes, at most 103)", path, len(path))
 	}
@@ -94,8 +95,8 @@ type (
 		Node   string   `json:"node,omitempty"`
 	}
 	controlTokenCreated struct {
-		Token string    `json:"token"`
-		Info  TokenInfo `json:"info"`
+		Token string          `json:"token"`
+		Info  store.TokenInfo `json:"info"`
 	}
 	controlCount struct {
 		N int `json:"n"`
@@ -105,7 +106,7 @@ type (
 // controlTimeout bounds one control request's state access.
 const controlTimeout = 30 * time.Second
 
-func controlHandler(st *State, live *LiveStatus) http.Handler {
+func controlHandler(st *store.Store, live *LiveStatus) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/status", func(w http.ResponseWriter, r *http.Request) {
 		var b *Broker
@@ -122,7 +123,7 @@ func controlHandler(st *State, live *LiveStatus) http.Handler {
 		controlJSON(w, http.StatusOK, b.Status(ctx))
 	})
 	mux.HandleFunc("GET /v1/ping", func(w http.ResponseWriter, r *http.Request) {
-		controlJSON(w, http.StatusOK, map[string]string{"state_dir": filepath.Dir(st.path)})
+		controlJSON(w, http.StatusOK, map[string]string{"state_dir": st.Dir()})
 	})
 	mux.HandleFunc("POST /v1/tokens", func(w http.ResponseWriter, r *http.Request) {
 		var req controlTokenRequest
@@ -235,24 +236,14 @@ func controlDecode(w http.ResponseWriter, r *http.Request, v any) bool {
 
 func controlErr(w http.ResponseWriter, err error) {
 	status, code := http.StatusServiceUnavailable, api.CodeUnavailable
-	var bad *invalidRequest
+	var bad *store.InvalidError
 	switch {
 	case errors.As(err, &bad):
 		status, code = http.StatusBadRequest, api.CodeInvalidArgs
-	case errors.Is(err, ErrCorruptState):
+	case errors.Is(err, store.ErrCorrupt):
 		status, code = http.StatusInternalServerError, api.CodeInternal
 	}
 	controlJSON(w, status, api.ErrorBody{Error: api.ErrorDetail{Code: code, Message: err.Error()}})
-}
-
-// invalidRequest is a request the State refused before touching the database (a bad device
-// name or scope), as opposed to a failure of the database.
-type invalidRequest struct{ msg string }
-
-func (e *invalidRequest) Error() string { return e.msg }
-
-func invalidf(format string, args ...any) error {
-	return &invalidRequest{msg: fmt.Sprintf(format, args...)}
 }
 
 func controlJSON(w http.ResponseWriter, status int, v any) {
@@ -295,15 +286,15 @@ func (c *ControlClient) Close() error {
 }
 
 // CreateToken asks the broker to create a token (State.CreateToken).
-func (c *ControlClient) CreateToken(ctx context.Context, device string, scopes []string, node string) (string, TokenInfo, error) {
+func (c *ControlClient) CreateToken(ctx context.Context, device string, scopes []string, node string) (string, store.TokenInfo, error) {
 	var out controlTokenCreated
 	err := c.call(ctx, http.MethodPost, "/v1/tokens", controlTokenRequest{Device: device, Scopes: scopes, Node: node}, &out)
 	return out.Token, out.Info, err
 }
 
 // ListTokens lists the broker's tokens (State.ListTokens).
-func (c *ControlClient) ListTokens(ctx context.Context, device string) ([]TokenInfo, error) {
-	var out []TokenInfo
+func (c *ControlClient) ListTokens(ctx context.Context, device string) ([]store.TokenInfo, error) {
+	var out []store.TokenInfo
 	err := c.call(ctx, http.MethodGet, "/v1/tokens?device="+url.QueryEscape(device), nil, &out)
 	return out, err
 }
@@ -323,8 +314,8 @@ func (c *ControlClient) SetScopes(ctx context.Context, device string, scopes []s
 }
 
 // TailAudit returns the broker's last n audit records (State.TailAudit).
-func (c *ControlClient) TailAudit(ctx context.Context, n int) ([]AuditRecord, error) {
-	var out []AuditRecord
+func (c *ControlClient) TailAudit(ctx context.Context, n int) ([]store.AuditRecord, error) {
+	var out []store.AuditRecord
 	err := c.call(ctx, http.MethodGet, "/v1/audit?n="+strconv.Itoa(n), nil, &out)
 	return out, err
 }

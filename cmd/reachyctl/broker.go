@@ -16,6 +16,7 @@ import (
 
 	"github.com/reachy-broker/reachy-broker/broker"
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/cmd/internal/cliflags"
 )
 
@@ -118,7 +119,7 @@ func runState(args []string, stdout, stderr io.Writer) error {
 			c.Close()
 			return fmt.Errorf("a broker is running on %s: its state database is ready", *stateDir)
 		}
-		st, err := broker.InitState(*stateDir)
+		st, err := store.Init(*stateDir)
 		if err != nil {
 			return err
 		}
@@ -158,14 +159,14 @@ func runState(args []string, stdout, stderr io.Writer) error {
 }
 
 // stateStore is what reachyctl's token, audit and state commands need of the broker's
-// state: a *broker.State when no broker runs on the directory, or a *broker.ControlClient
+// state: a *store.Store when no broker runs on the directory, or a *broker.ControlClient
 // asking the running broker, which holds the database's lock.
 type stateStore interface {
-	CreateToken(ctx context.Context, device string, scopes []string, node string) (string, broker.TokenInfo, error)
-	ListTokens(ctx context.Context, device string) ([]broker.TokenInfo, error)
+	CreateToken(ctx context.Context, device string, scopes []string, node string) (string, store.TokenInfo, error)
+	ListTokens(ctx context.Context, device string) ([]store.TokenInfo, error)
 	RevokeTokens(ctx context.Context, device string) (int, error)
 	SetScopes(ctx context.Context, device string, scopes []string) (int, error)
-	TailAudit(ctx context.Context, n int) ([]broker.AuditRecord, error)
+	TailAudit(ctx context.Context, n int) ([]store.AuditRecord, error)
 	Check(ctx context.Context) error
 	Backup(ctx context.Context, dst string) error
 	Close() error
@@ -184,11 +185,11 @@ func openStore(ctx context.Context, dir string) (stateStore, error) {
 			return c, nil
 		}
 		if st, err := os.Stat(filepath.Join(dir, "broker.db")); err == nil && st.Size() > 0 {
-			s, err := broker.OpenStateQuick(dir)
+			s, err := store.OpenQuick(dir)
 			switch {
 			case err == nil:
 				return s, nil
-			case errors.Is(err, broker.ErrNoState), errors.Is(err, broker.ErrStateLocked):
+			case errors.Is(err, store.ErrNoState), errors.Is(err, store.ErrLocked):
 				last = err // a broker starting: its tables or its socket are on their way
 			default:
 				return nil, err
@@ -198,7 +199,7 @@ func openStore(ctx context.Context, dir string) (stateStore, error) {
 			break
 		}
 	}
-	if errors.Is(last, broker.ErrStateLocked) {
+	if errors.Is(last, store.ErrLocked) {
 		return nil, fmt.Errorf("%w; a broker holds it but its control socket (%s) does not answer: is it still starting, or was it started by another user?", last, broker.ControlSocket(dir))
 	}
 	if last != nil {

@@ -1,4 +1,4 @@
-package broker
+package store
 
 import (
 	"context"
@@ -44,7 +44,7 @@ func (c *retentionClock) now(wall time.Time) time.Time {
 
 // startClock sets the retention clock from the state's high-water mark; wall is the wall
 // clock's reading at open.
-func (s *State) startClock(ctx context.Context, wall time.Time) error {
+func (s *Store) startClock(ctx context.Context, wall time.Time) error {
 	var audit, keys sql.NullInt64
 	var stored sql.NullString
 	if err := s.db.QueryRowContext(ctx, `SELECT (SELECT max(time) FROM audit), (SELECT max(created) FROM idempotency),
@@ -74,17 +74,17 @@ func (s *State) startClock(ctx context.Context, wall time.Time) error {
 
 // HighWaterAtOpen is the newest time recorded in the state when it was opened (or the wall
 // clock then, if that was earlier). Retention counts from it, not from the wall clock.
-func (s *State) HighWaterAtOpen() time.Time {
+func (s *Store) HighWaterAtOpen() time.Time {
 	s.clock.mu.Lock()
 	defer s.clock.mu.Unlock()
 	return s.clock.base
 }
 
 // RetentionNow is the time retention and key expiry use, given the wall clock's reading.
-func (s *State) RetentionNow(wall time.Time) time.Time { return s.clock.now(wall) }
+func (s *Store) RetentionNow(wall time.Time) time.Time { return s.clock.now(wall) }
 
 // saveClock stores the trusted time as the high-water mark (with the heartbeat).
-func (s *State) saveClock(ctx context.Context, wall time.Time) error {
+func (s *Store) saveClock(ctx context.Context, wall time.Time) error {
 	_, err := s.db.ExecContext(ctx, `INSERT INTO meta (name, value) VALUES (?, ?)
 		ON CONFLICT(name) DO UPDATE SET value = max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))`,
 		clockMetaName, strconv.FormatInt(s.clock.now(wall).UnixMilli(), 10))

@@ -1,4 +1,4 @@
-package broker
+package store
 
 import (
 	"context"
@@ -48,12 +48,13 @@ type TokenInfo struct {
 	Revoked *time.Time `json:"revoked,omitempty"`
 }
 
-var errBadToken = errors.New("unknown, malformed or revoked token")
+// ErrBadToken is VerifyToken's answer to a token it does not accept.
+var ErrBadToken = errors.New("unknown, malformed or revoked token")
 
 // CreateToken makes a token for device with scopes and returns the secret, which is shown
 // once and never stored.
-func (s *State) CreateToken(ctx context.Context, device string, scopes []string, node string) (string, TokenInfo, error) {
-	if !deviceNameRE.MatchString(device) {
+func (s *Store) CreateToken(ctx context.Context, device string, scopes []string, node string) (string, TokenInfo, error) {
+	if !ValidDeviceName(device) {
 		return "", TokenInfo{}, invalidf("device name %q: use letters, digits, dots, dashes", device)
 	}
 	if len(scopes) == 0 {
@@ -94,34 +95,34 @@ func (s *State) CreateToken(ctx context.Context, device string, scopes []string,
 }
 
 // VerifyToken checks a presented token and returns its device.
-func (s *State) VerifyToken(ctx context.Context, token string) (Device, error) {
+func (s *Store) VerifyToken(ctx context.Context, token string) (Device, error) {
 	rest, ok := strings.CutPrefix(token, tokenPrefix)
 	if !ok || len(rest) > 128 {
-		return Device{}, errBadToken
+		return Device{}, ErrBadToken
 	}
 	id, sec, ok := strings.Cut(rest, "_")
 	if !ok || len(id) != 16 || sec == "" {
-		return Device{}, errBadToken
+		return Device{}, ErrBadToken
 	}
 	t, found := s.tokens.get(id)
 	got := sha256.Sum256([]byte(sec))
 	if !found {
 		subtle.ConstantTimeCompare(got[:], got[:]) // same work either way
-		return Device{}, errBadToken
+		return Device{}, ErrBadToken
 	}
 	if subtle.ConstantTimeCompare(got[:], t.hash) != 1 || t.Revoked != nil {
-		return Device{}, errBadToken
+		return Device{}, ErrBadToken
 	}
 	return Device{Name: t.Device, TokenID: id, Scopes: slices.Clone(t.Scopes), Node: t.Node, NodeID: t.NodeID}, nil
 }
 
 // ListTokens lists tokens, optionally of one device.
-func (s *State) ListTokens(ctx context.Context, device string) ([]TokenInfo, error) {
+func (s *Store) ListTokens(ctx context.Context, device string) ([]TokenInfo, error) {
 	return s.tokens.list(device), nil
 }
 
 // RevokeTokens revokes every live token of device; the next request with one is refused.
-func (s *State) RevokeTokens(ctx context.Context, device string) (int, error) {
+func (s *Store) RevokeTokens(ctx context.Context, device string) (int, error) {
 	now := time.Now().UTC()
 	var n int64
 	err := s.write(ctx, "revoke tokens", func(ctx context.Context) error {
@@ -157,30 +158,30 @@ func migrateTokens(ctx context.Context, db *sql.DB) error {
 	return nil
 }
 
-// bindNode checks a token's node binding against the calling node and pins the token to
+// BindNode checks a token's node binding against the calling node (its stable ID and its name) and pins the token to
 // the node's stable ID on its first use from the node it was bound to (by name or by ID).
 // A token pinned to an ID is accepted from that node only, whatever it is renamed to.
-func (s *State) bindNode(ctx context.Context, dev Device, from Node) (bool, error) {
+func (s *Store) BindNode(ctx context.Context, dev Device, fromID, fromName string) (bool, error) {
 	switch {
 	case dev.Node == "" && dev.NodeID == "":
 		return true, nil // not bound
-	case from.ID == "":
+	case fromID == "":
 		return false, nil // bound, and the caller has no tailnet identity
 	case dev.NodeID != "":
-		return dev.NodeID == from.ID, nil
-	case dev.Node == from.ID || strings.EqualFold(dev.Node, from.Name):
+		return dev.NodeID == fromID, nil
+	case dev.Node == fromID || strings.EqualFold(dev.Node, fromName):
 		// Another request may have pinned it first, to another node with the same name: the
 		// cache decides, under its lock, and the database follows.
-		pinned, first := s.tokens.pin(dev.TokenID, from.ID)
+		pinned, first := s.tokens.pin(dev.TokenID, fromID)
 		if !first {
-			return pinned == from.ID, nil
+			return pinned == fromID, nil
 		}
 		err := s.write(ctx, "pin token to node", func(ctx context.Context) error {
-			_, err := s.db.ExecContext(ctx, `UPDATE tokens SET node_id = ? WHERE id = ? AND node_id = ''`, from.ID, dev.TokenID)
+			_, err := s.db.ExecContext(ctx, `UPDATE tokens SET node_id = ? WHERE id = ? AND node_id = ''`, fromID, dev.TokenID)
 			return err
 		})
 		if err != nil {
-			s.tokens.unpin(dev.TokenID, from.ID)
+			s.tokens.unpin(dev.TokenID, fromID)
 			return false, fmt.Errorf("pin token to node: %w", err)
 		}
 		return true, nil
@@ -190,7 +191,7 @@ func (s *State) bindNode(ctx context.Context, dev Device, from Node) (bool, erro
 
 // SetScopes replaces the scopes of every live token of device; the next request with one
 // of them is checked against the new scopes.
-func (s *State) SetScopes(ctx context.Context, device string, scopes []string) (int, error) {
+func (s *Store) SetScopes(ctx context.Context, device string, scopes []string) (int, error) {
 	if len(scopes) == 0 {
 		return 0, invalidf("a token needs at least one scope")
 	}
@@ -230,7 +231,7 @@ type storedToken struct {
 	hash []byte
 }
 
-// tokenCache holds every token in memory. The State is the only writer of the tokens table
+// tokenCache holds every token in memory. The Store is the only writer of the tokens table
 // (its connection holds the file's exclusive lock), so the cache is the table: it is loaded
 // once at open and changed only after the database has committed the same change.
 type tokenCache struct {
@@ -315,7 +316,7 @@ func (c *tokenCache) list(device string) []TokenInfo {
 }
 
 // loadTokens reads the tokens table into the cache.
-func (s *State) loadTokens(ctx context.Context) error {
+func (s *Store) loadTokens(ctx context.Context) error {
 	rows, err := s.db.QueryContext(ctx, `SELECT id, device, hash, scopes, node, node_id, created, revoked FROM tokens`)
 	if err != nil {
 		return fmt.Errorf("load tokens: %w", err)
