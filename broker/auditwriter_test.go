@@ -11,9 +11,6 @@ import (
 	"github.com/reachy-broker/reachy-broker/broker/store"
 )
 
-// TestConcurrentReadsAreAllAudited: many turns at once are group-committed, and every one of
-// them is in the log, in this process (a reader flushes the queue first) and after a restart
-// (Close commits what is queued).
 // TestStalledAuditDoesNotHoldTheReply: a read's record is written behind its reply, so a disk
 // that stops answering does not hold the turn; the record lands once the disk answers again.
 // A record someone must have before acting (AppendAudit) still waits, and gives up at its

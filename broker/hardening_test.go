@@ -182,12 +182,6 @@ func TestACWriteDoesExactlyWhatItsArgumentsSay(t *testing.T) {
 	}
 }
 
-// TestStateFilesArePrivate: the state directory is 0700 and every state file, the SQLite
-// -wal (and a -shm left by an older broker) included, 0600 — also when the directory and files
-// existed with looser modes. A fresh state has no -shm at all: the WAL index lives in the
-// broker's memory (#25.7).
-// TestWritableStateDirIsRefused: a state dir its group or the world may write to is refused,
-// and the error says how to fix it.
 func (f *fakeIdentifier) set(id, name string) {
 	f.mu.Lock()
 	f.node = Node{ID: id, Name: name}
@@ -258,7 +252,6 @@ func TestNodeBoundTokenNeedsATailnetIdentity(t *testing.T) {
 	}
 }
 
-// TestOldStateGainsNodeIDs: a database from before node IDs opens, and its tokens still work.
 // TestFailedAuthenticationsAreRateLimitedPerAddress: after a burst of bad tokens an address
 // answers rate_limited (with Retry-After) before any token is checked — a good token from it
 // too — while another address is not affected.

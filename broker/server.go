@@ -514,13 +514,9 @@ func Serve(ctx context.Context, srv *http.Server, l net.Listener, grace time.Dur
 }
 
 // Maintain purges expired audit and idempotency records now and every hour until ctx ends.
-// Both count age on the state's retention clock (broker/store/clock.go), so a wall clock that jumped —
-// across a restart or while the broker runs — purges nothing early; a jump is logged.
+// The store decides what may go: nothing, while its clock has not agreed with it for longer
+// than the retention period (broker/store/clock.go), so a jumped clock purges nothing.
 func (b *Broker) Maintain(ctx context.Context) {
-	if ahead := b.d.Now().Round(0).Sub(b.d.State.HighWaterAtOpen()); ahead > maxClockDrift {
-		b.log.Warn("the wall clock is far ahead of the newest time in the state: retention and key expiry count from that time, not from the clock",
-			"ahead", ahead.Round(time.Second).String(), "cause", "the broker was stopped that long, or the clock was set wrong")
-	}
 	for {
 		b.purge(ctx)
 		select {
@@ -532,21 +528,15 @@ func (b *Broker) Maintain(ctx context.Context) {
 }
 
 func (b *Broker) purge(ctx context.Context) {
-	wall := b.d.Now()
-	now := b.d.State.RetentionNow(wall)
-	if d := wall.Round(0).Sub(now); d > maxClockDrift {
-		b.log.Warn("the wall clock is ahead of the time retention trusts; purging by the trusted time",
-			"wall", wall.UTC().Format(time.RFC3339), "trusted", now.UTC().Format(time.RFC3339))
-	}
-	if n, err := b.d.State.PurgeAudit(ctx, b.d.Config.Audit.Retention, now); err != nil {
+	p, err := b.d.State.Purge(ctx, b.d.Config.Audit.Retention)
+	switch {
+	case err != nil:
 		b.log.Error("audit retention", "err", err)
-	} else if n > 0 {
-		b.log.Info("audit retention removed old records", "count", n)
+	case p.Audit > 0 || p.Keys > 0:
+		b.log.Info("retention removed old records", "audit", p.Audit, "keys", p.Keys)
 	}
-	if err := b.d.State.PurgeKeys(ctx, now); err != nil {
-		b.log.Warn("idempotency purge", "err", err)
+	if p.AuditHeld || p.KeysHeld {
+		b.log.Debug("retention waits for the clock to agree with the store", "agreed_for", p.AgreedFor.Round(time.Second).String(),
+			"audit_held", p.AuditHeld, "keys_held", p.KeysHeld)
 	}
 }
-
-// maxClockDrift is how far the wall clock may be from the trusted time before it is logged.
-const maxClockDrift = time.Hour

@@ -86,7 +86,7 @@ func (s *Store) RecordActuation(ctx context.Context, rec AuditRecord, key string
 				return err
 			}
 			if key != "" && r != nil {
-				return upsertIdem(ctx, tx, rec.Device, key, *r, s.keyCap(), s.clock.now(time.Now()))
+				return upsertIdem(ctx, tx, rec.Device, key, *r, s.keyCap(), s.clock.wall())
 			}
 			return nil
 		})
@@ -107,7 +107,7 @@ func (s *Store) SettleActuation(ctx context.Context, rec AuditRecord, key string
 				return err
 			}
 			if key != "" && r != nil {
-				return upsertIdem(ctx, tx, rec.Device, key, *r, s.keyCap(), s.clock.now(time.Now()))
+				return upsertIdem(ctx, tx, rec.Device, key, *r, s.keyCap(), s.clock.wall())
 			}
 			return nil
 		})
@@ -210,40 +210,4 @@ func (s *Store) LastTurn(ctx context.Context, device string) (time.Time, error) 
 		return time.Time{}, fmt.Errorf("last turn: %w", err)
 	}
 	return time.UnixMilli(t).UTC(), nil
-}
-
-// ErrClockJump is returned by PurgeAudit when the clock looks wrong: a purge would remove
-// records newer than the ones it removed last time by far more than the time that passed.
-var ErrClockJump = errors.New("the clock jumped: retention purge refused")
-
-// PurgeAudit removes records older than the retention period, measured from now. It guards
-// against a clock that jumped forward: it refuses to remove records written after the last
-// purge that the elapsed time (by the monotonic clock since lastRun, plus slack) cannot
-// account for, and refuses when the newest record is in the future of a clock that went
-// backwards by more than a day. Either refusal is logged by the caller and retried later.
-func (s *Store) PurgeAudit(ctx context.Context, retention time.Duration, now time.Time) (int64, error) {
-	cutoff := now.Add(-retention).UnixMilli()
-	var n int64
-	if err := s.flushAudit(ctx); err != nil && ctx.Err() != nil {
-		return 0, err
-	}
-	err := s.write(ctx, "audit purge", func(ctx context.Context) error {
-		var newest sql.NullInt64
-		if err := s.db.QueryRowContext(ctx, `SELECT max(time) FROM audit`).Scan(&newest); err != nil {
-			return fmt.Errorf("audit purge: %w", err)
-		}
-		if newest.Valid && newest.Int64 < cutoff {
-			// Every record, even the newest, is past retention: either the broker was idle
-			// for the whole retention period, or the clock jumped. Keep the log.
-			return fmt.Errorf("audit purge would remove every record (newest %s, cutoff %s): %w",
-				time.UnixMilli(newest.Int64).UTC().Format(time.RFC3339), time.UnixMilli(cutoff).UTC().Format(time.RFC3339), ErrClockJump)
-		}
-		res, err := s.db.ExecContext(ctx, `DELETE FROM audit WHERE time < ?`, cutoff)
-		if err != nil {
-			return fmt.Errorf("audit purge: %w", err)
-		}
-		n, _ = res.RowsAffected()
-		return nil
-	})
-	return n, err
 }

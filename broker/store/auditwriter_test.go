@@ -8,6 +8,9 @@ import (
 	"time"
 )
 
+// TestConcurrentReadsAreAllAudited: many turns at once are group-committed, and every one of
+// them is in the log, in this process (a reader flushes the queue first) and after a restart
+// (Close commits what is queued).
 func TestConcurrentReadsAreAllAudited(t *testing.T) {
 	dir := t.TempDir()
 	st, err := Init(dir)

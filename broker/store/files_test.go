@@ -8,6 +8,10 @@ import (
 	"testing"
 )
 
+// TestStateFilesArePrivate: the state directory is 0700 and every state file, the SQLite
+// -wal (and a -shm left by an older broker) included, 0600 — also when the directory and files
+// existed with looser modes. A fresh state has no -shm at all: the WAL index lives in the
+// broker's memory (#25.7).
 func TestStateFilesArePrivate(t *testing.T) {
 	check := func(t *testing.T, dir string, fresh bool) {
 		t.Helper()
@@ -49,6 +53,8 @@ func TestStateFilesArePrivate(t *testing.T) {
 	})
 }
 
+// TestWritableStateDirIsRefused: a state dir its group or the world may write to is refused,
+// and the error says how to fix it.
 func TestWritableStateDirIsRefused(t *testing.T) {
 	for _, mode := range []os.FileMode{0o777, 0o770, 0o702} {
 		dir := t.TempDir()
@@ -66,6 +72,7 @@ func TestWritableStateDirIsRefused(t *testing.T) {
 	}
 }
 
+// TestOldStateGainsNodeIDs: a database from before node IDs opens, and its tokens still work.
 func TestOldStateGainsNodeIDs(t *testing.T) {
 	dir := t.TempDir()
 	st, err := Init(dir)

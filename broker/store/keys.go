@@ -11,9 +11,6 @@ import (
 	"time"
 )
 
-// IdempotencyTTL is how long a result is replayed for the same Idempotency-Key.
-const IdempotencyTTL = 24 * time.Hour
-
 // maxKeysPerDevice caps the idempotency records one device may hold: a robot cannot fill the
 // disk with keys. The oldest settled records give way first.
 const maxKeysPerDevice = 2000
@@ -117,9 +114,9 @@ func (i *keyLocks) release(k string, ch chan struct{}) {
 	close(ch)
 }
 
-// lookupKey finds a key's record. Expiry is the purge's job alone (on the retention clock, which
-// a jump cannot move): a clock that leaps a day forward must not make every stored answer vanish and
-// every retry run again.
+// lookupKey finds a key's record. Expiry is the purge's job alone (retention.go), which no
+// jumped clock moves: a clock that leaps a day forward must not make every stored answer
+// vanish and every retry run again.
 func (s *Store) lookupKey(ctx context.Context, device, key string) (*Key, error) {
 	var r Key
 	var args string
@@ -139,7 +136,7 @@ func (s *Store) lookupKey(ctx context.Context, device, key string) (*Key, error)
 }
 
 // upsert writes a record inside tx (with the audit row it belongs to).
-// created is the retention clock's time (clock.go), which a jumped wall clock cannot move.
+// created is the wall clock's time; only a purge by a clock the store trusts removes it.
 func upsertIdem(ctx context.Context, tx *sql.Tx, device, key string, r Key, keyCap int, created time.Time) error {
 	args, _ := json.Marshal(AllowlistArgs(r.Args))
 	_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO idempotency
@@ -167,22 +164,9 @@ func (s *Store) StoreKey(ctx context.Context, device, key string, r Key) error {
 			return err
 		}
 		defer tx.Rollback()
-		if err := upsertIdem(ctx, tx, device, key, r, s.keyCap(), s.clock.now(time.Now())); err != nil {
+		if err := upsertIdem(ctx, tx, device, key, r, s.keyCap(), s.clock.wall()); err != nil {
 			return err
 		}
 		return tx.Commit()
 	})
-}
-
-// PurgeKeys removes expired keys and gives the space back. now is the retention clock's
-// time (Store.RetentionNow), never the wall clock's alone.
-func (s *Store) PurgeKeys(ctx context.Context, now time.Time) error {
-	err := s.write(ctx, "idempotency purge", func(ctx context.Context) error {
-		_, err := s.db.ExecContext(ctx, `DELETE FROM idempotency WHERE created < ?`, now.Add(-IdempotencyTTL).UnixMilli())
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return s.Vacuum(ctx)
 }

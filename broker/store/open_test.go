@@ -11,6 +11,7 @@ import (
 	"time"
 )
 
+// TestStateRefusesMissingEmptyOrCorruptDatabase (#11.6).
 func TestStateRefusesMissingEmptyOrCorruptDatabase(t *testing.T) {
 	dir := t.TempDir()
 	if _, err := Open(dir); !errors.Is(err, ErrNoState) || !strings.Contains(err.Error(), "--init") {

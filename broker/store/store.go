@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -47,9 +48,11 @@ type Store struct {
 	// maxKeys overrides maxKeysPerDevice (tests only; 0: the default).
 	maxKeys atomic.Int64
 
-	tokens tokenCache     // every token, as stored (tokens.go)
-	keys   keyLocks       // the Idempotency-Keys being answered in this process (keys.go)
-	clock  retentionClock // the time retention and expiry trust (clock.go)
+	tokens    tokenCache // every token, as stored (tokens.go)
+	keys      keyLocks   // the Idempotency-Keys being answered in this process (keys.go)
+	clock     trustClock // the wall clock, checked against the store's own (clock.go)
+	clockSave sync.Mutex // one save of the clock's state at a time
+	log       *slog.Logger
 
 	healthMu  sync.Mutex
 	lastErr   error // the last failed write, until a write succeeds
@@ -73,23 +76,48 @@ var ErrCorrupt = errors.New("the state database failed its integrity check")
 // A directory that others may write to is refused: someone else could have replaced the
 // files in it.
 func Open(dir string) (*Store, error) {
-	return open(dir, false, 5*time.Second)
+	return OpenWith(dir, Options{})
 }
 
 // OpenQuick is Open for a command that retries: it gives up after 250 ms, not 5 s,
 // when another process (a starting broker) holds the database's lock.
 func OpenQuick(dir string) (*Store, error) {
-	return open(dir, false, 250*time.Millisecond)
+	return OpenWith(dir, Options{Busy: 250 * time.Millisecond})
 }
 
 // Init opens the state database in dir, creating it (and the directory) when missing.
 // It is what `reachy-broker --init`, `reachyctl state init` and dev mode use.
 func Init(dir string) (*Store, error) {
-	return open(dir, true, 5*time.Second)
+	return OpenWith(dir, Options{Create: true})
 }
 
-// open opens the database; busy is how long to wait for another process's lock.
-func open(dir string, create bool, busy time.Duration) (*Store, error) {
+// Options are how a Store is opened; the zero value is Open's.
+type Options struct {
+	// Create makes the database (and the directory) when missing, as Init does.
+	Create bool
+	// Busy is how long to wait for another process's lock (0: 5 s).
+	Busy time.Duration
+	// Now is the wall clock (nil: time.Now). The store checks it against its own checkpoint
+	// and the monotonic clock before it trusts it to delete anything (clock.go).
+	Now func() time.Time
+	// Log is told of a clock jump and of a checkpoint that could not be saved (nil:
+	// slog.Default()).
+	Log *slog.Logger
+}
+
+// OpenWith opens the state database in dir as o says (Open, OpenQuick and Init are its
+// usual forms).
+func OpenWith(dir string, o Options) (*Store, error) {
+	create, busy := o.Create, o.Busy
+	if busy <= 0 {
+		busy = 5 * time.Second
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
 	path := filepath.Join(dir, "broker.db")
 	fi, err := os.Stat(path)
 	switch {
@@ -117,7 +145,9 @@ func open(dir string, create bool, busy time.Duration) (*Store, error) {
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxLifetime(0)
 	db.SetConnMaxIdleTime(0)
-	s := &Store{db: db, path: path, jobs: make(chan stateJob), closed: make(chan struct{})}
+	s := &Store{db: db, path: path, jobs: make(chan stateJob), closed: make(chan struct{}), log: o.Log}
+	opened := time.Now()
+	s.clock = trustClock{wall: o.Now, mono: func() time.Duration { return time.Since(opened) }, log: o.Log}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := s.lock(ctx); err != nil {
@@ -128,12 +158,10 @@ func open(dir string, create bool, busy time.Duration) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
-	if !create {
-		var n int
-		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'tokens'`).Scan(&n); err != nil || n == 0 {
-			db.Close()
-			return nil, fmt.Errorf("%s has no broker tables: %w; run `reachy-broker --init` to create them", path, ErrNoState)
-		}
+	var tables int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'tokens'`).Scan(&tables); err != nil || (tables == 0 && !create) {
+		db.Close()
+		return nil, fmt.Errorf("%s has no broker tables: %w; run `reachy-broker --init` to create them", path, ErrNoState)
 	}
 	// A fresh database gives freed pages back to the filesystem (incremental vacuum); the
 	// setting only takes effect before the first table exists, so set it first.
@@ -165,7 +193,7 @@ func open(dir string, create bool, busy time.Duration) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open state %s: %w", path, err)
 	}
-	if err := s.startClock(ctx, time.Now()); err != nil {
+	if err := s.clock.start(ctx, db, tables == 0); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open state %s: %w", path, err)
 	}
@@ -175,6 +203,7 @@ func open(dir string, create bool, busy time.Duration) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
+	go s.keepCheckpoints()
 	return s, nil
 }
 
@@ -309,7 +338,12 @@ func (s *Store) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), auditCommitTime)
 	defer cancel()
 	s.closeAudit(ctx) // commit the queued audit records first
-	s.closing.Do(func() { close(s.closed) })
+	s.closing.Do(func() {
+		if _, err := s.checkClock(ctx); err != nil {
+			s.log.Warn("the store's clock checkpoint was not saved at close", "err", err)
+		}
+		close(s.closed)
+	})
 	return s.db.Close()
 }
 

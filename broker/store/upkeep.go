@@ -14,12 +14,9 @@ import (
 // full disk that has been freed again shows as healthy without a restart.
 func (s *Store) Health(ctx context.Context) error {
 	return s.write(ctx, "state health", func(ctx context.Context) error {
-		now := time.Now()
-		if _, err := s.db.ExecContext(ctx, `INSERT INTO meta (name, value) VALUES ('heartbeat', ?)
-			ON CONFLICT(name) DO UPDATE SET value = excluded.value`, now.UTC().Format(time.RFC3339Nano)); err != nil {
-			return err
-		}
-		return s.saveClock(ctx, now)
+		_, err := s.db.ExecContext(ctx, `INSERT INTO meta (name, value) VALUES ('heartbeat', ?)
+			ON CONFLICT(name) DO UPDATE SET value = excluded.value`, s.clock.wall().UTC().Format(time.RFC3339Nano))
+		return err
 	})
 }
 

@@ -428,12 +428,12 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 // history); dev mode creates its own.
 func openState(log *slog.Logger, dir string, dev bool) (*store.Store, error) {
 	if !dev {
-		return store.Open(dir)
+		return store.OpenWith(dir, store.Options{Log: log})
 	}
-	st, err := store.Open(dir)
+	st, err := store.OpenWith(dir, store.Options{Log: log})
 	if errors.Is(err, store.ErrNoState) {
 		log.Warn("dev mode: creating a fresh state database", "dir", dir)
-		return store.Init(dir)
+		return store.OpenWith(dir, store.Options{Create: true, Log: log})
 	}
 	return st, err
 }
