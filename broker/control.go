@@ -90,13 +90,15 @@ func ServeControlWith(ctx context.Context, st *store.Store, live *LiveStatus, lo
 // The control API's bodies.
 type (
 	controlTokenRequest struct {
-		Device string   `json:"device"`
-		Scopes []string `json:"scopes,omitempty"`
-		Node   string   `json:"node,omitempty"`
+		Device  string   `json:"device"`
+		Scopes  []string `json:"scopes,omitempty"`
+		Node    string   `json:"node,omitempty"`
+		Replace bool     `json:"replace,omitempty"` // revoke the device's earlier tokens
 	}
 	controlTokenCreated struct {
-		Token string          `json:"token"`
-		Info  store.TokenInfo `json:"info"`
+		Token   string          `json:"token"`
+		Info    store.TokenInfo `json:"info"`
+		Revoked int             `json:"revoked,omitempty"` // earlier tokens revoked (replace)
 	}
 	controlCount struct {
 		N int `json:"n"`
@@ -130,12 +132,20 @@ func controlHandler(st *store.Store, live *LiveStatus) http.Handler {
 		if !controlDecode(w, r, &req) {
 			return
 		}
-		secret, info, err := st.CreateToken(r.Context(), req.Device, req.Scopes, req.Node)
+		var secret string
+		var info store.TokenInfo
+		var revoked int
+		var err error
+		if req.Replace {
+			secret, info, revoked, err = st.ReplaceToken(r.Context(), req.Device, req.Scopes, req.Node)
+		} else {
+			secret, info, err = st.CreateToken(r.Context(), req.Device, req.Scopes, req.Node)
+		}
 		if err != nil {
 			controlErr(w, err)
 			return
 		}
-		controlJSON(w, http.StatusOK, controlTokenCreated{Token: secret, Info: info})
+		controlJSON(w, http.StatusOK, controlTokenCreated{Token: secret, Info: info, Revoked: revoked})
 	})
 	mux.HandleFunc("GET /v1/tokens", func(w http.ResponseWriter, r *http.Request) {
 		list, err := st.ListTokens(r.Context(), r.URL.Query().Get("device"))
@@ -183,6 +193,26 @@ func controlHandler(st *store.Store, live *LiveStatus) http.Handler {
 			return
 		}
 		controlJSON(w, http.StatusOK, recs)
+	})
+	mux.HandleFunc("GET /v1/clock", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), controlTimeout)
+		defer cancel()
+		c, err := st.Clock(ctx)
+		if err != nil {
+			controlErr(w, err)
+			return
+		}
+		controlJSON(w, http.StatusOK, c)
+	})
+	mux.HandleFunc("POST /v1/clock/trust", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), controlTimeout)
+		defer cancel()
+		c, err := st.TrustClock(ctx)
+		if err != nil {
+			controlErr(w, err)
+			return
+		}
+		controlJSON(w, http.StatusOK, c)
 	})
 	mux.HandleFunc("GET /v1/check", func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), controlTimeout)
@@ -290,6 +320,28 @@ func (c *ControlClient) CreateToken(ctx context.Context, device string, scopes [
 	var out controlTokenCreated
 	err := c.call(ctx, http.MethodPost, "/v1/tokens", controlTokenRequest{Device: device, Scopes: scopes, Node: node}, &out)
 	return out.Token, out.Info, err
+}
+
+// ReplaceToken asks the broker to create a token and revoke the device's earlier ones
+// (store.ReplaceToken).
+func (c *ControlClient) ReplaceToken(ctx context.Context, device string, scopes []string, node string) (string, store.TokenInfo, int, error) {
+	var out controlTokenCreated
+	err := c.call(ctx, http.MethodPost, "/v1/tokens", controlTokenRequest{Device: device, Scopes: scopes, Node: node, Replace: true}, &out)
+	return out.Token, out.Info, out.Revoked, err
+}
+
+// Clock is the store's view of the clock (store.Clock).
+func (c *ControlClient) Clock(ctx context.Context) (store.ClockState, error) {
+	var out store.ClockState
+	err := c.call(ctx, http.MethodGet, "/v1/clock", nil, &out)
+	return out, err
+}
+
+// TrustClock tells the broker's store that its clock is right (store.TrustClock).
+func (c *ControlClient) TrustClock(ctx context.Context) (store.ClockState, error) {
+	var out store.ClockState
+	err := c.call(ctx, http.MethodPost, "/v1/clock/trust", nil, &out)
+	return out, err
 }
 
 // ListTokens lists the broker's tokens (State.ListTokens).

@@ -274,8 +274,8 @@ func (s *Store) saveClock(ctx context.Context, durable bool) (ClockState, error)
 	return st, err
 }
 
-// keepCheckpoints checks the clock and saves the checkpoint every checkpointEvery until the
-// store closes.
+// keepCheckpoints checks the clock and saves the checkpoint (and the tokens' last use) every
+// checkpointEvery until the store closes.
 func (s *Store) keepCheckpoints() {
 	t := time.NewTicker(checkpointEvery)
 	defer t.Stop()
@@ -287,6 +287,9 @@ func (s *Store) keepCheckpoints() {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			if _, err := s.checkClock(ctx); err != nil {
 				s.log.Warn("the store's clock checkpoint was not saved", "err", err)
+			}
+			if err := s.saveTokenUse(ctx); err != nil {
+				s.log.Warn("the tokens' last use was not saved", "err", err)
 			}
 			cancel()
 		}

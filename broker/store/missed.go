@@ -16,8 +16,14 @@ type MissedCall struct {
 	At     time.Time
 }
 
-// MaxMissedPerOwner is how many missed calls are kept for an owner; the oldest goes first.
-const MaxMissedPerOwner = 20
+// The limits on missed calls: at most MaxMissedPerRobot from one robot and MaxMissedPerOwner
+// in all are kept for an owner, the oldest going first. The per-robot limit comes first, so a
+// robot asked to "call dad" again and again drops only its own older calls, never another
+// robot's.
+const (
+	MaxMissedPerOwner = 20
+	MaxMissedPerRobot = 5
+)
 
 // AddMissed keeps a missed call for owner (a lower-case login).
 func (s *Store) AddMissed(ctx context.Context, owner string, m MissedCall) error {
@@ -29,6 +35,11 @@ func (s *Store) AddMissed(ctx context.Context, owner string, m MissedCall) error
 		defer tx.Rollback()
 		if _, err := tx.ExecContext(ctx, `INSERT INTO missed_calls (owner, device, room, wanted, at) VALUES (?, ?, ?, ?, ?)`,
 			owner, m.Device, m.Room, m.Wanted, m.At.UnixMilli()); err != nil {
+			return fmt.Errorf("missed call: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM missed_calls WHERE owner = ? AND device = ? AND id NOT IN
+			(SELECT id FROM missed_calls WHERE owner = ? AND device = ? ORDER BY id DESC LIMIT ?)`,
+			owner, m.Device, owner, m.Device, MaxMissedPerRobot); err != nil {
 			return fmt.Errorf("missed call: %w", err)
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM missed_calls WHERE owner = ? AND id NOT IN

@@ -19,7 +19,8 @@ CREATE TABLE IF NOT EXISTS tokens (
 	node    TEXT NOT NULL DEFAULT '',
 	node_id TEXT NOT NULL DEFAULT '',
 	created INTEGER NOT NULL,
-	revoked INTEGER
+	revoked INTEGER,
+	last_used INTEGER
 );
 CREATE INDEX IF NOT EXISTS tokens_device ON tokens(device);
 CREATE TABLE IF NOT EXISTS audit (

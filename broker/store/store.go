@@ -342,6 +342,9 @@ func (s *Store) Close() error {
 		if _, err := s.checkClock(ctx); err != nil {
 			s.log.Warn("the store's clock checkpoint was not saved at close", "err", err)
 		}
+		if err := s.saveTokenUse(ctx); err != nil {
+			s.log.Warn("the tokens' last use was not saved at close", "err", err)
+		}
 		close(s.closed)
 	})
 	return s.db.Close()

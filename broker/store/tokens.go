@@ -46,6 +46,9 @@ type TokenInfo struct {
 	NodeID  string     `json:"node_id,omitempty"`
 	Created time.Time  `json:"created"`
 	Revoked *time.Time `json:"revoked,omitempty"`
+	// LastUsed is when the token last authenticated a request (to the minute: it is saved
+	// with the clock's checkpoint); nil: never.
+	LastUsed *time.Time `json:"last_used,omitempty"`
 }
 
 // ErrBadToken is VerifyToken's answer to a token it does not accept.
@@ -54,44 +57,73 @@ var ErrBadToken = errors.New("unknown, malformed or revoked token")
 // CreateToken makes a token for device with scopes and returns the secret, which is shown
 // once and never stored.
 func (s *Store) CreateToken(ctx context.Context, device string, scopes []string, node string) (string, TokenInfo, error) {
+	secret, info, _, err := s.createToken(ctx, device, scopes, node, false)
+	return secret, info, err
+}
+
+// ReplaceToken makes a token for device as CreateToken does and, in the same transaction,
+// revokes every earlier live token of the device; it returns how many it revoked. A device
+// re-enrolled this way holds one token, not one per enrolment.
+func (s *Store) ReplaceToken(ctx context.Context, device string, scopes []string, node string) (string, TokenInfo, int, error) {
+	return s.createToken(ctx, device, scopes, node, true)
+}
+
+func (s *Store) createToken(ctx context.Context, device string, scopes []string, node string, replace bool) (string, TokenInfo, int, error) {
 	if !ValidDeviceName(device) {
-		return "", TokenInfo{}, invalidf("device name %q: use letters, digits, dots, dashes", device)
+		return "", TokenInfo{}, 0, invalidf("device name %q: use letters, digits, dots, dashes", device)
 	}
 	if len(scopes) == 0 {
-		return "", TokenInfo{}, invalidf("a token needs at least one scope")
+		return "", TokenInfo{}, 0, invalidf("a token needs at least one scope")
 	}
 	for _, sc := range scopes {
 		if !slices.Contains(intents.KnownScopes(), sc) {
-			return "", TokenInfo{}, invalidf("unknown scope %q (known: %s)", sc, strings.Join(intents.KnownScopes(), ", "))
+			return "", TokenInfo{}, 0, invalidf("unknown scope %q (known: %s)", sc, strings.Join(intents.KnownScopes(), ", "))
 		}
 	}
 	idb := make([]byte, 8)
 	secret := make([]byte, 32)
 	if _, err := rand.Read(idb); err != nil {
-		return "", TokenInfo{}, err
+		return "", TokenInfo{}, 0, err
 	}
 	if _, err := rand.Read(secret); err != nil {
-		return "", TokenInfo{}, err
+		return "", TokenInfo{}, 0, err
 	}
 	id := hex.EncodeToString(idb)
 	sec := base64.RawURLEncoding.EncodeToString(secret)
 	hash := sha256.Sum256([]byte(sec))
-	now := time.Now().UTC()
+	now := s.clock.wall().UTC()
+	var revoked int64
 	scopes = slices.Clone(scopes)
 	slices.Sort(scopes)
 	scopes = slices.Compact(scopes)
 	err := s.write(ctx, "create token", func(ctx context.Context) error {
 		return s.durableTx(ctx, func(tx *sql.Tx) error {
+			if replace {
+				res, err := tx.ExecContext(ctx, `UPDATE tokens SET revoked = ? WHERE device = ? AND revoked IS NULL`, now.UnixMilli(), device)
+				if err != nil {
+					return err
+				}
+				if revoked, err = res.RowsAffected(); err != nil {
+					return err
+				}
+			}
 			_, err := tx.ExecContext(ctx, `INSERT INTO tokens (id, device, hash, scopes, node, created) VALUES (?, ?, ?, ?, ?, ?)`,
 				id, device, hash[:], strings.Join(scopes, ","), node, now.UnixMilli())
 			return err
 		})
 	})
 	if err != nil {
-		return "", TokenInfo{}, fmt.Errorf("create token: %w", err)
+		return "", TokenInfo{}, 0, fmt.Errorf("create token: %w", err)
+	}
+	if replace {
+		s.tokens.update(device, func(t *storedToken) {
+			if t.Revoked == nil {
+				t.Revoked = &now
+			}
+		})
 	}
 	s.tokens.put(storedToken{TokenInfo: TokenInfo{ID: id, Device: device, Scopes: scopes, Node: node, Created: now}, hash: hash[:]})
-	return tokenPrefix + id + "_" + sec, TokenInfo{ID: id, Device: device, Scopes: scopes, Node: node, Created: now}, nil
+	return tokenPrefix + id + "_" + sec, TokenInfo{ID: id, Device: device, Scopes: scopes, Node: node, Created: now}, int(revoked), nil
 }
 
 // VerifyToken checks a presented token and returns its device.
@@ -113,6 +145,7 @@ func (s *Store) VerifyToken(ctx context.Context, token string) (Device, error) {
 	if subtle.ConstantTimeCompare(got[:], t.hash) != 1 || t.Revoked != nil {
 		return Device{}, ErrBadToken
 	}
+	s.tokens.used(id, s.clock.wall())
 	return Device{Name: t.Device, TokenID: id, Scopes: slices.Clone(t.Scopes), Node: t.Node, NodeID: t.NodeID}, nil
 }
 
@@ -145,15 +178,20 @@ func (s *Store) RevokeTokens(ctx context.Context, device string) (int, error) {
 // migrateTokens adds the node_id column to a database made before tokens were pinned to
 // stable node IDs.
 func migrateTokens(ctx context.Context, db *sql.DB) error {
-	var n int
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('tokens') WHERE name = 'node_id'`).Scan(&n); err != nil {
-		return fmt.Errorf("migrate tokens: %w", err)
-	}
-	if n > 0 {
-		return nil
-	}
-	if _, err := db.ExecContext(ctx, `ALTER TABLE tokens ADD COLUMN node_id TEXT NOT NULL DEFAULT ''`); err != nil {
-		return fmt.Errorf("migrate tokens: %w", err)
+	for _, col := range []struct{ name, def string }{
+		{"node_id", "node_id TEXT NOT NULL DEFAULT ''"},
+		{"last_used", "last_used INTEGER"}, // a database made before tokens showed their last use
+	} {
+		var n int
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('tokens') WHERE name = ?`, col.name).Scan(&n); err != nil {
+			return fmt.Errorf("migrate tokens: %w", err)
+		}
+		if n > 0 {
+			continue
+		}
+		if _, err := db.ExecContext(ctx, `ALTER TABLE tokens ADD COLUMN `+col.def); err != nil {
+			return fmt.Errorf("migrate tokens: %w", err)
+		}
 	}
 	return nil
 }
@@ -237,6 +275,74 @@ type storedToken struct {
 type tokenCache struct {
 	mu   sync.RWMutex
 	byID map[string]*storedToken
+
+	// When each token was last used, and which of those the database has not seen yet
+	// (saved with the clock's checkpoint, every minute, and at close): a request is
+	// authenticated without a write.
+	useMu    sync.Mutex
+	lastUsed map[string]time.Time
+	unsaved  map[string]bool
+}
+
+// used notes that token id authenticated a request at t.
+func (c *tokenCache) used(id string, t time.Time) {
+	c.useMu.Lock()
+	defer c.useMu.Unlock()
+	if c.lastUsed == nil {
+		c.lastUsed, c.unsaved = map[string]time.Time{}, map[string]bool{}
+	}
+	c.lastUsed[id] = t.Round(0)
+	c.unsaved[id] = true
+}
+
+// lastUse is when token id was last used (zero: never).
+func (c *tokenCache) lastUse(id string) time.Time {
+	c.useMu.Lock()
+	defer c.useMu.Unlock()
+	return c.lastUsed[id]
+}
+
+// takeUnsaved returns the uses the database has not seen, and forgets that they are unsaved.
+func (c *tokenCache) takeUnsaved() map[string]time.Time {
+	c.useMu.Lock()
+	defer c.useMu.Unlock()
+	out := map[string]time.Time{}
+	for id := range c.unsaved {
+		out[id] = c.lastUsed[id]
+	}
+	clear(c.unsaved)
+	return out
+}
+
+// saveTokenUse writes the tokens' last uses the database has not seen; a failed write puts
+// them back for the next try.
+func (s *Store) saveTokenUse(ctx context.Context) error {
+	uses := s.tokens.takeUnsaved()
+	if len(uses) == 0 {
+		return nil
+	}
+	err := s.write(ctx, "token use", func(ctx context.Context) error {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		for id, t := range uses {
+			if _, err := tx.ExecContext(ctx, `UPDATE tokens SET last_used = max(coalesce(last_used, 0), ?) WHERE id = ?`, t.UnixMilli(), id); err != nil {
+				return err
+			}
+		}
+		return tx.Commit()
+	})
+	if err != nil {
+		for id, t := range uses {
+			if s.tokens.lastUse(id).Equal(t) {
+				s.tokens.used(id, t)
+			}
+		}
+		return fmt.Errorf("token use: %w", err)
+	}
+	return nil
 }
 
 func (c *tokenCache) get(id string) (storedToken, bool) {
@@ -303,6 +409,10 @@ func (c *tokenCache) list(device string) []TokenInfo {
 		if device == "" || t.Device == device {
 			ti := t.TokenInfo
 			ti.Scopes = slices.Clone(ti.Scopes)
+			if u := c.lastUse(t.ID); !u.IsZero() {
+				u = u.UTC()
+				ti.LastUsed = &u
+			}
 			out = append(out, ti)
 		}
 	}
@@ -317,18 +427,18 @@ func (c *tokenCache) list(device string) []TokenInfo {
 
 // loadTokens reads the tokens table into the cache.
 func (s *Store) loadTokens(ctx context.Context) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, device, hash, scopes, node, node_id, created, revoked FROM tokens`)
+	rows, err := s.db.QueryContext(ctx, `SELECT id, device, hash, scopes, node, node_id, created, revoked, last_used FROM tokens`)
 	if err != nil {
 		return fmt.Errorf("load tokens: %w", err)
 	}
 	defer rows.Close()
-	byID := map[string]*storedToken{}
+	byID, uses := map[string]*storedToken{}, map[string]time.Time{}
 	for rows.Next() {
 		var t storedToken
 		var scopes string
 		var created int64
-		var revoked sql.NullInt64
-		if err := rows.Scan(&t.ID, &t.Device, &t.hash, &scopes, &t.Node, &t.NodeID, &created, &revoked); err != nil {
+		var revoked, lastUsed sql.NullInt64
+		if err := rows.Scan(&t.ID, &t.Device, &t.hash, &scopes, &t.Node, &t.NodeID, &created, &revoked, &lastUsed); err != nil {
 			return fmt.Errorf("load tokens: %w", err)
 		}
 		t.Scopes = strings.Split(scopes, ",")
@@ -338,6 +448,9 @@ func (s *Store) loadTokens(ctx context.Context) error {
 			t.Revoked = &r
 		}
 		byID[t.ID] = &t
+		if lastUsed.Valid {
+			uses[t.ID] = time.UnixMilli(lastUsed.Int64)
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("load tokens: %w", err)
@@ -345,5 +458,8 @@ func (s *Store) loadTokens(ctx context.Context) error {
 	s.tokens.mu.Lock()
 	s.tokens.byID = byID
 	s.tokens.mu.Unlock()
+	s.tokens.useMu.Lock()
+	s.tokens.lastUsed, s.tokens.unsaved = uses, map[string]bool{}
+	s.tokens.useMu.Unlock()
 	return nil
 }
