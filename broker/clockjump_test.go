@@ -77,6 +77,10 @@ func TestARestartOnAJumpedClockPurgesNothingEarly(t *testing.T) {
 		tb.say(t, tok, "turn off the kitchen light", "Idempotency-Key", fmt.Sprintf("jumped-%d", i))
 		tb.say(t, tok, "is the kitchen light on", "Idempotency-Key", fmt.Sprintf("jumped-read-%d", i))
 		audit, keys = counts(tb)
+		recs, _ := tb.state.TailAudit(context.Background(), 1)
+		if len(recs) != 1 || recs[0].Time.Sub(wall()).Abs() > time.Minute {
+			t.Fatalf("%s: the turn was not stamped on the broker's clock: %+v", step.name, recs)
+		}
 		tb.srv.Close()
 		tb.state.Close()
 	}

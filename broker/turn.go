@@ -472,7 +472,9 @@ func (b *Broker) auditRecord(t *turn) store.AuditRecord {
 	if intent == "" {
 		intent = "-"
 	}
-	rec := store.AuditRecord{Time: t.start.UTC(), TurnID: t.id, Device: t.c.Name, Node: t.c.Node, Route: t.route, Intent: intent,
+	// The record's time is the turn's start on the broker's clock (Deps.Now: the wall clock,
+	// which the store checks before it lets that time delete anything).
+	rec := store.AuditRecord{Time: b.d.Now().Add(-total).UTC(), TurnID: t.id, Device: t.c.Name, Node: t.c.Node, Route: t.route, Intent: intent,
 		Args: t.resp.Args, Outcome: t.resp.Outcome, Code: t.code, LatencyMS: total.Milliseconds(), Redactions: t.redacted}
 	if t.replayOf != "" {
 		// A replay answers for an earlier turn: it is logged as a replay of that turn, with
