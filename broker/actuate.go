@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 )
 
@@ -29,12 +30,6 @@ const (
 	replyWriteUnknown = "Sorry, the house didn't answer in time, so I can't tell whether that worked."
 	replyTooLate      = "Sorry, keeping a record of that took too long, so I didn't do it."
 )
-
-// idemLookupWait bounds the look-up of a request's Idempotency-Key. A healthy store answers
-// in microseconds; one that does not (a frozen or failing disk) must not spend the turn: the
-// turn goes on without the key's record, and may then only read — it never acts (see
-// turn.storeDown), so a retried actuation cannot run twice behind a look-up that failed.
-const idemLookupWait = 500 * time.Millisecond
 
 // readBacker is implemented by handlers that can say what the device's state is now, for a
 // retried actuation whose outcome is not known.
@@ -67,7 +62,7 @@ func (b *Broker) withIdempotency(w http.ResponseWriter, r *http.Request, t *turn
 	key := r.Header.Get("Idempotency-Key")
 	var hash []byte
 	if key != "" { // a request without a key is never compared: hashing its audio would be waste
-		hash = bodyHash(r.URL.Path, r.URL.RawQuery, body)
+		hash = store.BodyHash(r.URL.Path, r.URL.RawQuery, body)
 	}
 	b.writeResult(w, b.idempotent(r.Context(), t, key, r.URL.Path, hash, fn))
 }
@@ -83,12 +78,12 @@ func (b *Broker) idempotent(ctx context.Context, t *turn, key, path string, hash
 	if len(key) > 200 {
 		return result(b.errorResult(t, errf(api.CodeInvalidArgs, "Idempotency-Key is longer than 200 characters")))
 	}
-	stored, release, err := b.idem.begin(ctx, t.c.Name, key)
+	stored, release, err := b.d.State.BeginKey(ctx, t.c.Name, key)
 	if err != nil {
 		if ctx.Err() != nil && !isDeadline(ctx) {
 			return callResult{} // the caller went away
 		}
-		if errors.Is(err, errKeyRunning) {
+		if errors.Is(err, store.ErrKeyRunning) {
 			return result(b.errorResult(t, errf(api.CodeTimeout, "an earlier request with this Idempotency-Key is still running")))
 		}
 		// The store did not answer: a read is still answered; an actuation is refused, since
@@ -103,7 +98,7 @@ func (b *Broker) idempotent(ctx context.Context, t *turn, key, path string, hash
 		if stored.Route != path || string(stored.BodyHash) != string(hash) {
 			return result(b.errorResult(t, errf(api.CodeIdempotencyConflict, "this Idempotency-Key was used for another request; use a new key for a new request")))
 		}
-		if stored.acted() {
+		if stored.Acted() {
 			status, v := b.replay(ctx, t, stored)
 			return callResult{status: status, v: v, replayed: status == http.StatusOK}
 		}
@@ -111,9 +106,9 @@ func (b *Broker) idempotent(ctx context.Context, t *turn, key, path string, hash
 	}
 	status, v := fn()
 	if !t.acted && !t.storeDown && storable(ctx, status, v) {
-		rec := idemRecord{Route: path, BodyHash: hash, TurnID: t.id, Intent: t.resp.Intent, Kind: t.resp.Kind,
+		rec := store.Key{Route: path, BodyHash: hash, TurnID: t.id, Intent: t.resp.Intent, Kind: t.resp.Kind,
 			Args: t.resp.Args, Outcome: t.resp.Outcome, Code: t.code, Status: status}
-		if err := b.idem.store(b.stateCtx(ctx, t), t.c.Name, key, rec); err != nil {
+		if err := b.d.State.StoreKey(b.stateCtx(ctx, t), t.c.Name, key, rec); err != nil {
 			b.log.Warn("idempotency store", "err", err)
 		}
 	}
@@ -148,20 +143,20 @@ func (b *Broker) actuate(ctx context.Context, t *turn, table *intents.Table, in 
 	args, err := b.checkArgs(in, args)
 	if err != nil {
 		t.code = api.CodeInvalidArgs
-		return intents.Answer{Reply: replyInvalid, Expression: intents.ExpressionConfused}, OutcomeInvalid, nil
+		return intents.Answer{Reply: replyInvalid, Expression: intents.ExpressionConfused}, store.OutcomeInvalid, nil
 	}
-	t.resp.Args = allowlistArgs(args)
+	t.resp.Args = store.AllowlistArgs(args)
 	if t.storeDown {
 		b.m.auditFailures.Inc()
 		b.log.Error("the state store did not answer the key's look-up: not actuating", "turn_id", t.id, "intent", in.Name)
 		return intents.Answer{}, "", errf(api.CodeUnavailable, "%s", replyUnavailable)
 	}
 	rec := b.auditRecord(t)
-	rec.Outcome, rec.LatencyMS = OutcomePending, 0
-	var pending *idemRecord
+	rec.Outcome, rec.LatencyMS = store.OutcomePending, 0
+	var pending *store.Key
 	if t.key != "" {
-		pending = &idemRecord{Route: t.path, BodyHash: t.hash, TurnID: t.id, Pending: true, Intent: in.Name, Kind: string(in.Kind),
-			Scope: in.Scope, Args: args, Outcome: OutcomePending, Status: http.StatusOK}
+		pending = &store.Key{Route: t.path, BodyHash: t.hash, TurnID: t.id, Pending: true, Intent: in.Name, Kind: string(in.Kind),
+			Scope: in.Scope, Args: args, Outcome: store.OutcomePending, Status: http.StatusOK}
 	}
 	if err := b.d.State.RecordActuation(ctx, rec, t.key, pending); err != nil {
 		b.m.auditFailures.Inc()
@@ -175,22 +170,22 @@ func (b *Broker) actuate(ctx context.Context, t *turn, table *intents.Table, in 
 		// it late and unannounced, so it is not done, and the record says so.
 		t.code = api.CodeTimeout
 		b.log.Error("the audit intent was written after the turn's deadline: not actuating", "turn_id", t.id, "intent", in.Name)
-		return intents.Answer{Reply: replyTooLate, Expression: intents.ExpressionSorry}, OutcomeFailed, nil
+		return intents.Answer{Reply: replyTooLate, Expression: intents.ExpressionSorry}, store.OutcomeFailed, nil
 	}
 	// From here the write runs to the turn's deadline even if the caller hangs up, so its
 	// outcome is known and stored rather than cut off half-way.
 	ans, outcome := b.runHandler(context.WithoutCancel(ctx), t, table, in, args)
-	if outcome == OutcomeTimeout {
+	if outcome == store.OutcomeTimeout {
 		// A write that timed out may still have landed: say so, and never send it again.
-		outcome, ans.Reply = OutcomeUnknown, replyWriteUnknown
+		outcome, ans.Reply = store.OutcomeUnknown, replyWriteUnknown
 	}
 	return ans, outcome, nil
 }
 
 // settle writes an actuation's outcome into its pending audit record and settles its key, in
 // one transaction. If that fails both stay pending, and a retry is answered by a read-back.
-func (b *Broker) settle(ctx context.Context, t *turn, rec AuditRecord) {
-	var r *idemRecord
+func (b *Broker) settle(ctx context.Context, t *turn, rec store.AuditRecord) {
+	var r *store.Key
 	if t.pending != nil {
 		done := *t.pending
 		done.Pending, done.Outcome, done.Code = false, t.resp.Outcome, t.code
@@ -205,7 +200,7 @@ func (b *Broker) settle(ctx context.Context, t *turn, rec AuditRecord) {
 
 // replay answers a retried key of a turn that acted: the stored answer, or a read-back when
 // its outcome is not known. It re-checks the caller's scopes and re-synthesizes the audio.
-func (b *Broker) replay(ctx context.Context, t *turn, rec *idemRecord) (int, any) {
+func (b *Broker) replay(ctx context.Context, t *turn, rec *store.Key) (int, any) {
 	if !t.c.Has(rec.Scope) {
 		e := errf(api.CodeInsufficientScope, "this token lacks the %s scope", rec.Scope)
 		e.Scope = rec.Scope
@@ -214,11 +209,11 @@ func (b *Broker) replay(ctx context.Context, t *turn, rec *idemRecord) (int, any
 	t.replayOf = rec.TurnID
 	t.resp.Intent, t.resp.Kind, t.resp.Args = rec.Intent, rec.Kind, rec.Args
 	since := time.Now()
-	if rec.Pending || rec.Outcome == OutcomeUnknown || rec.Outcome == OutcomeTimeout || rec.Outcome == OutcomePending {
+	if rec.Pending || rec.Outcome == store.OutcomeUnknown || rec.Outcome == store.OutcomeTimeout || rec.Outcome == store.OutcomePending {
 		ans := b.readBack(ctx, t, rec)
-		ans.Outcome = OutcomeUnknown
+		ans.Outcome = store.OutcomeUnknown
 		since = t.mark("read_back", since)
-		return b.finish(ctx, t, ans, OutcomeUnknown, since)
+		return b.finish(ctx, t, ans, store.OutcomeUnknown, since)
 	}
 	ans := intents.Answer{Reply: rec.Reply, Expression: rec.Expr}
 	t.code = rec.Code
@@ -227,7 +222,7 @@ func (b *Broker) replay(ctx context.Context, t *turn, rec *idemRecord) (int, any
 
 // readBack asks the device what its state is now: "I may have done that already — the
 // kitchen light is on now."
-func (b *Broker) readBack(ctx context.Context, t *turn, rec *idemRecord) intents.Answer {
+func (b *Broker) readBack(ctx context.Context, t *turn, rec *store.Key) intents.Answer {
 	sorry := intents.Answer{Reply: replyMayHaveDone, Expression: intents.ExpressionConfused}
 	table := b.d.Table()
 	in, ok := table.Lookup(rec.Intent)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents/agent"
 	"github.com/reachy-broker/reachy-broker/redact"
 )
@@ -38,7 +39,7 @@ func TestHostileLLMIsSpokenWithoutLeaks(t *testing.T) {
 		d.Redactor = red
 	})
 	tr := tb.say(t, tb.token(t, "robot", "text", "ask", "house:write"), "what is the capital of france").turn(t)
-	if tr.Intent != "general.ask" || tr.Outcome != OutcomeOK {
+	if tr.Intent != "general.ask" || tr.Outcome != store.OutcomeOK {
 		t.Fatalf("%+v", tr)
 	}
 	for _, leak := range []string{"Jane", "Acme", "jane.doe", "555", "4111", "sk-ABC"} {
@@ -97,7 +98,7 @@ func TestHostileLLMCannotSpeakSecrets(t *testing.T) {
 		"Paris is the capital of France.",
 	}
 	tr := tb.say(t, tok, "what is the capital of france").turn(t)
-	if tr.Intent != "general.ask" || tr.Outcome != OutcomeOK {
+	if tr.Intent != "general.ask" || tr.Outcome != store.OutcomeOK {
 		t.Fatalf("%+v", tr)
 	}
 	leaks := []string{id, secret, strings.ReplaceAll(secret, "_", ""), strings.ReplaceAll(tok, "_", ""), "Tq4Wz8Xc", "4155550134", "555-0134", "0134"}

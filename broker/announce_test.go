@@ -9,6 +9,7 @@ import (
 
 	"github.com/reachy-broker/reachy-broker/broker/announce"
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 )
 
 type playLink struct {
@@ -61,7 +62,7 @@ func TestAnnouncementRoute(t *testing.T) {
 		if strings.Contains(strings.ToLower(string(j)), "dinner") {
 			t.Fatalf("the words reached the audit log: %s", j)
 		}
-		if rec.Intent == "announce" && rec.Device == "mom-phone" && rec.Args["target"] == "robot" && rec.Outcome == OutcomeOK {
+		if rec.Intent == "announce" && rec.Device == "mom-phone" && rec.Args["target"] == "robot" && rec.Outcome == store.OutcomeOK {
 			found = true
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/reachy-broker/reachy-broker/broker/announce"
 	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/broker/console"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/broker/timers"
 	"github.com/reachy-broker/reachy-broker/intents"
 )
@@ -70,9 +71,9 @@ func (b *Broker) KnownRobot(device string) bool {
 // AnnouncementAudit writes an announcement's record to the audit log: by whom and to which
 // robot, never the words; written pending before anything is sent, then settled in place
 // to what the robots answered.
-func AnnouncementAudit(s *State) func(context.Context, announce.Record) error {
+func AnnouncementAudit(s *store.Store) func(context.Context, announce.Record) error {
 	return func(ctx context.Context, r announce.Record) error {
-		rec := AuditRecord{Time: r.Time, TurnID: r.ID, Device: r.By, Route: "announce", Intent: "announce",
+		rec := store.AuditRecord{Time: r.Time, TurnID: r.ID, Device: r.By, Route: "announce", Intent: "announce",
 			Args: map[string]string{"target": r.Target}, Outcome: r.Outcome, Code: r.Code}
 		if r.Settles { // the outcome of the record written pending before it was sent
 			return s.SettleAudit(ctx, rec)
@@ -83,11 +84,11 @@ func AnnouncementAudit(s *State) func(context.Context, announce.Record) error {
 
 // TimerAudit writes what the timer scheduler did on its own (a ring, a timer the hub rang, a
 // missed timer) to the audit log.
-func TimerAudit(s *State) func(context.Context, timers.Record) error {
+func TimerAudit(s *store.Store) func(context.Context, timers.Record) error {
 	return func(ctx context.Context, r timers.Record) error {
 		ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		defer cancel()
-		rec := AuditRecord{Time: r.Time, TurnID: r.ID, Device: r.Device, Route: "timer", Intent: r.Intent,
+		rec := store.AuditRecord{Time: r.Time, TurnID: r.ID, Device: r.Device, Route: "timer", Intent: r.Intent,
 			Args: r.Args, Outcome: r.Outcome, Code: r.Code}
 		if r.Settles { // the ring's own record, written pending before it was sent
 			return s.SettleAudit(ctx, rec)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/speech"
 )
@@ -122,7 +123,7 @@ func TestTurnPipeline(t *testing.T) {
 	tb.stt.say("Hey Reachy, turn on the kitchen light.")
 	r := tb.turnAudio(t, tok)
 	tr := r.turn(t)
-	if r.status != 200 || tr.Intent != "house.light.set" || tr.Outcome != OutcomeOK || tr.Args["room"] != "kitchen" || tb.light.count() != 1 {
+	if r.status != 200 || tr.Intent != "house.light.set" || tr.Outcome != store.OutcomeOK || tr.Args["room"] != "kitchen" || tb.light.count() != 1 {
 		t.Fatalf("%d %+v (actuations %d)", r.status, tr, tb.light.count())
 	}
 	if tr.Reply != "Okay, the kitchen light is on." || tr.TurnID == "" || tr.Kind != "write" {
@@ -136,7 +137,7 @@ func TestTurnPipeline(t *testing.T) {
 	// Without the wake phrase the robot was not spoken to: nothing happens.
 	tb.stt.say("turn off the kitchen light")
 	tr = tb.turnAudio(t, tok).turn(t)
-	if tr.Intent != intents.IntentNone || tr.Outcome != OutcomeIgnored || tb.light.count() != 1 {
+	if tr.Intent != intents.IntentNone || tr.Outcome != store.OutcomeIgnored || tb.light.count() != 1 {
 		t.Fatalf("no wake phrase: %+v", tr)
 	}
 	// A question never actuates.
@@ -183,11 +184,11 @@ func TestDeniedIntentIsSpokenAndAudited(t *testing.T) {
 	tok := tb.token(t, "robot", "text", "house:read")
 	r := tb.say(t, tok, "turn on the kitchen light")
 	tr := r.turn(t)
-	if r.status != 200 || tr.Outcome != OutcomeDenied || tb.light.count() != 0 || tr.Reply != replyDenied {
+	if r.status != 200 || tr.Outcome != store.OutcomeDenied || tb.light.count() != 0 || tr.Reply != replyDenied {
 		t.Fatalf("%d %+v", r.status, tr)
 	}
 	recs, _ := tb.state.TailAudit(context.Background(), 1)
-	if len(recs) != 1 || recs[0].Outcome != OutcomeDenied || recs[0].Code != api.CodeIntentDenied {
+	if len(recs) != 1 || recs[0].Outcome != store.OutcomeDenied || recs[0].Code != api.CodeIntentDenied {
 		t.Fatalf("audit %+v", recs)
 	}
 }
@@ -196,7 +197,7 @@ func TestNotYetBuiltHandlersSaySo(t *testing.T) {
 	tb := newTestBroker(t)
 	tok := tb.token(t, "robot", "text", "calendar:read")
 	tr := tb.say(t, tok, "is dad busy").turn(t)
-	if tr.Outcome != OutcomeFailed || tr.Reply != replyNotYet {
+	if tr.Outcome != store.OutcomeFailed || tr.Reply != replyNotYet {
 		t.Fatalf("a handler that does not exist yet must not fake success: %+v", tr)
 	}
 }
@@ -252,7 +253,7 @@ func TestIdempotentReplayUnderConcurrency(t *testing.T) {
 		t.Fatalf("the light was switched %d times", tb.light.count())
 	}
 	for _, r := range results {
-		if r.TurnID != results[0].TurnID || r.Outcome != OutcomeOK {
+		if r.TurnID != results[0].TurnID || r.Outcome != store.OutcomeOK {
 			t.Fatalf("replays differ: %+v vs %+v", r, results[0])
 		}
 	}
@@ -339,7 +340,7 @@ func TestHangingHandlerIsCutAtItsDeadline(t *testing.T) {
 	tr := tb.say(t, tb.token(t, "robot", "text", "house:write"), "turn on the kitchen light").turn(t)
 	// The write was sent and never answered: whether it landed is not known, and the
 	// robot says so instead of claiming a plain time-out.
-	if tr.Outcome != OutcomeUnknown || tr.Reply != replyWriteUnknown {
+	if tr.Outcome != store.OutcomeUnknown || tr.Reply != replyWriteUnknown {
 		t.Fatalf("%+v", tr)
 	}
 	if el := time.Since(start); el > 2500*time.Millisecond {
@@ -357,7 +358,7 @@ func TestAuditRecordsWhatWasDoneNotWhatWasSaid(t *testing.T) {
 		t.Fatalf("%v %+v", err, recs)
 	}
 	// An actuation is one record: written pending before it happens, then given its outcome.
-	if recs[0].Intent != "house.light.set" || recs[0].Args["room"] != "kitchen" || recs[0].Device != "robot" || recs[0].Outcome != OutcomeOK {
+	if recs[0].Intent != "house.light.set" || recs[0].Args["room"] != "kitchen" || recs[0].Device != "robot" || recs[0].Outcome != store.OutcomeOK {
 		t.Fatalf("%+v", recs[0])
 	}
 	raw, _ := json.Marshal(recs)
@@ -366,7 +367,7 @@ func TestAuditRecordsWhatWasDoneNotWhatWasSaid(t *testing.T) {
 			t.Fatalf("audit log contains %q: %s", leak, raw)
 		}
 	}
-	if _, err := tb.state.db.Exec(`UPDATE audit SET outcome = 'ok'`); err == nil {
+	if _, err := tb.state.DB().Exec(`UPDATE audit SET outcome = 'ok'`); err == nil {
 		t.Fatal("audit records can be rewritten")
 	}
 }
@@ -377,7 +378,7 @@ func TestAuditRecordsWhatWasDoneNotWhatWasSaid(t *testing.T) {
 func TestAuditFailureDoesNotFailTheTurn(t *testing.T) {
 	tb := newTestBroker(t)
 	tok := tb.token(t, "robot", "text")
-	if _, err := tb.state.db.Exec(`CREATE TRIGGER audit_broken BEFORE INSERT ON audit BEGIN SELECT RAISE(ABORT, 'disk full'); END;`); err != nil {
+	if _, err := tb.state.DB().Exec(`CREATE TRIGGER audit_broken BEFORE INSERT ON audit BEGIN SELECT RAISE(ABORT, 'disk full'); END;`); err != nil {
 		t.Fatal(err)
 	}
 	r := tb.say(t, tok, "what time is it")
@@ -392,7 +393,7 @@ func TestAuditFailureDoesNotFailTheTurn(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if _, err := tb.state.db.Exec(`DROP TRIGGER audit_broken`); err != nil {
+	if _, err := tb.state.DB().Exec(`DROP TRIGGER audit_broken`); err != nil {
 		t.Fatal(err)
 	}
 	for {
@@ -500,7 +501,7 @@ func TestAudioWithAnOffsetIsHeard(t *testing.T) {
 	}
 	tb.stt.say("hey reachy, turn on the kitchen light")
 	r := tb.do(t, "POST", "/v1/turns?audio=none", tok, "audio/wav", wav)
-	if tr := r.turn(t); tr.Intent != "house.light.set" || tr.Outcome != OutcomeOK || tb.light.count() != 1 {
+	if tr := r.turn(t); tr.Intent != "house.light.set" || tr.Outcome != store.OutcomeOK || tb.light.count() != 1 {
 		t.Fatalf("%d %+v (actuations %d)", r.status, tr, tb.light.count())
 	}
 	tb.stt.mu.Lock()

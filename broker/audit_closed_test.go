@@ -11,10 +11,11 @@ import (
 	"github.com/reachy-broker/reachy-broker/broker/announce"
 	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/broker/console"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 )
 
 // auditMentions returns the audit records (of the last n) whose JSON contains any of words.
-func auditMentions(t *testing.T, s *State, words ...string) []string {
+func auditMentions(t *testing.T, s *store.Store, words ...string) []string {
 	t.Helper()
 	recs, err := s.TailAudit(context.Background(), 200)
 	if err != nil {

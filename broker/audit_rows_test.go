@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 )
 
 // TestOneAuditRecordPerActuation (#29.6): a write is one audit record. It is written
@@ -20,14 +21,14 @@ func TestOneAuditRecordPerActuation(t *testing.T) {
 	done := make(chan reply, 1)
 	go func() { done <- tb.say(t, tok, "turn on the kitchen light") }()
 
-	var pending AuditRecord
+	var pending store.AuditRecord
 	for deadline := time.Now().Add(10 * time.Second); pending.Seq == 0; time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("no pending record while the light was being switched")
 		}
 		recs, _ := tb.state.TailAudit(context.Background(), 5)
 		for _, r := range recs {
-			if r.Intent == "house.light.set" && r.Outcome == OutcomePending {
+			if r.Intent == "house.light.set" && r.Outcome == store.OutcomePending {
 				pending = r
 			}
 		}
@@ -39,26 +40,26 @@ func TestOneAuditRecordPerActuation(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the turn did not answer")
 	}
-	if tr := res.turn(t); tr.Outcome != OutcomeOK || tr.TurnID != pending.TurnID {
+	if tr := res.turn(t); tr.Outcome != store.OutcomeOK || tr.TurnID != pending.TurnID {
 		t.Fatalf("turn %+v, pending record %+v", tr, pending)
 	}
 	recs, err := tb.state.TailAudit(context.Background(), 10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows []AuditRecord
+	var rows []store.AuditRecord
 	for _, r := range recs {
 		if r.TurnID == pending.TurnID {
 			rows = append(rows, r)
 		}
 	}
-	if len(rows) != 1 || rows[0].Seq != pending.Seq || rows[0].Outcome != OutcomeOK || rows[0].Args["room"] != "kitchen" {
+	if len(rows) != 1 || rows[0].Seq != pending.Seq || rows[0].Outcome != store.OutcomeOK || rows[0].Args["room"] != "kitchen" {
 		t.Fatalf("want the pending record (seq %d) settled to ok in place, got %+v", pending.Seq, rows)
 	}
-	if _, err := tb.state.db.Exec(`UPDATE audit SET outcome = 'failed' WHERE seq = ?`, pending.Seq); err == nil {
+	if _, err := tb.state.DB().Exec(`UPDATE audit SET outcome = 'failed' WHERE seq = ?`, pending.Seq); err == nil {
 		t.Fatal("a settled record was rewritten")
 	}
-	if _, err := tb.state.db.Exec(`UPDATE audit SET intent = 'time.now', outcome = 'ok' WHERE outcome = 'pending'`); err != nil {
+	if _, err := tb.state.DB().Exec(`UPDATE audit SET intent = 'time.now', outcome = 'ok' WHERE outcome = 'pending'`); err != nil {
 		t.Fatal(err) // no pending record is left: nothing to update, nothing refused
 	}
 }
@@ -94,7 +95,7 @@ func TestRefusedConsoleActionIsOneFailedRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var says, starts []AuditRecord
+	var says, starts []store.AuditRecord
 	for _, rec := range recs {
 		switch rec.Intent {
 		case "teleport.say":
@@ -103,10 +104,10 @@ func TestRefusedConsoleActionIsOneFailedRecord(t *testing.T) {
 			starts = append(starts, rec)
 		}
 	}
-	if len(says) != 1 || says[0].Outcome != OutcomeFailed || says[0].Code != api.CodeRobotRefused {
+	if len(says) != 1 || says[0].Outcome != store.OutcomeFailed || says[0].Code != api.CodeRobotRefused {
 		t.Fatalf("the refused say: %+v", says)
 	}
-	if len(starts) != 1 || starts[0].Outcome != OutcomeOK {
+	if len(starts) != 1 || starts[0].Outcome != store.OutcomeOK {
 		t.Fatalf("the join: %+v", starts)
 	}
 }
@@ -116,20 +117,20 @@ func TestRefusedConsoleActionIsOneFailedRecord(t *testing.T) {
 func TestConsoleActionOutcomeNeverRewritesASettledRecord(t *testing.T) {
 	tb := newTestBroker(t)
 	ctx := context.Background()
-	rec := AuditRecord{Time: time.Now(), TurnID: "c-1", Device: "robot", Route: "console", Intent: "teleport.look", Outcome: OutcomePending}
+	rec := store.AuditRecord{Time: time.Now(), TurnID: "c-1", Device: "robot", Route: "console", Intent: "teleport.look", Outcome: store.OutcomePending}
 	if err := tb.state.AppendAudit(ctx, rec); err != nil {
 		t.Fatal(err)
 	}
-	rec.Outcome = OutcomeOK
+	rec.Outcome = store.OutcomeOK
 	if err := tb.state.SettleAudit(ctx, rec); err != nil {
 		t.Fatal(err)
 	}
-	rec.Outcome, rec.Code = OutcomeFailed, "robot_refused"
+	rec.Outcome, rec.Code = store.OutcomeFailed, "robot_refused"
 	if err := tb.state.SettleAudit(ctx, rec); err != nil {
 		t.Fatal(err)
 	}
 	recs, _ := tb.state.TailAudit(ctx, 5)
-	if len(recs) != 2 || recs[0].Outcome != OutcomeOK || recs[1].Outcome != OutcomeFailed {
+	if len(recs) != 2 || recs[0].Outcome != store.OutcomeOK || recs[1].Outcome != store.OutcomeFailed {
 		t.Fatalf("%+v", recs)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/basic"
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -116,7 +117,7 @@ func BenchmarkTextTurn(b *testing.B) {
 		b.Fatal(err)
 	}
 	cfg.Limits.RatePerMinute, cfg.Limits.Burst = 1<<30, 1<<20
-	state, err := InitState(dir)
+	state, err := store.Init(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -164,7 +165,7 @@ func BenchmarkKeyedActuation(b *testing.B) {
 	dir := b.TempDir()
 	cfg, table, _ := DevConfig("127.0.0.1:0", dir)
 	cfg.Limits.RatePerMinute, cfg.Limits.Burst = 1<<30, 1<<20
-	state, err := InitState(dir)
+	state, err := store.Init(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -250,7 +251,7 @@ func runAudioTurns(b *testing.B, components func(*Config, *intents.Table) (Trans
 	wav, _ := speech.EncodeWAV(three, speech.SampleRate)
 	dir := b.TempDir()
 	cfg, table, _ := DevConfig("127.0.0.1:0", dir)
-	state, err := InitState(dir)
+	state, err := store.Init(dir)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/reachy-broker/reachy-broker/broker/console"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 )
 
@@ -103,10 +104,10 @@ func (b *Broker) notifyMissedCall(ctx context.Context, owner string, n console.N
 	defer cancel()
 	start := time.Now()
 	code, err := postNotice(ctx, tc.CallWebhook, body)
-	rec := AuditRecord{Time: b.d.Now().UTC(), TurnID: newTurnID(), Device: n.Robot, Route: "webhook", Intent: "teleport.call.notify",
-		Args: map[string]string{"person": n.Wanted, "owner": owner}, Outcome: OutcomeOK, LatencyMS: time.Since(start).Milliseconds()}
+	rec := store.AuditRecord{Time: b.d.Now().UTC(), TurnID: newTurnID(), Device: n.Robot, Route: "webhook", Intent: "teleport.call.notify",
+		Args: map[string]string{"person": n.Wanted, "owner": owner}, Outcome: store.OutcomeOK, LatencyMS: time.Since(start).Milliseconds()}
 	if err != nil {
-		rec.Outcome, rec.Code = OutcomeFailed, code
+		rec.Outcome, rec.Code = store.OutcomeFailed, code
 		b.log.Warn("call webhook failed", "device", n.Robot, "code", code, "err", err)
 	}
 	if err := b.d.State.AppendAudit(context.WithoutCancel(ctx), rec); err != nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/console"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 )
 
 // calls polls the console's call-back view as the current person (it also marks their
@@ -57,7 +58,7 @@ func (f *fakeWebhook) all() []map[string]string {
 	return append([]map[string]string(nil), f.notices...)
 }
 
-func waitAudit(t *testing.T, st *State, intent string, within time.Duration) AuditRecord {
+func waitAudit(t *testing.T, st *store.Store, intent string, within time.Duration) store.AuditRecord {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for time.Now().Before(deadline) {
@@ -70,7 +71,7 @@ func waitAudit(t *testing.T, st *State, intent string, within time.Duration) Aud
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Fatalf("no %s audit record within %s", intent, within)
-	return AuditRecord{}
+	return store.AuditRecord{}
 }
 
 // TestCallBackRingsOpenConsole: "call dad" while Dad's console is open rings it; the robot
@@ -108,7 +109,7 @@ func TestCallBackRingsOpenConsole(t *testing.T) {
 		t.Fatalf("answered, still ringing: %+v", v)
 	}
 	rec := waitAudit(t, r.state, "teleport.call", 2*time.Second)
-	if rec.Args["person"] != "dad" || rec.Outcome != OutcomeOK {
+	if rec.Args["person"] != "dad" || rec.Outcome != store.OutcomeOK {
 		t.Fatalf("call back audit: %+v", rec)
 	}
 }
@@ -140,7 +141,7 @@ func TestCallBackMissedAndWebhook(t *testing.T) {
 		t.Fatalf("webhook notice: %v", n)
 	}
 	rec := waitAudit(t, r.state, "teleport.call.notify", 2*time.Second)
-	if rec.Outcome != OutcomeOK || rec.Args["person"] != "mom" {
+	if rec.Outcome != store.OutcomeOK || rec.Args["person"] != "mom" {
 		t.Fatalf("webhook audit: %+v", rec)
 	}
 	r.people.set(mom)
@@ -183,7 +184,7 @@ func TestCallBackHangingWebhook(t *testing.T) {
 		t.Fatalf("reply after %s (%s): the hanging webhook delayed it", took, resp.body)
 	}
 	rec := waitAudit(t, r.state, "teleport.call.notify", 3*time.Second)
-	if rec.Outcome != OutcomeFailed || rec.Code != "timeout" {
+	if rec.Outcome != store.OutcomeFailed || rec.Code != "timeout" {
 		t.Fatalf("hanging webhook audit: %+v", rec)
 	}
 }
@@ -192,7 +193,7 @@ func TestCallBackHangingWebhook(t *testing.T) {
 // restart the owner's next visit still shows it; answering the robot clears it.
 func TestMissedCallSurvivesRestart(t *testing.T) {
 	dir := t.TempDir()
-	st, err := InitState(dir)
+	st, err := store.Init(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +209,7 @@ func TestMissedCallSurvivesRestart(t *testing.T) {
 	tb.srv.Close()
 	st.Close()
 
-	st2, err := OpenState(dir)
+	st2, err := store.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

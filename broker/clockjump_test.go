@@ -2,80 +2,87 @@ package broker
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/reachy-broker/reachy-broker/broker/store"
 )
 
-// TestARestartOnAJumpedClockPurgesNothingEarly (#25.6): a broker restarted with the wall
-// clock two days ahead must keep its idempotency keys (a retry of a settled key replays, the
-// light is not switched again), and a second restart 100 days ahead must keep the audit log.
-// Both purges run as the broker runs them at start (Broker.purge), on the jumped clock.
+// TestARestartOnAJumpedClockPurgesNothingEarly (#25.6, #38.2): a broker restarted on a wall
+// clock 2 days ahead, then 100 days ahead twice, then an hour back — the broker and its store
+// both on that clock, a keyed actuation and a read in between, and the purge run at each start
+// as Maintain runs it — keeps every audit record and every idempotency key: a retry of the
+// first settled key replays at every start and the light is never switched again.
 func TestARestartOnAJumpedClockPurgesNothingEarly(t *testing.T) {
 	dir := t.TempDir()
-	state, err := InitState(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tb := newTestBrokerOn(t, state)
-	tok := tb.token(t, "robot", "text", "house:write", "house:read")
-	first := tb.say(t, tok, "turn on the kitchen light", "Idempotency-Key", "settled-1").turn(t)
-	tb.say(t, tok, "is the kitchen light on", "Idempotency-Key", "read-1")
-	if tb.light.count() != 2 {
-		t.Fatalf("setup: %d handler calls", tb.light.count())
-	}
-	tb.srv.Close()
-	state.Close()
-
-	restart := func(ahead time.Duration) *testBroker {
+	var offset time.Duration
+	wall := func() time.Time { return time.Now().Add(offset) }
+	open := func() *testBroker {
 		t.Helper()
-		st, err := OpenState(dir)
+		st, err := store.OpenWith(dir, store.Options{Create: true, Now: wall, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { st.Close() })
-		jumped := func() time.Time { return time.Now().Add(ahead) }
-		tb := newTestBrokerOn(t, st, func(_ *Config, d *Deps) { d.Now = jumped })
+		tb := newTestBrokerOn(t, st, func(_ *Config, d *Deps) { d.Now = wall })
 		tb.b.purge(context.Background()) // what Maintain does at start
 		return tb
 	}
+	counts := func(tb *testBroker) (audit, keys int) {
+		recs, err := tb.state.TailAudit(context.Background(), 100000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb.state.DB().QueryRow(`SELECT count(*) FROM idempotency`).Scan(&keys)
+		return len(recs), keys
+	}
+	tb := open()
+	tok := tb.token(t, "robot", "text", "house:write", "house:read")
+	first := tb.say(t, tok, "turn on the kitchen light", "Idempotency-Key", "settled-1").turn(t)
+	for i := range 7 {
+		tb.say(t, tok, "is the kitchen light on", "Idempotency-Key", fmt.Sprintf("read-%d", i))
+	}
+	audit, keys := counts(tb)
+	t.Logf("start: %d audit records, %d keys", audit, keys)
+	tb.srv.Close()
+	tb.state.Close()
 
-	// Two days ahead: the key is still there, the retry replays and nothing switches.
-	tb2 := restart(48 * time.Hour)
-	r := tb2.say(t, tok, "turn on the kitchen light", "Idempotency-Key", "settled-1")
-	if r.status != http.StatusOK || r.header.Get("Idempotent-Replayed") != "true" || r.turn(t).TurnID != first.TurnID {
-		t.Fatalf("a retry after a restart two days ahead was not replayed: %d %s", r.status, r.body)
+	for i, step := range []struct {
+		name  string
+		clock time.Duration
+	}{
+		{"+2 d", 48 * time.Hour},
+		{"+100 d", 100 * 24 * time.Hour},
+		{"+100 d again", 100 * 24 * time.Hour},
+		{"-1 h", 100*24*time.Hour - time.Hour},
+	} {
+		offset = step.clock
+		tb := open()
+		a, k := counts(tb)
+		t.Logf("%s: %d audit records, %d keys after the restart and its purge", step.name, a, k)
+		if a != audit || k != keys {
+			t.Fatalf("%s: a restart on a jumped clock left %d audit records and %d keys of %d and %d", step.name, a, k, audit, keys)
+		}
+		r := tb.say(t, tok, "turn on the kitchen light", "Idempotency-Key", "settled-1")
+		if r.status != http.StatusOK || r.header.Get("Idempotent-Replayed") != "true" || r.turn(t).TurnID != first.TurnID {
+			t.Fatalf("%s: a retry of the first key was not replayed: %d %s", step.name, r.status, r.body)
+		}
+		if n := tb.light.count(); n != 0 {
+			t.Fatalf("%s: a retry of a settled key switched the light again (%d calls)", step.name, n)
+		}
+		// A turn in between, on the jumped clock: an actuation and a read, both keyed.
+		tb.say(t, tok, "turn off the kitchen light", "Idempotency-Key", fmt.Sprintf("jumped-%d", i))
+		tb.say(t, tok, "is the kitchen light on", "Idempotency-Key", fmt.Sprintf("jumped-read-%d", i))
+		audit, keys = counts(tb)
+		recs, _ := tb.state.TailAudit(context.Background(), 1)
+		if len(recs) != 1 || recs[0].Time.Sub(wall()).Abs() > time.Minute {
+			t.Fatalf("%s: the turn was not stamped on the broker's clock: %+v", step.name, recs)
+		}
+		tb.srv.Close()
+		tb.state.Close()
 	}
-	if n := tb2.light.count(); n != 0 {
-		t.Fatalf("a retry of a settled key switched the light again after the clock jumped (%d calls)", n)
-	}
-	recs, err := tb2.state.TailAudit(context.Background(), 100)
-	if err != nil || len(recs) < 3 {
-		t.Fatalf("audit after a 2-day jump: %d records, %v", len(recs), err)
-	}
-	before := len(recs)
-	tb2.srv.Close()
-	tb2.state.Close()
-
-	// A hundred days ahead with a 90-day retention: the audit history stays.
-	tb3 := restart(100 * 24 * time.Hour)
-	recs, err = tb3.state.TailAudit(context.Background(), 100)
-	if err != nil || len(recs) < before {
-		t.Fatalf("a restart 100 days ahead removed audit history: %d of %d records left, %v", len(recs), before, err)
-	}
-}
-
-// TestTheRetentionClockFollowsMeasuredTime: the trusted time moves with the monotonic clock
-// from the newest record, never ahead of the wall clock, and a clock set back is obeyed (it
-// only keeps records longer).
-func TestTheRetentionClockFollowsMeasuredTime(t *testing.T) {
-	base := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	c := retentionClock{base: base, start: time.Now().Add(-10 * time.Minute)}
-	got := c.now(base.Add(72 * time.Hour))
-	if d := got.Sub(base); d < 10*time.Minute || d > 11*time.Minute {
-		t.Fatalf("a wall clock 3 days ahead moved the trusted time by %s, want the 10 minutes measured", d)
-	}
-	if back := base.Add(-time.Hour); !c.now(back).Equal(back) {
-		t.Fatalf("a clock set back: trusted %s, want the wall clock %s", c.now(back), back)
-	}
+	t.Logf("end: %d audit records, %d keys", audit, keys)
 }

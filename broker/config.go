@@ -7,13 +7,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/redact"
 )
@@ -384,7 +384,7 @@ func (c *Config) Validate() error {
 	}
 	seen := map[string]bool{}
 	for _, d := range c.Devices {
-		if !deviceNameRE.MatchString(d.Name) {
+		if !store.ValidDeviceName(d.Name) {
 			return bad("device name %q: use letters, digits, dots, dashes", d.Name)
 		}
 		if seen[d.Name] {
@@ -394,8 +394,6 @@ func (c *Config) Validate() error {
 	}
 	return c.Teleport.validate(bad)
 }
-
-var deviceNameRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9._-]{0,62}$`)
 
 // LoadConfig reads a broker config file strictly: unknown keys are errors with file:line.
 // It returns the config and the intent table built from its home and intents sections.

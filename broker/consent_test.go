@@ -17,6 +17,7 @@ import (
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/broker/console"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/robot"
 	"github.com/reachy-broker/reachy-broker/speech"
 )
@@ -199,13 +200,13 @@ func TestJoinNeverAnnouncedNeverLive(t *testing.T) {
 		t.Fatalf("say after an unannounced join: %d %s", resp.status, resp.body)
 	}
 	recs, _ := r.state.TailAudit(context.Background(), 20)
-	var end *AuditRecord
+	var end *store.AuditRecord
 	for i := range recs {
 		if recs[i].Route == "console" && recs[i].Intent == "teleport.end" {
 			end = &recs[i]
 		}
 	}
-	if end == nil || end.Outcome != OutcomeFailed || end.Code != api.CodeNotAnnounced || end.Args["reason"] != "not_announced" {
+	if end == nil || end.Outcome != store.OutcomeFailed || end.Code != api.CodeNotAnnounced || end.Args["reason"] != "not_announced" {
 		t.Fatalf("the unannounced join's end is not audited with a closed outcome: %+v", end)
 	}
 }

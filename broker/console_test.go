@@ -393,8 +393,8 @@ func TestConsoleIdleTimeout(t *testing.T) {
 func TestConsoleAuditFailureStopsAction(t *testing.T) {
 	r := newConsoleRig(t)
 	tok := r.page(t)
-	r.state.db.Exec(`DROP TRIGGER IF EXISTS audit_append_only`)
-	r.state.db.Exec(`CREATE TRIGGER no_audit BEFORE INSERT ON audit BEGIN SELECT RAISE(ABORT, 'disk full'); END`)
+	r.state.DB().Exec(`DROP TRIGGER IF EXISTS audit_append_only`)
+	r.state.DB().Exec(`CREATE TRIGGER no_audit BEFORE INSERT ON audit BEGIN SELECT RAISE(ABORT, 'disk full'); END`)
 	resp := r.post(t, tok, "join", map[string]any{})
 	if resp.status != 503 || resp.code(t) != api.CodeUnavailable {
 		t.Fatalf("join with a broken audit: %d %s", resp.status, resp.body)

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 )
 
 // The control socket is how reachyctl reaches the state of a running broker. The broker's
@@ -41,7 +42,7 @@ const maxControlBody = 64 << 10
 // ServeControl serves the control API for st on its state directory's socket until ctx
 // ends. Call it after the State is open: the lock proves no other broker owns the
 // directory, so a socket file left by a killed broker is removed and made anew.
-func ServeControl(ctx context.Context, st *State, log *slog.Logger) error {
+func ServeControl(ctx context.Context, st *store.Store, log *slog.Logger) error {
 	return ServeControlWith(ctx, st, nil, log)
 }
 
@@ -54,8 +55,8 @@ func (l *LiveStatus) Attach(b *Broker) { l.b.Store(b) }
 
 // ServeControlWith is ServeControl that also reports the operator's status (reachyctl
 // status) of the broker attached to live; nil: no status.
-func ServeControlWith(ctx context.Context, st *State, live *LiveStatus, log *slog.Logger) error {
-	path := ControlSocket(filepath.Dir(st.path))
+func ServeControlWith(ctx context.Context, st *store.Store, live *LiveStatus, log *slog.Logger) error {
+	path := ControlSocket(st.Dir())
 	if len(path) >= 104 { // sun_path: 108 bytes on Linux, 104 on macOS
 		return fmt.Errorf("control socket %s: the state dir's path is too long for a Unix socket (%d bytes, at most 103)", path, len(path))
 	}
@@ -89,13 +90,15 @@ func ServeControlWith(ctx context.Context, st *State, live *LiveStatus, log *slo
 // The control API's bodies.
 type (
 	controlTokenRequest struct {
-		Device string   `json:"device"`
-		Scopes []string `json:"scopes,omitempty"`
-		Node   string   `json:"node,omitempty"`
+		Device  string   `json:"device"`
+		Scopes  []string `json:"scopes,omitempty"`
+		Node    string   `json:"node,omitempty"`
+		Replace bool     `json:"replace,omitempty"` // revoke the device's earlier tokens
 	}
 	controlTokenCreated struct {
-		Token string    `json:"token"`
-		Info  TokenInfo `json:"info"`
+		Token   string          `json:"token"`
+		Info    store.TokenInfo `json:"info"`
+		Revoked int             `json:"revoked,omitempty"` // earlier tokens revoked (replace)
 	}
 	controlCount struct {
 		N int `json:"n"`
@@ -105,7 +108,7 @@ type (
 // controlTimeout bounds one control request's state access.
 const controlTimeout = 30 * time.Second
 
-func controlHandler(st *State, live *LiveStatus) http.Handler {
+func controlHandler(st *store.Store, live *LiveStatus) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/status", func(w http.ResponseWriter, r *http.Request) {
 		var b *Broker
@@ -122,19 +125,27 @@ func controlHandler(st *State, live *LiveStatus) http.Handler {
 		controlJSON(w, http.StatusOK, b.Status(ctx))
 	})
 	mux.HandleFunc("GET /v1/ping", func(w http.ResponseWriter, r *http.Request) {
-		controlJSON(w, http.StatusOK, map[string]string{"state_dir": filepath.Dir(st.path)})
+		controlJSON(w, http.StatusOK, map[string]string{"state_dir": st.Dir()})
 	})
 	mux.HandleFunc("POST /v1/tokens", func(w http.ResponseWriter, r *http.Request) {
 		var req controlTokenRequest
 		if !controlDecode(w, r, &req) {
 			return
 		}
-		secret, info, err := st.CreateToken(r.Context(), req.Device, req.Scopes, req.Node)
+		var secret string
+		var info store.TokenInfo
+		var revoked int
+		var err error
+		if req.Replace {
+			secret, info, revoked, err = st.ReplaceToken(r.Context(), req.Device, req.Scopes, req.Node)
+		} else {
+			secret, info, err = st.CreateToken(r.Context(), req.Device, req.Scopes, req.Node)
+		}
 		if err != nil {
 			controlErr(w, err)
 			return
 		}
-		controlJSON(w, http.StatusOK, controlTokenCreated{Token: secret, Info: info})
+		controlJSON(w, http.StatusOK, controlTokenCreated{Token: secret, Info: info, Revoked: revoked})
 	})
 	mux.HandleFunc("GET /v1/tokens", func(w http.ResponseWriter, r *http.Request) {
 		list, err := st.ListTokens(r.Context(), r.URL.Query().Get("device"))
@@ -182,6 +193,26 @@ func controlHandler(st *State, live *LiveStatus) http.Handler {
 			return
 		}
 		controlJSON(w, http.StatusOK, recs)
+	})
+	mux.HandleFunc("GET /v1/clock", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), controlTimeout)
+		defer cancel()
+		c, err := st.Clock(ctx)
+		if err != nil {
+			controlErr(w, err)
+			return
+		}
+		controlJSON(w, http.StatusOK, c)
+	})
+	mux.HandleFunc("POST /v1/clock/trust", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), controlTimeout)
+		defer cancel()
+		c, err := st.TrustClock(ctx)
+		if err != nil {
+			controlErr(w, err)
+			return
+		}
+		controlJSON(w, http.StatusOK, c)
 	})
 	mux.HandleFunc("GET /v1/check", func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), controlTimeout)
@@ -235,24 +266,14 @@ func controlDecode(w http.ResponseWriter, r *http.Request, v any) bool {
 
 func controlErr(w http.ResponseWriter, err error) {
 	status, code := http.StatusServiceUnavailable, api.CodeUnavailable
-	var bad *invalidRequest
+	var bad *store.InvalidError
 	switch {
 	case errors.As(err, &bad):
 		status, code = http.StatusBadRequest, api.CodeInvalidArgs
-	case errors.Is(err, ErrCorruptState):
+	case errors.Is(err, store.ErrCorrupt):
 		status, code = http.StatusInternalServerError, api.CodeInternal
 	}
 	controlJSON(w, status, api.ErrorBody{Error: api.ErrorDetail{Code: code, Message: err.Error()}})
-}
-
-// invalidRequest is a request the State refused before touching the database (a bad device
-// name or scope), as opposed to a failure of the database.
-type invalidRequest struct{ msg string }
-
-func (e *invalidRequest) Error() string { return e.msg }
-
-func invalidf(format string, args ...any) error {
-	return &invalidRequest{msg: fmt.Sprintf(format, args...)}
 }
 
 func controlJSON(w http.ResponseWriter, status int, v any) {
@@ -295,15 +316,37 @@ func (c *ControlClient) Close() error {
 }
 
 // CreateToken asks the broker to create a token (State.CreateToken).
-func (c *ControlClient) CreateToken(ctx context.Context, device string, scopes []string, node string) (string, TokenInfo, error) {
+func (c *ControlClient) CreateToken(ctx context.Context, device string, scopes []string, node string) (string, store.TokenInfo, error) {
 	var out controlTokenCreated
 	err := c.call(ctx, http.MethodPost, "/v1/tokens", controlTokenRequest{Device: device, Scopes: scopes, Node: node}, &out)
 	return out.Token, out.Info, err
 }
 
+// ReplaceToken asks the broker to create a token and revoke the device's earlier ones
+// (store.ReplaceToken).
+func (c *ControlClient) ReplaceToken(ctx context.Context, device string, scopes []string, node string) (string, store.TokenInfo, int, error) {
+	var out controlTokenCreated
+	err := c.call(ctx, http.MethodPost, "/v1/tokens", controlTokenRequest{Device: device, Scopes: scopes, Node: node, Replace: true}, &out)
+	return out.Token, out.Info, out.Revoked, err
+}
+
+// Clock is the store's view of the clock (store.Clock).
+func (c *ControlClient) Clock(ctx context.Context) (store.ClockState, error) {
+	var out store.ClockState
+	err := c.call(ctx, http.MethodGet, "/v1/clock", nil, &out)
+	return out, err
+}
+
+// TrustClock tells the broker's store that its clock is right (store.TrustClock).
+func (c *ControlClient) TrustClock(ctx context.Context) (store.ClockState, error) {
+	var out store.ClockState
+	err := c.call(ctx, http.MethodPost, "/v1/clock/trust", nil, &out)
+	return out, err
+}
+
 // ListTokens lists the broker's tokens (State.ListTokens).
-func (c *ControlClient) ListTokens(ctx context.Context, device string) ([]TokenInfo, error) {
-	var out []TokenInfo
+func (c *ControlClient) ListTokens(ctx context.Context, device string) ([]store.TokenInfo, error) {
+	var out []store.TokenInfo
 	err := c.call(ctx, http.MethodGet, "/v1/tokens?device="+url.QueryEscape(device), nil, &out)
 	return out, err
 }
@@ -323,8 +366,8 @@ func (c *ControlClient) SetScopes(ctx context.Context, device string, scopes []s
 }
 
 // TailAudit returns the broker's last n audit records (State.TailAudit).
-func (c *ControlClient) TailAudit(ctx context.Context, n int) ([]AuditRecord, error) {
-	var out []AuditRecord
+func (c *ControlClient) TailAudit(ctx context.Context, n int) ([]store.AuditRecord, error) {
+	var out []store.AuditRecord
 	err := c.call(ctx, http.MethodGet, "/v1/audit?n="+strconv.Itoa(n), nil, &out)
 	return out, err
 }

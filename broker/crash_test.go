@@ -18,6 +18,7 @@ import (
 	"tailscale.com/envknob"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/basic"
 )
@@ -44,7 +45,7 @@ func runCrashChild(dir string) {
 	if err != nil {
 		panic(err)
 	}
-	state, err := InitState(dir)
+	state, err := store.Init(dir)
 	if err != nil {
 		panic(err)
 	}
@@ -141,7 +142,7 @@ func (c *child) say(t *testing.T, token, text, key string) (*http.Response, api.
 // every answered turn's audit record and idempotency entry survived.
 func TestKillMinusNineLosesNothingCommitted(t *testing.T) {
 	dir := t.TempDir()
-	st, err := InitState(dir)
+	st, err := store.Init(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +156,7 @@ func TestKillMinusNineLosesNothingCommitted(t *testing.T) {
 	for i, room := range []string{"kitchen", "bedroom", "living room"} {
 		key := fmt.Sprintf("k%d", i)
 		resp, tr := c.say(t, tok, "turn on the "+room+" light", key)
-		if resp.StatusCode != 200 || tr.Outcome != OutcomeOK {
+		if resp.StatusCode != 200 || tr.Outcome != store.OutcomeOK {
 			t.Fatalf("%s: %d %+v", room, resp.StatusCode, tr)
 		}
 		ids[key] = tr.TurnID
@@ -175,7 +176,7 @@ func TestKillMinusNineLosesNothingCommitted(t *testing.T) {
 	}
 	c.cmd.Wait()
 
-	st, err = OpenState(dir)
+	st, err = store.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +192,10 @@ func TestKillMinusNineLosesNothingCommitted(t *testing.T) {
 		if !seen[id] {
 			t.Errorf("audit record of %s (%s) lost", key, id)
 		}
-		r, err := newIdem(st).lookup(context.Background(), "robot", key)
+		r, release, err := st.BeginKey(context.Background(), "robot", key)
+		if err == nil {
+			release()
+		}
 		if err != nil || r == nil || r.TurnID != id {
 			t.Errorf("idempotency entry %s lost: %+v %v", key, r, err)
 		}

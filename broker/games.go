@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/play"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 )
 
@@ -43,12 +44,12 @@ func (b *Broker) sayLine(ctx context.Context, text string) ([]byte, error) {
 
 // GameAudit writes a game's end to the audit log: which game, on which robot, how it ended —
 // never anything said in it. (Its start is the turn that started it: intent play.<game>.)
-func GameAudit(s *State) func(context.Context, play.Event) error {
+func GameAudit(s *store.Store) func(context.Context, play.Event) error {
 	return func(ctx context.Context, e play.Event) error {
 		ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		defer cancel()
-		return s.AppendAudit(ctx, AuditRecord{Time: e.Time, TurnID: newTurnID(), Device: e.Device, Route: "play", Intent: "play.end",
-			Args: map[string]string{"game": e.Game, "reason": e.Reason}, Outcome: OutcomeOK})
+		return s.AppendAudit(ctx, store.AuditRecord{Time: e.Time, TurnID: newTurnID(), Device: e.Device, Route: "play", Intent: "play.end",
+			Args: map[string]string{"game": e.Game, "reason": e.Reason}, Outcome: store.OutcomeOK})
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/basic"
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -26,7 +27,7 @@ func BenchmarkGameTurn(b *testing.B) {
 		b.Fatal(err)
 	}
 	cfg.Limits.RatePerMinute, cfg.Limits.Burst = 1<<30, 1<<20
-	state, err := InitState(dir)
+	state, err := store.Init(dir)
 	if err != nil {
 		b.Fatal(err)
 	}

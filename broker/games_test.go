@@ -9,6 +9,7 @@ import (
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/broker/play"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 )
 
 // firstChoice makes every random choice the first one (IntN(n) == 0, with no rejection).
@@ -31,7 +32,7 @@ func TestGamesNeedThePlayScopeAndAuditNoAnswer(t *testing.T) {
 	})
 	plain := tb.token(t, "bedside", "text", "robot", "ask")
 	resp := tb.say(t, plain, "hey reachy, let's play rock paper scissors")
-	if tr := resp.turn(t); tr.Intent != "play.rps" || tr.Outcome != OutcomeDenied || tr.FollowUp {
+	if tr := resp.turn(t); tr.Intent != "play.rps" || tr.Outcome != store.OutcomeDenied || tr.FollowUp {
 		t.Fatalf("without play: %d %s", resp.status, resp.body)
 	}
 	if resp := tb.do(t, "POST", "/v1/intents/play.answer", tb.token(t, "x", "intent", "play"), "application/json", []byte(`{}`)); resp.status == 200 {

@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents/home"
 )
 
@@ -85,7 +84,7 @@ func TestClarificationNeedsTheIntentScope(t *testing.T) {
 			}
 			t.Logf("with %s: %s", c.allowed, full.Reply)
 			tr := tb.say(t, tb.token(t, "office-pc", "text", "house:read", "ask"), c.sentence).turn(t)
-			if tr.Outcome != OutcomeDenied || tr.FollowUp {
+			if tr.Outcome != store.OutcomeDenied || tr.FollowUp {
 				t.Fatalf("without %s: %+v", c.allowed, tr)
 			}
 			for _, w := range c.leaks {
@@ -172,7 +171,7 @@ func TestACWriteDoesExactlyWhatItsArgumentsSay(t *testing.T) {
 	}
 	var got []string
 	for _, rec := range recs {
-		if rec.Outcome == OutcomePending {
+		if rec.Outcome == store.OutcomePending {
 			continue // the audit intent written before each actuation; its outcome follows
 		}
 		got = append(got, rec.Outcome+":"+rec.Args["state"]+"/"+rec.Args["temperature"])
@@ -181,76 +180,6 @@ func TestACWriteDoesExactlyWhatItsArgumentsSay(t *testing.T) {
 	if fmt.Sprint(got) != want {
 		t.Fatalf("audit says %v, want %s (oldest first)", got, want)
 	}
-}
-
-// TestStateFilesArePrivate: the state directory is 0700 and every state file, the SQLite
-// -wal (and a -shm left by an older broker) included, 0600 — also when the directory and files
-// existed with looser modes. A fresh state has no -shm at all: the WAL index lives in the
-// broker's memory (#25.7).
-func TestStateFilesArePrivate(t *testing.T) {
-	check := func(t *testing.T, dir string, fresh bool) {
-		t.Helper()
-		st, err := InitState(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer st.Close()
-		if _, _, err := st.CreateToken(context.Background(), "robot", []string{"turn"}, ""); err != nil {
-			t.Fatal(err)
-		}
-		if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
-			t.Fatalf("state dir mode %v (%v), want 0700", fi.Mode().Perm(), err)
-		}
-		for _, name := range []string{"broker.db", "broker.db-wal", "broker.db-shm"} {
-			fi, err := os.Stat(filepath.Join(dir, name))
-			if name == "broker.db-shm" && fresh {
-				if err == nil {
-					t.Errorf("a fresh state has a -shm file: SQLite maps its WAL index from the disk")
-				}
-				continue
-			}
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			if fi.Mode().Perm() != 0o600 {
-				t.Errorf("%s mode %04o, want 0600", name, fi.Mode().Perm())
-			}
-		}
-	}
-	t.Run("fresh", func(t *testing.T) { check(t, filepath.Join(t.TempDir(), "state"), true) })
-	t.Run("existing and loose", func(t *testing.T) {
-		dir := t.TempDir()
-		for _, name := range []string{"broker.db-wal", "broker.db-shm"} {
-			os.WriteFile(filepath.Join(dir, name), nil, 0o644)
-		}
-		os.Chmod(dir, 0o755)
-		check(t, dir, false)
-	})
-}
-
-// TestWritableStateDirIsRefused: a state dir its group or the world may write to is refused,
-// and the error says how to fix it.
-func TestWritableStateDirIsRefused(t *testing.T) {
-	for _, mode := range []os.FileMode{0o777, 0o770, 0o702} {
-		dir := t.TempDir()
-		if err := os.Chmod(dir, mode); err != nil {
-			t.Fatal(err)
-		}
-		st, err := InitState(dir)
-		if err == nil {
-			st.Close()
-			t.Fatalf("mode %04o: accepted", mode)
-		}
-		if !strings.Contains(err.Error(), "chmod 700 "+dir) {
-			t.Fatalf("mode %04o: the error does not say how to fix it: %v", mode, err)
-		}
-	}
-}
-
-// fakeIdentifier answers WhoIs with whatever node the test says is calling.
-type fakeIdentifier struct {
-	mu   sync.Mutex
-	node Node
 }
 
 func (f *fakeIdentifier) set(id, name string) {
@@ -323,31 +252,6 @@ func TestNodeBoundTokenNeedsATailnetIdentity(t *testing.T) {
 	}
 }
 
-// TestOldStateGainsNodeIDs: a database from before node IDs opens, and its tokens still work.
-func TestOldStateGainsNodeIDs(t *testing.T) {
-	dir := t.TempDir()
-	st, err := InitState(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, _, err := st.CreateToken(context.Background(), "robot", []string{"turn"}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := st.db.Exec(`ALTER TABLE tokens DROP COLUMN node_id`); err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
-	st, err = OpenState(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := st.VerifyToken(context.Background(), tok); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestFailedAuthenticationsAreRateLimitedPerAddress: after a burst of bad tokens an address
 // answers rate_limited (with Retry-After) before any token is checked — a good token from it
 // too — while another address is not affected.
@@ -400,4 +304,10 @@ func TestIntentListIsRateLimitedPerDevice(t *testing.T) {
 	if r := tb.say(t, robot, "what time is it"); r.status != 200 {
 		t.Fatalf("listing used up the device's turns: %d", r.status)
 	}
+}
+
+// fakeIdentifier answers WhoIs with whatever node the test says is calling.
+type fakeIdentifier struct {
+	mu   sync.Mutex
+	node Node
 }

@@ -9,13 +9,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/basic"
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -93,7 +93,7 @@ func (c *countingLight) count() int {
 type testBroker struct {
 	b     *Broker
 	srv   *httptest.Server
-	state *State
+	state *store.Store
 	stt   *scriptedTranscriber
 	light *countingLight
 	cfg   *Config
@@ -104,7 +104,7 @@ type option func(*Config, *Deps)
 func newTestBroker(t testing.TB, opts ...option) *testBroker {
 	t.Helper()
 	dir := t.TempDir()
-	state, err := InitState(dir)
+	state, err := store.Init(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,9 +113,9 @@ func newTestBroker(t testing.TB, opts ...option) *testBroker {
 }
 
 // newTestBrokerOn is a test broker on an open state (a restart: the state of an earlier one).
-func newTestBrokerOn(t testing.TB, state *State, opts ...option) *testBroker {
+func newTestBrokerOn(t testing.TB, state *store.Store, opts ...option) *testBroker {
 	t.Helper()
-	cfg, table, err := DevConfig("127.0.0.1:0", filepath.Dir(state.path))
+	cfg, table, err := DevConfig("127.0.0.1:0", state.Dir())
 	if err != nil {
 		t.Fatal(err)
 	}

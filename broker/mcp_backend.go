@@ -7,6 +7,7 @@ import (
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/broker/mcp"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 )
 
@@ -31,7 +32,7 @@ func (m mcpBackend) Allow(c mcp.Caller, n int) (time.Duration, bool) {
 
 // Call runs callIntent with the audit route "mcp"; the reply is never synthesized.
 func (m mcpBackend) Call(ctx context.Context, c mcp.Caller, name string, args map[string]any, key string) mcp.Result {
-	bc := caller{Device: Device{Name: c.Device, Node: c.Node, Scopes: c.Scopes}, room: m.b.d.Config.DeviceRoom(c.Device)}
+	bc := caller{Device: store.Device{Name: c.Device, Node: c.Node, Scopes: c.Scopes}, room: m.b.d.Config.DeviceRoom(c.Device)}
 	res := m.b.callIntent(ctx, intentCall{c: bc, route: "mcp", name: name, key: key,
 		args: func() (map[string]any, *apiError) {
 			if args == nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/mcp"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 )
 
 // outsideResult is what testdata/mcp-outside-client.cjs prints.
@@ -86,8 +87,8 @@ func TestMCPOutsideClient(t *testing.T) {
 		t.Fatalf("narrow call: %+v, %d actuations", r, tb.light.count())
 	}
 	recs, _ := tb.state.TailAudit(ctx, 2)
-	if len(recs) != 2 || recs[0].Route != "mcp" || recs[0].Intent != "house.light.set" || recs[0].Outcome != OutcomeOK ||
-		recs[1].Route != "mcp" || recs[1].Outcome != OutcomeDenied || recs[1].Code != "insufficient_scope" {
+	if len(recs) != 2 || recs[0].Route != "mcp" || recs[0].Intent != "house.light.set" || recs[0].Outcome != store.OutcomeOK ||
+		recs[1].Route != "mcp" || recs[1].Outcome != store.OutcomeDenied || recs[1].Code != "insufficient_scope" {
 		t.Fatalf("audit: %+v", recs)
 	}
 

@@ -9,6 +9,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/reachy-broker/reachy-broker/broker/mcp"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 )
 
 // TestMCPAgentRunsWithRestartedIdsBothAct: an agent turns the office light on and off; a
@@ -64,7 +65,7 @@ func TestMCPAgentRunsWithRestartedIdsBothAct(t *testing.T) {
 	}
 	done := map[string]bool{}
 	for _, r := range recs {
-		if r.Route != "mcp" || r.Intent != "house.light.set" || r.Outcome != OutcomeOK || done[r.TurnID] {
+		if r.Route != "mcp" || r.Intent != "house.light.set" || r.Outcome != store.OutcomeOK || done[r.TurnID] {
 			t.Fatalf("audit (one record per actuation, settled to its outcome): %+v", r)
 		}
 		done[r.TurnID] = true
@@ -104,7 +105,7 @@ func TestMCPKeyedRetryIsReplayedAndSaysSo(t *testing.T) {
 		t.Fatalf("a keyed retry acted: %d actuations", n)
 	}
 	recs, _ := tb.state.TailAudit(ctx, 1)
-	if len(recs) != 1 || recs[0].Outcome != OutcomeReplayed {
+	if len(recs) != 1 || recs[0].Outcome != store.OutcomeReplayed {
 		t.Fatalf("the replay's audit: %+v", recs)
 	}
 	// The header names a one-message POST's call the same way.

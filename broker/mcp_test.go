@@ -13,6 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 )
 
@@ -166,7 +167,7 @@ func TestMCPToolsAreTheCallersAllowlist(t *testing.T) {
 		t.Fatalf("refused calls actuated: %d", tb.light.count())
 	}
 	recs, _ = tb.state.TailAudit(ctx, 1)
-	if recs[0].Outcome != OutcomeDenied || recs[0].Code != "unknown_intent" || recs[0].Route != "mcp" {
+	if recs[0].Outcome != store.OutcomeDenied || recs[0].Code != "unknown_intent" || recs[0].Route != "mcp" {
 		t.Fatalf("unknown tool audit: %+v", recs[0])
 	}
 
@@ -230,7 +231,7 @@ func TestMCPAuthAnswers(t *testing.T) {
 		t.Fatal("a refused call actuated")
 	}
 	recs, _ := tb.state.TailAudit(context.Background(), 1)
-	if len(recs) != 1 || recs[0].Route != "mcp" || recs[0].Intent != "house.light.set" || recs[0].Outcome != OutcomeDenied || recs[0].Code != "insufficient_scope" {
+	if len(recs) != 1 || recs[0].Route != "mcp" || recs[0].Intent != "house.light.set" || recs[0].Outcome != store.OutcomeDenied || recs[0].Code != "insufficient_scope" {
 		t.Fatalf("the step-up refusal is not audited: %+v", recs)
 	}
 	full := tb.token(t, "agent", "mcp", "house:write")

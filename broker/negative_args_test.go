@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 )
 
 // TestNegativeArgumentsAreRefused: a minus sign is not a word separator. A typed call, an
@@ -49,7 +50,7 @@ func TestNegativeArgumentsAreRefused(t *testing.T) {
 	}
 	for _, s := range spoken {
 		tr := tb.say(t, all, s).turn(t)
-		if tr.Intent == "house.ac.set" && tr.Outcome == OutcomeOK || tr.Intent == "timer.start" && tr.Outcome == OutcomeOK {
+		if tr.Intent == "house.ac.set" && tr.Outcome == store.OutcomeOK || tr.Intent == "timer.start" && tr.Outcome == store.OutcomeOK {
 			t.Errorf("%q acted: %s %v %q", s, tr.Intent, tr.Args, tr.Reply)
 		}
 		for _, v := range tr.Args {

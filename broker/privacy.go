@@ -2,13 +2,10 @@ package broker
 
 import (
 	"context"
-	"database/sql"
-	"errors"
-	"fmt"
 	"slices"
-	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 )
 
@@ -22,43 +19,6 @@ const (
 	replyPrivacyOff    = "Privacy mode is off. Calls can come in again."
 	replyRoomVoiceOnly = "Sorry, only someone in the room can switch that, by voice."
 )
-
-// SetPrivacy records device's privacy mode durably: on from at, or off.
-func (s *State) SetPrivacy(ctx context.Context, device string, on bool, at time.Time) error {
-	return s.write(ctx, "privacy mode", func(ctx context.Context) error {
-		return s.durableTx(ctx, func(tx *sql.Tx) error {
-			var err error
-			if on {
-				_, err = tx.ExecContext(ctx, `INSERT INTO privacy (device, since) VALUES (?, ?)
-					ON CONFLICT(device) DO NOTHING`, device, at.UnixMilli())
-			} else {
-				_, err = tx.ExecContext(ctx, `DELETE FROM privacy WHERE device = ?`, device)
-			}
-			if err != nil {
-				return fmt.Errorf("privacy mode of %s: %w", device, err)
-			}
-			return nil
-		})
-	})
-}
-
-// Privacy reports whether device is in privacy mode.
-func (s *State) Privacy(ctx context.Context, device string) (bool, error) {
-	var on bool
-	err := s.run(ctx, "privacy mode", func(ctx context.Context) error {
-		var since int64
-		err := s.db.QueryRowContext(ctx, `SELECT since FROM privacy WHERE device = ?`, device).Scan(&since)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			return nil
-		case err != nil:
-			return fmt.Errorf("privacy mode of %s: %w", device, err)
-		}
-		on = true
-		return nil
-	})
-	return on, err
-}
 
 // roomVoice reports whether a turn is the room's own voice: audio spoken to a robot (a
 // configured device or one holding the robot link), not typed text, a typed call or MCP.
@@ -106,8 +66,8 @@ func (b *Broker) privacyHeard(ctx context.Context, device string, d intents.Deci
 	if on {
 		state = "on"
 	}
-	rec := AuditRecord{Time: b.d.Now().UTC(), TurnID: newTurnID(), Device: device, Route: "heard", Intent: "privacy.set",
-		Args: map[string]string{"state": state}, Outcome: OutcomeOK}
+	rec := store.AuditRecord{Time: b.d.Now().UTC(), TurnID: newTurnID(), Device: device, Route: "heard", Intent: "privacy.set",
+		Args: map[string]string{"state": state}, Outcome: store.OutcomeOK}
 	if err := b.d.State.AppendAudit(ctx, rec); err != nil {
 		b.log.Error("privacy mode heard in a call: audit failed; the call ends anyway", "device", device, "err", err)
 		// The room asked for privacy: ending the call is always safe, even unrecorded.

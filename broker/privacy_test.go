@@ -7,9 +7,10 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 )
 
-func privacyOn(t *testing.T, st *State, device string) bool {
+func privacyOn(t *testing.T, st *store.Store, device string) bool {
 	t.Helper()
 	on, err := st.Privacy(context.Background(), device)
 	if err != nil {
@@ -19,10 +20,10 @@ func privacyOn(t *testing.T, st *State, device string) bool {
 }
 
 // lastConsoleEnd is the newest audited end of a teleport session.
-func lastConsoleEnd(t *testing.T, st *State) *AuditRecord {
+func lastConsoleEnd(t *testing.T, st *store.Store) *store.AuditRecord {
 	t.Helper()
 	recs, _ := st.TailAudit(context.Background(), 50)
-	var end *AuditRecord
+	var end *store.AuditRecord
 	for i := range recs {
 		if recs[i].Route == "console" && recs[i].Intent == "teleport.end" {
 			end = &recs[i]
@@ -40,7 +41,7 @@ func TestPrivacyModeOnlyByRoomVoice(t *testing.T) {
 	tok := r.page(t)
 	all := r.token(t, "robot", "text", "turn", "intent", "robot", "mcp")
 	r.stt.say("hey reachy privacy mode on")
-	if resp := r.say(t, all, "privacy mode on"); resp.status != 200 || resp.turn(t).Outcome != OutcomeDenied {
+	if resp := r.say(t, all, "privacy mode on"); resp.status != 200 || resp.turn(t).Outcome != store.OutcomeDenied {
 		t.Fatalf("typed privacy mode on: %d %s", resp.status, resp.body)
 	}
 	resp := r.do(t, "POST", "/v1/intents/privacy.set", all, "application/json", []byte(`{"state":"on"}`))
@@ -66,7 +67,7 @@ func TestPrivacyModeOnlyByRoomVoice(t *testing.T) {
 	r.post(t, tok, "leave", map[string]any{})
 
 	// Said aloud in the room: a spoken turn from the robot.
-	if resp := r.turnAudio(t, all); resp.status != 200 || resp.turn(t).Intent != "privacy.set" || resp.turn(t).Outcome != OutcomeOK {
+	if resp := r.turnAudio(t, all); resp.status != 200 || resp.turn(t).Intent != "privacy.set" || resp.turn(t).Outcome != store.OutcomeOK {
 		t.Fatalf("spoken privacy mode on: %d %s", resp.status, resp.body)
 	}
 	if !privacyOn(t, r.state, "robot") {
@@ -131,7 +132,7 @@ func TestPrivacyModeEndsTheCall(t *testing.T) {
 	recs, _ := r.state.TailAudit(context.Background(), 50)
 	found := false
 	for _, rec := range recs {
-		if rec.Intent == "privacy.set" && rec.Args["state"] == "on" && rec.Outcome == OutcomeOK {
+		if rec.Intent == "privacy.set" && rec.Args["state"] == "on" && rec.Outcome == store.OutcomeOK {
 			found = true
 		}
 		for k, v := range rec.Args {
@@ -152,7 +153,7 @@ func TestPrivacyModeEndsTheCall(t *testing.T) {
 // broker started again on the same state still refuses every join.
 func TestPrivacyModeSurvivesRestart(t *testing.T) {
 	dir := t.TempDir()
-	st, err := InitState(dir)
+	st, err := store.Init(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,13 +164,13 @@ func TestPrivacyModeSurvivesRestart(t *testing.T) {
 	}
 	tb := newTestBrokerOn(t, st, owners)
 	tb.stt.say("hey reachy, turn on privacy mode")
-	if resp := tb.turnAudio(t, tb.token(t, "robot", "turn")); resp.turn(t).Intent != "privacy.set" || resp.turn(t).Outcome != OutcomeOK {
+	if resp := tb.turnAudio(t, tb.token(t, "robot", "turn")); resp.turn(t).Intent != "privacy.set" || resp.turn(t).Outcome != store.OutcomeOK {
 		t.Fatalf("spoken privacy mode on: %s", resp.body)
 	}
 	tb.srv.Close()
 	st.Close()
 
-	st2, err := OpenState(dir)
+	st2, err := store.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/reachy-broker/reachy-broker/broker/announce"
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents/agent"
 	"github.com/reachy-broker/reachy-broker/redact"
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -90,7 +91,7 @@ func TestHostileLLMEvasionsAreNotSpoken(t *testing.T) {
 	body := []byte(`{"text": "what is the capital of france", "audio": true}`)
 	r := tb.do(t, "POST", "/v1/utterances", tb.token(t, "robot", "text", "ask"), "application/json", body)
 	tr := r.turn(t)
-	if tr.Intent != "general.ask" || tr.Outcome != OutcomeOK || tr.Audio == "" {
+	if tr.Intent != "general.ask" || tr.Outcome != store.OutcomeOK || tr.Audio == "" {
 		t.Fatalf("%d %+v", r.status, tr)
 	}
 	said := append(synth.spoken(), tr.Reply)

@@ -16,12 +16,13 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/speech"
 )
 
 // failWrites makes every write to the state store fail like a full disk, until undone.
-func failWrites(st *State) (undo func()) {
+func failWrites(st *store.Store) (undo func()) {
 	f := func(ctx context.Context, op string) error {
 		switch op {
 		case "verify token", "idempotency lookup", "audit tail", "state size", "ping":
@@ -29,8 +30,8 @@ func failWrites(st *State) (undo func()) {
 		}
 		return errors.New("database or disk is full (SQLITE_FULL)")
 	}
-	st.fault.Store(&f)
-	return func() { st.fault.Store(nil) }
+	st.SetFault(f)
+	return func() { st.SetFault(nil) }
 }
 
 func (tb *testBroker) admin(t *testing.T, path string) (int, string) {
@@ -78,7 +79,7 @@ func TestFullDiskRefusesToActuate(t *testing.T) {
 	}
 	// The refused key was not stored: the retry runs, once.
 	tr := tb.say(t, tok, "turn on the kitchen light", "Idempotency-Key", "full-1").turn(t)
-	if tr.Outcome != OutcomeOK || tb.light.count() != 1 {
+	if tr.Outcome != store.OutcomeOK || tb.light.count() != 1 {
 		t.Fatalf("after recovery: %+v, %d switches", tr, tb.light.count())
 	}
 }
@@ -108,7 +109,7 @@ func TestStalledDiskHoldsTheDeadline(t *testing.T) {
 				}
 				return nil
 			}
-			tb.state.fault.Store(&f)
+			tb.state.SetFault(f)
 			start := time.Now()
 			r := tb.say(t, tok, "turn on the kitchen light", "Idempotency-Key", "stall-1")
 			took := time.Since(start)
@@ -132,7 +133,7 @@ func TestStalledDiskHoldsTheDeadline(t *testing.T) {
 func TestIdempotencyKeyIsBoundToItsRequest(t *testing.T) {
 	tb := newTestBroker(t)
 	tok := tb.token(t, "robot", "text", "intent", "house:write")
-	if tr := tb.say(t, tok, "turn on the kitchen light", "Idempotency-Key", "k1").turn(t); tr.Outcome != OutcomeOK {
+	if tr := tb.say(t, tok, "turn on the kitchen light", "Idempotency-Key", "k1").turn(t); tr.Outcome != store.OutcomeOK {
 		t.Fatalf("%+v", tr)
 	}
 	r := tb.say(t, tok, "turn off the kitchen light", "Idempotency-Key", "k1")
@@ -166,7 +167,7 @@ func TestReplayRechecksScopesAndIsAudited(t *testing.T) {
 	}
 	recs, _ := tb.state.TailAudit(context.Background(), 10)
 	last := recs[len(recs)-1]
-	if last.Outcome != OutcomeReplayed || last.TurnID != first.TurnID || last.Code != OutcomeOK {
+	if last.Outcome != store.OutcomeReplayed || last.TurnID != first.TurnID || last.Code != store.OutcomeOK {
 		t.Fatalf("the replay is not audited as one: %+v", last)
 	}
 }
@@ -189,7 +190,7 @@ func TestStoredKeysHoldNoAnswers(t *testing.T) {
 	if tr := r.turn(t); tr.Audio == "" {
 		t.Fatalf("no audio: %+v", tr)
 	}
-	rows, err := tb.state.db.Query(`SELECT key, reply, length(body_hash) FROM idempotency`)
+	rows, err := tb.state.DB().Query(`SELECT key, reply, length(body_hash) FROM idempotency`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,12 +267,15 @@ func TestDatabaseSizeAfter500AudioTurns(t *testing.T) {
 		t.Fatalf("the state database is %d KB after 500 turns", full/1024)
 	}
 	// Expire every key: the purge gives the pages back.
-	tb.state.db.Exec(`UPDATE idempotency SET created = 0`)
-	if err := tb.b.idem.purge(context.Background(), time.Now()); err != nil {
+	tb.state.DB().Exec(`UPDATE idempotency SET created = 0`)
+	if _, err := tb.state.TrustClock(context.Background()); err != nil { // a fresh store's clock agrees only from now
+		t.Fatal(err)
+	}
+	if _, err := tb.state.Purge(context.Background(), 90*24*time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	var free int
-	tb.state.db.QueryRow(`PRAGMA freelist_count`).Scan(&free)
+	tb.state.DB().QueryRow(`PRAGMA freelist_count`).Scan(&free)
 	if free != 0 || size() > full {
 		t.Fatalf("after the purge: %d free pages kept, %d KB (was %d KB)", free, size()/1024, full/1024)
 	}
@@ -300,73 +304,8 @@ func TestCallerGoneDoesNotPoisonTheKey(t *testing.T) {
 	tb.stt.delay = 0
 	tb.stt.mu.Unlock()
 	r := tb.turnAudio(t, tok, "Idempotency-Key", "gone-1")
-	if r.status != 200 || r.turn(t).Outcome != OutcomeOK || tb.light.count() != 1 {
+	if r.status != 200 || r.turn(t).Outcome != store.OutcomeOK || tb.light.count() != 1 {
 		t.Fatalf("retry after the caller went away: %d %s", r.status, r.body)
-	}
-}
-
-// TestStateRefusesMissingEmptyOrCorruptDatabase (#11.6).
-func TestStateRefusesMissingEmptyOrCorruptDatabase(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := OpenState(dir); !errors.Is(err, ErrNoState) || !strings.Contains(err.Error(), "--init") {
-		t.Fatalf("missing: %v", err)
-	}
-	os.WriteFile(filepath.Join(dir, "broker.db"), nil, 0o600)
-	if _, err := OpenState(dir); !errors.Is(err, ErrNoState) {
-		t.Fatalf("empty: %v", err)
-	}
-	st, err := InitState(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 300 {
-		st.AppendAudit(context.Background(), AuditRecord{Time: time.Now(), TurnID: strconv.Itoa(i), Device: "robot", Route: "utterance", Intent: "time.now", Outcome: OutcomeOK})
-	}
-	st.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
-	st.Close()
-	if st, err := OpenState(dir); err != nil {
-		t.Fatalf("a good database refused: %v", err)
-	} else {
-		st.Close()
-	}
-	// One garbled page in the middle of the audit table.
-	path := filepath.Join(dir, "broker.db")
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fi, _ := f.Stat()
-	garbage := []byte(strings.Repeat("\xde\xad\xbe\xef", 1024))
-	f.WriteAt(garbage, fi.Size()-2*4096)
-	f.Close()
-	if _, err := OpenState(dir); !errors.Is(err, ErrCorruptState) {
-		t.Fatalf("a garbled page was not refused: %v", err)
-	}
-}
-
-// TestRetentionPurgeSurvivesAClockJump (#11.13): a clock that leaps 91 days forward must not
-// wipe the audit log, and one that leaps a day must not void every stored replay.
-func TestRetentionPurgeSurvivesAClockJump(t *testing.T) {
-	tb := newTestBroker(t)
-	tok := tb.token(t, "robot", "text", "house:write")
-	first := tb.say(t, tok, "turn on the kitchen light", "Idempotency-Key", "jump-1").turn(t)
-	jumped := time.Now().Add(91 * 24 * time.Hour)
-	if n, err := tb.state.PurgeAudit(context.Background(), 90*24*time.Hour, jumped); !errors.Is(err, ErrClockJump) || n != 0 {
-		t.Fatalf("purge after a jump: %d removed, %v", n, err)
-	}
-	if got := tb.state.RetentionNow(time.Now().Add(25 * time.Hour)); got.After(time.Now().Add(time.Minute)) {
-		t.Fatalf("the retention clock followed a 25 h jump: %s", got)
-	}
-	recs, _ := tb.state.TailAudit(context.Background(), 10)
-	if len(recs) != 1 { // the actuation's one record, settled
-		t.Fatalf("audit after a jump: %d records", len(recs))
-	}
-	// A stored key older than the TTL by the wall clock still replays until a (guarded)
-	// purge removes it.
-	tb.state.db.Exec(`UPDATE idempotency SET created = ?`, time.Now().Add(-25*time.Hour).UnixMilli())
-	r := tb.say(t, tok, "turn on the kitchen light", "Idempotency-Key", "jump-1")
-	if r.turn(t).TurnID != first.TurnID || tb.light.count() != 1 {
-		t.Fatalf("a day's jump voided the replay: %s, %d switches", r.body, tb.light.count())
 	}
 }
 
@@ -374,7 +313,7 @@ func TestRetentionPurgeSurvivesAClockJump(t *testing.T) {
 // oldest settled ones give way, and other devices keep theirs.
 func TestKeysPerDeviceAreCapped(t *testing.T) {
 	tb := newTestBroker(t)
-	tb.state.maxKeys = 5
+	tb.state.SetKeyCap(5)
 	robot := tb.token(t, "robot", "text", "house:write")
 	other := tb.token(t, "bedside", "text", "house:write")
 	tb.say(t, other, "turn on the bedroom light", "Idempotency-Key", "other-1")
@@ -382,7 +321,7 @@ func TestKeysPerDeviceAreCapped(t *testing.T) {
 		tb.say(t, robot, "turn on the kitchen light", "Idempotency-Key", "cap-"+strconv.Itoa(i))
 	}
 	count := func(device string) (n int) {
-		tb.state.db.QueryRow(`SELECT count(*) FROM idempotency WHERE device = ?`, device).Scan(&n)
+		tb.state.DB().QueryRow(`SELECT count(*) FROM idempotency WHERE device = ?`, device).Scan(&n)
 		return n
 	}
 	if n := count("robot"); n != 5 {
@@ -409,7 +348,7 @@ func TestAReadAnswersWhileTheStoreStalls(t *testing.T) {
 		<-release // a disk that answers nothing, whatever the context says
 		return nil
 	}
-	tb.state.fault.Store(&f)
+	tb.state.SetFault(f)
 	start := time.Now()
 	r := tb.say(t, tok, "what time is it", "Idempotency-Key", "frozen-read")
 	if took := time.Since(start); took > 2500*time.Millisecond {

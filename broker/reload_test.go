@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/reachy-broker/reachy-broker/broker/store"
 )
 
 const reloadBase = `state_dir: /tmp/reload-test
@@ -98,7 +100,7 @@ func TestHealthzSaysTableIsStale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	state, err := InitState(dir)
+	state, err := store.Init(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/basic"
 )
@@ -119,7 +120,7 @@ func serveForRSS(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("REACHY_RSS_DECODES")); err == nil {
 		cfg.Limits.Decodes = n // to show what happens without admission
 	}
-	state, err := InitState(dir)
+	state, err := store.Init(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/reachy-broker/reachy-broker/broker/mcp"
 	"github.com/reachy-broker/reachy-broker/broker/play"
 	"github.com/reachy-broker/reachy-broker/broker/quiet"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/redact"
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -61,7 +62,7 @@ type ReloadStatus interface {
 type Deps struct {
 	Config      *Config
 	Table       func() *intents.Table // the live table (a reload swaps it)
-	State       *State
+	State       *store.Store
 	Transcriber Transcriber        // nil: /v1/turns answers busy
 	Synthesizer speech.Synthesizer // nil: replies carry no audio
 	Redactor    *redact.Redactor   // nil: patterns and the length cap only
@@ -93,7 +94,6 @@ type Deps struct {
 type Broker struct {
 	d       Deps
 	m       *metrics
-	idem    *idem
 	decodes *admission // audio turns admitted to read and decode their body
 	log     *slog.Logger
 	limMu   sync.Mutex
@@ -168,7 +168,7 @@ func New(d Deps) (*Broker, error) {
 	if d.Reloads != nil {
 		m.watchReloads(d.Reloads)
 	}
-	b := &Broker{d: d, m: m, idem: newIdem(d.State), decodes: newAdmission(d.Config.Limits.Decodes), log: d.Logger,
+	b := &Broker{d: d, m: m, decodes: newAdmission(d.Config.Limits.Decodes), log: d.Logger,
 		limits: map[string]*rate.Limiter{}, authBad: map[string]*rate.Limiter{}, devices: map[string]*deviceState{},
 		hostLog: rate.NewLimiter(rate.Every(10*time.Second), 3)}
 	b.mcp = mcp.New(mcpBackend{b}, mcp.Options{Version: "v1", Logger: d.Logger, MaxBodyBytes: d.Config.Limits.JSONBytes})
@@ -191,7 +191,7 @@ func New(d Deps) (*Broker, error) {
 	if err := b.setupGames(); err != nil {
 		return nil, err
 	}
-	d.State.onAuditFailure(func(n int, lost bool, err error) {
+	d.State.OnAuditFailure(func(n int, lost bool, err error) {
 		if lost {
 			b.log.Error("audit records lost: the state store closed before it could write them", "records", n, "err", err)
 			return
@@ -335,7 +335,7 @@ const (
 
 // caller is the authenticated device of a request.
 type caller struct {
-	Device
+	store.Device
 	room string
 }
 
@@ -381,7 +381,7 @@ func (b *Broker) gate(scope string, metadata func(*http.Request) string, next ht
 		defer cancel()
 		dev, err := b.d.State.VerifyToken(actx, token)
 		if err != nil {
-			if !errors.Is(err, errBadToken) {
+			if !errors.Is(err, store.ErrBadToken) {
 				b.log.Error("token check failed: the state store is not answering", "err", err)
 				fail(errf(api.CodeUnavailable, "%s", replyUnavailable))
 				return
@@ -400,7 +400,7 @@ func (b *Broker) gate(scope string, metadata func(*http.Request) string, next ht
 		}
 		// A node-bound token needs a tailnet identity: on a listener without one (loopback
 		// dev mode) it is refused, never accepted unchecked.
-		ok, err = b.d.State.bindNode(r.Context(), dev, node)
+		ok, err = b.d.State.BindNode(r.Context(), dev, node.ID, node.Name)
 		if err != nil {
 			b.log.Error("node binding check failed", "err", err)
 			fail(errf(api.CodeInternal, "could not check the token's node"))
@@ -514,13 +514,9 @@ func Serve(ctx context.Context, srv *http.Server, l net.Listener, grace time.Dur
 }
 
 // Maintain purges expired audit and idempotency records now and every hour until ctx ends.
-// Both count age on the state's retention clock (clock.go), so a wall clock that jumped —
-// across a restart or while the broker runs — purges nothing early; a jump is logged.
+// The store decides what may go: nothing, while its clock has not agreed with it for longer
+// than the retention period (broker/store/clock.go), so a jumped clock purges nothing.
 func (b *Broker) Maintain(ctx context.Context) {
-	if ahead := b.d.Now().Round(0).Sub(b.d.State.HighWaterAtOpen()); ahead > maxClockDrift {
-		b.log.Warn("the wall clock is far ahead of the newest time in the state: retention and key expiry count from that time, not from the clock",
-			"ahead", ahead.Round(time.Second).String(), "cause", "the broker was stopped that long, or the clock was set wrong")
-	}
 	for {
 		b.purge(ctx)
 		select {
@@ -532,21 +528,15 @@ func (b *Broker) Maintain(ctx context.Context) {
 }
 
 func (b *Broker) purge(ctx context.Context) {
-	wall := b.d.Now()
-	now := b.d.State.RetentionNow(wall)
-	if d := wall.Round(0).Sub(now); d > maxClockDrift {
-		b.log.Warn("the wall clock is ahead of the time retention trusts; purging by the trusted time",
-			"wall", wall.UTC().Format(time.RFC3339), "trusted", now.UTC().Format(time.RFC3339))
-	}
-	if n, err := b.d.State.PurgeAudit(ctx, b.d.Config.Audit.Retention, now); err != nil {
+	p, err := b.d.State.Purge(ctx, b.d.Config.Audit.Retention)
+	switch {
+	case err != nil:
 		b.log.Error("audit retention", "err", err)
-	} else if n > 0 {
-		b.log.Info("audit retention removed old records", "count", n)
+	case p.Audit > 0 || p.Keys > 0:
+		b.log.Info("retention removed old records", "audit", p.Audit, "keys", p.Keys)
 	}
-	if err := b.idem.purge(ctx, now); err != nil {
-		b.log.Warn("idempotency purge", "err", err)
+	if p.AuditHeld || p.KeysHeld {
+		b.log.Debug("retention waits for the clock to agree with the store", "agreed_for", p.AgreedFor.Round(time.Second).String(),
+			"audit_held", p.AuditHeld, "keys_held", p.KeysHeld)
 	}
 }
-
-// maxClockDrift is how far the wall clock may be from the trusted time before it is logged.
-const maxClockDrift = time.Hour

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/speech"
 )
@@ -60,7 +61,7 @@ func TestSmallTalkGetsALocalReply(t *testing.T) {
 		"see you later":           "Bye for now.",
 	} {
 		r := tb.say(t, tok, sentence).turn(t)
-		if r.Reply != want || r.Kind != "meta" || r.Outcome != OutcomeOK || r.FollowUp {
+		if r.Reply != want || r.Kind != "meta" || r.Outcome != store.OutcomeOK || r.FollowUp {
 			t.Errorf("%q: %+v", sentence, r)
 		}
 	}

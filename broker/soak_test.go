@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/basic"
 	"github.com/reachy-broker/reachy-broker/intents/home"
@@ -65,7 +66,7 @@ func runSoakChild(dir string) {
 	if err != nil {
 		panic(err)
 	}
-	state, err := OpenState(dir)
+	state, err := store.Open(dir)
 	if err != nil {
 		panic(err)
 	}
@@ -129,7 +130,7 @@ func soakSetup(t *testing.T) (dir, mqttURL, tok string, z *hometest.Zigbee) {
 	dir = t.TempDir()
 	mqttURL = hometest.StartMosquitto(t)
 	z = hometest.StartZigbee(t, mqttURL, "zigbee2mqtt", "kitchen_light", "bedroom_light", "office_light", "kids_room_light")
-	st, err := InitState(dir)
+	st, err := store.Init(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +174,7 @@ func TestKilledMidActuationIsAnsweredByReadBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "I may have done that already — the office light is on now."; tr.Reply != want || tr.Outcome != OutcomeUnknown ||
+	if want := "I may have done that already — the office light is on now."; tr.Reply != want || tr.Outcome != store.OutcomeUnknown ||
 		resp.Header.Get("Idempotent-Replayed") != "true" {
 		t.Fatalf("retry after the crash: %d %+v", resp.StatusCode, tr)
 	}
@@ -193,13 +194,13 @@ func TestKilledMidActuationIsAnsweredByReadBack(t *testing.T) {
 	}
 	defer st.Close()
 	// The replay did not act, so its record is written behind the reply: give it a moment.
-	var recs []AuditRecord
+	var recs []store.AuditRecord
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		recs, _ = st.TailAudit(context.Background(), 10)
 		var pending, replayed bool
 		for _, r := range recs {
-			pending = pending || (r.Outcome == OutcomePending && r.Args["room"] == "office")
-			replayed = replayed || (r.Outcome == OutcomeReplayed && r.Code == OutcomeUnknown)
+			pending = pending || (r.Outcome == store.OutcomePending && r.Args["room"] == "office")
+			replayed = replayed || (r.Outcome == store.OutcomeReplayed && r.Code == store.OutcomeUnknown)
 		}
 		if pending && replayed {
 			break
@@ -296,7 +297,7 @@ func TestKillNineSoak(t *testing.T) {
 		runs[key]++
 		total++
 	}
-	st, err := OpenState(dir)
+	st, err := store.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,24 +308,24 @@ func TestKillNineSoak(t *testing.T) {
 		}
 		var turnID string
 		var records int
-		if err := st.db.QueryRow(`SELECT turn_id FROM idempotency WHERE device = 'robot' AND key = ?`, key).Scan(&turnID); err != nil {
+		if err := st.DB().QueryRow(`SELECT turn_id FROM idempotency WHERE device = 'robot' AND key = ?`, key).Scan(&turnID); err != nil {
 			continue // a settled key the per-device cap let go; the count below still holds
 		}
 		// One record per actuation: written pending before the handler ran, then settled in
 		// place (or left pending by a kill). Replays of it are records of their own.
-		st.db.QueryRow(`SELECT count(*) FROM audit WHERE turn_id = ? AND outcome != 'replayed'`, turnID).Scan(&records)
+		st.DB().QueryRow(`SELECT count(*) FROM audit WHERE turn_id = ? AND outcome != 'replayed'`, turnID).Scan(&records)
 		if records != 1 {
 			t.Errorf("key %s (turn %s) ran with %d audit records, want its one", key, turnID, records)
 		}
 	}
 	commands := sets()
 	var actuationRows int
-	st.db.QueryRow(`SELECT count(*) FROM audit WHERE intent LIKE 'house.%' AND outcome != 'replayed'`).Scan(&actuationRows)
+	st.DB().QueryRow(`SELECT count(*) FROM audit WHERE intent LIKE 'house.%' AND outcome != 'replayed'`).Scan(&actuationRows)
 	if actuationRows < total {
 		t.Errorf("%d handler runs, only %d audit records of actuations", total, actuationRows)
 	}
 	outcomes := map[string]int{}
-	rows, _ := st.db.Query(`SELECT outcome || '/' || code, count(*) FROM audit GROUP BY 1`)
+	rows, _ := st.DB().Query(`SELECT outcome || '/' || code, count(*) FROM audit GROUP BY 1`)
 	for rows.Next() {
 		var o string
 		var n int

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/broker/timers"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/robot"
@@ -27,7 +28,7 @@ func BenchmarkTimerRingOverLink(b *testing.B) {
 		b.Fatal(err)
 	}
 	cfg.Devices = []DeviceConfig{{Name: "reachy", Room: "kitchen"}}
-	state, err := OpenState(dir)
+	state, err := store.Open(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -98,11 +99,11 @@ func TestRingOpensTheFollowUpWindow(t *testing.T) {
 	tb := newTestBroker(t)
 	tok := tb.token(t, "robot", "turn", "robot")
 	tb.stt.say("stop")
-	if tr := tb.turnAudio(t, tok).turn(t); tr.Outcome != OutcomeIgnored {
+	if tr := tb.turnAudio(t, tok).turn(t); tr.Outcome != store.OutcomeIgnored {
 		t.Fatalf("without a wake phrase or an open window: %+v", tr)
 	}
 	tb.b.OpenFollowUp("robot")
-	if tr := tb.turnAudio(t, tok).turn(t); tr.Intent != "robot.stop" || tr.Outcome != OutcomeOK {
+	if tr := tb.turnAudio(t, tok).turn(t); tr.Intent != "robot.stop" || tr.Outcome != store.OutcomeOK {
 		t.Fatalf("after a ring: %+v", tr)
 	}
 }

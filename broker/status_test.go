@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -58,7 +57,7 @@ func TestOperatorStatus(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	dir := filepath.Dir(tb.state.path)
+	dir := tb.state.Dir()
 	c, err := DialControl(ctx, dir)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/basic"
 )
@@ -17,7 +18,7 @@ import (
 // reachy-broker service runs in production.
 type tailnetBroker struct {
 	b     *Broker
-	state *State
+	state *store.Store
 	tn    *Tailnet
 	ip    netip.Addr // the broker node's tailnet IPv4 address
 }
@@ -33,7 +34,7 @@ func startTailnetBroker(t *testing.T, ctx context.Context, controlURL string, tu
 		t.Fatal(err)
 	}
 	cfg.Listen.Loopback = ""
-	state, err := InitState(dir)
+	state, err := store.Init(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

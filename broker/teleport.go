@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/console"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/speech"
 )
@@ -156,14 +157,14 @@ func (b *Broker) auditConsole(ctx context.Context, a console.Action) error {
 				slices.Contains([]string{console.EndNotAnnounced, "failed", "room", "start"}, a.Arg))
 		}
 	}
-	outcome := OutcomeOK
+	outcome := store.OutcomeOK
 	switch {
 	case a.Pending:
-		outcome = OutcomePending
+		outcome = store.OutcomePending
 	case !a.OK:
-		outcome = OutcomeFailed
+		outcome = store.OutcomeFailed
 	}
-	rec := AuditRecord{Time: b.d.Now().UTC(), TurnID: a.ID, Device: a.Device, Route: "console", Intent: a.Kind, Args: args,
+	rec := store.AuditRecord{Time: b.d.Now().UTC(), TurnID: a.ID, Device: a.Device, Route: "console", Intent: a.Kind, Args: args,
 		Outcome: outcome, Code: a.Code}
 	if a.ID != "" && !a.Pending {
 		// The outcome of an action audited before it was carried out: its record takes it.

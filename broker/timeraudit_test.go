@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/broker/timers"
 )
 
@@ -13,7 +14,7 @@ import (
 // and then given its outcome in place, so `reachyctl audit tail` shows one line per ring —
 // not an "ok" line followed by an "error" line for a ring that never reached the robot.
 func TestATimerRingIsOneAuditRecord(t *testing.T) {
-	st, err := InitState(t.TempDir())
+	st, err := store.Init(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/broker/play"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/redact"
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -50,11 +51,11 @@ type turn struct {
 	code     string
 	early    *earlySpeech
 
-	key     string      // the Idempotency-Key, if any
-	path    string      // the request's path, bound to the key
-	hash    []byte      // of route, query and body, bound to the key
-	acted   bool        // the audit intent of an actuation was committed
-	pending *idemRecord // the key record written before the handler ran
+	key     string     // the Idempotency-Key, if any
+	path    string     // the request's path, bound to the key
+	hash    []byte     // of route, query and body, bound to the key
+	acted   bool       // the audit intent of an actuation was committed
+	pending *store.Key // the key record written before the handler ran
 	// storeDown: the key's record could not be looked up (the store did not answer), so this
 	// turn may read but never act, and stores nothing under the key.
 	storeDown bool
@@ -106,14 +107,14 @@ func (b *Broker) fail(w http.ResponseWriter, e *apiError) {
 // errorResult turns an apiError into what withIdempotency stores.
 func (b *Broker) errorResult(t *turn, e *apiError) (int, any) {
 	b.m.countError(e.Code)
-	outcome := OutcomeInvalid
+	outcome := store.OutcomeInvalid
 	switch {
 	case isRefusal(e.Code):
-		outcome = OutcomeDenied
+		outcome = store.OutcomeDenied
 	case e.Code == api.CodeTimeout:
-		outcome = OutcomeTimeout
+		outcome = store.OutcomeTimeout
 	case e.Code == api.CodeBusy || e.Code == api.CodeInternal || e.Code == api.CodeUnavailable:
-		outcome = OutcomeFailed
+		outcome = store.OutcomeFailed
 	}
 	if e.Code != api.CodeBusy && e.Code != api.CodeRateLimited {
 		t.resp.Outcome, t.code = outcome, e.Code
@@ -244,10 +245,10 @@ func (b *Broker) tail(ctx context.Context, t *turn, text string, requireWake boo
 	if d.Intent == intents.IntentNone {
 		return b.ignored(t, "nothing was said")
 	}
-	t.resp.Intent, t.resp.Kind, t.resp.Args = d.Intent, string(d.Kind), allowlistArgs(d.Args)
+	t.resp.Intent, t.resp.Kind, t.resp.Args = d.Intent, string(d.Kind), store.AllowlistArgs(d.Args)
 
 	var ans intents.Answer
-	outcome := OutcomeOK
+	outcome := store.OutcomeOK
 	// A clarification names the home's rooms or people: ask it only of a caller who may
 	// call the intent it would complete, so the vocabulary does not leak across scopes.
 	scope := d.Scope
@@ -259,13 +260,13 @@ func (b *Broker) tail(ctx context.Context, t *turn, text string, requireWake boo
 	}
 	switch {
 	case !t.c.Has(scope):
-		outcome, t.code = OutcomeDenied, api.CodeIntentDenied
+		outcome, t.code = store.OutcomeDenied, api.CodeIntentDenied
 		b.m.countError(api.CodeIntentDenied)
 		ans = intents.Answer{Reply: replyDenied, Expression: intents.ExpressionSorry}
 	case roomVoiceOnly(table, d.Intent) && !b.roomVoice(t):
 		// Typed text, an operator's utterance or a token that is not a robot never switches
 		// what only the room's voice may (privacy mode).
-		outcome, t.code = OutcomeDenied, api.CodeIntentDenied
+		outcome, t.code = store.OutcomeDenied, api.CodeIntentDenied
 		b.m.countError(api.CodeIntentDenied)
 		ans = intents.Answer{Reply: replyRoomVoiceOnly, Expression: intents.ExpressionSorry}
 	case claimed:
@@ -326,14 +327,14 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 	h, ok := b.d.Handlers[in.Handler.Type]
 	if !ok {
 		t.code = "not_built"
-		return intents.Answer{Reply: replyNotYet, Expression: intents.ExpressionSorry}, OutcomeFailed
+		return intents.Answer{Reply: replyNotYet, Expression: intents.ExpressionSorry}, store.OutcomeFailed
 	}
 	args, err := b.checkArgs(in, args)
 	if err != nil {
 		t.code = api.CodeInvalidArgs
-		return intents.Answer{Reply: replyInvalid, Expression: intents.ExpressionConfused}, OutcomeInvalid
+		return intents.Answer{Reply: replyInvalid, Expression: intents.ExpressionConfused}, store.OutcomeInvalid
 	}
-	t.resp.Args = allowlistArgs(args)
+	t.resp.Args = store.AllowlistArgs(args)
 	hctx, cancel := context.WithDeadline(ctx, t.workDeadline())
 	defer cancel()
 	type result struct {
@@ -368,20 +369,20 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 				}
 				return res.a, res.a.Outcome
 			}
-			return res.a, OutcomeOK
+			return res.a, store.OutcomeOK
 		case errors.Is(res.err, context.DeadlineExceeded):
 			t.code = api.CodeTimeout
-			return intents.Answer{Reply: replyTimeout, Expression: intents.ExpressionSorry}, OutcomeTimeout
+			return intents.Answer{Reply: replyTimeout, Expression: intents.ExpressionSorry}, store.OutcomeTimeout
 		default:
 			b.log.Warn("handler failed", "intent", in.Name, "err", res.err)
 			t.code = api.CodeInternal
-			return intents.Answer{Reply: replyError, Expression: intents.ExpressionSorry}, OutcomeFailed
+			return intents.Answer{Reply: replyError, Expression: intents.ExpressionSorry}, store.OutcomeFailed
 		}
 	case <-hctx.Done():
 		// A handler that ignores its deadline is cut off here; the turn still answers.
 		t.code = api.CodeTimeout
 		b.log.Warn("handler cut at its deadline", "intent", in.Name)
-		return intents.Answer{Reply: replyTimeout, Expression: intents.ExpressionSorry}, OutcomeTimeout
+		return intents.Answer{Reply: replyTimeout, Expression: intents.ExpressionSorry}, store.OutcomeTimeout
 	}
 }
 
@@ -437,7 +438,7 @@ func (b *Broker) finish(ctx context.Context, t *turn, ans intents.Answer, outcom
 
 // ignored answers a turn that is not for the robot: nothing is done, only the fact is audited.
 func (b *Broker) ignored(t *turn, why string) (int, any) {
-	t.resp.Intent, t.resp.Kind, t.resp.Outcome = intents.IntentNone, string(intents.KindMeta), OutcomeIgnored
+	t.resp.Intent, t.resp.Kind, t.resp.Outcome = intents.IntentNone, string(intents.KindMeta), store.OutcomeIgnored
 	t.resp.Args = map[string]string{}
 	t.resp.Expression = intents.ExpressionNeutral
 	t.code = strings.ReplaceAll(why, " ", "_")
@@ -452,16 +453,14 @@ func (b *Broker) audit(t *turn) {
 	rec := b.auditRecord(t)
 	b.countTurn(t, rec)
 	// Only a stalled store lets the queue fill; then a reply is not held for its record.
-	ctx, cancel := context.WithTimeout(context.Background(), auditQueueWait)
-	defer cancel()
-	if err := b.d.State.QueueAudit(ctx, rec); err != nil {
+	if err := b.d.State.QueueAudit(context.Background(), rec); err != nil {
 		b.m.auditFailures.Inc()
 		b.log.Error("audit record dropped: the audit queue stayed full; the turn still answers", "turn_id", t.id, "err", err)
 	}
 }
 
 // auditRecord fills in the turn's response metadata and returns its record.
-func (b *Broker) auditRecord(t *turn) AuditRecord {
+func (b *Broker) auditRecord(t *turn) store.AuditRecord {
 	total := time.Since(t.start)
 	t.stages["total"] = total.Milliseconds()
 	t.resp.TurnID = t.id
@@ -473,19 +472,21 @@ func (b *Broker) auditRecord(t *turn) AuditRecord {
 	if intent == "" {
 		intent = "-"
 	}
-	rec := AuditRecord{Time: t.start.UTC(), TurnID: t.id, Device: t.c.Name, Node: t.c.Node, Route: t.route, Intent: intent,
+	// The record's time is the turn's start on the broker's clock (Deps.Now: the wall clock,
+	// which the store checks before it lets that time delete anything).
+	rec := store.AuditRecord{Time: b.d.Now().Add(-total).UTC(), TurnID: t.id, Device: t.c.Name, Node: t.c.Node, Route: t.route, Intent: intent,
 		Args: t.resp.Args, Outcome: t.resp.Outcome, Code: t.code, LatencyMS: total.Milliseconds(), Redactions: t.redacted}
 	if t.replayOf != "" {
 		// A replay answers for an earlier turn: it is logged as a replay of that turn, with
 		// the outcome it reports kept in the code.
 		t.resp.TurnID = t.replayOf
-		rec.TurnID, rec.Outcome, rec.Code = t.replayOf, OutcomeReplayed, t.resp.Outcome
+		rec.TurnID, rec.Outcome, rec.Code = t.replayOf, store.OutcomeReplayed, t.resp.Outcome
 	}
 	return rec
 }
 
 // countTurn counts a finished turn by route and the outcome its audit record says.
-func (b *Broker) countTurn(t *turn, rec AuditRecord) {
+func (b *Broker) countTurn(t *turn, rec store.AuditRecord) {
 	b.m.turns.WithLabelValues(t.route, rec.Outcome).Inc()
 	b.m.stage.WithLabelValues("total").Observe(time.Since(t.start).Seconds())
 }

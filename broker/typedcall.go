@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 )
 
@@ -58,7 +59,7 @@ func (b *Broker) callIntent(ctx context.Context, ic intentCall) callResult {
 		t.resp.Intent = "-"
 		e := errf(api.CodeUnknownIntent, "there is no intent by that name")
 		b.m.countError(e.Code)
-		t.resp.Outcome, t.code = OutcomeDenied, api.CodeUnknownIntent
+		t.resp.Outcome, t.code = store.OutcomeDenied, api.CodeUnknownIntent
 		b.audit(t)
 		return callResult{status: codeStatus[e.Code], v: e}
 	}
@@ -67,7 +68,7 @@ func (b *Broker) callIntent(ctx context.Context, ic intentCall) callResult {
 		// Only the room's voice switches it (privacy mode): never a typed call or MCP.
 		e := errf(api.CodeIntentDenied, "%s can only be said aloud in the robot's room", in.Name)
 		b.m.countError(e.Code)
-		t.resp.Outcome, t.code = OutcomeDenied, api.CodeIntentDenied
+		t.resp.Outcome, t.code = store.OutcomeDenied, api.CodeIntentDenied
 		b.audit(t)
 		return callResult{status: codeStatus[e.Code], v: e}
 	}
@@ -76,7 +77,7 @@ func (b *Broker) callIntent(ctx context.Context, ic intentCall) callResult {
 		e := errf(api.CodeInsufficientScope, "this token lacks the %s scope that %s needs", in.Scope, in.Name)
 		e.Scope = in.Scope
 		b.m.countError(e.Code)
-		t.resp.Outcome, t.code = OutcomeDenied, api.CodeInsufficientScope
+		t.resp.Outcome, t.code = store.OutcomeDenied, api.CodeInsufficientScope
 		b.audit(t)
 		return callResult{status: codeStatus[e.Code], v: e}
 	}
@@ -91,7 +92,7 @@ func (b *Broker) callIntent(ctx context.Context, ic intentCall) callResult {
 	if ic.audio {
 		query = "audio"
 	}
-	return b.idempotent(ctx, t, ic.key, ic.route+"/"+ic.name, bodyHash(ic.route+"/"+ic.name, query, canonical), func() (int, any) {
+	return b.idempotent(ctx, t, ic.key, ic.route+"/"+ic.name, store.BodyHash(ic.route+"/"+ic.name, query, canonical), func() (int, any) {
 		args := map[string]string{}
 		for k, v := range raw {
 			switch x := v.(type) {
@@ -117,7 +118,7 @@ func (b *Broker) callIntent(ctx context.Context, ic intentCall) callResult {
 		if valid, err = b.checkArgs(in, valid); err != nil {
 			return b.errorResult(t, errf(api.CodeInvalidArgs, "%s", err.Error()))
 		}
-		t.resp.Args = allowlistArgs(valid)
+		t.resp.Args = store.AllowlistArgs(valid)
 		since := time.Now()
 		var ans intents.Answer
 		var outcome string

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reachy-broker/reachy-broker/broker"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents/home/hometest"
 )
 
@@ -142,7 +142,7 @@ func TestStateDirFlagStandsInForStateDir(t *testing.T) {
 	}
 	defer c.Close()
 	recs, err := c.TailAudit(ctx, 1)
-	if err != nil || len(recs) != 1 || recs[0].Intent != "house.light.set" || recs[0].Outcome != broker.OutcomeFailed || recs[0].Code != "not_configured" {
+	if err != nil || len(recs) != 1 || recs[0].Intent != "house.light.set" || recs[0].Outcome != store.OutcomeFailed || recs[0].Code != "not_configured" {
 		t.Fatalf("audit: %v %+v", err, recs)
 	}
 }

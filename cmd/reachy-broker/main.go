@@ -23,6 +23,7 @@ import (
 	"github.com/reachy-broker/reachy-broker/broker"
 	"github.com/reachy-broker/reachy-broker/broker/announce"
 	"github.com/reachy-broker/reachy-broker/broker/quiet"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/broker/timers"
 	"github.com/reachy-broker/reachy-broker/cmd/internal/buildinfo"
 	"github.com/reachy-broker/reachy-broker/intents"
@@ -169,13 +170,13 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return 2
 	}
 	if *initState {
-		hold, err := broker.HoldStateDir(cfg.StateDir, true)
+		hold, err := store.HoldDir(cfg.StateDir, true)
 		if err != nil {
 			fmt.Fprintf(stderr, "reachy-broker: %v\n", err)
 			return 1
 		}
 		defer hold.Release()
-		st, err := broker.InitState(cfg.StateDir)
+		st, err := store.Init(cfg.StateDir)
 		if err != nil {
 			log.Error("state init", "err", err)
 			fmt.Fprintf(stderr, "reachy-broker: %v\n", err)
@@ -201,7 +202,7 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 	// One broker per state directory: held before the database opens, so a second broker
 	// says which process has it (reachyctl never takes it: it reaches a running broker
 	// through the control socket).
-	hold, err := broker.HoldStateDir(cfg.StateDir, dev)
+	hold, err := store.HoldDir(cfg.StateDir, dev)
 	if err != nil {
 		return err
 	}
@@ -425,14 +426,14 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 // openState opens the state database. Outside dev mode a missing or empty one is refused
 // (a state disk that did not mount must not become a broker with no tokens and no audit
 // history); dev mode creates its own.
-func openState(log *slog.Logger, dir string, dev bool) (*broker.State, error) {
+func openState(log *slog.Logger, dir string, dev bool) (*store.Store, error) {
 	if !dev {
-		return broker.OpenState(dir)
+		return store.OpenWith(dir, store.Options{Log: log})
 	}
-	st, err := broker.OpenState(dir)
-	if errors.Is(err, broker.ErrNoState) {
+	st, err := store.OpenWith(dir, store.Options{Log: log})
+	if errors.Is(err, store.ErrNoState) {
 		log.Warn("dev mode: creating a fresh state database", "dir", dir)
-		return broker.InitState(dir)
+		return store.OpenWith(dir, store.Options{Create: true, Log: log})
 	}
 	return st, err
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reachy-broker/reachy-broker/broker"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 )
 
 // TestAGameInPlayIsAuditedWhenTheBrokerStops: a broker stopped (SIGTERM) while a game is in
@@ -25,7 +25,7 @@ func TestAGameInPlayIsAuditedWhenTheBrokerStops(t *testing.T) {
 	}
 	p.stop(t)
 
-	st, err := broker.OpenState(state)
+	st, err := store.Open(state)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestAGameInPlayIsAuditedWhenTheBrokerStops(t *testing.T) {
 	var seen []string
 	for _, r := range recs {
 		seen = append(seen, r.Intent+":"+r.Args["game"]+":"+r.Args["reason"])
-		if r.Intent == "play.end" && r.Args["game"] == "rps" && r.Args["reason"] == "shutdown" && r.Outcome == broker.OutcomeOK {
+		if r.Intent == "play.end" && r.Args["game"] == "rps" && r.Args["reason"] == "shutdown" && r.Outcome == store.OutcomeOK {
 			return
 		}
 	}

@@ -8,19 +8,20 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/basic"
 )
 
 // newDevBroker builds a dev broker (the demo home, the basic handlers) with its state in
 // dir/state, closed when the test ends. The test serves its handler as it needs.
-func newDevBroker(t *testing.T, dir string) (*broker.Broker, *broker.State) {
+func newDevBroker(t *testing.T, dir string) (*broker.Broker, *store.Store) {
 	t.Helper()
 	cfg, table, err := broker.DevConfig("127.0.0.1:0", filepath.Join(dir, "state"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	state, err := broker.InitState(cfg.StateDir)
+	state, err := store.Init(cfg.StateDir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/reachy-broker/reachy-broker/broker"
 	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/broker/play"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/basic"
 	"github.com/reachy-broker/reachy-broker/robot"
@@ -88,7 +89,7 @@ func TestSimPlaysWholeGames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	state, err := broker.InitState(cfg.StateDir)
+	state, err := store.Init(cfg.StateDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +176,7 @@ func TestSimHideAndSeekOverTheLink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	state, err := broker.InitState(cfg.StateDir)
+	state, err := store.Init(cfg.StateDir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/reachy-broker/reachy-broker/broker"
 	"github.com/reachy-broker/reachy-broker/broker/brokertest"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/basic"
 	"github.com/reachy-broker/reachy-broker/intents/home"
@@ -92,7 +93,7 @@ func TestSimOverTailnet(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.Devices = []broker.DeviceConfig{{Name: "reachy", Room: "living room"}}
-	state, err := broker.InitState(cfg.StateDir)
+	state, err := store.Init(cfg.StateDir)
 	if err != nil {
 		t.Fatal(err)
 	}

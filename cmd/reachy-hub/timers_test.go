@@ -17,6 +17,7 @@ import (
 
 	"github.com/reachy-broker/reachy-broker/broker"
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/broker/timers"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/basic"
@@ -29,7 +30,7 @@ import (
 type timerBroker struct {
 	b     *broker.Broker
 	svc   *timers.Service
-	state *broker.State
+	state *store.Store
 	srv   *http.Server
 	addr  string
 	stop  context.CancelFunc
@@ -73,7 +74,7 @@ func startTimerBroker(t *testing.T, stateDir, addr string) *timerBroker {
 		t.Fatal(err)
 	}
 	cfg.Devices = []broker.DeviceConfig{{Name: "reachy", Room: "kitchen"}, {Name: "laptop", Room: "kitchen"}}
-	state, err := broker.InitState(stateDir)
+	state, err := store.Init(stateDir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/reachy-broker/reachy-broker/broker"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/cmd/internal/cliflags"
 )
 
@@ -65,7 +66,7 @@ const auditRowFull = "%-8s %-12s %-9s %-20s %-8s %7s %-14s %s %s\n"
 // printAuditTable prints one line per record, each at most width columns: the device and
 // intent are cut to their column, and the last column — the closed code, then the
 // arguments — to what is left of the line ("…" marks a cut; -v prints everything).
-func printAuditTable(w io.Writer, recs []broker.AuditRecord, width int) {
+func printAuditTable(w io.Writer, recs []store.AuditRecord, width int) {
 	const head = "%-8s %-10s %-20s %-8s %6s "
 	fixed := len(fmt.Sprintf(head, "", "", "", "", ""))
 	fmt.Fprintf(w, head+"%s\n", "TIME", "DEVICE", "INTENT", "OUTCOME", "MS", "DETAIL")

@@ -7,7 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/reachy-broker/reachy-broker/broker"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 )
 
 // TestAuditTailFitsATerminal (#29.6): `audit tail` prints one line per record, none wider
@@ -16,13 +16,13 @@ import (
 func TestAuditTailFitsATerminal(t *testing.T) {
 	t.Setenv("COLUMNS", "")
 	dir := t.TempDir()
-	st, err := broker.InitState(dir)
+	st, err := store.Init(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
 	owner := "grandmother.of.the.family@a-rather-long-domain.example.com"
-	for _, r := range []broker.AuditRecord{
+	for _, r := range []store.AuditRecord{
 		{Time: time.Now(), TurnID: "t1", Device: "living-room-robot", Route: "console", Intent: "teleport.expression",
 			Args: map[string]string{"owner": owner, "expression": "celebrate"}, Outcome: "failed", Code: "robot_refused", LatencyMS: 12},
 		{Time: time.Now(), TurnID: "t2", Device: "robot", Route: "utterance", Intent: "house.light.set",

@@ -12,10 +12,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker"
 	"github.com/reachy-broker/reachy-broker/broker/api"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/cmd/internal/cliflags"
 )
 
@@ -25,13 +27,17 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 	device := fs.String("device", "", "device name")
 	scopes := fs.String("scopes", "", "comma-separated scopes: turn,intent,text,house:read,house:write,calendar:read,ask,robot,timer,link,announce,mcp,play (play: games; grant it to a robot only if you want it to play)")
 	node := fs.String("node", "", "tailnet node (name or stable node ID) the token is bound to; pinned to the node's stable ID on first use, refused from any other node and on a listener without tailnet identity")
+	replace := fs.Bool("replace", false, "token create: revoke the device's earlier tokens in the same step (re-enrolling a device)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	pos, err := cliflags.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 || *stateDir == "" {
-		return usagef("token create|list|revoke|scopes --state-dir DIR [--device NAME]")
+		return usagef("token create|list|revoke|scopes --state-dir DIR [--device NAME] [--replace]")
+	}
+	if *replace && pos[0] != "create" {
+		return usagef("--replace goes with token create")
 	}
 	ctx := context.Background()
 	st, err := openStore(ctx, *stateDir)
@@ -44,15 +50,25 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 		if *device == "" || *scopes == "" {
 			return usagef("token create needs --device and --scopes")
 		}
-		secret, info, err := st.CreateToken(ctx, *device, strings.Split(*scopes, ","), *node)
+		var secret string
+		var info store.TokenInfo
+		revoked := 0
+		if *replace {
+			secret, info, revoked, err = st.ReplaceToken(ctx, *device, strings.Split(*scopes, ","), *node)
+		} else {
+			secret, info, err = st.CreateToken(ctx, *device, strings.Split(*scopes, ","), *node)
+		}
 		if err != nil {
 			return err
 		}
 		if *asJSON {
-			return json.NewEncoder(stdout).Encode(map[string]any{"token": secret, "id": info.ID, "device": info.Device, "scopes": info.Scopes, "node": info.Node})
+			return json.NewEncoder(stdout).Encode(map[string]any{"token": secret, "id": info.ID, "device": info.Device, "scopes": info.Scopes, "node": info.Node, "revoked": revoked})
 		}
 		fmt.Fprintln(stdout, secret)
 		fmt.Fprintf(stderr, "token %s for %s (scopes %s) stored as a hash in %s. It is shown once.\n", info.ID, info.Device, strings.Join(info.Scopes, ","), *stateDir)
+		if *replace {
+			fmt.Fprintf(stderr, "revoked %d earlier token(s) of %s\n", revoked, info.Device)
+		}
 	case "list":
 		list, err := st.ListTokens(ctx, *device)
 		if err != nil {
@@ -61,21 +77,7 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 		if *asJSON {
 			return json.NewEncoder(stdout).Encode(list)
 		}
-		fmt.Fprintf(stdout, "%-12s  %-16s %-40s %-17s %s\n", "ID", "DEVICE", "SCOPES", "NODE", "STATUS")
-		for _, t := range list {
-			status := "live"
-			if t.Revoked != nil {
-				status = "revoked " + t.Revoked.Format(time.RFC3339)
-			}
-			node := t.Node
-			switch {
-			case node == "":
-				node = "-"
-			case t.NodeID == "":
-				node += " (not yet used)"
-			}
-			fmt.Fprintf(stdout, "%-12s  %-16s %-40s %-17s %s\n", t.ID, t.Device, strings.Join(t.Scopes, ","), node, status)
-		}
+		printTokens(stdout, list)
 	case "revoke":
 		if *device == "" {
 			return usagef("token revoke needs --device")
@@ -100,14 +102,46 @@ func runToken(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// printTokens prints tokens as a table in aligned columns, dates to the minute in local time.
+func printTokens(w io.Writer, list []store.TokenInfo) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tDEVICE\tSCOPES\tNODE\tCREATED\tLAST USED\tSTATUS")
+	day := func(t *time.Time) string {
+		if t == nil || t.IsZero() {
+			return "never"
+		}
+		return t.Local().Format("2006-01-02 15:04")
+	}
+	for _, t := range list {
+		status := "live"
+		if t.Revoked != nil {
+			status = "revoked " + day(t.Revoked)
+		}
+		node := t.Node
+		switch {
+		case node == "":
+			node = "-"
+		case t.NodeID == "":
+			node += " (not yet used)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t.ID, t.Device, strings.Join(t.Scopes, ","), node, day(&t.Created), day(t.LastUsed), status)
+	}
+	tw.Flush()
+}
+
 func runState(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("state", stderr)
 	stateDir := fs.String("state-dir", broker.DevStateDir(), "the broker's state directory (default: a dev broker's)")
+	trust := fs.Bool("trust", false, "state clock: tell the store the wall clock is right, so retention and key expiry count by it at once")
+	asJSON := fs.Bool("json", false, "state clock: print JSON")
 	pos, err := cliflags.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
-	usage := usagef("state init|check|backup FILE --state-dir DIR")
+	usage := usagef("state init|check|backup FILE|clock [--trust] --state-dir DIR")
+	if *trust && (len(pos) == 0 || pos[0] != "clock") {
+		return usagef("--trust goes with state clock")
+	}
 	if len(pos) < 1 || *stateDir == "" {
 		return usage
 	}
@@ -118,7 +152,7 @@ func runState(args []string, stdout, stderr io.Writer) error {
 			c.Close()
 			return fmt.Errorf("a broker is running on %s: its state database is ready", *stateDir)
 		}
-		st, err := broker.InitState(*stateDir)
+		st, err := store.Init(*stateDir)
 		if err != nil {
 			return err
 		}
@@ -149,7 +183,25 @@ func runState(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "a consistent copy of %s is in %s (checked); restore it by stopping the broker and putting it in place of broker.db\n",
 			filepath.Join(*stateDir, "broker.db"), dst)
-	case pos[0] == "init", pos[0] == "check", pos[0] == "backup":
+	case pos[0] == "clock" && len(pos) == 1:
+		st, err := openStore(ctx, *stateDir)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		get := st.Clock
+		if *trust {
+			get = st.TrustClock
+		}
+		c, err := get(ctx)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return json.NewEncoder(stdout).Encode(c)
+		}
+		printClock(stdout, c, *trust)
+	case pos[0] == "init", pos[0] == "check", pos[0] == "backup", pos[0] == "clock":
 		return usage
 	default:
 		return usagef("unknown state subcommand %q", pos[0])
@@ -157,15 +209,39 @@ func runState(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// printClock says how the store sees the clock, and what that means for retention.
+func printClock(w io.Writer, c store.ClockState, trusted bool) {
+	fmt.Fprintf(w, "wall clock:       %s\n", c.Now.Local().Format(time.RFC3339))
+	fmt.Fprintf(w, "jumps seen:       %d", c.Jumps)
+	if c.Jumps > 0 {
+		fmt.Fprintf(w, " (the last %s %s)", c.LastJump.Abs().Round(time.Second), map[bool]string{true: "back", false: "ahead"}[c.LastJump < 0])
+	}
+	fmt.Fprintln(w)
+	switch {
+	case c.AgreedSince.IsZero():
+		fmt.Fprintln(w, "agreed:           the operator trusts this clock: retention and key expiry count by it")
+	default:
+		fmt.Fprintf(w, "agreed since:     %s (%s)\n", c.AgreedSince.Local().Format(time.RFC3339), c.AgreedFor().Round(time.Minute))
+		fmt.Fprintln(w, "retention:        audit records go once the clock has agreed for longer than the audit retention, keys after a day;")
+		fmt.Fprintln(w, "                  if the clock is right, `reachyctl state clock --trust` lets retention count by it now")
+	}
+	if trusted {
+		fmt.Fprintln(w, "the store now trusts the wall clock; the next purge (at start, then hourly) removes what it says is past retention")
+	}
+}
+
 // stateStore is what reachyctl's token, audit and state commands need of the broker's
-// state: a *broker.State when no broker runs on the directory, or a *broker.ControlClient
+// state: a *store.Store when no broker runs on the directory, or a *broker.ControlClient
 // asking the running broker, which holds the database's lock.
 type stateStore interface {
-	CreateToken(ctx context.Context, device string, scopes []string, node string) (string, broker.TokenInfo, error)
-	ListTokens(ctx context.Context, device string) ([]broker.TokenInfo, error)
+	CreateToken(ctx context.Context, device string, scopes []string, node string) (string, store.TokenInfo, error)
+	ListTokens(ctx context.Context, device string) ([]store.TokenInfo, error)
 	RevokeTokens(ctx context.Context, device string) (int, error)
 	SetScopes(ctx context.Context, device string, scopes []string) (int, error)
-	TailAudit(ctx context.Context, n int) ([]broker.AuditRecord, error)
+	ReplaceToken(ctx context.Context, device string, scopes []string, node string) (string, store.TokenInfo, int, error)
+	TailAudit(ctx context.Context, n int) ([]store.AuditRecord, error)
+	Clock(ctx context.Context) (store.ClockState, error)
+	TrustClock(ctx context.Context) (store.ClockState, error)
 	Check(ctx context.Context) error
 	Backup(ctx context.Context, dst string) error
 	Close() error
@@ -184,11 +260,11 @@ func openStore(ctx context.Context, dir string) (stateStore, error) {
 			return c, nil
 		}
 		if st, err := os.Stat(filepath.Join(dir, "broker.db")); err == nil && st.Size() > 0 {
-			s, err := broker.OpenStateQuick(dir)
+			s, err := store.OpenQuick(dir)
 			switch {
 			case err == nil:
 				return s, nil
-			case errors.Is(err, broker.ErrNoState), errors.Is(err, broker.ErrStateLocked):
+			case errors.Is(err, store.ErrNoState), errors.Is(err, store.ErrLocked):
 				last = err // a broker starting: its tables or its socket are on their way
 			default:
 				return nil, err
@@ -198,7 +274,7 @@ func openStore(ctx context.Context, dir string) (stateStore, error) {
 			break
 		}
 	}
-	if errors.Is(last, broker.ErrStateLocked) {
+	if errors.Is(last, store.ErrLocked) {
 		return nil, fmt.Errorf("%w; a broker holds it but its control socket (%s) does not answer: is it still starting, or was it started by another user?", last, broker.ControlSocket(dir))
 	}
 	if last != nil {

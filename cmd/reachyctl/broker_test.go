@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents/home"
 )
 
@@ -97,7 +98,7 @@ func TestTokenWaitsForAStartingBroker(t *testing.T) {
 	go func() {
 		defer close(started)
 		time.Sleep(300 * time.Millisecond)
-		if st, err := broker.InitState(dir); err == nil { // what a starting dev broker does
+		if st, err := store.Init(dir); err == nil { // what a starting dev broker does
 			st.Close()
 		}
 	}()
@@ -133,7 +134,7 @@ func TestTokenWaitsForTheTablesOfAStartingBroker(t *testing.T) {
 		go func() {
 			defer close(started)
 			time.Sleep(300 * time.Millisecond)
-			if st, err := broker.InitState(dir); err == nil {
+			if st, err := store.Init(dir); err == nil {
 				st.Close()
 			}
 		}()
@@ -230,7 +231,7 @@ func TestStateBackup(t *testing.T) {
 	if err := os.Rename(running, filepath.Join(copyDir, "broker.db")); err != nil {
 		t.Fatal(err)
 	}
-	st, err := broker.OpenState(copyDir)
+	st, err := store.Open(copyDir)
 	if err != nil {
 		t.Fatalf("the backup does not open as a broker state: %v", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/basic"
 )
@@ -18,7 +19,7 @@ import (
 type devBroker struct {
 	cfg   *broker.Config
 	table *intents.Table
-	state *broker.State
+	state *store.Store
 	srv   *httptest.Server
 }
 
@@ -30,7 +31,7 @@ func startDevBroker(tb testing.TB, dir string, edit func(db *devBroker, d *broke
 	if err != nil {
 		tb.Fatal(err)
 	}
-	state, err := broker.InitState(dir)
+	state, err := store.Init(dir)
 	if err != nil {
 		tb.Fatal(err)
 	}

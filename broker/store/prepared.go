@@ -1,4 +1,4 @@
-package broker
+package store
 
 import (
 	"context"
@@ -22,7 +22,7 @@ const (
 
 // prepared returns query prepared on s's database, preparing it on first use. Closing the
 // database closes the statements with it.
-func (s *State) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
+func (s *Store) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
 	p := &s.stmts
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -1,4 +1,4 @@
-package broker
+package store
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// The audit writer commits audit records in groups, in one goroutine per State: whatever
+// The audit writer commits audit records in groups, in one goroutine per Store: whatever
 // queued while one transaction committed goes into the next, and a group of read records
 // waits up to auditLinger (10 ms) for more, so read turns at a turn's pace pay one commit for
 // many instead of one each; the rows go in with a few multi-row INSERTs.
@@ -44,8 +44,9 @@ type auditWriter struct {
 	onFailure atomic.Pointer[func(n int, lost bool, err error)]
 }
 
-// onAuditFailure sets who is told when audit records fail to commit.
-func (s *State) onAuditFailure(f func(n int, lost bool, err error)) { s.audits.onFailure.Store(&f) }
+// OnAuditFailure sets who is told when audit records fail to commit: n records failed (the
+// first time each fails), or were given up at Close (lost).
+func (s *Store) OnAuditFailure(f func(n int, lost bool, err error)) { s.audits.onFailure.Store(&f) }
 
 // auditJob is one record, or a flush barrier when barrier is set.
 type auditJob struct {
@@ -56,9 +57,11 @@ type auditJob struct {
 	failed  bool // it failed once already (counted then)
 }
 
+// AuditQueueLen is how many records may wait while a commit runs or the disk is failing;
+// AuditMaxBatch is how many one group commit takes at most.
 const (
-	auditQueueLen   = 4096 // records waiting while a commit runs or the disk is failing
-	auditMaxBatch   = 256
+	AuditQueueLen   = 4096
+	AuditMaxBatch   = 256
 	auditRetryFirst = 50 * time.Millisecond
 	auditRetryMax   = 5 * time.Second
 	auditCommitTime = 10 * time.Second // one group commit's own deadline
@@ -71,8 +74,8 @@ const (
 
 var errStateClosed = errors.New("the state store is closed")
 
-// running starts the writer unless it runs already; false once the State is closed.
-func (w *auditWriter) running(s *State) bool {
+// running starts the writer unless it runs already; false once the Store is closed.
+func (w *auditWriter) running(s *Store) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
@@ -80,7 +83,7 @@ func (w *auditWriter) running(s *State) bool {
 	}
 	if !w.started {
 		w.started = true
-		w.queue = make(chan auditJob, auditQueueLen)
+		w.queue = make(chan auditJob, AuditQueueLen)
 		w.stop = make(chan struct{})
 		w.exited = make(chan struct{})
 		go w.run(s)
@@ -96,7 +99,7 @@ func (w *auditWriter) isStarted() bool {
 }
 
 // enqueue hands j to the writer, waiting (under ctx) while the queue is full.
-func (s *State) enqueueAudit(ctx context.Context, j auditJob) error {
+func (s *Store) enqueueAudit(ctx context.Context, j auditJob) error {
 	w := &s.audits
 	if !w.running(s) {
 		return fmt.Errorf("audit: %w", errStateClosed)
@@ -112,7 +115,7 @@ func (s *State) enqueueAudit(ctx context.Context, j auditJob) error {
 }
 
 // AppendAudit writes one record and returns once it is committed (or failed).
-func (s *State) AppendAudit(ctx context.Context, r AuditRecord) error {
+func (s *Store) AppendAudit(ctx context.Context, r AuditRecord) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
@@ -136,14 +139,17 @@ func (s *State) AppendAudit(ctx context.Context, r AuditRecord) error {
 }
 
 // QueueAudit queues a read turn's record to be written behind its reply; it waits only
-// while the queue is full. See auditWriter for what that trades.
-func (s *State) QueueAudit(ctx context.Context, r AuditRecord) error {
+// while the queue is full, and then at most auditQueueWait. See auditWriter for what that
+// trades.
+func (s *Store) QueueAudit(ctx context.Context, r AuditRecord) error {
+	ctx, cancel := context.WithTimeout(ctx, auditQueueWait)
+	defer cancel()
 	return s.enqueueAudit(ctx, auditJob{rec: r})
 }
 
 // flushAudit returns once every record queued before it was called is committed, or has
 // failed; it never starts the writer.
-func (s *State) flushAudit(ctx context.Context) error {
+func (s *Store) flushAudit(ctx context.Context) error {
 	w := &s.audits
 	if !w.isStarted() {
 		return nil // a writer that never started has nothing queued
@@ -166,7 +172,7 @@ func (s *State) flushAudit(ctx context.Context) error {
 }
 
 // closeAudit stops the writer after it has committed what is queued (one last try each).
-func (s *State) closeAudit(ctx context.Context) {
+func (s *Store) closeAudit(ctx context.Context) {
 	w := &s.audits
 	w.mu.Lock()
 	started, already := w.started, w.closed
@@ -184,7 +190,7 @@ func (s *State) closeAudit(ctx context.Context) {
 	}
 }
 
-func (w *auditWriter) run(s *State) {
+func (w *auditWriter) run(s *Store) {
 	defer close(w.exited)
 	var batch []auditJob
 	backoff := time.Duration(0)
@@ -226,7 +232,7 @@ func (w *auditWriter) gather(batch []auditJob) []auditJob {
 		waiter = waiter || j.done != nil
 	}
 	var linger <-chan time.Time
-	for len(batch) < auditMaxBatch && !waiter {
+	for len(batch) < AuditMaxBatch && !waiter {
 		var j auditJob
 		select {
 		case j = <-w.queue:
@@ -252,7 +258,7 @@ func (w *auditWriter) gather(batch []auditJob) []auditJob {
 
 // commit writes batch in one transaction and tells its waiters. It returns what is left to
 // retry: the written-behind records of a failed commit.
-func (w *auditWriter) commit(s *State, batch []auditJob) []auditJob {
+func (w *auditWriter) commit(s *Store, batch []auditJob) []auditJob {
 	ctx, cancel := context.WithTimeout(context.Background(), auditCommitTime)
 	defer cancel()
 	err := s.commitAuditBatch(ctx, batch)
@@ -287,11 +293,11 @@ func (w *auditWriter) commit(s *State, batch []auditJob) []auditJob {
 	return keep
 }
 
-// drain commits batch and everything still queued, once, when the State closes.
-func (w *auditWriter) drain(s *State, batch []auditJob) {
+// drain commits batch and everything still queued, once, when the Store closes.
+func (w *auditWriter) drain(s *Store, batch []auditJob) {
 	for {
 	more:
-		for len(batch) < auditMaxBatch {
+		for len(batch) < AuditMaxBatch {
 			select {
 			case j := <-w.queue:
 				batch = append(batch, j)
@@ -313,7 +319,7 @@ func (w *auditWriter) drain(s *State, batch []auditJob) {
 }
 
 // commitAuditBatch inserts the batch's records in one transaction.
-func (s *State) commitAuditBatch(ctx context.Context, batch []auditJob) error {
+func (s *Store) commitAuditBatch(ctx context.Context, batch []auditJob) error {
 	if f := s.fault.Load(); f != nil {
 		if err := (*f)(ctx, "audit"); err != nil {
 			return fmt.Errorf("audit: %w", err)
@@ -337,7 +343,7 @@ func (s *State) commitAuditBatch(ctx context.Context, batch []auditJob) error {
 	}
 	// Many rows per INSERT: one statement step per chunk instead of one per record. Each
 	// chunk is a power of two (a handful of statements cover every size), prepared before the
-	// transaction takes the State's one connection.
+	// transaction takes the Store's one connection.
 	var chunks []*sql.Stmt
 	for left := len(rows) / auditColumns; left > 0; {
 		k := auditRowsPerInsert
@@ -391,6 +397,6 @@ func insertAuditRowsSQL(k int) string {
 
 // auditValues are r's columns in insertAuditSQL's order.
 func auditValues(r AuditRecord) []any {
-	args, _ := json.Marshal(allowlistArgs(r.Args))
+	args, _ := json.Marshal(AllowlistArgs(r.Args))
 	return []any{r.Time.UnixMilli(), r.TurnID, r.Device, r.Node, r.Route, r.Intent, string(args), r.Outcome, r.Code, r.LatencyMS, strings.Join(r.Redactions, ",")}
 }

@@ -1,4 +1,4 @@
-package broker
+package store
 
 import (
 	"errors"
@@ -11,20 +11,20 @@ import (
 	"time"
 )
 
-// StateDirLockFile is the file in the state directory a running broker holds locked, with its
+// LockFile is the file in the state directory a running broker holds locked, with its
 // process ID written in it.
-const StateDirLockFile = "broker.lock"
+const LockFile = "broker.lock"
 
-// ErrStateDirInUse is what HoldStateDir returns when another broker holds the directory.
-var ErrStateDirInUse = errors.New("state directory in use")
+// ErrDirInUse is what HoldDir returns when another broker holds the directory.
+var ErrDirInUse = errors.New("state directory in use")
 
-// StateDirInUse says which process holds a state directory.
-type StateDirInUse struct {
+// DirInUse says which process holds a state directory.
+type DirInUse struct {
 	Dir string
 	PID int // 0: the holder has not written its PID (yet)
 }
 
-func (e *StateDirInUse) Error() string {
+func (e *DirInUse) Error() string {
 	who := "another process"
 	if e.PID > 0 {
 		who = "PID " + strconv.Itoa(e.PID)
@@ -32,39 +32,39 @@ func (e *StateDirInUse) Error() string {
 	return fmt.Sprintf("state directory %s is in use by %s (a reachy-broker using it); stop that broker, or give this one a state directory of its own (--state-dir)", e.Dir, who)
 }
 
-func (e *StateDirInUse) Unwrap() error { return ErrStateDirInUse }
+func (e *DirInUse) Unwrap() error { return ErrDirInUse }
 
-// StateDirHold is a broker's hold on its state directory; Release lets it go.
-type StateDirHold struct{ f *os.File }
+// DirHold is a broker's hold on its state directory; Release lets it go.
+type DirHold struct{ f *os.File }
 
 // Release unlocks the directory (closing the lock file; the file stays, its PID stale).
-func (h *StateDirHold) Release() error {
+func (h *DirHold) Release() error {
 	if h == nil || h.f == nil {
 		return nil
 	}
 	return h.f.Close()
 }
 
-// HoldStateDir takes the state directory for this process, before its database opens: an
-// exclusive lock (flock) on StateDirLockFile, which holds this process's PID. A second
-// broker on the same directory gets *StateDirInUse naming the holder's PID, at once. The
+// HoldDir takes the state directory for this process, before its database opens: an
+// exclusive lock (flock) on LockFile, which holds this process's PID. A second
+// broker on the same directory gets *DirInUse naming the holder's PID, at once. The
 // lock belongs to the open file, not to the database: it never touches SQLite's own locks
 // (a POSIX lock on the database file would be dropped by any close of it). The kernel lets
 // it go when the process ends, however it ends; a stale PID in the file means nothing.
 //
 // create makes a missing directory (dev mode); otherwise a missing directory is left for
-// OpenState to report (a state disk that did not mount is not created here).
-func HoldStateDir(dir string, create bool) (*StateDirHold, error) {
+// Open to report (a state disk that did not mount is not created here).
+func HoldDir(dir string, create bool) (*DirHold, error) {
 	if create {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("state directory %s: %w", dir, err)
 		}
 	}
-	path := filepath.Join(dir, StateDirLockFile)
+	path := filepath.Join(dir, LockFile)
 	// Never through a link someone put there: the lock file is truncated and written.
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if errors.Is(err, os.ErrNotExist) && !create {
-		return &StateDirHold{}, nil
+		return &DirHold{}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("state directory lock %s: %w", path, err)
@@ -72,7 +72,7 @@ func HoldStateDir(dir string, create bool) (*StateDirHold, error) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		defer f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, &StateDirInUse{Dir: dir, PID: holderPID(f)}
+			return nil, &DirInUse{Dir: dir, PID: holderPID(f)}
 		}
 		return nil, fmt.Errorf("state directory lock %s: %w", path, err)
 	}
@@ -89,7 +89,7 @@ func HoldStateDir(dir string, create bool) (*StateDirHold, error) {
 		f.Close()
 		return nil, fmt.Errorf("state directory lock %s: %w", path, err)
 	}
-	return &StateDirHold{f: f}, nil
+	return &DirHold{f: f}, nil
 }
 
 // holderPID reads the PID the holder wrote, waiting a little for a holder that has just

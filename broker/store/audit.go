@@ -1,4 +1,4 @@
-package broker
+package store
 
 import (
 	"context"
@@ -51,7 +51,7 @@ var auditableArgs = map[string]bool{"room": true, "state": true, "temperature": 
 	"duration": true, "label": true, "target": true, // timers and announcements: closed values, robot names
 	"game": true} // games: which game (never what was said in it)
 
-func allowlistArgs(args map[string]string) map[string]string {
+func AllowlistArgs(args map[string]string) map[string]string {
 	out := map[string]string{}
 	for k, v := range args {
 		if auditableArgs[k] {
@@ -64,7 +64,7 @@ func allowlistArgs(args map[string]string) map[string]string {
 // appendAudit inserts r inside tx: an actuation's record, in a transaction of the durable
 // transaction (where an fsync, not parsing, is the cost). Other records go through the audit
 // writer (auditwriter.go).
-func (s *State) appendAudit(ctx context.Context, tx *sql.Tx, r AuditRecord) error {
+func (s *Store) appendAudit(ctx context.Context, tx *sql.Tx, r AuditRecord) error {
 	if _, err := tx.ExecContext(ctx, insertAuditSQL, auditValues(r)...); err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
@@ -74,7 +74,7 @@ func (s *State) appendAudit(ctx context.Context, tx *sql.Tx, r AuditRecord) erro
 // RecordActuation writes, in one synced transaction, an actuation's pending audit record and
 // (when key is set) the pending idempotency record that goes with it, before the actuation
 // runs. If it fails, nothing of it is stored. SettleActuation records the outcome.
-func (s *State) RecordActuation(ctx context.Context, rec AuditRecord, key string, r *idemRecord) error {
+func (s *Store) RecordActuation(ctx context.Context, rec AuditRecord, key string, r *Key) error {
 	// The log keeps the order things happened in: reads queued before this record are
 	// committed first. Best effort — a failing store must not hold an actuation's refusal.
 	fctx, cancel := context.WithTimeout(ctx, actuationFlushWait)
@@ -86,7 +86,7 @@ func (s *State) RecordActuation(ctx context.Context, rec AuditRecord, key string
 				return err
 			}
 			if key != "" && r != nil {
-				return upsertIdem(ctx, tx, rec.Device, key, *r, s.keyCap(), s.clock.now(time.Now()))
+				return upsertIdem(ctx, tx, rec.Device, key, *r, s.keyCap(), s.clock.wall())
 			}
 			return nil
 		})
@@ -100,14 +100,14 @@ func (s *State) RecordActuation(ctx context.Context, rec AuditRecord, key string
 // SettleActuation gives an actuation's pending record its outcome, in place, and settles its
 // key (when key is set), in one synced transaction. If that fails the record stays pending
 // and the key too: a retry is answered by a read-back.
-func (s *State) SettleActuation(ctx context.Context, rec AuditRecord, key string, r *idemRecord) error {
+func (s *Store) SettleActuation(ctx context.Context, rec AuditRecord, key string, r *Key) error {
 	return s.write(ctx, "audit and idempotency", func(ctx context.Context) error {
 		err := s.durableTx(ctx, func(tx *sql.Tx) error {
 			if err := settleAudit(ctx, tx, rec); err != nil {
 				return err
 			}
 			if key != "" && r != nil {
-				return upsertIdem(ctx, tx, rec.Device, key, *r, s.keyCap(), s.clock.now(time.Now()))
+				return upsertIdem(ctx, tx, rec.Device, key, *r, s.keyCap(), s.clock.wall())
 			}
 			return nil
 		})
@@ -120,7 +120,7 @@ func (s *State) SettleActuation(ctx context.Context, rec AuditRecord, key string
 
 // SettleAudit gives the pending record of rec.TurnID (written by AppendAudit before the
 // action ran) its outcome, in place.
-func (s *State) SettleAudit(ctx context.Context, rec AuditRecord) error {
+func (s *Store) SettleAudit(ctx context.Context, rec AuditRecord) error {
 	return s.write(ctx, "audit outcome", func(ctx context.Context) error {
 		tx, err := s.db.BeginTx(ctx, nil)
 		if err != nil {
@@ -157,7 +157,7 @@ func settleAudit(ctx context.Context, tx *sql.Tx, rec AuditRecord) error {
 }
 
 // TailAudit returns the last n records, oldest first.
-func (s *State) TailAudit(ctx context.Context, n int) ([]AuditRecord, error) {
+func (s *Store) TailAudit(ctx context.Context, n int) ([]AuditRecord, error) {
 	var out []AuditRecord
 	if err := s.flushAudit(ctx); err != nil && ctx.Err() != nil {
 		return nil, err
@@ -170,7 +170,7 @@ func (s *State) TailAudit(ctx context.Context, n int) ([]AuditRecord, error) {
 	return out, err
 }
 
-func (s *State) tailAudit(ctx context.Context, n int) ([]AuditRecord, error) {
+func (s *Store) tailAudit(ctx context.Context, n int) ([]AuditRecord, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT seq, time, turn_id, device, node, route, intent, args, outcome, code, latency_ms, redactions
 		FROM (SELECT * FROM audit ORDER BY seq DESC LIMIT ?) ORDER BY seq`, n)
 	if err != nil {
@@ -196,7 +196,7 @@ func (s *State) tailAudit(ctx context.Context, n int) ([]AuditRecord, error) {
 }
 
 // LastTurn is the time of device's last turn or utterance (zero when none is recorded).
-func (s *State) LastTurn(ctx context.Context, device string) (time.Time, error) {
+func (s *Store) LastTurn(ctx context.Context, device string) (time.Time, error) {
 	var t int64
 	if err := s.flushAudit(ctx); err != nil && ctx.Err() != nil {
 		return time.Time{}, err
@@ -210,40 +210,4 @@ func (s *State) LastTurn(ctx context.Context, device string) (time.Time, error) 
 		return time.Time{}, fmt.Errorf("last turn: %w", err)
 	}
 	return time.UnixMilli(t).UTC(), nil
-}
-
-// ErrClockJump is returned by PurgeAudit when the clock looks wrong: a purge would remove
-// records newer than the ones it removed last time by far more than the time that passed.
-var ErrClockJump = errors.New("the clock jumped: retention purge refused")
-
-// PurgeAudit removes records older than the retention period, measured from now. It guards
-// against a clock that jumped forward: it refuses to remove records written after the last
-// purge that the elapsed time (by the monotonic clock since lastRun, plus slack) cannot
-// account for, and refuses when the newest record is in the future of a clock that went
-// backwards by more than a day. Either refusal is logged by the caller and retried later.
-func (s *State) PurgeAudit(ctx context.Context, retention time.Duration, now time.Time) (int64, error) {
-	cutoff := now.Add(-retention).UnixMilli()
-	var n int64
-	if err := s.flushAudit(ctx); err != nil && ctx.Err() != nil {
-		return 0, err
-	}
-	err := s.write(ctx, "audit purge", func(ctx context.Context) error {
-		var newest sql.NullInt64
-		if err := s.db.QueryRowContext(ctx, `SELECT max(time) FROM audit`).Scan(&newest); err != nil {
-			return fmt.Errorf("audit purge: %w", err)
-		}
-		if newest.Valid && newest.Int64 < cutoff {
-			// Every record, even the newest, is past retention: either the broker was idle
-			// for the whole retention period, or the clock jumped. Keep the log.
-			return fmt.Errorf("audit purge would remove every record (newest %s, cutoff %s): %w",
-				time.UnixMilli(newest.Int64).UTC().Format(time.RFC3339), time.UnixMilli(cutoff).UTC().Format(time.RFC3339), ErrClockJump)
-		}
-		res, err := s.db.ExecContext(ctx, `DELETE FROM audit WHERE time < ?`, cutoff)
-		if err != nil {
-			return fmt.Errorf("audit purge: %w", err)
-		}
-		n, _ = res.RowsAffected()
-		return nil
-	})
-	return n, err
 }

@@ -1,4 +1,4 @@
-package broker
+package store
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 // commit per turn — while a record someone waits for (an actuation's ordering flush, a
 // reader) is committed at once.
 func TestReadRecordsAreBatchedOffTheReplyPath(t *testing.T) {
-	st, err := InitState(t.TempDir())
+	st, err := Init(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +24,7 @@ func TestReadRecordsAreBatchedOffTheReplyPath(t *testing.T) {
 		}
 		return nil
 	}
-	st.fault.Store(&f)
+	st.SetFault(f)
 	ctx := context.Background()
 	const turns = 40
 	for i := range turns {
