@@ -105,7 +105,10 @@ func (s *session) prepare() (*webrtc.PeerConnection, tracks, int, error) {
 		return nil, tr, 0, err
 	}
 	if kept == 0 {
-		return nil, tr, 0, fmt.Errorf("the offer has no host candidate in %v", cfg.Peers)
+		// A browser names its addresses as mDNS names unless the page holds a microphone
+		// (Chromium), or offers none on the tailnet at all (Firefox): its checks to the
+		// answer's candidates tell ICE where it is.
+		s.log.Info("the offer names no usable candidate: the browser's address comes from its checks", "peers", cfg.Peers)
 	}
 	api, err := newAPI(&cfg)
 	if err != nil {
@@ -198,6 +201,11 @@ func (s *session) answer(ctx context.Context, pc *webrtc.PeerConnection, tr trac
 		}
 	}()
 
+	return s.localAnswer(ctx, pc)
+}
+
+// localAnswer makes the answer, waits (bounded) for ICE gathering to finish, and checks it.
+func (s *session) localAnswer(ctx context.Context, pc *webrtc.PeerConnection) (string, int, error) {
 	ans, err := pc.CreateAnswer(nil)
 	if err != nil {
 		return "", 0, err
@@ -216,7 +224,7 @@ func (s *session) answer(ctx context.Context, pc *webrtc.PeerConnection, tr trac
 		return "", 0, errStopped
 	}
 	answer := pc.LocalDescription().SDP
-	n, err := checkAnswer(answer, cfg.Interfaces)
+	n, err := checkAnswer(answer, s.req.Config)
 	if err != nil {
 		return "", 0, err
 	}
