@@ -124,7 +124,7 @@ func NewFirefox(t testing.TB, prefs map[string]any) *Firefox {
 	case <-time.After(60 * time.Second):
 		t.Fatalf("firefox-esr did not open its remote protocol in 60 s:\n%s", logs.String())
 	}
-	dctx, dcancel := context.WithTimeout(ctx, 10*time.Second)
+	dctx, dcancel := context.WithTimeout(ctx, 30*time.Second) // a loaded machine starts Firefox slowly
 	defer dcancel()
 	conn, _, err := websocket.Dial(dctx, url+"/session", nil)
 	if err != nil {

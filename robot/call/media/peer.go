@@ -137,6 +137,27 @@ func filterOffer(offer string, peers []netip.Prefix) (string, int, error) {
 	return string(b), kept, nil
 }
 
+// offersH264 reports whether a video section of the offer can receive H.264 (the only video
+// the robot sends: its camera's hardware encoder makes nothing else, and the hub never
+// transcodes).
+func offersH264(offer string) bool {
+	var sd sdp.SessionDescription
+	if sd.UnmarshalString(offer) != nil {
+		return false
+	}
+	for _, m := range sd.MediaDescriptions {
+		if m.MediaName.Media != "video" {
+			continue
+		}
+		for _, a := range m.Attributes {
+			if a.Key == "rtpmap" && strings.Contains(strings.ToUpper(a.Value), " H264/") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // checkAnswer verifies every candidate of the hub's own answer is a host candidate on one
 // of the configured interfaces, at an address inside the allowed networks (the tailnet;
 // loopback too in the simulator): the last check before anything leaves the hub.

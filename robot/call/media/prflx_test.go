@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pion/ice/v4"
+	"github.com/pion/sdp/v3"
 	"github.com/pion/stun/v4"
 	"github.com/pion/webrtc/v4"
 
@@ -25,6 +26,12 @@ func testBrowser(t *testing.T) *webrtc.PeerConnection {
 	if err := me.RegisterDefaultCodecs(); err != nil {
 		t.Fatal(err)
 	}
+	return offeringBrowser(t, me)
+}
+
+// offeringBrowser is testBrowser with the codecs of me.
+func offeringBrowser(t *testing.T, me *webrtc.MediaEngine) *webrtc.PeerConnection {
+	t.Helper()
 	var se webrtc.SettingEngine
 	se.SetInterfaceFilter(func(name string) bool { return name == "lo" })
 	se.SetIncludeLoopbackCandidate(true)
@@ -208,5 +215,50 @@ func TestChecksFromOutsideThePeersAreRefused(t *testing.T) {
 	}
 	if !check("127.0.0.1") {
 		t.Error("a check from 127.0.0.1, inside the allowed networks, was not answered: the test cannot tell refusal from silence")
+	}
+}
+
+// TestBrowserWithoutH264GetsSound: a browser that cannot decode H.264 (Firefox ESR without
+// its OpenH264 plugin offers VP8, VP9 and AV1 only) still gets the call, with sound: the
+// hub answers its video section without sending (it never transcodes) and the room's audio
+// and the owner's voice go on.
+func TestBrowserWithoutH264GetsSound(t *testing.T) {
+	me := &webrtc.MediaEngine{}
+	for _, c := range []struct {
+		codec webrtc.RTPCodecParameters
+		kind  webrtc.RTPCodecType
+	}{
+		{webrtc.RTPCodecParameters{RTPCodecCapability: webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeVP8, ClockRate: 90000}, PayloadType: 120}, webrtc.RTPCodecTypeVideo},
+		{webrtc.RTPCodecParameters{RTPCodecCapability: webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeVP9, ClockRate: 90000}, PayloadType: 121}, webrtc.RTPCodecTypeVideo},
+		{webrtc.RTPCodecParameters{RTPCodecCapability: opus, PayloadType: 109}, webrtc.RTPCodecTypeAudio},
+	} {
+		if err := me.RegisterCodec(c.codec, c.kind); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := offeringBrowser(t, me)
+	_, answer, _, err := answerFor(t, simConfig(), b.LocalDescription().SDP)
+	if err != nil {
+		t.Fatalf("the hub refused a browser without H.264: %v", err)
+	}
+	var sd sdp.SessionDescription
+	if err := sd.UnmarshalString(answer); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range sd.MediaDescriptions {
+		sends := false
+		for _, a := range m.Attributes {
+			sends = sends || a.Key == "sendrecv" || a.Key == "sendonly"
+		}
+		switch m.MediaName.Media {
+		case "video":
+			if sends && m.MediaName.Port.Value != 0 {
+				t.Errorf("the hub offers to send video the browser cannot decode:\n%s", answer)
+			}
+		case "audio":
+			if !sends {
+				t.Errorf("the hub's answer carries no sound:\n%s", answer)
+			}
+		}
 	}
 }

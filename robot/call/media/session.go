@@ -120,7 +120,15 @@ func (s *session) prepare() (*webrtc.PeerConnection, tracks, int, error) {
 	}
 	s.add(func() { closePeer(pc) })
 
-	if cfg.Video != "" {
+	video := cfg.Video != ""
+	if video && !offersH264(offer) {
+		// The browser cannot decode the robot's H.264 (Firefox without its OpenH264 plugin
+		// offers VP8, VP9 and AV1 only): the call goes on with sound, the camera stays off,
+		// and the page says why there is no picture.
+		s.log.Warn("the browser's offer has no H.264 video: the call carries sound only")
+		video = false
+	}
+	if video {
 		tr.video, err = webrtc.NewTrackLocalStaticRTP(h264, "video", "robot")
 		if err != nil {
 			return nil, tr, 0, err
