@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -54,6 +55,13 @@ func freeUDPRange(t *testing.T, n int) (int, int) {
 // a cuttable proxy; it is stopped (SIGTERM, bounded) when the test ends.
 func simHubProcess(t *testing.T, r *consoleRig, out string) (*exec.Cmd, *calltest.CutProxy) {
 	t.Helper()
+	return startSimHubProcess(t, r, out, nil)
+}
+
+// startSimHub is simHubProcess; with a tailnet the hub runs in its namespace, reaches the
+// broker at the host side's address, and binds its media to the namespace's veth only.
+func startSimHubProcess(t *testing.T, r *consoleRig, out string, tn *calltest.Tailnet) (*exec.Cmd, *calltest.CutProxy) {
+	t.Helper()
 	dir := t.TempDir()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
@@ -68,18 +76,27 @@ func simHubProcess(t *testing.T, r *consoleRig, out string) (*exec.Cmd, *calltes
 	}
 	tokenFile := filepath.Join(dir, "token")
 	os.WriteFile(tokenFile, []byte(r.token(t, "robot", "turn", "link")+"\n"), 0o600)
-	proxy := calltest.NewCutProxy(t, r.srv.Listener.Addr().String())
+	listen, callCfg := "127.0.0.1:0", ""
 	lo, hi := freeUDPRange(t, 20)
+	if tn != nil {
+		listen = net.JoinHostPort(tn.HostIP.String(), "0")
+		lo, hi = 40000, 40099 // the namespace's ports are its own
+		callCfg = fmt.Sprintf("  interfaces: [%s]\n", tn.NSIf)
+	}
+	proxy := calltest.NewCutProxyOn(t, listen, r.srv.Listener.Addr().String())
 	cfgFile := filepath.Join(dir, "hub.yaml")
-	os.WriteFile(cfgFile, fmt.Appendf(nil, "broker_url: http://%s\ntoken_file: %s\ncall:\n  udp_port_min: %d\n  udp_port_max: %d\n",
-		proxy.Addr(), tokenFile, lo, hi), 0o600)
+	os.WriteFile(cfgFile, fmt.Appendf(nil, "broker_url: http://%s\ntoken_file: %s\ncall:\n  udp_port_min: %d\n  udp_port_max: %d\n%s",
+		proxy.Addr(), tokenFile, lo, hi, callCfg), 0o600)
 	quiet, _ := speech.EncodeWAV(make([]float32, speech.SampleRate/2), speech.SampleRate)
 	mic := filepath.Join(dir, "mic")
 	os.MkdirAll(mic, 0o755)
 	os.WriteFile(filepath.Join(mic, "quiet.wav"), quiet, 0o644)
-	cmd := exec.Command(hub, "--sim", "--link", "--config", cfgFile, "--broker", "http://"+proxy.Addr(),
-		"--token-file", tokenFile, "--out", out, mic)
-	var logs bytes.Buffer
+	args := []string{"--sim", "--link", "--config", cfgFile, "--broker", "http://" + proxy.Addr(), "--token-file", tokenFile, "--out", out, mic}
+	cmd := exec.Command(hub, args...)
+	if tn != nil {
+		cmd = tn.Command(hub, args...) // `ip netns exec` execs the hub: the same process
+	}
+	var logs syncBuffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -94,12 +111,30 @@ func simHubProcess(t *testing.T, r *consoleRig, out string) (*exec.Cmd, *calltes
 			cmd.Process.Kill()
 			<-done
 		}
-		if t.Failed() {
+		if t.Failed() || os.Getenv("CALL_DEBUG") != "" {
 			t.Logf("reachy-hub output:\n%s", logs.String())
 		}
 	})
 	waitLinked(t, r.b, "robot", 1, 20*time.Second)
 	return cmd, proxy
+}
+
+// syncBuffer is a bytes.Buffer safe to write from a subprocess's pipes while a test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // roomAudioJS records 1 s (after half a second's start) of what the page plays from the robot (Web Audio, from the

@@ -31,6 +31,10 @@ declare -A want=(
   [openssl]=/usr/bin/openssl
   [curl]=/usr/bin/curl
   [chromium]=/usr/bin/chromium
+  # The live call's browser tests: Firefox ESR driven over WebDriver BiDi, and `ip` to make
+  # the tailnet-like network namespace they call the robot across.
+  [firefox-esr]=/usr/bin/firefox-esr
+  [iproute2]=/usr/sbin/ip
   [fonts-dejavu-core]=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
   [libpocketsphinx-dev]=/usr/include/pocketsphinx/pocketsphinx.h
   [pocketsphinx-en-us]=/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict

@@ -417,6 +417,11 @@ async function prepare(c, marks) {
       marks.connected = local.liveAt;
       setCallState(c, "live");
       addTimeline(c, "live", "The call is live: you see and hear the room");
+      if (!decodesH264()) { // a browser-side cause, said as such: never "the robot cannot send video"
+        const why = noH264Sentence();
+        showError(why);
+        addTimeline(c, "note", why);
+      }
     } else if (pc.connectionState === "failed") {
       finishCall(c, "media_failed");
     }
@@ -425,6 +430,25 @@ async function prepare(c, marks) {
   await gathered(pc, 3000);
   marks.gathered = performance.now();
   return local;
+}
+
+// decodesH264 reports whether this browser can decode the robot's video: its camera sends
+// H.264 only (the robot encodes in hardware and never transcodes). Firefox decodes it with
+// Cisco's OpenH264 plugin, which it downloads by itself when online; without it the call
+// carries sound only.
+function decodesH264() {
+  if (!window.RTCRtpReceiver || !RTCRtpReceiver.getCapabilities) return true; // cannot tell: try
+  const caps = RTCRtpReceiver.getCapabilities("video");
+  return !caps || caps.codecs.some((k) => /^video\/h264$/i.test(k.mimeType));
+}
+
+function noH264Sentence() {
+  const firefox = /firefox\//i.test(navigator.userAgent);
+  return "This browser cannot decode the robot's video (H.264), so the call will have sound but no picture. " +
+    (firefox ? "In Firefox: open about:addons → Plugins and make sure “OpenH264 Video Codec provided by Cisco Systems, Inc.” is installed " +
+      "and set to Always Activate (Firefox downloads it by itself when it is online; Debian's Firefox ESR turns it off: set " +
+      "media.gmp-gmpopenh264.enabled to true in about:config first), then reload this page. " : "") +
+    "Chrome, Chromium, Edge and Safari decode it as installed.";
 }
 
 // connect posts the offer and sets the robot's answer.

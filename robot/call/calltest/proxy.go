@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// CutProxy forwards loopback TCP to a target and can cut every connection at once (the
+// CutProxy forwards TCP to a target and can cut every connection at once (the
 // robot's network drops between the hub and the broker); new connections are forwarded again.
 type CutProxy struct {
 	ln    net.Listener
@@ -18,7 +18,14 @@ type CutProxy struct {
 // NewCutProxy listens on a loopback port of its own and forwards to target until the test ends.
 func NewCutProxy(t testing.TB, target string) *CutProxy {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	return NewCutProxyOn(t, "127.0.0.1:0", target)
+}
+
+// NewCutProxyOn is NewCutProxy listening on listen (a port of its own on a test
+// network's address: the broker as a robot in a namespace reaches it).
+func NewCutProxyOn(t testing.TB, listen, target string) *CutProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		t.Fatal(err)
 	}

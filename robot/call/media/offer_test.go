@@ -59,10 +59,13 @@ func TestOfferKeepsTailnetHostCandidatesOnly(t *testing.T) {
 }
 
 // TestAnswerCheckRefusesForeignCandidates: the last check before an answer leaves the hub
-// refuses a candidate that is not a host candidate on an allowed interface.
+// refuses a candidate that is not a host candidate on an allowed interface, inside the
+// allowed networks.
 func TestAnswerCheckRefusesForeignCandidates(t *testing.T) {
+	lo := call.Config{Interfaces: []string{"lo"}}
+	lo.Defaults()
 	ok := "a=candidate:1 1 udp 2130706431 127.0.0.1 40001 typ host\r\n"
-	if _, err := checkAnswer(ok, []string{"lo"}); err != nil {
+	if _, err := checkAnswer(ok, lo); err != nil {
 		t.Fatalf("loopback host candidate on lo refused: %v", err)
 	}
 	for _, bad := range []string{
@@ -70,11 +73,17 @@ func TestAnswerCheckRefusesForeignCandidates(t *testing.T) {
 		"a=candidate:1 1 udp 2130706431 192.0.2.1 40001 typ host\r\n",
 		"",
 	} {
-		if _, err := checkAnswer(ok+bad, []string{"lo"}); err == nil && bad != "" {
+		if _, err := checkAnswer(ok+bad, lo); err == nil && bad != "" {
 			t.Errorf("answer with %q passed", bad)
 		}
-		if _, err := checkAnswer(bad, []string{"lo"}); err == nil {
+		if _, err := checkAnswer(bad, lo); err == nil {
 			t.Errorf("answer with only %q passed", bad)
 		}
+	}
+	// On lo but outside the allowed networks (the tailnet's only): refused.
+	tailnetOnly := lo
+	tailnetOnly.Peers = []string{"100.64.0.0/10", "fd7a:115c:a1e0::/48"}
+	if _, err := checkAnswer(ok, tailnetOnly); err == nil {
+		t.Error("a loopback candidate passed a hub whose peers are the tailnet only")
 	}
 }

@@ -29,8 +29,12 @@ var (
 const opusPT = 111
 
 // newAPI builds a pion API that gathers host candidates only, on the configured
-// interfaces, in the configured port range; no mDNS, no TCP, and remote candidates outside
-// the allowed networks are never contacted.
+// interfaces' addresses inside the allowed networks, in the configured port range; no mDNS,
+// no TCP. A remote address outside the allowed networks is never used, whether the offer
+// named it or a connectivity check came from it: the browser's address is usually learned
+// from its own checks (a peer-reflexive candidate), because a browser hides its host
+// addresses behind mDNS names unless the page holds a microphone, and Firefox offers none
+// at all on some machines.
 func newAPI(c *call.Config) (*webrtc.API, error) {
 	peers, err := c.PeerPrefixes()
 	if err != nil {
@@ -56,6 +60,10 @@ func newAPI(c *call.Config) (*webrtc.API, error) {
 	if err := se.SetEphemeralUDPPortRange(c.UDPPortMin, c.UDPPortMax); err != nil {
 		return nil, err
 	}
+	// Gather only on addresses a peer may be at (a tailnet interface also holds a link-local
+	// IPv6 address), and accept a remote candidate — signalled or peer-reflexive — only
+	// from them.
+	se.SetIPFilter(func(ip net.IP) bool { return allowedPeer(peers, ip) })
 	se.SetRemoteIPFilter(func(ip net.IP) bool { return allowedPeer(peers, ip) })
 	se.SetICETimeouts(4*time.Second, 8*time.Second, time.Second)
 	return webrtc.NewAPI(webrtc.WithMediaEngine(me), webrtc.WithInterceptorRegistry(ir), webrtc.WithSettingEngine(se)), nil
@@ -86,6 +94,7 @@ func allowedPeer(peers []netip.Prefix, ip net.IP) bool {
 
 // filterOffer keeps only the offer's host candidates whose address is in peers (no
 // server-reflexive, relay or mDNS candidate ever reaches ICE) and reports how many remain.
+// None may remain: the browser's address is then learned from its connectivity checks.
 // It also reads the owner's camera as not offered (a sending video section becomes
 // receive-only, or inactive), so the answer never accepts it: a browser sends only what
 // the answer accepts.
@@ -128,11 +137,37 @@ func filterOffer(offer string, peers []netip.Prefix) (string, int, error) {
 	return string(b), kept, nil
 }
 
+// offersH264 reports whether a video section of the offer can receive H.264 (the only video
+// the robot sends: its camera's hardware encoder makes nothing else, and the hub never
+// transcodes).
+func offersH264(offer string) bool {
+	var sd sdp.SessionDescription
+	if sd.UnmarshalString(offer) != nil {
+		return false
+	}
+	for _, m := range sd.MediaDescriptions {
+		if m.MediaName.Media != "video" {
+			continue
+		}
+		for _, a := range m.Attributes {
+			if a.Key == "rtpmap" && strings.Contains(strings.ToUpper(a.Value), " H264/") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // checkAnswer verifies every candidate of the hub's own answer is a host candidate on one
-// of the allowed interfaces: the last check before anything leaves the hub.
-func checkAnswer(answer string, interfaces []string) (int, error) {
+// of the configured interfaces, at an address inside the allowed networks (the tailnet;
+// loopback too in the simulator): the last check before anything leaves the hub.
+func checkAnswer(answer string, c call.Config) (int, error) {
+	peers, err := c.PeerPrefixes()
+	if err != nil {
+		return 0, err
+	}
 	allowed := map[netip.Addr]bool{}
-	for _, name := range interfaces {
+	for _, name := range c.Interfaces {
 		ifc, err := net.InterfaceByName(name)
 		if err != nil {
 			continue
@@ -150,18 +185,18 @@ func checkAnswer(answer string, interfaces []string) (int, error) {
 		if !ok {
 			continue
 		}
-		c, err := ice.UnmarshalCandidate("candidate:" + v)
+		cand, err := ice.UnmarshalCandidate("candidate:" + v)
 		if err != nil {
 			return n, fmt.Errorf("answer candidate: %w", err)
 		}
-		a, err := netip.ParseAddr(c.Address())
-		if c.Type() != ice.CandidateTypeHost || err != nil || !allowed[a.Unmap()] {
-			return n, fmt.Errorf("answer candidate %s %s is not a host candidate on %v", c.Type(), c.Address(), interfaces)
+		a, err := netip.ParseAddr(cand.Address())
+		if cand.Type() != ice.CandidateTypeHost || err != nil || !allowed[a.Unmap()] || !allowedPeer(peers, a.AsSlice()) {
+			return n, fmt.Errorf("answer candidate %s %s is not a host candidate on %v inside %v", cand.Type(), cand.Address(), c.Interfaces, c.Peers)
 		}
 		n++
 	}
 	if n == 0 {
-		return 0, fmt.Errorf("no host candidate on %v", interfaces)
+		return 0, fmt.Errorf("no host candidate on %v inside %v", c.Interfaces, c.Peers)
 	}
 	return n, nil
 }

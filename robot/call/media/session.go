@@ -105,7 +105,10 @@ func (s *session) prepare() (*webrtc.PeerConnection, tracks, int, error) {
 		return nil, tr, 0, err
 	}
 	if kept == 0 {
-		return nil, tr, 0, fmt.Errorf("the offer has no host candidate in %v", cfg.Peers)
+		// A browser names its addresses as mDNS names unless the page holds a microphone
+		// (Chromium), or offers none on the tailnet at all (Firefox): its checks to the
+		// answer's candidates tell ICE where it is.
+		s.log.Info("the offer names no usable candidate: the browser's address comes from its checks", "peers", cfg.Peers)
 	}
 	api, err := newAPI(&cfg)
 	if err != nil {
@@ -117,7 +120,15 @@ func (s *session) prepare() (*webrtc.PeerConnection, tracks, int, error) {
 	}
 	s.add(func() { closePeer(pc) })
 
-	if cfg.Video != "" {
+	video := cfg.Video != ""
+	if video && !offersH264(offer) {
+		// The browser cannot decode the robot's H.264 (Firefox without its OpenH264 plugin
+		// offers VP8, VP9 and AV1 only): the call goes on with sound, the camera stays off,
+		// and the page says why there is no picture.
+		s.log.Warn("the browser's offer has no H.264 video: the call carries sound only")
+		video = false
+	}
+	if video {
 		tr.video, err = webrtc.NewTrackLocalStaticRTP(h264, "video", "robot")
 		if err != nil {
 			return nil, tr, 0, err
@@ -198,6 +209,11 @@ func (s *session) answer(ctx context.Context, pc *webrtc.PeerConnection, tr trac
 		}
 	}()
 
+	return s.localAnswer(ctx, pc)
+}
+
+// localAnswer makes the answer, waits (bounded) for ICE gathering to finish, and checks it.
+func (s *session) localAnswer(ctx context.Context, pc *webrtc.PeerConnection) (string, int, error) {
 	ans, err := pc.CreateAnswer(nil)
 	if err != nil {
 		return "", 0, err
@@ -216,7 +232,7 @@ func (s *session) answer(ctx context.Context, pc *webrtc.PeerConnection, tr trac
 		return "", 0, errStopped
 	}
 	answer := pc.LocalDescription().SDP
-	n, err := checkAnswer(answer, cfg.Interfaces)
+	n, err := checkAnswer(answer, s.req.Config)
 	if err != nil {
 		return "", 0, err
 	}
