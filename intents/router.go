@@ -72,6 +72,10 @@ func (t *Table) Route(transcript string, ctx Context) Decision {
 	if d, ok := t.timerFrame(n, m, ctx); ok {
 		return d
 	}
+	// So are emergencies, calls back, privacy mode and games, from their lexicons.
+	if d, ok := t.familyFrame(n, m, ctx); ok {
+		return d
+	}
 	// A sentence of several parts is never acted on in part.
 	if d, ok := t.compound(n, ctx); ok {
 		return d
@@ -118,6 +122,9 @@ func (t *Table) routeClause(n Normalized, ctx Context) (Decision, bool) {
 		if d, ok := t.match(n, ctx, true); ok {
 			return d, true
 		}
+	}
+	if d, ok := t.familyFrame(n, m, ctx); ok {
+		return d, true
 	}
 	return t.frames(n, m, ctx, true)
 }

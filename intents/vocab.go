@@ -32,6 +32,7 @@ type vocab struct {
 	labels      map[string]string // normalized timer label (and its plural) -> label
 	wake        wakeMatcher
 	deviceRoom  string
+	lex         lexicon // the lexicons (lexicon.yaml and home.lexicon) the family frames read
 }
 
 func newVocab(h Home) vocab {

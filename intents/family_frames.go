@@ -1,0 +1,410 @@
+package intents
+
+import (
+	"strings"
+)
+
+// The family frames: emergencies, calls back, privacy mode and games are decided like house
+// commands — by what the sentence mentions (words of the lexicons, lexicon.yaml), the people
+// of the home, and its form (command.go) — never by one pattern per whole sentence. Each
+// frame names the lexicon words that decided in the decision's doctrine, so `reachyctl
+// route` shows them. A frame that does not fit returns false and the next one reads the
+// sentence; only a request (the command rule) makes any of them act.
+
+// familyFill are words any family sentence may carry without changing what it asks.
+var familyFill = words2set("a an the it that this is are me us you your i we please now right just so okay ok " +
+	"can could would will do tell let know kindly quick quickly again reachy jeeves love mate dear buddy darling " +
+	"sweetie honey pal sir madam hey oh well and then for to with my our some bit little time")
+
+// maxFamilyUnexplained is how many words a family command may carry that no list explains.
+const maxFamilyUnexplained = 2
+
+// familyFrame tries the family frames in order: an emergency first (it must never be read
+// as a call back), then a call back, privacy mode, a game.
+func (t *Table) familyFrame(n Normalized, m Mentions, ctx Context) (Decision, bool) {
+	toks := n.tokens()
+	if len(toks) == 0 || len(toks) > 24 {
+		return Decision{}, false
+	}
+	if d, ok := t.emergencyFrame(n, toks, m); ok {
+		return d, true
+	}
+	if m.named {
+		return Decision{}, false // a light or the AC: the house frame's
+	}
+	if d, ok := t.callFrame(n, toks, m, ctx); ok {
+		return d, true
+	}
+	if d, ok := t.privacyFrame(n, toks, m); ok {
+		return d, true
+	}
+	return t.gameFrame(n, toks, m)
+}
+
+// familyDecision is a frame's decision with its explanation.
+func (t *Table) familyDecision(name string, args map[string]string, n Normalized, m Mentions, form, why string) (Decision, bool) {
+	in := t.byName[name]
+	if in == nil || in.Unavailable {
+		return Decision{}, false
+	}
+	d := t.settle(in, t.bind(in, args, Context{}), &Rule{Intent: name, Index: -1, Pattern: "family frame (intents/family_frames.go)", Where: in.where}, n)
+	m.Form = form
+	d.Mentions = m.ref()
+	d.Doctrine = append([]string{"frame: " + why + ", form " + form + ": " + name}, d.Doctrine...)
+	return d, true
+}
+
+// requestForm is the form of a family sentence across its clauses: a request in one clause
+// that names the family, with statements around it ("privacy please, I'm getting changed",
+// "call the police, someone's in the garden"), is a request; a clause that is negated,
+// reported, conditional, past or future is not.
+func (t *Table) requestForm(n Normalized, toks []string, names func([]string) bool) string {
+	whole := commandForm(toks, n)
+	if whole == FormImperative || !mayBeCompound(n) {
+		return whole
+	}
+	request := false
+	for _, c := range t.clauses(n) {
+		ct := c.tokens()
+		switch f := commandForm(ct, c); f {
+		case FormImperative:
+			request = request || names(ct)
+		case FormStatement, FormWish, FormQuestion:
+			if names(ct) && len(ct) <= 4 && !c.Question {
+				request = true // "hide and seek, you count": the name said as a request
+			}
+		default:
+			return f
+		}
+	}
+	if request {
+		return FormImperative
+	}
+	return whole
+}
+
+// unexplainedBy counts the words of toks that none of the lexicon sets, the word sets, the
+// home's people or kin words explain.
+func (t *Table) unexplainedBy(toks []string, used []bool, sets []string, words ...wordSet) int {
+	t.vocab.lex.cover(toks, used, sets...)
+	count := 0
+	for i, w := range toks {
+		if used[i] || t.vocab.people[w] != "" || kinWords[w] || isDigits(w) {
+			continue
+		}
+		ok := false
+		for _, s := range words {
+			if s[w] {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			count++
+		}
+	}
+	return count
+}
+
+// emergencyFrame: a service the robot cannot call ("police", "an ambulance", "999") with a
+// verb that asks for it, or with what happened ("call an ambulance, grandpa fell", "there's a
+// fire, ring 999"), or a cry for help with what happened. The answer (help.emergency) never
+// acts: it says to use a phone.
+func (t *Table) emergencyFrame(n Normalized, toks []string, m Mentions) (Decision, bool) {
+	lx := t.vocab.lex
+	svc, okSvc := lx.find(toks, "emergency.services")
+	event, okEvent := lx.find(toks, "emergency.events")
+	if !okSvc && !okEvent {
+		return Decision{}, false
+	}
+	verb, okVerb := lx.find(toks, "emergency.verbs")
+	if okVerb && okSvc && verb.at == svc.at {
+		okVerb = false // "help" alone is a service word or a verb, not both
+		for i := range toks {
+			if i != svc.at {
+				if l := lx["emergency.verbs"].at(toks, i); l > 0 && (i+l <= svc.at || i >= svc.at+svc.n) {
+					verb, okVerb = lexHit{set: "emergency.verbs", phrase: strings.Join(toks[i:i+l], " "), at: i, n: l}, true
+					break
+				}
+			}
+		}
+	}
+	if okSvc && svc.phrase == "help" && okVerb && !callForHelp[verb.phrase] {
+		okVerb = false // "I need help using you" asks for help, not for the emergency services
+	}
+	helpCry := contains(toks, "help") && okEvent
+	real := okSvc && svc.phrase != "help" && (okVerb || okEvent) || okSvc && svc.phrase == "help" && okVerb && verb.phrase != "help" || helpCry
+	if !real || n.Negated || noNeed(toks) {
+		return Decision{}, false
+	}
+	switch commandForm(toks, n) {
+	case FormPast, FormReported, FormConditional, FormFuture:
+		if !okEvent || okSvc && !okVerb {
+			return Decision{}, false // "dad called the police", "if there's a fire call 999"
+		}
+	}
+	if len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") && !okEvent {
+		return Decision{}, false // "should we call an ambulance": asks for advice
+	}
+	if hasPrefix(toks, []string{"how"}) || hasPrefix(toks, []string{"what"}) && !okEvent {
+		return Decision{}, false // "what number do you dial for the police": a question about the world
+	}
+	return t.familyDecision(IntentEmergency, map[string]string{}, n, m, commandForm(toks, n), "an emergency ("+hitWords(svc, verb, event)+")")
+}
+
+// callForHelp are the verbs that, with "help", summon someone: "call for help", "get help".
+var callForHelp = map[string]bool{"call": true, "ring": true, "phone": true, "dial": true, "get": true, "send for": true,
+	"send": true, "fetch": true, "call for": true, "ring for": true, "phone for": true}
+
+// desireToReach opens "I want to see mommy", "I need to talk to mom", "can I speak to dad".
+var desireToReach = [][]string{{"i", "want", "to"}, {"i", "wanna"}, {"we", "want", "to"}, {"we", "wanna"}, {"i", "need", "to"},
+	{"we", "need", "to"}, {"i", "would", "like", "to"}, {"we", "would", "like", "to"}, {"i", "miss"}, {"can", "i"}, {"can", "we"},
+	{"could", "i"}, {"could", "we"}, {"may", "i"}, {"let", "me"}, {"let", "us"}}
+
+// callFrame: a verb that reaches someone (call.verbs, call.reach) and a person — of the home,
+// or a relative the home does not list (asked about). A strong verb ("call", "ring", "video
+// call") asks as a command; a weak one ("get", "see", "talk to") only with a wish to reach
+// them ("I want to see mommy") or the means ("get mum on the video").
+func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) (Decision, bool) {
+	lx := t.vocab.lex
+	strong, okStrong := lx.find(toks, "call.verbs")
+	weak, okWeak := lx.find(toks, "call.reach")
+	if !okStrong && !okWeak {
+		return Decision{}, false
+	}
+	if d, ok := t.callBack(n, toks, m); ok {
+		return d, true
+	}
+	person, who := "", -1
+	for i, w := range toks {
+		if p := t.vocab.people[w]; p != "" {
+			if person != "" && person != p {
+				return Decision{}, false // two people: not one call
+			}
+			person, who = p, i
+		} else if kinWords[w] && person == "" && who < 0 {
+			person, who = w, i // a relative the home does not list: asked about
+			if i > 0 && (toks[i-1] == "my" || toks[i-1] == "our") {
+				person = toks[i-1] + " " + w
+			}
+		}
+	}
+	if who < 0 {
+		return Decision{}, false
+	}
+	verb := strong
+	if !okStrong || okWeak && weak.at < strong.at && weak.at < who {
+		verb = weak
+	}
+	if verb.at > 0 && objectLeads[toks[verb.at-1]] || anyOf(toks[:verb.at], hangVerbs) {
+		return Decision{}, false // "end the call with auntie": the call is a thing, not a verb
+	}
+	if verb.at > who {
+		return Decision{}, false // "mom called", "dad, call me": the person is not the one reached
+	}
+	used := make([]bool, len(toks))
+	used[who] = true
+	if who > 0 && (toks[who-1] == "my" || toks[who-1] == "our") {
+		used[who-1] = true
+	}
+	unexplained := t.unexplainedBy(toks, used, []string{"call.verbs", "call.reach", "call.fill"}, familyFill)
+	lead := stripRequestLeads(toks)
+	wish := false
+	for _, l := range desireToReach {
+		if hasPrefix(lead, l) && len(lead) > len(l) && (lx["call.verbs"].at(lead, len(l)) > 0 || lx["call.reach"].at(lead, len(l)) > 0) {
+			wish = true
+		}
+	}
+	means := contains(toks, "video") || contains(toks, "phone") || contains(toks, "line") || contains(toks, "screen")
+	if verb.set == "call.reach" && !wish && !means || unexplained > 1 {
+		return Decision{}, false
+	}
+	form := t.requestForm(n, toks, func(ct []string) bool { return lx.has(ct, "call.verbs") || lx.has(ct, "call.reach") })
+	switch {
+	case wish && !n.Negated:
+		form = FormImperative // "I want to talk to dad": a wish put as a request
+	case form != FormImperative && toks[0] == "you" && (n.Polite || contains(toks, "now")) && !n.Negated && !n.Question:
+		form = FormImperative // "you make call to papa now": a command as many learners say it
+	}
+	if form != FormImperative {
+		if form == FormQuestion || form == FormIndirect {
+			return Decision{}, false // "can I call dad" reads the calendar (calendar.status)
+		}
+		return Decision{}, false
+	}
+	return t.familyDecision("teleport.call", map[string]string{"person": person}, n, m, form, "a call ("+hitWords(verb)+") to a person")
+}
+
+// callBack: "ask mum to call us", "tell dad to ring home", "get mommy to call home" — a
+// person of the home asked to call back, as a request.
+func (t *Table) callBack(n Normalized, toks []string, m Mentions) (Decision, bool) {
+	lx := t.vocab.lex
+	lead := stripRequestLeads(toks)
+	if len(lead) < 4 || lx["call.ask"].at(lead, 0) == 0 {
+		return Decision{}, false
+	}
+	i := lx["call.ask"].at(lead, 0)
+	if lead[i] == "my" || lead[i] == "our" {
+		i++
+	}
+	if i+2 >= len(lead) || lead[i+1] != "to" {
+		return Decision{}, false
+	}
+	person := t.vocab.people[lead[i]]
+	if person == "" && kinWords[lead[i]] {
+		person = lead[i]
+	}
+	l := lx["call.verbs"].at(lead, i+2)
+	if person == "" || l == 0 || i+2+l >= len(lead) || lx["call.back"].at(lead, i+2+l) == 0 {
+		return Decision{}, false
+	}
+	form := commandForm(toks, n)
+	if form == FormStatement && !n.Question {
+		form = FormImperative // "ask mum to call us": it opens with the verb that asks
+	}
+	if form != FormImperative {
+		return Decision{}, false
+	}
+	return t.familyDecision("teleport.call", map[string]string{"person": person}, n, m, form, "a person asked to call back (call.ask "+lead[0]+", call.verbs "+lead[i+2]+")")
+}
+
+// privacyFrame: privacy mode named, or the calls it keeps out with a verb that blocks or
+// allows them ("block the video calls for now"). The state is the last state word said; a
+// name alone ("privacy please") turns it on.
+func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision, bool) {
+	lx := t.vocab.lex
+	name, okName := lx.find(toks, "privacy.names")
+	calls, okCalls := lx.find(toks, "privacy.calls")
+	if !okName && !okCalls {
+		return Decision{}, false
+	}
+	used := make([]bool, len(toks))
+	hits := lx.cover(toks, used, "privacy.names", "privacy.calls", "privacy.off", "privacy.on")
+	state := ""
+	var stateHit lexHit
+	for _, h := range hits {
+		switch h.set {
+		case "privacy.on":
+			state, stateHit = "on", h
+		case "privacy.off":
+			state, stateHit = "off", h
+		}
+	}
+	if !okName {
+		// Calls only: a verb that blocks or allows them must say which.
+		if state == "" || stateHit.phrase == "on" || stateHit.phrase == "off" && !contains(toks, "calls") {
+			return Decision{}, false // "turn the camera on" is not privacy mode
+		}
+		name = calls
+	}
+	if state == "" {
+		state = "on"
+	}
+	unexplained := 0
+	for i, w := range toks {
+		if !used[i] && !familyFill[w] && !isDigits(w) && w != "mode" && w != "for" && w != "while" && w != "minutes" {
+			unexplained++
+		}
+	}
+	form := t.requestForm(n, toks, func(ct []string) bool { return lx.has(ct, "privacy.names") || lx.has(ct, "privacy.calls") })
+	if form != FormImperative {
+		lead := stripRequestLeads(toks)
+		if (hasPrefix(lead, []string{"i", "need"}) || hasPrefix(lead, []string{"i", "want"}) || hasPrefix(lead, []string{"we", "need"})) && !n.Negated {
+			form = FormImperative // "I need some privacy"
+		}
+	}
+	if form != FormImperative || unexplained > maxFamilyUnexplained && !mayBeCompound(n) {
+		return Decision{}, false
+	}
+	return t.familyDecision("privacy.set", map[string]string{"state": state}, n, m, form, "privacy mode ("+hitWords(name, stateHit)+")")
+}
+
+var gameSets = []string{"game.rps", "game.animal", "game.simon", "game.freeze", "game.hide"}
+
+var gameIntents = map[string]string{"game.rps": "play.rps", "game.animal": "play.animal", "game.simon": "play.simon",
+	"game.freeze": "play.freeze", "game.hide": "play.hide"}
+
+// gameFrame: a game named (its lexicon) or a game at all ("let's play a game"), and what is
+// asked — to start it (a request, or its name said as one), to stop ("I don't want to play
+// any more"), or about it (a question: play.invite says how to start one).
+func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bool) {
+	lx := t.vocab.lex
+	used := make([]bool, len(toks))
+	hits := lx.cover(toks, used, append([]string{"game.any"}, gameSets...)...)
+	game, named := lexHit{}, false
+	for _, h := range hits {
+		if h.set == "game.any" {
+			if !named {
+				game = h
+			}
+			continue
+		}
+		if named && h.set != game.set {
+			return Decision{}, false // two games named: ask for one at a time elsewhere
+		}
+		game, named = h, true
+	}
+	if game.n == 0 {
+		return Decision{}, false
+	}
+	stopHits := lx.cover(toks, used, "game.stop")
+	startHits := lx.cover(toks, used, "game.start")
+	unexplained := 0
+	for i, w := range toks {
+		if !used[i] && !familyFill[w] && !isDigits(w) && w != "want" && w != "not" && w != "of" && w != "am" && w != "let" {
+			unexplained++
+		}
+	}
+	if unexplained > maxFamilyUnexplained {
+		return Decision{}, false
+	}
+	form := t.requestForm(n, toks, func(ct []string) bool {
+		return lx.has(ct, "game.start") || lx.has(ct, "game.any") || anyGame(lx, ct)
+	})
+	if form != FormImperative && !n.Negated && wantsTo(toks, lx, "game.start") {
+		form = FormImperative // "I want to play rock paper scissors with you", "let's play simon says"
+	}
+	switch {
+	case len(stopHits) > 0 && (form == FormImperative || n.Negated || form == FormStatement):
+		// "stop the game", "I don't want to play any more", "I'm done playing", "game over"
+		return t.familyDecision("play.stop", map[string]string{}, n, m, form, "ending a game ("+hitWords(append([]lexHit{game}, stopHits...)...)+")")
+	case (n.Negated || noNeed(toks)) && named:
+		return t.familyDecision("play.invite", map[string]string{}, n, m, FormNegated, "a game not asked for ("+hitWords(game)+")")
+	case n.Negated || noNeed(toks):
+		return Decision{}, false
+	case form == FormQuestion || form == FormIndirect:
+		return t.familyDecision("play.invite", map[string]string{}, n, m, form, "a question about a game ("+hitWords(game)+")")
+	case form != FormImperative && !(named && len(startHits) > 0 && form == FormStatement && toks[0] != "i" && toks[0] != "we"):
+		return Decision{}, false // "I played rock paper scissors yesterday"
+	case !named && len(startHits) == 0:
+		return Decision{}, false // "we won the game, celebrate with me"
+	case !named:
+		return t.familyDecision("play.invite", map[string]string{}, n, m, FormImperative, "a game without its name ("+hitWords(game)+")")
+	}
+	return t.familyDecision(gameIntents[game.set], map[string]string{}, n, m, FormImperative, "a game ("+hitWords(append([]lexHit{game}, startHits...)...)+")")
+}
+
+// wantLeads put a request as a wish or an invitation: "I want to play", "let's play".
+var wantLeads = [][]string{{"i", "want", "to"}, {"we", "want", "to"}, {"i", "wanna"}, {"we", "wanna"}, {"wanna"},
+	{"i", "would", "like", "to"}, {"we", "would", "like", "to"}, {"let", "us"}, {"lets"}, {"come", "on", "let", "us"},
+	{"i", "need", "to"}, {"we", "need", "to"}}
+
+// wantsTo: the sentence opens with a wish or an invitation followed by a word of the set.
+func wantsTo(toks []string, lx lexicon, set string) bool {
+	lead := stripRequestLeads(toks)
+	for _, l := range wantLeads {
+		if hasPrefix(lead, l) && len(lead) > len(l) && lx[set].at(lead, len(l)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func anyGame(lx lexicon, toks []string) bool {
+	for _, s := range gameSets {
+		if lx.has(toks, s) {
+			return true
+		}
+	}
+	return false
+}
