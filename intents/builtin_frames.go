@@ -65,11 +65,12 @@ var (
 		"trying hear news asleep baby sleeping hour next time wait hold dancing moving singing nodding that")
 	timeCore = words2set("time times clock hour")
 	timeFill = words2set("what whats current exact currently got have know check clock watch hour at on present " +
-		"moment precise like to want need asking show read out late how oclock o please by")
+		"moment precise like to want need asking show read out late how oclock o please by exactly excuse sorry " +
+		"roughly about approximately there")
 	dateCore = words2set("date day month year weekday today todays monday tuesday wednesday thursday friday " +
 		"saturday sunday")
 	dateFill = words2set("what whats current which of week we in have check on todays today date day month year " +
-		"for is it the calendar")
+		"for is it the calendar exactly excuse sorry")
 	helpCore = words2set("do help capable able skills abilities features commands good can")
 	helpFill = words2set("what kind kinds sort sorts type types of things stuff else are able to capable help " +
 		"with how skills abilities features commands good at all for exactly really actually list other " +

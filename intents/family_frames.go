@@ -38,7 +38,47 @@ func (t *Table) familyFrame(n Normalized, m Mentions, ctx Context) (Decision, bo
 	if d, ok := t.privacyFrame(n, toks, m); ok {
 		return d, true
 	}
+	if d, ok := t.quietWords(n, toks, m); ok {
+		return d, true
+	}
 	return t.gameFrame(n, toks, m)
+}
+
+// quietWords: words that ask for quiet (quiet.verbs: "keep it down", "stay silent") with a
+// length ("for half an hour") ask for quiet time, whatever reason goes with them ("I'm on a
+// work call, stay silent for 20 minutes"). Without a length the stop frame reads them.
+func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, bool) {
+	lx := t.vocab.lex
+	hit, ok := lx.find(toks, "quiet.verbs")
+	if !ok {
+		return Decision{}, false
+	}
+	view := strings.Fields(n.durations())
+	duration := ""
+	for i, w := range view {
+		if strings.HasPrefix(w, "~") && i > 0 && (view[i-1] == "for" || view[i-1] == "next") {
+			if only(strings.Split(w[1:], "_"), quietMoments) {
+				return Decision{}, false // "be quiet for a second": the moment only (robot.stop)
+			}
+			duration = w[1:]
+			break
+		}
+	}
+	if duration == "" {
+		return Decision{}, false
+	}
+	used := make([]bool, len(view))
+	for i, w := range view {
+		used[i] = strings.HasPrefix(w, "~") || w == "next" || w == "the"
+	}
+	if t.unexplainedBy(view, used, []string{"quiet.verbs", "stop.reasons"}, familyFill, stopFill, frameFill) > maxFamilyUnexplained && !mayBeCompound(n) {
+		return Decision{}, false
+	}
+	form := t.requestForm(n, toks, func(ct []string) bool { return lx.has(ct, "quiet.verbs") })
+	if form != FormImperative {
+		return Decision{}, false
+	}
+	return t.familyDecision(IntentQuiet, map[string]string{"state": "on", "duration": duration}, n, m, form, "quiet that lasts ("+hitWords(hit)+")")
 }
 
 // familyDecision is a frame's decision with its explanation.
@@ -59,14 +99,14 @@ func (t *Table) familyDecision(name string, args map[string]string, n Normalized
 // "call the police, someone's in the garden"), is a request; a clause that is negated,
 // reported, conditional, past or future is not.
 func (t *Table) requestForm(n Normalized, toks []string, names func([]string) bool) string {
-	whole := commandForm(toks, n)
+	whole := opened(commandForm(toks, n), toks, names)
 	if whole == FormImperative || !mayBeCompound(n) {
 		return whole
 	}
 	request := false
 	for _, c := range t.clauses(n) {
 		ct := c.tokens()
-		switch f := commandForm(ct, c); f {
+		switch f := opened(commandForm(ct, c), ct, names); f {
 		case FormImperative:
 			request = request || names(ct)
 		case FormStatement, FormWish, FormQuestion:
@@ -81,6 +121,25 @@ func (t *Table) requestForm(n Normalized, toks []string, names func([]string) bo
 		return FormImperative
 	}
 	return whole
+}
+
+// opened: a statement that opens with the family's own words ("stay silent for 20
+// minutes", "keep it down") is a command in the family's verbs the command rule's lists do
+// not hold.
+func opened(form string, toks []string, names func([]string) bool) string {
+	if form != FormStatement {
+		return form
+	}
+	lead := stripRequestLeads(toks)
+	if len(lead) == 0 || notCommandStarts[lead[0]] || !names(lead[:1+min(3, len(lead)-1)]) {
+		return form
+	}
+	for _, w := range lead[1:] {
+		if finiteWords[w] || pastWords[w] || futureWords[w] {
+			return form // "privacy is important": a statement about it
+		}
+	}
+	return FormImperative
 }
 
 // unexplainedBy counts the words of toks that none of the lexicon sets, the word sets, the
@@ -190,7 +249,7 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 		}
 	}
 	if who < 0 {
-		return Decision{}, false
+		return t.callUnknown(n, toks, m, strong, okStrong)
 	}
 	verb := strong
 	if !okStrong || okWeak && weak.at < strong.at && weak.at < who {
@@ -223,7 +282,7 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 	switch {
 	case wish && !n.Negated:
 		form = FormImperative // "I want to talk to dad": a wish put as a request
-	case form != FormImperative && toks[0] == "you" && (n.Polite || contains(toks, "now")) && !n.Negated && !n.Question:
+	case form != FormImperative && toks[0] == "you" && verb.set == "call.verbs" && verb.at == 1 && unexplained == 0 && !n.Negated && !n.Question:
 		form = FormImperative // "you make call to papa now": a command as many learners say it
 	}
 	if form != FormImperative {
@@ -233,6 +292,29 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 		return Decision{}, false
 	}
 	return t.familyDecision("teleport.call", map[string]string{"person": person}, n, m, form, "a call ("+hitWords(verb)+") to a person")
+}
+
+// callUnknown: "call sarah", "ring bob please" — a call verb and one word that names nobody
+// the home knows: asked about ("I don't know that person"), never guessed and never sent on.
+func (t *Table) callUnknown(n Normalized, toks []string, m Mentions, verb lexHit, ok bool) (Decision, bool) {
+	lead := stripRequestLeads(toks)
+	if !ok || len(lead) < 2 || len(lead) > 4 || t.vocab.lex["call.verbs"].at(lead, 0) != verb.n {
+		return Decision{}, false
+	}
+	rest := lead[verb.n:]
+	name := rest[0]
+	if explained(name) || familyFill[name] || t.vocab.lex["call.fill"].at(rest, 0) > 0 || t.vocab.lex["emergency.services"].at(rest, 0) > 0 {
+		return Decision{}, false
+	}
+	for i := 1; i < len(rest); i++ {
+		if !familyFill[rest[i]] && t.vocab.lex["call.fill"].at(rest, i) == 0 {
+			return Decision{}, false
+		}
+	}
+	if commandForm(toks, n) != FormImperative {
+		return Decision{}, false
+	}
+	return t.familyDecision("teleport.call", map[string]string{"person": name}, n, m, FormImperative, "a call ("+hitWords(verb)+") to someone the home does not list")
 }
 
 // callBack: "ask mum to call us", "tell dad to ring home", "get mommy to call home" — a
@@ -345,6 +427,12 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 		game, named = h, true
 	}
 	if game.n == 0 {
+		// "I don't want to play any more", "I'm done playing": playing, and an end to it.
+		if (contains(toks, "play") || contains(toks, "playing")) && lx.has(toks, "game.stop") && len(toks) <= 10 &&
+			(n.Negated || contains(toks, "done") || contains(toks, "finished") || contains(toks, "bored")) && !n.Question {
+			stop, _ := lx.find(toks, "game.stop")
+			return t.familyDecision("play.stop", map[string]string{}, n, m, FormImperative, "an end to playing ("+hitWords(stop)+")")
+		}
 		return Decision{}, false
 	}
 	stopHits := lx.cover(toks, used, "game.stop")
@@ -407,4 +495,67 @@ func anyGame(lx lexicon, toks []string) bool {
 		}
 	}
 	return false
+}
+
+// beneficiaryLeads come before a person who is spoken of, not asked about: "a present FOR
+// my dad", "how do you SAY mom in Spanish", "a story ABOUT grandma".
+var beneficiaryLeads = words2set("for to say said about called like word")
+
+// aboutWorld: a question about the world that merely mentions a person or a device of the
+// home goes to the agent (docs/intents.md, "Mentions are not references"). A person counts
+// as mentioned only when spoken of ("a present for my dad"), never as the subject of the
+// sentence ("is dad busy", "what does mom have today"); a device only with no room named.
+// A command is never a question about the world ("turn the lights off to save energy").
+func (t *Table) aboutWorld(n Normalized, m Mentions) (lexHit, bool) {
+	toks := n.tokens()
+	lx := t.vocab.lex
+	word, ok := lx.find(toks, "world.words")
+	if !ok {
+		return lexHit{}, false
+	}
+	lead := lx["world.leads"].at(toks, 0) > 0
+	if !lead && !n.Question {
+		return lexHit{}, false
+	}
+	if len(m.Rooms) > 0 || m.Here || m.Temperature != "" && m.Device == "ac" && !n.Question {
+		return lexHit{}, false
+	}
+	for i, w := range toks {
+		if t.vocab.people[w] == "" && !kinWords[w] {
+			continue
+		}
+		j := i - 1
+		if j >= 0 && (toks[j] == "my" || toks[j] == "our" || toks[j] == "the") {
+			j--
+		}
+		if j < 0 || !beneficiaryLeads[toks[j]] {
+			return lexHit{}, false // the person is who the sentence is about
+		}
+	}
+	return word, true
+}
+
+// faultReport: a statement that reports a fault in a device ("the bulb in the study keeps
+// flickering", "the bedroom AC is making a weird rattling noise") — about this home, answered
+// here; nothing is read or done.
+func (t *Table) faultReport(toks []string) (lexHit, bool) {
+	return t.vocab.lex.find(toks, "house.faults")
+}
+
+// farewellAfter: a statement that ends in a goodbye, good night or thanks ("I'm off to
+// school, bye"): the farewell is the answer, said locally.
+func (t *Table) farewellAfter(n Normalized) (string, lexHit, bool) {
+	toks := n.tokens()
+	if n.Question || len(toks) < 2 {
+		return "", lexHit{}, false
+	}
+	for _, f := range []struct{ set, intent string }{{"farewell.bye", IntentGoodbye}, {"farewell.night", IntentGoodNight}, {"farewell.thanks", IntentThanks}} {
+		for k := 1; k <= 3 && k <= len(toks)-1; k++ {
+			i := len(toks) - k
+			if l := t.vocab.lex[f.set].at(toks, i); l == k {
+				return f.intent, lexHit{set: f.set, phrase: strings.Join(toks[i:], " "), at: i, n: l}, true
+			}
+		}
+	}
+	return "", lexHit{}, false
 }

@@ -65,6 +65,13 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		d.Doctrine = append([]string{trace + ": the speaker corrected themselves, so ask"}, d.Doctrine...)
 		return d, true
 	}
+	if !acting && m.Form != FormQuestion {
+		if hit, ok := t.faultReport(n.tokens()); ok {
+			d := t.unclear(n, "device", trace+": a fault reported ("+hitWords(hit)+")")
+			d.Mentions = m.ref()
+			return d, true
+		}
+	}
 	if !acting && (len(m.States) == 1 || m.Temperature != "" && dev == "ac") {
 		// A write was spoken of, but not asked for: the doctrine sends it to the read.
 		if len(m.States) == 1 {

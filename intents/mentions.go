@@ -72,7 +72,7 @@ var deviceWords = map[string]string{
 }
 
 // fixtureWords describe a light, not a room: "the big light", "the ceiling lamp".
-var fixtureWords = map[string]bool{"big": true, "main": true, "ceiling": true, "overhead": true, "desk": true, "floor": true,
+var fixtureWords = map[string]bool{"electric": true, "electrical": true, "big": true, "main": true, "ceiling": true, "overhead": true, "desk": true, "floor": true,
 	"reading": true, "bedside": true, "table": true, "night": true, "side": true, "little": true, "small": true,
 	"house": true, "room": true, "string": true, "fairy": true, "led": true, "top": true, "wall": true, "all": true,
 	"every": true, "each": true, "single": true, "the": true, "my": true, "our": true, "your": true, "these": true, "those": true}
@@ -265,7 +265,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 			m.Exception = true
 		case cls&wcDefer != 0 || (w == "at" || w == "after" || w == "by") && laterNouns[next] ||
 			(w == "in" || w == "at" || w == "after" || w == "for") && (isDigits(next) && !(w == "at" && next == m.Temperature && m.Device == "ac") ||
-				next == "a" && i+2 < len(toks) && durationCore(toks[i+2]) || next == "an" || next == "half"):
+				(next == "a" || next == "an") && i+2 < len(toks) && durationCore(toks[i+2]) || next == "half"):
 			m.Deferred = true
 		}
 		switch {

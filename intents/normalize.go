@@ -16,6 +16,9 @@ type Normalized struct {
 	Negated  bool   `json:"negated"`  // "don't", "do not", "never" ...
 	Question bool   `json:"question"` // a question word opens it, or it ended in "?" without a polite request
 	Deep     bool   `json:"deep"`     // "think carefully"
+	// Corrected: the speaker corrected themselves and Text holds the corrected sentence
+	// ("turn on the uh no off the kitchen light" -> "turn off the kitchen light").
+	Corrected bool `json:"corrected,omitempty"`
 
 	raw  string   // the transcript as heard, for splitting compound sentences
 	toks []string // Text's words (nil: split Text)
@@ -65,6 +68,9 @@ var phraseRewrites = []struct {
 	{[]string{"air", "conditioner"}, []string{"ac"}},
 	{[]string{"air", "conditioners"}, []string{"ac"}},
 	{[]string{"air", "con"}, []string{"ac"}},
+	{[]string{"air", "condition"}, []string{"ac"}}, // "open the air condition in bedroom"
+	{[]string{"air", "conditions"}, []string{"ac"}},
+	{[]string{"air", "conditioned"}, []string{"ac"}},
 	{[]string{"air", "cons"}, []string{"ac"}},
 	{[]string{"a", "c"}, []string{"ac"}},
 	{[]string{"never", "mind"}, []string{"nevermind"}},
@@ -89,7 +95,7 @@ var rewriteStarts = func() map[string]bool {
 
 var singleRewrites = map[string]string{
 	"aircon": "ac", "airconditioning": "ac", "airconditioner": "ac", "cooling": "ac", "acs": "ac",
-	"lites": "lights", "lite": "light",
+	"lites": "lights", "lite": "light", "aircondition": "ac",
 }
 
 // wordExpansions are contractions and singleRewrites in one map, for words without an
@@ -195,12 +201,15 @@ var courtesyTails = [][]string{
 	{"thank", "you", "very", "much"}, {"thank", "you"}, {"thanks", "a", "lot"}, {"thanks"}, {"cheers"}, {"please"}, {"for", "me", "please"},
 	{"for", "me"}, {"if", "you", "can"}, {"if", "you", "could"}, {"if", "possible"}, {"if", "you", "would"}, {"pretty", "please"},
 	{"real", "quick"}, {"quickly"}, {"right", "now"}, {"right", "away"}, {"now"}, {"ok"}, {"okay"}, {"alright"},
+	{"if", "you", "do", "not", "mind"}, {"if", "you", "would", "not", "mind"}, {"if", "that", "is", "ok"},
+	{"if", "that", "is", "okay"}, {"if", "you", "please"}, {"dear"}, {"darling"}, {"love"}, {"sweetheart"},
 }
 
 // tailEnds are the last words of the courtesy tails: a quick test before trying them.
 var tailEnds = map[string]bool{"much": true, "you": true, "lot": true, "thanks": true, "cheers": true, "please": true,
 	"me": true, "can": true, "could": true, "possible": true, "would": true, "quick": true, "quickly": true, "now": true,
-	"away": true, "ok": true, "okay": true, "alright": true}
+	"away": true, "ok": true, "okay": true, "alright": true, "mind": true, "dear": true, "darling": true, "love": true,
+	"sweetheart": true}
 
 // leadFillers open a sentence without meaning anything: "okay, okay, stop", "so, what time is it".
 var leadFillers = map[string]bool{"okay": true, "ok": true, "alright": true, "so": true, "well": true, "oh": true,
@@ -219,7 +228,20 @@ var questionWords = map[string]bool{
 var deepPhrases = [][]string{
 	{"think", "very", "carefully", "about", "this"}, {"think", "carefully", "about", "this"}, {"think", "hard", "about", "this"},
 	{"think", "very", "carefully"}, {"think", "carefully", "about"}, {"think", "carefully"}, {"think", "hard"}, {"think", "deeply"},
+	{"think", "step", "by", "step"}, {"think", "it", "through"}, {"think", "this", "through"}, {"think", "it", "over"},
+	{"really", "think", "about"}, {"really", "think"}, {"take", "your", "time", "and"}, {"take", "your", "time"},
+	{"step", "by", "step"}, {"reason", "carefully"}, {"carefully", "consider"}, {"consider", "carefully"},
+	{"give", "it", "some", "thought"}, {"in", "depth"}, {"in", "detail"}, {"thoroughly"},
 }
+
+// deepStarts are the first words of deepPhrases.
+var deepStarts = func() map[string]bool {
+	out := map[string]bool{}
+	for _, d := range deepPhrases {
+		out[d[0]] = true
+	}
+	return out
+}()
 
 var units = map[string]int{"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
 	"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
@@ -265,8 +287,8 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	if t, ok := wake.stripEnd(toks); ok { // "stop it reachy please"
 		toks, n.Wake = trimTails(t), true
 	}
-	for i := 0; i+1 < len(toks); i++ { // "think carefully" anywhere
-		if toks[i] != "think" {
+	for i := 0; i < len(toks); i++ { // "think carefully" anywhere
+		if !deepStarts[toks[i]] {
 			continue
 		}
 		for _, d := range deepPhrases {
@@ -449,6 +471,16 @@ func appendExpanded(out []string, t string) []string {
 		if c, ok := wordExpansions[t]; ok {
 			return append(out, c...)
 		}
+		switch t[0] {
+		case 'h', 'l', 'H', 'L':
+			if laughter(strings.ToLower(t)) {
+				return out // "stop stop stop hahaha stop"
+			}
+		case 's', 'S':
+			if hushWord(strings.ToLower(t)) {
+				return append(out, "shh") // "shhh", "shhhhh"
+			}
+		}
 		return append(out, t)
 	}
 	if c, ok := contractions[t]; ok {
@@ -532,6 +564,35 @@ func nextOrEmpty(toks []string, i int) string {
 		return toks[i]
 	}
 	return ""
+}
+
+// laughter: "haha", "hahaha", "hehe", "lol" — said around a command, never part of it.
+func laughter(t string) bool {
+	if t == "lol" || t == "lmao" {
+		return true
+	}
+	if len(t) < 4 || t[0] != 'h' {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; c != 'h' && c != 'a' && c != 'e' {
+			return false
+		}
+	}
+	return true
+}
+
+// hushWord: "sh", "shh", "shhhh", "shhhhh" are all "shh".
+func hushWord(t string) bool {
+	if len(t) < 2 || t[0] != 's' {
+		return false
+	}
+	for i := 1; i < len(t); i++ {
+		if t[i] != 'h' {
+			return false
+		}
+	}
+	return true
 }
 
 func dropFillersAndStutters(in []string) []string {
