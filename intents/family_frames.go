@@ -98,15 +98,19 @@ func (t *Table) familyDecision(name string, args map[string]string, n Normalized
 // that names the family, with statements around it ("privacy please, I'm getting changed",
 // "call the police, someone's in the garden"), is a request; a clause that is negated,
 // reported, conditional, past or future is not.
-func (t *Table) requestForm(n Normalized, toks []string, names func([]string) bool) string {
-	whole := opened(commandForm(toks, n), toks, names)
+func (t *Table) requestForm(n Normalized, toks []string, names func([]string) bool, mask ...string) string {
+	whole := opened(commandForm(t.masked(toks, mask), n), toks, names)
 	if whole == FormImperative || !mayBeCompound(n) {
 		return whole
 	}
 	request := false
-	for _, c := range t.clauses(n) {
+	for _, c := range t.pieces(n) {
 		ct := c.tokens()
-		switch f := opened(commandForm(ct, c), ct, names); f {
+		f := opened(commandForm(t.masked(ct, mask), c), ct, names)
+		if !names(ct) && f != FormConditional && f != FormReported {
+			continue // a reason said around the request: "I don't want anyone to see me, block the calls"
+		}
+		switch f {
 		case FormImperative:
 			request = request || names(ct)
 		case FormStatement, FormWish, FormQuestion:
@@ -121,6 +125,50 @@ func (t *Table) requestForm(n Normalized, toks []string, names func([]string) bo
 		return FormImperative
 	}
 	return whole
+}
+
+// pieces are the parts of a sentence between punctuation, each normalized on its own (its
+// own negation: "I don't want anyone to see me, block the calls" blocks them).
+func (t *Table) pieces(n Normalized) []Normalized {
+	raw := strings.FieldsFunc(n.raw, func(r rune) bool { return strings.ContainsRune(".!?;:,", r) })
+	if len(raw) < 2 {
+		return t.clauses(n)
+	}
+	out := make([]Normalized, 0, len(raw))
+	for _, p := range raw {
+		if pn := normalize(p, t.vocab.wake); len(pn.tokens()) > 0 {
+			out = append(out, pn)
+		}
+	}
+	return out
+}
+
+// masked replaces the phrases of the named sets by one neutral word, so a name's own words
+// do not decide the form ("simon says" is a game, not reported speech).
+func (t *Table) masked(toks []string, sets []string) []string {
+	if len(sets) == 0 {
+		return toks
+	}
+	used := make([]bool, len(toks))
+	hits := t.vocab.lex.cover(toks, used, sets...)
+	if len(hits) == 0 {
+		return toks
+	}
+	out := make([]string, 0, len(toks))
+	for i := 0; i < len(toks); i++ {
+		if !used[i] {
+			out = append(out, toks[i])
+			continue
+		}
+		for _, h := range hits {
+			if h.at == i {
+				out = append(out, "game")
+				i += h.n - 1
+				break
+			}
+		}
+	}
+	return out
 }
 
 // opened: a statement that opens with the family's own words ("stay silent for 20
@@ -361,21 +409,34 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 		return Decision{}, false
 	}
 	used := make([]bool, len(toks))
-	hits := lx.cover(toks, used, "privacy.names", "privacy.calls", "privacy.off", "privacy.on")
+	negated := n.Negated || noNeed(toks)
 	state := ""
 	var stateHit lexHit
-	for _, h := range hits {
-		switch h.set {
-		case "privacy.on":
-			state, stateHit = "on", h
-		case "privacy.off":
-			state, stateHit = "off", h
+	if okName {
+		for _, h := range lx.cover(toks, used, "privacy.names", "privacy.calls", "privacy.off", "privacy.on") {
+			switch h.set {
+			case "privacy.on":
+				state, stateHit = "on", h
+			case "privacy.off":
+				state, stateHit = "off", h
+			}
 		}
-	}
-	if !okName {
-		// Calls only: a verb that blocks or allows them must say which.
-		if state == "" || stateHit.phrase == "on" || stateHit.phrase == "off" && !contains(toks, "calls") {
-			return Decision{}, false // "turn the camera on" is not privacy mode
+	} else {
+		// The calls it keeps out: a verb that blocks them turns it on, one that allows them
+		// off; "don't let anyone call" blocks.
+		for _, h := range lx.cover(toks, used, "privacy.calls", "privacy.block", "privacy.allow") {
+			switch h.set {
+			case "privacy.block":
+				state, stateHit = "on", h
+			case "privacy.allow":
+				state, stateHit = "off", h
+				if negated {
+					state, negated = "on", false
+				}
+			}
+		}
+		if state == "" {
+			return Decision{}, false // "the calls were fun" is not privacy mode
 		}
 		name = calls
 	}
@@ -389,6 +450,9 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 		}
 	}
 	form := t.requestForm(n, toks, func(ct []string) bool { return lx.has(ct, "privacy.names") || lx.has(ct, "privacy.calls") })
+	if form == FormNegated && !negated || form == FormStatement && !okName && stateHit.at == 0 {
+		form = FormImperative // "don't let anyone video call", "no more video calls today"
+	}
 	if form != FormImperative {
 		lead := stripRequestLeads(toks)
 		if (hasPrefix(lead, []string{"i", "need"}) || hasPrefix(lead, []string{"i", "want"}) || hasPrefix(lead, []string{"we", "need"})) && !n.Negated {
@@ -443,12 +507,12 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 			unexplained++
 		}
 	}
-	if unexplained > maxFamilyUnexplained {
-		return Decision{}, false
+	if unexplained > 1 {
+		return Decision{}, false // "simon says touch your nose": a move of the game, not a request to start it
 	}
 	form := t.requestForm(n, toks, func(ct []string) bool {
 		return lx.has(ct, "game.start") || lx.has(ct, "game.any") || anyGame(lx, ct)
-	})
+	}, gameSets...)
 	if form != FormImperative && !n.Negated && wantsTo(toks, lx, "game.start") {
 		form = FormImperative // "I want to play rock paper scissors with you", "let's play simon says"
 	}
