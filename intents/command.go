@@ -136,6 +136,7 @@ var imperativeVerbs = map[string]bool{"pop": true, "flick": true, "cancel": true
 	"end": true, "forget": true, "delete": true, "remove": true, "clear": true, "begin": true, "create": true, "add": true,
 	"give": true, "show": true, "do": true, "mute": true, "silence": true, "stick": true, "count": true, "time": true,
 	"lights": true, "light": true, "switch": true, "shush": true, "hush": true, "cool": true, "warm": true, "heat": true,
+	"darken": true, "connect": true,
 	"be": true}
 
 // isImperativeVerb: a word that can open a command.
@@ -168,6 +169,8 @@ func isRequest(toks []string, n Normalized) bool {
 		return true
 	case gerunds[w] && n.Polite:
 		return true
+	case w == "you" && len(toks) > 1 && isImperativeVerb(toks[1]) && n.Polite && !pastWords[toks[1]]:
+		return true // "please you open the light of the office": a command as many learners say it
 	case w == "let" && len(toks) > 2 && toks[1] == "us" && isImperativeVerb(toks[2]), // "let me turn it off": the speaker will
 		w == "lets" && len(toks) > 1 && isImperativeVerb(toks[1]):
 		return true

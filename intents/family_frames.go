@@ -1,6 +1,7 @@
 package intents
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -26,7 +27,15 @@ func (t *Table) familyFrame(n Normalized, m Mentions, ctx Context) (Decision, bo
 	if len(toks) == 0 || len(toks) > 24 {
 		return Decision{}, false
 	}
+	if d, ok := t.reminderFrame(n, toks, m); ok {
+		return d, true
+	}
 	if d, ok := t.emergencyFrame(n, toks, m); ok {
+		return d, true
+	}
+	if hit, ok := t.vocab.lex.find(toks, "house.secrets"); ok && (n.Question || indirect(toks) || hasPrefix(toks, []string{"tell", "me"})) {
+		d := t.unclear(n, "secret", "a secret of the home asked for ("+hitWords(hit)+")")
+		d.Mentions = m.ref()
 		return d, true
 	}
 	if m.named {
@@ -42,6 +51,58 @@ func (t *Table) familyFrame(n Normalized, m Mentions, ctx Context) (Decision, bo
 		return d, true
 	}
 	return t.gameFrame(n, toks, m)
+}
+
+// reminderFrame: "remind me in half an hour to take the laundry out", "ring me in forty five
+// seconds", "give me five minutes on the clock for the bath" — a reminder or a wake-up IN a
+// length of time is a timer (its task is not kept; a label the home knows is). At a clock
+// time ("wake me up at 7 am") it is not: that is said plainly, never guessed.
+func (t *Table) reminderFrame(n Normalized, toks []string, m Mentions) (Decision, bool) {
+	lx := t.vocab.lex
+	lead := stripRequestLeads(toks)
+	remind := lx["timer.remind"].at(lead, 0) > 0
+	clock, okClock := lx.find(toks, "timer.clock")
+	if !remind && !okClock {
+		return Decision{}, false
+	}
+	if n.Negated || n.Question || noNeed(toks) || len(toks) > 16 {
+		return Decision{}, false
+	}
+	view := strings.Fields(n.durations())
+	duration := ""
+	for i, w := range view {
+		if strings.HasPrefix(w, "~") && (okClock || i > 0 && (view[i-1] == "in" || view[i-1] == "after" || view[i-1] == "when")) {
+			if _, outcome := parseDuration(w[1:]); outcome == durationOK {
+				duration = w[1:]
+			}
+			break
+		}
+	}
+	in := t.byName["timer.start"]
+	if in == nil || in.Unavailable {
+		return Decision{}, false
+	}
+	if duration == "" {
+		if _, ok := lx.find(toks, "timer.clocktime"); remind && ok || remind && contains(toks, "at") && slices.ContainsFunc(toks, isDigits) {
+			d := t.unclear(n, "timer", "a reminder at a clock time: timers here run for a length of time")
+			d.Mentions = m.ref()
+			d.NotActed = "a clock time, not a length"
+			return d, true
+		}
+		return Decision{}, false
+	}
+	args := map[string]string{"duration": duration}
+	for _, w := range toks {
+		if l := t.vocab.labels[w]; l != "" {
+			args["label"] = l
+			break
+		}
+	}
+	why := "a reminder in a length of time"
+	if okClock {
+		why = "a length on the clock (" + hitWords(clock) + ")"
+	}
+	return t.familyDecision("timer.start", args, n, m, FormImperative, why)
 }
 
 // quietWords: words that ask for quiet (quiet.verbs: "keep it down", "stay silent") with a
@@ -346,6 +407,10 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 // the home knows: asked about ("I don't know that person"), never guessed and never sent on.
 func (t *Table) callUnknown(n Normalized, toks []string, m Mentions, verb lexHit, ok bool) (Decision, bool) {
 	lead := stripRequestLeads(toks)
+	if ok && len(lead) == verb.n && verb.at == len(toks)-verb.n && !n.Question && !n.Negated {
+		// "call": who is asked, never guessed
+		return t.familyDecision("teleport.call", map[string]string{}, n, m, FormImperative, "a call ("+hitWords(verb)+") to no one named")
+	}
 	if !ok || len(lead) < 2 || len(lead) > 4 || t.vocab.lex["call.verbs"].at(lead, 0) != verb.n {
 		return Decision{}, false
 	}
@@ -507,12 +572,12 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 			unexplained++
 		}
 	}
-	if unexplained > 1 {
-		return Decision{}, false // "simon says touch your nose": a move of the game, not a request to start it
-	}
 	form := t.requestForm(n, toks, func(ct []string) bool {
 		return lx.has(ct, "game.start") || lx.has(ct, "game.any") || anyGame(lx, ct)
 	}, gameSets...)
+	if unexplained > 1 && !(unexplained <= 3 && (form == FormQuestion || form == FormReported) && named) {
+		return Decision{}, false // "simon says touch your nose": a move of the game, not a request to start it
+	}
 	if form != FormImperative && !n.Negated && wantsTo(toks, lx, "game.start") {
 		form = FormImperative // "I want to play rock paper scissors with you", "let's play simon says"
 	}
@@ -524,8 +589,9 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 		return t.familyDecision("play.invite", map[string]string{}, n, m, FormNegated, "a game not asked for ("+hitWords(game)+")")
 	case n.Negated || noNeed(toks):
 		return Decision{}, false
-	case form == FormQuestion || form == FormIndirect:
-		return t.familyDecision("play.invite", map[string]string{}, n, m, form, "a question about a game ("+hitWords(game)+")")
+	case form == FormQuestion || form == FormIndirect || form == FormReported && named:
+		// "mi hija wants play the simon game": someone else's wish is answered with how to start
+		return t.familyDecision("play.invite", map[string]string{}, n, m, form, "a question or a wish about a game ("+hitWords(game)+")")
 	case form != FormImperative && !(named && len(startHits) > 0 && form == FormStatement && toks[0] != "i" && toks[0] != "we"):
 		return Decision{}, false // "I played rock paper scissors yesterday"
 	case !named && len(startHits) == 0:
@@ -562,26 +628,38 @@ func anyGame(lx lexicon, toks []string) bool {
 }
 
 // beneficiaryLeads come before a person who is spoken of, not asked about: "a present FOR
-// my dad", "how do you SAY mom in Spanish", "a story ABOUT grandma".
-var beneficiaryLeads = words2set("for to say said about called like word")
+// my dad", "how do you SAY mom in Spanish", "a story ABOUT grandma", "what should I GET my
+// mom", "a mom kangaroo".
+var beneficiaryLeads = words2set("for to say said about called like word get buy give make a an")
 
 // aboutWorld: a question about the world that merely mentions a person or a device of the
-// home goes to the agent (docs/intents.md, "Mentions are not references"). A person counts
-// as mentioned only when spoken of ("a present for my dad"), never as the subject of the
-// sentence ("is dad busy", "what does mom have today"); a device only with no room named.
-// A command is never a question about the world ("turn the lights off to save energy").
+// home goes to the agent (docs/intents.md, "Mentions are not references"). It names a world
+// word ("mean", "in Spanish", "birthday present", "save money") or opens like a question
+// about the world ("is it bad to", "what does", "how do you say"); a person counts as
+// mentioned only when spoken of ("a present for my dad", "my dad says ..., is that true"),
+// never as the subject asked about ("is dad busy", "what does mom have today"); no room of
+// the home is named. A command is never a question about the world ("turn the lights off to
+// save energy").
 func (t *Table) aboutWorld(n Normalized, m Mentions) (lexHit, bool) {
 	toks := n.tokens()
+	if len(toks) < 2 {
+		return lexHit{}, false
+	}
 	lx := t.vocab.lex
-	word, ok := lx.find(toks, "world.words")
-	if !ok {
+	word, okWord := lx.find(toks, "world.words")
+	lead := lx["world.leads"].at(toks, 0)
+	why := toks[0] == "why" && len(m.People) > 0 && m.Device == ""
+	switch {
+	case why:
+		word = lexHit{set: "world.leads", phrase: "why", n: 1}
+	case lead > 0:
+		if !okWord {
+			word = lexHit{set: "world.leads", phrase: strings.Join(toks[:lead], " "), n: lead}
+		}
+	case !okWord || !n.Question:
 		return lexHit{}, false
 	}
-	lead := lx["world.leads"].at(toks, 0) > 0
-	if !lead && !n.Question {
-		return lexHit{}, false
-	}
-	if len(m.Rooms) > 0 || m.Here || m.Temperature != "" && m.Device == "ac" && !n.Question {
+	if len(m.Rooms) > 0 || m.Here {
 		return lexHit{}, false
 	}
 	for i, w := range toks {
@@ -589,10 +667,11 @@ func (t *Table) aboutWorld(n Normalized, m Mentions) (lexHit, bool) {
 			continue
 		}
 		j := i - 1
-		if j >= 0 && (toks[j] == "my" || toks[j] == "our" || toks[j] == "the") {
+		if j >= 0 && (toks[j] == "my" || toks[j] == "our" || toks[j] == "the" || toks[j] == "her" || toks[j] == "his") {
 			j--
 		}
-		if j < 0 || !beneficiaryLeads[toks[j]] {
+		spokenOf := j >= 0 && beneficiaryLeads[toks[j]] || i+1 < len(toks) && relayVerbs[toks[i+1]] || why
+		if !spokenOf {
 			return lexHit{}, false // the person is who the sentence is about
 		}
 	}
@@ -610,11 +689,14 @@ func (t *Table) faultReport(toks []string) (lexHit, bool) {
 // school, bye"): the farewell is the answer, said locally.
 func (t *Table) farewellAfter(n Normalized) (string, lexHit, bool) {
 	toks := n.tokens()
-	if n.Question || len(toks) < 2 {
+	if n.Question || len(toks) < 1 {
 		return "", lexHit{}, false
 	}
+	if l := t.vocab.lex["farewell.thanks"].at(toks, 0); l > 0 && (l == len(toks) || toks[l] == "for" || toks[l] == "so" || toks[l] == "very") && !n.Polite {
+		return IntentThanks, lexHit{set: "farewell.thanks", phrase: strings.Join(toks[:l], " "), n: l}, true // "thank you very much for the help, you're the best"
+	}
 	for _, f := range []struct{ set, intent string }{{"farewell.bye", IntentGoodbye}, {"farewell.night", IntentGoodNight}, {"farewell.thanks", IntentThanks}} {
-		for k := 1; k <= 3 && k <= len(toks)-1; k++ {
+		for k := 1; k <= 3 && k <= len(toks); k++ {
 			i := len(toks) - k
 			if l := t.vocab.lex[f.set].at(toks, i); l == k {
 				return f.intent, lexHit{set: f.set, phrase: strings.Join(toks[i:], " "), at: i, n: l}, true

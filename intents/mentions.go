@@ -78,13 +78,13 @@ var fixtureWords = map[string]bool{"electric": true, "electrical": true, "big": 
 	"every": true, "each": true, "single": true, "the": true, "my": true, "our": true, "your": true, "these": true, "those": true}
 
 // actionVerbs act on a device; offVerbs and onVerbs also say the state.
-var actionVerbs = map[string]bool{"turn": true, "switch": true, "put": true, "power": true, "shut": true, "set": true,
+var actionVerbs = map[string]bool{"bump": true, "crank": true, "nudge": true, "knock": true, "turn": true, "switch": true, "put": true, "power": true, "shut": true, "set": true,
 	"flip": true, "make": true, "bring": true, "get": true, "leave": true, "keep": true, "start": true, "stop": true,
 	"open": true, "close": true, "lock": true, "unlock": true, "arm": true, "disarm": true, "dim": true, "brighten": true,
 	"raise": true, "lower": true, "increase": true, "decrease": true, "change": true, "adjust": true, "run": true, "hit": true}
 
 var onVerbs = map[string]bool{"activate": true, "enable": true, "illuminate": true}
-var offVerbs = map[string]bool{"deactivate": true, "disable": true, "kill": true, "cut": true, "extinguish": true}
+var offVerbs = map[string]bool{"deactivate": true, "disable": true, "kill": true, "cut": true, "extinguish": true, "darken": true}
 
 var allWords = map[string]bool{"all": true, "every": true, "everywhere": true, "each": true, "house": true, "home": true,
 	"apartment": true, "flat": true, "entire": true, "throughout": true, "everything": true, "any": true,
@@ -166,6 +166,8 @@ func (t *Table) mentions(n Normalized) Mentions {
 		}
 		cls := classes[i]
 		switch {
+		case w == "here" && i > 0 && (kinWords[prev] || t.vocab.people[prev] != "") && (i == 1 || objectLeads[toks[i-2]] || toks[i-2] == "is"):
+			// "grandpa here, could you ...", "it is mom here": who speaks, not a place
 		case w == "here":
 			m.Here = true
 		case w == "this" && (next == "room" || next == "rooms"):
@@ -202,6 +204,22 @@ func (t *Table) mentions(n Normalized) Mentions {
 		case cls&wcAction != 0 || gerunds[w] || w == "pop" || w == "flick":
 			m.Action = true
 		}
+		if (w == "bright" || w == "dark") && i >= 2 && (contains(toks[:i], "make") || contains(toks[:i], "get")) {
+			// "make the kids room bright", "make my room dark": a room's lights on or off
+			m.Action = true
+			if m.Device == "" {
+				m.Device, m.named = "light", true
+			}
+			if w == "bright" {
+				m.States = appendState(m.States, "on")
+			} else {
+				m.States = appendState(m.States, "off")
+			}
+		}
+		if w == "cool" && (next == "down" || next == "off") && i <= 2 {
+			m.Action = true // "cool down the living room": the AC on
+			m.States = appendState(m.States, "on")
+		}
 		if w == "light" && (next == "up" || i == 0 && contains(toks, "up")) {
 			// "light up the kitchen", "light this room up": light is the verb
 			m.Action = true
@@ -217,7 +235,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 			m.People = append(m.People, p)
 		}
 		if isDigits(w) && len(w) <= 3 && (prev == "to" || prev == "at" || prev == "on" || next == "degrees" || prev == "ac" || prev == "temperature" || prev == "thermostat" ||
-			prev == "it" && i >= 2 && (toks[i-2] == "make" || toks[i-2] == "keep" || toks[i-2] == "set" || toks[i-2] == "get")) { // "make it 22 in the lounge"
+			prev == "it" && i >= 2 && (toks[i-2] == "make" || toks[i-2] == "keep" || toks[i-2] == "set" || toks[i-2] == "get" || toks[i-2] == "put" || toks[i-2] == "turn")) { // "make it 22 in the lounge"
 			m.Temperature = w
 		}
 	}
@@ -317,8 +335,13 @@ func cutReason(toks []string) []string {
 		switch toks[i] {
 		case "because", "cause", "cos", "coz":
 			return toks[:i]
-		case "so", "as", "since":
+		case "so", "as", "since", "while":
 			if subject {
+				return toks[:i]
+			}
+		case "i", "we":
+			// "... in here i am trying to watch a movie": a reason said as a new sentence
+			if i >= 4 && (next == "am" || next == "are" || next == "have" || next == "need" || next == "want" || next == "cannot") {
 				return toks[:i]
 			}
 		}

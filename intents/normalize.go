@@ -232,6 +232,10 @@ var deepPhrases = [][]string{
 	{"really", "think", "about"}, {"really", "think"}, {"take", "your", "time", "and"}, {"take", "your", "time"},
 	{"step", "by", "step"}, {"reason", "carefully"}, {"carefully", "consider"}, {"consider", "carefully"},
 	{"give", "it", "some", "thought"}, {"in", "depth"}, {"in", "detail"}, {"thoroughly"},
+	{"i", "want", "a", "deep", "answer"}, {"give", "me", "a", "deep", "answer"}, {"a", "deep", "answer"}, {"deep", "answer"},
+	{"think", "really", "hard", "about"}, {"think", "really", "hard"}, {"think", "long", "and", "hard"},
+	{"use", "your", "big", "brain"}, {"use", "your", "brain"}, {"ponder", "this", "deeply"}, {"ponder", "this"},
+	{"ponder", "deeply"}, {"ponder"}, {"deeply"}, {"think", "deep"},
 }
 
 // deepStarts are the first words of deepPhrases.
@@ -269,6 +273,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 
 	toks := words(raw)
 	toks = rewriteTokens(toks)
+	toks = dropHedges(toks)
 
 	// Wake phrase first: "hey jeeves, can you ..." (fillers already gone).
 	var atStart bool
@@ -564,6 +569,18 @@ func nextOrEmpty(toks []string, i int) string {
 		return toks[i]
 	}
 	return ""
+}
+
+// dropHedges takes out "like" where it hedges a command ("can you like turn the lights
+// off", "get dad to, like, call the robot"): before a verb that opens a command.
+func dropHedges(toks []string) []string {
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i] == "like" && (isImperativeVerb(toks[i+1]) || toks[i+1] == "call" || toks[i+1] == "play") &&
+			(i == 0 || toks[i-1] != "would" && toks[i-1] != "i" && toks[i-1] != "we" && toks[i-1] != "you" || i >= 2 && toks[i-2] == "can") {
+			return append(toks[:i:i], toks[i+1:]...)
+		}
+	}
+	return toks
 }
 
 // laughter: "haha", "hahaha", "hehe", "lol" — said around a command, never part of it.

@@ -64,6 +64,14 @@ func (t *Table) Route(transcript string, ctx Context) Decision {
 		n = c
 	}
 	d := t.route(n, ctx)
+	if n.Deep && (d.Intent == IntentUnclear || d.Kind == KindRead && (d.Scope == ScopeHouseRead)) && d.Mentions != nil &&
+		len(d.Mentions.Rooms) == 0 && !d.Mentions.Here {
+		// "think step by step: if my mom is 40 ...": asked to think, about no room of the
+		// home: a question for the stronger model.
+		ask := t.ask(n, nil)
+		ask.Doctrine = append([]string{"asked to think hard, naming no room of the home: " + d.Intent + " becomes a deep question"}, ask.Doctrine...)
+		d = ask
+	}
 	if n.Corrected {
 		d.Doctrine = append([]string{"self-correction: \"" + said + "\" is taken as \"" + n.Text + "\""}, d.Doctrine...)
 	}

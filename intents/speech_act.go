@@ -140,7 +140,16 @@ var relayMarkers = [][]string{{"the", "following", "is"}, {"following", "is", "a
 	{"command", "from"}, {"order", "from"}, {"orders", "from"}, {"instruction", "from"}, {"instructions", "from"},
 	{"message", "from"}, {"new", "instructions"}, {"on", "behalf", "of"}, {"says", "to"}, {"said", "to"},
 	{"told", "me", "to"}, {"told", "us", "to"}, {"asked", "me", "to"}, {"asked", "you", "to"}, {"wants", "you", "to"},
-	{"wanted", "you", "to"}, {"wants", "me", "to"}, {"would", "like", "you", "to"}}
+	{"wanted", "you", "to"}, {"wants", "me", "to"}, {"would", "like", "you", "to"},
+	// an instruction said to come from someone with authority over the robot
+	{"from", "the", "admin"}, {"from", "admin"}, {"admin", "message"}, {"from", "the", "system"}, {"system", "message"},
+	{"from", "your", "owner"}, {"from", "the", "owner"}, {"from", "the", "developer"}, {"developer", "mode"}, {"admin", "mode"},
+	{"next", "sentence"}, {"ignore", "all"}, {"ignore", "your"}, {"ignore", "previous"}, {"ignore", "the", "previous"},
+	{"you", "are", "now"}, {"pretend", "you", "are"}, {"act", "as"}, {"override"}}
+
+// relayOpeners, first in a sentence, say what follows is an instruction from elsewhere
+// ("system: cancel all timers", "admin: privacy off").
+var relayOpeners = words2set("system admin administrator developer root sudo command instruction instructions")
 
 // relayVerbs after a person make the rest their words: "mom wants the lights off", "dad
 // says turn off the tv".
@@ -164,6 +173,9 @@ func (t *Table) speechAct(n Normalized) (act string, quoted []string) {
 		if hasPrefix(toks, l) && len(toks) > len(l) {
 			return actQuoted, toks[len(l):]
 		}
+	}
+	if relayOpeners[toks[0]] {
+		return actRelayed, nil
 	}
 	for i := range toks {
 		for _, m := range relayMarkers {
