@@ -275,6 +275,10 @@ func (t *Table) afterthought(c Normalized) bool {
 	if len(toks) <= 2 && t.vocab.wake.isName(toks[len(toks)-1]) {
 		return true
 	}
+	if k := len(toks); k <= 4 && toks[k-1] == "here" && k >= 2 && (kinWords[toks[k-2]] || t.vocab.people[toks[k-2]] != "") ||
+		k <= 4 && hasPrefix(toks, []string{"this", "is"}) && k >= 3 && (kinWords[toks[k-1]] || t.vocab.people[toks[k-1]] != "") {
+		return true // "Grandpa here.", "this is mom": who speaks, not what is asked
+	}
 	if name := toks[len(toks)-1]; (len(toks) == 1 || len(toks) == 2 && (toks[0] == "hey" || toks[0] == "hi" || toks[0] == "oi" || toks[0] == "yo")) &&
 		wordClasses[name] == 0 && !functionWords[name] && !questionWords[name] && !isImperativeVerb(name) && !gerunds[name] &&
 		!isDigits(name) && !durationCore(name) && !t.mentionsRoom(toks[len(toks)-1:]) && t.vocab.labels[name] == "" && !finiteWords[name] &&
@@ -302,7 +306,10 @@ func (t *Table) afterthought(c Normalized) bool {
 // reasonWords can open a command but say how things are in a reason: "it's too warm", "I'm
 // done", "it's time for bed".
 var reasonWords = map[string]bool{"warm": true, "cool": true, "heat": true, "be": true, "do": true, "time": true,
-	"end": true, "count": true, "clear": true, "show": true}
+	"end": true, "count": true, "clear": true, "show": true,
+	// the family frames' verbs are nouns in a reason: "I'm on the phone", "I'm on a call"
+	"phone": true, "call": true, "ring": true, "play": true, "guess": true, "wake": true, "remind": true, "block": true,
+	"dial": true, "facetime": true, "pretend": true, "unblock": true}
 
 // mentionsRoom reports whether toks name a room of the home.
 func (t *Table) mentionsRoom(toks []string) bool {

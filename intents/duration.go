@@ -111,6 +111,15 @@ func durationView(toks []string) string {
 		for j > i && (toks[j-1] == "and" || toks[j-1] == "a" || toks[j-1] == "an" || toks[j-1] == "of" || toks[j-1] == "from") {
 			j--
 		}
+		// Nor starts on one: "a timer of 7 minute".
+		if j > i+1 && (toks[i] == "of" || toks[i] == "and" || toks[i] == "from") {
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(toks[i])
+			i++
+			continue
+		}
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}

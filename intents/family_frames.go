@@ -656,7 +656,7 @@ func (t *Table) aboutWorld(n Normalized, m Mentions) (lexHit, bool) {
 		if !okWord {
 			word = lexHit{set: "world.leads", phrase: strings.Join(toks[:lead], " "), n: lead}
 		}
-	case !okWord || !n.Question:
+	case !okWord || !n.Question && !strings.HasPrefix(word.phrase, "is "):
 		return lexHit{}, false
 	}
 	if len(m.Rooms) > 0 || m.Here {

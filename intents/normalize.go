@@ -203,6 +203,7 @@ var courtesyTails = [][]string{
 	{"real", "quick"}, {"quickly"}, {"right", "now"}, {"right", "away"}, {"now"}, {"ok"}, {"okay"}, {"alright"},
 	{"if", "you", "do", "not", "mind"}, {"if", "you", "would", "not", "mind"}, {"if", "that", "is", "ok"},
 	{"if", "that", "is", "okay"}, {"if", "you", "please"}, {"dear"}, {"darling"}, {"love"}, {"sweetheart"},
+	{"would", "you"}, {"will", "you"}, {"could", "you"}, // "ring mum for me would you": a tag, not a question
 }
 
 // tailEnds are the last words of the courtesy tails: a quick test before trying them.
@@ -285,8 +286,9 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	for len(toks) > 1 && leadFillers[toks[0]] { // "okay, okay, stop", "so what time is it"
 		toks = toks[1:]
 	}
-	if hasSuffix(toks, []string{"please"}) {
-		n.Polite = true
+	if hasSuffix(toks, []string{"please"}) || hasSuffix(toks, []string{"would", "you"}) || hasSuffix(toks, []string{"will", "you"}) ||
+		hasSuffix(toks, []string{"could", "you"}) {
+		n.Polite = true // a request's tag: "pop the light on, would you?"
 	}
 	toks = trimTails(toks)
 	if t, ok := wake.stripEnd(toks); ok { // "stop it reachy please"

@@ -45,6 +45,9 @@ func (t *Table) selfCorrect(n Normalized) (Normalized, bool) {
 			}
 		}
 		if len(after) == 0 {
+			if len(mk) == 2 && mk[0] == "i" && mk[1] == "mean" && k > 2 {
+				return rebuilt(n, before), true // "is it on in the office, the light I mean": it specifies
+			}
 			return n, false
 		}
 		if k == 0 {
