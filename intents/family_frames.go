@@ -27,13 +27,23 @@ func (t *Table) familyFrame(n Normalized, m Mentions, ctx Context) (Decision, bo
 	if len(toks) == 0 || len(toks) > 24 {
 		return Decision{}, false
 	}
-	if d, ok := t.reminderFrame(n, toks, m); ok {
-		return d, true
+	g := t.vocab.lexGate
+	playing := m.seen&wcPlay != 0 // "I don't want to play any more": playing, with no game named
+	if m.lex&(g.remind|g.emergency|g.secrets|g.call|g.privacy|g.quiet|g.game) == 0 && !playing {
+		return Decision{}, false // no key word of any family's lexicon: most sentences
 	}
-	if d, ok := t.emergencyFrame(n, toks, m); ok {
-		return d, true
+	if m.lex&g.remind != 0 {
+		if d, ok := t.reminderFrame(n, toks, m); ok {
+			return d, true
+		}
 	}
-	if hit, ok := t.vocab.lex.find(toks, "house.secrets"); ok && (n.Question || indirect(toks) || hasPrefix(toks, []string{"tell", "me"})) {
+	if m.lex&g.emergency != 0 {
+		if d, ok := t.emergencyFrame(n, toks, m); ok {
+			return d, true
+		}
+	}
+	if m.lex&g.secrets == 0 {
+	} else if hit, ok := t.vocab.lex.find(toks, "house.secrets"); ok && (n.Question || indirect(toks) || hasPrefix(toks, []string{"tell", "me"})) {
 		d := t.unclear(n, "secret", "a secret of the home asked for ("+hitWords(hit)+")")
 		d.Mentions = m.ref()
 		return d, true
@@ -41,14 +51,23 @@ func (t *Table) familyFrame(n Normalized, m Mentions, ctx Context) (Decision, bo
 	if m.named {
 		return Decision{}, false // a light or the AC: the house frame's
 	}
-	if d, ok := t.callFrame(n, toks, m, ctx); ok {
-		return d, true
+	if m.lex&g.call != 0 {
+		if d, ok := t.callFrame(n, toks, m, ctx); ok {
+			return d, true
+		}
 	}
-	if d, ok := t.privacyFrame(n, toks, m); ok {
-		return d, true
+	if m.lex&g.privacy != 0 {
+		if d, ok := t.privacyFrame(n, toks, m); ok {
+			return d, true
+		}
 	}
-	if d, ok := t.quietWords(n, toks, m); ok {
-		return d, true
+	if m.lex&g.quiet != 0 {
+		if d, ok := t.quietWords(n, toks, m); ok {
+			return d, true
+		}
+	}
+	if m.lex&g.game == 0 && !playing {
+		return Decision{}, false
 	}
 	return t.gameFrame(n, toks, m)
 }
@@ -642,7 +661,7 @@ var beneficiaryLeads = words2set("for to say said about called like word get buy
 // save energy").
 func (t *Table) aboutWorld(n Normalized, m Mentions) (lexHit, bool) {
 	toks := n.tokens()
-	if len(toks) < 2 {
+	if len(toks) < 2 || m.lex&t.vocab.lexGate.world == 0 && toks[0] != "why" {
 		return lexHit{}, false
 	}
 	lx := t.vocab.lex

@@ -180,3 +180,61 @@ func hitWords(hits ...lexHit) string {
 	}
 	return strings.Join(out, ", ")
 }
+
+// lexIndex says, for each word, which sets have a phrase that holds it as its key word (one
+// bit per set; a phrase's key is its longest word, the last of equals: "police" for "the
+// police", "game" for "a game"), so a sentence's words are looked up once and a frame whose
+// sets the sentence cannot hold is never read.
+type lexIndex struct {
+	first map[string]uint64 // word -> sets with a phrase keyed by it
+	bit   map[string]uint64
+}
+
+func newLexIndex(lx lexicon) lexIndex {
+	ix := lexIndex{first: map[string]uint64{}, bit: map[string]uint64{}}
+	for i, name := range sortedKeys(lx) {
+		b := uint64(1) << (uint(i) % 64) // more than 64 sets share bits: a gate may open needlessly, never wrongly shut
+		ix.bit[name] = b
+		for _, ps := range lx[name].byFirst {
+			for _, p := range ps {
+				key := p[0]
+				for _, w := range p[1:] {
+					if len(w) >= len(key) {
+						key = w
+					}
+				}
+				ix.first[key] |= b
+			}
+		}
+	}
+	return ix
+}
+
+// mask is the bits of the named sets.
+func (ix lexIndex) mask(names ...string) uint64 {
+	var m uint64
+	for _, n := range names {
+		m |= ix.bit[n]
+	}
+	return m
+}
+
+// lexGates are the sets each family frame needs one of, as bits.
+type lexGates struct {
+	remind, emergency, secrets, call, privacy, quiet, game, world, farewell, faults uint64
+}
+
+func newLexGates(ix lexIndex) lexGates {
+	return lexGates{
+		remind:    ix.mask("timer.remind", "timer.clock"),
+		emergency: ix.mask("emergency.services", "emergency.events"),
+		secrets:   ix.mask("house.secrets"),
+		call:      ix.mask("call.verbs", "call.reach", "call.ask"),
+		privacy:   ix.mask("privacy.names", "privacy.calls"),
+		quiet:     ix.mask("quiet.verbs"),
+		game:      ix.mask("game.rps", "game.animal", "game.simon", "game.freeze", "game.hide", "game.any"),
+		world:     ix.mask("world.words", "world.leads"),
+		farewell:  ix.mask("farewell.bye", "farewell.night", "farewell.thanks"),
+		faults:    ix.mask("house.faults"),
+	}
+}

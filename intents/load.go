@@ -189,6 +189,8 @@ func build(home Home, custom, builtins []intentYAML, file string) (*Table, error
 		return nil, err
 	}
 	t.vocab.lex = lex
+	t.vocab.lexIx = newLexIndex(lex)
+	t.vocab.lexGate = newLexGates(t.vocab.lexIx)
 	add := func(y intentYAML, builtin bool, where string) error {
 		in, err := compileIntent(y, builtin, t.vocab, where)
 		if err != nil {

@@ -26,6 +26,7 @@ type Mentions struct {
 	Unexplained  int       `json:"unexplained,omitempty"`  // words no list explains (an imperative with many is not acted on)
 	Form         string    `json:"form"`                   // FormImperative (the only one that acts) or why not: see command.go
 	named        bool      // a light or AC word was said (not implied)
+	lex          uint64    // the lexicon sets a phrase of which may start at one of the sentence's words
 	seen         wordClass // the word classes of all the sentence's words: which frames may apply
 }
 
@@ -118,6 +119,9 @@ func (t *Table) mentions(n Normalized) Mentions {
 		c := wordClasses[w]
 		classes = append(classes, c)
 		m.seen |= c
+	}
+	for _, w := range n.tokens() { // the whole sentence: a reason may hold what a frame reads
+		m.lex |= t.vocab.lexIx.first[w]
 	}
 	if len(t.vocab.frameWords) > 0 { // a home's own expression words
 		for _, w := range toks {
@@ -391,6 +395,7 @@ const (
 	wcHangCore    // hang, and the verbs that end a call
 	wcExpression  // a built-in expression (or the first word of one)
 	wcSound       // the robot's sound: sound, speakers, audio, volume ... ("turn off the speakers")
+	wcPlay        // play, playing: the game frame reads a sentence about playing
 )
 
 // wcBuiltinFrame: any word that can make stop, time, date, help, hang-up or an expression apply.
@@ -424,6 +429,7 @@ var wordClasses = func() map[string]wordClass {
 	add(helpCore, wcHelpCore)
 	add(hangVerbs, wcHangCore)
 	add(wordSet{"hang": true, "late": true}, wcHangCore|wcTimeCore)
+	add(wordSet{"play": true, "playing": true}, wcPlay)
 	for name, phrases := range defaultExpressions {
 		for _, p := range append([]string{name}, phrases...) {
 			first, _, _ := strings.Cut(p, " ")

@@ -76,12 +76,11 @@ func (t *Table) Route(transcript string, ctx Context) Decision {
 		d.Doctrine = append([]string{"self-correction: \"" + said + "\" is taken as \"" + n.Text + "\""}, d.Doctrine...)
 	}
 	// Quoted, relayed and conditional commands never act: what they would do is offered.
-	if Acting(d) && !t.homeOwn(d) {
-		if act, _ := t.speechAct(n); act != "" {
-			return t.neverActs(n, d, act)
-		}
+	act, quoted := t.speechAct(n)
+	if act != "" && Acting(d) && !t.homeOwn(d) {
+		return t.neverActs(n, d, act)
 	}
-	if act, quoted := t.speechAct(n); act == actQuoted && len(quoted) > 0 && !t.homeOwn(d) && d.Intent != IntentGeneralAsk && d.Intent != IntentDeepAsk && d.Kind != KindMeta {
+	if act == actQuoted && len(quoted) > 0 && !t.homeOwn(d) && d.Intent != IntentGeneralAsk && d.Intent != IntentDeepAsk && d.Kind != KindMeta {
 		ask := t.ask(n, nil)
 		ask.Doctrine = append([]string{actQuoted + ": the agent may say it"}, ask.Doctrine...)
 		return ask
@@ -132,7 +131,7 @@ func (t *Table) route(n Normalized, ctx Context) Decision {
 	if d, ok := t.frames(n, m, ctx, false); ok { // the timer frame was tried above
 		return d
 	}
-	if intent, hit, ok := t.farewellAfter(n); ok {
+	if intent, hit, ok := t.farewellAfter(n); m.lex&t.vocab.lexGate.farewell != 0 && ok {
 		d := t.decide(t.byName[intent], map[string]string{}, nil, n)
 		d.Doctrine = append(d.Doctrine, "a statement that ends in a farewell ("+hitWords(hit)+"): "+intent)
 		return d

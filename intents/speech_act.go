@@ -27,6 +27,9 @@ var correctionLeads = [][]string{{"make", "that"}, {"make", "it"}, {"i", "meant"
 func (t *Table) selfCorrect(n Normalized) (Normalized, bool) {
 	toks := n.tokens()
 	for k := 0; k < len(toks); k++ {
+		if speechWords[toks[k]]&swCorrection == 0 {
+			continue // most words start no marker: one lookup
+		}
 		var mk []string
 		for _, c := range correctionMarkers {
 			if hasPrefix(toks[k:], c) {
@@ -165,6 +168,36 @@ var conditionCourtesy = [][]string{{"you", "do", "not", "mind"}, {"you", "would"
 	{"you", "please"}, {"possible"}, {"that", "is", "ok"}, {"that", "is", "okay"}, {"it", "is", "ok"}, {"it", "is", "okay"},
 	{"you", "wouldnt", "mind"}, {"you", "would", "not", "mind"}}
 
+// speechWords flags, per word, what it may start for the speech-act rules, so a sentence's
+// words are each looked up once.
+const (
+	swCorrection uint8 = 1 << iota // starts a correction marker
+	swQuote                        // starts a quote lead
+	swRelay                        // starts a relay marker
+	swRelayVerb                    // a relay verb ("wants", "says")
+	swCondition                    // opens a condition ("if")
+)
+
+var speechWords = func() map[string]uint8 {
+	out := map[string]uint8{}
+	for _, m := range correctionMarkers {
+		out[m[0]] |= swCorrection
+	}
+	for _, l := range quoteLeads {
+		out[l[0]] |= swQuote
+	}
+	for _, m := range relayMarkers {
+		out[m[0]] |= swRelay
+	}
+	for w := range relayVerbs {
+		out[w] |= swRelayVerb
+	}
+	for w := range conditionWords {
+		out[w] |= swCondition
+	}
+	return out
+}()
+
 // speechAct says whether a sentence quotes, relays or conditions what it names; "" when it
 // does none of these. The quoted words are returned for a quotation.
 func (t *Table) speechAct(n Normalized) (act string, quoted []string) {
@@ -172,24 +205,32 @@ func (t *Table) speechAct(n Normalized) (act string, quoted []string) {
 	if len(toks) < 2 {
 		return "", nil
 	}
-	for _, l := range quoteLeads {
-		if hasPrefix(toks, l) && len(toks) > len(l) {
-			return actQuoted, toks[len(l):]
+	if speechWords[toks[0]]&swQuote != 0 {
+		for _, l := range quoteLeads {
+			if hasPrefix(toks, l) && len(toks) > len(l) {
+				return actQuoted, toks[len(l):]
+			}
 		}
 	}
 	if relayOpeners[toks[0]] {
 		return actRelayed, nil
 	}
 	for i := range toks {
-		for _, m := range relayMarkers {
-			if hasPrefix(toks[i:], m) {
-				return actRelayed, nil
+		f := speechWords[toks[i]]
+		if f == 0 {
+			continue
+		}
+		if f&swRelay != 0 {
+			for _, m := range relayMarkers {
+				if hasPrefix(toks[i:], m) {
+					return actRelayed, nil
+				}
 			}
 		}
-		if relayVerbs[toks[i]] && i > 0 && (t.vocab.people[toks[i-1]] != "" || kinWords[toks[i-1]] || toks[i-1] == "he" || toks[i-1] == "she" || toks[i-1] == "they" || toks[i-1] == "someone") {
+		if f&swRelayVerb != 0 && i > 0 && (t.vocab.people[toks[i-1]] != "" || kinWords[toks[i-1]] || toks[i-1] == "he" || toks[i-1] == "she" || toks[i-1] == "they" || toks[i-1] == "someone") {
 			return actRelayed, nil
 		}
-		if conditionWords[toks[i]] && !conditionCourtesyAt(toks[i+1:]) {
+		if f&swCondition != 0 && !conditionCourtesyAt(toks[i+1:]) {
 			return actConditional, nil
 		}
 	}

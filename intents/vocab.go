@@ -33,6 +33,8 @@ type vocab struct {
 	wake        wakeMatcher
 	deviceRoom  string
 	lex         lexicon // the lexicons (lexicon.yaml and home.lexicon) the family frames read
+	lexIx       lexIndex
+	lexGate     lexGates
 }
 
 func newVocab(h Home) vocab {
