@@ -140,7 +140,12 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 		return d, true
 	}
 	switch {
-	case m.seen&(wcStopCore|wcStopTalk) != 0 && t.stopWords(toks, n, form):
+	case m.seen&(wcStopCore|wcStopTalk) != 0 && t.stopWords(stopLead(toks), n, func() string {
+		if st := stopLead(toks); len(st) != len(toks) {
+			return commandForm(st, n) // "no no no stop", "be quiet, I'm on the phone with grandma"
+		}
+		return form()
+	}):
 		return decide("robot.stop", "words that ask for quiet", map[string]string{})
 	case m.seen&wcDateCore != 0 && only(toks, dateFill, frameFill, dateCore) && !(len(toks) <= 2 && toks[0] == "day") &&
 		!hasPrefix(toks, []string{"do", "i", "have"}) && asks():
@@ -435,4 +440,23 @@ func isOrdinal(w string) bool {
 		return true
 	}
 	return false
+}
+
+// stopLead takes off the "no"s before a stop word ("no no no stop"): the stop must always work.
+func stopLead(toks []string) []string {
+	for i := 1; i+1 < len(toks); i++ { // "be quiet i'm on the phone": the reason said after
+		if (toks[i] == "i" || toks[i] == "we" || toks[i] == "you" || toks[i] == "it") && (toks[i+1] == "am" || toks[i+1] == "are" ||
+			toks[i+1] == "is" || toks[i+1] == "have" || toks[i+1] == "need" || toks[i+1] == "want" || toks[i+1] == "cannot") && anyOf(toks[:i], stopCore) {
+			toks = toks[:i]
+			break
+		}
+	}
+	i := 0
+	for i < len(toks)-1 && (toks[i] == "no" || toks[i] == "oh") {
+		i++
+	}
+	if i > 0 && stopCore[toks[i]] {
+		return toks[i:]
+	}
+	return toks
 }

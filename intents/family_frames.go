@@ -299,6 +299,11 @@ func (t *Table) unexplainedBy(toks []string, used []bool, sets []string, words .
 // acts: it says to use a phone.
 func (t *Table) emergencyFrame(n Normalized, toks []string, m Mentions) (Decision, bool) {
 	lx := t.vocab.lex
+	if len(toks) >= 2 && only(toks, wordSet{"help": true, "me": true, "us": true, "somebody": true, "someone": true, "please": true}) &&
+		strings.Count(" "+strings.Join(toks, " ")+" ", " help ") >= 2 {
+		// "help help help", "help me help me": a cry for help, not a question about the robot
+		return t.familyDecision(IntentEmergency, map[string]string{}, n, m, FormImperative, "a cry for help repeated")
+	}
 	svc, okSvc := lx.find(toks, "emergency.services")
 	event, okEvent := lx.find(toks, "emergency.events")
 	if !okSvc && !okEvent {
@@ -339,6 +344,9 @@ func (t *Table) emergencyFrame(n Normalized, toks []string, m Mentions) (Decisio
 	return t.familyDecision(IntentEmergency, map[string]string{}, n, m, commandForm(toks, n), "an emergency ("+hitWords(svc, verb, event)+")")
 }
 
+// finiteSet is finiteWords as a word set.
+var finiteSet = wordSet(finiteWords)
+
 // callForHelp are the verbs that, with "help", summon someone: "call for help", "get help".
 var callForHelp = map[string]bool{"call": true, "ring": true, "phone": true, "dial": true, "get": true, "send for": true,
 	"send": true, "fetch": true, "call for": true, "ring for": true, "phone for": true}
@@ -365,6 +373,9 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 	person, who := "", -1
 	for i, w := range toks {
 		if p := t.vocab.people[w]; p != "" {
+			if i > 0 && who == 0 && toks[0] != "call" {
+				person, who = "", -1 // "mommy, I'm scared, call daddy": the first was said to get attention
+			}
 			if person != "" && person != p {
 				return Decision{}, false // two people: not one call
 			}
@@ -403,10 +414,20 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 		}
 	}
 	means := contains(toks, "video") || contains(toks, "phone") || contains(toks, "line") || contains(toks, "screen")
+	reasonFirst := verb.at > 0 && commandForm(toks[verb.at:], n) == FormImperative && !anyOf(toks[:verb.at], pastWords) &&
+		!anyOf(toks[:verb.at], relayVerbs) && !n.Negated && !n.Question
+	if reasonFirst {
+		tail := make([]bool, len(toks)-verb.at)
+		copy(tail, used[verb.at:])
+		unexplained = t.unexplainedBy(toks[verb.at:], tail, []string{"call.verbs", "call.reach", "call.fill"}, familyFill)
+	}
 	if verb.set == "call.reach" && !wish && !means || unexplained > 1 {
 		return Decision{}, false
 	}
 	form := t.requestForm(n, toks, func(ct []string) bool { return lx.has(ct, "call.verbs") || lx.has(ct, "call.reach") })
+	if form == FormStatement && reasonFirst {
+		form = FormImperative // "mommy i'm scared call daddy": the reason first, without a comma
+	}
 	switch {
 	case wish && !n.Negated:
 		form = FormImperative // "I want to talk to dad": a wish put as a request
@@ -534,7 +555,7 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 		}
 	}
 	form := t.requestForm(n, toks, func(ct []string) bool { return lx.has(ct, "privacy.names") || lx.has(ct, "privacy.calls") })
-	if form == FormNegated && !negated || form == FormStatement && !okName && stateHit.at == 0 {
+	if form == FormNegated && !negated || form == FormStatement && (!okName && stateHit.at == 0 || okName && name.at == 0 && !anyOf(toks, finiteSet)) {
 		form = FormImperative // "don't let anyone video call", "no more video calls today"
 	}
 	if form != FormImperative {
@@ -573,6 +594,9 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 			return Decision{}, false // two games named: ask for one at a time elsewhere
 		}
 		game, named = h, true
+	}
+	if game.n == 0 && wantsTo(toks, lx, "game.start") && !n.Negated && len(toks) <= 5 && (contains(toks, "play") || contains(toks, "playing")) {
+		return t.familyDecision("play.invite", map[string]string{}, n, m, FormImperative, "playing, with no game named") // "I want to play"
 	}
 	if game.n == 0 {
 		// "I don't want to play any more", "I'm done playing": playing, and an end to it.
@@ -711,7 +735,7 @@ func (t *Table) farewellAfter(n Normalized) (string, lexHit, bool) {
 	if n.Question || len(toks) < 1 {
 		return "", lexHit{}, false
 	}
-	if l := t.vocab.lex["farewell.thanks"].at(toks, 0); l > 0 && (l == len(toks) || toks[l] == "for" || toks[l] == "so" || toks[l] == "very") && !n.Polite {
+	if l := t.vocab.lex["farewell.thanks"].at(toks, 0); l > 0 && (l == len(toks) || commandForm(toks[l:], n) != FormImperative) && !n.Polite && !n.Negated {
 		return IntentThanks, lexHit{set: "farewell.thanks", phrase: strings.Join(toks[:l], " "), n: l}, true // "thank you very much for the help, you're the best"
 	}
 	for _, f := range []struct{ set, intent string }{{"farewell.bye", IntentGoodbye}, {"farewell.night", IntentGoodNight}, {"farewell.thanks", IntentThanks}} {

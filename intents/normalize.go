@@ -69,6 +69,8 @@ var phraseRewrites = []struct {
 	{[]string{"air", "conditioners"}, []string{"ac"}},
 	{[]string{"air", "con"}, []string{"ac"}},
 	{[]string{"air", "condition"}, []string{"ac"}}, // "open the air condition in bedroom"
+	{[]string{"the", "air", "on"}, []string{"the", "ac", "on"}}, // "put the air on in the bedroom"
+	{[]string{"the", "air", "off"}, []string{"the", "ac", "off"}},
 	{[]string{"air", "conditions"}, []string{"ac"}},
 	{[]string{"air", "conditioned"}, []string{"ac"}},
 	{[]string{"air", "cons"}, []string{"ac"}},
@@ -192,6 +194,9 @@ var stutterWords = map[string]bool{"the": true, "a": true, "an": true, "to": tru
 var fillers = map[string]bool{"um": true, "uh": true, "umm": true, "uhh": true, "erm": true, "er": true, "hmm": true, "hm": true, "ah": true, "uhm": true, "mm": true}
 
 var politeLeads = [][]string{
+	{"would", "you", "be", "ever", "so", "kind", "as", "to"}, {"would", "you", "be", "so", "kind", "as", "to"},
+	{"could", "you", "be", "so", "kind", "as", "to"}, {"would", "you", "be", "kind", "enough", "to"},
+	{"would", "you", "be", "so", "good", "as", "to"}, {"be", "ever", "so", "kind", "as", "to"}, {"would", "you", "kindly"},
 	{"would", "you", "mind"}, {"would", "you", "please"}, {"could", "you", "please"}, {"can", "you", "please"},
 	{"will", "you", "please"}, {"i", "would", "like", "you", "to"}, {"i", "want", "you", "to"}, {"i", "need", "you", "to"},
 	{"can", "you"}, {"could", "you"}, {"would", "you"}, {"will", "you"}, {"please"}, {"kindly"},
@@ -214,7 +219,8 @@ var tailEnds = map[string]bool{"much": true, "you": true, "lot": true, "thanks":
 
 // leadFillers open a sentence without meaning anything: "okay, okay, stop", "so, what time is it".
 var leadFillers = map[string]bool{"okay": true, "ok": true, "alright": true, "so": true, "well": true, "oh": true,
-	"right": true, "now": true, "and": true, "yes": true, "yeah": true, "hmm": true, "um": true, "listen": true}
+	"right": true, "now": true, "and": true, "yes": true, "yeah": true, "hmm": true, "um": true, "listen": true,
+	"dear": true, "darling": true, "sweetie": true, "sweetheart": true, "honey": true} // "Reachy dear, would you ..."
 
 var negationLeads = [][]string{{"do", "not"}, {"never"}, {"please", "do", "not"}, {"dont"}, {"you", "should", "not"}}
 

@@ -24,7 +24,7 @@ const (
 var (
 	quietMute    = words2set("mute muted")
 	quietModes   = words2set("mode time times")
-	quietEnds    = words2set("over off end ended finished done")
+	quietEnds    = words2set("over off end ended finished done stop cancel exit leave disable deactivate")
 	quietSleeper = words2set("asleep sleeping napping nap")
 	// quietUntil may follow "until" / "till" to the end of the sentence: "until I say so",
 	// "until said otherwise", "until further notice", "till I tell you".
@@ -38,7 +38,7 @@ var (
 	quietModeVerbs = words2set("turn switch put on enable activate start go into in the")
 	// quietEndFill are the other words of "you can talk again", "start talking again".
 	quietEndFill = words2set("unmute unmuted yourself again now start back to me us you can may ok okay all turn time times mode quiet silent is over are allowed " +
-		"off end ended finished done")
+		"off end ended finished done stop cancel exit leave disable deactivate")
 )
 
 // quietFrame decides robot.quiet from a sentence with a stop or talk word (the word classes

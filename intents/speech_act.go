@@ -179,7 +179,7 @@ const (
 )
 
 var speechWords = func() map[string]uint8 {
-	out := map[string]uint8{}
+	out := map[string]uint8{"you": swRelay}
 	for _, m := range correctionMarkers {
 		out[m[0]] |= swCorrection
 	}
@@ -226,6 +226,9 @@ func (t *Table) speechAct(n Normalized) (act string, quoted []string) {
 					return actRelayed, nil
 				}
 			}
+		}
+		if toks[i] == "you" && i+2 < len(toks) && toks[i+1] == "are" && (t.vocab.people[toks[i+2]] != "" || kinWords[toks[i+2]]) {
+			return actRelayed, nil // "you are dad now. call mom": a part to play, not the speaker's request
 		}
 		if f&swRelayVerb != 0 && i > 0 && (t.vocab.people[toks[i-1]] != "" || kinWords[toks[i-1]] || toks[i-1] == "he" || toks[i-1] == "she" || toks[i-1] == "they" || toks[i-1] == "someone") {
 			return actRelayed, nil
