@@ -109,6 +109,7 @@ var requestLeads = [][]string{
 	{"you", "could"}, {"can", "u"}, {"could", "u"}, {"would", "u"}, {"can", "ya"}, {"just"}, {"quickly"}, {"quick"}, {"kindly"}, {"now"}, {"right"}, {"hey"}, {"oi"}, {"whoa"}, {"woah"},
 	{"okay"}, {"ok"}, {"alright"}, {"then"}, {"and"}, {"also"}, {"oh"}, {"so"}, {"mind"}, {"try", "and"}, {"try", "to"},
 	{"to"}, // "please to turn on light in kitchen": "please" is already off
+	{"awfully"}, {"terribly"}, {"ever", "so"}, {"quite"},
 	// a statement that the talk is over, before what to do about it: "we're done, end the call"
 	{"we", "are", "done"}, {"we", "are", "finished"}, {"i", "am", "done"}, {"i", "am", "finished"}, {"that", "is", "all"},
 	{"that", "is", "it"},
@@ -176,7 +177,8 @@ func isRequest(toks []string, n Normalized) bool {
 		return true
 	case gerunds[w] && n.Polite:
 		return true
-	case w == "you" && len(toks) > 1 && isImperativeVerb(toks[1]) && n.Polite && !pastWords[toks[1]]:
+	case w == "you" && len(toks) > 1 && isImperativeVerb(toks[1]) && !pastWords[toks[1]] && (n.Polite || len(toks) <= 6 && wordClasses[toks[1]]&(wcAction|wcOnVerb|wcOffVerb) != 0 &&
+		!anyOf(toks, wordSet(pastWords)) && !anyOf(toks, wordSet(futureWords)) && !contains(toks, "when") && !contains(toks, "every") && !contains(toks, "if")):
 		return true // "please you open the light of the office": a command as many learners say it
 	case w == "let" && len(toks) > 2 && toks[1] == "us" && isImperativeVerb(toks[2]), // "let me turn it off": the speaker will
 		w == "lets" && len(toks) > 1 && isImperativeVerb(toks[1]):

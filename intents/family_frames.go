@@ -549,7 +549,7 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 		state = "on"
 	}
 	unexplained := 0
-	for i, w := range toks {
+	for i, w := range toks[:len(cutReason(toks))] { // "no calls please, I am in the bath": the reason is not counted
 		if !used[i] && !familyFill[w] && !isDigits(w) && w != "mode" && w != "for" && w != "while" && w != "minutes" {
 			unexplained++
 		}
@@ -702,8 +702,10 @@ func (t *Table) aboutWorld(n Normalized, m Mentions) (lexHit, bool) {
 	case !okWord || !n.Question && !strings.HasPrefix(word.phrase, "is "):
 		return lexHit{}, false
 	}
-	if len(m.Rooms) > 0 || m.Here {
-		return lexHit{}, false
+	words := strings.Fields(word.phrase)
+	language := anyOf(words, wordSet{"say": true, "spell": true, "mean": true, "means": true, "meaning": true, "translate": true, "word": true})
+	if (len(m.Rooms) > 0 || m.Here) && !language {
+		return lexHit{}, false // "how do you spell kitchen" names a room as a word, "is it bad to leave the kitchen light on" this home's
 	}
 	for i, w := range toks {
 		if t.vocab.people[w] == "" && !kinWords[w] {

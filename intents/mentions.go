@@ -144,6 +144,12 @@ func (t *Table) mentions(n Normalized) Mentions {
 			if !ok && l > 1 {
 				r, ok = t.vocab.rooms[strings.ReplaceAll(phrase, " ", "")]
 			}
+			if ok && i > 0 && (toks[i-1] == "at" || toks[i-1] == "the" && i > 1 && toks[i-2] == "at") && t.anyPerson(toks) && !anyDevice(toks) {
+				// "is mummy at the office today": where a person is, not the home's office
+				m.Calendar = true
+				i += l - 1
+				break
+			}
 			if ok {
 				if !contains(m.Rooms, r.Name) {
 					m.Rooms = append(m.Rooms, r.Name)
@@ -208,13 +214,13 @@ func (t *Table) mentions(n Normalized) Mentions {
 		case cls&wcAction != 0 || gerunds[w] || w == "pop" || w == "flick":
 			m.Action = true
 		}
-		if (w == "bright" || w == "dark") && i >= 2 && (contains(toks[:i], "make") || contains(toks[:i], "get")) {
+		if (w == "bright" || w == "dark" || w == "light" && prev == "it") && i >= 2 && (contains(toks[:i], "make") || contains(toks[:i], "get")) {
 			// "make the kids room bright", "make my room dark": a room's lights on or off
 			m.Action = true
 			if m.Device == "" {
 				m.Device, m.named = "light", true
 			}
-			if w == "bright" {
+			if w != "dark" {
 				m.States = appendState(m.States, "on")
 			} else {
 				m.States = appendState(m.States, "off")
@@ -239,6 +245,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 			m.People = append(m.People, p)
 		}
 		if isDigits(w) && len(w) <= 3 && (prev == "to" || prev == "at" || prev == "on" || next == "degrees" || prev == "ac" || prev == "temperature" || prev == "thermostat" ||
+			(prev == "put" || prev == "make" || prev == "keep") && contains(toks, "ac") ||
 			prev == "it" && i >= 2 && (toks[i-2] == "make" || toks[i-2] == "keep" || toks[i-2] == "set" || toks[i-2] == "get" || toks[i-2] == "put" || toks[i-2] == "turn")) { // "make it 22 in the lounge"
 			m.Temperature = w
 		}
@@ -250,7 +257,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 		m.Device = "light" // verbs only lights take
 	case m.Temperature != "" && (placed || m.Warmth):
 		m.Device = "ac" // "set the living room to 21 degrees", "cool the bedroom to 21"
-	case placed && (contains(toks, "dark") || contains(toks, "gloomy") || contains(toks, "bright")):
+	case (placed || contains(toks, "room")) && (contains(toks, "dark") || contains(toks, "gloomy") || contains(toks, "bright")):
 		m.Device = "light" // "it's dark in here": the lights read it
 	case m.Warmth && placed:
 		m.Device = "ac" // "is it warm in the bedroom", "it's freezing in here": the climate device reads it
@@ -332,10 +339,13 @@ func (t *Table) unknownObject(toks []string, used []bool, classes []wordClass) b
 // places or settings: "turn off the bedroom light because I'm going to sleep", "turn on the
 // lamp so I can read".
 func cutReason(toks []string) []string {
-	for i := 3; i+1 < len(toks); i++ {
+	for i := 2; i+1 < len(toks); i++ {
 		next := toks[i+1]
 		subject := next == "i" || next == "we" || next == "it" || next == "the" || next == "he" || next == "she" ||
 			next == "they" || next == "you" || next == "my" || next == "our" || next == "its"
+		if i < 3 && toks[i] != "i" && toks[i] != "we" {
+			continue
+		}
 		switch toks[i] {
 		case "because", "cause", "cos", "coz":
 			return toks[:i]
@@ -345,7 +355,7 @@ func cutReason(toks []string) []string {
 			}
 		case "i", "we":
 			// "... in here i am trying to watch a movie": a reason said as a new sentence
-			if i >= 3 && (next == "am" || next == "are" || next == "have" || next == "need" || next == "want" || next == "cannot") {
+			if i >= 2 && (next == "am" || next == "are" || next == "have" || next == "need" || next == "want" || next == "cannot") {
 				return toks[:i]
 			}
 		}
@@ -461,6 +471,26 @@ func appendState(s []string, st string) []string {
 func contains(s []string, v string) bool {
 	for _, x := range s {
 		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// anyPerson: a person of the home is named.
+func (t *Table) anyPerson(toks []string) bool {
+	for _, w := range toks {
+		if t.vocab.people[w] != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// anyDevice: a device word is said.
+func anyDevice(toks []string) bool {
+	for _, w := range toks {
+		if wordClasses[w]&wcDevice != 0 {
 			return true
 		}
 	}

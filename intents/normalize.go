@@ -189,7 +189,8 @@ func hasRepeat(toks []string) bool {
 // stutterWords are the short words whisper doubles when a speaker hesitates.
 var stutterWords = map[string]bool{"the": true, "a": true, "an": true, "to": true, "on": true, "off": true, "in": true,
 	"i": true, "is": true, "it": true, "and": true, "of": true, "my": true, "turn": true, "switch": true, "what": true,
-	"set": true, "can": true, "you": true, "please": true, "light": true, "lights": true, "stop": true, "okay": true, "ok": true}
+	"set": true, "can": true, "you": true, "please": true, "light": true, "lights": true, "stop": true, "okay": true, "ok": true,
+	"hello": true, "hi": true, "hey": true, "help": false}
 
 var fillers = map[string]bool{"um": true, "uh": true, "umm": true, "uhh": true, "erm": true, "er": true, "hmm": true, "hm": true, "ah": true, "uhm": true, "mm": true}
 
@@ -209,6 +210,7 @@ var courtesyTails = [][]string{
 	{"if", "you", "do", "not", "mind"}, {"if", "you", "would", "not", "mind"}, {"if", "that", "is", "ok"},
 	{"if", "that", "is", "okay"}, {"if", "you", "please"}, {"dear"}, {"darling"}, {"love"}, {"sweetheart"},
 	{"would", "you"}, {"will", "you"}, {"could", "you"}, // "ring mum for me would you": a tag, not a question
+	{"if", "you", "can", "hear", "me"}, {"if", "you", "hear", "me"},
 }
 
 // tailEnds are the last words of the courtesy tails: a quick test before trying them.

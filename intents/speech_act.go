@@ -64,6 +64,9 @@ func (t *Table) selfCorrect(n Normalized) (Normalized, bool) {
 			return n, false
 		}
 		out := append(append(make([]string, 0, j+len(after)), before[:j]...), after...)
+		if len(after) == 1 && j < len(before) && t.wordKind(before[j]) != "" {
+			out = append(out, before[j+1:]...) // "ten minutes no fifteen": only the number is taken back
+		}
 		return rebuilt(n, out), true
 	}
 	return n, false
