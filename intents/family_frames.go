@@ -370,6 +370,9 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 	if d, ok := t.callBack(n, toks, m); ok {
 		return d, true
 	}
+	if d, ok := t.callGive(n, toks, m); ok {
+		return d, true
+	}
 	person, who := "", -1
 	for i, w := range toks {
 		if p := t.vocab.people[w]; p != "" {
@@ -468,6 +471,27 @@ func (t *Table) callUnknown(n Normalized, toks []string, m Mentions, verb lexHit
 		return Decision{}, false
 	}
 	return t.familyDecision("teleport.call", map[string]string{"person": name}, n, m, FormImperative, "a call ("+hitWords(verb)+") to someone the home does not list")
+}
+
+// callGive: "give mum a ring", "give my dad a call" — a call given to a person.
+func (t *Table) callGive(n Normalized, toks []string, m Mentions) (Decision, bool) {
+	lead := stripRequestLeads(toks)
+	if len(lead) < 4 || lead[0] != "give" {
+		return Decision{}, false
+	}
+	i := 1
+	if lead[i] == "my" || lead[i] == "our" {
+		i++
+	}
+	person := t.vocab.people[lead[i]]
+	if person == "" && kinWords[lead[i]] {
+		person = lead[i]
+	}
+	l := t.vocab.lex["call.give"].at(lead, i+1)
+	if person == "" || l == 0 || i+1+l < len(lead) && !only(lead[i+1+l:], familyFill) || n.Negated || n.Question {
+		return Decision{}, false
+	}
+	return t.familyDecision("teleport.call", map[string]string{"person": person}, n, m, FormImperative, "a call given to a person (call.give "+strings.Join(lead[i+1:i+1+l], " ")+")")
 }
 
 // callBack: "ask mum to call us", "tell dad to ring home", "get mommy to call home" — a

@@ -229,7 +229,7 @@ func newLexGates(ix lexIndex) lexGates {
 		remind:    ix.mask("timer.remind", "timer.clock"),
 		emergency: ix.mask("emergency.services", "emergency.events"),
 		secrets:   ix.mask("house.secrets"),
-		call:      ix.mask("call.verbs", "call.reach", "call.ask"),
+		call:      ix.mask("call.verbs", "call.reach", "call.ask", "call.give"),
 		privacy:   ix.mask("privacy.names", "privacy.calls"),
 		quiet:     ix.mask("quiet.verbs"),
 		game:      ix.mask("game.rps", "game.animal", "game.simon", "game.freeze", "game.hide", "game.any"),

@@ -261,6 +261,8 @@ func (t *Table) mentions(n Normalized) Mentions {
 		m.Device = "light" // "it's dark in here": the lights read it
 	case m.Warmth && placed:
 		m.Device = "ac" // "is it warm in the bedroom", "it's freezing in here": the climate device reads it
+	case !placed && contains(toks, "everything") && len(m.States) > 0 && m.Action:
+		m.Device = "other" // "switch everything off": which things is not said
 	case placed && len(m.States) > 0 && t.unknownObject(toks, used, classes):
 		m.Device = "other" // "turn off the stereo in the kitchen": a thing the home has no word for, not its lights
 	case placed && len(m.States) > 0:

@@ -242,7 +242,7 @@ var deepPhrases = [][]string{
 	{"step", "by", "step"}, {"reason", "carefully"}, {"carefully", "consider"}, {"consider", "carefully"},
 	{"give", "it", "some", "thought"}, {"in", "depth"}, {"in", "detail"}, {"thoroughly"},
 	{"i", "want", "a", "deep", "answer"}, {"give", "me", "a", "deep", "answer"}, {"a", "deep", "answer"}, {"deep", "answer"},
-	{"think", "really", "hard", "about"}, {"think", "really", "hard"}, {"think", "long", "and", "hard"},
+	{"think", "really", "hard", "about"}, {"think", "really", "hard"}, {"think", "really", "carefully"}, {"think", "long", "and", "hard"},
 	{"use", "your", "big", "brain"}, {"use", "your", "brain"}, {"ponder", "this", "deeply"}, {"ponder", "this"},
 	{"ponder", "deeply"}, {"ponder"}, {"deeply"}, {"think", "deep"},
 }
