@@ -254,3 +254,31 @@ intents:
 		t.Fatalf("an unknown lexicon set: %v", err)
 	}
 }
+
+// TestFamilyRequestsOnlyActAsRequests crosses the family frames' requests with sentences
+// that speak of them without asking: reported, negated, conditional, advice and questions,
+// suggestions, habits. None acts.
+func TestFamilyRequestsOnlyActAsRequests(t *testing.T) {
+	tb := demo(t)
+	cores := []string{"play rock paper scissors", "play simon says", "play hide and seek", "call dad", "ring mum",
+		"turn on privacy mode", "turn privacy mode off", "block the video calls", "be quiet for an hour",
+		"keep it down for half an hour", "remind me in ten minutes", "set a timer for ten minutes", "hang up"}
+	frames := []string{"mom said to %s", "I don't want you to %s", "should I %s?", "if it rains, %s", "why would you %s",
+		"she told me to %s", "we could %s", "do you know how to %s?", "I wonder if I should %s", "don't %s",
+		"no need to %s", "did you %s yesterday?", "the kids always %s", "I would never %s", "when dad comes home %s",
+		"you shouldn't %s", "can you believe he wanted to %s"}
+	acted := 0
+	for _, c := range cores {
+		if d := tb.Route(c, Context{}); !Acting(d) {
+			t.Fatalf("%q does not act on its own (%s): the cross proves nothing", c, d.Intent)
+		}
+		for _, f := range frames {
+			s := strings.ReplaceAll(f, "%s", c)
+			if d := tb.Route(s, Context{}); Acting(d) {
+				acted++
+				t.Errorf("%q acts: %s %v (why: %s)", s, d.Intent, d.Args, strings.Join(d.Doctrine, "; "))
+			}
+		}
+	}
+	t.Logf("%d sentences, %d acted", len(cores)*len(frames), acted)
+}

@@ -110,6 +110,11 @@ func (t *Table) reminderFrame(n Normalized, toks []string, m Mentions) (Decision
 		}
 		return Decision{}, false
 	}
+	if !remind {
+		if f := commandForm(toks, n); f != FormImperative {
+			return Decision{}, false // "the countdown was ten minutes": a length told, not asked for
+		}
+	}
 	args := map[string]string{"duration": duration}
 	for _, w := range toks {
 		if l := t.vocab.labels[w]; l != "" {
@@ -179,6 +184,17 @@ func (t *Table) familyDecision(name string, args map[string]string, n Normalized
 // "call the police, someone's in the garden"), is a request; a clause that is negated,
 // reported, conditional, past or future is not.
 func (t *Table) requestForm(n Normalized, toks []string, names func([]string) bool, mask ...string) string {
+	var named func([]string) bool // a clause that is only the thing's name asks for it
+	if len(mask) > 0 {
+		named = func(ct []string) bool {
+			for _, s := range mask {
+				if t.vocab.lex.has(ct, s) {
+					return true
+				}
+			}
+			return false
+		}
+	}
 	whole := opened(commandForm(t.masked(toks, mask), n), toks, names)
 	if whole == FormImperative || !mayBeCompound(n) {
 		return whole
@@ -194,7 +210,7 @@ func (t *Table) requestForm(n Normalized, toks []string, names func([]string) bo
 		case FormImperative:
 			request = request || names(ct)
 		case FormStatement, FormWish, FormQuestion:
-			if names(ct) && len(ct) <= 4 && !c.Question {
+			if named != nil && named(ct) && len(ct) <= 4 && !c.Question && !anyOf(ct, finiteSet) {
 				request = true // "hide and seek, you count": the name said as a request
 			}
 		default:
@@ -212,7 +228,7 @@ func (t *Table) requestForm(n Normalized, toks []string, names func([]string) bo
 func (t *Table) pieces(n Normalized) []Normalized {
 	raw := strings.FieldsFunc(n.raw, func(r rune) bool { return strings.ContainsRune(".!?;:,", r) })
 	if len(raw) < 2 {
-		return t.clauses(n)
+		return []Normalized{n} // "and" inside a name ("hide and seek") parts nothing
 	}
 	out := make([]Normalized, 0, len(raw))
 	for _, p := range raw {
@@ -347,6 +363,9 @@ func (t *Table) emergencyFrame(n Normalized, toks []string, m Mentions) (Decisio
 // finiteSet is finiteWords as a word set.
 var finiteSet = wordSet(finiteWords)
 
+// modalWords before a call verb make it something other than a request: "we could call dad".
+var modalWords = words2set("could would should can will might may must shall want wants need needs wanna gonna going did do does have has had let lets to")
+
 // callForHelp are the verbs that, with "help", summon someone: "call for help", "get help".
 var callForHelp = map[string]bool{"call": true, "ring": true, "phone": true, "dial": true, "get": true, "send for": true,
 	"send": true, "fetch": true, "call for": true, "ring for": true, "phone for": true}
@@ -418,7 +437,7 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 	}
 	means := contains(toks, "video") || contains(toks, "phone") || contains(toks, "line") || contains(toks, "screen")
 	reasonFirst := verb.at > 0 && commandForm(toks[verb.at:], n) == FormImperative && !anyOf(toks[:verb.at], pastWords) &&
-		!anyOf(toks[:verb.at], relayVerbs) && !n.Negated && !n.Question
+		!anyOf(toks[:verb.at], relayVerbs) && !anyOf(toks[:verb.at], modalWords) && !n.Negated && !n.Question
 	if reasonFirst {
 		tail := make([]bool, len(toks)-verb.at)
 		copy(tail, used[verb.at:])
@@ -659,7 +678,7 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 	case form == FormQuestion || form == FormIndirect || form == FormReported && named:
 		// "mi hija wants play the simon game": someone else's wish is answered with how to start
 		return t.familyDecision("play.invite", map[string]string{}, n, m, form, "a question or a wish about a game ("+hitWords(game)+")")
-	case form != FormImperative && !(named && len(startHits) > 0 && form == FormStatement && toks[0] != "i" && toks[0] != "we"):
+	case form != FormImperative && !(named && len(startHits) > 0 && form == FormStatement && (startHits[0].at == 0 || game.at == 0) && !anyOf(toks, finiteSet)):
 		return Decision{}, false // "I played rock paper scissors yesterday"
 	case !named && len(startHits) == 0:
 		return Decision{}, false // "we won the game, celebrate with me"
