@@ -53,6 +53,13 @@ func spokenUnit(phrase string) string {
 	return ""
 }
 
+// unheardNumber: a word before a bare unit that is no word the router knows — the number
+// as the recogniser misheard it ("won", "ate", "tree", "fife").
+func unheardNumber(w string) bool {
+	return !explained(w) && !durationWord(w) && !timerFill[w] && !frameFill[w] && !timerNouns[w] && !timerStart[w] &&
+		!timerCancel[w] && !timerStatus[w] && w != "egg" && w != "eggs"
+}
+
 // durationFillers are words that change nothing: "about ten minutes", "another 5 minutes".
 var durationFillers = map[string]bool{
 	"about": true, "around": true, "exactly": true, "just": true, "roughly": true, "approximately": true,
@@ -125,6 +132,9 @@ func durationView(toks []string) string {
 		}
 		if j > i && core {
 			b.WriteByte('~') // marks the token as a duration for the {duration} placeholder
+			if _, unit := durationUnits[toks[i]]; unit && i > 0 && unheardNumber(toks[i-1]) {
+				b.WriteString("x_") // "won minute", "tree minutes": how many was not heard — asked, never one
+			}
 			b.WriteString(strings.Join(toks[i:j], "_"))
 			i = j
 			continue

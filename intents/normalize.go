@@ -283,6 +283,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	toks := words(raw)
 	toks = rewriteTokens(toks)
 	toks = dropHedges(toks)
+	toks = dropFalseStarts(toks)
 
 	// Wake phrase first: "hey jeeves, can you ..." (fillers already gone).
 	var atStart bool
@@ -588,6 +589,22 @@ func dropHedges(toks []string) []string {
 		if toks[i] == "like" && (isImperativeVerb(toks[i+1]) || toks[i+1] == "call" || toks[i+1] == "play") &&
 			(i == 0 || toks[i-1] != "would" && toks[i-1] != "i" && toks[i-1] != "we" && toks[i-1] != "you" || i >= 2 && toks[i-2] == "can") {
 			return append(toks[:i:i], toks[i+1:]...)
+		}
+	}
+	return toks
+}
+
+// dropFalseStarts takes out a run of words said again at once ("turn on the turn on the
+// kitchen light", "can you can you ..."): a false start, as whisper writes it.
+func dropFalseStarts(toks []string) []string {
+	if len(toks) < 4 {
+		return toks
+	}
+	for l := 4; l >= 2; l-- {
+		for i := 0; i+2*l <= len(toks); i++ {
+			if toks[i] == toks[i+l] && hasPrefix(toks[i+l:], toks[i:i+l]) {
+				return dropFalseStarts(append(toks[:i:i], toks[i+l:]...))
+			}
 		}
 	}
 	return toks
