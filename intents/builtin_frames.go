@@ -61,20 +61,21 @@ var (
 		"say saying noise noises sound sounds yapping babbling rambling")
 	stopFill = words2set("there for second sec seconds moment minute minutes bit while audio speaker speakers " +
 		"volume responses response all be already up set go to touch button from settings yourself voice everything " +
-		"down more no one little until till said otherwise anything anymore any longer mode on off get make whoa my music " +
+		"down more no one little until till said otherwise anything anymore any longer mode on off get make whoa my music around about " +
 		"trying hear news asleep baby sleeping hour next time wait hold dancing moving singing nodding that")
 	timeCore = words2set("time times clock hour")
 	timeFill = words2set("what whats current exact currently got have know check clock watch hour at on present " +
-		"moment precise like to want need asking show read out late how oclock o please by")
+		"moment precise like to want need asking show read out late how oclock o please by exactly excuse sorry " +
+		"roughly about approximately there still yet already which")
 	dateCore = words2set("date day month year weekday today todays monday tuesday wednesday thursday friday " +
 		"saturday sunday")
 	dateFill = words2set("what whats current which of week we in have check on todays today date day month year " +
-		"for is it the calendar")
+		"for is it the calendar exactly excuse sorry or")
 	helpCore = words2set("do help capable able skills abilities features commands good can")
 	helpFill = words2set("what kind kinds sort sorts type types of things stuff else are able to capable help " +
 		"with how skills abilities features commands good at all for exactly really actually list other " +
 		"should use ask anything tricks")
-	exprFill = words2set("show give do let see go on come bit of for with some moves move quick big bust then " +
+	exprFill = words2set("pretend act like show give do let see go on come bit of for with some moves move quick big bust then " +
 		"one try little face look be act make pull your best")
 	hangFill = words2set("call phone up hang end stop finish close drop cut off terminate disconnect leave quit " +
 		"video session line conversation chat teleport our my go ahead and on them her him we done all then " +
@@ -90,8 +91,23 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 		return Decision{}, false // a light or the AC: the house frame's
 	}
 	toks := n.tokens()
-	if len(toks) == 0 || len(toks) > 14 || m.seen&wcBuiltinFrame == 0 {
+	if len(toks) == 0 || len(toks) > 14 {
 		return Decision{}, false
+	}
+	if m.seen&wcBuiltinFrame == 0 {
+		if !n.Question || !hasPrefix(toks, []string{"is", "it"}) {
+			return Decision{}, false
+		}
+		return t.clockQuestion(toks, n, func(name, why string, args map[string]string) (Decision, bool) {
+			in := t.byName[name]
+			if in == nil || in.Unavailable {
+				return Decision{}, false
+			}
+			d := t.decide(in, args, &Rule{Intent: name, Index: -1, Pattern: "built-in frame (intents/builtin_frames.go)", Where: in.where}, n)
+			d.Mentions = m.ref()
+			d.Doctrine = append(d.Doctrine, "frame: "+why+": "+name)
+			return d, true
+		})
 	}
 	// The words decide which frame may apply (cheap); the form (the command rule) is read
 	// only for a sentence whose words fit one.
@@ -120,8 +136,16 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 			}
 		}
 	}
+	if d, ok := t.clockQuestion(toks, n, decide); ok {
+		return d, true
+	}
 	switch {
-	case m.seen&(wcStopCore|wcStopTalk) != 0 && t.stopWords(toks, n, form):
+	case m.seen&(wcStopCore|wcStopTalk) != 0 && t.stopWords(stopLead(toks), n, func() string {
+		if st := stopLead(toks); len(st) != len(toks) {
+			return commandForm(st, n) // "no no no stop", "be quiet, I'm on the phone with grandma"
+		}
+		return form()
+	}):
 		return decide("robot.stop", "words that ask for quiet", map[string]string{})
 	case m.seen&wcDateCore != 0 && only(toks, dateFill, frameFill, dateCore) && !(len(toks) <= 2 && toks[0] == "day") &&
 		!hasPrefix(toks, []string{"do", "i", "have"}) && asks():
@@ -196,8 +220,8 @@ func (t *Table) stopWords(toks []string, n Normalized, form func() string) bool 
 // hangUp: "hang up", or a verb that ends something with a call word ("end the call").
 func hangUp(toks []string) bool {
 	for i, w := range toks {
-		if w == "hang" && i+1 < len(toks) && toks[i+1] == "up" {
-			return true
+		if w == "hang" && i+1 < len(toks) && (toks[i+1] == "up" || i+2 < len(toks) && toks[i+1] == "it" && toks[i+2] == "up") {
+			return true // "hang up", "hang it up"
 		}
 	}
 	return anyOf(toks, hangVerbs) && anyOf(toks, hangNouns) || len(toks) <= 3 && contains(toks, "disconnect")
@@ -376,4 +400,63 @@ func (t *Table) timerForm(n Normalized, toks []string) string {
 // ("-60"; normalization keeps "minus 60" and "negative 60" that way).
 func isNegativeNumber(tok string) bool {
 	return len(tok) > 1 && tok[0] == '-' && isASCIIDigit(tok[1])
+}
+
+// partsOfDay and clockWords make "is it still morning", "is it past eight already" a question
+// about the time; an ordinal with "today" ("is it the 14th or the 15th today") one about the date.
+var (
+	partsOfDay = words2set("morning afternoon evening night daytime nighttime midday lunchtime bedtime")
+	clockLeads = words2set("past after before nearly almost gone")
+)
+
+func (t *Table) clockQuestion(toks []string, n Normalized, decide func(name, why string, args map[string]string) (Decision, bool)) (Decision, bool) {
+	if !n.Question || !hasPrefix(toks, []string{"is", "it"}) || len(toks) > 8 {
+		return Decision{}, false
+	}
+	rest := toks[2:]
+	switch {
+	case anyOf(rest, partsOfDay) && only(rest, partsOfDay, timeFill, frameFill):
+		return decide("time.now", "a part of the day asked about", map[string]string{})
+	case anyOf(rest, clockLeads) && slices.ContainsFunc(rest, isDigits) && only(rest, clockLeads, timeFill, frameFill, wordSet{"oclock": true}) ||
+		anyOf(rest, clockLeads) && slices.ContainsFunc(rest, isDigits) && len(rest) <= 4:
+		return decide("time.now", "a clock time asked about", map[string]string{})
+	case contains(rest, "today") && slices.ContainsFunc(rest, isOrdinal):
+		return decide("date.today", "a day of the month asked about", map[string]string{})
+	}
+	return Decision{}, false
+}
+
+// isOrdinal: "14th", "1st", "22nd", "3rd".
+func isOrdinal(w string) bool {
+	if len(w) < 3 || !isASCIIDigit(w[0]) {
+		return false
+	}
+	k := 0
+	for k < len(w) && isASCIIDigit(w[k]) {
+		k++
+	}
+	switch w[k:] {
+	case "st", "nd", "rd", "th":
+		return true
+	}
+	return false
+}
+
+// stopLead takes off the "no"s before a stop word ("no no no stop"): the stop must always work.
+func stopLead(toks []string) []string {
+	for i := 1; i+1 < len(toks); i++ { // "be quiet i'm on the phone": the reason said after
+		if (toks[i] == "i" || toks[i] == "we" || toks[i] == "you" || toks[i] == "it") && (toks[i+1] == "am" || toks[i+1] == "are" ||
+			toks[i+1] == "is" || toks[i+1] == "have" || toks[i+1] == "need" || toks[i+1] == "want" || toks[i+1] == "cannot") && anyOf(toks[:i], stopCore) {
+			toks = toks[:i]
+			break
+		}
+	}
+	i := 0
+	for i < len(toks)-1 && (toks[i] == "no" || toks[i] == "oh") {
+		i++
+	}
+	if i > 0 && stopCore[toks[i]] {
+		return toks[i:]
+	}
+	return toks
 }

@@ -18,13 +18,14 @@ import (
 //     {"pending": "house.light.set", "missing": "room"}.
 //   - tab-separated `sentence<TAB>accepted intents<TAB>expected args<TAB>category` (the
 //     outside corpora, see /work/shared/corpora/README.md): a comma list of accepted intents,
-//     the first preferred; "!write" accepts anything but a house write. The args (JSON) are
-//     checked when the first accepted intent is the one routed, and only the keys they list.
+//     the first preferred; "!write" accepts anything that does not act (see Acting). The args
+//     (JSON) are checked when the first accepted intent is the one routed, and only the keys
+//     they list; "duration_s" (the corpora's name, in seconds) is this table's "duration".
 type Case struct {
 	Sentence string
 	Intent   string            // the expected (first accepted) intent; "" with only "!write"
 	Accepted []string          // further accepted intents (TSV)
-	NotWrite bool              // "!write": anything that is not a house write passes
+	NotWrite bool              // "!write": anything that does not act (Acting) passes
 	Args     map[string]string // nil: not checked
 	ArgKeys  bool              // TSV: only the keys Args lists are checked; a key it leaves out is free
 	Category string            // TSV: what the row exercises; "=>" files: "corpus"
@@ -104,6 +105,9 @@ func parseTSVCase(line, name string, ln int) (Case, error) {
 	if len(raw) > 0 {
 		c.Args, c.ArgKeys = map[string]string{}, true
 		for k, v := range raw {
+			if k == "duration_s" {
+				k = "duration" // the corpora's name for the duration in seconds
+			}
 			switch v := v.(type) {
 			case string:
 				c.Args[k] = v
@@ -117,9 +121,22 @@ func parseTSVCase(line, name string, ln int) (Case, error) {
 	return c, nil
 }
 
-// houseWrite reports whether a decision changes the house.
-func houseWrite(d Decision) bool {
-	return d.Kind == KindWrite && d.Scope == ScopeHouseWrite
+// Acting reports whether a decision acts on the world in a way a row must accept: a house
+// write, a timer started or cancelled, a call placed, privacy mode or quiet time switched, a
+// game started, a call hung up. Stopping, an expression, ending a game and a game's own
+// answer are not counted: they undo or only move.
+func Acting(d Decision) bool {
+	if d.Kind == KindWrite {
+		return true
+	}
+	if d.Kind != KindRobot {
+		return false
+	}
+	switch d.Intent {
+	case "robot.stop", "robot.expression", "play.stop", IntentPlayAnswer:
+		return false
+	}
+	return true
 }
 
 // CheckCase routes the case's sentence and reports what differs from the expectation
@@ -127,10 +144,10 @@ func houseWrite(d Decision) bool {
 func (t *Table) CheckCase(c Case, ctx Context) (Decision, string) {
 	d := t.Route(c.Sentence, ctx)
 	got := Comparable(d)
-	accepted := d.Intent == c.Intent || slices.Contains(c.Accepted, d.Intent) || c.NotWrite && !houseWrite(d)
+	accepted := d.Intent == c.Intent || slices.Contains(c.Accepted, d.Intent) || c.NotWrite && !Acting(d)
 	want := strings.Join(append([]string{c.Intent}, c.Accepted...), " or ")
 	if c.NotWrite {
-		want = strings.TrimPrefix(want+" or anything but a house write", " or ")
+		want = strings.TrimPrefix(want+" or anything that does not act", " or ")
 	}
 	switch {
 	case !accepted:
@@ -159,12 +176,15 @@ func argsMatch(got map[string]string, c Case) bool {
 type Report struct {
 	Total, Passed  int
 	UnwantedWrites int // house writes a row did not accept (wrong room or state included)
-	Categories     map[string]*CategoryReport
-	Failures       []Failure
+	// UnwantedActions counts every action (Acting) a row did not accept — house writes
+	// included, and timers, calls, privacy, quiet, games and hang-ups.
+	UnwantedActions int
+	Categories      map[string]*CategoryReport
+	Failures        []Failure
 }
 
 // CategoryReport counts one category's rows.
-type CategoryReport struct{ Total, Passed, UnwantedWrites int }
+type CategoryReport struct{ Total, Passed, UnwantedWrites, UnwantedActions int }
 
 // Failure is one row that did not pass.
 type Failure struct {
@@ -172,6 +192,8 @@ type Failure struct {
 	Why      string
 	Decision Decision
 	Unwanted bool // the failure is a house write the row did not accept
+	// UnwantedAction: the failure acts (Acting) in a way the row did not accept.
+	UnwantedAction bool
 }
 
 // Accuracy is the share of rows that passed, 0..1.
@@ -204,9 +226,19 @@ func (t *Table) RunCases(cases []Case, ctx Context) Report {
 			r.UnwantedWrites++
 			cat.UnwantedWrites++
 		}
-		r.Failures = append(r.Failures, Failure{Case: c, Why: diff, Decision: d, Unwanted: unwanted})
+		action := Acting(d)
+		if action {
+			r.UnwantedActions++
+			cat.UnwantedActions++
+		}
+		r.Failures = append(r.Failures, Failure{Case: c, Why: diff, Decision: d, Unwanted: unwanted, UnwantedAction: action})
 	}
 	return r
+}
+
+// houseWrite reports whether a decision changes the house.
+func houseWrite(d Decision) bool {
+	return d.Kind == KindWrite && d.Scope == ScopeHouseWrite
 }
 
 // Comparable is the argument map a test file compares against.

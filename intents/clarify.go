@@ -37,6 +37,9 @@ func (t *Table) question(spec ArgSpec, p problem) string {
 		if p.why == "out_of_range" {
 			return "I can only set a timer from one second to 24 hours. How long should it be?"
 		}
+		if u := spokenUnit(p.value); u != "" {
+			return "How many " + u + "?" // a number that was not heard is asked about, never guessed
+		}
 		return "How long should the timer be? You can say something like ten minutes."
 	case ArgLabel:
 		all := ""
@@ -108,6 +111,9 @@ func (t *Table) Complete(p Pending, answer string, ctx Context) (Decision, bool)
 	captured := map[string]string{}
 	for k, v := range p.Args {
 		captured[k] = v
+	}
+	if spec.Type == ArgDuration && p.Unit != "" && isNumber(value) {
+		value += " " + p.Unit // "How many minutes?" "Eight."
 	}
 	captured[spec.Name] = value
 	if spec.Type == ArgRoom {

@@ -59,6 +59,8 @@ func commandForm(toks []string, n Normalized) string {
 		return FormQuestion
 	case isRequest(toks, n):
 		return FormImperative
+	case len(toks) > 4 && isRequest(cutReason(toks), n) && len(cutReason(toks)) < len(toks):
+		return FormImperative // "lights off everywhere, we're going out"
 	}
 	return notRequestForm(toks)
 }
@@ -106,6 +108,11 @@ var requestLeads = [][]string{
 	{"do", "us", "a", "favor", "and"}, {"go", "on", "and"}, {"go", "on"}, {"come", "on"}, {"you", "can"}, {"you", "may"},
 	{"you", "could"}, {"can", "u"}, {"could", "u"}, {"would", "u"}, {"can", "ya"}, {"just"}, {"quickly"}, {"quick"}, {"kindly"}, {"now"}, {"right"}, {"hey"}, {"oi"}, {"whoa"}, {"woah"},
 	{"okay"}, {"ok"}, {"alright"}, {"then"}, {"and"}, {"also"}, {"oh"}, {"so"}, {"mind"}, {"try", "and"}, {"try", "to"},
+	{"to"}, // "please to turn on light in kitchen": "please" is already off
+	{"awfully"}, {"terribly"}, {"ever", "so"}, {"quite"},
+	// a statement that the talk is over, before what to do about it: "we're done, end the call"
+	{"we", "are", "done"}, {"we", "are", "finished"}, {"i", "am", "done"}, {"i", "am", "finished"}, {"that", "is", "all"},
+	{"that", "is", "it"},
 }
 
 // requestLeadStarts are the first words of requestLeads: most sentences start with none.
@@ -136,6 +143,8 @@ var imperativeVerbs = map[string]bool{"pop": true, "flick": true, "cancel": true
 	"end": true, "forget": true, "delete": true, "remove": true, "clear": true, "begin": true, "create": true, "add": true,
 	"give": true, "show": true, "do": true, "mute": true, "silence": true, "stick": true, "count": true, "time": true,
 	"lights": true, "light": true, "switch": true, "shush": true, "hush": true, "cool": true, "warm": true, "heat": true,
+	"darken": true, "connect": true, "pretend": true, "ring": true, "phone": true, "dial": true, "call": true,
+	"facetime": true, "play": true, "guess": true, "block": true, "unblock": true, "remind": true, "wake": true,
 	"be": true}
 
 // isImperativeVerb: a word that can open a command.
@@ -168,6 +177,9 @@ func isRequest(toks []string, n Normalized) bool {
 		return true
 	case gerunds[w] && n.Polite:
 		return true
+	case w == "you" && len(toks) > 1 && isImperativeVerb(toks[1]) && !pastWords[toks[1]] && (n.Polite || len(toks) <= 6 && wordClasses[toks[1]]&(wcAction|wcOnVerb|wcOffVerb) != 0 &&
+		!anyOf(toks, wordSet(pastWords)) && !anyOf(toks, wordSet(futureWords)) && !contains(toks, "when") && !contains(toks, "every") && !contains(toks, "if")):
+		return true // "please you open the light of the office": a command as many learners say it
 	case w == "let" && len(toks) > 2 && toks[1] == "us" && isImperativeVerb(toks[2]), // "let me turn it off": the speaker will
 		w == "lets" && len(toks) > 1 && isImperativeVerb(toks[1]):
 		return true

@@ -278,7 +278,7 @@ func checkCustomHandler(h Binding, k Kind) error {
 	return nil
 }
 
-var placeholderRE = regexp.MustCompile(`\{([a-z_]+)\}`)
+var placeholderRE = regexp.MustCompile(`\{([a-z_]+|lex:[a-z0-9_.]+)\}`)
 
 // compilePattern expands {placeholders} into named groups and anchors the pattern.
 func compilePattern(src string, in *Intent, v vocab) (pattern, error) {
@@ -286,6 +286,14 @@ func compilePattern(src string, in *Intent, v vocab) (pattern, error) {
 	used := map[string]bool{}
 	expanded := placeholderRE.ReplaceAllStringFunc(src, func(m string) string {
 		name := m[1 : len(m)-1]
+		if set, ok := strings.CutPrefix(name, "lex:"); ok {
+			alt, ok := v.lex.alternation(set)
+			if !ok {
+				perr = fmt.Errorf("placeholder {%s}: no lexicon set %q (intents/lexicon.yaml)", name, set)
+				return m
+			}
+			return alt
+		}
 		spec, ok := in.Arg(name)
 		if !ok {
 			perr = fmt.Errorf("placeholder {%s} is not an argument of the intent", name)

@@ -139,13 +139,19 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 	}
 	var decisions []Decision
 	for i, c := range parts {
+		d, ok := t.routeClause(c, ctx)
+		if i > 0 && len(decisions) == 1 {
+			if md, ok := t.together(decisions[0], d, c, ctx); ok {
+				decisions[0] = md // "put the bedroom AC on and set it to 21", "it's dark in the kids room, turn the light on"
+				continue
+			}
+		}
 		if i > 0 && len(decisions) == 1 && t.wouldAct(decisions[0]) && decisions[0].Kind != KindRobot {
 			// A write with another request after it (its words differ: a repetition was left
-			// out above) is two requests: no need to route the rest. Only the robot's own
-			// intents are said twice in other words ("that's enough, stop talking").
+			// out above) is two requests. Only the robot's own intents are said twice in other
+			// words ("that's enough, stop talking").
 			return t.oneAtATime(n, decisions[0]), true
 		}
-		d, ok := t.routeClause(c, ctx)
 		if !ok {
 			if len(parts) == 1 {
 				return Decision{}, false // one request, not a known one: the whole sentence is routed
@@ -275,6 +281,10 @@ func (t *Table) afterthought(c Normalized) bool {
 	if len(toks) <= 2 && t.vocab.wake.isName(toks[len(toks)-1]) {
 		return true
 	}
+	if k := len(toks); k <= 4 && toks[k-1] == "here" && k >= 2 && (kinWords[toks[k-2]] || t.vocab.people[toks[k-2]] != "") ||
+		k <= 4 && hasPrefix(toks, []string{"this", "is"}) && k >= 3 && (kinWords[toks[k-1]] || t.vocab.people[toks[k-1]] != "") {
+		return true // "Grandpa here.", "this is mom": who speaks, not what is asked
+	}
 	if name := toks[len(toks)-1]; (len(toks) == 1 || len(toks) == 2 && (toks[0] == "hey" || toks[0] == "hi" || toks[0] == "oi" || toks[0] == "yo")) &&
 		wordClasses[name] == 0 && !functionWords[name] && !questionWords[name] && !isImperativeVerb(name) && !gerunds[name] &&
 		!isDigits(name) && !durationCore(name) && !t.mentionsRoom(toks[len(toks)-1:]) && t.vocab.labels[name] == "" && !finiteWords[name] &&
@@ -302,7 +312,10 @@ func (t *Table) afterthought(c Normalized) bool {
 // reasonWords can open a command but say how things are in a reason: "it's too warm", "I'm
 // done", "it's time for bed".
 var reasonWords = map[string]bool{"warm": true, "cool": true, "heat": true, "be": true, "do": true, "time": true,
-	"end": true, "count": true, "clear": true, "show": true}
+	"end": true, "count": true, "clear": true, "show": true,
+	// the family frames' verbs are nouns in a reason: "I'm on the phone", "I'm on a call"
+	"phone": true, "call": true, "ring": true, "play": true, "guess": true, "wake": true, "remind": true, "block": true,
+	"dial": true, "facetime": true, "pretend": true, "unblock": true}
 
 // mentionsRoom reports whether toks name a room of the home.
 func (t *Table) mentionsRoom(toks []string) bool {
@@ -320,4 +333,97 @@ func (t *Table) mentionsRoom(toks []string) bool {
 		}
 	}
 	return false
+}
+
+// setOf is the house write a decision makes or asks about, and its arguments so far.
+func setOf(d Decision) (intent string, args map[string]string, missing string) {
+	switch {
+	case d.Intent == "house.light.set" || d.Intent == "house.ac.set":
+		return d.Intent, d.Args, ""
+	case d.Intent == IntentClarify && d.Pending != nil && (d.Pending.Intent == "house.light.set" || d.Pending.Intent == "house.ac.set"):
+		return d.Pending.Intent, d.Pending.Args, d.Pending.Missing
+	}
+	return "", nil, ""
+}
+
+// together joins two clauses that make one house request: the AC switched and set ("put the
+// bedroom AC on and set it to 21", "AC on in the living room, 25 please"), or a command
+// whose room a statement beside it names ("it's dark in the kids room, turn the light on").
+// Nothing is joined that disagrees (two rooms, two states).
+func (t *Table) together(a, b Decision, c Normalized, ctx Context) (Decision, bool) {
+	ai, aargs, amiss := setOf(a)
+	bi, bargs, bmiss := setOf(b)
+	if ai == "" && bi == "" {
+		return Decision{}, false
+	}
+	if ai == "" {
+		// a statement, then the command: swap, so a is the command
+		a, b = b, a
+		ai, aargs, amiss, bi, bargs, bmiss = bi, bargs, bmiss, ai, aargs, amiss
+	}
+	merged := map[string]string{}
+	for k, v := range aargs {
+		merged[k] = v
+	}
+	put := func(k, v string) bool {
+		if v == "" {
+			return true
+		}
+		if old, ok := merged[k]; ok && old != v {
+			return false
+		}
+		merged[k] = v
+		return true
+	}
+	// A part that asks which room because the room it named cannot do it ("set the kitchen to
+	// 21": no AC there) is not without a room: nothing is joined.
+	if amiss != "" && t.mentionsRoom(a.Normalized.tokens()) || bmiss != "" && t.mentionsRoom(c.tokens()) {
+		return Decision{}, false
+	}
+	switch {
+	case bi == ai:
+		for k, v := range bargs {
+			if !put(k, v) {
+				return Decision{}, false
+			}
+		}
+		if amiss == "room" && bmiss == "room" && merged["room"] == "" {
+			return Decision{}, false
+		}
+	case bi == "" && (b.Intent == "house.light.get" && ai == "house.light.set" || b.Intent == "house.ac.get" && ai == "house.ac.set"):
+		// the room of a statement beside the command: only when the command names none
+		if amiss != "room" || b.Mentions == nil || len(b.Mentions.Rooms) != 1 || b.Mentions.Form == FormImperative {
+			return Decision{}, false
+		}
+		merged["room"] = b.Mentions.Rooms[0]
+	case bi == "" && ai == "house.ac.set" && clauseTemperature(c.tokens()) != "":
+		if !put("temperature", clauseTemperature(c.tokens())) { // "AC on in the living room, 25 please"
+			return Decision{}, false
+		}
+	default:
+		return Decision{}, false
+	}
+	in := t.byName[ai]
+	d := t.settle(in, t.bind(in, merged, ctx), frameRule(in), a.Normalized)
+	d.Mentions = a.Mentions
+	d.Doctrine = append([]string{"compound sentence: its parts make one request for " + ai}, d.Doctrine...)
+	return d, true
+}
+
+// setWords may go with a bare temperature in a clause of its own: "set it to 21", "25 please".
+var setWords = words2set("set it to at make put keep and then the temperature degrees thermostat ac")
+
+// clauseTemperature is the number of a clause that says only a temperature ("set it to 21",
+// "25"), or "".
+func clauseTemperature(toks []string) string {
+	num := ""
+	for _, w := range toks {
+		switch {
+		case isDigits(w) && len(w) <= 3 && num == "":
+			num = w
+		case !setWords[w]:
+			return ""
+		}
+	}
+	return num
 }

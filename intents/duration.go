@@ -35,6 +35,31 @@ var durationUnits = map[string]float64{
 	"day": 86400, "days": 86400,
 }
 
+// pluralUnits need a number: "minutes" alone says how many were meant was not heard.
+var pluralUnits = map[string]bool{"secs": true, "seconds": true, "mins": true, "minutes": true, "hrs": true, "hours": true, "days": true}
+
+// spokenUnit is the plural unit a duration phrase names ("ate minutes" -> "minutes"), or "".
+func spokenUnit(phrase string) string {
+	for _, w := range strings.FieldsFunc(phrase, func(r rune) bool { return r == ' ' || r == '_' }) {
+		switch w {
+		case "s", "sec", "secs", "second", "seconds":
+			return "seconds"
+		case "m", "min", "mins", "minute", "minutes":
+			return "minutes"
+		case "h", "hr", "hrs", "hour", "hours":
+			return "hours"
+		}
+	}
+	return ""
+}
+
+// unheardNumber: a word before a bare unit that is no word the router knows — the number
+// as the recogniser misheard it ("won", "ate", "tree", "fife").
+func unheardNumber(w string) bool {
+	return !explained(w) && !durationWord(w) && !timerFill[w] && !frameFill[w] && !timerNouns[w] && !timerStart[w] &&
+		!timerCancel[w] && !timerStatus[w] && w != "egg" && w != "eggs"
+}
+
 // durationFillers are words that change nothing: "about ten minutes", "another 5 minutes".
 var durationFillers = map[string]bool{
 	"about": true, "around": true, "exactly": true, "just": true, "roughly": true, "approximately": true,
@@ -93,11 +118,23 @@ func durationView(toks []string) string {
 		for j > i && (toks[j-1] == "and" || toks[j-1] == "a" || toks[j-1] == "an" || toks[j-1] == "of" || toks[j-1] == "from") {
 			j--
 		}
+		// Nor starts on one: "a timer of 7 minute".
+		if j > i+1 && (toks[i] == "of" || toks[i] == "and" || toks[i] == "from") {
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(toks[i])
+			i++
+			continue
+		}
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
 		if j > i && core {
 			b.WriteByte('~') // marks the token as a duration for the {duration} placeholder
+			if _, unit := durationUnits[toks[i]]; unit && i > 0 && unheardNumber(toks[i-1]) {
+				b.WriteString("x_") // "won minute", "tree minutes": how many was not heard — asked, never one
+			}
 			b.WriteString(strings.Join(toks[i:j], "_"))
 			i = j
 			continue
@@ -237,10 +274,13 @@ func (p *durationParser) parse() (float64, bool) {
 
 // quantity reads how many units: "10", "1.5", "a", "an", "half a", "a quarter of an",
 // "3 quarters of an", "2 and a half", "a couple of", "a hundred and 20". A unit with no
-// quantity ("hour timer") counts one.
+// quantity ("hour timer") counts one; a plural one ("ate minutes", "fif teen minutes": a
+// number the recogniser garbled) is no quantity at all — the router asks how many.
 func (p *durationParser) quantity() (float64, bool) {
 	start := p.i
-	if _, ok := durationUnits[p.peek(0)]; ok {
+	if u := p.peek(0); pluralUnits[u] {
+		return 0, false
+	} else if _, ok := durationUnits[u]; ok {
 		return 1, true
 	}
 	switch {

@@ -83,7 +83,9 @@ func TestDurationPhrasings(t *testing.T) {
 		{"10", refused},
 		{"ten", refused},
 		{"half a second", refused},
-		{"minutes", 60},
+		{"minutes", refused}, // "pasta timer ate minutes": how many was not heard — asked, never one
+		{"hours", refused},
+		{"hour", 3600},
 		{"and", refused},
 		{"10 and", refused},
 		{"a", refused},

@@ -16,7 +16,7 @@ import (
 const IntentUnclear = "unclear"
 
 // unclearTopics are what an unclear sentence may be about (the closed values of its topic).
-var unclearTopics = []string{"light", "ac", "device", "room", "person"}
+var unclearTopics = []string{"light", "ac", "device", "room", "person", "timer", "secret"}
 
 // houseFrame decides a sentence that names a light or the AC.
 func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, bool) {
@@ -64,6 +64,13 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		d.Mentions = m.ref()
 		d.Doctrine = append([]string{trace + ": the speaker corrected themselves, so ask"}, d.Doctrine...)
 		return d, true
+	}
+	if !acting && m.Form != FormQuestion {
+		if hit, ok := t.faultReport(n.tokens()); ok {
+			d := t.unclear(n, "device", trace+": a fault reported ("+hitWords(hit)+")")
+			d.Mentions = m.ref()
+			return d, true
+		}
 	}
 	if !acting && (len(m.States) == 1 || m.Temperature != "" && dev == "ac") {
 		// A write was spoken of, but not asked for: the doctrine sends it to the read.
@@ -282,6 +289,10 @@ func (t *Table) UnclearPrompt(topic string) string {
 		lead, ex = "I didn't catch what to do with the air conditioning", example("house.ac.set")
 	case "person":
 		lead, ex = "I didn't catch that", example("calendar.status")
+	case "timer":
+		lead, ex = "I can only time a length, not a clock time", example("timer.start")
+	case "secret":
+		return "That's not something I can tell you."
 	case "device":
 		lead = "I can't do that here"
 		var can []string

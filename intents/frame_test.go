@@ -99,8 +99,12 @@ func TestSentenceFormsDecide(t *testing.T) {
 		{"turn on the kitchen light and unlock the door", "clarify", map[string]string{}},
 		{"turn on the kitchen light and the bedroom light", "clarify", map[string]string{}},
 		{"turn on the kitchen or the bedroom light", "clarify", map[string]string{}},
-		{"turn on the kitchen light, no, I mean the bedroom light", "clarify", nil},
-		{"turn on the kitchen light, actually the bedroom", "clarify", nil},
+		// A self-correction takes the corrected value (speech_act.go); one that lines up with
+		// nothing is still asked about.
+		{"turn on the kitchen light, no, I mean the bedroom light", "house.light.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"turn on the kitchen light, actually the bedroom", "house.light.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"turn on the uh no off the kitchen light", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"turn on the kitchen light, no, the other one", "clarify", nil},
 		{"turn the kitchen light on and off", "clarify", nil},
 	})
 }

@@ -184,6 +184,13 @@ func build(home Home, custom, builtins []intentYAML, file string) (*Table, error
 		t.zone = loc
 	}
 	t.vocab = newVocab(home)
+	lex, err := newLexicon(home.Lexicon, file)
+	if err != nil {
+		return nil, err
+	}
+	t.vocab.lex = lex
+	t.vocab.lexIx = newLexIndex(lex)
+	t.vocab.lexGate = newLexGates(t.vocab.lexIx)
 	add := func(y intentYAML, builtin bool, where string) error {
 		in, err := compileIntent(y, builtin, t.vocab, where)
 		if err != nil {

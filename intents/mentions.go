@@ -26,6 +26,7 @@ type Mentions struct {
 	Unexplained  int       `json:"unexplained,omitempty"`  // words no list explains (an imperative with many is not acted on)
 	Form         string    `json:"form"`                   // FormImperative (the only one that acts) or why not: see command.go
 	named        bool      // a light or AC word was said (not implied)
+	lex          uint64    // the lexicon sets a phrase of which may start at one of the sentence's words
 	seen         wordClass // the word classes of all the sentence's words: which frames may apply
 }
 
@@ -72,25 +73,25 @@ var deviceWords = map[string]string{
 }
 
 // fixtureWords describe a light, not a room: "the big light", "the ceiling lamp".
-var fixtureWords = map[string]bool{"big": true, "main": true, "ceiling": true, "overhead": true, "desk": true, "floor": true,
+var fixtureWords = map[string]bool{"electric": true, "electrical": true, "big": true, "main": true, "ceiling": true, "overhead": true, "desk": true, "floor": true,
 	"reading": true, "bedside": true, "table": true, "night": true, "side": true, "little": true, "small": true,
 	"house": true, "room": true, "string": true, "fairy": true, "led": true, "top": true, "wall": true, "all": true,
 	"every": true, "each": true, "single": true, "the": true, "my": true, "our": true, "your": true, "these": true, "those": true}
 
 // actionVerbs act on a device; offVerbs and onVerbs also say the state.
-var actionVerbs = map[string]bool{"turn": true, "switch": true, "put": true, "power": true, "shut": true, "set": true,
+var actionVerbs = map[string]bool{"turns": true, "switches": true, "bump": true, "crank": true, "nudge": true, "knock": true, "turn": true, "switch": true, "put": true, "power": true, "shut": true, "set": true,
 	"flip": true, "make": true, "bring": true, "get": true, "leave": true, "keep": true, "start": true, "stop": true,
 	"open": true, "close": true, "lock": true, "unlock": true, "arm": true, "disarm": true, "dim": true, "brighten": true,
 	"raise": true, "lower": true, "increase": true, "decrease": true, "change": true, "adjust": true, "run": true, "hit": true}
 
 var onVerbs = map[string]bool{"activate": true, "enable": true, "illuminate": true}
-var offVerbs = map[string]bool{"deactivate": true, "disable": true, "kill": true, "cut": true, "extinguish": true}
+var offVerbs = map[string]bool{"deactivate": true, "disable": true, "kill": true, "cut": true, "extinguish": true, "darken": true}
 
 var allWords = map[string]bool{"all": true, "every": true, "everywhere": true, "each": true, "house": true, "home": true,
 	"apartment": true, "flat": true, "entire": true, "throughout": true, "everything": true, "any": true,
 	"which": true, "many": true} // "which lights are on", "how many lights are on": the whole house
 
-var calendarWords = map[string]bool{"busy": true, "free": true, "available": true, "around": true, "away": true,
+var calendarWords = map[string]bool{"tied": true, "busy": true, "free": true, "available": true, "around": true, "away": true,
 	"meeting": true, "meetings": true, "call": true, "schedule": true, "calendar": true, "agenda": true, "plans": true,
 	"appointment": true, "appointments": true, "doing": true, "where": true, "interrupt": true, "disturb": true,
 	"work": true, "office": true, "booked": true, "occupied": true, "back": true, "home": true, "out": true}
@@ -119,6 +120,9 @@ func (t *Table) mentions(n Normalized) Mentions {
 		classes = append(classes, c)
 		m.seen |= c
 	}
+	for _, w := range n.tokens() { // the whole sentence: a reason may hold what a frame reads
+		m.lex |= t.vocab.lexIx.first[w]
+	}
 	if len(t.vocab.frameWords) > 0 { // a home's own expression words
 		for _, w := range toks {
 			if t.vocab.frameWords[w] {
@@ -139,6 +143,12 @@ func (t *Table) mentions(n Normalized) Mentions {
 			r, ok := t.vocab.rooms[phrase]
 			if !ok && l > 1 {
 				r, ok = t.vocab.rooms[strings.ReplaceAll(phrase, " ", "")]
+			}
+			if ok && i > 0 && (toks[i-1] == "at" || toks[i-1] == "the" && i > 1 && toks[i-2] == "at") && t.anyPerson(toks) && !anyDevice(toks) {
+				// "is mummy at the office today": where a person is, not the home's office
+				m.Calendar = true
+				i += l - 1
+				break
 			}
 			if ok {
 				if !contains(m.Rooms, r.Name) {
@@ -166,6 +176,8 @@ func (t *Table) mentions(n Normalized) Mentions {
 		}
 		cls := classes[i]
 		switch {
+		case w == "here" && i > 0 && (kinWords[prev] || t.vocab.people[prev] != "") && (i == 1 || objectLeads[toks[i-2]] || toks[i-2] == "is"):
+			// "grandpa here, could you ...", "it is mom here": who speaks, not a place
 		case w == "here":
 			m.Here = true
 		case w == "this" && (next == "room" || next == "rooms"):
@@ -202,6 +214,22 @@ func (t *Table) mentions(n Normalized) Mentions {
 		case cls&wcAction != 0 || gerunds[w] || w == "pop" || w == "flick":
 			m.Action = true
 		}
+		if (w == "bright" || w == "dark" || w == "light" && prev == "it") && i >= 2 && (contains(toks[:i], "make") || contains(toks[:i], "get")) {
+			// "make the kids room bright", "make my room dark": a room's lights on or off
+			m.Action = true
+			if m.Device == "" {
+				m.Device, m.named = "light", true
+			}
+			if w != "dark" {
+				m.States = appendState(m.States, "on")
+			} else {
+				m.States = appendState(m.States, "off")
+			}
+		}
+		if w == "cool" && (next == "down" || next == "off") && i <= 2 {
+			m.Action = true // "cool down the living room": the AC on
+			m.States = appendState(m.States, "on")
+		}
 		if w == "light" && (next == "up" || i == 0 && contains(toks, "up")) {
 			// "light up the kitchen", "light this room up": light is the verb
 			m.Action = true
@@ -217,7 +245,8 @@ func (t *Table) mentions(n Normalized) Mentions {
 			m.People = append(m.People, p)
 		}
 		if isDigits(w) && len(w) <= 3 && (prev == "to" || prev == "at" || prev == "on" || next == "degrees" || prev == "ac" || prev == "temperature" || prev == "thermostat" ||
-			prev == "it" && i >= 2 && (toks[i-2] == "make" || toks[i-2] == "keep" || toks[i-2] == "set" || toks[i-2] == "get")) { // "make it 22 in the lounge"
+			(prev == "put" || prev == "make" || prev == "keep") && contains(toks, "ac") ||
+			prev == "it" && i >= 2 && (toks[i-2] == "make" || toks[i-2] == "keep" || toks[i-2] == "set" || toks[i-2] == "get" || toks[i-2] == "put" || toks[i-2] == "turn")) { // "make it 22 in the lounge"
 			m.Temperature = w
 		}
 	}
@@ -228,10 +257,12 @@ func (t *Table) mentions(n Normalized) Mentions {
 		m.Device = "light" // verbs only lights take
 	case m.Temperature != "" && (placed || m.Warmth):
 		m.Device = "ac" // "set the living room to 21 degrees", "cool the bedroom to 21"
-	case placed && (contains(toks, "dark") || contains(toks, "gloomy") || contains(toks, "bright")):
+	case (placed || contains(toks, "room")) && (contains(toks, "dark") || contains(toks, "gloomy") || contains(toks, "bright")):
 		m.Device = "light" // "it's dark in here": the lights read it
 	case m.Warmth && placed:
 		m.Device = "ac" // "is it warm in the bedroom", "it's freezing in here": the climate device reads it
+	case !placed && contains(toks, "everything") && len(m.States) > 0 && m.Action:
+		m.Device = "other" // "switch everything off": which things is not said
 	case placed && len(m.States) > 0 && t.unknownObject(toks, used, classes):
 		m.Device = "other" // "turn off the stereo in the kitchen": a thing the home has no word for, not its lights
 	case placed && len(m.States) > 0:
@@ -265,7 +296,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 			m.Exception = true
 		case cls&wcDefer != 0 || (w == "at" || w == "after" || w == "by") && laterNouns[next] ||
 			(w == "in" || w == "at" || w == "after" || w == "for") && (isDigits(next) && !(w == "at" && next == m.Temperature && m.Device == "ac") ||
-				next == "a" && i+2 < len(toks) && durationCore(toks[i+2]) || next == "an" || next == "half"):
+				(next == "a" || next == "an") && i+2 < len(toks) && durationCore(toks[i+2]) || next == "half"):
 			m.Deferred = true
 		}
 		switch {
@@ -310,15 +341,23 @@ func (t *Table) unknownObject(toks []string, used []bool, classes []wordClass) b
 // places or settings: "turn off the bedroom light because I'm going to sleep", "turn on the
 // lamp so I can read".
 func cutReason(toks []string) []string {
-	for i := 3; i+1 < len(toks); i++ {
+	for i := 2; i+1 < len(toks); i++ {
 		next := toks[i+1]
 		subject := next == "i" || next == "we" || next == "it" || next == "the" || next == "he" || next == "she" ||
 			next == "they" || next == "you" || next == "my" || next == "our" || next == "its"
+		if i < 3 && toks[i] != "i" && toks[i] != "we" {
+			continue
+		}
 		switch toks[i] {
 		case "because", "cause", "cos", "coz":
 			return toks[:i]
-		case "so", "as", "since":
+		case "so", "as", "since", "while":
 			if subject {
+				return toks[:i]
+			}
+		case "i", "we":
+			// "... in here i am trying to watch a movie": a reason said as a new sentence
+			if i >= 2 && (next == "am" || next == "are" || next == "have" || next == "need" || next == "want" || next == "cannot") {
 				return toks[:i]
 			}
 		}
@@ -368,6 +407,7 @@ const (
 	wcHangCore    // hang, and the verbs that end a call
 	wcExpression  // a built-in expression (or the first word of one)
 	wcSound       // the robot's sound: sound, speakers, audio, volume ... ("turn off the speakers")
+	wcPlay        // play, playing: the game frame reads a sentence about playing
 )
 
 // wcBuiltinFrame: any word that can make stop, time, date, help, hang-up or an expression apply.
@@ -401,6 +441,7 @@ var wordClasses = func() map[string]wordClass {
 	add(helpCore, wcHelpCore)
 	add(hangVerbs, wcHangCore)
 	add(wordSet{"hang": true, "late": true}, wcHangCore|wcTimeCore)
+	add(wordSet{"play": true, "playing": true}, wcPlay)
 	for name, phrases := range defaultExpressions {
 		for _, p := range append([]string{name}, phrases...) {
 			first, _, _ := strings.Cut(p, " ")
@@ -432,6 +473,26 @@ func appendState(s []string, st string) []string {
 func contains(s []string, v string) bool {
 	for _, x := range s {
 		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// anyPerson: a person of the home is named.
+func (t *Table) anyPerson(toks []string) bool {
+	for _, w := range toks {
+		if t.vocab.people[w] != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// anyDevice: a device word is said.
+func anyDevice(toks []string) bool {
+	for _, w := range toks {
+		if wordClasses[w]&wcDevice != 0 {
 			return true
 		}
 	}

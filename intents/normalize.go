@@ -16,6 +16,9 @@ type Normalized struct {
 	Negated  bool   `json:"negated"`  // "don't", "do not", "never" ...
 	Question bool   `json:"question"` // a question word opens it, or it ended in "?" without a polite request
 	Deep     bool   `json:"deep"`     // "think carefully"
+	// Corrected: the speaker corrected themselves and Text holds the corrected sentence
+	// ("turn on the uh no off the kitchen light" -> "turn off the kitchen light").
+	Corrected bool `json:"corrected,omitempty"`
 
 	raw  string   // the transcript as heard, for splitting compound sentences
 	toks []string // Text's words (nil: split Text)
@@ -65,6 +68,11 @@ var phraseRewrites = []struct {
 	{[]string{"air", "conditioner"}, []string{"ac"}},
 	{[]string{"air", "conditioners"}, []string{"ac"}},
 	{[]string{"air", "con"}, []string{"ac"}},
+	{[]string{"air", "condition"}, []string{"ac"}},              // "open the air condition in bedroom"
+	{[]string{"the", "air", "on"}, []string{"the", "ac", "on"}}, // "put the air on in the bedroom"
+	{[]string{"the", "air", "off"}, []string{"the", "ac", "off"}},
+	{[]string{"air", "conditions"}, []string{"ac"}},
+	{[]string{"air", "conditioned"}, []string{"ac"}},
 	{[]string{"air", "cons"}, []string{"ac"}},
 	{[]string{"a", "c"}, []string{"ac"}},
 	{[]string{"never", "mind"}, []string{"nevermind"}},
@@ -89,7 +97,7 @@ var rewriteStarts = func() map[string]bool {
 
 var singleRewrites = map[string]string{
 	"aircon": "ac", "airconditioning": "ac", "airconditioner": "ac", "cooling": "ac", "acs": "ac",
-	"lites": "lights", "lite": "light",
+	"lites": "lights", "lite": "light", "aircondition": "ac",
 }
 
 // wordExpansions are contractions and singleRewrites in one map, for words without an
@@ -181,11 +189,15 @@ func hasRepeat(toks []string) bool {
 // stutterWords are the short words whisper doubles when a speaker hesitates.
 var stutterWords = map[string]bool{"the": true, "a": true, "an": true, "to": true, "on": true, "off": true, "in": true,
 	"i": true, "is": true, "it": true, "and": true, "of": true, "my": true, "turn": true, "switch": true, "what": true,
-	"set": true, "can": true, "you": true, "please": true, "light": true, "lights": true, "stop": true, "okay": true, "ok": true}
+	"set": true, "can": true, "you": true, "please": true, "light": true, "lights": true, "stop": true, "okay": true, "ok": true,
+	"hello": true, "hi": true, "hey": true, "help": false}
 
 var fillers = map[string]bool{"um": true, "uh": true, "umm": true, "uhh": true, "erm": true, "er": true, "hmm": true, "hm": true, "ah": true, "uhm": true, "mm": true}
 
 var politeLeads = [][]string{
+	{"would", "you", "be", "ever", "so", "kind", "as", "to"}, {"would", "you", "be", "so", "kind", "as", "to"},
+	{"could", "you", "be", "so", "kind", "as", "to"}, {"would", "you", "be", "kind", "enough", "to"},
+	{"would", "you", "be", "so", "good", "as", "to"}, {"be", "ever", "so", "kind", "as", "to"}, {"would", "you", "kindly"},
 	{"would", "you", "mind"}, {"would", "you", "please"}, {"could", "you", "please"}, {"can", "you", "please"},
 	{"will", "you", "please"}, {"i", "would", "like", "you", "to"}, {"i", "want", "you", "to"}, {"i", "need", "you", "to"},
 	{"can", "you"}, {"could", "you"}, {"would", "you"}, {"will", "you"}, {"please"}, {"kindly"},
@@ -195,16 +207,22 @@ var courtesyTails = [][]string{
 	{"thank", "you", "very", "much"}, {"thank", "you"}, {"thanks", "a", "lot"}, {"thanks"}, {"cheers"}, {"please"}, {"for", "me", "please"},
 	{"for", "me"}, {"if", "you", "can"}, {"if", "you", "could"}, {"if", "possible"}, {"if", "you", "would"}, {"pretty", "please"},
 	{"real", "quick"}, {"quickly"}, {"right", "now"}, {"right", "away"}, {"now"}, {"ok"}, {"okay"}, {"alright"},
+	{"if", "you", "do", "not", "mind"}, {"if", "you", "would", "not", "mind"}, {"if", "that", "is", "ok"},
+	{"if", "that", "is", "okay"}, {"if", "you", "please"}, {"dear"}, {"darling"}, {"love"}, {"sweetheart"},
+	{"would", "you"}, {"will", "you"}, {"could", "you"}, // "ring mum for me would you": a tag, not a question
+	{"if", "you", "can", "hear", "me"}, {"if", "you", "hear", "me"},
 }
 
 // tailEnds are the last words of the courtesy tails: a quick test before trying them.
 var tailEnds = map[string]bool{"much": true, "you": true, "lot": true, "thanks": true, "cheers": true, "please": true,
 	"me": true, "can": true, "could": true, "possible": true, "would": true, "quick": true, "quickly": true, "now": true,
-	"away": true, "ok": true, "okay": true, "alright": true}
+	"away": true, "ok": true, "okay": true, "alright": true, "mind": true, "dear": true, "darling": true, "love": true,
+	"sweetheart": true}
 
 // leadFillers open a sentence without meaning anything: "okay, okay, stop", "so, what time is it".
 var leadFillers = map[string]bool{"okay": true, "ok": true, "alright": true, "so": true, "well": true, "oh": true,
-	"right": true, "now": true, "and": true, "yes": true, "yeah": true, "hmm": true, "um": true, "listen": true}
+	"right": true, "now": true, "and": true, "yes": true, "yeah": true, "hmm": true, "um": true, "listen": true,
+	"dear": true, "darling": true, "sweetie": true, "sweetheart": true, "honey": true} // "Reachy dear, would you ..."
 
 var negationLeads = [][]string{{"do", "not"}, {"never"}, {"please", "do", "not"}, {"dont"}, {"you", "should", "not"}}
 
@@ -219,7 +237,24 @@ var questionWords = map[string]bool{
 var deepPhrases = [][]string{
 	{"think", "very", "carefully", "about", "this"}, {"think", "carefully", "about", "this"}, {"think", "hard", "about", "this"},
 	{"think", "very", "carefully"}, {"think", "carefully", "about"}, {"think", "carefully"}, {"think", "hard"}, {"think", "deeply"},
+	{"think", "step", "by", "step"}, {"think", "it", "through"}, {"think", "this", "through"}, {"think", "it", "over"},
+	{"really", "think", "about"}, {"really", "think"}, {"take", "your", "time", "and"}, {"take", "your", "time"},
+	{"step", "by", "step"}, {"reason", "carefully"}, {"carefully", "consider"}, {"consider", "carefully"},
+	{"give", "it", "some", "thought"}, {"in", "depth"}, {"in", "detail"}, {"thoroughly"},
+	{"i", "want", "a", "deep", "answer"}, {"give", "me", "a", "deep", "answer"}, {"a", "deep", "answer"}, {"deep", "answer"},
+	{"think", "really", "hard", "about"}, {"think", "really", "hard"}, {"think", "really", "carefully"}, {"think", "long", "and", "hard"},
+	{"use", "your", "big", "brain"}, {"use", "your", "brain"}, {"ponder", "this", "deeply"}, {"ponder", "this"},
+	{"ponder", "deeply"}, {"ponder"}, {"deeply"}, {"think", "deep"},
 }
+
+// deepStarts are the first words of deepPhrases.
+var deepStarts = func() map[string]bool {
+	out := map[string]bool{}
+	for _, d := range deepPhrases {
+		out[d[0]] = true
+	}
+	return out
+}()
 
 var units = map[string]int{"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
 	"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
@@ -247,6 +282,8 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 
 	toks := words(raw)
 	toks = rewriteTokens(toks)
+	toks = dropHedges(toks)
+	toks = dropFalseStarts(toks)
 
 	// Wake phrase first: "hey jeeves, can you ..." (fillers already gone).
 	var atStart bool
@@ -258,15 +295,16 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	for len(toks) > 1 && leadFillers[toks[0]] { // "okay, okay, stop", "so what time is it"
 		toks = toks[1:]
 	}
-	if hasSuffix(toks, []string{"please"}) {
-		n.Polite = true
+	if hasSuffix(toks, []string{"please"}) || hasSuffix(toks, []string{"would", "you"}) || hasSuffix(toks, []string{"will", "you"}) ||
+		hasSuffix(toks, []string{"could", "you"}) {
+		n.Polite = true // a request's tag: "pop the light on, would you?"
 	}
 	toks = trimTails(toks)
 	if t, ok := wake.stripEnd(toks); ok { // "stop it reachy please"
 		toks, n.Wake = trimTails(t), true
 	}
-	for i := 0; i+1 < len(toks); i++ { // "think carefully" anywhere
-		if toks[i] != "think" {
+	for i := 0; i < len(toks); i++ { // "think carefully" anywhere
+		if !deepStarts[toks[i]] {
 			continue
 		}
 		for _, d := range deepPhrases {
@@ -449,6 +487,16 @@ func appendExpanded(out []string, t string) []string {
 		if c, ok := wordExpansions[t]; ok {
 			return append(out, c...)
 		}
+		switch t[0] {
+		case 'h', 'l', 'H', 'L':
+			if laughter(strings.ToLower(t)) {
+				return out // "stop stop stop hahaha stop"
+			}
+		case 's', 'S':
+			if hushWord(strings.ToLower(t)) {
+				return append(out, "shh") // "shhh", "shhhhh"
+			}
+		}
 		return append(out, t)
 	}
 	if c, ok := contractions[t]; ok {
@@ -532,6 +580,63 @@ func nextOrEmpty(toks []string, i int) string {
 		return toks[i]
 	}
 	return ""
+}
+
+// dropHedges takes out "like" where it hedges a command ("can you like turn the lights
+// off", "get dad to, like, call the robot"): before a verb that opens a command.
+func dropHedges(toks []string) []string {
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i] == "like" && (isImperativeVerb(toks[i+1]) || toks[i+1] == "call" || toks[i+1] == "play") &&
+			(i == 0 || toks[i-1] != "would" && toks[i-1] != "i" && toks[i-1] != "we" && toks[i-1] != "you" || i >= 2 && toks[i-2] == "can") {
+			return append(toks[:i:i], toks[i+1:]...)
+		}
+	}
+	return toks
+}
+
+// dropFalseStarts takes out a run of words said again at once ("turn on the turn on the
+// kitchen light", "can you can you ..."): a false start, as whisper writes it.
+func dropFalseStarts(toks []string) []string {
+	if len(toks) < 4 {
+		return toks
+	}
+	for l := 4; l >= 2; l-- {
+		for i := 0; i+2*l <= len(toks); i++ {
+			if toks[i] == toks[i+l] && hasPrefix(toks[i+l:], toks[i:i+l]) {
+				return dropFalseStarts(append(toks[:i:i], toks[i+l:]...))
+			}
+		}
+	}
+	return toks
+}
+
+// laughter: "haha", "hahaha", "hehe", "lol" — said around a command, never part of it.
+func laughter(t string) bool {
+	if t == "lol" || t == "lmao" {
+		return true
+	}
+	if len(t) < 4 || t[0] != 'h' {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; c != 'h' && c != 'a' && c != 'e' {
+			return false
+		}
+	}
+	return true
+}
+
+// hushWord: "sh", "shh", "shhhh", "shhhhh" are all "shh".
+func hushWord(t string) bool {
+	if len(t) < 2 || t[0] != 's' {
+		return false
+	}
+	for i := 1; i < len(t); i++ {
+		if t[i] != 'h' {
+			return false
+		}
+	}
+	return true
 }
 
 func dropFillersAndStutters(in []string) []string {

@@ -23,8 +23,8 @@ const (
 
 var (
 	quietMute    = words2set("mute muted")
-	quietModes   = words2set("mode time")
-	quietEnds    = words2set("over off end ended finished done")
+	quietModes   = words2set("mode time times")
+	quietEnds    = words2set("over off end ended finished done stop cancel exit leave disable deactivate")
 	quietSleeper = words2set("asleep sleeping napping nap")
 	// quietUntil may follow "until" / "till" to the end of the sentence: "until I say so",
 	// "until said otherwise", "until further notice", "till I tell you".
@@ -37,8 +37,8 @@ var (
 	// quietModeVerbs put the robot into quiet mode: "turn on quiet mode", "go into silent mode".
 	quietModeVerbs = words2set("turn switch put on enable activate start go into in the")
 	// quietEndFill are the other words of "you can talk again", "start talking again".
-	quietEndFill = words2set("unmute unmuted yourself again now start back to me us you can may ok okay all turn time mode quiet silent is over " +
-		"off end ended finished done")
+	quietEndFill = words2set("unmute unmuted yourself again now start back to me us you can may ok okay all turn time times mode quiet silent is over are allowed " +
+		"off end ended finished done stop cancel exit leave disable deactivate")
 )
 
 // quietFrame decides robot.quiet from a sentence with a stop or talk word (the word classes
@@ -84,7 +84,10 @@ func quietEnd(toks []string) bool {
 			return false // "stop talking again", "be quiet again"
 		}
 	}
-	return anyOf(toks, stopTalk) && contains(toks, "again")
+	// "you can speak now", "you're allowed to talk": leave to talk ends quiet time
+	permission := hasPrefix(toks, []string{"you", "can"}) || hasPrefix(toks, []string{"you", "may"}) ||
+		hasPrefix(toks, []string{"you", "are", "allowed", "to"})
+	return anyOf(toks, stopTalk) && (contains(toks, "again") || permission && len(toks) <= 6)
 }
 
 // quietLasting takes the parts that make quiet last off a duration view: a length (not a

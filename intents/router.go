@@ -27,6 +27,9 @@ type Pending struct {
 	Intent  string            `json:"intent"`
 	Args    map[string]string `json:"args"`
 	Missing string            `json:"missing"` // the argument the question asks for
+	// Unit is the unit a duration question named ("How many minutes?"): a bare number in the
+	// answer counts in it.
+	Unit string `json:"unit,omitempty"`
 }
 
 // Decision is the router's answer: which intent, with which arguments, and why.
@@ -56,6 +59,44 @@ func (t *Table) Route(transcript string, ctx Context) Decision {
 		}
 		return Decision{Intent: IntentNone, Args: map[string]string{}, Kind: KindMeta, Normalized: n}
 	}
+	said := n.Text
+	if c, ok := t.selfCorrect(n); ok {
+		n = c
+	}
+	d := t.route(n, ctx)
+	if n.Deep && (d.Intent == IntentUnclear || d.Kind == KindRead && (d.Scope == ScopeHouseRead)) && d.Mentions != nil &&
+		len(d.Mentions.Rooms) == 0 && !d.Mentions.Here {
+		// "think step by step: if my mom is 40 ...": asked to think, about no room of the
+		// home: a question for the stronger model.
+		ask := t.ask(n, nil)
+		ask.Doctrine = append([]string{"asked to think hard, naming no room of the home: " + d.Intent + " becomes a deep question"}, ask.Doctrine...)
+		d = ask
+	}
+	if n.Corrected {
+		d.Doctrine = append([]string{"self-correction: \"" + said + "\" is taken as \"" + n.Text + "\""}, d.Doctrine...)
+	}
+	// Quoted, relayed and conditional commands never act: what they would do is offered.
+	act, quoted := t.speechAct(n)
+	if act != "" && Acting(d) && !t.homeOwn(d) {
+		return t.neverActs(n, d, act)
+	}
+	if act == actQuoted && len(quoted) > 0 && !t.homeOwn(d) && d.Intent != IntentGeneralAsk && d.Intent != IntentDeepAsk && d.Kind != KindMeta {
+		ask := t.ask(n, nil)
+		ask.Doctrine = append([]string{actQuoted + ": the agent may say it"}, ask.Doctrine...)
+		return ask
+	}
+	return d
+}
+
+// homeOwn reports whether a decision came from one of the home's own intents: its patterns
+// are the home's word, and the speech-act rules leave it alone.
+func (t *Table) homeOwn(d Decision) bool {
+	in, ok := t.byName[d.Intent]
+	return ok && !in.Builtin
+}
+
+// route decides a normalized, non-empty sentence.
+func (t *Table) route(n Normalized, ctx Context) Decision {
 	// Whole-sentence patterns first: a home's own intents (that is how a parent adds one),
 	// then the built-in ones (time, date, stop, expressions, timers ...).
 	if d, ok := t.match(n, ctx, false); ok {
@@ -68,8 +109,19 @@ func (t *Table) Route(transcript string, ctx Context) Decision {
 			return d
 		}
 	}
+	// A question about the world that mentions a person or a device is the agent's.
+	if word, ok := t.aboutWorld(n, m); ok {
+		d := t.ask(n, nil)
+		d.Mentions = m.ref()
+		d.Doctrine = append([]string{"a question about the world (" + hitWords(word) + "): what it mentions is not this home's"}, d.Doctrine...)
+		return d
+	}
 	// A timer sentence is read whole: "set a timer for the eggs, seven minutes".
 	if d, ok := t.timerFrame(n, m, ctx); ok {
+		return d
+	}
+	// So are emergencies, calls back, privacy mode and games, from their lexicons.
+	if d, ok := t.familyFrame(n, m, ctx); ok {
 		return d
 	}
 	// A sentence of several parts is never acted on in part.
@@ -77,6 +129,11 @@ func (t *Table) Route(transcript string, ctx Context) Decision {
 		return d
 	}
 	if d, ok := t.frames(n, m, ctx, false); ok { // the timer frame was tried above
+		return d
+	}
+	if intent, hit, ok := t.farewellAfter(n); m.lex&t.vocab.lexGate.farewell != 0 && ok {
+		d := t.decide(t.byName[intent], map[string]string{}, nil, n)
+		d.Doctrine = append(d.Doctrine, "a statement that ends in a farewell ("+hitWords(hit)+"): "+intent)
 		return d
 	}
 	if topic, ok := aboutHome(n, m); ok {
@@ -118,6 +175,9 @@ func (t *Table) routeClause(n Normalized, ctx Context) (Decision, bool) {
 		if d, ok := t.match(n, ctx, true); ok {
 			return d, true
 		}
+	}
+	if d, ok := t.familyFrame(n, m, ctx); ok {
+		return d, true
 	}
 	return t.frames(n, m, ctx, true)
 }
@@ -410,6 +470,9 @@ func (t *Table) settle(in *Intent, b binding, rule *Rule, n Normalized) Decision
 	d := t.decide(t.byName[IntentClarify], map[string]string{}, rule, n)
 	d.Pending = &Pending{Intent: in.Name, Args: b.args, Missing: p.arg}
 	spec, _ := in.Arg(p.arg)
+	if spec.Type == ArgDuration && p.why == "unknown" {
+		d.Pending.Unit = spokenUnit(p.value)
+	}
 	d.Prompt = t.question(spec, p)
 	d.Doctrine = append(d.Doctrine, b.notes...)
 	d.Doctrine = append(d.Doctrine, fmt.Sprintf("%s needs %s (%s): ask", in.Name, p.arg, strings.ReplaceAll(p.why, "_", " ")))

@@ -211,6 +211,9 @@ type Home struct {
 	// TimerLabels are the names a timer may carry ("the pasta timer"); empty means
 	// DefaultTimerLabels(). A label outside the list never becomes free text.
 	TimerLabels []string `yaml:"timer_labels" json:"timer_labels"`
+	// Lexicon adds this home's words to the router's lexicons (intents/lexicon.yaml), by set
+	// name: {game.simon: [simple simon], call.verbs: [bell]}. Words only, never patterns.
+	Lexicon map[string][]string `yaml:"lexicon,omitempty" json:"lexicon,omitempty"`
 }
 
 var defaultTimerLabels = []string{"pasta", "eggs", "rice", "oven", "tea", "laundry", "homework", "bath", "bedtime", "pizza", "cookies", "nap"}

@@ -24,7 +24,11 @@ func TestTimerIntentsRoute(t *testing.T) {
 		{"set an alarm for 10 minutes", "timer.start", map[string]string{"duration": "600"}},
 		{"remind me in 10 minutes to check the pasta", "timer.start", map[string]string{"duration": "600", "label": "pasta"}},
 		// At a clock time, said of someone else, or not asked for, it is not.
-		{"wake me up at 7", "general.ask", map[string]string{"question": "wake me up at 7"}},
+		{"wake me up at 7", "unclear", map[string]string{"topic": "timer"}}, // said plainly: timers run for a length
+		{"remind me at 5 o'clock to call grandma", "unclear", map[string]string{"topic": "timer"}},
+		{"remind me in half an hour to take the laundry out", "timer.start", map[string]string{"duration": "1800", "label": "laundry"}},
+		{"ring me in forty five seconds", "timer.start", map[string]string{"duration": "45"}},
+		{"give me five minutes on the clock for the bath", "timer.start", map[string]string{"duration": "300", "label": "bath"}},
 		{"she told me to wake her up in 20 minutes", "general.ask", map[string]string{"question": "she told me to wake her up in 20 minutes"}},
 		{"did you wake me up in 20 minutes", "general.ask", map[string]string{"question": "did you wake me up in 20 minutes"}},
 		{"how much time is left on the pasta timer?", "timer.status", map[string]string{"label": "pasta"}},

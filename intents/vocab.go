@@ -32,6 +32,9 @@ type vocab struct {
 	labels      map[string]string // normalized timer label (and its plural) -> label
 	wake        wakeMatcher
 	deviceRoom  string
+	lex         lexicon // the lexicons (lexicon.yaml and home.lexicon) the family frames read
+	lexIx       lexIndex
+	lexGate     lexGates
 }
 
 func newVocab(h Home) vocab {

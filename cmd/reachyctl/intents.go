@@ -202,8 +202,11 @@ func runCases(t *intents.Table, path string, stdout io.Writer) error {
 	r := t.RunCases(cases, intents.Context{})
 	for _, fl := range r.Failures {
 		mark := "FAIL"
-		if fl.Unwanted {
+		switch {
+		case fl.Unwanted:
 			mark = "FAIL (unwanted write)"
+		case fl.UnwantedAction:
+			mark = "FAIL (unwanted action)"
 		}
 		fmt.Fprintf(stdout, "%s %s:%d [%s] %q: %s\n", mark, path, fl.Case.Line, fl.Case.Category, fl.Case.Sentence, fl.Why)
 	}
@@ -214,9 +217,9 @@ func runCases(t *intents.Table, path string, stdout io.Writer) error {
 	sort.Strings(cats)
 	for _, c := range cats {
 		cr := r.Categories[c]
-		fmt.Fprintf(stdout, "%-16s %4d/%-4d %6.1f%%  unwanted writes %d\n", c, cr.Passed, cr.Total, 100*float64(cr.Passed)/float64(cr.Total), cr.UnwantedWrites)
+		fmt.Fprintf(stdout, "%-16s %4d/%-4d %6.1f%%  unwanted writes %d, actions %d\n", c, cr.Passed, cr.Total, 100*float64(cr.Passed)/float64(cr.Total), cr.UnwantedWrites, cr.UnwantedActions)
 	}
-	fmt.Fprintf(stdout, "%d passed, %d failed (%.1f%%), %d unwanted writes\n", r.Passed, r.Total-r.Passed, 100*r.Accuracy(), r.UnwantedWrites)
+	fmt.Fprintf(stdout, "%d passed, %d failed (%.1f%%), %d unwanted writes, %d unwanted actions (writes included)\n", r.Passed, r.Total-r.Passed, 100*r.Accuracy(), r.UnwantedWrites, r.UnwantedActions)
 	if r.Passed != r.Total {
 		return exitError{1}
 	}

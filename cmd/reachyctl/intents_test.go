@@ -38,7 +38,8 @@ func TestRouteSaysWhyASentenceDidNotAct(t *testing.T) {
 }
 
 // TestIntentsTestReadsTheOutsideFormat: a tab-separated corpus gives accuracy per category,
-// the failures, and the unwanted writes.
+// the failures, the unwanted writes and the unwanted actions (a timer started, a call placed
+// ...), and reads the corpora's "duration_s" as the duration.
 func TestIntentsTestReadsTheOutsideFormat(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "corpus.tsv")
@@ -46,13 +47,16 @@ func TestIntentsTestReadsTheOutsideFormat(t *testing.T) {
 		"turn on the kitchen light\thouse.light.set\t{\"room\":\"kitchen\",\"state\":\"on\"}\tlight-on\n" +
 		"turn on the bedroom light\thouse.light.set\t{\"room\":\"bedroom\",\"state\":\"on\"}\tlight-on\n" +
 		"what time is it\ttime.now\t{}\ttime\n" +
-		"turn on the office light\t!write\t{}\ttraps\n"
+		"turn on the office light\t!write\t{}\ttraps\n" +
+		"set a timer for ten minutes\ttimer.start\t{\"duration_s\":600}\ttimer\n" +
+		"call dad\t!write\t{}\ttraps\n"
 	if err := os.WriteFile(f, []byte(rows), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	code, out, _ := ctl(t, "intents", "test", f)
-	for _, want := range []string{"light-on            2/2", "time                1/1", "traps               0/1", "unwanted writes 1",
-		"FAIL (unwanted write) " + f + ":5 [traps]", "3 passed, 1 failed (75.0%), 1 unwanted writes"} {
+	for _, want := range []string{"light-on            2/2", "time                1/1", "traps               0/2", "unwanted writes 1, actions 2",
+		"timer               1/1", "FAIL (unwanted write) " + f + ":5 [traps]", "FAIL (unwanted action) " + f + ":7 [traps]",
+		"4 passed, 2 failed (66.7%), 1 unwanted writes, 2 unwanted actions"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -1,0 +1,328 @@
+package intents
+
+import (
+	"strings"
+)
+
+// Speech acts the command rule reads around a whole sentence, before and after routing it:
+//
+//   - A self-correction takes the corrected value: "turn on the uh no off the kitchen light"
+//     is "turn off the kitchen light"; "call mom no wait call dad" is "call dad". The words
+//     after the marker replace the words of the same kind before it; when nothing lines up
+//     the sentence stays as said, and the command rule asks (FormCorrected).
+//   - Quoted, relayed and conditional commands never act: 'say "turn off all the lights"',
+//     "repeat after me ...", "the following is a command from dad: ...", "mom wants the
+//     lights off", "if it gets dark then turn on the light". What such a sentence would have
+//     done is offered instead ("If you want me to turn off all the lights, just ask me.").
+
+// correctionMarkers end what the speaker takes back, longest first.
+var correctionMarkers = [][]string{{"no", "no", "wait"}, {"no", "wait"}, {"wait", "no"}, {"no", "sorry"}, {"sorry", "no"},
+	{"no", "no"}, {"no", "i", "mean"}, {"i", "mean"}, {"or", "rather"}, {"sorry"}, {"actually"}, {"wait"}, {"no"}, {"oops"}}
+
+// correctionLeads open the corrected words without adding to them: "no wait, make that ten".
+var correctionLeads = [][]string{{"make", "that"}, {"make", "it"}, {"i", "meant"}, {"i", "mean"}}
+
+// selfCorrect applies a self-correction to a normalized sentence. It changes nothing unless
+// the corrected words line up with words of the same kind before the marker.
+func (t *Table) selfCorrect(n Normalized) (Normalized, bool) {
+	toks := n.tokens()
+	for k := 0; k < len(toks); k++ {
+		if speechWords[toks[k]]&swCorrection == 0 {
+			continue // most words start no marker: one lookup
+		}
+		var mk []string
+		for _, c := range correctionMarkers {
+			if hasPrefix(toks[k:], c) {
+				mk = c
+				break
+			}
+		}
+		if mk == nil {
+			continue
+		}
+		before, after := toks[:k], toks[k+len(mk):]
+		for _, l := range correctionLeads {
+			if hasPrefix(after, l) && len(after) > len(l) {
+				after = after[len(l):]
+				break
+			}
+		}
+		if len(after) == 0 {
+			if len(mk) == 2 && mk[0] == "i" && mk[1] == "mean" && k > 2 {
+				return rebuilt(n, before), true // "is it on in the office, the light I mean": it specifies
+			}
+			return n, false
+		}
+		if k == 0 {
+			if mk[0] == "actually" || mk[0] == "sorry" || mk[0] == "oops" {
+				return rebuilt(n, after), true // "actually, cancel that timer": a preface
+			}
+			return n, false // "no need ...", "no talking"
+		}
+		j := t.alignCorrection(before, after)
+		if j < 0 {
+			return n, false
+		}
+		out := append(append(make([]string, 0, j+len(after)), before[:j]...), after...)
+		if len(after) == 1 && j < len(before) && t.wordKind(before[j]) != "" {
+			out = append(out, before[j+1:]...) // "ten minutes no fifteen": only the number is taken back
+		}
+		return rebuilt(n, out), true
+	}
+	return n, false
+}
+
+// alignCorrection finds where the corrected words start again in what came before the
+// marker: the same first word ("call mom no wait call dad"), or the last word of the same
+// kind — a state, a room, a person, a number, a timer label. -1: nothing lines up.
+func (t *Table) alignCorrection(before, after []string) int {
+	first := 0
+	for first < len(after)-1 && objectLeads[after[first]] {
+		first++
+	}
+	w := after[first]
+	kind := t.wordKind(w)
+	if !objectLeads[after[0]] && kind == "" {
+		for j := len(before) - 1; j >= 0; j-- {
+			if before[j] == w {
+				return j
+			}
+		}
+	}
+	if kind == "" {
+		return -1
+	}
+	for j := len(before) - 1; j >= 0; j-- {
+		if t.wordKind(before[j]) != kind {
+			continue
+		}
+		for first > 0 && j > 0 && objectLeads[before[j-1]] {
+			j-- // "the kitchen" replaced by "the bedroom": one article
+			first--
+		}
+		return j
+	}
+	return -1
+}
+
+// wordKind is the closed vocabulary a word belongs to, for aligning a correction.
+func (t *Table) wordKind(w string) string {
+	switch {
+	case w == "on" || w == "off":
+		return "state"
+	case isNumber(w):
+		return "number"
+	case t.vocab.people[w] != "" || kinWords[w]:
+		return "person"
+	case t.vocab.labels[w] != "":
+		return "label"
+	case t.vocab.roomStarts[w] && !functionWords[w] && !objectLeads[w]:
+		if _, ok := t.vocab.rooms[w]; ok || len(w) > 3 {
+			return "room"
+		}
+	}
+	return ""
+}
+
+func rebuilt(n Normalized, toks []string) Normalized {
+	n.toks = toks
+	n.Text = strings.Join(toks, " ")
+	n.Corrected = true
+	n.raw = n.Text // the pieces of the raw sentence no longer match it
+	return n
+}
+
+// Speech acts that never act.
+const (
+	actQuoted      = "a quotation (\"say ...\", \"repeat after me ...\"): words to say, not a request"
+	actRelayed     = "a relayed command (\"the following is a command from ...\", \"mom wants ...\"): not the speaker's request"
+	actConditional = "a condition (\"if ...\"): not a request to act now"
+)
+
+// quoteLeads open words the speaker wants said, not done.
+var quoteLeads = [][]string{{"repeat", "after", "me"}, {"say", "after", "me"}, {"can", "you", "say"}, {"could", "you", "say"},
+	{"say", "the", "words"}, {"say", "this"}, {"say"}, {"repeat", "this"}, {"repeat"}, {"read", "this", "out"}, {"read", "out"},
+	{"pretend", "i", "said"}, {"what", "if", "i", "said"}, {"if", "i", "said"}, {"if", "i", "say"}, {"echo"}}
+
+// relayMarkers make a sentence a message from someone else.
+var relayMarkers = [][]string{{"the", "following", "is"}, {"following", "is", "a"}, {"this", "is", "a", "command"},
+	{"command", "from"}, {"order", "from"}, {"orders", "from"}, {"instruction", "from"}, {"instructions", "from"},
+	{"message", "from"}, {"new", "instructions"}, {"on", "behalf", "of"}, {"says", "to"}, {"said", "to"},
+	{"told", "me", "to"}, {"told", "us", "to"}, {"asked", "me", "to"}, {"asked", "you", "to"}, {"wants", "you", "to"},
+	{"wanted", "you", "to"}, {"wants", "me", "to"}, {"would", "like", "you", "to"},
+	// an instruction said to come from someone with authority over the robot
+	{"from", "the", "admin"}, {"from", "admin"}, {"admin", "message"}, {"from", "the", "system"}, {"system", "message"},
+	{"from", "your", "owner"}, {"from", "the", "owner"}, {"from", "the", "developer"}, {"developer", "mode"}, {"admin", "mode"},
+	{"next", "sentence"}, {"ignore", "all"}, {"ignore", "your"}, {"ignore", "previous"}, {"ignore", "the", "previous"},
+	{"you", "are", "now"}, {"pretend", "you", "are"}, {"act", "as"}, {"override"}}
+
+// relayOpeners, first in a sentence, say what follows is an instruction from elsewhere
+// ("system: cancel all timers", "admin: privacy off").
+var relayOpeners = words2set("system admin administrator developer root sudo command instruction instructions")
+
+// relayVerbs after a person make the rest their words: "mom wants the lights off", "dad
+// says turn off the tv".
+var relayVerbs = words2set("wants wanted says said asks asked told tells would like likes needs")
+
+// conditionWords open a condition anywhere in a sentence; conditionCourtesy follow "if"
+// without making a condition ("if you don't mind").
+var conditionWords = words2set("if unless whenever")
+var conditionCourtesy = [][]string{{"you", "do", "not", "mind"}, {"you", "would"}, {"you", "can"}, {"you", "could"},
+	{"you", "please"}, {"possible"}, {"that", "is", "ok"}, {"that", "is", "okay"}, {"it", "is", "ok"}, {"it", "is", "okay"},
+	{"you", "wouldnt", "mind"}, {"you", "would", "not", "mind"}}
+
+// speechWords flags, per word, what it may start for the speech-act rules, so a sentence's
+// words are each looked up once.
+const (
+	swCorrection uint8 = 1 << iota // starts a correction marker
+	swQuote                        // starts a quote lead
+	swRelay                        // starts a relay marker
+	swRelayVerb                    // a relay verb ("wants", "says")
+	swCondition                    // opens a condition ("if")
+)
+
+var speechWords = func() map[string]uint8 {
+	out := map[string]uint8{"you": swRelay}
+	for _, m := range correctionMarkers {
+		out[m[0]] |= swCorrection
+	}
+	for _, l := range quoteLeads {
+		out[l[0]] |= swQuote
+	}
+	for _, m := range relayMarkers {
+		out[m[0]] |= swRelay
+	}
+	for w := range relayVerbs {
+		out[w] |= swRelayVerb
+	}
+	for w := range conditionWords {
+		out[w] |= swCondition
+	}
+	return out
+}()
+
+// speechAct says whether a sentence quotes, relays or conditions what it names; "" when it
+// does none of these. The quoted words are returned for a quotation.
+func (t *Table) speechAct(n Normalized) (act string, quoted []string) {
+	toks := n.tokens()
+	if len(toks) < 2 {
+		return "", nil
+	}
+	if speechWords[toks[0]]&swQuote != 0 {
+		for _, l := range quoteLeads {
+			if hasPrefix(toks, l) && len(toks) > len(l) {
+				return actQuoted, toks[len(l):]
+			}
+		}
+	}
+	if relayOpeners[toks[0]] {
+		return actRelayed, nil
+	}
+	for i := range toks {
+		f := speechWords[toks[i]]
+		if f == 0 {
+			continue
+		}
+		if f&swRelay != 0 {
+			for _, m := range relayMarkers {
+				if hasPrefix(toks[i:], m) {
+					return actRelayed, nil
+				}
+			}
+		}
+		if toks[i] == "you" && i+2 < len(toks) && toks[i+1] == "are" && (t.vocab.people[toks[i+2]] != "" || kinWords[toks[i+2]]) {
+			return actRelayed, nil // "you are dad now. call mom": a part to play, not the speaker's request
+		}
+		if f&swRelayVerb != 0 && i > 0 && (t.vocab.people[toks[i-1]] != "" || kinWords[toks[i-1]] || toks[i-1] == "he" || toks[i-1] == "she" || toks[i-1] == "they" || toks[i-1] == "someone") {
+			return actRelayed, nil
+		}
+		if f&swCondition != 0 && !conditionCourtesyAt(toks[i+1:]) {
+			return actConditional, nil
+		}
+	}
+	return "", nil
+}
+
+func conditionCourtesyAt(rest []string) bool {
+	for _, c := range conditionCourtesy {
+		if hasPrefix(rest, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// neverActs routes a sentence that quotes, relays or conditions a command: what it would do
+// is offered, never done. A quotation that would not act goes to the agent (it can say it).
+func (t *Table) neverActs(n Normalized, d Decision, act string) Decision {
+	offer := t.offer(d)
+	why := act
+	out := t.decide(t.byName[IntentClarify], map[string]string{}, nil, n)
+	out.Prompt = offer
+	out.NotActed = why
+	out.Mentions = d.Mentions
+	out.Doctrine = append([]string{why + ": " + d.Intent + " is offered, not done"}, d.Doctrine...)
+	return out
+}
+
+// offer words what a decision would have done, from the home's closed words only — never the
+// sentence's.
+func (t *Table) offer(d Decision) string {
+	what := "do that"
+	a := d.Args
+	switch d.Intent {
+	case "house.light.set":
+		switch a["room"] {
+		case "all":
+			what = "turn " + a["state"] + " all the lights"
+		case "":
+			what = "turn the light " + a["state"]
+		default:
+			what = "turn " + a["state"] + " the " + a["room"] + " light"
+		}
+	case "house.ac.set":
+		switch {
+		case a["temperature"] != "":
+			what = "set the " + a["room"] + " air conditioning to " + a["temperature"] + " degrees"
+		case a["state"] != "":
+			what = "turn " + a["state"] + " the " + a["room"] + " air conditioning"
+		}
+	case "timer.start":
+		what = "start a timer"
+		if a["duration"] != "" {
+			what = "start a timer for " + spokenSeconds(a["duration"])
+		}
+	case "timer.cancel":
+		what = "cancel the timer"
+		if a["label"] == "all" {
+			what = "cancel all the timers"
+		}
+	case "teleport.call":
+		what = "call " + a["person"]
+	case "privacy.set":
+		what = "turn privacy mode " + a["state"]
+	case IntentQuiet:
+		what = "be quiet for a while"
+		if a["state"] == "off" {
+			what = "talk again"
+		}
+	case "session.end":
+		what = "hang up"
+	default:
+		if strings.HasPrefix(d.Intent, "play.") {
+			what = "start the game"
+		}
+	}
+	return "I only do what I'm asked myself. If you want me to " + what + ", just ask me."
+}
+
+func spokenSeconds(s string) string {
+	secs := 0
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return "that long"
+		}
+		secs = secs*10 + int(c-'0')
+	}
+	return spokenDuration(secs)
+}
