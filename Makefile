@@ -23,7 +23,7 @@ whisper: deps
 # The first build is slow and quiet (whisper.cpp, then Tailscale, SQLite and the rest compiled
 # once into Go's cache), so it says what it is doing; later builds take seconds.
 FIRST_BUILD = $(if $(wildcard bin/reachy-broker),,yes)
-FIRST_BUILD_SAYS = ==> compiling reachy-broker, reachy-hub, reachy-call and reachyctl into bin/ (the first time compiles Tailscale, SQLite and whisper.cpp's cgo bindings: 3-6 minutes on 2 cores; later builds take seconds)
+FIRST_BUILD_SAYS = ==> compiling reachy-broker, reachy-hub, reachy-call, reachy-wake and reachyctl into bin/ (the first time compiles Tailscale, SQLite and whisper.cpp's cgo bindings: 3-6 minutes on 2 cores; later builds take seconds)
 
 modules:
 	@$(if $(FIRST_BUILD),echo "==> downloading the Go modules (once; about a minute on a fresh machine)")
@@ -76,15 +76,20 @@ model:
 
 # The hub for the robot: linux/arm64 with cgo (PortAudio). Installs the cross compiler and
 # PortAudio's arm64 headers (Debian multiarch) first. reachy-call, the live call's media
-# process the hub starts for each call, is pure Go (pion): no cgo.
+# process the hub starts for each call, is pure Go (pion): no cgo. reachy-wake, the process the
+# hub runs its neural wake engines in (wake_spotter: neural|fused|either|both), links
+# PocketSphinx like the hub and loads ONNX Runtime at run time (deploy/scripts/wake-neural.sh arm64).
 hub-arm64: modules
 	@deploy/scripts/hub-arm64-deps.sh
 	@mkdir -p bin
 	CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=aarch64-linux-gnu-gcc \
 	  PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \
 	  $(GO) build -trimpath -o bin/reachy-hub-linux-arm64 ./cmd/reachy-hub
+	CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=aarch64-linux-gnu-gcc \
+	  PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \
+	  $(GO) build -trimpath -o bin/reachy-wake-linux-arm64 ./cmd/reachy-wake
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -trimpath -o bin/reachy-call-linux-arm64 ./cmd/reachy-call
-	@file bin/reachy-hub-linux-arm64 bin/reachy-call-linux-arm64 2>/dev/null || true
+	@file bin/reachy-hub-linux-arm64 bin/reachy-wake-linux-arm64 bin/reachy-call-linux-arm64 2>/dev/null || true
 
 # The wake-phrase spotter measured on the full generated evaluation set (espeak-ng voices,
 # sox noise and a talking TV at 20/10/5 dB): recall per SNR, false accepts per hour, real-time factor.
