@@ -70,7 +70,7 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "train: where to write the head (default: hey_reachy.json in the current directory)")
 	cacheDir := fs.String("cache", "", "train, eval: where training examples and held-out heads are kept (default ~/.cache/reachy-broker/wake-train-2)")
 	copies := fs.Int("copies", 4, "train: noisy or reverberant copies of each positive")
-	limit := fs.Int("limit", 0, "train: only the first N voices of each synthesizer (0: all)")
+	limit := fs.Int("limit", 0, "train, fuse, eval: only N voices of each synthesizer's training set, spread over its list, each saying two negatives (0: all)")
 	l2 := fs.Float64("l2", 0, "train: weight decay of the head (0: the tuned default)")
 	posArgs, err := cliflags.ParseInterspersed(fs, args[1:])
 	if err != nil {
@@ -201,7 +201,7 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 			o := opts(*sens)
 			o.Engine = wake.EngineSphinx
 			return evalEngines(ctx, engineEval{engine: *engine, opts: o, jobs: max(1, *jobs), sets: sets, head: *headPath,
-				train: trainFlags{phrase: *phrase, seed: *seed, cache: *cacheDir, sentences: *sentences, copies: *copies, runtimeDir: *runtimeDir, l2: *l2}}, stdout, stderr)
+				train: trainFlags{phrase: *phrase, seed: *seed, cache: *cacheDir, sentences: *sentences, copies: *copies, limit: *limit, runtimeDir: *runtimeDir, l2: *l2}}, stdout, stderr)
 		default:
 			return fmt.Errorf("%w: --engine %q: sphinx, neural or both", errUsage, *engine)
 		}

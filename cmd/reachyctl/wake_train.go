@@ -229,7 +229,7 @@ func cachedHead(ctx context.Context, f trainFlags, synths []string, log io.Write
 	if err != nil {
 		return nil, "", err
 	}
-	path := filepath.Join(cache, fmt.Sprintf("head-%s-seed%d-copies%d-l2%v-on-%s.json", strings.ReplaceAll(f.phrase, " ", "_"), f.seed, f.copies, f.l2, strings.Join(synths, "+")))
+	path := filepath.Join(cache, fmt.Sprintf("head-%s-seed%d-copies%d-limit%d-l2%v-on-%s.json", strings.ReplaceAll(f.phrase, " ", "_"), f.seed, f.copies, f.limit, f.l2, strings.Join(synths, "+")))
 	if h, err := wake.LoadHead(path); err == nil {
 		return h, path, nil
 	}
@@ -290,6 +290,9 @@ func fitFusion(ctx context.Context, f trainFlags, synths []string, log io.Writer
 	}
 	rows, pos := wake.FusionRows(clips, heads)
 	cmd := fmt.Sprintf("reachyctl wake fuse --phrase %q --synths %s --seed %d --copies %d", f.phrase, strings.Join(synths, ","), f.seed, f.copies)
+	if f.limit > 0 {
+		cmd += fmt.Sprintf(" --limit %d", f.limit)
+	}
 	if t.path != "" {
 		cmd += " --sentences " + t.path
 	}
@@ -303,7 +306,7 @@ func cachedFusion(ctx context.Context, f trainFlags, synths []string, log io.Wri
 	if err != nil {
 		return nil, "", err
 	}
-	path := filepath.Join(cache, fmt.Sprintf("fusion-%s-seed%d-copies%d-l2%v-on-%s.json", strings.ReplaceAll(f.phrase, " ", "_"), f.seed, f.copies, f.l2, strings.Join(synths, "+")))
+	path := filepath.Join(cache, fmt.Sprintf("fusion-%s-seed%d-copies%d-limit%d-l2%v-on-%s.json", strings.ReplaceAll(f.phrase, " ", "_"), f.seed, f.copies, f.limit, f.l2, strings.Join(synths, "+")))
 	if b, err := os.ReadFile(path); err == nil {
 		if fu, err := wake.DecodeFusion(b); err == nil {
 			return fu, path, nil

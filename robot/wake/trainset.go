@@ -155,8 +155,8 @@ type TrainSet struct {
 	Sentences []string // more ordinary negatives (sentences the evaluation set does not use)
 	// Copies is how many noisy or reverberant copies each clean positive gets.
 	Copies int
-	// Limit keeps only the first voices of each synthesizer, each saying two negatives (the
-	// tests' tiny set); 0 keeps all.
+	// Limit keeps only Limit voices of each synthesizer, spread over its list, each saying two
+	// negatives (the tests' tiny set; a set a shared machine can make in a session); 0 keeps all.
 	Limit int
 }
 
@@ -216,8 +216,13 @@ func (t TrainSet) GenerateSynth(ctx context.Context, syn string, emit func(Train
 	negText = append(negText, t.Sentences...)
 	{
 		voices := TrainVoices(syn)
-		if t.Limit > 0 {
-			voices = voices[:min(t.Limit, len(voices))]
+		if t.Limit > 0 && t.Limit < len(voices) {
+			// Spread over the list, so a limited set still has every kind of voice.
+			var some []Voice
+			for i := range t.Limit {
+				some = append(some, voices[i*len(voices)/t.Limit])
+			}
+			voices = some
 		}
 		for vi, v := range voices {
 			said, err := synth(ctx, v, sayTrain(syn, v, t.Phrase))
