@@ -76,6 +76,7 @@ const (
 	maxProcessLogLine = 512
 	maxProcessLogs    = 200 // lines of one process's log that reach the hub's
 	processStopGrace  = time.Second
+	restartBackoff    = 5 * time.Second
 )
 
 // Process is a Spotter that runs its engine in the wake process. One call at a time (the
@@ -88,11 +89,13 @@ type Process struct {
 	// Guard's deadline). Past it the process is killed and started again for the next.
 	Timeout time.Duration
 
-	mu     sync.Mutex // held for a whole utterance
-	ch     *child
-	closed bool
-	pid    atomic.Int64 // read without mu: a hung utterance holds it
-	starts atomic.Int64
+	mu       sync.Mutex // held for a whole utterance
+	ch       *child
+	closed   bool
+	failedAt time.Time // the last start that failed, and why
+	failed   error
+	pid      atomic.Int64 // read without mu: a hung utterance holds it
+	starts   atomic.Int64
 }
 
 // child is one run of the wake process.
@@ -309,11 +312,24 @@ func (p *Process) Spot(ctx context.Context, samples []float32) (Detection, bool,
 		}
 	}
 	if p.ch == nil {
-		ch, err := p.start(ctx)
+		// Started again under its own bound, not the utterance's: a slow start (ONNX Runtime
+		// loading on the robot) then serves the next utterance rather than being killed over
+		// and over. One that failed to start is not tried again for restartBackoff.
+		if time.Since(p.failedAt) < restartBackoff {
+			return Detection{}, false, fmt.Errorf("wake process: not started again yet (%v ago): %w", time.Since(p.failedAt).Round(time.Millisecond), p.failed)
+		}
+		sctx, scancel := context.WithTimeout(context.Background(), processStartTimeout)
+		ch, err := p.start(sctx)
+		scancel()
 		if err != nil {
+			p.failedAt, p.failed = time.Now(), err
+			p.log.Error("wake process could not start again", "err", err)
 			return Detection{}, false, err
 		}
 		p.ch = ch
+		if err := ctx.Err(); err != nil {
+			return Detection{}, false, fmt.Errorf("wake process started again, after the utterance's deadline: %w", err)
+		}
 	}
 	head := fmt.Appendf(nil, "{\"samples\":%d}\n", len(samples))
 	body := make([]byte, 4*len(samples))

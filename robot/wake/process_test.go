@@ -43,6 +43,9 @@ func fakeProcessMain(mode string) int {
 		}
 	}
 	return ServeWith(func(o Options) (Spotter, error) {
+		if _, err := os.Stat(os.Getenv("WAKE_FAKE_MARK")); err == nil && mode == "crash-then-fail" {
+			return nil, fmt.Errorf("%w: the fake engine's model is gone", ErrModel)
+		}
 		if mode == "fail-start" {
 			return nil, fmt.Errorf("%w: the fake engine has no model in %s", ErrModel, o.ModelDir)
 		}
@@ -66,7 +69,7 @@ func (l *loudSpotter) Spot(ctx context.Context, x []float32) (Detection, bool, e
 	switch l.mode {
 	case "hang":
 		select {}
-	case "crash-once":
+	case "crash-once", "crash-then-fail":
 		mark := os.Getenv("WAKE_FAKE_MARK")
 		if _, err := os.Stat(mark); err != nil {
 			os.WriteFile(mark, nil, 0o644)
@@ -367,5 +370,33 @@ func TestWakeProcessLogIsBounded(t *testing.T) {
 		if len(line) > maxProcessLogLine+300 {
 			t.Fatalf("a log line of %d bytes", len(line))
 		}
+	}
+}
+
+// TestWakeProcessThatCannotStartAgainIsNotHammered: a wake process that crashed and then
+// cannot start again (its model gone) fails each utterance at once, saying why, and is tried
+// again only every few seconds, not on every utterance.
+func TestWakeProcessThatCannotStartAgainIsNotHammered(t *testing.T) {
+	log, logs := newLog()
+	p, err := StartProcess(fakeProgram(t, "crash-then-fail"), Options{Engine: EngineNeural}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if _, _, err := p.Spot(context.Background(), level(1600, 0.5)); err == nil {
+		t.Fatal("the crash was not reported")
+	}
+	for i := range 3 {
+		at := time.Now()
+		_, ok, err := p.Spot(context.Background(), level(1600, 0.5))
+		if ok || err == nil || !strings.Contains(err.Error(), "model is gone") || time.Since(at) > 5*time.Second {
+			t.Errorf("utterance %d after the crash: heard %v, err %v, in %s", i, ok, err, time.Since(at).Round(time.Millisecond))
+		}
+	}
+	if p.Starts() != 2 {
+		t.Errorf("started %d times: want 2 (the first, one try after the crash)", p.Starts())
+	}
+	if !strings.Contains(logs.String(), "could not start again") {
+		t.Errorf("the hub's log does not say it could not start again:\n%s", logs.String())
 	}
 }
