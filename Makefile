@@ -10,7 +10,7 @@ CGO_ENV = CGO_ENABLED=1 CGO_CFLAGS="-I$(WHISPER_PREFIX)/include" CGO_LDFLAGS="-L
 # Packages with goroutines of their own: their tests also run under the race detector.
 RACE_PKGS = ./speech/... ./intents/... ./broker/... ./robot/...
 
-.PHONY: run test deps whisper modules build model vet fmt-check bench fuzz hub-arm64 mcp-client wake-neural wake-eval wake-eval-flite wake-bench-arm64 bench-wake wake-heldout wake-heldout-full
+.PHONY: run test deps whisper modules build model vet fmt-check bench fuzz hub-arm64 mcp-client wake-neural wake-eval wake-eval-flite wake-bench-arm64 bench-wake wake-heldout wake-heldout-full wake-fuse wake-heldout-fused
 
 deps:
 	@$(if $(FIRST_BUILD),echo "==> checking system packages (deploy/scripts/deps.sh; installs what is missing)")
@@ -138,6 +138,25 @@ HELDOUT ?= flite
 wake-heldout: deps wake-neural build
 	nice -n 10 ./bin/reachyctl wake eval --engine both --synth $(HELDOUT) --noises pink,babble --snrs 10,5 --outside 16 \
 	  --sentences intents/testdata/ha-intents-en.tsv $(HOME)/.cache/reachy-broker/wake-heldout-2-$(HELDOUT)
+
+# The fused engine's model (wake_spotter: fused): fitted on the three synthesizers' training
+# clips, each scored by a head trained on the other two (reachyctl wake fuse), written where the
+# build embeds it. LIMIT=N uses N voices of each synthesizer's training set (what a shared
+# machine can make in a session); the file's recipe says which. Under nice -n 19.
+wake-fuse: deps wake-neural build
+	nice -n 19 ./bin/reachyctl wake fuse --synths espeak-ng,flite,festival $(if $(LIMIT),--limit $(LIMIT)) \
+	  --sentences intents/testdata/ha-intents-en.tsv --out robot/wake/heads/hey_reachy.fusion.json
+
+# The held-out rotation at 10 dB in the four noises (pink, babble, brown, tv), with the fused
+# engine beside PocketSphinx, the neural engine and the two votes: the set is made once (cached
+# by version outside the clone), the head and the fusion are fitted without HELDOUT's
+# synthesizer (LIMIT as for wake-fuse). Under nice -n 19. docs/security.md has the figures.
+WAKE_HELDOUT3 = $(HOME)/.cache/reachy-broker/wake-heldout-3-$(HELDOUT)-10dB
+wake-heldout-fused: deps wake-neural build
+	test -f $(WAKE_HELDOUT3)/manifest.json || nice -n 19 ./bin/reachyctl wake gen --synth $(HELDOUT) --outside 16 \
+	  --sentences intents/testdata/ha-intents-en.tsv --noises pink,babble,brown,tv --snrs 10 $(WAKE_HELDOUT3)
+	nice -n 19 ./bin/reachyctl wake eval --engine both --synth $(HELDOUT) $(if $(LIMIT),--limit $(LIMIT)) --jobs 1 \
+	  --sentences intents/testdata/ha-intents-en.tsv $(WAKE_HELDOUT3)
 
 # The held-out comparison in every noise (pink, babble, brown, a talking TV) at 20, 10 and
 # 5 dB: the wake-heldout set plus two more made by wake gen with the same voices and sentences
