@@ -10,7 +10,7 @@ CGO_ENV = CGO_ENABLED=1 CGO_CFLAGS="-I$(WHISPER_PREFIX)/include" CGO_LDFLAGS="-L
 # Packages with goroutines of their own: their tests also run under the race detector.
 RACE_PKGS = ./speech/... ./intents/... ./broker/... ./robot/...
 
-.PHONY: run test deps whisper modules build model vet fmt-check bench fuzz hub-arm64 mcp-client wake-neural wake-eval wake-eval-flite wake-bench-arm64 bench-wake wake-heldout wake-heldout-full
+.PHONY: run test deps whisper modules build model vet fmt-check bench fuzz hub-arm64 mcp-client wake-neural wake-eval wake-eval-flite wake-bench-arm64 bench-wake wake-heldout wake-heldout-full wake-fuse wake-heldout-fused
 
 deps:
 	@$(if $(FIRST_BUILD),echo "==> checking system packages (deploy/scripts/deps.sh; installs what is missing)")
@@ -23,7 +23,7 @@ whisper: deps
 # The first build is slow and quiet (whisper.cpp, then Tailscale, SQLite and the rest compiled
 # once into Go's cache), so it says what it is doing; later builds take seconds.
 FIRST_BUILD = $(if $(wildcard bin/reachy-broker),,yes)
-FIRST_BUILD_SAYS = ==> compiling reachy-broker, reachy-hub, reachy-call and reachyctl into bin/ (the first time compiles Tailscale, SQLite and whisper.cpp's cgo bindings: 3-6 minutes on 2 cores; later builds take seconds)
+FIRST_BUILD_SAYS = ==> compiling reachy-broker, reachy-hub, reachy-call, reachy-wake and reachyctl into bin/ (the first time compiles Tailscale, SQLite and whisper.cpp's cgo bindings: 3-6 minutes on 2 cores; later builds take seconds)
 
 modules:
 	@$(if $(FIRST_BUILD),echo "==> downloading the Go modules (once; about a minute on a fresh machine)")
@@ -76,15 +76,20 @@ model:
 
 # The hub for the robot: linux/arm64 with cgo (PortAudio). Installs the cross compiler and
 # PortAudio's arm64 headers (Debian multiarch) first. reachy-call, the live call's media
-# process the hub starts for each call, is pure Go (pion): no cgo.
+# process the hub starts for each call, is pure Go (pion): no cgo. reachy-wake, the process the
+# hub runs its neural wake engines in (wake_spotter: neural|fused|either|both), links
+# PocketSphinx like the hub and loads ONNX Runtime at run time (deploy/scripts/wake-neural.sh arm64).
 hub-arm64: modules
 	@deploy/scripts/hub-arm64-deps.sh
 	@mkdir -p bin
 	CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=aarch64-linux-gnu-gcc \
 	  PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \
 	  $(GO) build -trimpath -o bin/reachy-hub-linux-arm64 ./cmd/reachy-hub
+	CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=aarch64-linux-gnu-gcc \
+	  PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \
+	  $(GO) build -trimpath -o bin/reachy-wake-linux-arm64 ./cmd/reachy-wake
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -trimpath -o bin/reachy-call-linux-arm64 ./cmd/reachy-call
-	@file bin/reachy-hub-linux-arm64 bin/reachy-call-linux-arm64 2>/dev/null || true
+	@file bin/reachy-hub-linux-arm64 bin/reachy-wake-linux-arm64 bin/reachy-call-linux-arm64 2>/dev/null || true
 
 # The wake-phrase spotter measured on the full generated evaluation set (espeak-ng voices,
 # sox noise and a talking TV at 20/10/5 dB): recall per SNR, false accepts per hour, real-time factor.
@@ -133,6 +138,25 @@ HELDOUT ?= flite
 wake-heldout: deps wake-neural build
 	nice -n 10 ./bin/reachyctl wake eval --engine both --synth $(HELDOUT) --noises pink,babble --snrs 10,5 --outside 16 \
 	  --sentences intents/testdata/ha-intents-en.tsv $(HOME)/.cache/reachy-broker/wake-heldout-2-$(HELDOUT)
+
+# The fused engine's model (wake_spotter: fused): fitted on the three synthesizers' training
+# clips, each scored by a head trained on the other two (reachyctl wake fuse), written where the
+# build embeds it. LIMIT=N uses N voices of each synthesizer's training set (what a shared
+# machine can make in a session); the file's recipe says which. Under nice -n 19.
+wake-fuse: deps wake-neural build
+	nice -n 19 ./bin/reachyctl wake fuse --synths espeak-ng,flite,festival $(if $(LIMIT),--limit $(LIMIT)) \
+	  --sentences intents/testdata/ha-intents-en.tsv --out robot/wake/heads/hey_reachy.fusion.json
+
+# The held-out rotation at 10 dB in the four noises (pink, babble, brown, tv), with the fused
+# engine beside PocketSphinx, the neural engine and the two votes: the set is made once (cached
+# by version outside the clone), the head and the fusion are fitted without HELDOUT's
+# synthesizer (LIMIT as for wake-fuse). Under nice -n 19. docs/security.md has the figures.
+WAKE_HELDOUT3 = $(HOME)/.cache/reachy-broker/wake-heldout-3-$(HELDOUT)-10dB
+wake-heldout-fused: deps wake-neural build
+	test -f $(WAKE_HELDOUT3)/manifest.json || nice -n 19 ./bin/reachyctl wake gen --synth $(HELDOUT) --outside 16 \
+	  --sentences intents/testdata/ha-intents-en.tsv --noises pink,babble,brown,tv --snrs 10 $(WAKE_HELDOUT3)
+	nice -n 19 ./bin/reachyctl wake eval --engine both --synth $(HELDOUT) $(if $(LIMIT),--limit $(LIMIT)) --jobs 1 \
+	  --sentences intents/testdata/ha-intents-en.tsv $(WAKE_HELDOUT3)
 
 # The held-out comparison in every noise (pink, babble, brown, a talking TV) at 20, 10 and
 # 5 dB: the wake-heldout set plus two more made by wake gen with the same voices and sentences

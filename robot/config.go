@@ -31,9 +31,11 @@ type Config struct {
 	Speak       string   `yaml:"speak"` // daemon (default) or portaudio
 	WakePhrases []string `yaml:"wake_phrases"`
 	// The on-robot wake-phrase spotter (robot/wake): pocketsphinx (default), neural
-	// (openWakeWord's feature models and the project's head, through ONNX Runtime), either
-	// or both (the two engines: either hears it, or both must), or off (every utterance
-	// goes up and only the broker checks the phrase).
+	// (openWakeWord's feature models and the project's head, through ONNX Runtime), fused
+	// (both engines, one calibrated decision from their evidence), either or both (the two
+	// engines: either hears it, or both must), or off (every utterance goes up and only the
+	// broker checks the phrase). Every engine but pocketsphinx runs in reachy-wake, a process
+	// the hub starts beside it.
 	WakeSpotter string `yaml:"wake_spotter"`
 	// WakeRuntimeDir holds the neural engine's ONNX Runtime and feature models
 	// (deploy/scripts/wake-neural.sh); default /usr/local/lib/reachy-wake, then the script's cache.
@@ -144,9 +146,9 @@ func (c *Config) Validate(where string) error {
 		return fmt.Errorf("%s: speak must be daemon or portaudio", where)
 	}
 	switch c.WakeSpotter {
-	case "pocketsphinx", "neural", "either", "both", "off":
+	case "pocketsphinx", "neural", "fused", "either", "both", "off":
 	default:
-		return fmt.Errorf("%s: wake_spotter must be pocketsphinx, neural, either, both or off", where)
+		return fmt.Errorf("%s: wake_spotter must be pocketsphinx, neural, fused, either, both or off", where)
 	}
 	if c.WakeSensitivity < 0 || c.WakeSensitivity > 1 {
 		return fmt.Errorf("%s: wake_sensitivity must be between 0 and 1 (0 = the tuned default)", where)

@@ -192,7 +192,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, brokerHTT
 	client := &robot.BrokerClient{URL: cfg.BrokerURL, Token: token, HTTP: brokerHTTP, Deadline: cfg.Deadline}
 	// Nothing leaves the robot until it is addressed: a hub that cannot spot its phrase
 	// refuses to start rather than uploading everything it hears.
-	spotter, err := robot.NewWakeGuard(cfg, log)
+	spotter, err := newWakeGuard(cfg, log)
 	if err != nil {
 		fmt.Fprintln(stderr, "reachy-hub: refusing to start:", err)
 		return 1
@@ -516,4 +516,33 @@ func peakRSS() int {
 		}
 	}
 	return 0
+}
+
+// newWakeGuard builds the configured spotter. An engine that loads ONNX Runtime (neural,
+// fused, either, both) runs in the wake process, reachy-wake, beside the hub's executable or on
+// PATH: the hub itself stays within its 40 MB. A missing runtime is said before the process is
+// looked for, a missing reachy-wake before anything starts; either way the hub refuses to start.
+func newWakeGuard(cfg *robot.Config, log *slog.Logger) (*wake.Guard, error) {
+	if cfg.WakeSpotter == "off" {
+		return nil, nil
+	}
+	o, err := cfg.WakeOptions()
+	if err != nil {
+		return nil, err
+	}
+	if !wake.NeedsProcess(o.Engine) {
+		return robot.NewWakeGuard(cfg, log)
+	}
+	if err := wake.CheckRuntime(o.RuntimeDir); err != nil {
+		return nil, err
+	}
+	path, err := wake.FindProgram()
+	if err != nil {
+		return nil, err
+	}
+	p, err := wake.StartProcess(path, o, log)
+	if err != nil {
+		return nil, err
+	}
+	return wake.NewGuard(p, log), nil
 }

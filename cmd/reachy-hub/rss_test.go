@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math"
@@ -13,6 +14,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -42,20 +44,44 @@ func TestHubPeakRSSInLongNoisySpeech(t *testing.T) {
 }
 
 // TestHubPeakRSSWithTheNeuralEngine: the same with the neural engine (wake_spotter: neural),
-// ONNX Runtime's own memory counted. It does NOT meet the 40 MB budget: measured 80.6–95.9 MB
-// (152 MB before the embedding model ran two windows at a time instead of 32; where it goes,
-// from the running hub's smaps, is in docs/security.md: the runtime's library 18 MB, its C
-// heap 28–42 MB), one of the reasons PocketSphinx stays the default. The test holds the line
-// at 120 MB — above the spread identical runs show here — so that it cannot grow unnoticed.
-// Needs the runtime (deploy/scripts/wake-neural.sh, run by make test).
+// which runs in the wake process, reachy-wake, beside the hub: the hub stays within its 40 MB
+// and the wake process, ONNX Runtime's memory counted, within its own 60 MB. Before the engine
+// moved out, the hub itself peaked at 80.6–95.9 MB with it (the runtime's library 18 MB, its C
+// heap 28–42 MB: docs/security.md). Needs the runtime (deploy/scripts/wake-neural.sh, run by
+// make test).
 func TestHubPeakRSSWithTheNeuralEngine(t *testing.T) {
-	peakRSSOnNoisyTalk(t, "wake_spotter: neural\n", false, 120*1000)
+	wake := peakRSSOnNoisyTalk(t, "wake_spotter: neural\n", false, 40*1000)
+	if wake <= 0 {
+		t.Fatal("the wake process's peak RSS was not read")
+	}
+	if wake >= 60*1000 {
+		t.Errorf("the wake process's peak RSS %d kB, want under 60 MB", wake)
+	}
+	t.Logf("wake process peak RSS %.1f MB", float64(wake)/1000)
+}
+
+// TestHubPeakRSSWithTheFusedEngine: the fused engine (both engines, one decision) in the wake
+// process: the hub within 40 MB. The wake process does NOT reliably meet its 60 MB budget with
+// both engines loaded: measured 53.4, 58.5 and 60.9 MB (62.9 and 66.7 MB before its Go heap was
+// collected at GOGC 25) — PocketSphinx's model and heap (about 8 MB) on top of the neural
+// engine's 52 MB. The test holds it under 70 MB, above the spread seen, so it cannot grow
+// unnoticed; docs/security.md says what would bring it under 60.
+func TestHubPeakRSSWithTheFusedEngine(t *testing.T) {
+	wake := peakRSSOnNoisyTalk(t, "wake_spotter: fused\n", false, 40*1000)
+	if wake <= 0 {
+		t.Fatal("the wake process's peak RSS was not read")
+	}
+	if wake >= 70*1000 {
+		t.Errorf("the wake process's peak RSS %d kB, want under 70 MB", wake)
+	}
+	t.Logf("wake process peak RSS %.1f MB", float64(wake)/1000)
 }
 
 // peakRSSOnNoisyTalk runs the hub (with extra config lines, if any) on two tellings of long
 // talk in steady noise and checks its peak RSS; secondListens asks that PocketSphinx heard
-// stretches twice (its worst case); limitKB is the peak allowed.
-func peakRSSOnNoisyTalk(t *testing.T, config string, secondListens bool, limitKB int) {
+// stretches twice (its worst case); limitKB is the peak allowed. It returns the wake
+// process's peak RSS in kB, when one ran and said it.
+func peakRSSOnNoisyTalk(t *testing.T, config string, secondListens bool, limitKB int) int {
 	if testing.Short() {
 		t.Skip("builds the hub and decodes 45 s of audio twice")
 	}
@@ -86,7 +112,7 @@ func peakRSSOnNoisyTalk(t *testing.T, config string, secondListens bool, limitKB
 		t.Skip("no go command to build the hub with")
 	}
 	hub := filepath.Join(dir, "reachy-hub")
-	if out, err := exec.CommandContext(ctx, goTool, "build", "-o", dir+string(filepath.Separator), ".", "../reachy-call").CombinedOutput(); err != nil {
+	if out, err := exec.CommandContext(ctx, goTool, "build", "-o", dir+string(filepath.Separator), ".", "../reachy-call", "../reachy-wake").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	cb := &countingBroker{}
@@ -111,7 +137,17 @@ func peakRSSOnNoisyTalk(t *testing.T, config string, secondListens bool, limitKB
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
-	out, err := cmd.CombinedOutput()
+	var buf lockedBuffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The wake process's peak, read from outside as well: one killed for missing its deadline
+	// (a machine this loaded can starve it) never logs its own.
+	polled := make(chan int, 1)
+	go func() { polled <- pollWakePeak(ctx, &buf) }()
+	err = cmd.Wait()
+	out := buf.Bytes()
 	if err != nil {
 		t.Fatalf("reachy-hub --sim: %v\n%s", err, out)
 	}
@@ -138,6 +174,14 @@ func peakRSSOnNoisyTalk(t *testing.T, config string, secondListens bool, limitKB
 		t.Errorf("peak RSS %d kB on long talk in steady noise, want under %d", peak, limitKB)
 	}
 	t.Logf("peak RSS %.1f MB over %d stretches of speech, %d heard twice", float64(peak)/1000, heard, second)
+	wake := 0
+	if m := regexp.MustCompile(`wake process done\\?" peak_rss_kb=(\d+)`).FindSubmatch(out); m != nil {
+		wake, _ = strconv.Atoi(string(m[1]))
+	} else if strings.Contains(config, "wake_spotter") {
+		wake = <-polled
+		t.Logf("the wake process did not log its peak RSS (killed?); read from /proc while it ran: %d kB; the hub's log:\n%s", wake, out)
+	}
+	return wake
 }
 
 // spokenTalk is talk said by espeak-ng, at 16 kHz.
@@ -184,4 +228,49 @@ func withSteadyNoise(clip []float32, snrDB float64, seed uint64) []float32 {
 		out[i] = float32(max(-1, min(1, float64(v)+rng.NormFloat64()*noiseRMS)))
 	}
 	return out
+}
+
+// lockedBuffer collects a process's output while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) Bytes() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return bytes.Clone(l.b.Bytes())
+}
+
+// pollWakePeak follows the wake processes the hub logs starting and returns the largest VmHWM
+// read from /proc while they ran (kB), once ctx ends or the hub's log says the sim finished.
+func pollWakePeak(ctx context.Context, out *lockedBuffer) int {
+	started := regexp.MustCompile(`msg="wake process started" pid=(\d+)`)
+	peak := 0
+	for {
+		log := out.Bytes()
+		for _, m := range started.FindAllSubmatch(log, -1) {
+			pid, _ := strconv.Atoi(string(m[1]))
+			if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid)); err == nil {
+				if m := regexp.MustCompile(`VmHWM:\s+(\d+) kB`).FindSubmatch(b); m != nil {
+					kb, _ := strconv.Atoi(string(m[1]))
+					peak = max(peak, kb)
+				}
+			}
+		}
+		if bytes.Contains(log, []byte(`msg="sim finished"`)) {
+			return peak
+		}
+		select {
+		case <-ctx.Done():
+			return peak
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }

@@ -8,11 +8,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/reachy-broker/reachy-broker/robot/wake"
 )
 
 // conversation is what a family says to each other, not to the robot.
@@ -79,6 +82,13 @@ func TestPrivacyNothingLeavesUntilAddressed(t *testing.T) {
 // fix it.
 func TestHubRefusesToStartWithoutItsSpotter(t *testing.T) {
 	dir := t.TempDir()
+	fakeRuntime := t.TempDir()
+	for _, f := range []string{wake.RuntimeLibrary, wake.MelModel, wake.EmbeddingModel} {
+		os.WriteFile(filepath.Join(fakeRuntime, f), []byte("x"), 0o644)
+	}
+	if p, err := exec.LookPath("reachy-wake"); err == nil {
+		t.Skipf("reachy-wake is on PATH (%s): the test wants a hub without it", p)
+	}
 	tokenFile := filepath.Join(dir, "token")
 	os.WriteFile(tokenFile, []byte("rbk_x\n"), 0o600)
 	for _, c := range []struct{ yaml, want string }{
@@ -87,6 +97,10 @@ func TestHubRefusesToStartWithoutItsSpotter(t *testing.T) {
 		// The neural engine without ONNX Runtime and its feature models installed.
 		{"wake_spotter: neural\nwake_runtime_dir: " + filepath.Join(dir, "nowhere") + "\n", "deploy/scripts/wake-neural.sh"},
 		{"wake_spotter: either\nwake_runtime_dir: " + filepath.Join(dir, "nowhere") + "\n", "ONNX Runtime 1.24.1"},
+		{"wake_spotter: fused\nwake_runtime_dir: " + filepath.Join(dir, "nowhere") + "\n", "deploy/scripts/wake-neural.sh"},
+		// The runtime there, but not the wake process the neural engines run in.
+		{"wake_spotter: neural\nwake_runtime_dir: " + fakeRuntime + "\n", "reachy-wake"},
+		{"wake_spotter: fused\nwake_runtime_dir: " + fakeRuntime + "\n", "make build"},
 	} {
 		cfgFile := filepath.Join(dir, "hub.yaml")
 		os.WriteFile(cfgFile, []byte("broker_url: http://127.0.0.1:1\ntoken_file: "+tokenFile+"\n"+c.yaml), 0o600)

@@ -27,20 +27,22 @@ const wakeUsage = `usage: reachyctl wake COMMAND [flags] ARG   (flags may come b
                    clip the sets share is counted once); verdicts are kept per clip in each DIR
   test FILE.wav    say where the phrase was heard in a recording, or the best score on a miss
   train            train the neural engine's head for a phrase (--phrase, --synths, --seed, --out)
+  fuse             fit the fused engine's model (--phrase, --synths, --seed, --out): each
+                   synthesizer's clips scored by a head trained on the others
 run reachyctl wake COMMAND --help for its flags`
 
 // runWake: the on-robot wake-phrase spotter, measured, trained and tried by hand.
 func runWake(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return fmt.Errorf("%w: wake gen|eval|test|train", errUsage)
+		return fmt.Errorf("%w: wake gen|eval|test|train|fuse", errUsage)
 	}
 	switch args[0] {
 	case "-h", "--help", "-help", "help":
 		fmt.Fprintln(stdout, wakeUsage)
 		return nil
-	case "gen", "eval", "test", "train":
+	case "gen", "eval", "test", "train", "fuse":
 	default:
-		return fmt.Errorf("%w: wake %q: gen, eval, test or train", errUsage, args[0])
+		return fmt.Errorf("%w: wake %q: gen, eval, test, train or fuse", errUsage, args[0])
 	}
 	fs := flag.NewFlagSet("reachyctl wake "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -59,7 +61,7 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 	noises := fs.String("noises", "", "gen: noises to mix in (pink,brown,babble,tv; default all)")
 	snrs := fs.String("snrs", "", "gen: signal-to-noise ratios in dB (default 20,10,5)")
 	outside := fs.Int("outside", 0, "gen: how many outside sentences to take (default 64)")
-	engine := fs.String("engine", "", "eval: sphinx, neural or both (both engines, and the two combined: either hears it, both must); test: sphinx, neural, either or both; default: the config's wake_spotter")
+	engine := fs.String("engine", "", "eval: sphinx, neural or both (both engines, the two combined — either hears it, both must — and fused when the head is held out); test: sphinx, neural, fused, either or both; default: the config's wake_spotter")
 	runtimeDir := fs.String("runtime-dir", "", "the neural engine's ONNX Runtime and feature models (deploy/scripts/wake-neural.sh prints it; default: the config's wake_runtime_dir, then the usual places)")
 	headPath := fs.String("head", "", "eval, test: the neural head to use; eval default: one trained without the set's synthesizer (held out), test default: the committed one")
 	phrase := fs.String("phrase", "hey reachy", "train: the phrase")
@@ -68,18 +70,22 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "train: where to write the head (default: hey_reachy.json in the current directory)")
 	cacheDir := fs.String("cache", "", "train, eval: where training examples and held-out heads are kept (default ~/.cache/reachy-broker/wake-train-2)")
 	copies := fs.Int("copies", 4, "train: noisy or reverberant copies of each positive")
-	limit := fs.Int("limit", 0, "train: only the first N voices of each synthesizer (0: all)")
+	limit := fs.Int("limit", 0, "train, fuse, eval: only N voices of each synthesizer's training set, spread over its list, each saying two negatives (0: all)")
 	l2 := fs.Float64("l2", 0, "train: weight decay of the head (0: the tuned default)")
 	posArgs, err := cliflags.ParseInterspersed(fs, args[1:])
 	if err != nil {
 		return err
 	}
-	if args[0] == "train" {
+	if args[0] == "train" || args[0] == "fuse" {
 		if len(posArgs) != 0 {
-			return fmt.Errorf("%w: wake train takes no positional argument (got %q): use --out FILE", errUsage, posArgs)
+			return fmt.Errorf("%w: wake %s takes no positional argument (got %q): use --out FILE", errUsage, args[0], posArgs)
 		}
-		return runWakeTrain(trainFlags{phrase: *phrase, synths: *synths, seed: *seed, out: *out, cache: *cacheDir,
-			sentences: *sentences, copies: *copies, limit: *limit, runtimeDir: *runtimeDir, l2: *l2}, stdout, stderr)
+		tf := trainFlags{phrase: *phrase, synths: *synths, seed: *seed, out: *out, cache: *cacheDir,
+			sentences: *sentences, copies: *copies, limit: *limit, runtimeDir: *runtimeDir, l2: *l2}
+		if args[0] == "fuse" {
+			return runWakeFuse(tf, stdout, stderr)
+		}
+		return runWakeTrain(tf, stdout, stderr)
 	}
 	if len(posArgs) != 1 && (args[0] != "eval" || len(posArgs) == 0) {
 		return fmt.Errorf("%w: wake %s needs one DIR or FILE (flags may come before or after it; eval --engine adds up several DIRs)", errUsage, args[0])
@@ -195,7 +201,7 @@ func runWake(args []string, stdout, stderr io.Writer) error {
 			o := opts(*sens)
 			o.Engine = wake.EngineSphinx
 			return evalEngines(ctx, engineEval{engine: *engine, opts: o, jobs: max(1, *jobs), sets: sets, head: *headPath,
-				train: trainFlags{phrase: *phrase, seed: *seed, cache: *cacheDir, sentences: *sentences, copies: *copies, runtimeDir: *runtimeDir, l2: *l2}}, stdout, stderr)
+				train: trainFlags{phrase: *phrase, seed: *seed, cache: *cacheDir, sentences: *sentences, copies: *copies, limit: *limit, runtimeDir: *runtimeDir, l2: *l2}}, stdout, stderr)
 		default:
 			return fmt.Errorf("%w: --engine %q: sphinx, neural or both", errUsage, *engine)
 		}

@@ -78,6 +78,7 @@ func evalEngines(ctx context.Context, e engineEval, stdout, stderr io.Writer) er
 	}
 	o.Engine = wake.EngineNeural
 	heldOut := "none: --head " + e.head
+	var restSynths []string
 	if e.head != "" {
 		if err := useHead(&o, e.head); err != nil {
 			return err
@@ -89,30 +90,13 @@ func evalEngines(ctx context.Context, e engineEval, stdout, stderr io.Writer) er
 				rest = append(rest, s)
 			}
 		}
-		f := e.train
-		f.synths = strings.Join(rest, ",")
-		cache := f.cache
-		if cache == "" {
-			home, err := os.UserCacheDir()
-			if err != nil {
-				return err
-			}
-			cache = filepath.Join(home, "reachy-broker", trainCacheVersion)
-		}
-		path := filepath.Join(cache, fmt.Sprintf("head-%s-seed%d-without-%s.json", strings.ReplaceAll(f.phrase, " ", "_"), f.seed, syn))
-		if _, err := os.Stat(path); err != nil {
-			head, err := trainHead(ctx, f, stderr)
-			if err != nil {
-				return err
-			}
-			if err := os.WriteFile(path, head.Encode(), 0o644); err != nil {
-				return err
-			}
-		}
-		if err := useHead(&o, path); err != nil {
+		head, path, err := cachedHead(ctx, e.train, rest, stderr)
+		if err != nil {
 			return err
 		}
-		heldOut = syn + " (head trained on " + f.synths + ": " + path + ")"
+		o.Heads = map[string]*wake.Head{head.Phrase: head}
+		heldOut = syn + " (head trained on " + strings.Join(rest, ",") + ": " + path + ")"
+		restSynths = rest
 	}
 	clips, neural, err := setVerdicts(ctx, o, e)
 	if err != nil {
@@ -129,6 +113,16 @@ func evalEngines(ctx context.Context, e engineEval, stdout, stderr io.Writer) er
 		rows = append([]engineRow{{"sphinx", wake.Report(clips, sphinx)}}, rows...)
 		rows = append(rows, engineRow{"either", wake.Report(clips, wake.CombineVerdicts(sphinx, neural, false))},
 			engineRow{"both-agree", wake.Report(clips, wake.CombineVerdicts(sphinx, neural, true))})
+		if len(restSynths) >= 2 {
+			// The fused engine, fitted on the other synthesizers' training clips only, decides
+			// from the two engines' verdicts on each clip (the same decision Fused.Spot makes).
+			fu, path, err := cachedFusion(ctx, e.train, restSynths, stderr)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "fused: fitted on %s (%s): weights %v over %v, threshold %.2f\n", strings.Join(restSynths, ","), path, fu.Weights, fu.Features, fu.Threshold)
+			rows = append(rows, engineRow{"fused", wake.Report(clips, wake.FuseVerdicts(fu, sphinx, neural))})
+		}
 	}
 	for _, r := range rows {
 		fmt.Fprintf(stdout, "\n== %s\n", r.name)

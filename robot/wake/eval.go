@@ -219,9 +219,12 @@ func EvaluateWith(ctx context.Context, spotters []Spotter, dir string, clips []E
 
 // Verdict is what a spotter said of one clip and what it cost.
 type Verdict struct {
-	OK      bool
-	Score   float64 // the best score, heard or not
-	Samples int
+	OK    bool
+	Score float64 // the best score, heard or not
+	// Needed is what the score had to reach; Start and End where the spot lies (samples).
+	Needed     float64 `json:",omitempty"`
+	Start, End int     `json:",omitempty"`
+	Samples    int
 	// Secs is the CPU time of the spotting thread (wall time off Linux): one core's work,
 	// whatever else the machine is doing.
 	Secs float64
@@ -251,7 +254,7 @@ func Verdicts(ctx context.Context, spotters []Spotter, dir string, clips []EvalC
 				if secs <= 0 {
 					secs = time.Since(start).Seconds()
 				}
-				got[i] = Verdict{OK: ok, Score: d.Score, Samples: len(x), Secs: secs}
+				got[i] = Verdict{OK: ok, Score: d.Score, Needed: d.Needed, Start: d.Start, End: d.End, Samples: len(x), Secs: secs}
 				if err != nil {
 					errs[i] = fmt.Errorf("%s: %w", clips[i].File, err)
 					return

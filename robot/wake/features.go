@@ -81,6 +81,13 @@ func findRuntimeDir(dir string) (string, error) {
 		ErrRuntime, RuntimeVersion, missing, InstallHint)
 }
 
+// CheckRuntime says whether dir ("" looks in DefaultRuntimeDirs) holds the runtime and the
+// feature models, without loading them: what a hub checks before it starts the wake process.
+func CheckRuntime(dir string) error {
+	_, err := findRuntimeDir(dir)
+	return err
+}
+
 // ortEnvironment guards onnxruntime_go's environment, which is process-wide in the library
 // (one shared library, one OrtEnv): the first engine loads it, later ones reuse it.
 var ortEnvironment sync.Mutex

@@ -144,9 +144,11 @@ func NewNeural(o Options) (*Neural, error) {
 	return n, nil
 }
 
-// Spot scores every window of the utterance with every head and returns the best spot that
-// passes its threshold and the position checks (a phrase deep in speech counts only where a
-// new, louder voice starts, as for PocketSphinx). A miss still says its best score.
+// Spot scores every window of the utterance with every head and returns the best-scoring
+// window (above its threshold by the most) that passes the position checks (a phrase deep in
+// speech counts only where a new, louder voice starts, as for PocketSphinx); it is heard when
+// that window clears its threshold. A miss still says its best score: the fused engine
+// weighs it.
 func (n *Neural) Spot(ctx context.Context, samples []float32) (Detection, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return Detection{}, false, err
@@ -167,28 +169,27 @@ func (n *Neural) Spot(ctx context.Context, samples []float32) (Detection, bool, 
 	}
 	around := &surroundings{scratch: &n.onset, samples: samples}
 	best := Detection{Score: math.Inf(-1)}
+	heard := false
 	for hi, h := range n.heads {
 		for i := h.Window - 1; i < len(ends); i++ {
 			z := h.logit(emb, i)
+			if z-n.needed[hi] <= best.Score-best.Needed {
+				continue
+			}
 			end := max(0, min(len(samples), ends[i]))
 			start := max(0, end-h.PhraseSamples)
-			d := Detection{Phrase: h.Phrase, Start: start, End: end, Score: z, Needed: n.needed[hi]}
-			if z < n.needed[hi] {
-				if z > best.Score {
-					best = d
-				}
-				continue
-			}
 			if start > maxPhraseStart && !around.startsAVoice(start) {
-				continue
+				continue // a phrase counts here only where a new, louder voice starts
 			}
-			return d, true, nil
+			best = Detection{Phrase: h.Phrase, Start: start, End: end, Score: z, Needed: n.needed[hi]}
+			heard = z >= n.needed[hi]
 		}
 	}
-	if math.IsInf(best.Score, -1) {
-		best = Detection{}
+	if math.IsInf(best.Score, -1) { // no window where a phrase could count
+		h := n.heads[0]
+		return Detection{Phrase: h.Phrase, Score: n.needed[0] - 30, Needed: n.needed[0]}, false, nil
 	}
-	return best, false, nil
+	return best, heard, nil
 }
 
 // Close frees the engine.
@@ -223,6 +224,8 @@ func New(o Options) (Spotter, error) {
 		return NewSphinx(o)
 	case EngineNeural:
 		return NewNeural(o)
+	case EngineFused:
+		return NewFused(o)
 	case EngineEither, EngineBoth:
 		nn, err := NewNeural(o)
 		if err != nil {
@@ -235,7 +238,7 @@ func New(o Options) (Spotter, error) {
 		}
 		return &Combined{First: nn, Second: sp, All: o.Engine == EngineBoth}, nil
 	}
-	return nil, fmt.Errorf("%w: wake_engine %q: sphinx, neural, either or both", ErrModel, o.Engine)
+	return nil, fmt.Errorf("%w: wake_engine %q: sphinx, neural, fused, either or both", ErrModel, o.Engine)
 }
 
 // Combined runs two engines on each utterance: addressed when either hears the phrase, or

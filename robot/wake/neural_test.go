@@ -30,7 +30,7 @@ func TestNeuralRefusesWithoutItsRuntime(t *testing.T) {
 			}
 		}
 	}
-	if _, err := New(Options{Engine: "neurall", Phrases: []string{"hey reachy"}}); err == nil || !strings.Contains(err.Error(), "sphinx, neural, either or both") {
+	if _, err := New(Options{Engine: "neurall", Phrases: []string{"hey reachy"}}); err == nil || !strings.Contains(err.Error(), "sphinx, neural, fused, either or both") {
 		t.Errorf("an unknown engine: %v", err)
 	}
 }

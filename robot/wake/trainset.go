@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os/exec"
@@ -41,34 +42,78 @@ func EvalVoices(synth string) []Voice {
 	return FullEvalSet().Voices
 }
 
-// TrainVoices are the voices a synthesizer says the training set with: every English
-// voice and variant the machine's synthesizers offer, each at three paces. None of them is
-// an evaluation voice of its synthesizer, and the evaluation that matters holds the whole
-// synthesizer out.
+// TrainVoices are the voices a synthesizer says the training set with: for espeak-ng, every
+// English voice with every variant of the machine's espeak-ng-data (each variant once, the
+// voices taken in turn, at paces of 130-200 words per minute and pitches 20-80) and voices of
+// other languages that say the phrase as R IY CH IY in their own spelling (AccentedVoices:
+// accented speakers, as families have), each at three paces; flite's six voices and festival's
+// three English voices at three paces. None of them is an evaluation voice of its
+// synthesizer, and the evaluation that matters holds the whole synthesizer out.
 func TrainVoices(synth string) []Voice {
-	var base []Voice
+	var out []Voice
+	paces := []int{130, 165, 200}
 	switch synth {
 	case SynthEspeak:
-		for i, v := range []string{"en-us+m1", "en-us+m4", "en-us+f1", "en-us+f4", "en-gb+m2", "en-gb+f5", "en-gb-x-gbclan",
-			"en-gb-x-gbcwmd", "en-us-nyc", "en-029+m6", "en-gb-scotland+f3", "en-gb-x-rp+klatt2", "en-us+klatt4", "en-gb+m7"} {
-			base = append(base, Voice{v, 160, 30 + (i*17)%50})
+		eval := map[string]bool{}
+		for _, v := range FullEvalSet().Voices {
+			eval[v.Name] = true
+		}
+		english := []string{"en-us", "en-gb", "en-gb-scotland", "en-gb-x-gbclan", "en-gb-x-rp", "en-gb-x-gbcwmd", "en-029", "en-us-nyc", "en"}
+		for i, variant := range espeakVariants {
+			for k := 0; k < len(english); k++ {
+				name := english[(i+k)%len(english)] + "+" + variant
+				if eval[name] {
+					continue
+				}
+				out = append(out, Voice{name, 130 + (i*29)%71, 20 + (i*37)%61})
+				break
+			}
+		}
+		for i, lang := range slices.Sorted(maps.Keys(accentedSpellings)) {
+			for _, speed := range paces {
+				out = append(out, Voice{lang, speed, 35 + (i*13)%30})
+			}
 		}
 	case SynthFlite:
 		for _, v := range []string{"kal", "awb_time", "kal16", "awb", "rms", "slt"} {
-			base = append(base, Voice{"flite:" + v, 160, 0})
+			for _, speed := range paces {
+				out = append(out, Voice{"flite:" + v, speed, 0})
+			}
 		}
 	case SynthFestival:
 		for _, v := range FestivalVoices() {
-			base = append(base, Voice{v.Name, 160, 0})
-		}
-	}
-	var out []Voice
-	for _, v := range base {
-		for _, speed := range []int{130, 165, 200} {
-			out = append(out, Voice{v.Name, speed, v.Pitch})
+			for _, speed := range paces {
+				out = append(out, Voice{v.Name, speed, 0})
+			}
 		}
 	}
 	return out
+}
+
+// espeakVariants are the voice variants of Debian's espeak-ng-data 1.51 (espeak-ng
+// --voices=variant), but fast_test.
+var espeakVariants = []string{"Adam", "Alex", "Alicia", "Andrea", "Andy", "Annie", "Antonio", "Auntie", "Belinda", "Benjamin", "Boris", "Caleb",
+	"David", "Demonic", "Denis", "Diogo", "Ed", "Edward", "Edward2", "Gene", "Gene2", "Gustave", "Half-LifeAnnouncementSystem", "Henrique", "Hugo",
+	"Iven", "Iven2", "Iven3", "Iven4", "Jacky", "John", "Kaukovalta", "Lee", "Linda", "Marcelo", "Marco", "Mario", "Max", "Michael", "Michel",
+	"Miguel", "Mike", "Mr_Serious", "Nguyen", "Pablo", "Paul", "Pedro", "Quincy", "RicishayMax", "RicishayMax2", "RicishayMax3", "Rob", "Robert",
+	"Robosoft", "Robosoft2", "Robosoft3", "Robosoft4", "Robosoft5", "Robosoft6", "Robosoft7", "Robosoft8", "Steph", "Steph2", "Steph3", "Storm",
+	"Tweaky", "UniversalRobot", "Zac", "anika", "anikaRobot", "anxiousAndy", "female2", "female3", "female4", "female5", "female_whisper",
+	"grandpa", "klatt", "klatt2", "klatt3", "klatt4", "klatt5", "klatt6", "male2", "male3", "male4", "male5", "male6", "male7", "norbert",
+	"sandro", "shelby", "travis", "victor", "whisper", "male8", "female1", "croak", "male1", "grandma"}
+
+// accentedSpellings are espeak-ng voices of other languages and how each is told the wake
+// phrase so that it says R IY CH IY (checked against espeak-ng -x: de h'aI r'i:tSi:, es
+// x'eI R2'itSi, fr 'e ritS'i, id h'Ei R2'itSi, nl h'e: ritS'i, pl x'Ej R'itSi, tr h'Ej
+// RitS'I). Their ordinary sentences are the English ones, read with their own rules.
+var accentedSpellings = map[string]string{"de": "hei rietschi", "es": "jei richi", "fr": "hé ritchi", "id": "hei rici",
+	"nl": "hee rietsjie", "pl": "hej riczi", "tr": "hey riçi"}
+
+// sayTrain is how voice v of synthesizer syn is told the phrase in the training set.
+func sayTrain(syn string, v Voice, phrase string) string {
+	if sp, ok := accentedSpellings[v.Name]; ok && syn == SynthEspeak && phrase == "hey reachy" {
+		return sp
+	}
+	return SayAs(syn, phrase)
 }
 
 // Negative sentences of the training set: none is a sentence of the evaluation set.
@@ -83,7 +128,10 @@ var (
 	trainNearMiss = []string{"hey richie, are you there", "hey reggie, come and look at this", "hey peachy keen", "hey teacher, I have a question",
 		"he reached the top of the hill", "hey ready or not", "they really did it", "hey beach day today", "hey archie, sit down",
 		"hey rachel, where are you", "that is a bit preachy", "hey rich, how are you", "each evening we walk the dog", "hey, each of you take one",
-		"hey there, ricky", "really cheap tickets", "hey, read me a story", "hey siri, what's the weather", "okay google, set an alarm", "alexa, play music"}
+		"hey there, ricky", "really cheap tickets", "hey, read me a story", "hey siri, what's the weather", "okay google, set an alarm", "alexa, play music",
+		"hey reach for the stars", "hey peachy, come here", "hey leechy", "hey cheeky monkey", "hey ritchie blackmore is playing", "hey beachy head",
+		"a reach in the river", "hey, we each eat one", "hey rita, see you", "hey reacher", "hey reedy pipes", "hey richer than ever",
+		"hey ricci, lunch is ready", "they reached each other", "hey itchy"}
 )
 
 // TrainClip is one clip of the training set: its audio and, for a positive, where the
@@ -107,8 +155,8 @@ type TrainSet struct {
 	Sentences []string // more ordinary negatives (sentences the evaluation set does not use)
 	// Copies is how many noisy or reverberant copies each clean positive gets.
 	Copies int
-	// Limit keeps only the first voices of each synthesizer, each saying two negatives (the
-	// tests' tiny set); 0 keeps all.
+	// Limit keeps only Limit voices of each synthesizer, spread over its list, each saying two
+	// negatives (the tests' tiny set; a set a shared machine can make in a session); 0 keeps all.
 	Limit int
 }
 
@@ -140,48 +188,68 @@ func (t TrainSet) GenerateSynth(ctx context.Context, syn string, emit func(Train
 		}
 		noises[kind] = x
 	}
-	// Babble: three talkers over each other, each saying four sentences in a row.
-	var babble []float32
+	// Babble: six talkers over each other, each saying four sentences in a row; a talker
+	// alone (a TV or someone else in the room) reading on; and music (music.go).
+	var babble, talker []float32
 	vs := TrainVoices(SynthEspeak)
-	for talker := 0; talker < 3; talker++ {
+	for t := 0; t < 6; t++ {
 		var talk []float32
 		for k := 0; k < 4; k++ {
-			x, err := synth(ctx, vs[(talker*13+k*5)%len(vs)], trainHousehold[(talker*4+k)%len(trainHousehold)])
+			x, err := synth(ctx, vs[(t*17+k*5)%len(vs)], trainHousehold[(t*4+k)%len(trainHousehold)])
 			if err != nil {
 				return err
 			}
 			talk = append(talk, x...)
 		}
-		babble = addInto(babble, talk, talker*SampleRate/3)
+		babble = addInto(babble, talk, t*SampleRate/3)
+		if t == 0 {
+			talker = talk
+		}
 	}
 	noises["babble"] = babble
-	kinds := []string{"white", "pink", "brown", "babble"}
+	noises["talker"] = talker
+	noises["music"] = musicNoise(rand.New(rand.NewPCG(t.Seed, 7)), 20)
+	kinds := []string{"white", "pink", "brown", "babble", "talker", "music"}
 	var negText []string
 	negText = append(negText, trainHousehold...)
 	negText = append(negText, trainNearMiss...)
 	negText = append(negText, t.Sentences...)
 	{
 		voices := TrainVoices(syn)
-		if t.Limit > 0 {
-			voices = voices[:min(t.Limit, len(voices))]
+		if t.Limit > 0 && t.Limit < len(voices) {
+			// Spread over the list, so a limited set still has every kind of voice.
+			var some []Voice
+			for i := range t.Limit {
+				some = append(some, voices[i*len(voices)/t.Limit])
+			}
+			voices = some
 		}
 		for vi, v := range voices {
-			clean, err := synth(ctx, v, SayAs(syn, t.Phrase))
+			said, err := synth(ctx, v, sayTrain(syn, v, t.Phrase))
 			if err != nil {
 				return err
 			}
-			on, off := activeSpan(clean)
 			for c := 0; c <= t.Copies; c++ {
+				clean := said
+				what := "clean"
+				if c > 0 && rng.IntN(2) == 0 {
+					// Speed and pitch perturbed together (sox speed), by up to 12% either way.
+					f := 0.88 + 0.24*rng.Float64()
+					if clean, err = soxSpeed(ctx, said, f); err != nil {
+						return err
+					}
+					what = fmt.Sprintf("speed%.2f", f)
+				}
+				on, off := activeSpan(clean)
 				lead := SampleRate/5 + rng.IntN(SampleRate*4/5)
 				x := append(make([]float32, lead), clean...)
 				x = append(x, make([]float32, SampleRate/2)...)
-				what := "clean"
 				if c > 0 {
 					if rng.IntN(3) == 0 {
 						if x, err = soxReverb(ctx, x, 30+rng.IntN(60)); err != nil {
 							return err
 						}
-						what = "reverb"
+						what += "+reverb"
 					}
 					k := kinds[rng.IntN(len(kinds))]
 					snr := []float64{20, 15, 10, 5, 0}[rng.IntN(5)]
@@ -207,7 +275,7 @@ func (t TrainSet) GenerateSynth(ctx context.Context, syn string, emit func(Train
 				what := "clean"
 				if rng.IntN(2) == 0 {
 					n := kinds[rng.IntN(len(kinds))]
-					snr := []float64{20, 10, 5}[rng.IntN(3)]
+					snr := []float64{20, 10, 5, 0}[rng.IntN(4)]
 					x = mix(x, noises[n], snr, rng.IntN(len(noises[n])))
 					what = fmt.Sprintf("%s%.0f", n, snr)
 				}
@@ -218,7 +286,7 @@ func (t TrainSet) GenerateSynth(ctx context.Context, syn string, emit func(Train
 		}
 	}
 	// Noise alone, in every synthesizer's part.
-	for i := 0; i < 8; i++ {
+	for i := 0; i < 12; i++ {
 		k := kinds[i%len(kinds)]
 		n := noises[k]
 		off := rng.IntN(len(n) - 3*SampleRate)
@@ -267,6 +335,18 @@ func addInto(acc, x []float32, offset int) []float32 {
 func soxNoise(ctx context.Context, kind string, seconds int) ([]float32, error) {
 	return soxRaw(ctx, nil, "-n", "-R", "-r", strconv.Itoa(SampleRate), "-b", "16", "-e", "signed-integer", "-c", "1", "-t", "raw", "-",
 		"synth", strconv.Itoa(seconds), kind+"noise")
+}
+
+// soxSpeed plays x faster (f > 1) or slower, its pitch moving with it (sox speed).
+func soxSpeed(ctx context.Context, x []float32, f float64) ([]float32, error) {
+	in := make([]byte, 2*len(x))
+	for i, v := range x {
+		binary.LittleEndian.PutUint16(in[2*i:], uint16(int16(max(-1, min(1, v))*32767)))
+	}
+	raw := []string{"-r", strconv.Itoa(SampleRate), "-b", "16", "-e", "signed-integer", "-c", "1", "-t", "raw"}
+	args := append(append([]string{"-R"}, raw...), "-")
+	args = append(append(args, raw...), "-", "speed", strconv.FormatFloat(f, 'f', 4, 64), "rate", strconv.Itoa(SampleRate))
+	return soxRaw(ctx, in, args...)
 }
 
 // soxReverb puts x in a room with reverberance percent (sox reverb).

@@ -57,13 +57,15 @@ type Options struct {
 	Pronunciations map[string]string
 	// Tuning replaces DefaultTuning, to measure another rule (reachyctl wake eval --plp).
 	Tuning *Tuning
-	// Engine is sphinx, neural, either or both (New); "" is DefaultEngine.
+	// Engine is sphinx, neural, fused, either or both (New); "" is DefaultEngine.
 	Engine string
 	// RuntimeDir holds the neural engine's ONNX Runtime library and feature models
 	// (deploy/scripts/wake-neural.sh); "" looks in DefaultRuntimeDirs.
 	RuntimeDir string
 	// Heads replace the committed heads of the neural engine, by phrase.
 	Heads map[string]*Head
+	// Fusions replace the committed fusions of the fused engine, by phrase.
+	Fusions map[string]*Fusion
 }
 
 // DefaultModelDir is where Debian's pocketsphinx-en-us puts the US English model.
