@@ -110,7 +110,7 @@ var (
 	ibanRE         = regexp.MustCompile(`(?i)\b[a-z]{2}[0-9]{2}(?:[ \-]?[a-z0-9]){11,30}\b`)
 	ssnRE          = regexp.MustCompile(`\b[0-9]{3}[- ][0-9]{2}[- ][0-9]{4}\b`)
 	cardRE         = regexp.MustCompile(`\b(?:[0-9][ \-]?){12,18}[0-9]\b`)
-	spokenDigitsRE = regexp.MustCompile(`(?i)\b(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|double|triple)[\s,.\-]+){6,}(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b`)
+	spokenDigitsRE = regexp.MustCompile(`(?i)\b(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)(?:[\s,.\-]+hundred)?[\s,.\-]+|(?:double|triple)[\s,.\-]+){6,}(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)(?:[\s,.\-]+hundred)?\b`)
 	phoneRE        = regexp.MustCompile(`(?:\+|\b00)[1-9][0-9]{0,2}[ .\-]?(?:\(?[0-9]{1,4}\)?[ .\-]?){2,5}[0-9]{2,4}\b|\(?\b[0-9]{3}\)?[ .\-][0-9]{3}[ .\-][0-9]{4}\b|\b0[1-9][0-9]{1,4}[ .\-]?[0-9]{3,4}[ .\-]?[0-9]{3,4}\b` +
 		// Bare North American numbers: ten digits run together ("4155550134"; area code and
 		// exchange start with 2-9, so 8000000000 people stays a number) and a seven-digit
@@ -154,6 +154,14 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 	}
 	lower := strings.ToLower(text)
 	mayEmail := strings.Contains(text, "@") || strings.Contains(lower, " at ") || strings.Contains(lower, "(at)") || strings.Contains(lower, "[at]")
+	// A token said with its separators, letters or digits as words ("sk underscore live
+	// underscore …", "sierra kilo …", "jane at example dot dev"): decoded, then judged.
+	if t, found := replaceSpokenTokens(text, alnumRuns(text)); found != nil {
+		text, lower = t, strings.ToLower(t)
+		for _, k := range found {
+			kinds[k] = true
+		}
+	}
 	digitWords := spokenDigitWords(lower)
 	if digitWords >= minSpokenDigits {
 		replace(spokenDigitsRE, KindPhone, notCounting)
@@ -197,7 +205,7 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 	}
 	if mayEmail {
 		replace(emailRE, KindEmail, nil)
-		replace(spokenEmail, KindEmail, nil)
+		replace(spokenEmail, KindEmail, plausibleSpokenEmail)
 	}
 	if nDigits >= 7 {
 		replace(ssnRE, KindNationID, validSSN)
@@ -223,6 +231,16 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 		}
 	}
 	if t, ok := replaceTokenRuns(text); ok {
+		text = t
+		kinds[KindSecret] = true
+	}
+	// A known prefix with only the start of its body, or an id said alone.
+	if t, ok := replacePartialSecrets(text, strings.ToLower(text)); ok {
+		text = t
+		kinds[KindSecret] = true
+	}
+	// The rest of a secret said apart from its start.
+	if t, ok := replaceSecretFragments(text); ok {
 		text = t
 		kinds[KindSecret] = true
 	}
