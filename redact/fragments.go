@@ -101,7 +101,9 @@ func replaceHexIDs(text string) (string, bool) {
 	return b.String(), true
 }
 
-func isHexByte(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+func isHexByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
 
 // tokenLike: a run that cannot be a word or a number: letters and digits mixed, or upper and
 // lower case switching inside it (beyond a capital first letter).
