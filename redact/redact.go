@@ -54,6 +54,9 @@ type Result struct {
 type Redactor struct {
 	max   int
 	terms *regexp.Regexp
+	// termWords are the first words of the terms, lower case: every match of terms holds one,
+	// so a reply holding none is not scanned.
+	termWords []string
 }
 
 // New compiles a redactor.
@@ -68,6 +71,7 @@ func New(c Config) (*Redactor, error) {
 		if len(words) == 0 {
 			continue
 		}
+		r.termWords = append(r.termWords, words[0])
 		for i, w := range words {
 			words[i] = regexp.QuoteMeta(w)
 		}
@@ -156,10 +160,12 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 	mayEmail := strings.Contains(text, "@") || strings.Contains(lower, " at ") || strings.Contains(lower, "(at)") || strings.Contains(lower, "[at]")
 	// A token said with its separators, letters or digits as words ("sk underscore live
 	// underscore …", "sierra kilo …", "jane at example dot dev"): decoded, then judged.
-	if t, found := replaceSpokenTokens(text, alnumRuns(text)); found != nil {
-		text, lower = t, strings.ToLower(t)
-		for _, k := range found {
-			kinds[k] = true
+	if mayBeSpoken(lower) {
+		if t, found := replaceSpokenTokens(text, alnumRuns(text)); found != nil {
+			text, lower = t, strings.ToLower(t)
+			for _, k := range found {
+				kinds[k] = true
+			}
 		}
 	}
 	digitWords := spokenDigitWords(lower)
@@ -240,11 +246,13 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 		kinds[KindSecret] = true
 	}
 	// The rest of a secret said apart from its start.
-	if t, ok := replaceSecretFragments(text); ok {
-		text = t
-		kinds[KindSecret] = true
+	if kinds[KindSecret] || containsAny(lower, secretWords) {
+		if t, ok := replaceSecretFragments(text); ok {
+			text = t
+			kinds[KindSecret] = true
+		}
 	}
-	if r.terms != nil {
+	if r.terms != nil && containsAny(strings.ToLower(text), r.termWords) {
 		replace(r.terms, KindTerm, nil)
 	}
 	text = strings.Join(strings.Fields(text), " ")

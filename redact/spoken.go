@@ -50,32 +50,32 @@ type spokenWord struct {
 
 // replaceSpokenTokens replaces the stretches of text that, decoded, are a secret or an e-mail
 // address. It reports the kinds it replaced.
-func replaceSpokenTokens(text string, runs []span) (string, []string) {
-	// Most replies say no separator and no NATO word: look for one without allocating.
-	var buf [12]byte
-	anchor := false
-	for _, r := range runs {
-		if n := r.e - r.s; n >= 3 && n <= len(buf) {
-			for i := 0; i < n; i++ {
-				c := text[r.s+i]
-				if c >= 'A' && c <= 'Z' {
-					c += 'a' - 'A'
-				}
-				buf[i] = c
+// mayBeSpoken reports whether lower (the reply in lower case) says a separator as a word
+// (other than "at") or a NATO word: most replies say neither, and are not scanned further.
+func mayBeSpoken(lower string) bool {
+	for i := 0; i < len(lower); {
+		if lower[i] < 'a' || lower[i] > 'z' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(lower) && lower[j] >= 'a' && lower[j] <= 'z' {
+			j++
+		}
+		if w := lower[i:j]; len(w) >= 3 && len(w) <= 10 {
+			if _, sep := separatorWords[w]; sep {
+				return true
 			}
-			if _, sep := separatorWords[string(buf[:n])]; sep && string(buf[:n]) != "at" {
-				anchor = true
-				break
-			}
-			if _, nato := natoLetters[string(buf[:n])]; nato || string(buf[:n]) == "ray" {
-				anchor = true
-				break
+			if _, nato := natoLetters[w]; nato {
+				return true
 			}
 		}
+		i = j
 	}
-	if !anchor {
-		return text, nil
-	}
+	return false
+}
+
+func replaceSpokenTokens(text string, runs []span) (string, []string) {
 	words := make([]spokenWord, 0, len(runs))
 	anchors := 0
 	for i := 0; i < len(runs); i++ {
@@ -213,16 +213,18 @@ func spokenKind(w []spokenWord) (kind string, from, to int) {
 	if seps == 0 && nato < 2 {
 		return "", 0, 0 // digits said as words: the number passes' business
 	}
-	if strings.IndexByte(dec, '@') > 0 {
+	if at := strings.IndexByte(dec, '@'); at > 0 && strings.IndexByte(dec[at:], '.') > 0 {
 		if loc := emailRE.FindStringIndex(dec); loc != nil && plausibleAddress(dec[loc[0]:loc[1]]) {
 			from, to := words(loc[0], loc[1])
 			return KindEmail, from, to
 		}
 	}
-	for _, re := range []*regexp.Regexp{secretRE, joinedSecretRE, partialSecretRE} {
-		if loc := re.FindStringIndex(dec); loc != nil {
-			from, to := words(loc[0], loc[1])
-			return KindSecret, from, to
+	if lower := strings.ToLower(dec); letters+digits >= 6 && (maySecret(lower) || mayJoinedSecret(lower) || containsAny(lower, partialHints)) {
+		for _, re := range []*regexp.Regexp{secretRE, joinedSecretRE, partialSecretRE} {
+			if loc := re.FindStringIndex(dec); loc != nil {
+				from, to := words(loc[0], loc[1])
+				return KindSecret, from, to
+			}
 		}
 	}
 	// Spelled: eight or more letters and digits, both, said mostly a character a word.
