@@ -31,7 +31,7 @@ const minHexID = 12
 
 // secretWords make a reply one that speaks of a secret: there, a fragment that looks random
 // is taken as part of one.
-var secretWords = []string{"key", "token", "secret", "password", "passcode", "credential", "api", "bearer", "something private"}
+var secretWords = []string{"key", "token", "secret", "password", "passcode", "credential", "bearer", "something private"}
 
 // replacePartialSecrets replaces known prefixes with the start of a body, and ids said alone.
 func replacePartialSecrets(text, lower string) (string, bool) {

@@ -11,7 +11,7 @@ import (
 	"github.com/reachy-broker/reachy-broker/broker/api"
 )
 
-// shown reports what of s a reader would not see as text (a control character, an escape,
+// hidden reports what of s a reader would not see as text (a control character, an escape,
 // a format character), or "".
 func hidden(s string) string {
 	for _, r := range s {

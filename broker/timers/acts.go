@@ -92,7 +92,8 @@ func (s *Service) attemptOpen(a *attempt) map[string]string {
 	return out
 }
 
-// openOf is the robots with an open record of a live timer's next ring (s.mu held).
+// openOf is the robots with an open record of a timer's next ring (of a live timer under
+// s.mu, or of a copy).
 func openOf(t *Timer) map[string]string {
 	out := map[string]string{}
 	for _, dev := range t.open {
