@@ -175,7 +175,7 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 	// An IBAN match may run on into the next word ("... 7654 32 by"): keep the longest valid
 	// prefix, made of whole space-separated groups.
 	ibanGuard := ibanRE
-	if nDigits < 4 {
+	if nDigits < 4 || !mayIBAN(text) {
 		ibanGuard = nil
 	}
 	text = replaceIf(ibanGuard, text, func(m string) string {
@@ -210,8 +210,15 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 		}
 	}
 	if mayEmail {
-		replace(emailRE, KindEmail, nil)
-		replace(spokenEmail, KindEmail, plausibleSpokenEmail)
+		// With no "@" and no "(at)", only an address with "at" in words can match: it needs a
+		// dot after the "at".
+		if strings.Contains(text, "@") || strings.Contains(lower, "(at)") || strings.Contains(lower, "[at]") ||
+			strings.Contains(lower[strings.Index(lower, " at ")+1:], ".") {
+			replace(emailRE, KindEmail, nil)
+		}
+		if strings.Contains(lower, " dot ") {
+			replace(spokenEmail, KindEmail, plausibleSpokenEmail)
+		}
 	}
 	if nDigits >= 7 {
 		replace(ssnRE, KindNationID, validSSN)
@@ -290,6 +297,24 @@ func containsAny(s string, subs []string) bool {
 	}
 	return false
 }
+
+// mayIBAN reports whether text holds two letters then two digits at the start of a word:
+// every IBAN starts so, and ibanRE is costly to run on a reply that has none.
+func mayIBAN(text string) bool {
+	for i := 0; i+4 <= len(text); i++ {
+		if i > 0 && isAlnum(text[i-1]) {
+			continue
+		}
+		if isLetter(text[i]) && isLetter(text[i+1]) && isDigit(text[i+2]) && isDigit(text[i+3]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // minSpokenDigits is the fewest number words spokenDigitsRE can match (six, then one more).
 const minSpokenDigits = 7
