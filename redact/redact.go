@@ -107,7 +107,7 @@ var (
 		`|\b[a-z0-9%+\-]*[._0-9][a-z0-9._%+\-]*\s+at\s+[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.(?:com|org|net|edu|gov|io|co|uk|de|fr|info|me|us|ca|au)\b`)
 	spokenEmail = regexp.MustCompile(`(?i)\b[a-z0-9._\-]+(?:\s+(?:dot|underscore|dash)\s+[a-z0-9\-]+)*\s+at\s+[a-z0-9\-]+(?:\s+dot\s+[a-z0-9\-]+)*\s+dot\s+(?:com|org|net|edu|gov|io|co|uk|de|fr|info|me|us|ca|au)\b`)
 	urlCredRE   = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.\-]*://[^\s/@]+:[^\s/@]+@\S+|\bhttps?://\S*[?&](?:token|access_token|api_key|apikey|key|secret|password|pass|pwd|sig|signature|auth|code)=\S+`)
-	secretRE    = regexp.MustCompile(`(?i)\b(?:sk|pk|rk)-(?:proj-|live-|test-)?[a-z0-9_\-]{16,}|\b(?:sk|pk|rk|whsec)_(?:live_|test_)?[a-z0-9]{16,}|\bgh[pousr]_[a-z0-9]{20,}|\bgithub_pat_[a-z0-9_]{20,}|\bxox[abposr]-[a-z0-9\-]{10,}|\bAKIA[0-9A-Z]{16}\b|\bAIza[0-9a-z_\-]{30,}|\brbk_[0-9a-f]{16}_[a-z0-9_\-]{20,}|\bglpat-[a-z0-9_\-]{20,}|\beyJ[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}|\bbearer\s+[a-z0-9._\-~+/]{16,}=*|\b(?:api[_ ]?key|secret|token|password|passwd)\s*[:=]\s*\S{6,}`)
+	secretRE    = regexp.MustCompile(secretExpr())
 	// The same prefixes with their separators gone (markup stripped, "s k _ l i v e" joined).
 	joinedSecretRE = regexp.MustCompile(`(?i)\b(?:sk|pk|rk)(?:live|test|proj|ant)[a-z0-9]{16,}|\bwhsec[a-z0-9]{20,}|\bgh[pousr][a-z0-9]{30,}|\bgithubpat[a-z0-9]{30,}` +
 		`|\bxox[abposr][0-9]{6,}[a-z0-9]{6,}|\bglpat[a-z0-9]{20,}|\brbk[0-9a-f]{16}[a-z0-9]{20,}`)
@@ -196,7 +196,11 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 		replace(urlCredRE, KindURL, nil)
 	}
 	if lowerNow := strings.ToLower(text); maySecret(lowerNow) {
-		replace(secretRE, KindSecret, notAPlaceholder)
+		for _, f := range secretFamilies {
+			if containsAny(lowerNow, f.hints) {
+				replace(f.re, KindSecret, notAPlaceholder)
+			}
+		}
 		if mayJoinedSecret(strings.ToLower(text)) {
 			replace(joinedSecretRE, KindSecret, nil)
 		}
@@ -273,6 +277,48 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 	}
 	slices.Sort(out)
 	return Result{Text: text, Kinds: out}, nil
+}
+
+// secretAlternatives are secretRE's alternatives, each with the hints (lower case) one of
+// which its match holds. secretRE is their alternation; secretFamilies the same one by one: a
+// reply runs only the few whose hint it holds, each a far smaller program than the whole.
+var secretAlternatives = []struct {
+	hints []string
+	expr  string
+}{
+	{[]string{"k-"}, `\b(?:sk|pk|rk)-(?:proj-|live-|test-)?[a-z0-9_\-]{16,}`},
+	{[]string{"k_", "c_"}, `\b(?:sk|pk|rk|whsec)_(?:live_|test_)?[a-z0-9]{16,}`},
+	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, `\bgh[pousr]_[a-z0-9]{20,}`},
+	{[]string{"github_pat_"}, `\bgithub_pat_[a-z0-9_]{20,}`},
+	{[]string{"xox"}, `\bxox[abposr]-[a-z0-9\-]{10,}`},
+	{[]string{"akia"}, `\bAKIA[0-9A-Z]{16}\b`},
+	{[]string{"aiza"}, `\bAIza[0-9a-z_\-]{30,}`},
+	{[]string{"rbk_"}, `\brbk_[0-9a-f]{16}_[a-z0-9_\-]{20,}`},
+	{[]string{"glpat-"}, `\bglpat-[a-z0-9_\-]{20,}`},
+	{[]string{"eyj"}, `\beyJ[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}`},
+	{[]string{"bearer"}, `\bbearer\s+[a-z0-9._\-~+/]{16,}=*`},
+	{[]string{"key", "secret", "token", "passw"}, `\b(?:api[_ ]?key|secret|token|password|passwd)\s*[:=]\s*\S{6,}`},
+}
+
+type secretFamily struct {
+	hints []string
+	re    *regexp.Regexp
+}
+
+var secretFamilies = func() []secretFamily {
+	out := make([]secretFamily, len(secretAlternatives))
+	for i, a := range secretAlternatives {
+		out[i] = secretFamily{a.hints, regexp.MustCompile(`(?i)` + a.expr)}
+	}
+	return out
+}()
+
+func secretExpr() string {
+	exprs := make([]string, len(secretAlternatives))
+	for i, a := range secretAlternatives {
+		exprs[i] = a.expr
+	}
+	return `(?i)` + strings.Join(exprs, "|")
 }
 
 // secretHints: every alternative of secretRE holds one of these (lower case), so text
