@@ -53,10 +53,14 @@ type Result struct {
 // Redactor applies a Config. Safe for concurrent use.
 type Redactor struct {
 	max   int
-	terms *regexp.Regexp
-	// termWords are the first words of the terms, lower case: every match of terms holds one,
-	// so a reply holding none is not scanned.
-	termWords []string
+	terms []termPattern // the longest first
+}
+
+// termPattern matches one configured term. Every match holds first (the term's first word,
+// lower case): a reply that does not is not scanned for it.
+type termPattern struct {
+	first string
+	re    *regexp.Regexp
 }
 
 // New compiles a redactor.
@@ -65,29 +69,35 @@ func New(c Config) (*Redactor, error) {
 	if r.max <= 0 {
 		r.max = DefaultMaxChars
 	}
-	var alts []string
+	type term struct {
+		first string
+		alts  []string
+	}
+	var terms []term
 	for _, t := range c.Terms {
 		words := strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 		if len(words) == 0 {
 			continue
 		}
-		r.termWords = append(r.termWords, words[0])
+		tm := term{first: words[0]}
 		for i, w := range words {
 			words[i] = regexp.QuoteMeta(w)
 		}
 		// Words may be joined by spaces, punctuation or nothing; a possessive may follow.
-		alts = append(alts, strings.Join(words, `[\s\p{P}]*`)+`(?:['’]s)?`)
+		tm.alts = append(tm.alts, strings.Join(words, `[\s\p{P}]*`)+`(?:['’]s)?`)
 		if len(words) == 2 { // "Doe, Jane"
-			alts = append(alts, words[1]+`\s*,\s*`+words[0])
+			tm.alts = append(tm.alts, words[1]+`\s*,\s*`+words[0])
 		}
+		terms = append(terms, tm)
 	}
-	if len(alts) > 0 {
-		sort.Slice(alts, func(i, j int) bool { return len(alts[i]) > len(alts[j]) })
-		re, err := regexp.Compile(`(?i)\b(?:` + strings.Join(alts, "|") + `)\b`)
+	// The longest first: "Jane Doe" goes before "Jane" can take its first word.
+	sort.SliceStable(terms, func(i, j int) bool { return len(terms[i].alts[0]) > len(terms[j].alts[0]) })
+	for _, tm := range terms {
+		re, err := regexp.Compile(`(?i)\b(?:` + strings.Join(tm.alts, "|") + `)\b`)
 		if err != nil {
 			return nil, fmt.Errorf("redact terms: %w", err)
 		}
-		r.terms = re
+		r.terms = append(r.terms, termPattern{first: tm.first, re: re})
 	}
 	return r, nil
 }
@@ -263,8 +273,13 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 			kinds[KindSecret] = true
 		}
 	}
-	if r.terms != nil && containsAny(strings.ToLower(text), r.termWords) {
-		replace(r.terms, KindTerm, nil)
+	if len(r.terms) > 0 {
+		lowerNow := strings.ToLower(text)
+		for _, t := range r.terms {
+			if strings.Contains(lowerNow, t.first) {
+				replace(t.re, KindTerm, nil)
+			}
+		}
 	}
 	text = strings.Join(strings.Fields(text), " ")
 	if utf8.RuneCountInString(text) > r.max {
