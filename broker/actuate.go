@@ -78,6 +78,9 @@ func (b *Broker) idempotent(ctx context.Context, t *turn, key, path string, hash
 	if len(key) > 200 {
 		return result(b.errorResult(t, errf(api.CodeInvalidArgs, "Idempotency-Key is longer than 200 characters")))
 	}
+	if strings.IndexFunc(key, func(r rune) bool { return r < 0x21 || r > 0x7e }) >= 0 {
+		return result(b.errorResult(t, errf(api.CodeInvalidArgs, "Idempotency-Key holds a character other than printable ASCII")))
+	}
 	stored, release, err := b.d.State.BeginKey(ctx, t.c.Name, key)
 	if err != nil {
 		if ctx.Err() != nil && !isDeadline(ctx) {

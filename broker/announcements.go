@@ -83,16 +83,17 @@ func AnnouncementAudit(s *store.Store) func(context.Context, announce.Record) er
 }
 
 // TimerAudit writes what the timer scheduler did on its own (a ring, a timer the hub rang, a
-// missed timer) to the audit log.
+// missed timer) to the audit log: one record per act (timers.Record), opened pending before
+// it and settled once, however often a restart makes the scheduler write it again.
 func TimerAudit(s *store.Store) func(context.Context, timers.Record) error {
 	return func(ctx context.Context, r timers.Record) error {
 		ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		defer cancel()
 		rec := store.AuditRecord{Time: r.Time, TurnID: r.ID, Device: r.Device, Route: "timer", Intent: r.Intent,
 			Args: r.Args, Outcome: r.Outcome, Code: r.Code}
-		if r.Settles { // the ring's own record, written pending before it was sent
-			return s.SettleAudit(ctx, rec)
+		if r.Outcome == store.OutcomePending {
+			return s.OpenAuditOnce(ctx, rec)
 		}
-		return s.AppendAudit(ctx, rec)
+		return s.SettleAuditOnce(ctx, rec)
 	}
 }

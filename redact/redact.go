@@ -53,7 +53,14 @@ type Result struct {
 // Redactor applies a Config. Safe for concurrent use.
 type Redactor struct {
 	max   int
-	terms *regexp.Regexp
+	terms []termPattern // the longest first
+}
+
+// termPattern matches one configured term. Every match holds first (the term's first word,
+// lower case): a reply that does not is not scanned for it.
+type termPattern struct {
+	first string
+	re    *regexp.Regexp
 }
 
 // New compiles a redactor.
@@ -62,28 +69,35 @@ func New(c Config) (*Redactor, error) {
 	if r.max <= 0 {
 		r.max = DefaultMaxChars
 	}
-	var alts []string
+	type term struct {
+		first string
+		alts  []string
+	}
+	var terms []term
 	for _, t := range c.Terms {
 		words := strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 		if len(words) == 0 {
 			continue
 		}
+		tm := term{first: words[0]}
 		for i, w := range words {
 			words[i] = regexp.QuoteMeta(w)
 		}
 		// Words may be joined by spaces, punctuation or nothing; a possessive may follow.
-		alts = append(alts, strings.Join(words, `[\s\p{P}]*`)+`(?:['’]s)?`)
+		tm.alts = append(tm.alts, strings.Join(words, `[\s\p{P}]*`)+`(?:['’]s)?`)
 		if len(words) == 2 { // "Doe, Jane"
-			alts = append(alts, words[1]+`\s*,\s*`+words[0])
+			tm.alts = append(tm.alts, words[1]+`\s*,\s*`+words[0])
 		}
+		terms = append(terms, tm)
 	}
-	if len(alts) > 0 {
-		sort.Slice(alts, func(i, j int) bool { return len(alts[i]) > len(alts[j]) })
-		re, err := regexp.Compile(`(?i)\b(?:` + strings.Join(alts, "|") + `)\b`)
+	// The longest first: "Jane Doe" goes before "Jane" can take its first word.
+	sort.SliceStable(terms, func(i, j int) bool { return len(terms[i].alts[0]) > len(terms[j].alts[0]) })
+	for _, tm := range terms {
+		re, err := regexp.Compile(`(?i)\b(?:` + strings.Join(tm.alts, "|") + `)\b`)
 		if err != nil {
 			return nil, fmt.Errorf("redact terms: %w", err)
 		}
-		r.terms = re
+		r.terms = append(r.terms, termPattern{first: tm.first, re: re})
 	}
 	return r, nil
 }
@@ -103,14 +117,14 @@ var (
 		`|\b[a-z0-9%+\-]*[._0-9][a-z0-9._%+\-]*\s+at\s+[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.(?:com|org|net|edu|gov|io|co|uk|de|fr|info|me|us|ca|au)\b`)
 	spokenEmail = regexp.MustCompile(`(?i)\b[a-z0-9._\-]+(?:\s+(?:dot|underscore|dash)\s+[a-z0-9\-]+)*\s+at\s+[a-z0-9\-]+(?:\s+dot\s+[a-z0-9\-]+)*\s+dot\s+(?:com|org|net|edu|gov|io|co|uk|de|fr|info|me|us|ca|au)\b`)
 	urlCredRE   = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.\-]*://[^\s/@]+:[^\s/@]+@\S+|\bhttps?://\S*[?&](?:token|access_token|api_key|apikey|key|secret|password|pass|pwd|sig|signature|auth|code)=\S+`)
-	secretRE    = regexp.MustCompile(`(?i)\b(?:sk|pk|rk)-(?:proj-|live-|test-)?[a-z0-9_\-]{16,}|\b(?:sk|pk|rk|whsec)_(?:live_|test_)?[a-z0-9]{16,}|\bgh[pousr]_[a-z0-9]{20,}|\bgithub_pat_[a-z0-9_]{20,}|\bxox[abposr]-[a-z0-9\-]{10,}|\bAKIA[0-9A-Z]{16}\b|\bAIza[0-9a-z_\-]{30,}|\brbk_[0-9a-f]{16}_[a-z0-9_\-]{20,}|\bglpat-[a-z0-9_\-]{20,}|\beyJ[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}|\bbearer\s+[a-z0-9._\-~+/]{16,}=*|\b(?:api[_ ]?key|secret|token|password|passwd)\s*[:=]\s*\S{6,}`)
+	secretRE    = regexp.MustCompile(secretExpr())
 	// The same prefixes with their separators gone (markup stripped, "s k _ l i v e" joined).
 	joinedSecretRE = regexp.MustCompile(`(?i)\b(?:sk|pk|rk)(?:live|test|proj|ant)[a-z0-9]{16,}|\bwhsec[a-z0-9]{20,}|\bgh[pousr][a-z0-9]{30,}|\bgithubpat[a-z0-9]{30,}` +
 		`|\bxox[abposr][0-9]{6,}[a-z0-9]{6,}|\bglpat[a-z0-9]{20,}|\brbk[0-9a-f]{16}[a-z0-9]{20,}`)
 	ibanRE         = regexp.MustCompile(`(?i)\b[a-z]{2}[0-9]{2}(?:[ \-]?[a-z0-9]){11,30}\b`)
 	ssnRE          = regexp.MustCompile(`\b[0-9]{3}[- ][0-9]{2}[- ][0-9]{4}\b`)
 	cardRE         = regexp.MustCompile(`\b(?:[0-9][ \-]?){12,18}[0-9]\b`)
-	spokenDigitsRE = regexp.MustCompile(`(?i)\b(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|double|triple)[\s,.\-]+){6,}(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b`)
+	spokenDigitsRE = regexp.MustCompile(`(?i)\b(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)(?:[\s,.\-]+hundred)?[\s,.\-]+|(?:double|triple)[\s,.\-]+){6,}(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)(?:[\s,.\-]+hundred)?\b`)
 	phoneRE        = regexp.MustCompile(`(?:\+|\b00)[1-9][0-9]{0,2}[ .\-]?(?:\(?[0-9]{1,4}\)?[ .\-]?){2,5}[0-9]{2,4}\b|\(?\b[0-9]{3}\)?[ .\-][0-9]{3}[ .\-][0-9]{4}\b|\b0[1-9][0-9]{1,4}[ .\-]?[0-9]{3,4}[ .\-]?[0-9]{3,4}\b` +
 		// Bare North American numbers: ten digits run together ("4155550134"; area code and
 		// exchange start with 2-9, so 8000000000 people stays a number) and a seven-digit
@@ -154,6 +168,16 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 	}
 	lower := strings.ToLower(text)
 	mayEmail := strings.Contains(text, "@") || strings.Contains(lower, " at ") || strings.Contains(lower, "(at)") || strings.Contains(lower, "[at]")
+	// A token said with its separators, letters or digits as words ("sk underscore live
+	// underscore …", "sierra kilo …", "jane at example dot dev"): decoded, then judged.
+	if mayBeSpoken(lower) {
+		if t, found := replaceSpokenTokens(text, alnumRuns(text)); found != nil {
+			text, lower = t, strings.ToLower(t)
+			for _, k := range found {
+				kinds[k] = true
+			}
+		}
+	}
 	digitWords := spokenDigitWords(lower)
 	if digitWords >= minSpokenDigits {
 		replace(spokenDigitsRE, KindPhone, notCounting)
@@ -161,7 +185,7 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 	// An IBAN match may run on into the next word ("... 7654 32 by"): keep the longest valid
 	// prefix, made of whole space-separated groups.
 	ibanGuard := ibanRE
-	if nDigits < 4 {
+	if nDigits < 4 || !mayIBAN(text) {
 		ibanGuard = nil
 	}
 	text = replaceIf(ibanGuard, text, func(m string) string {
@@ -182,7 +206,11 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 		replace(urlCredRE, KindURL, nil)
 	}
 	if lowerNow := strings.ToLower(text); maySecret(lowerNow) {
-		replace(secretRE, KindSecret, notAPlaceholder)
+		for _, f := range secretFamilies {
+			if containsAny(lowerNow, f.hints) {
+				replace(f.re, KindSecret, notAPlaceholder)
+			}
+		}
 		if mayJoinedSecret(strings.ToLower(text)) {
 			replace(joinedSecretRE, KindSecret, nil)
 		}
@@ -196,8 +224,15 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 		}
 	}
 	if mayEmail {
-		replace(emailRE, KindEmail, nil)
-		replace(spokenEmail, KindEmail, nil)
+		// With no "@" and no "(at)", only an address with "at" in words can match: it needs a
+		// dot after the "at".
+		if strings.Contains(text, "@") || strings.Contains(lower, "(at)") || strings.Contains(lower, "[at]") ||
+			strings.Contains(lower[strings.Index(lower, " at ")+1:], ".") {
+			replace(emailRE, KindEmail, nil)
+		}
+		if strings.Contains(lower, " dot ") {
+			replace(spokenEmail, KindEmail, plausibleSpokenEmail)
+		}
 	}
 	if nDigits >= 7 {
 		replace(ssnRE, KindNationID, validSSN)
@@ -226,8 +261,25 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 		text = t
 		kinds[KindSecret] = true
 	}
-	if r.terms != nil {
-		replace(r.terms, KindTerm, nil)
+	// A known prefix with only the start of its body, or an id said alone.
+	if t, ok := replacePartialSecrets(text, strings.ToLower(text)); ok {
+		text = t
+		kinds[KindSecret] = true
+	}
+	// The rest of a secret said apart from its start.
+	if kinds[KindSecret] || containsAny(lower, secretWords) {
+		if t, ok := replaceSecretFragments(text); ok {
+			text = t
+			kinds[KindSecret] = true
+		}
+	}
+	if len(r.terms) > 0 {
+		lowerNow := strings.ToLower(text)
+		for _, t := range r.terms {
+			if strings.Contains(lowerNow, t.first) {
+				replace(t.re, KindTerm, nil)
+			}
+		}
 	}
 	text = strings.Join(strings.Fields(text), " ")
 	if utf8.RuneCountInString(text) > r.max {
@@ -240,6 +292,48 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 	}
 	slices.Sort(out)
 	return Result{Text: text, Kinds: out}, nil
+}
+
+// secretAlternatives are secretRE's alternatives, each with the hints (lower case) one of
+// which its match holds. secretRE is their alternation; secretFamilies the same one by one: a
+// reply runs only the few whose hint it holds, each a far smaller program than the whole.
+var secretAlternatives = []struct {
+	hints []string
+	expr  string
+}{
+	{[]string{"k-"}, `\b(?:sk|pk|rk)-(?:proj-|live-|test-)?[a-z0-9_\-]{16,}`},
+	{[]string{"k_", "c_"}, `\b(?:sk|pk|rk|whsec)_(?:live_|test_)?[a-z0-9]{16,}`},
+	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, `\bgh[pousr]_[a-z0-9]{20,}`},
+	{[]string{"github_pat_"}, `\bgithub_pat_[a-z0-9_]{20,}`},
+	{[]string{"xox"}, `\bxox[abposr]-[a-z0-9\-]{10,}`},
+	{[]string{"akia"}, `\bAKIA[0-9A-Z]{16}\b`},
+	{[]string{"aiza"}, `\bAIza[0-9a-z_\-]{30,}`},
+	{[]string{"rbk_"}, `\brbk_[0-9a-f]{16}_[a-z0-9_\-]{20,}`},
+	{[]string{"glpat-"}, `\bglpat-[a-z0-9_\-]{20,}`},
+	{[]string{"eyj"}, `\beyJ[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}`},
+	{[]string{"bearer"}, `\bbearer\s+[a-z0-9._\-~+/]{16,}=*`},
+	{[]string{"key", "secret", "token", "passw"}, `\b(?:api[_ ]?key|secret|token|password|passwd)\s*[:=]\s*\S{6,}`},
+}
+
+type secretFamily struct {
+	hints []string
+	re    *regexp.Regexp
+}
+
+var secretFamilies = func() []secretFamily {
+	out := make([]secretFamily, len(secretAlternatives))
+	for i, a := range secretAlternatives {
+		out[i] = secretFamily{a.hints, regexp.MustCompile(`(?i)` + a.expr)}
+	}
+	return out
+}()
+
+func secretExpr() string {
+	exprs := make([]string, len(secretAlternatives))
+	for i, a := range secretAlternatives {
+		exprs[i] = a.expr
+	}
+	return `(?i)` + strings.Join(exprs, "|")
 }
 
 // secretHints: every alternative of secretRE holds one of these (lower case), so text
@@ -264,6 +358,24 @@ func containsAny(s string, subs []string) bool {
 	}
 	return false
 }
+
+// mayIBAN reports whether text holds two letters then two digits at the start of a word:
+// every IBAN starts so, and ibanRE is costly to run on a reply that has none.
+func mayIBAN(text string) bool {
+	for i := 0; i+4 <= len(text); i++ {
+		if i > 0 && isAlnum(text[i-1]) {
+			continue
+		}
+		if isLetter(text[i]) && isLetter(text[i+1]) && isDigit(text[i+2]) && isDigit(text[i+3]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // minSpokenDigits is the fewest number words spokenDigitsRE can match (six, then one more).
 const minSpokenDigits = 7

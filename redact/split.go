@@ -82,6 +82,11 @@ func replaceNumberRuns(text string, runs []span) (string, string) {
 	}
 	for _, r := range runs {
 		u, ok := asNumberUnit(text, r)
+		if !ok && len(units) > 0 && strings.EqualFold(text[r.s:r.e], "hundred") && units[len(units)-1].digits == 1 && units[len(units)-1].value >= 1 {
+			// "eight hundred", "one hundred" inside a number read out: two more digits. After
+			// a number of two digits ("nineteen hundred") it is a year or a quantity.
+			u, ok = numberUnit{span: r, digits: 2, value: -1, word: true}, true
+		}
 		if !ok {
 			flush()
 			continue

@@ -58,6 +58,11 @@ type Config struct {
 	// before ringing the timer itself (the broker or the tailnet is not answering) — or past
 	// the copy's arrival, for a timer already overdue when it arrived. Default 5s.
 	TimerLocalAfter time.Duration `yaml:"timer_local_after"`
+	// TimerMemory is the file the hub remembers who rang each timer in, so that a restarted
+	// hub never plays a ring again (robot/timermemory.go). Default: systemd's
+	// StateDirectory, else $XDG_STATE_HOME/reachy-hub/timers.json; with --sim, timer-memory.json
+	// in --out (none without --out).
+	TimerMemory string `yaml:"timer_memory"`
 	// Call is the live call's media: interfaces, UDP ports and GStreamer pipelines
 	// (robot/call; docs/configuration.md). Empty fields take the Reachy Mini's defaults, or
 	// the simulator's with --sim.

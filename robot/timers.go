@@ -47,16 +47,20 @@ type LocalTimers struct {
 	// when the link is up (and again on the next connect when it is not).
 	Send func(context.Context, api.LinkMessage) error
 	Log  *slog.Logger
+	// Memory, when set, is the file the hub keeps who rang each timer in (timermemory.go), so
+	// that a restarted hub neither plays a ring again nor rings a timer the broker rang.
+	Memory string
 
-	mu       sync.Mutex
-	pending  map[string]localTimer
-	owner    map[string]ringer // who rang each timer (kept a day so a late ring is recognized)
-	ownedAt  map[string]time.Time
-	played   map[string]int           // the highest repeat of each timer the broker's rings played here
-	playing  map[string]chan struct{} // a broker ring of this timer is playing; closed when done
-	rang     []string                 // rung locally, not yet reported to the broker
-	lastRing time.Time
-	wake     chan struct{}
+	mu        sync.Mutex
+	memLoaded bool
+	pending   map[string]localTimer
+	owner     map[string]ringer // who rang each timer (kept a day so a late ring is recognized)
+	ownedAt   map[string]time.Time
+	played    map[string]int           // the highest repeat of each timer the broker's rings played here
+	playing   map[string]chan struct{} // a broker ring of this timer is playing; closed when done
+	rang      []string                 // rung locally, not yet reported to the broker
+	lastRing  time.Time
+	wake      chan struct{}
 }
 
 // localTimer is one timer of the copy, on the hub's clock.
@@ -91,6 +95,7 @@ func (l *LocalTimers) init() {
 		l.played, l.playing = map[string]int{}, map[string]chan struct{}{}
 		l.wake = make(chan struct{}, 1)
 	}
+	l.loadMemory()
 }
 
 func (l *LocalTimers) now() time.Time {
@@ -140,12 +145,17 @@ func (l *LocalTimers) Replace(ts []api.LinkTimer) {
 		l.pending[t.ID] = lt
 	}
 	// Forget who rang what after a day.
+	forgot := false
 	for id, at := range l.ownedAt {
-		if now.Sub(at) > 24*time.Hour {
+		if now.Sub(at) > memoryKeep {
 			delete(l.owner, id)
 			delete(l.ownedAt, id)
 			delete(l.played, id)
+			forgot = true
 		}
+	}
+	if forgot {
+		l.saveMemory()
 	}
 	l.mu.Unlock()
 	l.poke()
@@ -182,6 +192,7 @@ func (l *LocalTimers) claimLocal(id string) bool {
 	l.owner[id], l.ownedAt[id] = byHub, l.now()
 	delete(l.pending, id)
 	l.rang = append(l.rang, id)
+	l.saveMemory()
 	return true
 }
 
@@ -237,14 +248,26 @@ func (l *LocalTimers) Ring(ctx context.Context, r api.LinkRingAction) api.LinkAc
 		l.mu.Unlock()
 	}
 	// The ring plays to its end even if the link (and with it ctx) goes away meanwhile: the
-	// broker sends it again and is answered from l.played.
+	// broker sends it again and is answered from l.played — kept on disk (Memory) just before
+	// the chime starts, so a hub killed and restarted meanwhile answers it too.
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.playTimeout())
-	err := l.playRing(pctx, r)
+	before := 0
+	started := false
+	err := l.playRing(pctx, r, func() {
+		l.mu.Lock()
+		before, started = l.played[id], true
+		l.played[id] = max(before, repeat)
+		l.saveMemory()
+		l.mu.Unlock()
+	})
 	cancel()
 	l.mu.Lock()
 	delete(l.playing, id)
 	close(done)
 	if err != nil {
+		if started {
+			l.played[id] = before // not heard: it may play when sent again
+		}
 		if claimed {
 			// Not heard: the timer is the copy's again, rung by whoever comes first.
 			delete(l.owner, id)
@@ -253,6 +276,7 @@ func (l *LocalTimers) Ring(ctx context.Context, r api.LinkRingAction) api.LinkAc
 				l.pending[id] = restore
 			}
 		}
+		l.saveMemory()
 		l.mu.Unlock()
 		l.poke()
 		l.log().Warn("timer ring not played", "err", err)
@@ -264,12 +288,23 @@ func (l *LocalTimers) Ring(ctx context.Context, r api.LinkRingAction) api.LinkAc
 	return api.LinkAckBody{OK: true}
 }
 
-func (l *LocalTimers) playRing(ctx context.Context, r api.LinkRingAction) error {
+// playRing plays a broker's ring: the chime, then the sentence. starting is called just
+// before the chime starts (after its upload, when the speaker can stage it).
+func (l *LocalTimers) playRing(ctx context.Context, r api.LinkRingAction, starting func()) error {
 	sound := l.Chime
 	if sound == nil {
 		sound = attentionChime()
 	}
-	if err := l.Speaker.Play(ctx, "timer-chime.wav", sound); err != nil {
+	play := func(ctx context.Context) error { return l.Speaker.Play(ctx, "timer-chime.wav", sound) }
+	if st, ok := l.Speaker.(stager); ok {
+		p, err := st.Stage(ctx, "timer-chime.wav", sound)
+		if err != nil {
+			return fmt.Errorf("timer chime: %w", err)
+		}
+		play = p
+	}
+	starting()
+	if err := play(ctx); err != nil {
 		return fmt.Errorf("timer chime: %w", err)
 	}
 	if len(r.WAV) > 0 {
@@ -404,8 +439,10 @@ func attentionChime() []byte {
 func (l *LocalTimers) TakeRang() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.init()
 	out := l.rang
 	l.rang = nil
+	l.saveMemory()
 	return out
 }
 
@@ -413,6 +450,7 @@ func (l *LocalTimers) TakeRang() []string {
 func (l *LocalTimers) Requeue(ids []string) {
 	l.mu.Lock()
 	l.rang = append(ids, l.rang...)
+	l.saveMemory()
 	l.mu.Unlock()
 }
 

@@ -3,6 +3,7 @@ package robot
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -409,5 +410,47 @@ func TestCopyCountsTimeLeftOnTheHubsClock(t *testing.T) {
 	clk.set(due0.Add(10*time.Minute + 5*time.Second))
 	if rang := l.Tick(context.Background()); len(rang) != 1 || rang[0] != "t-1" {
 		t.Fatalf("rang %v", rang)
+	}
+}
+
+// A hub killed after playing a broker's ring, before its ack went up, is restarted (a new
+// LocalTimers on the same Memory file): the broker's re-sending of that ring is acked without
+// playing it again, its copy does not ring it locally, and a timer the old process rang itself
+// and had not reported is reported by the new one.
+func TestRestartedHubDoesNotPlayARingAgain(t *testing.T) {
+	mem := filepath.Join(t.TempDir(), "timers.json")
+	clk := &stepClock{now: due0}
+	sp1 := &countingSpeaker{}
+	a := &LocalTimers{Speaker: sp1, Now: clk.Now, Chime: []byte("chime"), Sound: []byte("local"), Memory: mem}
+	a.Replace([]api.LinkTimer{dueAt("t-1", "pasta", due0, clk.Now()), dueAt("t-2", "eggs", due0, clk.Now())})
+	if ack := a.Ring(context.Background(), api.LinkRingAction{TimerID: "t-1", WAV: []byte("Your pasta timer is done."), Repeat: 1}); !ack.OK {
+		t.Fatalf("ring: %+v", ack)
+	}
+	clk.set(due0.Add(time.Minute)) // the broker did not ring t-2: the hub does, the link is down
+	if rang := a.Tick(context.Background()); len(rang) != 1 || rang[0] != "t-2" {
+		t.Fatalf("rang locally %v", rang)
+	}
+	// kill -9: a is gone, only its file is left.
+	sp2 := &countingSpeaker{}
+	b := &LocalTimers{Speaker: sp2, Now: clk.Now, Chime: []byte("chime"), Sound: []byte("local"), Memory: mem}
+	b.Replace([]api.LinkTimer{dueAt("t-1", "pasta", due0, clk.Now()), dueAt("t-2", "eggs", due0, clk.Now())})
+	if ack := b.Ring(context.Background(), api.LinkRingAction{TimerID: "t-1", WAV: []byte("late"), Repeat: 1}); !ack.OK {
+		t.Fatalf("re-sent ring: %+v", ack)
+	}
+	if ack := b.Ring(context.Background(), api.LinkRingAction{TimerID: "t-2", WAV: []byte("late"), Repeat: 1}); ack.OK || ack.Code != api.LinkErrAlreadyRang {
+		t.Fatalf("a ring of a timer the old process rang itself: %+v, want already_rang", ack)
+	}
+	if rang := b.Tick(context.Background()); len(rang) != 0 {
+		t.Fatalf("the restarted hub rang locally %v", rang)
+	}
+	if got := sp2.names(); len(got) != 0 {
+		t.Fatalf("the restarted hub played %v, want nothing", got)
+	}
+	if got := b.TakeRang(); len(got) != 1 || got[0] != "t-2" {
+		t.Fatalf("to report: %v, want the local ring of the old process", got)
+	}
+	// Its repeat is a new ring and plays.
+	if ack := b.Ring(context.Background(), api.LinkRingAction{TimerID: "t-1", WAV: []byte("again"), Repeat: 2}); !ack.OK || len(sp2.names()) != 2 {
+		t.Fatalf("repeat: %+v, played %v", ack, sp2.names())
 	}
 }

@@ -5,7 +5,9 @@
 // It must never authenticate a caller itself — the broker's middleware checks token, node
 // and scope before Serve is called — never send a robot anything but the closed set of
 // typed actions of broker/api (sound and typed actions, never text or data), and never
-// store or log what a hub heard: clips pass through to subscribers in memory only.
+// store or log what a hub heard: clips pass through to subscribers in memory only. Nothing a
+// hub sends is kept, logged or passed on raw: its strings are bounded and stripped of control
+// characters and escapes, its codes held to the closed lists (clean.go).
 package link
 
 import (
@@ -332,6 +334,11 @@ func (r *Registry) handle(ctx context.Context, c *conn, m api.LinkMessage) {
 		if m.Ack == nil {
 			return
 		}
+		ack, known := cleanAck(*m.Ack)
+		if !known {
+			r.logs.Log(r.log, slog.LevelWarn, c.device, "link: ack with a code outside the closed list, taken as failed", "code", printable(m.Ack.Code))
+		}
+		m.Ack = &ack
 		c.mu.Lock()
 		ch := c.pending[m.ID]
 		delete(c.pending, m.ID)
@@ -344,7 +351,8 @@ func (r *Registry) handle(ctx context.Context, c *conn, m api.LinkMessage) {
 		r.reply(ctx, c, api.LinkMessage{Type: api.LinkPong, ID: m.ID})
 	case api.LinkHello:
 		if m.Hello != nil {
-			r.update(c.device, func(s *Status) { s.Version = m.Hello.Version })
+			v := Clean(m.Hello.Version, maxVersion)
+			r.update(c.device, func(s *Status) { s.Version = v })
 		}
 	case api.LinkState:
 		if !slices.Contains([]string{api.HubIdle, api.HubListening, api.HubThinking, api.HubSpeaking}, m.State) {
@@ -368,7 +376,7 @@ func (r *Registry) handle(ctx context.Context, c *conn, m api.LinkMessage) {
 		}
 		r.emit(Event{Device: c.device, Kind: EventHeard, WAV: m.Heard.WAV})
 	case api.LinkRangLocal:
-		r.emit(Event{Device: c.device, Kind: EventRang, Rang: m.Rang})
+		r.emit(Event{Device: c.device, Kind: EventRang, Rang: cleanIDs(m.Rang)})
 	case api.LinkHubStopped:
 		r.emit(Event{Device: c.device, Kind: EventStopped})
 	case api.LinkCallEnded:
@@ -376,7 +384,7 @@ func (r *Registry) handle(ctx context.Context, c *conn, m api.LinkMessage) {
 			r.reply(ctx, c, api.LinkMessage{Type: api.LinkAck, ID: m.ID, Ack: &api.LinkAckBody{Code: api.LinkErrInvalid}})
 			return
 		}
-		r.emit(Event{Device: c.device, Kind: EventCallEnded, CallID: capped(m.CallEnded.CallID), Reason: capped(m.CallEnded.Reason)})
+		r.emit(Event{Device: c.device, Kind: EventCallEnded, CallID: Clean(m.CallEnded.CallID, maxID), Reason: Clean(m.CallEnded.Reason, maxID)})
 	default:
 		r.malformed.Add(1)
 		r.logs.Log(r.log, slog.LevelWarn, c.device, "link: message of unknown type refused", "type", printable(m.Type))

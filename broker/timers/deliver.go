@@ -32,6 +32,10 @@ type attempt struct {
 	left    int  // robots that have not answered yet
 	played  int  // robots that acked it as played
 	hubRang bool // a robot answered that it rang the timer itself
+	// open are the robots with an open audit record of this ring (acts.go), codes what the
+	// last sending to each failed with ("" for none yet). Under s.mu.
+	open  map[string]bool
+	codes map[string]string
 }
 
 // enqueue adds to a robot's outbox and starts its worker if none runs. s.mu is held.
@@ -93,35 +97,46 @@ const (
 	rangOnHub
 )
 
-// deliverRing sends one ring to one robot, audited first, and reports the answer.
+// deliverRing sends one ring to one robot, its audit record opened first, and reports the
+// answer. A ring that was not played leaves its record open: it is settled when the ring's
+// fate is known (settle), so a ring sent several times is still one record.
 func (s *Service) deliverRing(ctx context.Context, dev string, a *attempt) {
 	t := &a.t
 	res := notPlayed
-	// No ring without its audit record.
-	if err := s.d.Audit(ctx, s.record(dev, t, "pending", "")); err != nil {
+	code := "not_delivered"
+	// No ring without its audit record, and no record that a restart would leave unsettled.
+	if !s.openRing(ctx, a, dev) {
+		code = ""
+	} else if err := s.d.Audit(ctx, s.ringRecord(dev, t, a.n, "pending", "")); err != nil {
 		s.log.Error("audit write failed: the timer does not ring now", "err", err)
 	} else {
 		var wav []byte // the hub's chime alone
 		if a.n == 1 || s.d.Quiet == nil || !s.d.Quiet(dev) {
 			wav = s.voice(ctx, a.text) // a repeat in quiet time is the chime alone
 		}
-		ack, err := s.send(ctx, dev, api.LinkMessage{Type: api.LinkRing, ID: fmt.Sprintf("%s-%d", t.ID, a.n),
+		ack, err := s.send(ctx, dev, api.LinkMessage{Type: api.LinkRing, ID: ringID(t.ID, a.n),
 			Ring: &api.LinkRingAction{TimerID: t.ID, WAV: wav, Repeat: a.n}})
 		switch {
 		case err != nil:
 			s.log.Warn("ring not delivered", "device", dev, "err", err)
-			s.auditOutcome(ctx, s.record(dev, t, "error", "not_delivered"))
 		case !ack.OK && ack.Code == api.LinkErrAlreadyRang:
 			res = rangOnHub
-			s.auditOutcome(ctx, s.record(dev, t, "ok", "rang_on_hub"))
+			s.settleRecord(ctx, s.ringRecord(dev, t, a.n, "ok", "rang_on_hub"))
 		case !ack.OK:
 			s.log.Warn("robot refused the ring", "device", dev, "code", ack.Code)
-			s.auditOutcome(ctx, s.record(dev, t, "error", "refused_"+ack.Code))
+			code = "refused_" + ack.Code
 		default:
 			res = played
-			s.auditOutcome(ctx, s.record(dev, t, "ok", ""))
+			s.settleRecord(ctx, s.ringRecord(dev, t, a.n, "ok", ""))
 		}
 	}
+	s.mu.Lock()
+	if res != notPlayed {
+		delete(a.open, dev) // its record is settled
+	} else if code != "" {
+		a.codes[dev] = code
+	}
+	s.mu.Unlock()
 	if res == played && s.d.FollowUp != nil {
 		s.d.FollowUp(dev)
 	}

@@ -3,7 +3,6 @@ package timers
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sort"
 	"time"
 
@@ -61,7 +60,11 @@ func (s *Service) ring(ctx context.Context, t *Timer, now time.Time) {
 	s.mu.Lock()
 	delete(s.noRobot, t.ID)
 	s.mu.Unlock()
-	a := &attempt{t: *t, n: t.Rings + 1, at: now, text: s.sentence(t, now), left: len(targets)}
+	a := &attempt{t: *t, n: t.Rings + 1, at: now, text: s.sentence(t, now), left: len(targets),
+		open: map[string]bool{}, codes: map[string]string{}}
+	for _, dev := range t.open {
+		a.open[dev] = true
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.live[t.ID]; !ok {
@@ -76,29 +79,40 @@ func (s *Service) ring(ctx context.Context, t *Timer, now time.Time) {
 // settle decides what became of a ring once every robot it went to has answered. Only a
 // ring a robot acked as played counts: one that was not delivered, or whose ack was lost
 // with the link, is rung again (the hub recognizes a ring it already played by timer ID and
-// repeat, acks it and does not play it twice).
+// repeat, acks it and does not play it twice). Once the ring is over — played, rung by the
+// hub, given up, or its timer ended meanwhile — the records still open of it are settled
+// (acts.go), before the timer's row moves on to the next ring.
 func (s *Service) settle(ctx context.Context, a *attempt) {
 	id, n := a.t.ID, a.n
+	over := func(outcome, code string) { s.closeRing(ctx, &a.t, n, s.attemptOpen(a), outcome, code) }
 	switch {
 	case a.hubRang:
+		over("error", "not_delivered")
 		s.end(ctx, "rang on the hub", id)
 	case a.played > 0 && n >= s.set.Rings:
+		over("error", "not_delivered")
 		s.end(ctx, "rang out", id)
 	case a.played > 0:
+		over("error", "not_delivered")
 		next := a.at.Add(s.set.Every)
 		s.reschedule(ctx, id, next, n, next)
 	case n == 1:
 		// Nobody played the first ring: it stays pending and is tried again (within the
 		// grace window, measured from the due time).
-		s.reschedule(ctx, id, s.clock.Now().Add(s.set.Retry), a.t.Rings, a.t.sched)
+		if !s.reschedule(ctx, id, s.clock.Now().Add(s.set.Retry), a.t.Rings, a.t.sched) && !s.isLive(id) {
+			over("error", "not_delivered") // ended meanwhile
+		}
 	default:
 		// A repeat nobody played is tried again until the next repeat is due; then it is
 		// given up (its audit record says not delivered) and the next one goes.
 		now := s.clock.Now()
 		if next := now.Add(s.set.Retry); next.Before(a.t.sched.Add(s.set.Every)) {
-			s.reschedule(ctx, id, next, a.t.Rings, a.t.sched)
+			if !s.reschedule(ctx, id, next, a.t.Rings, a.t.sched) && !s.isLive(id) {
+				over("error", "not_delivered")
+			}
 			return
 		}
+		over("error", "not_delivered")
 		if n >= s.set.Rings {
 			s.end(ctx, "rang out", id)
 			return
@@ -106,6 +120,13 @@ func (s *Service) settle(ctx context.Context, a *attempt) {
 		next := a.t.sched.Add(s.set.Every)
 		s.reschedule(ctx, id, next, n, next)
 	}
+}
+
+func (s *Service) isLive(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.live[id]
+	return ok
 }
 
 // reschedule makes a timer's ring count and next look durable.
@@ -118,6 +139,9 @@ func (s *Service) reschedule(ctx context.Context, id string, next time.Time, rin
 	}
 	old := *live
 	live.NextRing, live.Rings, live.sched = next, rings, sched
+	if rings != old.Rings {
+		live.open = nil // the records of the ring before are settled (settle)
+	}
 	if err := s.st.update(ctx, live, s.clock.Now()); err != nil {
 		*live = old
 		s.log.Error("timer state not saved", "err", err)
@@ -145,49 +169,17 @@ func (s *Service) send(ctx context.Context, dev string, m api.LinkMessage) (api.
 
 // Record is one audit record of something the service did on its own (a ring, a timer the
 // hub rang, a missed timer): the broker writes it to its audit log. Never words, only the
-// timer's closed label and length.
+// timer's closed label and length. Each act has one record (acts.go): ID and Device name it;
+// a pending Outcome opens it, any other settles it, and a record settled already keeps its
+// outcome — the audit log must write it so.
 type Record struct {
 	Time    time.Time
-	ID      string // the timer's ID (the audit log's turn_id)
+	ID      string // the ring's ID: "<timer ID>-<n>" (the audit log's turn_id)
 	Device  string // the robot it rang on, or the device it was set on
 	Intent  string // "timer.ring"
 	Args    map[string]string
 	Outcome string // pending (written before a ring is sent), ok, error, missed
 	Code    string
-	// Settles says this record is the outcome of the ring whose pending record (same ID and
-	// Device) was written before it was sent: the audit log updates that record in place, so
-	// one ring is one record.
-	Settles bool
-}
-
-func (s *Service) record(dev string, t *Timer, outcome, code string) Record {
-	return Record{Time: s.clock.Now().UTC(), ID: t.ID, Device: dev, Intent: "timer.ring",
-		Args: map[string]string{"label": t.Label, "duration": fmt.Sprint(int64(t.Duration / time.Second))}, Outcome: outcome, Code: code}
-}
-
-// auditOutcome settles a ring's pending record with what became of it; a failure to write it
-// is logged (the pending record stays, the ring already happened or not).
-func (s *Service) auditOutcome(ctx context.Context, r Record) {
-	r.Settles = true
-	if err := s.d.Audit(ctx, r); err != nil {
-		s.log.Error("audit write failed", "err", err)
-	}
-}
-
-func (s *Service) audit(ctx context.Context, dev, id, outcome, code string) {
-	s.mu.Lock()
-	t, ok := s.live[id]
-	var c Timer
-	if ok {
-		c = *t
-	}
-	s.mu.Unlock()
-	if !ok {
-		return
-	}
-	if err := s.d.Audit(ctx, s.record(dev, &c, outcome, code)); err != nil {
-		s.log.Error("audit write failed", "err", err)
-	}
 }
 
 // pendingFor is the hub's copy for a place: ID, label, due time and time left of the timers

@@ -234,8 +234,21 @@ func (s *Service) Cancel(ctx context.Context, ids ...string) (int, error) {
 	return s.end(ctx, "cancelled", ids...)
 }
 
-// end deletes live timers and tells their robots.
+// end deletes live timers and tells their robots. The records still open of a timer's ring
+// (tried, not delivered) are settled first, unless a ring of it is on its way (its settle
+// does it).
 func (s *Service) end(ctx context.Context, why string, ids ...string) (int, error) {
+	s.mu.Lock()
+	var closing []Timer
+	for _, id := range ids {
+		if t, ok := s.live[id]; ok && len(t.open) > 0 && s.inflight[id] == nil {
+			closing = append(closing, *t)
+		}
+	}
+	s.mu.Unlock()
+	for _, t := range closing {
+		s.closeRing(ctx, &t, t.Rings+1, openOf(&t), "error", "not_delivered")
+	}
 	s.mu.Lock()
 	var gone []string
 	for _, id := range ids {
@@ -291,14 +304,19 @@ func (s *Service) HubRang(ctx context.Context, device string, ids []string) erro
 	p := placeOf(device, s.d.RoomOf(device))
 	s.mu.Lock()
 	var mine []string
+	var rang []Timer
 	for _, id := range ids {
 		if t, ok := s.live[id]; ok && t.place() == p {
 			mine = append(mine, id)
+			rang = append(rang, *t)
 		}
 	}
 	s.mu.Unlock()
-	for _, id := range mine {
-		s.audit(ctx, device, id, "ok", "rang_on_hub")
+	// The hub's ring is the timer's next ring, rung there: the same act (and record) as the
+	// broker's ring of it, so a report repeated after a restart, or a ring of the broker the
+	// hub answered already_rang, is still one record.
+	for _, t := range rang {
+		s.settleRecord(ctx, s.ringRecord(device, &t, t.Rings+1, "ok", "rang_on_hub"))
 	}
 	_, err := s.end(ctx, "rang on the hub", mine...)
 	return err

@@ -110,7 +110,13 @@ func (s *Service) knownRobots(place string) []string {
 func (s *Service) miss(ctx context.Context, t *Timer, reason string, now time.Time) {
 	s.log.Warn("a timer was let go without ringing", "reason", reason, "room", t.Room, "label", t.Label,
 		"due_ago", now.Sub(t.Due).Round(time.Second).String())
-	s.audit(ctx, t.Device, t.ID, "missed", reason)
+	// Its next ring is the act let go: the records of it tried on robots, or one on the
+	// device it was set on when it was tried nowhere.
+	if open := openOf(t); len(open) > 0 {
+		s.closeRing(ctx, t, t.Rings+1, open, "missed", reason)
+	} else {
+		s.settleRecord(ctx, s.ringRecord(t.Device, t, t.Rings+1, "missed", reason))
+	}
 	if n, _ := s.end(ctx, "missed", t.ID); n == 0 {
 		return
 	}

@@ -3,6 +3,7 @@ package timers
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -21,7 +22,8 @@ CREATE TABLE IF NOT EXISTS timers (
 	created   INTEGER NOT NULL,
 	due       INTEGER NOT NULL,
 	rings     INTEGER NOT NULL DEFAULT 0,
-	next_ring INTEGER NOT NULL
+	next_ring INTEGER NOT NULL,
+	open      TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS timers_next ON timers(next_ring);
 CREATE TABLE IF NOT EXISTS timers_clock (
@@ -55,6 +57,9 @@ type Timer struct {
 	NextRing time.Time // when the scheduler next looks at it: its due time, a retry, or a repeat
 
 	sched time.Time // when its next ring (the first or a repeat) was meant to be, retries aside
+	// open are the robots whose audit record of the next ring (Rings+1) is written and not
+	// yet settled (acts.go); saved with the row, so a restart still settles them.
+	open []string
 }
 
 // place is where a timer belongs: its room, or its device when that has no room.
@@ -73,6 +78,16 @@ type store struct{ db *sql.DB }
 func openStore(ctx context.Context, db *sql.DB) (*store, error) {
 	if _, err := db.ExecContext(ctx, schema); err != nil {
 		return nil, fmt.Errorf("timers table: %w", err)
+	}
+	// A table from before the open column: add it.
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('timers') WHERE name = 'open'`).Scan(&n); err != nil {
+		return nil, fmt.Errorf("timers table: %w", err)
+	}
+	if n == 0 {
+		if _, err := db.ExecContext(ctx, `ALTER TABLE timers ADD COLUMN open TEXT NOT NULL DEFAULT ''`); err != nil {
+			return nil, fmt.Errorf("timers table: %w", err)
+		}
 	}
 	return &store{db: db}, nil
 }
@@ -93,8 +108,26 @@ func (s *store) insert(ctx context.Context, t *Timer, now time.Time) error {
 }
 
 func (s *store) update(ctx context.Context, t *Timer, now time.Time) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE timers SET rings = ?, next_ring = ? WHERE id = ?`, t.Rings, wallMS(t.NextRing, now), t.ID)
+	_, err := s.db.ExecContext(ctx, `UPDATE timers SET rings = ?, next_ring = ?, open = ? WHERE id = ?`,
+		t.Rings, wallMS(t.NextRing, now), openText(t.open), t.ID)
 	if err != nil {
+		return fmt.Errorf("update timer: %w", err)
+	}
+	return nil
+}
+
+// openText is the open column: the robots as a JSON list, "" for none.
+func openText(open []string) string {
+	if len(open) == 0 {
+		return ""
+	}
+	b, _ := json.Marshal(open)
+	return string(b)
+}
+
+// setOpen saves the robots with an unsettled record of the timer's next ring.
+func (s *store) setOpen(ctx context.Context, id string, open []string) error {
+	if _, err := s.db.ExecContext(ctx, `UPDATE timers SET open = ? WHERE id = ?`, openText(open), id); err != nil {
 		return fmt.Errorf("update timer: %w", err)
 	}
 	return nil
@@ -118,7 +151,7 @@ func (s *store) delete(ctx context.Context, ids ...string) error {
 }
 
 func (s *store) load(ctx context.Context) ([]*Timer, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, device, room, label, seconds, created, due, rings, next_ring FROM timers`)
+	rows, err := s.db.QueryContext(ctx, `SELECT id, device, room, label, seconds, created, due, rings, next_ring, open FROM timers`)
 	if err != nil {
 		return nil, fmt.Errorf("load timers: %w", err)
 	}
@@ -127,10 +160,14 @@ func (s *store) load(ctx context.Context) ([]*Timer, error) {
 	for rows.Next() {
 		var t Timer
 		var secs, created, due, next int64
-		if err := rows.Scan(&t.ID, &t.Device, &t.Room, &t.Label, &secs, &created, &due, &t.Rings, &next); err != nil {
+		var open string
+		if err := rows.Scan(&t.ID, &t.Device, &t.Room, &t.Label, &secs, &created, &due, &t.Rings, &next, &open); err != nil {
 			return nil, fmt.Errorf("load timers: %w", err)
 		}
 		t.Duration = time.Duration(secs) * time.Second
+		if open != "" {
+			json.Unmarshal([]byte(open), &t.open) // unreadable: nothing open (a pending record stays pending)
+		}
 		t.Created, t.Due, t.NextRing = time.UnixMilli(created), time.UnixMilli(due), time.UnixMilli(next)
 		t.sched = t.Due
 		if t.Rings > 0 {

@@ -255,7 +255,11 @@ func runRobot(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient
 		Wake: spotter, FollowUpWindow: cfg.FollowUpWindow}
 	if l != nil {
 		// The room's pending timers ring here too when the broker does not ring them.
-		h.Timers = &robot.LocalTimers{Speaker: speaker, After: cfg.TimerLocalAfter, Say: speech.Espeak{}.Synthesize, Log: log}
+		mem := cfg.TimerMemory
+		if mem == "" {
+			mem = robot.DefaultTimerMemory()
+		}
+		h.Timers = &robot.LocalTimers{Speaker: speaker, After: cfg.TimerLocalAfter, Say: speech.Espeak{}.Synthesize, Log: log, Memory: mem}
 		go h.Timers.Run(ctx)
 		h.Call = newCall(cfg.Call, "", log)
 		defer h.Call.End("", api.CallEndRobotOffline) // the hub stops: so do the call's pipelines
@@ -357,7 +361,11 @@ func runSim(ctx context.Context, cfg *robot.Config, client *robot.BrokerClient, 
 	lctx, stopLink := context.WithCancel(ctx)
 	defer func() { stopLink(); wg.Wait() }()
 	if l != nil {
-		h.Timers = &robot.LocalTimers{Speaker: h.Speaker, After: cfg.TimerLocalAfter, Say: speech.Espeak{}.Synthesize, Log: log}
+		mem := cfg.TimerMemory
+		if mem == "" && out != "" {
+			mem = filepath.Join(out, "timer-memory.json")
+		}
+		h.Timers = &robot.LocalTimers{Speaker: h.Speaker, After: cfg.TimerLocalAfter, Say: speech.Espeak{}.Synthesize, Log: log, Memory: mem}
 		// Live calls answer with the simulator's test sources; what the owner says is written
 		// to --out as call-owner-N.wav.
 		h.Call = newCall(cfg.Call, out, log)

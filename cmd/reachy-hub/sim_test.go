@@ -38,6 +38,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(call.MediaProcessEnv) != "" {
 		os.Exit(media.Main())
 	}
+	if mode := os.Getenv(ringKillEnv); mode != "" {
+		runRingKillChild(mode) // a process of the kill sweep (ringkill_test.go)
+	}
 	envknob.Setenv("TS_DISABLE_PORTMAPPER", "1")
 	os.Exit(m.Run())
 }

@@ -165,6 +165,33 @@ func (r recordingSpeaker) Play(ctx context.Context, name string, wav []byte) err
 	return nil
 }
 
+// Stage uploads a sound ahead through inner (robot.DaemonSpeaker) and returns the call that
+// plays and records it: a timer ring is noted as played just before its chime starts, as on
+// the robot, not before its upload.
+func (r recordingSpeaker) Stage(ctx context.Context, name string, wav []byte) (func(context.Context) error, error) {
+	st, ok := r.inner.(interface {
+		Stage(context.Context, string, []byte) (func(context.Context) error, error)
+	})
+	if !ok {
+		return func(ctx context.Context) error { return r.Play(ctx, name, wav) }, nil
+	}
+	play, err := st.Stage(ctx, name, wav)
+	if err != nil {
+		kind, from := kindOf(ctx, name)
+		r.sounds.log.Warn("sim: playback failed", "kind", kind, "from", from, "err", err)
+		return nil, err
+	}
+	return func(ctx context.Context) error {
+		if err := play(ctx); err != nil {
+			kind, from := kindOf(ctx, name)
+			r.sounds.log.Warn("sim: playback failed", "kind", kind, "from", from, "err", err)
+			return err
+		}
+		r.sounds.record(ctx, name, wav)
+		return nil
+	}, nil
+}
+
 func (r recordingSpeaker) Stop(ctx context.Context) error {
 	r.sounds.log.Info("sim: playback stopped")
 	return r.inner.Stop(ctx)

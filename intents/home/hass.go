@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 )
 
 // HomeAssistant speaks the subset of Home Assistant's REST API the house intents need:
@@ -65,6 +66,13 @@ func (h *HomeAssistant) do(ctx context.Context, method, path string, body any) (
 		return nil, fmt.Errorf("home assistant: HTTP %d", resp.StatusCode)
 	}
 	return b, nil
+}
+
+// AnsweringSince asks Home Assistant's API root (GET /api/, which answers "API running."):
+// it answers now, within ctx (Recovering).
+func (h *HomeAssistant) AnsweringSince(ctx context.Context, _ time.Time) bool {
+	_, err := h.do(ctx, http.MethodGet, "/api/", nil)
+	return err == nil
 }
 
 // GetEntity reads /api/states/<entity>.

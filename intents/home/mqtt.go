@@ -45,6 +45,7 @@ type MQTT struct {
 type mqttConn struct {
 	client mqtt.Client
 	gen    int
+	at     time.Time     // when it connected
 	lost   chan struct{} // closed when the connection is lost or must be dropped
 	once   sync.Once
 }
@@ -191,6 +192,7 @@ func (m *MQTT) dial() (*mqttConn, error) {
 	if err := tok.Error(); err != nil {
 		return nil, fmt.Errorf("mqtt: connect to %s: %w", cfg.Broker, err)
 	}
+	c.at = time.Now()
 	m.mu.Lock()
 	m.conn = c
 	m.mu.Unlock()
@@ -237,6 +239,14 @@ func (m *MQTT) awaitConnection(ctx context.Context) *mqttConn {
 
 // Connected reports whether the client is connected to the MQTT server now.
 func (m *MQTT) Connected() bool { return m.current() != nil }
+
+// AnsweringSince reports whether the client is connected on a connection made after t: the
+// server answered a connect since (Recovering). A connection older than t is the one that
+// failed, however open it still looks.
+func (m *MQTT) AnsweringSince(_ context.Context, t time.Time) bool {
+	c := m.current()
+	return c != nil && c.at.After(t)
+}
 
 // Close disconnects and stops reconnecting. It returns once the supervisor has stopped.
 func (m *MQTT) Close() {

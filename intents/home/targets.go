@@ -116,19 +116,40 @@ var ErrUnavailable = errors.New("the hub is not answering (circuit open)")
 //     read back from the device, and reported as unknown unless the read-back confirms it;
 //   - only transient failures count toward the circuit breaker (one bad entity does not
 //     silence the whole hub); after the cooldown one probe goes through (half-open): its
-//     success closes the breaker, its failure opens it again.
+//     success closes the breaker, its failure opens it again;
+//   - a hub that answers again is used at once: when Inner can tell (Recovering: a new
+//     connection since the breaker opened, a health check that passes), the call that finds
+//     it so is the half-open probe, whatever is left of the cooldown.
 type Reliable struct {
 	Inner      EntityBackend
 	Attempt    time.Duration // one try's share; default 2s
 	Backoff    time.Duration // first pause between tries; default 100ms
 	BreakAfter int           // consecutive transient failures that open the breaker; default 3
 	Cooldown   time.Duration // how long it stays open before a probe; default 20s
+	// Check bounds one Recovering check made while the breaker is open; default 500ms.
+	Check time.Duration
+	// CheckEvery is the least time between two Recovering checks (the first comes this long
+	// after the breaker opened): a hub that is down gets at most one health request this
+	// often, and only while calls come. Default 1s.
+	CheckEvery time.Duration
 	Now        func() time.Time
 
 	mu        sync.Mutex
 	failures  int
 	openUntil time.Time
-	probing   bool // a half-open probe is in flight
+	openedAt  time.Time // when the breaker last opened
+	lastCheck time.Time // when the last Recovering check began (or the breaker opened)
+	probing   bool      // a half-open probe is in flight
+	checking  bool      // a Recovering check is in flight
+}
+
+// Recovering is a backend that can tell whether its hub answers again, so that a Reliable
+// whose breaker is open lets its probe through as soon as it does instead of after the
+// cooldown. The check must be cheap and bounded by ctx.
+type Recovering interface {
+	// AnsweringSince reports whether the hub has shown, since t, that it answers again (a
+	// connection made after t, a health request answered now).
+	AnsweringSince(ctx context.Context, t time.Time) bool
 }
 
 func (r *Reliable) now() time.Time {
@@ -156,15 +177,47 @@ func (r *Reliable) defaults() (time.Duration, time.Duration, int, time.Duration)
 }
 
 // admit says whether a call may go through: always while closed; while open, none until the
-// cooldown has passed, then exactly one probe at a time.
-func (r *Reliable) admit() (probe bool, ok bool) {
+// cooldown has passed — or until Inner says its hub answers again — then exactly one probe
+// at a time.
+func (r *Reliable) admit(ctx context.Context) (probe bool, ok bool) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.openUntil.IsZero() {
+		r.mu.Unlock()
 		return false, true
 	}
-	if r.now().Before(r.openUntil) || r.probing {
+	if r.probing {
+		r.mu.Unlock()
 		return false, false
+	}
+	if !r.now().Before(r.openUntil) {
+		r.probing = true
+		r.mu.Unlock()
+		return true, true
+	}
+	every := r.CheckEvery
+	if every <= 0 {
+		every = time.Second
+	}
+	rec, can := r.Inner.(Recovering)
+	if !can || r.checking || time.Since(r.lastCheck) < every {
+		r.mu.Unlock()
+		return false, false
+	}
+	r.checking, r.lastCheck = true, time.Now()
+	since := r.openedAt
+	check := r.Check
+	if check <= 0 {
+		check = 500 * time.Millisecond
+	}
+	r.mu.Unlock()
+	cctx, cancel := context.WithTimeout(ctx, check)
+	back := rec.AnsweringSince(cctx, since)
+	cancel()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.checking = false
+	if !back || r.probing || r.openUntil.IsZero() {
+		return false, r.openUntil.IsZero() // closed meanwhile by another call's success
 	}
 	r.probing = true
 	return true, true
@@ -185,6 +238,8 @@ func (r *Reliable) record(err error, probe bool) {
 	r.failures++
 	if probe || r.failures >= n {
 		r.openUntil, r.failures = r.now().Add(c), 0
+		r.openedAt = time.Now()
+		r.lastCheck = r.openedAt
 	}
 }
 
@@ -201,7 +256,7 @@ func transient(err error) bool {
 
 // GetEntity reads, retrying transient failures.
 func (r *Reliable) GetEntity(ctx context.Context, kind, entity string) (State, error) {
-	probe, ok := r.admit()
+	probe, ok := r.admit(ctx)
 	if !ok {
 		return State{}, ErrUnavailable
 	}
@@ -218,7 +273,7 @@ func (r *Reliable) GetEntity(ctx context.Context, kind, entity string) (State, e
 // SetEntity writes once; it is retried only when it certainly was not sent. A write whose
 // outcome is unknown is read back from the device and never sent again.
 func (r *Reliable) SetEntity(ctx context.Context, kind, entity string, want State) error {
-	probe, ok := r.admit()
+	probe, ok := r.admit(ctx)
 	if !ok {
 		return ErrUnavailable
 	}

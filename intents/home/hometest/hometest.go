@@ -1,6 +1,7 @@
 // Package hometest starts the real home servers tests talk to: a mosquitto MQTT broker on a
-// loopback port, and a fake Zigbee2MQTT device that obeys set messages and reports its state.
-// Only tests import it; it must never be linked into a binary.
+// loopback port, a fake Zigbee2MQTT device that obeys set messages and reports its state, and
+// a fake Home Assistant (its REST subset) that can hang. Only tests import it; it must never
+// be linked into a binary.
 package hometest
 
 import (
