@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -337,14 +338,25 @@ func (r *Registry) handle(ctx context.Context, c *conn, m api.LinkMessage) {
 		delete(c.pending, m.ID)
 		c.mu.Unlock()
 		if ch != nil {
-			ch <- *m.Ack
+			ack := *m.Ack
+			if ack.Code != "" || !ack.OK {
+				ack.Code = ClosedAckCode(ack.Code) // the robot's free text never goes further
+			}
+			if !ack.OK {
+				ack.Answer = nil
+			}
+			ch <- ack
 		}
 	case api.LinkPong:
 	case api.LinkPing:
 		r.reply(ctx, c, api.LinkMessage{Type: api.LinkPong, ID: m.ID})
 	case api.LinkHello:
 		if m.Hello != nil {
-			r.update(c.device, func(s *Status) { s.Version = m.Hello.Version })
+			v := m.Hello.Version
+			if len(v) > 40 || strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.+-_") != "" {
+				v = "unknown" // shown to the operator: the robot's free text is not
+			}
+			r.update(c.device, func(s *Status) { s.Version = v })
 		}
 	case api.LinkState:
 		if !slices.Contains([]string{api.HubIdle, api.HubListening, api.HubThinking, api.HubSpeaking}, m.State) {
@@ -483,6 +495,21 @@ func (r *Registry) Close() {
 	for _, s := range subs {
 		s.stop()
 	}
+}
+
+// ackCodes is the closed list of codes a robot may answer an action with.
+var ackCodes = []string{api.LinkErrUnknownType, api.LinkErrInvalid, api.LinkErrBusy, api.LinkErrFailed,
+	api.LinkErrInterrupted, api.LinkErrAlreadyRang, api.LinkErrNotLive, api.LinkErrNoMedia,
+	api.LinkErrNoTailnetRoute, api.LinkErrMediaStartSlow, api.LinkErrDeviceBusy}
+
+// ClosedAckCode is a robot's ack code if it is one of the closed list, else LinkErrFailed:
+// whatever else a robot writes there (free text, of any length) is dropped here, so it never
+// reaches a log line, an owner's page or the audit.
+func ClosedAckCode(code string) string {
+	if slices.Contains(ackCodes, code) {
+		return code
+	}
+	return api.LinkErrFailed
 }
 
 func newID() string {
