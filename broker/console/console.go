@@ -205,6 +205,10 @@ func (c *Console) Handler() http.Handler {
 	mux.HandleFunc("GET /console/app.js", c.person(serveAsset("app.js", "text/javascript; charset=utf-8")))
 	mux.HandleFunc("GET /console/secure.js", c.person(serveAsset("secure.js", "text/javascript; charset=utf-8")))
 	mux.HandleFunc("GET /console/app.css", serveAsset("app.css", "text/css; charset=utf-8")) // the refusal page is styled too
+	mux.HandleFunc("GET /console/heartbeat.js", c.person(serveAsset("heartbeat.js", "text/javascript; charset=utf-8")))
+	mux.HandleFunc("GET /console/api/heartbeat", c.person(c.withPage(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNoContent) // withPage noted the page: that is the heartbeat
+	})))
 	mux.HandleFunc("GET /console/api/state", c.person(c.withPage(c.serveState)))
 	mux.HandleFunc("GET /console/api/page", c.person(c.servePageToken)) // a new token after a restart
 	mux.HandleFunc("GET /console/api/robots/{device}/clips/{id}", c.person(c.withPage(c.serveClip)))
