@@ -22,6 +22,7 @@ type callHub struct {
 	mu     sync.Mutex
 	answer func(m api.LinkMessage) api.LinkAckBody
 	got    []api.LinkMessage // call_offer, call_end, presence, look — in order
+	look   *api.LinkAckBody  // when set, every look is answered with it
 }
 
 func (h *callHub) setAnswer(f func(m api.LinkMessage) api.LinkAckBody) {
@@ -66,11 +67,15 @@ func startCallHub(t testing.TB, brokerURL, token string) *callHub {
 		case api.LinkCallOffer, api.LinkCallEnd, api.LinkPresence, api.LinkLook:
 			ch.mu.Lock()
 			ch.got = append(ch.got, m)
-			answer := ch.answer
+			answer, look := ch.answer, ch.look
 			ch.mu.Unlock()
 			switch m.Type {
 			case api.LinkCallOffer:
 				return answer(m)
+			case api.LinkLook:
+				if look != nil {
+					return *look
+				}
 			case api.LinkCallEnd:
 				return api.LinkAckBody{OK: true}
 			}

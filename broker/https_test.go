@@ -133,6 +133,12 @@ func newHTTPSRig(t testing.TB, opts ...option) *httpsRig {
 // trusting only the test CA, following no redirect.
 func (r *httpsRig) get(t *testing.T, scheme, host, path string, hdr ...string) (int, http.Header, string) {
 	t.Helper()
+	return r.send(t, "GET", scheme, host, path, nil, hdr...)
+}
+
+// send is get with any method and a JSON body.
+func (r *httpsRig) send(t *testing.T, method, scheme, host, path string, body []byte, hdr ...string) (int, http.Header, string) {
+	t.Helper()
 	port := r.httpPort
 	if scheme == "https" {
 		port = r.httpsPort
@@ -145,9 +151,12 @@ func (r *httpsRig) get(t *testing.T, scheme, host, path string, hdr ...string) (
 				return (&net.Dialer{}).DialContext(ctx, network, "127.0.0.1:"+port)
 			},
 		}}
-	req, err := http.NewRequest("GET", scheme+"://"+host+path, nil)
+	req, err := http.NewRequest(method, scheme+"://"+host+path, bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
 	}
 	for i := 0; i+1 < len(hdr); i += 2 {
 		req.Header.Set(hdr[i], hdr[i+1])
