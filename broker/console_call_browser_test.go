@@ -246,7 +246,7 @@ func TestCallScreenInBrowser(t *testing.T) {
 
 	// Every end, with its reason and its sentence.
 	r.hubEnds(t, api.CallEndMediaFailed)
-	waitEnded(t, ctx, "media_failed", "the video and sound stopped working")
+	waitEnded(t, ctx, "media_failed", "the video and sound stopped working; call again")
 
 	startCallInPage(t, ctx)
 	r.hubEnds(t, api.CallEndPrivacy)
