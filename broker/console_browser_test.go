@@ -49,6 +49,29 @@ func browser(t *testing.T, micWAV string, extra ...chromedp.ExecAllocatorOption)
 	return ctx
 }
 
+// adoptPage makes the browser's page the current person's page for the test's own calls
+// (r.page): they see and act on the session that page holds (it belongs to the page that
+// joined it).
+func (r *consoleRig) adoptPage(t *testing.T, ctx context.Context) {
+	t.Helper()
+	tok, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('meta[name="console-token"]').content`))
+	if err != nil || tok == "" {
+		t.Fatalf("the page's token: %v", err)
+	}
+	login := ""
+	if r.people != nil {
+		r.people.mu.Lock()
+		login = r.people.p.Login
+		r.people.mu.Unlock()
+	}
+	r.tabMu.Lock()
+	if r.tabs == nil {
+		r.tabs = map[string]string{}
+	}
+	r.tabs[login] = tok
+	r.tabMu.Unlock()
+}
+
 func do(t *testing.T, ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
 	if err := chromedp.Do(ctx, steps...); err != nil {

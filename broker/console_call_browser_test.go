@@ -179,6 +179,7 @@ func TestCallScreenInBrowser(t *testing.T) {
 	peer := newPeerTab(t, ctx)
 	r.calls.setAnswer(peer.answer)
 	do(t, ctx, "load", chromedp.Navigate(callPageURL(r.consoleRig)), chromedp.WaitEnabled(testid("call-start")))
+	r.adoptPage(t, ctx)
 	if n := jsString(t, ctx, `String(document.querySelectorAll('#robot-robot [data-testid="robot-video"]').length)`); n != "1" {
 		t.Fatalf("video elements: %s", n)
 	}
