@@ -27,6 +27,7 @@ func TestCallBackInBrowser(t *testing.T) {
 	ctx := browser(t, fakeMic(t), chromedp.Flag("autoplay-policy", "no-user-gesture-required"))
 	do(t, ctx, "load", chromedp.Navigate(r.srv.URL+"/"))
 	waitJS(t, ctx, "the page's first call-back poll", `document.body.dataset.callsPolled === "1"`)
+	r.adoptPage(t, ctx)
 
 	robot := r.token(t, "robot", "text", "turn")
 	if tr := r.say(t, robot, "call dad").turn(t); tr.Intent != "teleport.call" || tr.Reply != "I've let Dad know." {

@@ -21,7 +21,7 @@ import (
 func (r *consoleRig) calls(t *testing.T) console.CallsView {
 	t.Helper()
 	var v console.CallsView
-	r.do(t, "GET", "/console/api/calls", "", "", nil).json(t, &v)
+	r.do(t, "GET", "/console/api/calls", "", "", nil, "X-Console-Token", r.page(t)).json(t, &v)
 	return v
 }
 

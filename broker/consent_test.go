@@ -215,7 +215,8 @@ func TestJoinNeverAnnouncedNeverLive(t *testing.T) {
 // 0.96 MB frames). The broker holds bounded memory, drops the excess with a count, keeps
 // the session running, and another robot's room still reaches its owner at once.
 func TestHeardFloodBounded(t *testing.T) {
-	r := newConsoleRig(t)
+	// Dad's page is not polled while his robot floods: its heartbeat must outlast the test.
+	r := newConsoleRig(t, func(c *Config, d *Deps) { d.PageTimeout = 10 * time.Minute })
 	r.stt.mu.Lock()
 	r.stt.delay = 50 * time.Millisecond // each transcription costs time, like whisper
 	r.stt.mu.Unlock()

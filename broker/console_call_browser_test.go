@@ -192,6 +192,7 @@ func TestCallScreenInBrowser(t *testing.T) {
 	peer := newPeerTab(t, ctx)
 	r.calls.setAnswer(peer.answer)
 	do(t, ctx, "load", chromedp.Navigate(callPageURL(r.consoleRig)), chromedp.WaitEnabled(testid("call-start")))
+	r.adoptPage(t, ctx)
 	if n := jsString(t, ctx, `String(document.querySelectorAll('#robot-robot [data-testid="robot-video"]').length)`); n != "1" {
 		t.Fatalf("video elements: %s", n)
 	}
@@ -259,7 +260,7 @@ func TestCallScreenInBrowser(t *testing.T) {
 
 	// Every end, with its reason and its sentence.
 	r.hubEnds(t, api.CallEndMediaFailed)
-	waitEnded(t, ctx, "media_failed", "the video and sound stopped working")
+	waitEnded(t, ctx, "media_failed", "the video and sound stopped working; call again")
 
 	startCallInPage(t, ctx)
 	r.hubEnds(t, api.CallEndPrivacy)

@@ -22,6 +22,7 @@ type callHub struct {
 	mu     sync.Mutex
 	answer func(m api.LinkMessage) api.LinkAckBody
 	got    []api.LinkMessage // call_offer, call_end, presence, look — in order
+	look   *api.LinkAckBody  // when set, every look is answered with it
 }
 
 func (h *callHub) setAnswer(f func(m api.LinkMessage) api.LinkAckBody) {
@@ -70,11 +71,15 @@ func startCallHub(t testing.TB, brokerURL, token string) *callHub {
 		case api.LinkCallOffer, api.LinkCallEnd, api.LinkPresence, api.LinkLook:
 			ch.mu.Lock()
 			ch.got = append(ch.got, m)
-			answer := ch.answer
+			answer, look := ch.answer, ch.look
 			ch.mu.Unlock()
 			switch m.Type {
 			case api.LinkCallOffer:
 				return answer(m)
+			case api.LinkLook:
+				if look != nil {
+					return *look
+				}
 			case api.LinkCallEnd:
 				return api.LinkAckBody{OK: true}
 			}
@@ -295,10 +300,16 @@ func TestConsoleCallRefusals(t *testing.T) {
 		t.Fatalf("the session after failed calls: %+v", s)
 	}
 	// Offline: refused before anything is sent.
+	// Offline: the session ends with the link, so nothing is sent.
+	offers := len(r.calls.messages(api.LinkCallOffer))
 	r.hub.halt()
 	waitFor(t, "the link to drop", 5*time.Second, func() bool { return !r.b.Link().Status("robot").Online })
-	if resp := r.post(t, tok, "call", map[string]any{"sdp": pageOffer}); resp.status != 503 || resp.code(t) != api.CodeRobotOffline {
+	waitFor(t, "the session to end", 5*time.Second, func() bool { return r.robotView(t).Session == nil })
+	if resp := r.post(t, tok, "call", map[string]any{"sdp": pageOffer}); resp.status != 409 || resp.code(t) != api.CodeNoSession {
 		t.Fatalf("call while offline: %d %s", resp.status, resp.body)
+	}
+	if n := len(r.calls.messages(api.LinkCallOffer)); n != offers {
+		t.Fatalf("an offer reached an offline robot: %d", n-offers)
 	}
 }
 
@@ -336,15 +347,28 @@ func TestConsoleCallEnds(t *testing.T) {
 	ended(id, api.CallEndHangUp)
 	waitFor(t, "hang_up", 5*time.Second, func() bool { return lastEnd() == api.CallEndHangUp && r.robotView(t).Session == nil })
 
-	// A session without a call survives a link drop (it waits for the robot); with a call, it ends.
-	tok = r.join(t)
+	// A session never outlives its robot's link: without a call it ends too, and the robot
+	// that links again has no session and no presence — the next join plays a new chime.
+	r.join(t)
 	r.hub.halt()
 	waitFor(t, "offline", 5*time.Second, func() bool { return !r.b.Link().Status("robot").Online })
-	if s := r.robotView(t).Session; s == nil {
-		t.Fatal("a session without a call ended when the link dropped")
-	}
+	waitFor(t, "a session without a call to end with its link", 5*time.Second, func() bool {
+		return lastEnd() == api.CallEndRobotOffline && r.robotView(t).Session == nil
+	})
+	chimes := len(r.hub.paths("/api/media/play_sound"))
 	r.hub.start()
 	waitLinked(t, r.b, "robot", 2, 10*time.Second)
+	time.Sleep(300 * time.Millisecond) // what the broker would send a relinked robot arrives now
+	if s := r.robotView(t).Session; s != nil || r.hub.hub.SessionActive() {
+		t.Fatalf("the relinked robot resumed a session: broker %+v, robot presence %v", s, r.hub.hub.SessionActive())
+	}
+	if resp := r.post(t, tok, "call", map[string]any{"sdp": pageOffer}); resp.status != 409 || resp.code(t) != api.CodeNoSession {
+		t.Fatalf("a call on the relinked robot without a new join: %d %s", resp.status, resp.body)
+	}
+	tok = r.join(t)
+	if n := len(r.hub.paths("/api/media/play_sound")); n <= chimes {
+		t.Fatal("the new session began without its chime")
+	}
 	r.call(t, tok)
 	r.hub.halt()
 	waitFor(t, "robot_offline", 5*time.Second, func() bool { return lastEnd() == api.CallEndRobotOffline && r.robotView(t).Session == nil })

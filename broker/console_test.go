@@ -67,6 +67,9 @@ type consoleRig struct {
 	people *switchPeople
 	synth  *toneSynth
 	hub    *simHub
+
+	tabMu sync.Mutex
+	tabs  map[string]string // login -> the token of that person's one open page (tab)
 }
 
 func newConsoleRig(t testing.TB, opts ...option) *consoleRig {
@@ -89,8 +92,34 @@ func newConsoleRig(t testing.TB, opts ...option) *consoleRig {
 
 var tokenMeta = regexp.MustCompile(`name="console-token" content="([^"]+)"`)
 
-// page loads the console as the current person and returns its per-page token.
+// page is the per-page token of the current person's open page (tab): loaded once, the same
+// page after that — a session belongs to the page that joined it.
 func (r *consoleRig) page(t testing.TB) string {
+	t.Helper()
+	login := ""
+	if r.people != nil {
+		r.people.mu.Lock()
+		login = r.people.p.Login
+		r.people.mu.Unlock()
+	}
+	r.tabMu.Lock()
+	tok, ok := r.tabs[login]
+	r.tabMu.Unlock()
+	if ok {
+		return tok
+	}
+	tok = r.newPage(t)
+	r.tabMu.Lock()
+	if r.tabs == nil {
+		r.tabs = map[string]string{}
+	}
+	r.tabs[login] = tok
+	r.tabMu.Unlock()
+	return tok
+}
+
+// newPage loads the console as the current person in a new tab and returns its token.
+func (r *consoleRig) newPage(t testing.TB) string {
 	t.Helper()
 	resp := r.do(t, "GET", "/", "", "", nil)
 	if resp.status != 200 {
@@ -120,7 +149,7 @@ func (r *consoleRig) post(t testing.TB, pageToken, action string, body any, hdr 
 func (r *consoleRig) view(t *testing.T) console.View {
 	t.Helper()
 	var v console.View
-	r.do(t, "GET", "/console/api/state", "", "", nil).json(t, &v)
+	r.do(t, "GET", "/console/api/state", "", "", nil, "X-Console-Token", r.page(t)).json(t, &v)
 	return v
 }
 
@@ -336,12 +365,12 @@ func TestConsoleHearAndHangUp(t *testing.T) {
 		t.Errorf("whisper was given audio centred on %.3f; want the microphone's offset taken out", mid)
 	}
 	r.stt.mu.Unlock()
-	cl := r.do(t, "GET", "/console/api/robots/robot/clips/1", "", "", nil)
+	cl := r.do(t, "GET", "/console/api/robots/robot/clips/1", "", "", nil, "X-Console-Token", r.page(t))
 	if cl.status != 200 || !bytes.HasPrefix(cl.body, []byte("RIFF")) {
 		t.Fatalf("clip audio: %d", cl.status)
 	}
 	r.people.set(mom)
-	if cl := r.do(t, "GET", "/console/api/robots/robot/clips/1", "", "", nil); cl.status != 404 {
+	if cl := r.do(t, "GET", "/console/api/robots/robot/clips/1", "", "", nil, "X-Console-Token", r.page(t)); cl.status != 404 {
 		t.Fatalf("another owner heard dad's clip: %d", cl.status)
 	}
 	r.people.set(dad)

@@ -108,7 +108,7 @@ func TestConsolePageLoadsDoNotAccumulate(t *testing.T) {
 	if got := len(r.hub.fake.Calls()); got != calls {
 		t.Fatal("a refused call reached the robot")
 	}
-	if fresh := r.page(t); fresh == first || r.post(t, fresh, "join", map[string]any{}).status != 200 {
+	if fresh := r.newPage(t); fresh == first || r.post(t, fresh, "join", map[string]any{}).status != 200 {
 		t.Fatal("a fresh page does not work after the old one expired")
 	}
 }

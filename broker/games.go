@@ -72,6 +72,12 @@ func (b *Broker) claimForGame(device string, d intents.Decision) (intents.Decisi
 // play is ended and audited as play.end "shutdown". Call it after the listeners stopped
 // and before the state store closes.
 func (b *Broker) Close() {
+	// Every teleport session and call ends as broker_restart (audited; each robot told while
+	// its link is up). RunConsole does it when its context ends; this waits for that, or does
+	// it when the console was not run.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	b.console.Shutdown(ctx)
+	cancel()
 	if b.d.Games != nil {
 		b.d.Games.Close()
 	}

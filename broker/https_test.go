@@ -131,7 +131,13 @@ func newHTTPSRig(t testing.TB, opts ...option) *httpsRig {
 
 // get asks for path at host over scheme, connecting to 127.0.0.1 whatever the host says,
 // trusting only the test CA, following no redirect.
-func (r *httpsRig) get(t *testing.T, scheme, host, path string) (int, http.Header, string) {
+func (r *httpsRig) get(t *testing.T, scheme, host, path string, hdr ...string) (int, http.Header, string) {
+	t.Helper()
+	return r.send(t, "GET", scheme, host, path, nil, hdr...)
+}
+
+// send is get with any method and a JSON body.
+func (r *httpsRig) send(t *testing.T, method, scheme, host, path string, body []byte, hdr ...string) (int, http.Header, string) {
 	t.Helper()
 	port := r.httpPort
 	if scheme == "https" {
@@ -145,9 +151,15 @@ func (r *httpsRig) get(t *testing.T, scheme, host, path string) (int, http.Heade
 				return (&net.Dialer{}).DialContext(ctx, network, "127.0.0.1:"+port)
 			},
 		}}
-	req, err := http.NewRequest("GET", scheme+"://"+host+path, nil)
+	req, err := http.NewRequest(method, scheme+"://"+host+path, bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
 	}
 	resp, err := c.Do(req)
 	if err != nil {
@@ -186,7 +198,7 @@ func TestConsoleHTTPSRedirectsAndOwnNames(t *testing.T) {
 	if status != http.StatusOK || !strings.Contains(body, "console-token") || !strings.Contains(body, "/console/secure.js") {
 		t.Fatalf("the console over HTTPS: %d %.200s", status, body)
 	}
-	if status, _, body := r.get(t, "https", consoleName+":"+r.httpsPort, "/console/api/state"); status != http.StatusOK {
+	if status, _, body := r.get(t, "https", consoleName+":"+r.httpsPort, "/console/api/state", "X-Console-Token", pageToken(t, body)); status != http.StatusOK {
 		t.Errorf("the console's calls over HTTPS: %d %s", status, body)
 	}
 
@@ -299,4 +311,14 @@ func TestARenewedCertificateIsServedWithoutARestart(t *testing.T) {
 	if n := strings.Count(logs.String(), "does not load"); n != 1 {
 		t.Fatalf("the half-written renewal was logged %d times:\n%s", n, logs.String())
 	}
+}
+
+// pageToken is the page token in a console page.
+func pageToken(t *testing.T, page string) string {
+	t.Helper()
+	m := tokenMeta.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no page token in %.200s", page)
+	}
+	return m[1]
 }

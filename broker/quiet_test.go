@@ -131,10 +131,15 @@ func TestQuietTime(t *testing.T) {
 	if resp := join(); resp.status != 200 {
 		t.Fatalf("join after quiet time: %d %s", resp.status, resp.body)
 	}
-	// Quiet time that starts during a session: the goodbye is the chime alone.
+	// Quiet time that starts during a session ends it (quiet_time), and the goodbye is the
+	// chime alone.
 	say("Mute, the baby's asleep.", "robot.quiet")
-	if resp := r.post(t, tok, "leave", map[string]any{}); resp.status != 200 {
-		t.Fatalf("leave: %d %s", resp.status, resp.body)
+	waitFor(t, "the session to end as quiet_time", 5*time.Second, func() bool {
+		rv := r.robotView(t)
+		return rv.Session == nil && rv.LastEnd != nil && rv.LastEnd.Reason == api.CallEndQuietTime
+	})
+	if resp := r.post(t, tok, "leave", map[string]any{}); resp.status != 409 || resp.code(t) != api.CodeNoSession {
+		t.Fatalf("leave after quiet time ended the session: %d %s", resp.status, resp.body)
 	}
 	for _, s := range r.synth.said() {
 		if strings.Contains(s, "has left") {

@@ -74,9 +74,12 @@ type Deps struct {
 	Timers      TimerBoard          // the timers, for the operator's status; nil: none shown
 	SpeechModel string              // the whisper model's file, for the operator's status
 	Quiet       *quiet.Times        // the robots' quiet times (robot.quiet); nil: the broker's own, on Now
-	Games       *play.Games         // the games in play (play.*); nil: the broker's own, from Config.Play, on Now
-	People      PersonIdentifier    // the console's identity source (the tailnet); nil: DevOwner on loopback
-	DevOwner    string              // loopback dev mode: every loopback connection is this owner (--dev-owner)
+	// PageTimeout: a teleport session whose page has not asked anything for this long ends
+	// (page_lost); 0: the console's default (10 s). Tests shorten it.
+	PageTimeout time.Duration
+	Games       *play.Games      // the games in play (play.*); nil: the broker's own, from Config.Play, on Now
+	People      PersonIdentifier // the console's identity source (the tailnet); nil: DevOwner on loopback
+	DevOwner    string           // loopback dev mode: every loopback connection is this owner (--dev-owner)
 	Logger      *slog.Logger
 	Now         func() time.Time
 	// Hosts are the names the API (and the console and MCP on it) answers to; a request
@@ -177,11 +180,16 @@ func New(d Deps) (*Broker, error) {
 	if b.console, err = b.newConsole(); err != nil {
 		return nil, err
 	}
+	rctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	b.closeTeleportLeftOpen(rctx) // sessions a broker that died left open end as broker_restart
+	cancel()
 	b.watchLink()
 	b.watchStatus()
 	if _, ok := b.d.Handlers["session.end"]; !ok {
 		b.d.Handlers["session.end"] = sessionEnd{b}
 	}
+	// Quiet time ends the robot's teleport session (quietcall.go).
+	b.d.Handlers[quiet.HandlerType] = quietEnds{b: b, next: b.d.Handlers[quiet.HandlerType]}
 	if _, ok := b.d.Handlers["privacy.set"]; !ok {
 		b.d.Handlers["privacy.set"] = privacySet{b}
 	}

@@ -103,7 +103,7 @@ func TestHeardClipWithoutSTTSaysSo(t *testing.T) {
 	}
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		if s := r.robotView(t).Session; s != nil && len(s.Clips) == 1 {
-			page := r.do(t, "GET", "/console/api/state", "", "", nil) // what the page gets
+			page := r.do(t, "GET", "/console/api/state", "", "", nil, "X-Console-Token", r.page(t)) // what the page gets
 			if s.Clips[0].Text != "" || !strings.Contains(string(page.body), `"note":"not transcribed: no speech-to-text model"`) {
 				t.Fatalf("clip: %+v\n%s", s.Clips[0], page.body)
 			}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/broker/console"
 	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/intents"
@@ -78,6 +79,7 @@ func (b *Broker) newConsole() (*console.Console, error) {
 		RingTimeout: cfg.Teleport.RingTimeout,
 		Missed:      missedCalls{b.d.State},
 		IdleTimeout: cfg.Teleport.IdleTimeout,
+		PageTimeout: b.d.PageTimeout,
 		JoinTimeout: cfg.Teleport.JoinTimeout,
 		MaxTalk:     cfg.Teleport.MaxTalk,
 		// Loopback media only where the broker itself is on loopback (dev mode): on the
@@ -126,8 +128,11 @@ func (b *Broker) hear(ctx context.Context, device string, wav []byte) (console.H
 		return console.Heard{}, err
 	}
 	d := b.d.Table().Route(text, intents.Context{DeviceRoom: b.d.Config.DeviceRoom(device)})
-	if d.Intent == "privacy.set" {
+	switch d.Intent {
+	case "privacy.set":
 		b.privacyHeard(ctx, device, d) // the room's voice, heard in the call
+	case "robot.quiet":
+		b.quietHeard(ctx, device, d) // "be quiet for an hour", said in the call: it ends
 	}
 	return console.Heard{Text: text, Intent: d.Intent}, nil
 }
@@ -153,7 +158,7 @@ func (b *Broker) auditConsole(ctx context.Context, a console.Action) error {
 		args["direction"] = closed(slices.Contains([]string{"left", "right", "up", "down", "centre", "point"}, a.Arg))
 	case "teleport.end", "teleport.stop", "teleport.call":
 		if a.Arg != "" {
-			args["reason"] = closed(slices.Contains(console.EndReasons(), a.Arg) ||
+			args["reason"] = closed(slices.Contains(api.CallEnds, a.Arg) ||
 				slices.Contains([]string{console.EndNotAnnounced, "failed", "room", "start"}, a.Arg))
 		}
 	}
@@ -211,3 +216,7 @@ func (h sessionEnd) Handle(ctx context.Context, c intents.Call) (intents.Answer,
 	}
 	return intents.Answer{Reply: "There is no call to hang up."}, nil
 }
+
+// TeleportLastEnds is how each robot's last teleport session or call ended (for the
+// operator's status: the last call's outcome and its closed reason).
+func (b *Broker) TeleportLastEnds() []console.LastEnd { return b.console.LastEnds() }

@@ -65,6 +65,15 @@ func (h *Hub) callOffer(ctx context.Context, o *api.LinkCallOfferAction) api.Lin
 	case errors.Is(err, call.ErrBusy):
 		return api.LinkAckBody{Code: api.LinkErrBusy}
 	case err != nil:
+		// The closed cause, so the owner is told what to do; the details stay in the hub's log.
+		switch call.Cause(err) {
+		case call.CauseNoTailnetRoute:
+			return api.LinkAckBody{Code: api.LinkErrNoTailnetRoute}
+		case call.CauseMediaStartSlow:
+			return api.LinkAckBody{Code: api.LinkErrMediaStartSlow}
+		case call.CauseDeviceBusy:
+			return api.LinkAckBody{Code: api.LinkErrDeviceBusy}
+		}
 		return api.LinkAckBody{Code: api.LinkErrNoMedia}
 	}
 	return api.LinkAckBody{OK: true, Answer: &api.LinkCallAnswer{CallID: o.CallID, SDP: answer}}

@@ -38,6 +38,41 @@ const (
 	CallEndPrivacy      = "privacy"       // the room turned privacy mode on
 	CallEndQuietTime    = "quiet_time"    // the room asked for quiet time
 	CallEndMediaFailed  = "media_failed"  // the hub's media pipelines failed or the peer connection broke
+	// CallEndPageLost: the owner's page stopped answering (tab closed, laptop asleep, network
+	// gone): its heartbeat was not heard for the page timeout.
+	CallEndPageLost = "page_lost"
+	// CallEndBrokerRestart: the broker stopped (or died) while the session was open; a
+	// session never survives a restart.
+	CallEndBrokerRestart = "broker_restart"
+	// CallEndNoTailnetRoute: the browser's offer named no address the robot can reach on the
+	// tailnet (no tailnet host candidate: Tailscale is not running on the owner's device, or
+	// the browser hid its addresses).
+	CallEndNoTailnetRoute = "no_tailnet_route"
+	// CallEndNoRobotAddress: the robot's answer named no address the browser may use (no
+	// tailnet host candidate survived the broker's check).
+	CallEndNoRobotAddress = "no_robot_address"
+	// CallEndICEFailed: the browser and the robot exchanged descriptions but never connected
+	// (or lost the connection): no packets got through between their tailnet addresses.
+	CallEndICEFailed = "ice_failed"
+	// CallEndMediaStartSlow: the robot's camera or microphone pipeline did not send its first
+	// packet in time (a slow or overloaded robot).
+	CallEndMediaStartSlow = "media_start_slow"
+	// CallEndDeviceBusy: the robot's daemon would not hand over its camera and microphone.
+	CallEndDeviceBusy = "device_busy"
+)
+
+// CallEnds is the closed list of end reasons, in the order of the constants above. A reason
+// from the robot that is not on it is read as CallEndMediaFailed.
+var CallEnds = []string{CallEndOwnerLeft, CallEndHangUp, CallEndIdle, CallEndRobotOffline, CallEndDeclined,
+	CallEndPrivacy, CallEndQuietTime, CallEndMediaFailed, CallEndPageLost, CallEndBrokerRestart,
+	CallEndNoTailnetRoute, CallEndNoRobotAddress, CallEndICEFailed, CallEndMediaStartSlow, CallEndDeviceBusy}
+
+// Closed ack codes of a refused call offer that say which cause it was (LinkErrNoMedia is the
+// rest): the broker maps each to the end reason of the same name.
+const (
+	LinkErrNoTailnetRoute = CallEndNoTailnetRoute // the offer has no tailnet host candidate
+	LinkErrMediaStartSlow = CallEndMediaStartSlow // a pipeline sent nothing within its start timeout
+	LinkErrDeviceBusy     = CallEndDeviceBusy     // the daemon would not release the camera and microphone
 )
 
 // LinkCallOfferAction carries the browser's SDP offer for the session's call.

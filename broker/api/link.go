@@ -115,8 +115,9 @@ type LinkLookAction struct {
 
 // LinkPresenceAction tells the hub a teleport session started (Active) or ended, and the
 // display name of who is connected, for the antennas and the announcement. A new session's
-// room words reach the owner only after its join announcement has played; Resume says the
-// room already heard it (the link came back during a live session).
+// room words reach the owner only after its join announcement has played. Resume (the room
+// already heard the announcement) is no longer sent: a session ends with its robot's link,
+// and every new one begins with its chime; hubs still accept it from an older broker.
 type LinkPresenceAction struct {
 	Active bool   `json:"active"`
 	Who    string `json:"who,omitempty"`

@@ -54,8 +54,46 @@ type ended struct {
 }
 
 // endReasons is the closed list an end reason must belong to.
-var endReasons = []string{api.CallEndOwnerLeft, api.CallEndHangUp, api.CallEndIdle, api.CallEndRobotOffline,
-	api.CallEndDeclined, api.CallEndPrivacy, api.CallEndQuietTime, api.CallEndMediaFailed}
+var endReasons = api.CallEnds
+
+// callOnly are the end reasons of a call's media alone: the call ends, the session stays
+// (the owner may call again). Every other reason ends the session too.
+var callOnly = []string{api.CallEndMediaFailed, api.CallEndICEFailed, api.CallEndNoTailnetRoute,
+	api.CallEndNoRobotAddress, api.CallEndMediaStartSlow, api.CallEndDeviceBusy}
+
+// refusals are the robot's closed refusals of an offer that name their cause, with what the
+// owner is told: the page shows the end reason and this sentence.
+var refusals = map[string]*consoleError{
+	api.LinkErrNoTailnetRoute: {status: http.StatusBadGateway, code: api.CallEndNoTailnetRoute,
+		msg: "the robot cannot reach this device on the tailnet: is Tailscale running on this device? Turn it on and call again"},
+	api.LinkErrMediaStartSlow: {status: http.StatusBadGateway, code: api.CallEndMediaStartSlow,
+		msg: "the robot's camera and microphone were too slow to start; call again in a moment"},
+	api.LinkErrDeviceBusy: {status: http.StatusBadGateway, code: api.CallEndDeviceBusy,
+		msg: "the robot's camera and microphone are in use by something else on the robot; call again in a moment"},
+}
+
+// refinedRefusal replaces the generic no_media error of an offer the robot refused with a
+// closed cause, when the robot named one.
+func refinedRefusal(ack api.LinkAckBody, sendErr, err error) error {
+	if err == nil || sendErr != nil || ack.OK {
+		return err
+	}
+	if r, ok := refusals[ack.Code]; ok {
+		return r
+	}
+	return err
+}
+
+// callEndOf is the end reason audited and shown for an offer that failed with code.
+func callEndOf(code string) string {
+	switch {
+	case slices.Contains(api.CallEnds, code):
+		return code
+	case code == api.CodeTimeout:
+		return api.CallEndMediaStartSlow // the robot did not answer within callAnswerWait
+	}
+	return api.CallEndMediaFailed
+}
 
 // EndReasons is the closed list of reasons a session or call ends with.
 func EndReasons() []string { return slices.Clone(endReasons) }
@@ -178,12 +216,19 @@ func (c *Console) startCall(ctx context.Context, p Person, device, offer string)
 	ack, serr := c.d.Link.Send(actx, device, api.LinkMessage{Type: api.LinkCallOffer, CallOffer: &api.LinkCallOfferAction{CallID: id, SDP: offer}})
 	cancel()
 	ans, cerr := c.callAnswer(ack, serr, id)
+	cerr = refinedRefusal(ack, serr, cerr)
 	if cerr != nil {
 		var ce *consoleError
 		errors.As(cerr, &ce)
 		if c.clearCall(s, id) {
+			reason := callEndOf(ce.code)
+			c.mu.Lock()
+			if c.sessions[device] == s {
+				c.lastEnd[device] = ended{owner: p.Login, reason: reason, at: c.d.Now()}
+			}
+			c.mu.Unlock()
 			// Bounded, and told even after a timeout: a late answer must not leave media on.
-			c.stopCall(ctx, p.Login, device, id, api.CallEndMediaFailed, ce.code)
+			c.stopCall(ctx, p.Login, device, id, reason, ce.code)
 		}
 		return CallAnswer{}, cerr
 	}
@@ -264,13 +309,14 @@ func (c *Console) onCallEnded(ctx context.Context, e link.Event) {
 	if !slices.Contains(endReasons, reason) {
 		reason = api.CallEndMediaFailed
 	}
+	media := slices.Contains(callOnly, reason)
 	c.mu.Lock()
 	s := c.sessions[e.Device]
 	ours := s != nil && s.call != nil && s.call.id == e.CallID
 	var owner string
 	if ours {
 		owner = s.owner.Login
-		if reason == api.CallEndMediaFailed {
+		if media {
 			s.call = nil
 			c.lastEnd[e.Device] = ended{owner: owner, reason: reason, at: c.d.Now()}
 		}
@@ -279,7 +325,7 @@ func (c *Console) onCallEnded(ctx context.Context, e link.Event) {
 	if !ours {
 		return
 	}
-	if reason != api.CallEndMediaFailed {
+	if !media {
 		c.end(ctx, e.Device, reason)
 		return
 	}

@@ -296,6 +296,6 @@ func (c *Console) serveDismiss(w http.ResponseWriter, r *http.Request) {
 // callbackRoutes adds the call-back page script and calls to mux.
 func (c *Console) callbackRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /console/callback.js", c.person(serveAsset("callback.js", "text/javascript; charset=utf-8")))
-	mux.HandleFunc("GET /console/api/calls", c.person(c.serveCalls))
+	mux.HandleFunc("GET /console/api/calls", c.person(c.withPage(c.serveCalls)))
 	mux.HandleFunc("POST /console/api/calls/dismiss", c.person(c.sameOrigin(c.serveDismiss)))
 }

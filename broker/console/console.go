@@ -39,6 +39,9 @@ type Person struct {
 	Display string // a display name; the announcement says it ("Dad is joining")
 	Node    string // the node the browser runs on
 	Tags    []string
+	// Page names the page (one load of the console, by its token) a request came from; a
+	// session belongs to the page that joined it. "" outside the console's API calls.
+	Page string
 }
 
 // Tagged reports whether the connection comes from a tagged node: a machine, not a person.
@@ -115,6 +118,10 @@ type Deps struct {
 	Missed MissedCalls
 
 	IdleTimeout time.Duration // a session with no action and nothing heard ends; default 10 min
+	// PageTimeout: a live session whose page has not been heard from for this long (the page
+	// asks every second; a closed tab or a sleeping laptop does not) ends as page_lost;
+	// default 10 s.
+	PageTimeout time.Duration
 	JoinTimeout time.Duration // the robot must play the join announcement within this; default 20 s
 	RingTimeout time.Duration // an unanswered call-back ring becomes a missed call; default 60 s
 	AskTimeout  time.Duration // ask mode: how long the room has to say yes; default 20 s
@@ -140,8 +147,15 @@ type Console struct {
 	droppedQueue   atomic.Uint64
 
 	calls *callbacks // call-back rings and missed calls (callback.go)
+	// boot names this run of the console: a page that sees it change knows the broker
+	// restarted, and that its session and call ended with it.
+	boot string
+
+	shutOnce sync.Once
+	shutDone chan struct{} // closed once Shutdown has ended every session
 
 	mu       sync.Mutex
+	stopping bool                // Shutdown began: no new session, link events ignored
 	sessions map[string]*session // by device
 	lastEnd  map[string]ended    // by device: how its last session or call ended
 }
@@ -153,6 +167,9 @@ func New(d Deps) (*Console, error) {
 	}
 	if d.IdleTimeout <= 0 {
 		d.IdleTimeout = 10 * time.Minute
+	}
+	if d.PageTimeout <= 0 {
+		d.PageTimeout = 10 * time.Second
 	}
 	if d.JoinTimeout <= 0 {
 		d.JoinTimeout = 20 * time.Second
@@ -181,7 +198,8 @@ func New(d Deps) (*Console, error) {
 	if d.LastTurn == nil {
 		d.LastTurn = func(context.Context, string) time.Time { return time.Time{} }
 	}
-	return &Console{d: d, log: d.Logger, media: mediaAddrs{loopback: d.LoopbackMedia}, pageKey: newPageKey(), drops: link.NewLogLimit(3, time.Minute), sessions: map[string]*session{}, calls: newCallbacks(d.Missed), lastEnd: map[string]ended{}}, nil
+	return &Console{d: d, log: d.Logger, media: mediaAddrs{loopback: d.LoopbackMedia}, pageKey: newPageKey(), drops: link.NewLogLimit(3, time.Minute), sessions: map[string]*session{}, calls: newCallbacks(d.Missed), lastEnd: map[string]ended{},
+		boot: rand.Text()[:12], shutDone: make(chan struct{})}, nil
 }
 
 // Handler serves the page, its assets and its JSON calls.
@@ -191,14 +209,20 @@ func (c *Console) Handler() http.Handler {
 	mux.HandleFunc("GET /console/app.js", c.person(serveAsset("app.js", "text/javascript; charset=utf-8")))
 	mux.HandleFunc("GET /console/secure.js", c.person(serveAsset("secure.js", "text/javascript; charset=utf-8")))
 	mux.HandleFunc("GET /console/app.css", serveAsset("app.css", "text/css; charset=utf-8")) // the refusal page is styled too
-	mux.HandleFunc("GET /console/api/state", c.person(c.serveState))
-	mux.HandleFunc("GET /console/api/robots/{device}/clips/{id}", c.person(c.serveClip))
+	mux.HandleFunc("GET /console/heartbeat.js", c.person(serveAsset("heartbeat.js", "text/javascript; charset=utf-8")))
+	mux.HandleFunc("GET /console/api/heartbeat", c.person(c.withPage(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNoContent) // withPage noted the page: that is the heartbeat
+	})))
+	mux.HandleFunc("GET /console/api/state", c.person(c.withPage(c.serveState)))
+	mux.HandleFunc("GET /console/api/page", c.person(c.servePageToken)) // a new token after a restart
+	mux.HandleFunc("GET /console/api/robots/{device}/clips/{id}", c.person(c.withPage(c.serveClip)))
 	mux.HandleFunc("POST /console/api/robots/{device}/{action}", c.person(c.sameOrigin(c.serveAction)))
 	c.callbackRoutes(mux)
 	return securityHeaders(mux)
 }
 
-// Run ends idle sessions and follows the robots' links until ctx ends.
+// Run ends idle sessions and sessions whose page is gone, and follows the robots' links,
+// until ctx ends; then it ends every session as the broker stops (Shutdown).
 func (c *Console) Run(ctx context.Context) {
 	unsub := c.d.Link.Subscribe(func(e link.Event) { c.onLink(ctx, e) })
 	defer unsub()
@@ -207,10 +231,55 @@ func (c *Console) Run(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownWait)
+			c.Shutdown(sctx)
+			cancel()
 			return
 		case <-t.C:
 			c.endIdle(ctx)
 		}
+	}
+}
+
+// shutdownWait bounds ending every session as the broker stops (telling each robot).
+const shutdownWait = 3 * time.Second
+
+// Shutdown ends every open session and call as the broker stops: each end is audited as
+// broker_restart and each robot is told (bounded by ctx), and no session starts after it.
+// Only the first call does the work; the others wait for it (or for ctx).
+func (c *Console) Shutdown(ctx context.Context) {
+	c.shutOnce.Do(func() {
+		defer close(c.shutDone)
+		c.mu.Lock()
+		c.stopping = true
+		devices := make([]string, 0, len(c.sessions))
+		for d := range c.sessions {
+			devices = append(devices, d)
+		}
+		c.mu.Unlock()
+		var wg sync.WaitGroup
+		for _, d := range devices {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				c.end(ctx, d, api.CallEndBrokerRestart)
+			}()
+		}
+		wg.Wait()
+	})
+	select {
+	case <-c.shutDone:
+	case <-ctx.Done():
+	}
+}
+
+// Restarted records how a robot's last session ended when it ended with an earlier run of
+// the broker (broker_restart): its owner's page says so.
+func (c *Console) Restarted(device, owner, reason string, at time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.lastEnd[device]; !ok {
+		c.lastEnd[device] = ended{owner: owner, reason: reason, at: at}
 	}
 }
 
@@ -238,7 +307,8 @@ func (c *Console) send(ctx context.Context, device string, m api.LinkMessage) er
 	case !ack.OK && ack.Code == api.LinkErrBusy:
 		return &consoleError{status: http.StatusServiceUnavailable, code: api.CodeBusy, msg: "the robot is speaking its own reply; try again in a moment"}
 	case !ack.OK:
-		return &consoleError{status: http.StatusBadGateway, code: api.CodeRobotRefused, msg: "the robot refused: " + ack.Code}
+		// Only a closed code: the robot is not trusted, and its ack could carry anything.
+		return &consoleError{status: http.StatusBadGateway, code: api.CodeRobotRefused, msg: "the robot refused: " + link.ClosedAckCode(ack.Code)}
 	}
 	return nil
 }

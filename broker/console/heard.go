@@ -14,11 +14,22 @@ import (
 // transcription (one transcription at a time per robot, so one robot cannot keep
 // speech-to-text from the others), and the newest clips for the owner, bounded in number
 // and bytes; the oldest clip goes first.
+//
+// The room's control words ("hang up", "privacy mode on", "be quiet for an hour") are short
+// utterances; they must never wait behind chatter or be dropped for it. So a short clip
+// (at most controlClipBytes of audio) is transcribed before any longer one that waits, and
+// when the queue is full the oldest long clip is dropped (the oldest short one only when
+// every waiting clip is short) — never the newest. The owner is told that some speech was
+// not transcribed; the dropped audio itself is not passed on unheard.
 const (
-	maxQueuedHeard = 2
-	maxClips       = 40
-	maxClipBytes   = 8 << 20
+	maxQueuedHeard   = 4
+	controlClipBytes = 4*2*16000 + 44 // four seconds of the hub's 16 kHz PCM16 mono WAV
+	maxClips         = 40
+	maxClipBytes     = 8 << 20
 )
+
+// NoteSkipped stands in the owner's timeline for speech dropped before transcription.
+const NoteSkipped = "(some speech was not transcribed)"
 
 // Reasons a heard clip is dropped before it reaches the owner (Stats).
 const (
@@ -37,48 +48,49 @@ func (c *Console) Stats() Stats {
 	return Stats{HeardNotLive: c.droppedNotLive.Load(), HeardQueue: c.droppedQueue.Load()}
 }
 
-// onLink follows the robots' links: a robot that comes back during a session gets its
-// presence again; what it heard is queued for its session's transcription. It never waits
-// on a transcription: one robot's clips do not hold up another robot's events.
+// onLink follows the robots' links. A session never outlives its robot's link: the link
+// going down (the heartbeat notices a silent one within api.LinkDeadAfter) ends it as
+// robot_offline, and a robot that links again — also one whose new link replaced a
+// half-dead one the broker never saw go down — starts with no session: any new one begins
+// with its chime. What a robot heard is queued for its session's transcription. It never
+// waits on a transcription: one robot's clips do not hold up another robot's events.
 func (c *Console) onLink(ctx context.Context, e link.Event) {
 	c.mu.Lock()
+	if c.stopping {
+		c.mu.Unlock()
+		return
+	}
 	s := c.sessions[e.Device]
-	var owner Person
 	var live bool
 	if s != nil {
-		owner, live = s.owner, s.live
+		live = s.live
 	}
 	c.mu.Unlock()
 	switch e.Kind {
-	case link.EventUp:
-		if s == nil {
-			return
-		}
-		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		defer cancel()
-		// A live session was announced already; a join in progress announces it again itself.
-		p := &api.LinkPresenceAction{Active: true, Who: displayName(owner), Resume: live}
-		if err := c.send(sctx, e.Device, api.LinkMessage{Type: api.LinkPresence, Presence: p}); err != nil {
-			c.log.Warn("console: presence not restored after the link came back", "device", e.Device, "err", err)
+	case link.EventUp, link.EventDown:
+		if s != nil {
+			c.endIfCurrent(ctx, s, EndRobotOffline)
 		}
 	case link.EventHeard:
 		c.queueHeard(s, live, e)
-	case link.EventDown:
-		// A call cannot outlive the robot's link: its media is gone. A session without a
-		// call waits for the link to come back.
-		c.mu.Lock()
-		inCall := s != nil && c.sessions[e.Device] == s && s.call != nil
-		c.mu.Unlock()
-		if inCall {
-			go c.end(ctx, e.Device, EndRobotOffline)
-		}
 	case link.EventCallEnded:
 		go c.onCallEnded(ctx, e)
 	}
 }
 
-// queueHeard hands a heard clip to its session's transcription, or drops and counts it:
-// nothing from the room reaches the owner before the session is live.
+// endIfCurrent ends s for reason if it is still its robot's session.
+func (c *Console) endIfCurrent(ctx context.Context, s *session, reason string) {
+	c.mu.Lock()
+	current := c.sessions[s.device] == s
+	c.mu.Unlock()
+	if current {
+		go c.end(ctx, s.device, reason)
+	}
+}
+
+// queueHeard hands a heard clip to its session's transcription: nothing from the room
+// reaches the owner before the session is live. A full queue drops its oldest chatter,
+// never the clip that just came (it may be "hang up").
 func (c *Console) queueHeard(s *session, live bool, e link.Event) {
 	if s != nil && c.answerHeard(s, e) {
 		return // the room's answer to "may Dad join?": never the owner's
@@ -88,12 +100,62 @@ func (c *Console) queueHeard(s *session, live bool, e link.Event) {
 		c.drops.Log(c.log, slog.LevelInfo, e.Device, "console: heard clip dropped: no live session")
 		return
 	}
-	select {
-	case s.heard <- e:
-	default:
-		c.droppedQueue.Add(1)
-		c.drops.Log(c.log, slog.LevelWarn, e.Device, "console: heard clip dropped: transcription is behind")
+	c.mu.Lock()
+	if c.sessions[e.Device] != s {
+		c.mu.Unlock()
+		c.droppedNotLive.Add(1)
+		return
 	}
+	s.queue = append(s.queue, e)
+	dropped := false
+	if len(s.queue) > maxQueuedHeard {
+		victim := 0 // the oldest, unless a long one waits: the oldest long one
+		for i, q := range s.queue[:len(s.queue)-1] {
+			if len(q.WAV) > controlClipBytes {
+				victim = i
+				break
+			}
+		}
+		s.queue = slices.Delete(s.queue, victim, victim+1)
+		c.noteSkipped(s)
+		dropped = true
+	}
+	c.mu.Unlock()
+	if dropped {
+		c.droppedQueue.Add(1)
+		c.drops.Log(c.log, slog.LevelWarn, e.Device, "console: a waiting heard clip dropped: transcription is behind")
+	}
+	select {
+	case s.hear <- struct{}{}:
+	default:
+	}
+}
+
+// noteSkipped tells the owner some speech was dropped untranscribed (once for a run of
+// drops); c.mu is held.
+func (c *Console) noteSkipped(s *session) {
+	if n := len(s.clips); n > 0 && s.clips[n-1].Note == NoteSkipped {
+		return
+	}
+	s.nextID++
+	s.clips = append(s.clips, clip{ID: s.nextID, At: c.d.Now(), Note: NoteSkipped, NoAudio: true})
+}
+
+// nextHeard takes the clip to transcribe next: the oldest short one (the room's control
+// words), else the oldest.
+func (c *Console) nextHeard(s *session) (link.Event, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(s.queue) == 0 {
+		return link.Event{}, false
+	}
+	i := slices.IndexFunc(s.queue, func(e link.Event) bool { return len(e.WAV) <= controlClipBytes })
+	if i < 0 {
+		i = 0
+	}
+	e := s.queue[i]
+	s.queue = slices.Delete(s.queue, i, i+1)
+	return e, true
 }
 
 // hearLoop transcribes a live session's heard clips one at a time until the session ends.
@@ -102,7 +164,13 @@ func (c *Console) hearLoop(s *session) {
 		select {
 		case <-s.ctx.Done():
 			return
-		case e := <-s.heard:
+		case <-s.hear:
+		}
+		for s.ctx.Err() == nil {
+			e, ok := c.nextHeard(s)
+			if !ok {
+				break
+			}
 			c.heard(s.ctx, s, e)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"embed"
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"html/template"
@@ -39,12 +40,22 @@ func securityHeaders(next http.Handler) http.Handler {
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
 		h.Set("Cross-Origin-Resource-Policy", "same-origin")
 		h.Set("Permissions-Policy", "microphone=(self), camera=(), geolocation=()")
+		if r.TLS != nil {
+			// Over HTTPS the browser is told to come back only over HTTPS to this name. A day,
+			// not a year: a tailnet whose owner turns HTTPS certificates off again gets its
+			// plain-HTTP console back the next day rather than being locked out for months.
+			h.Set("Strict-Transport-Security", hstsValue)
+		}
 		next.ServeHTTP(w, r)
 	})
 }
 
+// hstsValue is the console's Strict-Transport-Security over HTTPS (see securityHeaders).
+const hstsValue = "max-age=86400"
+
 type personKey struct{}
 
+// personOf is the request's person; behind withPage, Page names the page that asked.
 func personOf(r *http.Request) Person { return r.Context().Value(personKey{}).(Person) }
 
 // person reads like the rule: the connection's tailnet identity → a person (not a tagged
@@ -129,22 +140,27 @@ func (c *Console) issueToken(login string) string {
 	return base64.RawURLEncoding.EncodeToString(append(b, c.pageMAC(login, b)...))
 }
 
-func (c *Console) tokenValid(tok, login string) bool {
+// tokenPage checks a page token of login and returns the page it names (its nonce).
+func (c *Console) tokenPage(tok, login string) (string, bool) {
 	b, err := base64.RawURLEncoding.DecodeString(tok)
 	if err != nil || len(b) != pageTokenBytes {
-		return false
+		return "", false
 	}
 	body, mac := b[:8+pageNonceBytes], b[8+pageNonceBytes:]
 	if !hmac.Equal(mac, c.pageMAC(login, body)) {
-		return false
+		return "", false
 	}
 	expires := time.Unix(int64(binary.BigEndian.Uint64(body)), 0)
 	now := c.d.Now()
-	return now.Before(expires) && expires.Sub(now) <= pageTokenTTL+time.Second
+	if !now.Before(expires) || expires.Sub(now) > pageTokenTTL+time.Second {
+		return "", false
+	}
+	return hex.EncodeToString(body[8:]), true
 }
 
 // sameOrigin refuses a state-changing request that a browser says came from another site,
-// whose Origin is not this host, or that lacks this owner's page token.
+// or whose Origin is not this origin — scheme, host and port — then hands it to withPage
+// (this owner's page token).
 func (c *Console) sameOrigin(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		refuse := func(why string) {
@@ -160,34 +176,89 @@ func (c *Console) sameOrigin(next http.HandlerFunc) http.HandlerFunc {
 			refuse("a state-changing request must carry its Origin")
 			return
 		}
-		u, err := url.Parse(origin)
-		if err != nil || !sameHost(u.Host, r.Host) {
+		if !sameOriginAs(origin, r) {
 			refuse("this request came from another origin")
 			return
 		}
-		if !c.tokenValid(r.Header.Get("X-Console-Token"), personOf(r).Login) {
-			refuse("the page token is missing or stale; reload the page")
-			return
-		}
-		next(w, r)
+		c.withPage(next)(w, r)
 	}
 }
 
-// sameHost reports whether an Origin's host and the request's Host name the same host, in
-// canonical form (case, a trailing dot).
-func sameHost(origin, host string) bool {
-	o, err := hostname.Parse(origin)
+// withPage refuses a console API request without this owner's page token (every API call
+// carries it: a cross-site page cannot read one, so it cannot forge one) or that a browser
+// says came from another site. What passes goes on with the page it names (Person.Page),
+// and counts as that page's heartbeat: a session lives only as long as the page that
+// joined it keeps asking (PageTimeout).
+func (c *Console) withPage(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		refuse := func(why string) {
+			c.log.Warn("console: request without a valid page token refused", "why", why, "path", r.URL.Path)
+			writeErr(w, &consoleError{status: http.StatusForbidden, code: api.CodeCrossOrigin, msg: why})
+		}
+		if s := r.Header.Get("Sec-Fetch-Site"); s != "" && s != "same-origin" {
+			refuse("this request came from another site")
+			return
+		}
+		p := personOf(r)
+		page, ok := c.tokenPage(r.Header.Get("X-Console-Token"), p.Login)
+		if !ok {
+			refuse("the page token is missing or stale; reload the page")
+			return
+		}
+		p.Page = page
+		c.pageSeen(p)
+		next(w, r.WithContext(context.WithValue(r.Context(), personKey{}, p)))
+	}
+}
+
+// servePageToken gives an open page a new token after the broker restarted (its old one was
+// signed with the old key): the page can go on — and call again — without a reload. Like the
+// page itself it is readable only by this origin: the answer carries no CORS header, and a
+// browser that says the request came from another site is refused.
+func (c *Console) servePageToken(w http.ResponseWriter, r *http.Request) {
+	if s := r.Header.Get("Sec-Fetch-Site"); s != "" && s != "same-origin" {
+		writeErr(w, &consoleError{status: http.StatusForbidden, code: api.CodeCrossOrigin, msg: "this request came from another site"})
+		return
+	}
+	writeJSON(w, map[string]string{"token": c.issueToken(personOf(r).Login), "boot": c.boot})
+}
+
+// sameOriginAs reports whether an Origin header names the origin r came to: the same scheme
+// (https when r came over TLS), host (canonical form: case, a trailing dot) and port (a
+// default port written or not).
+func sameOriginAs(origin string, r *http.Request) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" || u.Path != "" || u.User != nil {
+		return false
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	if u.Scheme != scheme {
+		return false
+	}
+	o, err := hostname.Parse(u.Host)
 	if err != nil {
 		return false
 	}
-	h, err := hostname.Parse(host)
-	return err == nil && o == h
+	h, err := hostname.Parse(r.Host)
+	if err != nil {
+		return false
+	}
+	def := map[string]string{"http": "80", "https": "443"}[scheme]
+	for _, x := range []*hostname.Host{&o, &h} {
+		if x.Port == "" {
+			x.Port = def
+		}
+	}
+	return o == h
 }
 
 func (c *Console) servePage(w http.ResponseWriter, r *http.Request) {
 	p := personOf(r)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	pageTmpl.ExecuteTemplate(w, "page.html", map[string]string{"Token": c.issueToken(p.Login), "Login": p.Login, "Display": displayName(p), "HTTPSOff": c.d.HTTPSOff})
+	pageTmpl.ExecuteTemplate(w, "page.html", map[string]string{"Token": c.issueToken(p.Login), "Boot": c.boot, "Login": p.Login, "Display": displayName(p), "HTTPSOff": c.d.HTTPSOff})
 }
 
 func serveAsset(name, ctype string) http.HandlerFunc {

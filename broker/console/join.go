@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -38,10 +39,21 @@ func (c *Console) join(ctx context.Context, p Person, device string) error {
 		return err // the room turned calls off
 	}
 	c.mu.Lock()
+	if c.stopping {
+		c.mu.Unlock()
+		return &consoleError{status: http.StatusServiceUnavailable, code: api.CodeUnavailable, msg: "the broker is restarting; call again in a moment"}
+	}
 	if s := c.sessions[device]; s != nil {
 		c.mu.Unlock()
 		if !strings.EqualFold(s.owner.Login, p.Login) {
 			return &consoleError{status: http.StatusConflict, code: api.CodeSessionBusy, msg: displayName(s.owner) + " is connected to this robot"}
+		}
+		if s.owner.Page != p.Page {
+			// The owner's other tab or window (or a page since reloaded) holds it: this page
+			// takes it over as a new session, announced again with its chime — a session never
+			// passes to a page the room was not told of.
+			c.end(ctx, device, EndPage)
+			return c.join(ctx, p, device)
 		}
 		if !s.live {
 			return &consoleError{status: http.StatusConflict, code: api.CodeSessionBusy, msg: "you are still joining: the robot has not announced you yet"}
@@ -49,8 +61,7 @@ func (c *Console) join(ctx context.Context, p Person, device string) error {
 		return nil
 	}
 	sctx, stop := context.WithCancel(context.WithoutCancel(ctx))
-	s := &session{device: device, owner: p, since: now, last: now, ctx: sctx, stop: stop,
-		heard: make(chan link.Event, maxQueuedHeard)}
+	s := &session{device: device, owner: p, since: now, last: now, ctx: sctx, stop: stop, hear: make(chan struct{}, 1)}
 	c.sessions[device] = s
 	c.mu.Unlock()
 	fail := func(err error) error {
@@ -98,11 +109,11 @@ func (c *Console) join(ctx context.Context, p Person, device string) error {
 	c.mu.Lock()
 	ours := c.sessions[device] == s
 	if ours {
-		s.live, s.last = true, c.d.Now()
+		s.live, s.last, s.pageSeen = true, c.d.Now(), c.d.Now()
 	}
 	c.mu.Unlock()
 	if !ours {
-		err := &consoleError{status: http.StatusConflict, code: api.CodeNoSession, msg: "the call ended before the robot announced you"}
+		err := c.endedWhileJoining(s)
 		c.settle(ctx, start, err)
 		return err
 	}
@@ -123,8 +134,8 @@ func (c *Console) abortJoin(ctx context.Context, s *session, why error) error {
 	}
 	c.mu.Unlock()
 	s.stop()
-	if !ours { // ended meanwhile (leave, hang up): that end is already audited
-		return &consoleError{status: http.StatusConflict, code: api.CodeNoSession, msg: "the call ended before the robot announced you"}
+	if !ours { // ended meanwhile (leave, hang up, quiet time, offline): that end is already audited
+		return c.endedWhileJoining(s)
 	}
 	ctx = context.WithoutCancel(ctx)
 	code := api.CodeNotAnnounced
@@ -132,7 +143,14 @@ func (c *Console) abortJoin(ctx context.Context, s *session, why error) error {
 	if errors.As(why, &ce) {
 		code = ce.code
 	}
-	c.d.Audit(ctx, Action{Owner: s.owner.Login, Device: s.device, Kind: "teleport.end", Arg: EndNotAnnounced, Code: code})
+	arg := EndNotAnnounced
+	if slices.Contains(api.CallEnds, code) { // quiet time began, the robot went offline: that reason
+		arg = code
+		c.mu.Lock()
+		c.lastEnd[s.device] = ended{owner: s.owner.Login, reason: code, at: c.d.Now()}
+		c.mu.Unlock()
+	}
+	c.d.Audit(ctx, Action{Owner: s.owner.Login, Device: s.device, Kind: "teleport.end", Arg: arg, Code: code})
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if err := c.send(pctx, s.device, api.LinkMessage{Type: api.LinkPresence, Presence: &api.LinkPresenceAction{Active: false}}); err != nil {
@@ -140,6 +158,36 @@ func (c *Console) abortJoin(ctx context.Context, s *session, why error) error {
 	}
 	c.log.Warn("teleport join ended: the robot did not play the announcement", "device", s.device, "owner", s.owner.Login, "code", code)
 	return why
+}
+
+// endedWhileJoining is the owner's answer for a join whose session was ended before the
+// robot announced it: the closed reason it ended with (quiet time, robot offline, …), so the
+// page says why; no_session when it was the owner's own leave.
+func (c *Console) endedWhileJoining(s *session) error {
+	c.mu.Lock()
+	e, ok := c.lastEnd[s.device]
+	c.mu.Unlock()
+	if ok && strings.EqualFold(e.owner, s.owner.Login) && e.reason != EndPage {
+		return &consoleError{status: http.StatusConflict, code: e.reason, msg: "the call ended before the robot announced you: " + endWords(e.reason)}
+	}
+	return &consoleError{status: http.StatusConflict, code: api.CodeNoSession, msg: "the call ended before the robot announced you"}
+}
+
+// endWords says an end reason as the owner reads it (the page has the same sentences).
+func endWords(reason string) string {
+	switch reason {
+	case api.CallEndQuietTime:
+		return "the room asked for quiet time"
+	case api.CallEndRobotOffline:
+		return "the robot went offline"
+	case api.CallEndPrivacy:
+		return "the room turned privacy mode on"
+	case api.CallEndHangUp:
+		return "the room said hang up"
+	case api.CallEndBrokerRestart:
+		return "the broker restarted"
+	}
+	return reason
 }
 
 // announceJoin plays the join chime and announcement and returns once the robot has
@@ -163,6 +211,9 @@ func (c *Console) announceJoin(ctx context.Context, device, sentence string) err
 	wait := joinFirstRetry
 	var last string
 	for attempt := 1; ; attempt++ {
+		if c.quiet(device) { // quiet time began while the join waited: no chime
+			return c.quietTime(device, c.d.Now())
+		}
 		ack, err := c.d.Link.Send(ctx, device, m)
 		switch {
 		case err == nil && ack.OK:

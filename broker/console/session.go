@@ -30,12 +30,16 @@ type session struct {
 	last   time.Time // last action or utterance: the idle timeout counts from here
 	live   bool      // the robot acknowledged the join announcement as played
 	call   *call     // the session's live call, if the page started one (call.go)
+	// pageSeen is when the page that joined (owner.Page) last asked anything: its heartbeat.
+	pageSeen time.Time
 
 	ctx  context.Context    // lives as long as the session; ends a join in progress and its hearing
 	stop context.CancelFunc // ends ctx
-	// heard holds utterances waiting for transcription: bounded, one transcription at a time
-	// per robot (heard.go).
-	heard chan link.Event
+	// queue holds utterances waiting for transcription: bounded, one transcription at a time
+	// per robot, short ones (the room's control words) first, the oldest chatter dropped
+	// when it is full (heard.go). hear wakes the transcriber.
+	queue []link.Event
+	hear  chan struct{}
 	// asking, while the robot waits for the room's yes (ask mode, consent.go), receives what
 	// the room says instead of the owner.
 	asking    chan link.Event
@@ -49,7 +53,9 @@ type clip struct {
 	At   time.Time `json:"at"`
 	Text string    `json:"text"`
 	Note string    `json:"note,omitempty"` // why there is no transcript (Heard.Note)
-	wav  []byte
+	// NoAudio: a note alone (speech that was not transcribed, dropped): nothing to play.
+	NoAudio bool `json:"no_audio,omitempty"`
+	wav     []byte
 }
 
 // Look directions the page offers, in degrees (yaw positive to the robot's left, pitch
@@ -64,6 +70,8 @@ const (
 	EndHangUp       = api.CallEndHangUp
 	EndIdle         = api.CallEndIdle
 	EndRobotOffline = api.CallEndRobotOffline
+	EndPageLost     = api.CallEndPageLost
+	EndQuietTime    = api.CallEndQuietTime
 )
 
 func (c *Console) serveAction(w http.ResponseWriter, r *http.Request) {
@@ -181,7 +189,8 @@ func (c *Console) holder(p Person, device string) error {
 	return err
 }
 
-// heldBy returns device's session if p holds it; c.mu is held.
+// heldBy returns device's session if p holds it — the same owner, from the page that
+// joined it; c.mu is held.
 func (c *Console) heldBy(p Person, device string) (*session, error) {
 	s := c.sessions[device]
 	switch {
@@ -189,8 +198,26 @@ func (c *Console) heldBy(p Person, device string) (*session, error) {
 		return nil, &consoleError{status: http.StatusConflict, code: api.CodeNoSession, msg: "join the robot first"}
 	case !strings.EqualFold(s.owner.Login, p.Login):
 		return nil, &consoleError{status: http.StatusConflict, code: api.CodeSessionBusy, msg: displayName(s.owner) + " is connected to this robot"}
+	case s.owner.Page != p.Page:
+		return nil, &consoleError{status: http.StatusConflict, code: api.CodeSessionBusy,
+			msg: "you are connected to this robot from another tab or window; call from here to move the call here (the robot announces you again)"}
 	}
 	return s, nil
+}
+
+// pageSeen notes a request of p's page: the heartbeat of the session it joined.
+func (c *Console) pageSeen(p Person) {
+	if p.Page == "" {
+		return
+	}
+	now := c.d.Now()
+	c.mu.Lock()
+	for _, s := range c.sessions {
+		if s.owner.Page == p.Page && strings.EqualFold(s.owner.Login, p.Login) {
+			s.pageSeen = now
+		}
+	}
+	c.mu.Unlock()
 }
 
 func (c *Console) audit(ctx context.Context, a Action) error {
@@ -274,18 +301,24 @@ func (c *Console) EndSession(ctx context.Context, device, reason string) bool {
 	return on
 }
 
+// endIdle ends live sessions nobody used for IdleTimeout, and live sessions whose page has
+// not asked anything for PageTimeout (closed, asleep, offline): no keepalive of another
+// page, and nothing the robot does, holds a session whose page is gone.
 func (c *Console) endIdle(ctx context.Context) {
 	now := c.d.Now()
-	var idle []string
+	ends := map[string]string{}
 	c.mu.Lock()
 	for d, s := range c.sessions {
-		if s.live && now.Sub(s.last) > c.d.IdleTimeout {
-			idle = append(idle, d)
+		switch {
+		case s.live && now.Sub(s.pageSeen) > c.d.PageTimeout:
+			ends[d] = EndPageLost
+		case s.live && now.Sub(s.last) > c.d.IdleTimeout:
+			ends[d] = EndIdle
 		}
 	}
 	c.mu.Unlock()
-	for _, d := range idle {
-		c.end(ctx, d, EndIdle)
+	for d, why := range ends {
+		c.end(ctx, d, why)
 	}
 }
 
@@ -304,6 +337,9 @@ func (c *Console) say(ctx context.Context, p Person, device, text string) error 
 		return &consoleError{status: http.StatusServiceUnavailable, code: api.CodeUnavailable, msg: "speech synthesis is not configured"}
 	}
 	if err := c.mine(p, device); err != nil {
+		return err
+	}
+	if err := c.quietSpeech(device); err != nil {
 		return err
 	}
 	sctx, cancel := context.WithTimeout(ctx, 15*time.Second)
@@ -337,6 +373,9 @@ func (c *Console) talk(ctx context.Context, w http.ResponseWriter, r *http.Reque
 	if err := c.mine(p, device); err != nil {
 		return err
 	}
+	if err := c.quietSpeech(device); err != nil {
+		return err
+	}
 	clip, err := speech.DecodeWAV(body, 10*time.Minute) // the size cap already bounds it
 	if err != nil {
 		return &consoleError{status: http.StatusBadRequest, code: api.CodeInvalidAudio, msg: "the clip is not a usable PCM WAV"}
@@ -349,6 +388,16 @@ func (c *Console) talk(ctx context.Context, w http.ResponseWriter, r *http.Reque
 		return err
 	}
 	return c.act(ctx, p, device, "teleport.talk", "", api.LinkMessage{Type: api.LinkPlay, Play: &api.LinkPlayAction{WAV: wav, Kind: api.PlayTeleportTalk}})
+}
+
+// quietSpeech refuses the owner's speech (typed or push-to-talk) while the room is in quiet
+// time. Quiet time set during a session ends it; this covers the moment in between.
+func (c *Console) quietSpeech(device string) error {
+	if !c.quiet(device) {
+		return nil
+	}
+	return &consoleError{status: http.StatusConflict, code: api.CodeQuietTime,
+		msg: device + " is in quiet time: the room asked not to be disturbed, so the robot says nothing for you now."}
 }
 
 // hangUp recognizes the room's words that end a session, whatever the router knows.
@@ -374,7 +423,7 @@ func (c *Console) serveClip(w http.ResponseWriter, r *http.Request) {
 	}
 	c.mu.Lock()
 	var wav []byte
-	if s := c.sessions[device]; s != nil && strings.EqualFold(s.owner.Login, p.Login) {
+	if s := c.sessions[device]; s != nil && strings.EqualFold(s.owner.Login, p.Login) && s.owner.Page == p.Page {
 		for _, cl := range s.clips {
 			if cl.ID == id {
 				wav = cl.wav

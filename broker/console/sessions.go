@@ -26,3 +26,26 @@ func (c *Console) Sessions() []SessionInfo {
 	sort.Slice(out, func(i, j int) bool { return out[i].Device < out[j].Device })
 	return out
 }
+
+// LastEnd is how a robot's last teleport session or call ended, as the operator's status
+// shows it: the robot, the owner's login, the closed reason (an api.CallEnd value, or
+// not_announced) and when. Nothing from the room.
+type LastEnd struct {
+	Device string    `json:"robot"`
+	Owner  string    `json:"owner"`
+	Reason string    `json:"reason"`
+	At     time.Time `json:"at"`
+}
+
+// LastEnds lists, by robot, how the last session or call ended since the broker started
+// (and one the previous run ended as it stopped, or left open: broker_restart).
+func (c *Console) LastEnds() []LastEnd {
+	c.mu.Lock()
+	out := make([]LastEnd, 0, len(c.lastEnd))
+	for dev, e := range c.lastEnd {
+		out = append(out, LastEnd{Device: dev, Owner: e.owner, Reason: e.reason, At: e.at.Round(0)})
+	}
+	c.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].Device < out[j].Device })
+	return out
+}

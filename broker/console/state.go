@@ -17,6 +17,9 @@ type View struct {
 	IdleTimeout int         `json:"idle_timeout_s"`
 	MaxText     int         `json:"max_text"` // the longest typed sentence, in characters
 	Now         time.Time   `json:"now"`      // the broker's clock, for the idle countdown
+	// Boot names this run of the broker's console: when it changes, the broker restarted
+	// and every session and call of the page ended with it (broker_restart).
+	Boot string `json:"boot"`
 }
 
 // ViewPerson names someone.
@@ -55,9 +58,12 @@ type ViewCall struct {
 type ViewSession struct {
 	Display string    `json:"display"`
 	Since   time.Time `json:"since"`
-	Mine    bool      `json:"mine"`
-	Live    bool      `json:"live"`
-	Clips   []clip    `json:"clips,omitempty"`
+	Mine    bool      `json:"mine"` // this page holds it
+	// Elsewhere: the same owner holds it from another tab or window; calling from here
+	// takes it over as a new session (a new chime).
+	Elsewhere bool   `json:"elsewhere,omitempty"`
+	Live      bool   `json:"live"`
+	Clips     []clip `json:"clips,omitempty"`
 	// Call and IdleDeadline are the holder's only: the session ends as idle at the deadline
 	// unless something happens ("I'm still here", an action, the room speaking).
 	Call         *ViewCall  `json:"call,omitempty"`
@@ -66,7 +72,7 @@ type ViewSession struct {
 
 func (c *Console) view(ctx context.Context, p Person) View {
 	v := View{Me: ViewPerson{Login: p.Login, Display: displayName(p)}, IdleTimeout: int(c.d.IdleTimeout / time.Second),
-		MaxText: c.d.MaxText, Now: c.d.Now()}
+		MaxText: c.d.MaxText, Now: c.d.Now(), Boot: c.boot}
 	if c.d.Expressions != nil {
 		v.Expressions = c.d.Expressions()
 	}
@@ -75,8 +81,9 @@ func (c *Console) view(ctx context.Context, p Person) View {
 		vr := ViewRobot{Device: r.Device, Room: r.Room, Online: st.Online, State: st.State, LastTurn: c.d.LastTurn(ctx, r.Device)}
 		c.mu.Lock()
 		if s := c.sessions[r.Device]; s != nil {
-			mine := strings.EqualFold(s.owner.Login, p.Login)
-			vs := &ViewSession{Display: displayName(s.owner), Since: s.since, Mine: mine, Live: s.live}
+			owner := strings.EqualFold(s.owner.Login, p.Login)
+			mine := owner && s.owner.Page == p.Page
+			vs := &ViewSession{Display: displayName(s.owner), Since: s.since, Mine: mine, Elsewhere: owner && !mine, Live: s.live}
 			if mine && s.live {
 				vs.Clips = append([]clip(nil), s.clips...)
 				deadline := s.last.Add(c.d.IdleTimeout)

@@ -102,15 +102,10 @@ func csiLen(s string) int {
 	return len(s)
 }
 
-// ackCodes are the closed codes an ack may carry.
-var ackCodes = map[string]bool{api.LinkErrUnknownType: true, api.LinkErrInvalid: true, api.LinkErrBusy: true,
-	api.LinkErrFailed: true, api.LinkErrInterrupted: true, api.LinkErrAlreadyRang: true, api.LinkErrNotLive: true,
-	api.LinkErrNoMedia: true}
-
 // cleanAck keeps an ack's code only when it is one of the closed codes; any other (or one
 // on an OK ack) is "failed" — nothing the hub made up reaches an audit record or a log.
 func cleanAck(a api.LinkAckBody) (api.LinkAckBody, bool) {
-	if a.Code == "" || ackCodes[a.Code] {
+	if a.Code == "" || ClosedAckCode(a.Code) == a.Code {
 		return a, true
 	}
 	a.Code = api.LinkErrFailed

@@ -344,7 +344,14 @@ func (r *Registry) handle(ctx context.Context, c *conn, m api.LinkMessage) {
 		delete(c.pending, m.ID)
 		c.mu.Unlock()
 		if ch != nil {
-			ch <- *m.Ack
+			ack := *m.Ack
+			if ack.Code != "" || !ack.OK {
+				ack.Code = ClosedAckCode(ack.Code) // the robot's free text never goes further
+			}
+			if !ack.OK {
+				ack.Answer = nil
+			}
+			ch <- ack
 		}
 	case api.LinkPong:
 	case api.LinkPing:
@@ -491,6 +498,21 @@ func (r *Registry) Close() {
 	for _, s := range subs {
 		s.stop()
 	}
+}
+
+// ackCodes is the closed list of codes a robot may answer an action with.
+var ackCodes = []string{api.LinkErrUnknownType, api.LinkErrInvalid, api.LinkErrBusy, api.LinkErrFailed,
+	api.LinkErrInterrupted, api.LinkErrAlreadyRang, api.LinkErrNotLive, api.LinkErrNoMedia,
+	api.LinkErrNoTailnetRoute, api.LinkErrMediaStartSlow, api.LinkErrDeviceBusy}
+
+// ClosedAckCode is a robot's ack code if it is one of the closed list, else LinkErrFailed:
+// whatever else a robot writes there (free text, of any length) is dropped here, so it never
+// reaches a log line, an owner's page or the audit.
+func ClosedAckCode(code string) string {
+	if slices.Contains(ackCodes, code) {
+		return code
+	}
+	return api.LinkErrFailed
 }
 
 func newID() string {

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker"
+	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/broker/timers"
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/basic"
@@ -57,7 +58,7 @@ func ringKillBroker(stateDir, addr string) {
 		panic(err)
 	}
 	cfg.Devices = []broker.DeviceConfig{{Name: "reachy", Room: "kitchen"}, {Name: "laptop", Room: "kitchen"}}
-	state, err := broker.InitState(stateDir)
+	state, err := store.Init(stateDir)
 	if err != nil {
 		panic(err)
 	}
@@ -226,7 +227,7 @@ type ringTrial struct {
 func ringKillTrial(t *testing.T, victim string, offset time.Duration) ringTrial {
 	dir := t.TempDir()
 	stateDir := filepath.Join(dir, "state")
-	st, err := broker.InitState(stateDir)
+	st, err := store.Init(stateDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +293,7 @@ func ringKillTrial(t *testing.T, victim string, offset time.Duration) ringTrial 
 	}
 	h.kill()
 	b.kill()
-	st, err = broker.OpenState(stateDir)
+	st, err = store.Open(stateDir)
 	if err != nil {
 		t.Fatal(err)
 	}

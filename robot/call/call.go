@@ -12,12 +12,41 @@ import (
 	"time"
 )
 
-// Why an offer is refused.
+// Why an offer is refused. The last three are kinds of ErrNoMedia that name their cause.
 var (
-	ErrNotLive = errors.New("the session's join has not been played in the room yet")
-	ErrBusy    = errors.New("a call is already on")
-	ErrNoMedia = errors.New("no media for this offer")
+	ErrNotLive        = errors.New("the session's join has not been played in the room yet")
+	ErrBusy           = errors.New("a call is already on")
+	ErrNoMedia        = errors.New("no media for this offer")
+	ErrNoTailnetRoute = fmt.Errorf("%w: the offer names no address the robot can reach on the tailnet", ErrNoMedia)
+	ErrMediaStartSlow = fmt.Errorf("%w: a media pipeline was too slow to start", ErrNoMedia)
+	ErrDeviceBusy     = fmt.Errorf("%w: the robot's camera and microphone were not released", ErrNoMedia)
 )
+
+// causeErr is the refusal error of a media process's cause.
+func causeErr(cause string) error {
+	switch cause {
+	case CauseNoTailnetRoute:
+		return ErrNoTailnetRoute
+	case CauseMediaStartSlow:
+		return ErrMediaStartSlow
+	case CauseDeviceBusy:
+		return ErrDeviceBusy
+	}
+	return ErrNoMedia
+}
+
+// Cause is the closed cause of an offer's refusal (one of the Cause values), for the ack.
+func Cause(err error) string {
+	switch {
+	case errors.Is(err, ErrNoTailnetRoute):
+		return CauseNoTailnetRoute
+	case errors.Is(err, ErrMediaStartSlow):
+		return CauseMediaStartSlow
+	case errors.Is(err, ErrDeviceBusy):
+		return CauseDeviceBusy
+	}
+	return CauseMedia
+}
 
 // Manager runs at most one call at a time, each in a media process of its own.
 type Manager struct {
@@ -35,7 +64,7 @@ type Manager struct {
 	// Camera is told when the camera goes on and off (the robot shows it with its antennas).
 	Camera func(on bool)
 	// Ended is told when the hub ended a call by itself (a pipeline died, the peer failed or
-	// never connected, the media process died); reason is api.CallEndMediaFailed.
+	// never connected, the media process died); reason is one of the Cause values.
 	Ended func(callID, reason string)
 	// OutDir, if set, is where the simulator's playback writes call-owner-N.wav.
 	OutDir string
@@ -213,9 +242,9 @@ func (s *session) isStopped() bool {
 	return s.stopped
 }
 
-// fail ends s on the hub's own initiative and tells the broker, once; during the set-up a
-// failure is the offer's refusal.
-func (m *Manager) fail(s *session, why string) {
+// fail ends s on the hub's own initiative and tells the broker, once, with its cause; during
+// the set-up a failure is the offer's refusal.
+func (m *Manager) fail(s *session, cause, why string) {
 	select {
 	case <-s.up:
 	case <-s.done:
@@ -224,9 +253,12 @@ func (m *Manager) fail(s *session, why string) {
 	if s.isStopped() {
 		return
 	}
-	s.log.Warn("call media failed", "call", s.id, "why", why)
-	if m.finish(s, MediaFailed) && m.Ended != nil {
-		m.Ended(s.id, MediaFailed)
+	if cause == "" {
+		cause = CauseMedia
+	}
+	s.log.Warn("call media failed", "call", s.id, "cause", cause, "why", why)
+	if m.finish(s, cause) && m.Ended != nil {
+		m.Ended(s.id, cause)
 	}
 }
 
@@ -249,7 +281,7 @@ func (m *Manager) event(s *session, setUp chan<- MediaEvent) func(MediaEvent) {
 				}
 			}
 		case EventFailed:
-			go m.fail(s, e.Why)
+			go m.fail(s, e.Cause, e.Why)
 		default:
 			select {
 			case setUp <- e:
@@ -281,13 +313,13 @@ func (m *Manager) setUp(ctx context.Context, s *session, offer string) (string, 
 	}
 	go func() {
 		<-p.exited
-		m.fail(s, "the media process "+p.failure())
+		m.fail(s, CauseMedia, "the media process "+p.failure())
 	}()
 	next := func(want string) (MediaEvent, error) {
 		select {
 		case e := <-setUp:
 			if e.Kind == EventRefused {
-				return e, fmt.Errorf("%w: %s", ErrNoMedia, e.Why)
+				return e, fmt.Errorf("%w: %s", causeErr(e.Cause), e.Why)
 			}
 			if e.Kind != want {
 				return e, fmt.Errorf("%w: the media process said %q, want %q", ErrNoMedia, e.Kind, want)
@@ -298,7 +330,7 @@ func (m *Manager) setUp(ctx context.Context, s *session, offer string) (string, 
 		case <-s.done:
 			return MediaEvent{}, fmt.Errorf("%w: ended while it was set up", ErrNoMedia)
 		case <-ctx.Done():
-			return MediaEvent{}, fmt.Errorf("%w: the media process did not answer: %v", ErrNoMedia, ctx.Err())
+			return MediaEvent{}, fmt.Errorf("%w: the media process did not answer: %v", ErrMediaStartSlow, ctx.Err())
 		}
 	}
 	req := MediaRequest{Config: m.Config, CallID: s.id, N: s.n, Offer: offer, OutDir: m.OutDir}
@@ -318,7 +350,7 @@ func (m *Manager) setUp(ctx context.Context, s *session, offer string) (string, 
 		err := m.Prepare(pctx)
 		cancel()
 		if err != nil {
-			return "", fmt.Errorf("%w: preparing the devices: %v", ErrNoMedia, err)
+			return "", fmt.Errorf("%w: preparing the devices: %v", ErrDeviceBusy, err)
 		}
 		// The devices are the call's: stop gives them back — or, when the call was ended
 		// while they were handed over, they go back now.

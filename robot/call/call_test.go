@@ -328,7 +328,9 @@ func count(l []string, s string) int {
 }
 
 // TestCallNeverConnected: a browser that takes the answer but never connects does not keep
-// the camera on: the call ends media_failed after the connect timeout.
+// the camera on: the call ends after the connect timeout, and the broker is told the cause —
+// ice_failed (the browser offered a tailnet address; the connection never came up), not
+// media_failed.
 func TestCallNeverConnected(t *testing.T) {
 	calltest.NeedGst(t)
 	var live atomic.Bool
@@ -345,8 +347,35 @@ func TestCallNeverConnected(t *testing.T) {
 	for m.Active() != "" && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
-	if m.Active() != "" || !contains(ev.list(), "ended c3 media_failed") {
+	if m.Active() != "" || !contains(ev.list(), "ended c3 "+CauseICEFailed) {
 		t.Fatalf("a call nobody connected to is still on: events %v", ev.list())
+	}
+}
+
+// TestCallRefusalCauses: an offer refused because the robot's devices were not handed over
+// says device_busy; one whose pipelines were too slow to start says media_start_slow — each
+// a closed cause the broker shows the owner, never the free text of the hub's log.
+func TestCallRefusalCauses(t *testing.T) {
+	calltest.NeedGst(t)
+	var live atomic.Bool
+	live.Store(true)
+	m, _ := testManager(t, t.TempDir(), &live)
+	m.Prepare = func(context.Context) error { return errors.New("the daemon answered 409: the camera is in use") }
+	b := calltest.NewBrowser(t, false)
+	defer b.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	_, err := m.Offer(ctx, "c5", b.Offer())
+	if !errors.Is(err, ErrNoMedia) || Cause(err) != CauseDeviceBusy {
+		t.Fatalf("devices not handed over: %v (cause %s), want %s", err, Cause(err), CauseDeviceBusy)
+	}
+	m.Prepare = nil
+	m.Config.StartTimeout = time.Millisecond
+	b2 := calltest.NewBrowser(t, false)
+	defer b2.Close()
+	_, err = m.Offer(ctx, "c6", b2.Offer())
+	if !errors.Is(err, ErrNoMedia) || Cause(err) != CauseMediaStartSlow {
+		t.Fatalf("pipelines too slow: %v (cause %s), want %s", err, Cause(err), CauseMediaStartSlow)
 	}
 }
 

@@ -31,6 +31,9 @@ type MediaEvent struct {
 	Kind string `json:"kind"`
 	// Refused, Failed: why, for the log.
 	Why string `json:"why,omitempty"`
+	// Refused, Failed: which cause it was, one of the Cause values ("" is CauseMedia): the
+	// hub reports it to the broker, which shows the owner what to do.
+	Cause string `json:"cause,omitempty"`
 	// Capturing: whether the camera is on.
 	Video bool `json:"video,omitempty"`
 	// Answer: the hub's complete answer and its candidate counts.
@@ -51,4 +54,14 @@ const (
 	EventStats     = "stats"     // now and then, and last
 	EventRefused   = "refused"   // the offer cannot be served (the hub answers no_media)
 	EventFailed    = "failed"    // the call's media failed after the answer
+)
+
+// Causes of a refused or failed call, as the media process reports them (MediaEvent.Cause);
+// each is the api.CallEnd value of the same name.
+const (
+	CauseMedia          = "media_failed"     // a pipeline failed, or anything else
+	CauseNoTailnetRoute = "no_tailnet_route" // the browser offered no address the robot can reach
+	CauseICEFailed      = "ice_failed"       // the browser and the robot never connected, or lost it
+	CauseMediaStartSlow = "media_start_slow" // a pipeline sent nothing within its start timeout
+	CauseDeviceBusy     = "device_busy"      // the daemon would not release the camera and microphone
 )

@@ -4,14 +4,18 @@
 // memory only: nothing of it is stored, and it is gone when the page closes.
 "use strict";
 
-const token = document.querySelector('meta[name="console-token"]').content;
+// The page's token goes with every call to the broker (this page's heartbeat too). After a
+// broker restart it is stale: the page asks for a new one and carries on without a reload.
+const tokenMeta = document.querySelector('meta[name="console-token"]');
+let boot = (document.querySelector('meta[name="console-boot"]') || {}).content || "";
 const cards = new Map(); // device -> card
 let state = null;
 let clockSkew = 0;
 let stateAsked = 0;
 let lastViewAt = 0; // local clock minus the broker's, for the idle countdown
 
-// Why a call ended, in words (the closed reasons of the broker's api.CallEnd values).
+// Why a call ended, in words, with what to do (the closed reasons of the broker's
+// api.CallEnd values).
 function endSentence(reason) {
   const idleMin = state ? Math.round((state.idle_timeout_s || 600) / 60) : 10;
   return ({
@@ -22,10 +26,62 @@ function endSentence(reason) {
     declined: "declined in the room",
     privacy: "privacy mode",
     quiet_time: "quiet time in the room",
-    media_failed: "the video and sound stopped working",
+    media_failed: "the video and sound stopped working; call again",
+    page_lost: "this page stopped answering (closed, asleep or offline)",
+    broker_restart: "the broker restarted; you can call again",
+    no_tailnet_route: "the robot cannot reach this device on the tailnet: is Tailscale running on this device?",
+    no_robot_address: "the robot offered no address on the tailnet: check that Tailscale runs on the robot",
+    ice_failed: "the connection to the robot could not be made or was lost: check this device is on the tailnet, then call again",
+    media_start_slow: "the robot's camera was too slow to start; call again in a moment",
+    device_busy: "the robot's camera and microphone are in use; call again in a moment",
   })[reason] || "the call ended";
 }
-const endReasons = ["owner_left", "hang_up", "idle", "robot_offline", "declined", "privacy", "quiet_time", "media_failed"];
+const endReasons = ["owner_left", "hang_up", "idle", "robot_offline", "declined", "privacy", "quiet_time", "media_failed",
+  "page_lost", "broker_restart", "no_tailnet_route", "no_robot_address", "ice_failed", "media_start_slow", "device_busy"];
+
+// refreshToken gets this page a new token after the broker restarted (the old one was
+// signed by the run that stopped). It reports whether it got one.
+async function refreshToken() {
+  try {
+    const resp = await fetch("/console/api/page", { credentials: "same-origin" });
+    if (!resp.ok) return false;
+    const data = await resp.json();
+    tokenMeta.content = data.token;
+    if (heartbeat) heartbeat.postMessage({ token: data.token });
+    return true;
+  } catch (e) {
+    return false;
+  }
+}
+
+// brokerRestarted ends what this page had going: the broker's restart ended it (and says so).
+function brokerRestarted() {
+  for (const c of cards.values()) {
+    if (c.local || c.had || c.callState === "live" || c.callState === "connecting") {
+      finishCall(c, "broker_restart");
+      c.had = null;
+    }
+  }
+}
+
+// The page's heartbeat runs in a worker: a background tab's own timers are slowed to once a
+// minute, a worker's are not. A page that stops (closed, asleep) stops it, and the broker
+// ends its session within seconds.
+let heartbeat = null;
+try {
+  heartbeat = new Worker("/console/heartbeat.js");
+  heartbeat.postMessage({ token: tokenMeta.content });
+} catch (e) { /* no worker: the state poll is the heartbeat */ }
+
+// Closing the tab ends its session at once (the heartbeat would in seconds).
+window.addEventListener("pagehide", () => {
+  for (const c of cards.values()) {
+    if (c.had || c.local) {
+      fetch(`/console/api/robots/${encodeURIComponent(c.d)}/leave`, { method: "POST", keepalive: true, credentials: "same-origin",
+        headers: { "X-Console-Token": tokenMeta.content, "Content-Type": "application/json" }, body: "{}" }).catch(() => {});
+    }
+  }
+});
 
 // Microphone processing for the call, from the page's settings (?echoCancellation=0 etc.).
 const params = new URLSearchParams(location.search);
@@ -55,7 +111,7 @@ class APIError extends Error {
 
 async function call(device, action, body, contentType) {
   const asked = performance.now();
-  const headers = { "X-Console-Token": token };
+  const headers = { "X-Console-Token": tokenMeta.content };
   let payload = body;
   if (body !== undefined && !(body instanceof Blob)) {
     headers["Content-Type"] = "application/json";
@@ -212,6 +268,12 @@ function render(s, asked) {
   // Views can arrive out of order (a poll answered after a join's reply): the broker's
   // clock orders them, and an older one is dropped.
   // Drawing the same view again (after a local change) keeps when it was asked for.
+  if (s.boot && boot && s.boot !== boot) { // the broker restarted: its clock restarts the order too
+    boot = s.boot;
+    lastViewAt = 0;
+    brokerRestarted();
+  }
+  if (s.boot) boot = s.boot;
   if (s !== state) {
     const at = s.now ? Date.parse(s.now) : 0;
     if (at < lastViewAt) return;
@@ -229,12 +291,14 @@ function render(s, asked) {
     const sess = r.session;
     const joining = !!(sess && sess.mine && !sess.live);
     const mine = !!(sess && sess.mine && sess.live);
+    const elsewhere = !!(sess && sess.elsewhere);
     p.who.textContent = joining ? "Waiting for the robot to announce you…" :
+      elsewhere ? "You are connected from another tab or window. Call from here to move the call here: the robot announces you again." :
       sess ? (mine ? `You are connected since ${fmtTime(sess.since)}.` : `${sess.display} is connected.`) : "Nobody is connected.";
-    const busy = !!(sess && !sess.mine);
+    const busy = !!(sess && !sess.mine && !elsewhere);
     p.callStart.hidden = busy || !!c.local || joining;
     p.callStart.disabled = !r.online || c.starting;
-    p.join.hidden = !!sess || !!c.local;
+    p.join.hidden = (!!sess && !elsewhere) || !!c.local;
     p.join.disabled = !r.online;
     p.callEnd.hidden = !(mine || joining || c.local);
     p.mute.hidden = !c.local;
@@ -282,11 +346,16 @@ function showClips(c, r, sess) {
     if (c.clipIDs.has(cl.id)) continue;
     c.clipIDs.add(cl.id);
     const before = !(c.local && c.local.liveAt && Date.parse(cl.at) + clockSkew >= c.local.liveWall);
-    const li = el("li", { id: `clip-${r.device}-${cl.id}`, class: "tl-heard", "data-kind": "heard" },
+    const li = el("li", { id: `clip-${r.device}-${cl.id}`, class: "tl-heard", "data-kind": cl.no_audio ? "skipped" : "heard" },
       el("time", {}, fmtTime(cl.at)),
-      el("span", { class: "what" }, before ? "Heard in the room (before the call was live):" : "Heard in the room:"),
-      el("audio", { controls: "", preload: "none", src: `/console/api/robots/${encodeURIComponent(r.device)}/clips/${cl.id}` }),
-      el("span", { class: "transcript" }, cl.text || cl.note || "(no words recognized)"));
+      el("span", { class: "what" }, before ? "Heard in the room (before the call was live):" : "Heard in the room:"));
+    if (!cl.no_audio) { // the clip comes with the page's token, so it is fetched, then played from memory
+      const audio = el("audio", { controls: "", preload: "none" });
+      fetch(`/console/api/robots/${encodeURIComponent(r.device)}/clips/${cl.id}`, { credentials: "same-origin", headers: { "X-Console-Token": tokenMeta.content } })
+        .then((resp) => resp.ok ? resp.blob() : null).then((b) => { if (b) audio.src = URL.createObjectURL(b); }).catch(() => {});
+      li.append(audio);
+    }
+    li.append(el("span", { class: "transcript" }, cl.text || cl.note || "(no words recognized)"));
     c.p.timeline.append(li);
     c.p.timeline.scrollTop = c.p.timeline.scrollHeight;
     ding();
@@ -346,6 +415,8 @@ async function startCall(c) {
     const ready = prepare(c, marks);
     ready.catch(() => {});
     const r = state && state.robots.find((x) => x.device === c.d);
+    // Only this page's own live session skips the join: another tab's, or one from before a
+    // reload, is taken over as a new session, announced with its chime.
     if (!(r && r.session && r.session.mine && r.session.live)) {
       try {
         await join(c);
@@ -361,9 +432,9 @@ async function startCall(c) {
       await connect(c, await ready, marks);
     } catch (e) {
       hangUpLocal(c);
-      const reason = e.code === "robot_offline" || e.code === "owner_left" ? e.code : "media_failed";
+      const reason = endReasons.includes(e.code) ? e.code : "media_failed";
       setCallState(c, "ended", reason);
-      if (reason === "media_failed") c.p.reason.textContent = `${endSentence(reason)}: ${e.message || e}`;
+      if (reason === "media_failed") c.p.reason.textContent = `${endSentence(reason)} (${e.message || e})`;
     }
   } finally {
     c.starting = false;
@@ -423,7 +494,7 @@ async function prepare(c, marks) {
         addTimeline(c, "note", why);
       }
     } else if (pc.connectionState === "failed") {
-      finishCall(c, "media_failed");
+      finishCall(c, "ice_failed");
     }
   };
   await pc.setLocalDescription(await pc.createOffer());
@@ -572,13 +643,21 @@ function lookAtClick(c, e) {
 async function poll() {
   try {
     const asked = performance.now();
-    const resp = await fetch("/console/api/state", { credentials: "same-origin" });
+    const resp = await fetch("/console/api/state", { credentials: "same-origin", headers: { "X-Console-Token": tokenMeta.content } });
     if (resp.ok) render(await resp.json(), asked);
+    else if (resp.status === 403 && await refreshToken()) brokerRestartedIfCalling();
   } catch (e) {
     // The broker may be restarting; keep polling.
   }
   const inCall = [...cards.values()].some((c) => c.local);
   setTimeout(poll, inCall ? 500 : 1000);
+}
+
+// A stale token means the broker restarted (its key is new): what this page had going ended
+// with it, whatever the next view says.
+function brokerRestartedIfCalling() {
+  brokerRestarted();
+  boot = "";
 }
 
 setInterval(() => {

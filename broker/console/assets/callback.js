@@ -4,7 +4,8 @@
 // open. Everything is built with textContent: nothing from the server becomes markup.
 "use strict";
 (() => {
-  const token = document.querySelector('meta[name="console-token"]').content;
+  // The page's token (app.js renews it after a broker restart).
+  const tokenMeta = document.querySelector('meta[name="console-token"]');
   const box = document.getElementById("callback");
   let audio = null;
   let sounds = 0;
@@ -29,7 +30,7 @@
   async function post(url) {
     const resp = await fetch(url, {
       method: "POST", credentials: "same-origin",
-      headers: { "X-Console-Token": token, "Content-Type": "application/json" }, body: "{}",
+      headers: { "X-Console-Token": tokenMeta.content, "Content-Type": "application/json" }, body: "{}",
     });
     const data = await resp.json().catch(() => null);
     if (!resp.ok) {
@@ -97,7 +98,7 @@
 
   async function poll(again = true) {
     try {
-      const resp = await fetch("/console/api/calls", { credentials: "same-origin" });
+      const resp = await fetch("/console/api/calls", { credentials: "same-origin", headers: { "X-Console-Token": tokenMeta.content } });
       if (resp.ok) {
         render(await resp.json());
         document.body.dataset.callsPolled = "1";

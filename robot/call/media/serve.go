@@ -82,7 +82,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, log *slog.Logger) e
 			return nil // the hub ended the call while it was set up
 		}
 		log.Warn("call refused", "err", err)
-		return ev.send(call.MediaEvent{Kind: call.EventRefused, Why: err.Error()})
+		return ev.send(call.MediaEvent{Kind: call.EventRefused, Why: err.Error(), Cause: causeOf(err)})
 	}
 	pc, tr, kept, err := s.prepare()
 	if err != nil {
@@ -118,7 +118,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, log *slog.Logger) e
 			}
 		case <-s.failed:
 			log.Warn("call media failed", "why", s.why)
-			ev.send(call.MediaEvent{Kind: call.EventFailed, Why: s.why})
+			ev.send(call.MediaEvent{Kind: call.EventFailed, Why: s.why, Cause: s.cause})
 			s.stop()
 			return ev.send(s.stats())
 		case <-ctx.Done():

@@ -33,8 +33,10 @@ type session struct {
 	done     chan struct{} // closed when every cleanup has run
 
 	failOnce sync.Once
-	failed   chan struct{} // closed on the first failure; why says what
+	failed   chan struct{} // closed on the first failure; why says what, cause which (call.Cause…)
 	why      string
+	cause    string
+	remote   int // the offer's tailnet host candidates: none, and a failed ICE is no_tailnet_route
 
 	sentVideo, sentAudio, heard atomic.Int64
 	connected                   atomic.Bool // the browser's peer connection is up: the video's held keyframe goes first
@@ -79,12 +81,40 @@ func (s *session) stop() {
 	close(s.done)
 }
 
-// fail records the call's first failure.
-func (s *session) fail(why string) {
+// fail records the call's first failure and its cause.
+func (s *session) fail(cause, why string) {
 	s.failOnce.Do(func() {
-		s.why = why
+		s.why, s.cause = why, cause
 		close(s.failed)
 	})
+}
+
+// iceCause is the cause of a peer that never connected or lost its connection: the browser
+// offered no tailnet address at all (Tailscale is not running on its device, or it hid its
+// addresses and its own checks never reached the robot), or ICE failed between them.
+func (s *session) iceCause() string {
+	if s.remote == 0 {
+		return call.CauseNoTailnetRoute
+	}
+	return call.CauseICEFailed
+}
+
+// causeError is a refusal that names its cause (call.Cause…).
+type causeError struct {
+	cause string
+	err   error
+}
+
+func (e *causeError) Error() string { return e.err.Error() }
+func (e *causeError) Unwrap() error { return e.err }
+
+// causeOf is the cause a refusal names, or call.CauseMedia.
+func causeOf(err error) string {
+	var ce *causeError
+	if errors.As(err, &ce) {
+		return ce.cause
+	}
+	return call.CauseMedia
 }
 
 func (s *session) stats() call.MediaEvent {
@@ -110,6 +140,7 @@ func (s *session) prepare() (*webrtc.PeerConnection, tracks, int, error) {
 		// answer's candidates tell ICE where it is.
 		s.log.Info("the offer names no usable candidate: the browser's address comes from its checks", "peers", cfg.Peers)
 	}
+	s.remote = kept
 	api, err := newAPI(&cfg)
 	if err != nil {
 		return nil, tr, 0, err
@@ -195,7 +226,7 @@ func (s *session) answer(ctx context.Context, pc *webrtc.PeerConnection, tr trac
 			s.connected.Store(true)
 			once.Do(func() { close(connected) })
 		case webrtc.PeerConnectionStateFailed:
-			s.fail("peer connection failed")
+			s.fail(s.iceCause(), "peer connection failed")
 		}
 	})
 	go func() {
@@ -205,7 +236,7 @@ func (s *session) answer(ctx context.Context, pc *webrtc.PeerConnection, tr trac
 		case <-connected:
 		case <-s.done:
 		case <-t.C:
-			s.fail("the browser never connected")
+			s.fail(s.iceCause(), "the browser never connected")
 		}
 	}()
 
@@ -272,7 +303,7 @@ func (s *session) startMedia(ctx context.Context, tr tracks, captures func(video
 		go func() {
 			select {
 			case <-p.exited:
-				s.fail(fmt.Sprintf("the %s pipeline %s", name, p.failure()))
+				s.fail(call.CauseMedia, fmt.Sprintf("the %s pipeline %s", name, p.failure()))
 			case <-s.done:
 			}
 		}()
@@ -305,7 +336,7 @@ func (s *session) startMedia(ctx context.Context, tr tracks, captures func(video
 		case <-c.p.exited:
 			return nil, fmt.Errorf("the %s pipeline %s", c.name, c.p.failure())
 		case <-t.C:
-			return nil, fmt.Errorf("the %s pipeline sent nothing in %s", c.name, cfg.StartTimeout)
+			return nil, &causeError{call.CauseMediaStartSlow, fmt.Errorf("the %s pipeline sent nothing in %s", c.name, cfg.StartTimeout)}
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-s.done:
