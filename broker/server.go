@@ -62,7 +62,12 @@ type Deps struct {
 	Config      *Config
 	Table       func() *intents.Table // the live table (a reload swaps it)
 	State       *State
-	Transcriber Transcriber        // nil: /v1/turns answers busy
+	Transcriber Transcriber // nil: /v1/turns answers busy (but see DevClipText)
+	// DevClipText: a dev broker with no Transcriber takes the words a clip carries (written
+	// by `reachyctl speak`, kept by the sim hub: speech.SpokenText) as its transcript, so the
+	// room's side can be tried without a model. Labelled dev_clip_text in the log and audit.
+	// Never set outside --dev: a production broker ignores the words a WAV says it says.
+	DevClipText bool
 	Synthesizer speech.Synthesizer // nil: replies carry no audio
 	Redactor    *redact.Redactor   // nil: patterns and the length cap only
 	Handlers    map[string]intents.Handler

@@ -59,7 +59,14 @@ type turn struct {
 	// turn may read but never act, and stores nothing under the key.
 	storeDown bool
 	replayOf  string // the turn a replay answers for
+	// clipText: a dev broker without a model took the clip's own words as its transcript
+	// (Deps.DevClipText); the audit record's code says so.
+	clipText bool
 }
+
+// CodeDevClipText labels, in the audit record's code, a turn whose transcript was the words
+// its clip carried (a dev broker without a model), not speech-to-text.
+const CodeDevClipText = "dev_clip_text"
 
 // newTurn starts a turn whose budget began when the request arrived (before the token check).
 func (b *Broker) newTurn(r *http.Request, route string) *turn {
@@ -161,6 +168,9 @@ func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
 			return b.ignored(t, "no speech in the audio")
 		}
 		if b.d.Transcriber == nil {
+			if text, ok := b.clipText(t, body); ok {
+				return b.tail(r.Context(), t, text, *b.d.Config.Turn.RequireWake, since)
+			}
 			// No Retry-After: asking again cannot help until a model is configured.
 			return b.errorResult(t, &apiError{Code: api.CodeBusy, Message: "speech-to-text is not available: this broker has no whisper model (text turns still work)"})
 		}
@@ -180,6 +190,22 @@ func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
 		}
 		return b.tail(r.Context(), t, text, *b.d.Config.Turn.RequireWake, since)
 	})
+}
+
+// clipText is a dev broker's stand-in for speech-to-text when it has no model: the words the
+// clip carries (speech.SpokenText), logged as such. Outside dev mode it never answers.
+func (b *Broker) clipText(t *turn, wav []byte) (string, bool) {
+	if !b.d.DevClipText {
+		return "", false
+	}
+	text, ok := speech.SpokenText(wav)
+	if !ok {
+		return "", false
+	}
+	t.clipText = true
+	b.log.Info("dev mode, no speech model: the clip's own words (reachyctl speak) taken as its transcript", "device", t.c.Name,
+		"turn_id", t.id, "label", CodeDevClipText)
+	return text, true
 }
 
 // handleUtterance: operator text routed exactly like a transcript (no wake phrase needed).
@@ -480,6 +506,9 @@ func (b *Broker) auditRecord(t *turn) AuditRecord {
 		// the outcome it reports kept in the code.
 		t.resp.TurnID = t.replayOf
 		rec.TurnID, rec.Outcome, rec.Code = t.replayOf, OutcomeReplayed, t.resp.Outcome
+	}
+	if t.clipText {
+		rec.Code = strings.TrimPrefix(rec.Code+","+CodeDevClipText, ",")
 	}
 	return rec
 }

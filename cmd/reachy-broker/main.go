@@ -320,7 +320,11 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 	if modelPath == "" {
 		modelPath = defaultModel()
 	}
-	if modelPath == "" {
+	if modelPath == "" && dev {
+		deps.DevClipText = true
+		log.Warn("no whisper model: dev mode takes the words a clip made by 'reachyctl speak' carries as its transcript (labelled dev_clip_text in the log and audit); " +
+			"any other audio turn answers busy. Text turns work (reachyctl say). Download a model with 'make model'.")
+	} else if modelPath == "" {
 		log.Warn("no whisper model: POST /v1/turns answers busy until one is configured; text turns work (reachyctl say). Download one with 'make model'.")
 	} else {
 		eng, err := whisper.Load(whisper.Config{ModelPath: modelPath, Workers: cfg.Speech.Workers, Queue: cfg.Speech.Queue, Logger: log})

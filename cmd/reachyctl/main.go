@@ -25,7 +25,7 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		"transcribe":     {"transcribe --model PATH FILE.wav [--json]: speech to text with whisper.cpp", runTranscribe},
-		"speak":          {`speak "text" -o out.wav [--voice V]: text to speech with espeak-ng`, runSpeak},
+		"speak":          {`speak "text" -o out.wav [--voice V]: text to speech with espeak-ng; the WAV carries its text, which a dev broker without a model takes as the transcript`, runSpeak},
 		"gen-test-model": {"gen-test-model --shape tiny|tiny.en --out PATH: write a random-weight whisper model for tests", runGenTestModel},
 		"route":          {`route [--config FILE] [--json] [--room ROOM] "sentence": show how a sentence routes and why`, runRoute},
 		"token":          {"token create|list|revoke|scopes [--state-dir DIR] --device NAME [--scopes a,b] [--node NODE] [--json]: device tokens (scopes: replace a device's scopes; default state dir: a dev broker's)", runToken},
