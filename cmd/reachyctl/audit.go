@@ -19,7 +19,7 @@ import (
 
 func runAudit(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("audit", stderr)
-	stateDir := fs.String("state-dir", broker.DevStateDir(), "the broker's state directory (default: a dev broker's)")
+	stateDir := fs.String("state-dir", devStateDir(), "the broker's state directory (default: the dev broker's at REACHY_BROKER, or 127.0.0.1:8092)")
 	n := fs.Int("n", 20, "how many records")
 	asJSON := fs.Bool("json", false, "print JSON lines")
 	verbose := fs.Bool("v", false, "every field in full (route, arguments, redactions), however wide")

@@ -18,7 +18,7 @@ import (
 // teleport sessions, timers and models, asked over its control socket.
 func runStatus(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("status", stderr)
-	stateDir := fs.String("state-dir", broker.DevStateDir(), "the broker's state directory (default: a dev broker's)")
+	stateDir := fs.String("state-dir", devStateDir(), "the broker's state directory (default: the dev broker's at REACHY_BROKER, or 127.0.0.1:8092)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	waitRobot := fs.String("wait-robot", "", "first wait (at most 30 s) until the robot of this name has linked")
 	pos, err := cliflags.ParseInterspersed(fs, args)
