@@ -616,6 +616,21 @@ func (c *Config) HasHouse() bool {
 	return c.House.HomeAssistant.URL != "" || c.House.MQTT.Broker != "" || len(c.House.Devices) > 0
 }
 
+// HouseBackend names the backend the house's handlers reach, for the operator's health
+// gauges: home_assistant, mqtt, house (both), or "" (the demo home's simulated devices).
+func (c *Config) HouseBackend() string {
+	ha, mq := c.House.HomeAssistant.URL != "", c.House.MQTT.Broker != ""
+	switch {
+	case ha && mq:
+		return "house"
+	case ha:
+		return "home_assistant"
+	case mq:
+		return "mqtt"
+	}
+	return ""
+}
+
 // HasHome reports whether the file has a home section of its own (without one the intent
 // table uses the demo home's rooms and people).
 func (c *Config) HasHome() bool { return c.Home.Kind != 0 }

@@ -111,6 +111,7 @@ type Broker struct {
 	link    *link.Registry
 	console *console.Console
 	hostLog *rate.Limiter // refusals of a foreign Host are logged a few times a minute at most
+	ops     *operatorView // last turns, refused turns, calls, backend health (operator.go)
 }
 
 // OpenFollowUp opens a device's follow-up window: for the next follow-up window, what it
@@ -176,6 +177,7 @@ func New(d Deps) (*Broker, error) {
 	b := &Broker{d: d, m: m, idem: newIdem(d.State), decodes: newAdmission(d.Config.Limits.Decodes), log: d.Logger,
 		limits: map[string]*rate.Limiter{}, authBad: map[string]*rate.Limiter{}, devices: map[string]*deviceState{},
 		hostLog: rate.NewLimiter(rate.Every(10*time.Second), 3)}
+	b.ops = newOperatorView(m.reg)
 	b.mcp = mcp.New(mcpBackend{b}, mcp.Options{Version: "v1", Logger: d.Logger, MaxBodyBytes: d.Config.Limits.JSONBytes})
 	b.link = link.New(d.Link)
 	var err error
@@ -463,6 +465,13 @@ func (b *Broker) limitedBy(prefix string, next http.HandlerFunc) http.HandlerFun
 			e := errf(api.CodeRateLimited, "too many requests from this device; try again shortly")
 			e.RetryAfter = int(delay/time.Second) + 1
 			b.m.countError(e.Code)
+			if route, ok := turnRoutes[r.URL.Path]; ok || strings.HasPrefix(r.URL.Path, "/v1/intents/") {
+				if !ok {
+					route = "intent"
+				}
+				b.ops.noteTurn(callerOf(r).Name, LastTurn{At: b.d.Now().Round(0), Route: route, Outcome: OutcomeDenied,
+					Code: e.Code, Refused: RefusedOverLimits})
+			}
 			writeError(w, e)
 			return
 		}

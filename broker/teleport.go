@@ -161,6 +161,7 @@ func (b *Broker) auditConsole(ctx context.Context, a console.Action) error {
 				slices.Contains([]string{console.EndNotAnnounced, "failed", "room", "start"}, a.Arg))
 		}
 	}
+	b.ops.noteConsole(a, b.d.Now())
 	outcome := OutcomeOK
 	switch {
 	case a.Pending:

@@ -62,7 +62,11 @@ type turn struct {
 	// clipText: a dev broker without a model took the clip's own words as its transcript
 	// (Deps.DevClipText); the audit record's code says so.
 	clipText bool
+	noModel  bool // refused: no speech-to-text model
 }
+
+// turnRoutes are the turn routes by path (the typed-call route is /v1/intents/{name}).
+var turnRoutes = map[string]string{"/v1/turns": "turn", "/v1/utterances": "utterance"}
 
 // CodeDevClipText labels, in the audit record's code, a turn whose transcript was the words
 // its clip carried (a dev broker without a model), not speech-to-text.
@@ -125,6 +129,11 @@ func (b *Broker) errorResult(t *turn, e *apiError) (int, any) {
 	if e.Code != api.CodeBusy && e.Code != api.CodeRateLimited {
 		t.resp.Outcome, t.code = outcome, e.Code
 		b.audit(t)
+	} else {
+		// Not audited (a flood of them would be a flood of records), but the operator sees
+		// the robot's last turn and the count of refusals.
+		b.ops.noteTurn(t.c.Name, LastTurn{At: t.start.UTC().Round(0), Route: t.route, Intent: t.resp.Intent, Outcome: outcome,
+			Code: e.Code, Refused: refusalReason(e.Code, t.noModel)})
 	}
 	status := codeStatus[e.Code]
 	return status, e
@@ -172,6 +181,7 @@ func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
 				return b.tail(r.Context(), t, text, *b.d.Config.Turn.RequireWake, since)
 			}
 			// No Retry-After: asking again cannot help until a model is configured.
+			t.noModel = true
 			return b.errorResult(t, &apiError{Code: api.CodeBusy, Message: "speech-to-text is not available: this broker has no whisper model (text turns still work)"})
 		}
 		sctx, cancel := context.WithDeadline(r.Context(), t.workDeadline())
@@ -362,11 +372,7 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 	t.resp.Args = allowlistArgs(args)
 	hctx, cancel := context.WithDeadline(ctx, t.workDeadline())
 	defer cancel()
-	type result struct {
-		a   intents.Answer
-		err error
-	}
-	done := make(chan result, 1)
+	done := make(chan handlerResult, 1)
 	call := intents.Call{Intent: in, Args: args, Device: t.c.Name, Room: t.c.room, Scopes: t.c.Scopes, Table: table,
 		Available: b.hasHandler}
 	if in.Kind == intents.KindAsk && t.audio && b.d.Synthesizer != nil {
@@ -376,12 +382,25 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
-				done <- result{err: fmt.Errorf("handler panic: %v", p)}
+				done <- handlerResult{err: fmt.Errorf("handler panic: %v", p)}
 			}
 		}()
 		a, err := h.Handle(hctx, call)
-		done <- result{a, err}
+		done <- handlerResult{a, err}
 	}()
+	ans, outcome := b.awaitHandler(hctx, t, in, done)
+	b.noteHandler(in, outcome, t.code)
+	return ans, outcome
+}
+
+// handlerResult is what a handler's goroutine hands back.
+type handlerResult struct {
+	a   intents.Answer
+	err error
+}
+
+// awaitHandler waits for the handler's result or its deadline.
+func (b *Broker) awaitHandler(hctx context.Context, t *turn, in *intents.Intent, done <-chan handlerResult) (intents.Answer, string) {
 	select {
 	case res := <-done:
 		switch {
@@ -516,6 +535,11 @@ func (b *Broker) auditRecord(t *turn) AuditRecord {
 // countTurn counts a finished turn by route and the outcome its audit record says.
 func (b *Broker) countTurn(t *turn, rec AuditRecord) {
 	b.m.turns.WithLabelValues(t.route, rec.Outcome).Inc()
+	refused := ""
+	if rec.Outcome == OutcomeDenied || rec.Outcome == OutcomeTimeout {
+		refused = refusalReason(t.code, false)
+	}
+	b.ops.noteTurn(t.c.Name, LastTurn{At: rec.Time.Round(0), Route: t.route, Intent: rec.Intent, Outcome: rec.Outcome, Code: rec.Code, Refused: refused})
 	b.m.stage.WithLabelValues("total").Observe(time.Since(t.start).Seconds())
 }
 
