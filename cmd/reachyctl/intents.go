@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/broker"
 	"github.com/reachy-broker/reachy-broker/cmd/internal/cliflags"
 	"github.com/reachy-broker/reachy-broker/intents"
 )
@@ -23,7 +25,9 @@ func loadTable(config string) (*intents.Table, error) {
 
 func runRoute(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("route", stderr)
-	config := fs.String("config", "", "broker config file (default: the embedded demo home)")
+	config := fs.String("config", "", "route with this config file's table, offline (default: the running broker's)")
+	brokerURL := fs.String("broker", "", "route with the table of the dev broker serving this URL (default: REACHY_BROKER's, if one runs; else the embedded demo home)")
+	stateDir := fs.String("state-dir", "", "route with the table of the broker running on this state directory")
 	asJSON := fs.Bool("json", false, "print the decision as JSON")
 	room := fs.String("room", "", `the device's room, for "here" (default: the home's device_room)`)
 	pos, err := cliflags.ParseInterspersed(fs, args)
@@ -34,17 +38,88 @@ func runRoute(args []string, stdout, stderr io.Writer) error {
 	if sentence == "" {
 		return usagef("need a sentence")
 	}
-	t, err := loadTable(*config)
+	d, err := routeSentence(sentence, *room, *config, *brokerURL, *stateDir, stderr)
 	if err != nil {
 		return err
 	}
-	d := t.Route(sentence, intents.Context{DeviceRoom: *room})
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(d)
 	}
 	explain(stdout, d)
+	return nil
+}
+
+// routeSentence routes with the table the operator means: a config file's (offline), the
+// broker named by --broker or --state-dir (its live table, its own intents included: asked
+// over its control socket), or by default the running dev broker's, else the embedded demo
+// home's (saying so).
+func routeSentence(sentence, room, config, brokerURL, stateDir string, stderr io.Writer) (intents.Decision, error) {
+	if config != "" {
+		t, err := loadTable(config)
+		if err != nil {
+			return intents.Decision{}, err
+		}
+		return t.Route(sentence, intents.Context{DeviceRoom: room}), nil
+	}
+	named := stateDir != "" || brokerURL != ""
+	dir := stateDir
+	if dir == "" && brokerURL != "" {
+		dir = broker.DevStateDirFor(brokerURL)
+	}
+	if dir == "" {
+		dir = devStateDir()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := broker.DialControl(ctx, dir)
+	if err == nil {
+		defer c.Close()
+		d, err := c.Route(ctx, sentence, room)
+		if err == nil {
+			fmt.Fprintf(stderr, "(the table of the broker running on %s)\n", dir)
+			return d, nil
+		}
+		if named {
+			return intents.Decision{}, fmt.Errorf("route with the broker on %s: %w", dir, err)
+		}
+	} else if named {
+		return intents.Decision{}, fmt.Errorf("no broker is running on %s (%v): start it, or pass its --state-dir (or --config FILE to route offline)", dir, err)
+	}
+	t, err := loadTable("")
+	if err != nil {
+		return intents.Decision{}, err
+	}
+	fmt.Fprintf(stderr, "(no broker running on %s: the embedded demo home's table)\n", dir)
+	return t.Route(sentence, intents.Context{DeviceRoom: room}), nil
+}
+
+// runReload: reachyctl reload [--state-dir DIR] — the broker running on DIR re-reads its
+// intent table (as SIGHUP does), over its control socket: only that broker, never every
+// broker on the machine.
+func runReload(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("reload", stderr)
+	stateDir := fs.String("state-dir", devStateDir(), "the broker's state directory (default: the dev broker's at REACHY_BROKER, or 127.0.0.1:8092)")
+	pos, err := cliflags.ParseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 || *stateDir == "" {
+		return usagef("reload [--state-dir DIR]")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := broker.DialControl(ctx, *stateDir)
+	if err != nil {
+		return fmt.Errorf("no broker is running on %s (%v): start one, or pass the --state-dir it uses", *stateDir, err)
+	}
+	defer c.Close()
+	res, err := c.Reload(ctx)
+	if err != nil {
+		return fmt.Errorf("reload of the broker on %s: %w (it keeps the table it had; /healthz says why)", *stateDir, err)
+	}
+	fmt.Fprintf(stdout, "reloaded %s: %d intents\n", res.Source, res.Intents)
 	return nil
 }
 
