@@ -76,7 +76,8 @@ func routeSentence(sentence, room, config, brokerURL, stateDir string, stderr io
 	c, err := broker.DialControl(ctx, dir)
 	if err == nil {
 		defer c.Close()
-		d, err := c.Route(ctx, sentence, room)
+		var d intents.Decision
+		err := whileStarting(ctx, func() (err error) { d, err = c.Route(ctx, sentence, room); return err })
 		if err == nil {
 			fmt.Fprintf(stderr, "(the table of the broker running on %s)\n", dir)
 			return d, nil
@@ -115,12 +116,29 @@ func runReload(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("no broker is running on %s (%v): start one, or pass the --state-dir it uses", *stateDir, err)
 	}
 	defer c.Close()
-	res, err := c.Reload(ctx)
+	var res broker.ReloadResult
+	err = whileStarting(ctx, func() (err error) { res, err = c.Reload(ctx); return err })
 	if err != nil {
 		return fmt.Errorf("reload of the broker on %s: %w (it keeps the table it had; /healthz says why)", *stateDir, err)
 	}
 	fmt.Fprintf(stdout, "reloaded %s: %d intents\n", res.Source, res.Intents)
 	return nil
+}
+
+// whileStarting calls f again (bounded by ctx) while the broker answers that it is still
+// starting: its control socket opens before the broker is built.
+func whileStarting(ctx context.Context, f func() error) error {
+	for {
+		err := f()
+		if err == nil || !strings.Contains(err.Error(), "still starting") {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 }
 
 // explain prints a decision for a person: what was heard, which rule, why.
