@@ -76,6 +76,11 @@ func (b *Broker) callRobot(c intents.Call, room string) string {
 	return found[0]
 }
 
+// callable reports whether a person of table's home takes calls (is an owner of the console).
+func (b *Broker) callable(table *intents.Table) func(person string) bool {
+	return func(person string) bool { return b.ownerFor(table, person) != "" }
+}
+
 // ownerFor is the owner login a person of the home is (teleport.people), or the owner whose
 // login's name part is the person's name or one of their aliases; "" when none is.
 func (b *Broker) ownerFor(table *intents.Table, person string) string {

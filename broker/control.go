@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -65,6 +66,44 @@ func (l *LiveStatus) broker() *Broker {
 func controlStarting(w http.ResponseWriter) {
 	controlJSON(w, http.StatusServiceUnavailable, api.ErrorBody{Error: api.ErrorDetail{Code: api.CodeUnavailable,
 		Message: "the broker is still starting: try again in a moment"}})
+}
+
+// controlGuideRequest asks for the spoken guides of a caller holding Scopes (nil: all).
+type controlGuideRequest struct {
+	Scopes []string `json:"scopes"`
+}
+
+// SpokenGuides are what the robot says to "what can you do" and "what games do you know".
+type SpokenGuides struct {
+	Help  string `json:"help"`
+	Games string `json:"games,omitempty"`
+}
+
+// spokenGuides are the guides as this broker's robot says them to a caller holding scopes:
+// its handlers, the people who take calls, its length cap, and the redactor.
+func (b *Broker) spokenGuides(scopes []string) SpokenGuides {
+	table := b.d.Table()
+	o := intents.GuideOptions{Scopes: scopes, Available: b.hasHandler, Callable: b.callable(table), MaxChars: b.d.Config.Redact.MaxChars}
+	say := func(s string) string {
+		res, err := b.speakable(s)
+		if err != nil {
+			return s
+		}
+		return res.Text
+	}
+	g := SpokenGuides{Help: say(table.SpokenGuideWith(o))}
+	if in, ok := table.Lookup(intents.IntentHelpGames); ok && (scopes == nil || slices.Contains(scopes, in.Scope)) {
+		g.Games = say(table.GamesGuide(o))
+	}
+	return g
+}
+
+// Guides asks the running broker what its robot says to "what can you do" (and "what games
+// do you know") for a caller holding scopes (nil: every scope).
+func (c *ControlClient) Guides(ctx context.Context, scopes []string) (SpokenGuides, error) {
+	var out SpokenGuides
+	err := c.call(ctx, http.MethodPost, "/v1/guide", controlGuideRequest{Scopes: scopes}, &out)
+	return out, err
 }
 
 // controlRouteRequest asks how the live table routes a sentence.
@@ -200,6 +239,20 @@ func controlHandler(st *State, live *LiveStatus) http.Handler {
 			room = table.Home.DeviceRoom
 		}
 		controlJSON(w, http.StatusOK, table.Route(req.Text, intents.Context{DeviceRoom: room}))
+	})
+	// reachyctl intents guide: what this broker's robot says to "what can you do" and "what
+	// games do you know", for a caller holding the scopes asked (after the redactor, as said).
+	mux.HandleFunc("POST /v1/guide", func(w http.ResponseWriter, r *http.Request) {
+		b := live.broker()
+		if b == nil {
+			controlStarting(w)
+			return
+		}
+		var req controlGuideRequest
+		if !controlDecode(w, r, &req) {
+			return
+		}
+		controlJSON(w, http.StatusOK, b.spokenGuides(req.Scopes))
 	})
 	mux.HandleFunc("GET /v1/ping", func(w http.ResponseWriter, r *http.Request) {
 		controlJSON(w, http.StatusOK, map[string]string{"state_dir": filepath.Dir(st.path)})

@@ -374,7 +374,7 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 	defer cancel()
 	done := make(chan handlerResult, 1)
 	call := intents.Call{Intent: in, Args: args, Device: t.c.Name, Room: t.c.room, Scopes: t.c.Scopes, Table: table,
-		Available: b.hasHandler}
+		Available: b.hasHandler, Callable: b.callable(table), MaxReply: b.d.Config.Redact.MaxChars}
 	if in.Kind == intents.KindAsk && t.audio && b.d.Synthesizer != nil {
 		t.early = b.newEarlySpeech(ctx, t)
 		call.Partial = t.early.add

@@ -125,6 +125,40 @@ func runReload(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// brokerGuide prints what the running broker's robot says to "what can you do" and "what
+// games do you know" for a caller holding scopes, then its table's guide; done is false when
+// no broker runs there (and none was named).
+func brokerGuide(stateDir, scopes string, stdout, stderr io.Writer) (done bool, err error) {
+	dir := stateDir
+	if dir == "" {
+		dir = devStateDir()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	c, err := broker.DialControl(ctx, dir)
+	if err != nil {
+		if stateDir != "" {
+			return true, fmt.Errorf("no broker is running on %s (%v)", dir, err)
+		}
+		return false, nil
+	}
+	defer c.Close()
+	var sc []string
+	if scopes != "" {
+		sc = strings.Split(scopes, ",")
+	}
+	var g broker.SpokenGuides
+	if err := whileStarting(ctx, func() (err error) { g, err = c.Guides(ctx, sc); return err }); err != nil {
+		return true, fmt.Errorf("guide of the broker on %s: %w", dir, err)
+	}
+	fmt.Fprintf(stderr, "(what the robot of the broker running on %s says)\n", dir)
+	fmt.Fprintf(stdout, "what can you do: %s\n", g.Help)
+	if g.Games != "" {
+		fmt.Fprintf(stdout, "what games do you know: %s\n", g.Games)
+	}
+	return true, nil
+}
+
 // whileStarting calls f again (bounded by ctx) while the broker answers that it is still
 // starting: its control socket opens before the broker is built.
 func whileStarting(ctx context.Context, f func() error) error {
@@ -223,6 +257,8 @@ func runIntents(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("intents", stderr)
 	config := fs.String("config", "", "broker config file (default: the embedded demo home)")
 	asJSON := fs.Bool("json", false, "print JSON")
+	scopes := fs.String("scopes", "", `guide: for a caller holding these scopes (comma-separated; default every scope)`)
+	stateDir := fs.String("state-dir", "", "guide: ask the broker running on this state directory (default: the dev broker at REACHY_BROKER, if one runs)")
 	client := addClientFlags(fs)
 	pos, err := cliflags.ParseInterspersed(fs, args)
 	if err != nil {
@@ -230,6 +266,12 @@ func runIntents(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(pos) == 0 {
 		return usagef("need list, guide, lint, test FILE, or remote")
+	}
+	spoken := false // the running broker said its guide
+	if pos[0] == "guide" && !*asJSON && *config == "" {
+		if spoken, err = brokerGuide(*stateDir, *scopes, stdout, stderr); err != nil {
+			return err
+		}
 	}
 	if pos[0] == "remote" {
 		return remoteIntents(client, stdout)
@@ -254,8 +296,16 @@ func runIntents(args []string, stdout, stderr io.Writer) error {
 		if *asJSON {
 			return json.NewEncoder(stdout).Encode(t.Guide(nil))
 		}
-		fmt.Fprintln(stdout, t.SpokenGuide(nil))
-		for _, g := range t.Guide(nil) {
+		var sc []string
+		if *scopes != "" {
+			sc = strings.Split(*scopes, ",")
+		}
+		if !spoken {
+			fmt.Fprintln(stderr, "(offline: the table's guide, as a broker with every handler and nobody taking calls says it; a running broker answers for itself)")
+			fmt.Fprintf(stdout, "what can you do: %s\n", t.SpokenGuideWith(intents.GuideOptions{Scopes: sc}))
+			fmt.Fprintf(stdout, "what games do you know: %s\n", t.GamesGuide(intents.GuideOptions{Scopes: sc}))
+		}
+		for _, g := range t.Guide(sc) {
 			fmt.Fprintf(stdout, "  %-18s %s: %s\n", g.Intent, g.Description, strings.Join(quoteAll(g.Examples), ", "))
 		}
 	case "lint":
