@@ -235,6 +235,17 @@ func TestLiveCallWithSimHub(t *testing.T) {
 		waitJS(t, ctx, "typed", timelineTxt+`.includes("Hello from the hotel")`)
 		time.Sleep(time.Second) // the timer shows a few seconds
 		do(t, ctx, "top", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+		// Headless Chromium's screenshot leaves a playing <video> layer black: the frame the
+		// page has decoded is drawn into a canvas in its place, so the picture shows it.
+		do(t, ctx, "frame", chromedp.Evaluate[chromedp.Void](`(() => {
+			const v = document.querySelector('#video-robot');
+			const c = document.createElement('canvas');
+			c.width = v.videoWidth; c.height = v.videoHeight;
+			c.getContext('2d').drawImage(v, 0, 0);
+			c.style.width = v.clientWidth + 'px'; c.style.height = v.clientHeight + 'px';
+			c.style.display = 'block';
+			v.replaceWith(c);
+		})()`))
 		screenshot(t, ctx, "../docs/teleport-call-desktop.png")
 	}
 
