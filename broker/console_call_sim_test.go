@@ -243,10 +243,12 @@ func TestLiveCallWithSimHub(t *testing.T) {
 			c.width = v.videoWidth; c.height = v.videoHeight;
 			c.getContext('2d').drawImage(v, 0, 0);
 			c.style.width = v.clientWidth + 'px'; c.style.height = v.clientHeight + 'px';
-			c.style.display = 'block';
-			v.replaceWith(c);
+			c.style.display = 'block'; c.id = 'frame-shot';
+			v.hidden = true;
+			v.before(c);
 		})()`))
 		screenshot(t, ctx, "../docs/teleport-call-desktop.png")
+		do(t, ctx, "video back", chromedp.Evaluate[chromedp.Void](`document.querySelector('#frame-shot').remove(), document.querySelector('#video-robot').hidden = false`))
 	}
 
 	// "Hang up" (the room's turn): the hub's media stops within 1 s; the page says why.
