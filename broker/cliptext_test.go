@@ -4,7 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/speech"
 )
 
@@ -79,5 +81,43 @@ func TestProductionBrokerIgnoresClipText(t *testing.T) {
 	}
 	if rec := lastAudit(t, tb); strings.Contains(rec.Code, CodeDevClipText) {
 		t.Fatalf("a transcribed turn labelled %s: %+v", CodeDevClipText, rec)
+	}
+}
+
+// In a teleport session a dev broker without a model shows a `reachyctl speak` clip's words
+// on the owner's page, and "hang up" said that way ends the session.
+func TestDevBrokerHearsClipTextInASession(t *testing.T) {
+	r := newConsoleRig(t, func(c *Config, d *Deps) { d.Transcriber = nil; d.DevClipText = true })
+	tok := r.page(t)
+	if resp := r.post(t, tok, "join", map[string]any{}); resp.status != 200 {
+		t.Fatalf("join: %d %s", resp.status, resp.body)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	say := func(text string) {
+		t.Helper()
+		if err := r.hub.link.Send(ctx, api.LinkMessage{Type: api.LinkHeard, Heard: &api.LinkHeardBody{WAV: clipSaying(t, text)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	say("we miss you")
+	for i := 0; ; i++ {
+		if s := r.robotView(t).Session; s != nil && len(s.Clips) == 1 {
+			if s.Clips[0].Text != "we miss you" {
+				t.Fatalf("clip: %+v", s.Clips[0])
+			}
+			break
+		}
+		if i > 300 {
+			t.Fatal("the clip never reached the page")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	say("hang up")
+	for i := 0; i < 300 && r.hub.hub.SessionActive(); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if r.hub.hub.SessionActive() {
+		t.Fatal(`"hang up" did not end the session`)
 	}
 }
