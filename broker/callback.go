@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -39,7 +40,13 @@ func (h teleportCall) Handle(ctx context.Context, c intents.Call) (intents.Answe
 	if room == "" {
 		room = b.d.Table().Home.DeviceRoom
 	}
-	switch b.console.RequestCall(ctx, console.CallRequest{Owner: owner, Wanted: person, Device: c.Device, Room: room}) {
+	robot := b.callRobot(c, room)
+	if robot == "" {
+		// A laptop or a phone asked, and no robot is linked in its room: the owner's Answer
+		// would have nothing to join.
+		return intents.Answer{Reply: "No robot is linked in the " + room + " for " + name + " to call, so I didn't ring.", Expression: intents.ExpressionSorry}, nil
+	}
+	switch b.console.RequestCall(ctx, console.CallRequest{Owner: owner, Wanted: person, Device: robot, Room: room}) {
 	case console.CallRang:
 		return intents.Answer{Reply: "I've let " + name + " know.", Expression: intents.ExpressionHappy}, nil
 	default:
@@ -48,6 +55,31 @@ func (h teleportCall) Handle(ctx context.Context, c intents.Call) (intents.Answe
 		}
 		return intents.Answer{Reply: name + " isn't at the console right now. I've left a missed call.", Expression: intents.ExpressionNeutral}, nil
 	}
+}
+
+// callRobot is the robot a call-back rings with: the asking device when it is a robot (it
+// holds the robot link's scope, is in the config's devices, or its link is up), else the
+// robot whose link is up in room (the first by name); "" when there is none.
+func (b *Broker) callRobot(c intents.Call, room string) string {
+	if slices.Contains(c.Scopes, intents.ScopeLink) || b.configured(c.Device) || b.link.Status(c.Device).Online {
+		return c.Device
+	}
+	var found []string
+	for _, r := range b.robots() {
+		if strings.EqualFold(r.Room, room) && b.link.Status(r.Device).Online {
+			found = append(found, r.Device)
+		}
+	}
+	slices.Sort(found)
+	if len(found) == 0 {
+		return ""
+	}
+	return found[0]
+}
+
+// callable reports whether a person of table's home takes calls (is an owner of the console).
+func (b *Broker) callable(table *intents.Table) func(person string) bool {
+	return func(person string) bool { return b.ownerFor(table, person) != "" }
 }
 
 // ownerFor is the owner login a person of the home is (teleport.people), or the owner whose

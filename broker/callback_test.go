@@ -229,3 +229,37 @@ func TestMissedCallSurvivesRestart(t *testing.T) {
 		t.Fatalf("dismissed, still there: %+v", v)
 	}
 }
+
+// TestCallBackFromALaptopRingsWithTheRoomsRobot: "call dad" typed on a device that is not a
+// robot (the tour's laptop) rings with the robot linked in its room, so Dad's Answer joins
+// that robot; with no robot linked there it is refused with the reason, and nothing rings.
+func TestCallBackFromALaptopRingsWithTheRoomsRobot(t *testing.T) {
+	r := newConsoleRig(t)
+	tok := r.page(t)
+	r.calls(t) // Dad's console is open
+	laptop := r.token(t, "laptop", "text", "turn")
+	resp := r.say(t, laptop, "call dad")
+	if tr := resp.turn(t); tr.Intent != "teleport.call" || tr.Reply != "I've let Dad know." {
+		t.Fatalf("call dad from the laptop: %s", resp.body)
+	}
+	v := r.calls(t)
+	if len(v.Ringing) != 1 || v.Ringing[0].Device != "robot" {
+		t.Fatalf("the ring does not name the room's robot: %+v", v)
+	}
+	if resp := r.post(t, tok, "join", map[string]any{}); resp.status != 200 {
+		t.Fatalf("answer: %d %s", resp.status, resp.body)
+	}
+
+	// No robot linked in the laptop's room: refused, with the reason; nothing rings or is missed.
+	tb := newTestBroker(t, func(c *Config, d *Deps) { c.Teleport.Owners = []string{dad.Login} })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go tb.b.RunConsole(ctx)
+	resp = tb.say(t, tb.token(t, "laptop", "text", "turn"), "call dad")
+	if tr := resp.turn(t); tr.Intent != "teleport.call" || !strings.Contains(tr.Reply, "No robot is linked in the living room") {
+		t.Fatalf("call dad with no robot linked: %s", resp.body)
+	}
+	if missed, err := (missedCalls{tb.state}).Missed(context.Background(), dad.Login); err != nil || len(missed) != 0 {
+		t.Fatalf("a missed call for no robot: %+v %v", missed, err)
+	}
+}

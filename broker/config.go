@@ -2,6 +2,8 @@ package broker
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -490,18 +492,71 @@ func hasRoom(t *intents.Table, room string) bool {
 	return false
 }
 
-// DevStateDir is where a dev broker keeps its state when not told otherwise
-// ($XDG_STATE_HOME/reachy-broker-dev, else ~/.local/state/reachy-broker-dev). reachyctl uses
-// the same default, so the tour works against the broker 'make run' started.
-func DevStateDir() string {
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "reachy-broker-dev")
+// DevListen is a dev broker's API address when not told otherwise.
+const DevListen = "127.0.0.1:8092"
+
+// DevStateDir is where a dev broker on DevListen keeps its state when not told otherwise
+// (DevStateDirFor).
+func DevStateDir() string { return DevStateDirFor(DevListen) }
+
+// DevStateDirFor is where a dev broker serving addr (host:port, or a URL) keeps its state
+// when not told otherwise: one directory per clone and port,
+// $XDG_STATE_HOME/reachy-broker-dev-<clone>-<hash of its path>-<port> (else under
+// ~/.local/state), or reachy-broker-dev-<port> for a binary outside a clone. So another
+// clone's tokens, audit and timers never appear, and a second dev broker on its own port has
+// its own. reachyctl computes the same from REACHY_BROKER, so the tour works against the
+// broker 'make run' started.
+func DevStateDirFor(addr string) string {
+	base := os.Getenv("XDG_STATE_HOME")
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			base = os.TempDir()
+		} else {
+			base = filepath.Join(home, ".local", "state")
+		}
 	}
-	home, err := os.UserHomeDir()
+	addr = strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(addr, "http://"), "https://"), "/")
+	port := "8092"
+	if i := strings.LastIndexByte(addr, ':'); i >= 0 && i+1 < len(addr) {
+		port = addr[i+1:]
+	}
+	name := "reachy-broker-dev-" + port
+	if clone := devClone(); clone != "" {
+		sum := sha256.Sum256([]byte(clone))
+		name = "reachy-broker-dev-" + filepath.Base(clone) + "-" + hex.EncodeToString(sum[:3]) + "-" + port
+	}
+	return filepath.Join(base, name)
+}
+
+// devClone is the clone the running binary was built in: the folder above its bin/ when that
+// holds this project's go.mod, else the clone the working directory is in; "" for neither.
+func devClone() string {
+	isClone := func(dir string) bool {
+		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		return err == nil && bytes.HasPrefix(b, []byte("module github.com/reachy-broker/reachy-broker\n"))
+	}
+	if exe, err := os.Executable(); err == nil {
+		if exe, err = filepath.EvalSymlinks(exe); err == nil && filepath.Base(filepath.Dir(exe)) == "bin" {
+			if dir := filepath.Dir(filepath.Dir(exe)); isClone(dir) {
+				return dir
+			}
+		}
+	}
+	dir, err := os.Getwd()
 	if err != nil {
-		return filepath.Join(os.TempDir(), "reachy-broker-dev")
+		return ""
 	}
-	return filepath.Join(home, ".local", "state", "reachy-broker-dev")
+	for {
+		if isClone(dir) {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
 }
 
 // PlayConfig configures the games (broker/play): the home's own game table (animals,
@@ -557,6 +612,21 @@ func (c *Config) Demo() bool { return c.demo }
 // HasHouse reports whether the file connects any device (a house section with a hub).
 func (c *Config) HasHouse() bool {
 	return c.House.HomeAssistant.URL != "" || c.House.MQTT.Broker != "" || len(c.House.Devices) > 0
+}
+
+// HouseBackend names the backend the house's handlers reach, for the operator's health
+// gauges: home_assistant, mqtt, house (both), or "" (the demo home's simulated devices).
+func (c *Config) HouseBackend() string {
+	ha, mq := c.House.HomeAssistant.URL != "", c.House.MQTT.Broker != ""
+	switch {
+	case ha && mq:
+		return "house"
+	case ha:
+		return "home_assistant"
+	case mq:
+		return "mqtt"
+	}
+	return ""
 }
 
 // HasHome reports whether the file has a home section of its own (without one the intent

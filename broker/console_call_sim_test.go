@@ -270,7 +270,20 @@ func TestLiveCallWithSimHub(t *testing.T) {
 		waitJS(t, ctx, "typed", timelineTxt+`.includes("Hello from the hotel")`)
 		time.Sleep(time.Second) // the timer shows a few seconds
 		do(t, ctx, "top", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+		// Headless Chromium's screenshot leaves a playing <video> layer black: the frame the
+		// page has decoded is drawn into a canvas in its place, so the picture shows it.
+		do(t, ctx, "frame", chromedp.Evaluate[chromedp.Void](`(() => {
+			const v = document.querySelector('#video-robot');
+			const c = document.createElement('canvas');
+			c.width = v.videoWidth; c.height = v.videoHeight;
+			c.getContext('2d').drawImage(v, 0, 0);
+			c.style.width = v.clientWidth + 'px'; c.style.height = v.clientHeight + 'px';
+			c.style.display = 'block'; c.id = 'frame-shot';
+			v.hidden = true;
+			v.before(c);
+		})()`))
 		screenshot(t, ctx, "../docs/teleport-call-desktop.png")
+		do(t, ctx, "video back", chromedp.Evaluate[chromedp.Void](`document.querySelector('#frame-shot').remove(), document.querySelector('#video-robot').hidden = false`))
 	}
 
 	// "Hang up" (the room's turn): the hub's media stops within 1 s; the page says why.

@@ -13,12 +13,15 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/broker/store"
+	"github.com/reachy-broker/reachy-broker/intents"
 )
 
 // The control socket is how reachyctl reaches the state of a running broker. The broker's
@@ -52,6 +55,85 @@ type LiveStatus struct{ b atomic.Pointer[Broker] }
 
 // Attach makes b the broker whose status the control socket reports.
 func (l *LiveStatus) Attach(b *Broker) { l.b.Store(b) }
+
+// broker is the attached broker, or nil (still starting, or no status at all).
+func (l *LiveStatus) broker() *Broker {
+	if l == nil {
+		return nil
+	}
+	return l.b.Load()
+}
+
+func controlStarting(w http.ResponseWriter) {
+	controlJSON(w, http.StatusServiceUnavailable, api.ErrorBody{Error: api.ErrorDetail{Code: api.CodeUnavailable,
+		Message: "the broker is still starting: try again in a moment"}})
+}
+
+// controlGuideRequest asks for the spoken guides of a caller holding Scopes (nil: all).
+type controlGuideRequest struct {
+	Scopes []string `json:"scopes"`
+}
+
+// SpokenGuides are what the robot says to "what can you do" and "what games do you know".
+type SpokenGuides struct {
+	Help  string `json:"help"`
+	Games string `json:"games,omitempty"`
+}
+
+// spokenGuides are the guides as this broker's robot says them to a caller holding scopes:
+// its handlers, the people who take calls, its length cap, and the redactor.
+func (b *Broker) spokenGuides(scopes []string) SpokenGuides {
+	table := b.d.Table()
+	o := intents.GuideOptions{Scopes: scopes, Available: b.hasHandler, Callable: b.callable(table), MaxChars: b.d.Config.Redact.MaxChars}
+	say := func(s string) string {
+		res, err := b.speakable(s)
+		if err != nil {
+			return s
+		}
+		return res.Text
+	}
+	g := SpokenGuides{Help: say(table.SpokenGuideWith(o))}
+	if in, ok := table.Lookup(intents.IntentHelpGames); ok && (scopes == nil || slices.Contains(scopes, in.Scope)) {
+		g.Games = say(table.GamesGuide(o))
+	}
+	return g
+}
+
+// Guides asks the running broker what its robot says to "what can you do" (and "what games
+// do you know") for a caller holding scopes (nil: every scope).
+func (c *ControlClient) Guides(ctx context.Context, scopes []string) (SpokenGuides, error) {
+	var out SpokenGuides
+	err := c.call(ctx, http.MethodPost, "/v1/guide", controlGuideRequest{Scopes: scopes}, &out)
+	return out, err
+}
+
+// controlRouteRequest asks how the live table routes a sentence.
+type controlRouteRequest struct {
+	Text string `json:"text"`
+	Room string `json:"room,omitempty"`
+}
+
+// ReloadResult is what a reload over the control socket did.
+type ReloadResult struct {
+	Intents int    `json:"intents"`
+	Source  string `json:"source"`
+}
+
+// reloadTable re-reads the config (or --intents file) as SIGHUP does; the result is logged
+// and shown by /healthz the same way.
+func (b *Broker) reloadTable() (ReloadResult, error) {
+	r, ok := b.d.Reloads.(interface{ Reload() error })
+	if !ok {
+		return ReloadResult{}, errors.New("this broker's intent table is not reloadable (it was built without a config file)")
+	}
+	if err := r.Reload(); err != nil {
+		b.log.Error("intent table reload failed; /healthz says the table is stale", "err", err, "by", "reachyctl reload")
+		return ReloadResult{}, err
+	}
+	n := len(b.d.Table().Intents())
+	b.log.Info("intent table reloaded", "intents", n, "by", "reachyctl reload")
+	return ReloadResult{Intents: n, Source: b.d.Config.Path()}, nil
+}
 
 // ServeControlWith is ServeControl that also reports the operator's status (reachyctl
 // status) of the broker attached to live; nil: no status.
@@ -123,6 +205,57 @@ func controlHandler(st *store.Store, live *LiveStatus) http.Handler {
 		ctx, cancel := context.WithTimeout(r.Context(), controlTimeout)
 		defer cancel()
 		controlJSON(w, http.StatusOK, b.Status(ctx))
+	})
+	// reachyctl reload: the same reload as SIGHUP, on this broker only (a signal sent by
+	// process name would reach every broker on the machine).
+	mux.HandleFunc("POST /v1/reload", func(w http.ResponseWriter, r *http.Request) {
+		b := live.broker()
+		if b == nil {
+			controlStarting(w)
+			return
+		}
+		res, err := b.reloadTable()
+		if err != nil {
+			controlJSON(w, http.StatusConflict, api.ErrorBody{Error: api.ErrorDetail{Code: "reload_failed", Message: err.Error()}})
+			return
+		}
+		controlJSON(w, http.StatusOK, res)
+	})
+	// reachyctl route: how this broker's live table (its own intents included) routes a sentence.
+	mux.HandleFunc("POST /v1/route", func(w http.ResponseWriter, r *http.Request) {
+		b := live.broker()
+		if b == nil {
+			controlStarting(w)
+			return
+		}
+		var req controlRouteRequest
+		if !controlDecode(w, r, &req) {
+			return
+		}
+		if strings.TrimSpace(req.Text) == "" || len(req.Text) > 2000 {
+			controlJSON(w, http.StatusBadRequest, api.ErrorBody{Error: api.ErrorDetail{Code: api.CodeInvalidArgs, Message: `"text" must be 1 to 2000 bytes`}})
+			return
+		}
+		table := b.d.Table()
+		room := req.Room
+		if room == "" {
+			room = table.Home.DeviceRoom
+		}
+		controlJSON(w, http.StatusOK, table.Route(req.Text, intents.Context{DeviceRoom: room}))
+	})
+	// reachyctl intents guide: what this broker's robot says to "what can you do" and "what
+	// games do you know", for a caller holding the scopes asked (after the redactor, as said).
+	mux.HandleFunc("POST /v1/guide", func(w http.ResponseWriter, r *http.Request) {
+		b := live.broker()
+		if b == nil {
+			controlStarting(w)
+			return
+		}
+		var req controlGuideRequest
+		if !controlDecode(w, r, &req) {
+			return
+		}
+		controlJSON(w, http.StatusOK, b.spokenGuides(req.Scopes))
 	})
 	mux.HandleFunc("GET /v1/ping", func(w http.ResponseWriter, r *http.Request) {
 		controlJSON(w, http.StatusOK, map[string]string{"state_dir": st.Dir()})
@@ -369,6 +502,21 @@ func (c *ControlClient) SetScopes(ctx context.Context, device string, scopes []s
 func (c *ControlClient) TailAudit(ctx context.Context, n int) ([]store.AuditRecord, error) {
 	var out []store.AuditRecord
 	err := c.call(ctx, http.MethodGet, "/v1/audit?n="+strconv.Itoa(n), nil, &out)
+	return out, err
+}
+
+// Reload asks the running broker to re-read its config's intent table (as SIGHUP does).
+func (c *ControlClient) Reload(ctx context.Context) (ReloadResult, error) {
+	var out ReloadResult
+	err := c.call(ctx, http.MethodPost, "/v1/reload", struct{}{}, &out)
+	return out, err
+}
+
+// Route asks the running broker how its live table routes text from a device in room ("":
+// the home's device room).
+func (c *ControlClient) Route(ctx context.Context, text, room string) (intents.Decision, error) {
+	var out intents.Decision
+	err := c.call(ctx, http.MethodPost, "/v1/route", controlRouteRequest{Text: text, Room: room}, &out)
 	return out, err
 }
 

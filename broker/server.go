@@ -63,7 +63,12 @@ type Deps struct {
 	Config      *Config
 	Table       func() *intents.Table // the live table (a reload swaps it)
 	State       *store.Store
-	Transcriber Transcriber        // nil: /v1/turns answers busy
+	Transcriber Transcriber // nil: /v1/turns answers busy (but see DevClipText)
+	// DevClipText: a dev broker with no Transcriber takes the words a clip carries (written
+	// by `reachyctl speak`, kept by the sim hub: speech.SpokenText) as its transcript, so the
+	// room's side can be tried without a model. Labelled dev_clip_text in the log and audit.
+	// Never set outside --dev: a production broker ignores the words a WAV says it says.
+	DevClipText bool
 	Synthesizer speech.Synthesizer // nil: replies carry no audio
 	Redactor    *redact.Redactor   // nil: patterns and the length cap only
 	Handlers    map[string]intents.Handler
@@ -109,6 +114,7 @@ type Broker struct {
 	link    *link.Registry
 	console *console.Console
 	hostLog *rate.Limiter // refusals of a foreign Host are logged a few times a minute at most
+	ops     *operatorView // last turns, refused turns, calls, backend health (operator.go)
 }
 
 // OpenFollowUp opens a device's follow-up window: for the next follow-up window, what it
@@ -174,6 +180,7 @@ func New(d Deps) (*Broker, error) {
 	b := &Broker{d: d, m: m, decodes: newAdmission(d.Config.Limits.Decodes), log: d.Logger,
 		limits: map[string]*rate.Limiter{}, authBad: map[string]*rate.Limiter{}, devices: map[string]*deviceState{},
 		hostLog: rate.NewLimiter(rate.Every(10*time.Second), 3)}
+	b.ops = newOperatorView(m.reg)
 	b.mcp = mcp.New(mcpBackend{b}, mcp.Options{Version: "v1", Logger: d.Logger, MaxBodyBytes: d.Config.Limits.JSONBytes})
 	b.link = link.New(d.Link)
 	var err error
@@ -466,6 +473,13 @@ func (b *Broker) limitedBy(prefix string, next http.HandlerFunc) http.HandlerFun
 			e := errf(api.CodeRateLimited, "too many requests from this device; try again shortly")
 			e.RetryAfter = int(delay/time.Second) + 1
 			b.m.countError(e.Code)
+			if route, ok := turnRoutes[r.URL.Path]; ok || strings.HasPrefix(r.URL.Path, "/v1/intents/") {
+				if !ok {
+					route = "intent"
+				}
+				b.ops.noteTurn(callerOf(r).Name, LastTurn{At: b.d.Now().Round(0), Route: route, Outcome: store.OutcomeDenied,
+					Code: e.Code, Refused: RefusedOverLimits})
+			}
 			writeError(w, e)
 			return
 		}

@@ -39,7 +39,7 @@ func TestSpokenGuideOffersOnlyWhatIsConfigured(t *testing.T) {
 		})
 	})
 	r = full.say(t, full.token(t, "robot", all...), "what can you do").turn(t)
-	if !strings.Contains(r.Reply, "is mom busy") || !strings.Contains(r.Reply, "Or just ask me a question.") {
+	if !strings.Contains(r.Reply, "say if someone is busy") || !strings.Contains(r.Reply, "Or just ask me a question.") {
 		t.Fatalf("with a calendar and an agent: %q", r.Reply)
 	}
 }

@@ -34,8 +34,19 @@ type Status struct {
 	Sessions     []console.SessionInfo `json:"teleport_sessions"`
 	Timers       []timers.Info         `json:"timers"`
 	MissedTimers []timers.Missed       `json:"missed_timers"`
+	MissedCalls  []MissedCall          `json:"missed_calls"`
 	SpeechToText Component             `json:"speech_to_text"`
 	Agent        Component             `json:"agent"`
+	Backends     []BackendHealth       `json:"backends"`
+}
+
+// MissedCall is a call-back nobody answered, waiting for its owner's next visit.
+type MissedCall struct {
+	Owner  string    `json:"owner"`
+	Robot  string    `json:"robot"`
+	Room   string    `json:"room,omitempty"`
+	Wanted string    `json:"wanted"`
+	At     time.Time `json:"at"`
 }
 
 // RobotStatus is one robot the broker knows.
@@ -45,24 +56,45 @@ type RobotStatus struct {
 	Configured bool   `json:"configured"` // in the config's devices
 	Linked     bool   `json:"linked"`     // its link is up now
 	// LinkSince is when its link came up (Linked) or went down; zero if it never linked.
-	LinkSince  time.Time  `json:"link_since,omitzero"`
-	State      string     `json:"state,omitempty"` // the hub's last reported state: idle, listening, thinking, speaking
-	Version    string     `json:"version,omitempty"`
-	LastTurn   time.Time  `json:"last_turn,omitzero"`
+	LinkSince time.Time `json:"link_since,omitzero"`
+	State     string    `json:"state,omitempty"` // the hub's last reported state: idle, listening, thinking, speaking
+	Version   string    `json:"version,omitempty"`
+	LastTurn  time.Time `json:"last_turn,omitzero"`
+	// Turn is the last turn since the broker started, refused ones included (busy, no
+	// model, denied, over limits), with its intent, outcome and code.
+	Turn       *LastTurn  `json:"last_turn_detail,omitempty"`
 	QuietUntil *time.Time `json:"quiet_until,omitempty"` // in quiet time until then
+	Privacy    bool       `json:"privacy"`               // privacy mode: nobody can call in
+	// LastCall is how its last teleport call or session went since the broker started.
+	LastCall *CallInfo `json:"last_call,omitempty"`
 }
 
 // Component says whether a part is configured, and which model it uses.
 type Component struct {
 	Configured bool   `json:"configured"`
 	Model      string `json:"model,omitempty"`
+	// DevClipText: no model, and a dev broker takes the words a `reachyctl speak` clip
+	// carries as its transcript (speech_to_text only).
+	DevClipText bool `json:"dev_clip_text,omitempty"`
 }
 
 // Status gathers the operator's view now.
 func (b *Broker) Status(ctx context.Context) Status {
 	st := Status{Time: b.d.Now().Round(0), StateDir: b.d.Config.StateDir, Robots: []RobotStatus{},
-		Sessions: b.console.Sessions(), Timers: []timers.Info{}, MissedTimers: []timers.Missed{}}
-	for _, r := range b.robots() {
+		Sessions: b.console.Sessions(), Timers: []timers.Info{}, MissedTimers: []timers.Missed{}, MissedCalls: []MissedCall{},
+		Backends: []BackendHealth{}}
+	robots := b.robots()
+	for _, dev := range b.ops.audioDevices() {
+		// A robot that spoke but never linked (a sim hub without --link) is a robot too.
+		if !slices.ContainsFunc(robots, func(r console.Robot) bool { return r.Device == dev }) {
+			room := b.d.Config.DeviceRoom(dev)
+			if room == "" {
+				room = b.d.Table().Home.DeviceRoom
+			}
+			robots = append(robots, console.Robot{Device: dev, Room: room})
+		}
+	}
+	for _, r := range robots {
 		ls := b.link.Status(r.Device)
 		rs := RobotStatus{Device: r.Device, Room: r.Room, Configured: b.configured(r.Device), Linked: ls.Online, State: ls.State, Version: ls.Version}
 		if ls.Connects > 0 {
@@ -79,12 +111,40 @@ func (b *Broker) Status(ctx context.Context) Status {
 		if until, ok := b.d.Quiet.Until(r.Device); ok {
 			rs.QuietUntil = &until
 		}
+		if lt, ok := b.ops.lastTurn(r.Device); ok {
+			rs.Turn = &lt
+			if lt.At.After(rs.LastTurn) {
+				rs.LastTurn = lt.At
+			}
+		}
+		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		if on, err := b.d.State.Privacy(pctx, r.Device); err == nil {
+			rs.Privacy = on
+		}
+		cancel()
+		if c, ok := b.ops.lastCall(r.Device); ok {
+			rs.LastCall = &c
+		}
 		st.Robots = append(st.Robots, rs)
+	}
+	for _, owner := range b.ownerLogins() {
+		mctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		rings, err := missedCalls{b.d.State}.Missed(mctx, owner)
+		cancel()
+		if err != nil {
+			continue
+		}
+		for _, r := range rings {
+			st.MissedCalls = append(st.MissedCalls, MissedCall{Owner: owner, Robot: r.Device, Room: r.Room, Wanted: r.Wanted, At: r.At})
+		}
+	}
+	for _, name := range b.backends() {
+		st.Backends = append(st.Backends, b.ops.backend(name))
 	}
 	if b.d.Timers != nil {
 		st.Timers, st.MissedTimers = b.d.Timers.Snapshot(), b.d.Timers.MissedTimers()
 	}
-	st.SpeechToText = Component{Configured: b.d.Transcriber != nil}
+	st.SpeechToText = Component{Configured: b.d.Transcriber != nil, DevClipText: b.d.Transcriber == nil && b.d.DevClipText}
 	if b.d.Transcriber != nil && b.d.SpeechModel != "" {
 		st.SpeechToText.Model = filepath.Base(b.d.SpeechModel)
 	}
@@ -92,6 +152,15 @@ func (b *Broker) Status(ctx context.Context) Status {
 		st.Agent = Component{Configured: true, Model: b.d.Config.Agent.FastModel}
 	}
 	return st
+}
+
+// ownerLogins are the console's owners: teleport.owners, and a dev broker's --dev-owner.
+func (b *Broker) ownerLogins() []string {
+	out := slices.Clone(b.d.Config.Teleport.Owners)
+	if b.d.DevOwner != "" && !slices.Contains(out, b.d.DevOwner) {
+		out = append(out, b.d.DevOwner)
+	}
+	return out
 }
 
 // RobotNames are the robots the broker knows: configured, or linked since start.
@@ -165,6 +234,21 @@ func (b *Broker) watchStatus() {
 		gauge("reachy_speech_to_text_configured", "1 when a whisper model is loaded (audio turns are transcribed).", func() float64 { return boolean(b.d.Transcriber != nil) }),
 		gauge("reachy_agent_configured", "1 when general questions go to the agent.", func() float64 { return boolean(b.d.Handlers["agent"] != nil) }),
 	)
+	for _, name := range b.backends() {
+		b.m.reg.MustRegister(
+			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "reachy_backend_up", ConstLabels: prometheus.Labels{"backend": name},
+				Help: "1 when the backend's last call succeeded (or it has not been called since start), 0 when it failed."},
+				func() float64 { return boolean(b.ops.backend(name).Up) }),
+			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "reachy_backend_last_error_timestamp_seconds", ConstLabels: prometheus.Labels{"backend": name},
+				Help: "When the backend last failed, Unix time (0: not since start)."},
+				func() float64 {
+					if at := b.ops.backend(name).ErrorAt; !at.IsZero() {
+						return float64(at.UnixNano()) / 1e9
+					}
+					return 0
+				}),
+		)
+	}
 	if b.d.Timers == nil {
 		return
 	}

@@ -115,17 +115,25 @@ func (b *Broker) robots() []console.Robot {
 // hear transcribes and routes an utterance heard during a session. The transcript goes to
 // the owner's page only; it is never logged or stored.
 func (b *Broker) hear(ctx context.Context, device string, wav []byte) (console.Heard, error) {
+	var text string
 	if b.d.Transcriber == nil {
-		return console.Heard{Note: console.NoteNoSTT}, nil // the clip still plays; the page says why it has no words
-	}
-	clip, err := speech.DecodeWAV(wav, b.d.Config.Turn.MaxAudio)
-	if err != nil {
-		return console.Heard{}, err
-	}
-	speech.RemoveDC(clip.Samples) // as a turn's audio (decodeAudio)
-	text, err := b.d.Transcriber.Transcribe(ctx, clip.Samples)
-	if err != nil {
-		return console.Heard{}, err
+		said, ok := speech.SpokenText(wav)
+		if !b.d.DevClipText || !ok {
+			return console.Heard{Note: console.NoteNoSTT}, nil // the clip still plays; the page says why it has no words
+		}
+		// A dev broker without a model: the clip's own words (reachyctl speak) stand in.
+		b.log.Info("dev mode, no speech model: a heard clip's own words (reachyctl speak) taken as its transcript", "device", device,
+			"label", CodeDevClipText)
+		text = said
+	} else {
+		clip, err := speech.DecodeWAV(wav, b.d.Config.Turn.MaxAudio)
+		if err != nil {
+			return console.Heard{}, err
+		}
+		speech.RemoveDC(clip.Samples) // as a turn's audio (decodeAudio)
+		if text, err = b.d.Transcriber.Transcribe(ctx, clip.Samples); err != nil {
+			return console.Heard{}, err
+		}
 	}
 	d := b.d.Table().Route(text, intents.Context{DeviceRoom: b.d.Config.DeviceRoom(device)})
 	switch d.Intent {
@@ -162,6 +170,7 @@ func (b *Broker) auditConsole(ctx context.Context, a console.Action) error {
 				slices.Contains([]string{console.EndNotAnnounced, "failed", "room", "start"}, a.Arg))
 		}
 	}
+	b.ops.noteConsole(a, b.d.Now())
 	outcome := store.OutcomeOK
 	switch {
 	case a.Pending:

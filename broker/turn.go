@@ -60,7 +60,18 @@ type turn struct {
 	// turn may read but never act, and stores nothing under the key.
 	storeDown bool
 	replayOf  string // the turn a replay answers for
+	// clipText: a dev broker without a model took the clip's own words as its transcript
+	// (Deps.DevClipText); the audit record's code says so.
+	clipText bool
+	noModel  bool // refused: no speech-to-text model
 }
+
+// turnRoutes are the turn routes by path (the typed-call route is /v1/intents/{name}).
+var turnRoutes = map[string]string{"/v1/turns": "turn", "/v1/utterances": "utterance"}
+
+// CodeDevClipText labels, in the audit record's code, a turn whose transcript was the words
+// its clip carried (a dev broker without a model), not speech-to-text.
+const CodeDevClipText = "dev_clip_text"
 
 // newTurn starts a turn whose budget began when the request arrived (before the token check).
 func (b *Broker) newTurn(r *http.Request, route string) *turn {
@@ -119,6 +130,11 @@ func (b *Broker) errorResult(t *turn, e *apiError) (int, any) {
 	if e.Code != api.CodeBusy && e.Code != api.CodeRateLimited {
 		t.resp.Outcome, t.code = outcome, e.Code
 		b.audit(t)
+	} else {
+		// Not audited (a flood of them would be a flood of records), but the operator sees
+		// the robot's last turn and the count of refusals.
+		b.ops.noteTurn(t.c.Name, LastTurn{At: t.start.UTC().Round(0), Route: t.route, Intent: t.resp.Intent, Outcome: outcome,
+			Code: e.Code, Refused: refusalReason(e.Code, t.noModel)})
 	}
 	status := codeStatus[e.Code]
 	return status, e
@@ -162,7 +178,11 @@ func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
 			return b.ignored(t, "no speech in the audio")
 		}
 		if b.d.Transcriber == nil {
+			if text, ok := b.clipText(t, body); ok {
+				return b.tail(r.Context(), t, text, *b.d.Config.Turn.RequireWake, since)
+			}
 			// No Retry-After: asking again cannot help until a model is configured.
+			t.noModel = true
 			return b.errorResult(t, &apiError{Code: api.CodeBusy, Message: "speech-to-text is not available: this broker has no whisper model (text turns still work)"})
 		}
 		sctx, cancel := context.WithDeadline(r.Context(), t.workDeadline())
@@ -181,6 +201,22 @@ func (b *Broker) handleTurn(w http.ResponseWriter, r *http.Request) {
 		}
 		return b.tail(r.Context(), t, text, *b.d.Config.Turn.RequireWake, since)
 	})
+}
+
+// clipText is a dev broker's stand-in for speech-to-text when it has no model: the words the
+// clip carries (speech.SpokenText), logged as such. Outside dev mode it never answers.
+func (b *Broker) clipText(t *turn, wav []byte) (string, bool) {
+	if !b.d.DevClipText {
+		return "", false
+	}
+	text, ok := speech.SpokenText(wav)
+	if !ok {
+		return "", false
+	}
+	t.clipText = true
+	b.log.Info("dev mode, no speech model: the clip's own words (reachyctl speak) taken as its transcript", "device", t.c.Name,
+		"turn_id", t.id, "label", CodeDevClipText)
+	return text, true
 }
 
 // handleUtterance: operator text routed exactly like a transcript (no wake phrase needed).
@@ -337,13 +373,9 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 	t.resp.Args = store.AllowlistArgs(args)
 	hctx, cancel := context.WithDeadline(ctx, t.workDeadline())
 	defer cancel()
-	type result struct {
-		a   intents.Answer
-		err error
-	}
-	done := make(chan result, 1)
+	done := make(chan handlerResult, 1)
 	call := intents.Call{Intent: in, Args: args, Device: t.c.Name, Room: t.c.room, Scopes: t.c.Scopes, Table: table,
-		Available: b.hasHandler}
+		Available: b.hasHandler, Callable: b.callable(table), MaxReply: b.d.Config.Redact.MaxChars}
 	if in.Kind == intents.KindAsk && t.audio && b.d.Synthesizer != nil {
 		t.early = b.newEarlySpeech(ctx, t)
 		call.Partial = t.early.add
@@ -351,12 +383,25 @@ func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, 
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
-				done <- result{err: fmt.Errorf("handler panic: %v", p)}
+				done <- handlerResult{err: fmt.Errorf("handler panic: %v", p)}
 			}
 		}()
 		a, err := h.Handle(hctx, call)
-		done <- result{a, err}
+		done <- handlerResult{a, err}
 	}()
+	ans, outcome := b.awaitHandler(hctx, t, in, done)
+	b.noteHandler(in, outcome, t.code)
+	return ans, outcome
+}
+
+// handlerResult is what a handler's goroutine hands back.
+type handlerResult struct {
+	a   intents.Answer
+	err error
+}
+
+// awaitHandler waits for the handler's result or its deadline.
+func (b *Broker) awaitHandler(hctx context.Context, t *turn, in *intents.Intent, done <-chan handlerResult) (intents.Answer, string) {
 	select {
 	case res := <-done:
 		switch {
@@ -482,12 +527,20 @@ func (b *Broker) auditRecord(t *turn) store.AuditRecord {
 		t.resp.TurnID = t.replayOf
 		rec.TurnID, rec.Outcome, rec.Code = t.replayOf, store.OutcomeReplayed, t.resp.Outcome
 	}
+	if t.clipText {
+		rec.Code = strings.TrimPrefix(rec.Code+","+CodeDevClipText, ",")
+	}
 	return rec
 }
 
 // countTurn counts a finished turn by route and the outcome its audit record says.
 func (b *Broker) countTurn(t *turn, rec store.AuditRecord) {
 	b.m.turns.WithLabelValues(t.route, rec.Outcome).Inc()
+	refused := ""
+	if rec.Outcome == store.OutcomeDenied || rec.Outcome == store.OutcomeTimeout {
+		refused = refusalReason(t.code, false)
+	}
+	b.ops.noteTurn(t.c.Name, LastTurn{At: rec.Time.Round(0), Route: t.route, Intent: rec.Intent, Outcome: rec.Outcome, Code: rec.Code, Refused: refused})
 	b.m.stage.WithLabelValues("total").Observe(time.Since(t.start).Seconds())
 }
 

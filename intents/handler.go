@@ -25,6 +25,12 @@ type Call struct {
 	// handler for: a calendar, an agent, the house); nil: every type. The help guide offers
 	// only those.
 	Available func(handler string) bool
+	// Callable reports whether a person of the home takes calls (an owner of the console):
+	// the help guide offers calls only to them. nil: nobody is offered.
+	Callable func(person string) bool
+	// MaxReply is the reply length cap (the redactor's); 0: redact's default. The help guide
+	// fits it, so it is never cut.
+	MaxReply int
 }
 
 // Answer is what a handler returns. Reply is untrusted until the broker's redactor has

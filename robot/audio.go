@@ -20,6 +20,7 @@ type Source interface {
 
 // FileSource plays WAV files as the microphone (sim mode), with silence between them.
 type FileSource struct {
+	spans   // the words each file says, when it carries them (SpokenTexts)
 	samples []float32
 	pos     int
 	chunk   int
@@ -56,6 +57,7 @@ func NewFileSource(inputs []string, gap float64) (*FileSource, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f, err)
 		}
+		s.add(b, len(s.samples), len(s.samples)+len(clip.Samples))
 		s.samples = append(s.samples, clip.Samples...)
 		s.samples = append(s.samples, silence...)
 	}

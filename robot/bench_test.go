@@ -43,7 +43,7 @@ func BenchmarkHubTurn(b *testing.B) {
 	var toBroker []time.Duration
 	for b.Loop() {
 		start := time.Now()
-		h.handle(context.Background(), utt)
+		h.handle(context.Background(), utt, "")
 		mu.Lock()
 		toBroker = append(toBroker, arrived.Sub(start))
 		mu.Unlock()

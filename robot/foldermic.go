@@ -28,7 +28,9 @@ type FolderMic struct {
 	Poll   time.Duration                   // between listings of the folders; default 200 ms
 	Log    *slog.Logger
 
+	spans   // the words each file says, when it carries them (SpokenTexts)
 	started bool
+	base    int // the stream position of buf[0]
 	seen    map[string]bool
 	sizes   map[string]int64 // a new file's size at the last listing
 	buf     []float32
@@ -70,6 +72,7 @@ func (m *FolderMic) Read(ctx context.Context) ([]float32, error) {
 	}
 	const chunk = speech.SampleRate / 50
 	for m.pos >= len(m.buf) {
+		m.base += len(m.buf)
 		m.buf, m.pos = m.buf[:0], 0
 		if m.scan(false) {
 			break
@@ -145,6 +148,7 @@ func (m *FolderMic) scan(first bool) bool {
 		}
 		m.Log.Info("sim microphone: hearing a file", "file", p, "seconds", fmt.Sprintf("%.1f", clip.Duration().Seconds()))
 		m.buf = append(m.buf, make([]float32, speech.SampleRate/2)...)
+		m.add(b, m.base+len(m.buf), m.base+len(m.buf)+len(clip.Samples))
 		m.buf = append(m.buf, clip.Samples...)
 		m.buf = append(m.buf, make([]float32, speech.SampleRate)...)
 		added = true

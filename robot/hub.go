@@ -153,7 +153,11 @@ func (h *Hub) Run(ctx context.Context) error {
 		if ok {
 			utt := append([]float32(nil), u.samples[off:min(len(u.samples), off+c.max)]...)
 			h.gate.lastEnd = u.end
-			h.handle(ctx, utt)
+			var text string
+			if st, ok := h.Source.(SpokenTexts); ok {
+				text = st.TextFor(u.start+off, u.start+off+len(utt))
+			}
+			h.handle(ctx, utt, text)
 		}
 		return ok
 	}
@@ -203,11 +207,13 @@ func (h *Hub) onSpeechStart(ctx context.Context) {
 	})
 }
 
-func (h *Hub) handle(ctx context.Context, utt []float32) {
+// handle uploads one utterance; text is what a sim microphone's file says it says (empty on
+// a real microphone), carried in the upload for a dev broker without a speech model.
+func (h *Hub) handle(ctx context.Context, utt []float32, text string) {
 	speechEnd := time.Now()
 	h.turns++
 	t := Turn{Index: h.turns, Key: NewIdempotencyKey(), Samples: len(utt), Wake: h.gate.reason}
-	wav, err := speech.EncodeWAV(utt, speech.SampleRate) // in memory only, never on disk
+	wav, err := uploadWAV(utt, text) // in memory only, never on disk
 	if err != nil {
 		t.Err = err.Error()
 		h.done(t)

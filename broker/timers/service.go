@@ -81,9 +81,14 @@ type Deps struct {
 	Robots func() []string
 	// Quiet reports whether a robot is in quiet time: a timer's repeated rings are its chime
 	// alone there (the first ring keeps its sentence). nil: no robot is ever quiet.
-	Quiet    func(device string) bool
-	Settings Settings
-	Logger   *slog.Logger
+	Quiet func(device string) bool
+	// ForgetEarlier lets every timer of an earlier run go at Open (audited missed,
+	// earlier_run) instead of resuming it: a dev broker on its default state directory, so a
+	// tour's three-second timer never rings in a later run. A state directory named on
+	// purpose (--state-dir) keeps them.
+	ForgetEarlier bool
+	Settings      Settings
+	Logger        *slog.Logger
 }
 
 // Service holds the live timers and rings them. Create it with Open and run Run once.
@@ -150,6 +155,15 @@ func Open(ctx context.Context, d Deps) (*Service, error) {
 	for _, t := range ts {
 		s.live[t.ID] = t
 		s.dirty[t.place()] = true
+	}
+	if d.ForgetEarlier && len(ts) > 0 {
+		s.log.Info("dev broker on its default state directory: timers of an earlier run are let go, not rung (name the directory with --state-dir to keep them)",
+			"count", len(ts))
+		now := s.clock.Now()
+		for _, t := range ts {
+			s.miss(ctx, t, MissedEarlier, now)
+		}
+		return s, nil
 	}
 	if len(ts) > 0 {
 		s.log.Info("timers kept across the restart", "count", len(ts))

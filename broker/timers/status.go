@@ -35,7 +35,8 @@ type Missed struct {
 	At     time.Time `json:"missed_at"`
 	// Reason is closed: no_robot (it came due with no robot linked in its place to ring it,
 	// and none linked within NoRobotWait) or past_grace (it came due longer ago than the
-	// grace window, the broker was down).
+	// grace window, the broker was down) or earlier_run (set in an earlier run of a dev
+	// broker on its default state directory, which starts without them: Deps.ForgetEarlier).
 	Reason string `json:"reason"`
 }
 
@@ -43,6 +44,7 @@ type Missed struct {
 const (
 	MissedNoRobot   = "no_robot"
 	MissedPastGrace = "past_grace"
+	MissedEarlier   = "earlier_run"
 )
 
 // maxMissed bounds the missed timers the status remembers.

@@ -94,6 +94,7 @@ type rig struct {
 	follow []string
 	audit  func(context.Context, Record) error
 	robots []string // the robots the broker knows (Deps.Robots), linked or not
+	forget bool     // Deps.ForgetEarlier: a dev broker on its default state directory
 }
 
 var rooms = map[string]string{"kitchen-robot": "kitchen", "laptop": "kitchen", "den-robot": "office"}
@@ -143,9 +144,10 @@ func (r *rig) open() {
 			}
 			return nil
 		},
-		RoomOf:   func(d string) string { return rooms[d] },
-		Robots:   func() []string { return r.robots },
-		FollowUp: func(d string) { r.follow = append(r.follow, d) }})
+		RoomOf:        func(d string) string { return rooms[d] },
+		Robots:        func() []string { return r.robots },
+		ForgetEarlier: r.forget,
+		FollowUp:      func(d string) { r.follow = append(r.follow, d) }})
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -411,6 +413,32 @@ func TestRestartKeepsTimerAndRingsLateSayingSo(t *testing.T) {
 	r.tickAt(3*time.Minute + 30*time.Second)
 	if rings := r.rings(); len(rings) != 2 || said(rings[1]) != "Your pasta timer is done." {
 		t.Fatalf("rings %+v", rings)
+	}
+}
+
+// A dev broker on its default state directory starts without the timers of an earlier run:
+// the tour's three-second pasta timer never rings in the next run (it is let go, audited
+// missed earlier_run, and shown as missed).
+func TestDevRunForgetsEarlierRunsTimers(t *testing.T) {
+	r := newRig(t)
+	r.call(HandlerStart, map[string]string{"duration": "3", "label": "pasta"})
+	r.db.Close()
+	r.clock.Set(t0.Add(2 * time.Second))
+	r.forget = true
+	r.open()
+	r.tickAt(10 * time.Second)
+	r.tickAt(time.Minute)
+	if n := len(r.rings()); n != 0 || r.svc.Pending() != 0 {
+		t.Fatalf("a timer of an earlier dev run rang %d times (pending %d)", n, r.svc.Pending())
+	}
+	missed := r.svc.MissedTimers()
+	if len(missed) != 1 || missed[0].Reason != MissedEarlier || missed[0].Label != "pasta" {
+		t.Fatalf("missed: %+v", missed)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if last := r.audits[len(r.audits)-1]; last.Outcome != "missed" {
+		t.Fatalf("not audited missed: %+v", last)
 	}
 }
 

@@ -63,7 +63,9 @@ const usageText = `usage: reachy-broker [--config FILE] [--dev] [--listen ADDR] 
        reachy-broker --version
 
 Without --config it runs the embedded default: loopback dev mode with the demo home (its
-lights and AC simulated in memory), state in %s.
+lights and AC simulated in memory), state in %s
+(one directory per clone and --listen port; timers of an earlier run are let go there — name
+a directory with --state-dir to keep them).
 --intents FILE layers FILE's intents (its home, and the devices its house section connects)
 over that: every other device stays simulated; SIGHUP reloads FILE.
 With --config it serves the API on the tailnet; --dev serves it on --listen instead.
@@ -74,16 +76,16 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("reachy-broker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, usageText, broker.DevStateDir())
+		fmt.Fprintf(stderr, usageText, broker.DevStateDirFor("127.0.0.1:PORT"))
 		fs.PrintDefaults()
 	}
 	configPath := fs.String("config", "", "config file (none: loopback dev mode with the demo home)")
 	intentsPath := fs.String("intents", "", "dev mode: layer this file's intents (and home, and house devices) over the demo home and its simulated devices")
 	dev := fs.Bool("dev", false, "loopback dev mode: serve the API on --listen instead of the tailnet")
-	listen := fs.String("listen", "127.0.0.1:8092", "dev mode: loopback address for the API (port 0: any free port)")
+	listen := fs.String("listen", broker.DevListen, "dev mode: loopback address for the API (port 0: any free port)")
 	devOwner := fs.String("dev-owner", "", "dev mode: serve the teleport console on the loopback API address as this owner's login (loopback connections only)")
 	admin := fs.String("admin", "", "loopback address for /healthz and /metrics (default: listen.admin, 127.0.0.1:9092; port 0: any free port)")
-	stateDir := fs.String("state-dir", "", "state directory (tokens, audit, idempotency; dev default "+broker.DevStateDir()+")")
+	stateDir := fs.String("state-dir", "", "state directory (tokens, audit, idempotency; dev default: one per clone and --listen port, "+broker.DevStateDir()+" for "+broker.DevListen+")")
 	model := fs.String("model", "", "whisper model file (default: speech.model, or the one 'make model' downloaded)")
 	initState := fs.Bool("init", false, "create the state database (tokens, audit, idempotency) in the state directory, then exit")
 	showVersion := fs.Bool("version", false, "print the version and the whisper.cpp version, and exit")
@@ -137,7 +139,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		*dev = true
 		dir := *stateDir
 		if dir == "" {
-			dir = broker.DevStateDir()
+			dir = broker.DevStateDirFor(*listen)
 		}
 		if *intentsPath != "" {
 			cfg, table, err = broker.DevIntentsConfig(*listen, dir, *intentsPath)
@@ -186,7 +188,9 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "state database ready in %s; start reachy-broker without --init\n", cfg.StateDir)
 		return 0
 	}
-	if err := serve(ctx, log, stderr, cfg, tables, *dev, *devOwner, *model); err != nil {
+	// A dev broker on its default state directory starts without an earlier run's timers.
+	forgetTimers := *dev && *configPath == "" && *stateDir == ""
+	if err := serve(ctx, log, stderr, cfg, tables, *dev, forgetTimers, *devOwner, *model); err != nil {
 		log.Error("reachy-broker stopped", "err", err)
 		fmt.Fprintf(stderr, "reachy-broker: %v\n", err)
 		return 1
@@ -194,7 +198,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	return 0
 }
 
-func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.Config, tables *broker.Tables, dev bool, devOwner, modelFlag string) error {
+func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.Config, tables *broker.Tables, dev, forgetTimers bool, devOwner, modelFlag string) error {
 	ownTLS, tlsErr := loadConsoleTLS(cfg, log)
 	if tlsErr != nil {
 		return tlsErr
@@ -294,7 +298,8 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 	redactText := broker.SpeakableText(deps.Redactor) // the same two passes as a reply
 	deps.Quiet = quiet.New(time.Now)                  // quiet time ("be quiet for an hour"): announcements and repeated rings chime only
 	tsvc, err := timers.Open(ctx, timers.Deps{DB: state.DB(), Synth: deps.Synthesizer, Redact: redactText, Audit: broker.TimerAudit(state),
-		Quiet: deps.Quiet.Quiet,
+		Quiet:         deps.Quiet.Quiet,
+		ForgetEarlier: forgetTimers,
 		RoomOf: func(device string) string {
 			if r := cfg.DeviceRoom(device); r != "" {
 				return r
@@ -321,7 +326,11 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 	if modelPath == "" {
 		modelPath = defaultModel()
 	}
-	if modelPath == "" {
+	if modelPath == "" && dev {
+		deps.DevClipText = true
+		log.Warn("no whisper model: dev mode takes the words a clip made by 'reachyctl speak' carries as its transcript (labelled dev_clip_text in the log and audit); " +
+			"any other audio turn answers busy. Text turns work (reachyctl say). Download a model with 'make model'.")
+	} else if modelPath == "" {
 		log.Warn("no whisper model: POST /v1/turns answers busy until one is configured; text turns work (reachyctl say). Download one with 'make model'.")
 	} else {
 		eng, err := whisper.Load(whisper.Config{ModelPath: modelPath, Workers: cfg.Speech.Workers, Queue: cfg.Speech.Queue, Logger: log})
@@ -405,7 +414,7 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 		fmt.Fprintf(stderr, "\n  DEV MODE: loopback only, not on a tailnet.\n  API on http://%s   health on http://%s/healthz\n  State in %s\n"+
 			"  Create a token (in another terminal), then talk to it:\n"+
 			"    export REACHY_BROKER=http://%s\n"+
-			"    export REACHY_TOKEN=$(%s token create --state-dir %s --device laptop --scopes text,house:read,house:write,calendar:read,ask,robot,timer,announce)\n"+
+			"    export REACHY_TOKEN=$(%s token create --state-dir %s --device laptop --scopes "+tourScopes+")\n"+
 			"    %s say \"turn on the kitchen light\"\n"+
 			"  Agents (MCP): http://%s/mcp with a token that also holds the mcp scope (docs/mcp.md)\n  Ctrl-C stops it.\n\n",
 			apiListener.Addr(), adminL.Addr(), cfg.StateDir, apiListener.Addr(), ctlPath(), shellQuote(cfg.StateDir), ctlPath(), apiListener.Addr())
@@ -422,6 +431,10 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 	}
 	return err
 }
+
+// tourScopes are the scopes of the token the dev banner offers: every scope the README's
+// tour uses from the laptop (audio turns, games and announcements included).
+const tourScopes = "turn,text,house:read,house:write,calendar:read,ask,robot,timer,announce,play"
 
 // openState opens the state database. Outside dev mode a missing or empty one is refused
 // (a state disk that did not mount must not become a broker with no tokens and no audit

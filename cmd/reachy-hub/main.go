@@ -430,6 +430,14 @@ func (m micUntil) Read(ctx context.Context) ([]float32, error) {
 	return m.src.Read(rctx)
 }
 
+// TextFor passes on the words the sim microphone's files say (robot.SpokenTexts).
+func (m micUntil) TextFor(start, end int) string {
+	if st, ok := m.src.(robot.SpokenTexts); ok {
+		return st.TextFor(start, end)
+	}
+	return ""
+}
+
 // waitLinked returns once the robot link is up and the broker's first messages (a live
 // session's presence, the timers' copy) have had a moment to arrive, or when ctx ends.
 func waitLinked(ctx context.Context, l *robot.Link, log *slog.Logger) error {

@@ -9,36 +9,51 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"golang.org/x/term"
 
-	"github.com/reachy-broker/reachy-broker/broker"
 	"github.com/reachy-broker/reachy-broker/broker/store"
 	"github.com/reachy-broker/reachy-broker/cmd/internal/cliflags"
 )
 
 func runAudit(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("audit", stderr)
-	stateDir := fs.String("state-dir", broker.DevStateDir(), "the broker's state directory (default: a dev broker's)")
+	stateDir := fs.String("state-dir", devStateDir(), "the broker's state directory (default: the dev broker's at REACHY_BROKER, or 127.0.0.1:8092)")
 	n := fs.Int("n", 20, "how many records")
 	asJSON := fs.Bool("json", false, "print JSON lines")
 	verbose := fs.Bool("v", false, "every field in full (route, arguments, redactions), however wide")
+	intent := fs.String("intent", "", "only this intent; a name ending in . or * is a prefix (teleport.*)")
+	device := fs.String("device", "", "only this device")
+	since := fs.String("since", "", "only records since then: a duration ago (10m, 2h), a time today (15:04) or RFC 3339")
+	outcome := fs.String("outcome", "", "only these outcomes (comma-separated: ok,denied,invalid,failed,unknown,timeout,replayed,ignored,pending,missed)")
 	pos, err := cliflags.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 || pos[0] != "tail" || *stateDir == "" {
-		return usagef("audit tail --state-dir DIR [--json] [-v] [-n N]")
+		return usagef("audit tail --state-dir DIR [--json] [-v] [-n N] [--intent I] [--device D] [--since S] [--outcome O]")
+	}
+	f, err := newAuditFilter(*intent, *device, *since, *outcome, time.Now())
+	if err != nil {
+		return usagef("%v", err)
 	}
 	st, err := openStore(context.Background(), *stateDir)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	recs, err := st.TailAudit(context.Background(), *n)
+	window := *n
+	if f.any() {
+		window = auditFilterWindow // filtered from the newest records, newest n kept
+	}
+	recs, err := st.TailAudit(context.Background(), window)
 	if err != nil {
 		return err
+	}
+	if f.any() {
+		recs = f.keep(recs, *n)
 	}
 	switch {
 	case *asJSON:
@@ -56,9 +71,101 @@ func runAudit(args []string, stdout, stderr io.Writer) error {
 		printAuditTable(stdout, recs, termWidth(stdout))
 	}
 	if len(recs) == 0 && !*asJSON {
-		fmt.Fprintf(stderr, "no audit records yet in %s\n", *stateDir)
+		if f.any() {
+			fmt.Fprintf(stderr, "no audit records in %s match (of the newest %d)\n", *stateDir, auditFilterWindow)
+		} else {
+			fmt.Fprintf(stderr, "no audit records yet in %s\n", *stateDir)
+		}
 	}
 	return nil
+}
+
+// auditFilterWindow is how many of the newest records a filtered tail looks through.
+const auditFilterWindow = 20000
+
+// auditFilter selects audit records by intent, device, time and outcome.
+type auditFilter struct {
+	intent, device string
+	prefix         bool
+	since          time.Time
+	outcomes       []string
+}
+
+var auditOutcomes = []string{"ok", "denied", "invalid", "failed", "unknown", "timeout", "replayed", "ignored", "pending", "missed", "partial"}
+
+func newAuditFilter(intent, device, since, outcome string, now time.Time) (auditFilter, error) {
+	f := auditFilter{intent: intent, device: device}
+	if strings.HasSuffix(f.intent, "*") || strings.HasSuffix(f.intent, ".") {
+		f.intent, f.prefix = strings.TrimSuffix(f.intent, "*"), true
+	}
+	if since != "" {
+		t, err := parseSince(since, now)
+		if err != nil {
+			return f, err
+		}
+		f.since = t
+	}
+	for _, o := range strings.Split(outcome, ",") {
+		if o = strings.TrimSpace(o); o == "" {
+			continue
+		}
+		if !slices.Contains(auditOutcomes, o) {
+			return f, fmt.Errorf("--outcome %q: one of %s", o, strings.Join(auditOutcomes, ", "))
+		}
+		f.outcomes = append(f.outcomes, o)
+	}
+	return f, nil
+}
+
+// parseSince reads --since: a duration ago, a clock time today (local), or RFC 3339.
+func parseSince(s string, now time.Time) (time.Time, error) {
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	for _, layout := range []string{"15:04", "15:04:05"} {
+		if t, err := time.ParseInLocation(layout, s, now.Location()); err == nil {
+			y, m, d := now.Date()
+			return time.Date(y, m, d, t.Hour(), t.Minute(), t.Second(), 0, now.Location()), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("--since %q: a duration ago (10m, 2h), a time today (15:04) or RFC 3339 (2026-01-02T15:04:05Z)", s)
+}
+
+func (f auditFilter) any() bool {
+	return f.intent != "" || f.device != "" || !f.since.IsZero() || len(f.outcomes) > 0
+}
+
+func (f auditFilter) match(r store.AuditRecord) bool {
+	switch {
+	case f.intent != "" && f.prefix && !strings.HasPrefix(r.Intent, f.intent):
+		return false
+	case f.intent != "" && !f.prefix && r.Intent != f.intent:
+		return false
+	case f.device != "" && r.Device != f.device:
+		return false
+	case !f.since.IsZero() && r.Time.Before(f.since):
+		return false
+	case len(f.outcomes) > 0 && !slices.Contains(f.outcomes, r.Outcome):
+		return false
+	}
+	return true
+}
+
+// keep returns the newest n records that match, oldest first.
+func (f auditFilter) keep(recs []store.AuditRecord, n int) []store.AuditRecord {
+	var out []store.AuditRecord
+	for _, r := range recs {
+		if f.match(r) {
+			out = append(out, r)
+		}
+	}
+	if n >= 0 && len(out) > n {
+		out = out[len(out)-n:]
+	}
+	return out
 }
 
 const auditRowFull = "%-8s %-12s %-9s %-20s %-8s %7s %-14s %s %s\n"

@@ -23,7 +23,7 @@ import (
 
 func runToken(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("token", stderr)
-	stateDir := fs.String("state-dir", broker.DevStateDir(), "the broker's state directory (default: a dev broker's)")
+	stateDir := fs.String("state-dir", devStateDir(), "the broker's state directory (default: the dev broker's at REACHY_BROKER, or 127.0.0.1:8092)")
 	device := fs.String("device", "", "device name")
 	scopes := fs.String("scopes", "", "comma-separated scopes: turn,intent,text,house:read,house:write,calendar:read,ask,robot,timer,link,announce,mcp,play (play: games; grant it to a robot only if you want it to play)")
 	node := fs.String("node", "", "tailnet node (name or stable node ID) the token is bound to; pinned to the node's stable ID on first use, refused from any other node and on a listener without tailnet identity")
@@ -131,7 +131,7 @@ func printTokens(w io.Writer, list []store.TokenInfo) {
 
 func runState(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("state", stderr)
-	stateDir := fs.String("state-dir", broker.DevStateDir(), "the broker's state directory (default: a dev broker's)")
+	stateDir := fs.String("state-dir", devStateDir(), "the broker's state directory (default: the dev broker's at REACHY_BROKER, or 127.0.0.1:8092)")
 	trust := fs.Bool("trust", false, "state clock: tell the store the wall clock is right, so retention and key expiry count by it at once")
 	asJSON := fs.Bool("json", false, "state clock: print JSON")
 	pos, err := cliflags.ParseInterspersed(fs, args)

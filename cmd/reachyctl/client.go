@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/broker"
 	"github.com/reachy-broker/reachy-broker/broker/api"
 )
 
@@ -151,4 +152,10 @@ func refusal(status int, body []byte) error {
 		msg += ". Text turns (reachyctl say) work without a whisper model; 'make model' downloads one"
 	}
 	return errors.New(msg)
+}
+
+// devStateDir is the state directory of the dev broker reachyctl talks to (REACHY_BROKER, or
+// the default address): the one that broker printed at start, when it was not given one.
+func devStateDir() string {
+	return broker.DevStateDirFor(envOr("REACHY_BROKER", "http://"+broker.DevListen))
 }

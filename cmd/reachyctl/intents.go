@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/reachy-broker/reachy-broker/broker"
 	"github.com/reachy-broker/reachy-broker/cmd/internal/cliflags"
 	"github.com/reachy-broker/reachy-broker/intents"
 )
@@ -23,7 +25,9 @@ func loadTable(config string) (*intents.Table, error) {
 
 func runRoute(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("route", stderr)
-	config := fs.String("config", "", "broker config file (default: the embedded demo home)")
+	config := fs.String("config", "", "route with this config file's table, offline (default: the running broker's)")
+	brokerURL := fs.String("broker", "", "route with the table of the dev broker serving this URL (default: REACHY_BROKER's, if one runs; else the embedded demo home)")
+	stateDir := fs.String("state-dir", "", "route with the table of the broker running on this state directory")
 	asJSON := fs.Bool("json", false, "print the decision as JSON")
 	room := fs.String("room", "", `the device's room, for "here" (default: the home's device_room)`)
 	pos, err := cliflags.ParseInterspersed(fs, args)
@@ -34,11 +38,10 @@ func runRoute(args []string, stdout, stderr io.Writer) error {
 	if sentence == "" {
 		return usagef("need a sentence")
 	}
-	t, err := loadTable(*config)
+	d, err := routeSentence(sentence, *room, *config, *brokerURL, *stateDir, stderr)
 	if err != nil {
 		return err
 	}
-	d := t.Route(sentence, intents.Context{DeviceRoom: *room})
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -46,6 +49,130 @@ func runRoute(args []string, stdout, stderr io.Writer) error {
 	}
 	explain(stdout, d)
 	return nil
+}
+
+// routeSentence routes with the table the operator means: a config file's (offline), the
+// broker named by --broker or --state-dir (its live table, its own intents included: asked
+// over its control socket), or by default the running dev broker's, else the embedded demo
+// home's (saying so).
+func routeSentence(sentence, room, config, brokerURL, stateDir string, stderr io.Writer) (intents.Decision, error) {
+	if config != "" {
+		t, err := loadTable(config)
+		if err != nil {
+			return intents.Decision{}, err
+		}
+		return t.Route(sentence, intents.Context{DeviceRoom: room}), nil
+	}
+	named := stateDir != "" || brokerURL != ""
+	dir := stateDir
+	if dir == "" && brokerURL != "" {
+		dir = broker.DevStateDirFor(brokerURL)
+	}
+	if dir == "" {
+		dir = devStateDir()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := broker.DialControl(ctx, dir)
+	if err == nil {
+		defer c.Close()
+		var d intents.Decision
+		err := whileStarting(ctx, func() (err error) { d, err = c.Route(ctx, sentence, room); return err })
+		if err == nil {
+			fmt.Fprintf(stderr, "(the table of the broker running on %s)\n", dir)
+			return d, nil
+		}
+		if named {
+			return intents.Decision{}, fmt.Errorf("route with the broker on %s: %w", dir, err)
+		}
+	} else if named {
+		return intents.Decision{}, fmt.Errorf("no broker is running on %s (%v): start it, or pass its --state-dir (or --config FILE to route offline)", dir, err)
+	}
+	t, err := loadTable("")
+	if err != nil {
+		return intents.Decision{}, err
+	}
+	fmt.Fprintf(stderr, "(no broker running on %s: the embedded demo home's table)\n", dir)
+	return t.Route(sentence, intents.Context{DeviceRoom: room}), nil
+}
+
+// runReload: reachyctl reload [--state-dir DIR] — the broker running on DIR re-reads its
+// intent table (as SIGHUP does), over its control socket: only that broker, never every
+// broker on the machine.
+func runReload(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("reload", stderr)
+	stateDir := fs.String("state-dir", devStateDir(), "the broker's state directory (default: the dev broker's at REACHY_BROKER, or 127.0.0.1:8092)")
+	pos, err := cliflags.ParseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 || *stateDir == "" {
+		return usagef("reload [--state-dir DIR]")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := broker.DialControl(ctx, *stateDir)
+	if err != nil {
+		return fmt.Errorf("no broker is running on %s (%v): start one, or pass the --state-dir it uses", *stateDir, err)
+	}
+	defer c.Close()
+	var res broker.ReloadResult
+	err = whileStarting(ctx, func() (err error) { res, err = c.Reload(ctx); return err })
+	if err != nil {
+		return fmt.Errorf("reload of the broker on %s: %w (it keeps the table it had; /healthz says why)", *stateDir, err)
+	}
+	fmt.Fprintf(stdout, "reloaded %s: %d intents\n", res.Source, res.Intents)
+	return nil
+}
+
+// brokerGuide prints what the running broker's robot says to "what can you do" and "what
+// games do you know" for a caller holding scopes, then its table's guide; done is false when
+// no broker runs there (and none was named).
+func brokerGuide(stateDir, scopes string, stdout, stderr io.Writer) (done bool, err error) {
+	dir := stateDir
+	if dir == "" {
+		dir = devStateDir()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	c, err := broker.DialControl(ctx, dir)
+	if err != nil {
+		if stateDir != "" {
+			return true, fmt.Errorf("no broker is running on %s (%v)", dir, err)
+		}
+		return false, nil
+	}
+	defer c.Close()
+	var sc []string
+	if scopes != "" {
+		sc = strings.Split(scopes, ",")
+	}
+	var g broker.SpokenGuides
+	if err := whileStarting(ctx, func() (err error) { g, err = c.Guides(ctx, sc); return err }); err != nil {
+		return true, fmt.Errorf("guide of the broker on %s: %w", dir, err)
+	}
+	fmt.Fprintf(stderr, "(what the robot of the broker running on %s says)\n", dir)
+	fmt.Fprintf(stdout, "what can you do: %s\n", g.Help)
+	if g.Games != "" {
+		fmt.Fprintf(stdout, "what games do you know: %s\n", g.Games)
+	}
+	return true, nil
+}
+
+// whileStarting calls f again (bounded by ctx) while the broker answers that it is still
+// starting: its control socket opens before the broker is built.
+func whileStarting(ctx context.Context, f func() error) error {
+	for {
+		err := f()
+		if err == nil || !strings.Contains(err.Error(), "still starting") {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 }
 
 // explain prints a decision for a person: what was heard, which rule, why.
@@ -130,6 +257,8 @@ func runIntents(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("intents", stderr)
 	config := fs.String("config", "", "broker config file (default: the embedded demo home)")
 	asJSON := fs.Bool("json", false, "print JSON")
+	scopes := fs.String("scopes", "", `guide: for a caller holding these scopes (comma-separated; default every scope)`)
+	stateDir := fs.String("state-dir", "", "guide: ask the broker running on this state directory (default: the dev broker at REACHY_BROKER, if one runs)")
 	client := addClientFlags(fs)
 	pos, err := cliflags.ParseInterspersed(fs, args)
 	if err != nil {
@@ -137,6 +266,12 @@ func runIntents(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(pos) == 0 {
 		return usagef("need list, guide, lint, test FILE, or remote")
+	}
+	spoken := false // the running broker said its guide
+	if pos[0] == "guide" && !*asJSON && *config == "" {
+		if spoken, err = brokerGuide(*stateDir, *scopes, stdout, stderr); err != nil {
+			return err
+		}
 	}
 	if pos[0] == "remote" {
 		return remoteIntents(client, stdout)
@@ -161,8 +296,16 @@ func runIntents(args []string, stdout, stderr io.Writer) error {
 		if *asJSON {
 			return json.NewEncoder(stdout).Encode(t.Guide(nil))
 		}
-		fmt.Fprintln(stdout, t.SpokenGuide(nil))
-		for _, g := range t.Guide(nil) {
+		var sc []string
+		if *scopes != "" {
+			sc = strings.Split(*scopes, ",")
+		}
+		if !spoken {
+			fmt.Fprintln(stderr, "(offline: the table's guide, as a broker with every handler and nobody taking calls says it; a running broker answers for itself)")
+			fmt.Fprintf(stdout, "what can you do: %s\n", t.SpokenGuideWith(intents.GuideOptions{Scopes: sc}))
+			fmt.Fprintf(stdout, "what games do you know: %s\n", t.GamesGuide(intents.GuideOptions{Scopes: sc}))
+		}
+		for _, g := range t.Guide(sc) {
 			fmt.Fprintf(stdout, "  %-18s %s: %s\n", g.Intent, g.Description, strings.Join(quoteAll(g.Examples), ", "))
 		}
 	case "lint":

@@ -25,11 +25,12 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		"transcribe":     {"transcribe --model PATH FILE.wav [--json]: speech to text with whisper.cpp", runTranscribe},
-		"speak":          {`speak "text" -o out.wav [--voice V]: text to speech with espeak-ng`, runSpeak},
+		"speak":          {`speak "text" -o out.wav [--voice V]: text to speech with espeak-ng; the WAV carries its text, which a dev broker without a model takes as the transcript`, runSpeak},
 		"gen-test-model": {"gen-test-model --shape tiny|tiny.en --out PATH: write a random-weight whisper model for tests", runGenTestModel},
-		"route":          {`route [--config FILE] [--json] [--room ROOM] "sentence": show how a sentence routes and why`, runRoute},
+		"route":          {`route [--broker URL | --state-dir DIR | --config FILE] [--json] [--room ROOM] "sentence": show how a sentence routes and why, with the running broker's table (default: the dev broker at REACHY_BROKER, else the demo home's)`, runRoute},
+		"reload":         {"reload [--state-dir DIR]: the broker running on DIR re-reads its intent table (as SIGHUP does), and only that broker", runReload},
 		"token":          {"token create|list|revoke|scopes [--state-dir DIR] --device NAME [--scopes a,b] [--node NODE] [--replace] [--json]: device tokens (create --replace: revoke the device's earlier tokens; scopes: replace a device's scopes; default state dir: a dev broker's)", runToken},
-		"audit":          {"audit tail [--state-dir DIR] [--json] [-v] [-n N]: what the broker did, one line per action (-v: every field in full)", runAudit},
+		"audit":          {"audit tail [--state-dir DIR] [--json] [-v] [-n N] [--intent I] [--device D] [--since 10m|15:04|RFC3339] [--outcome O]: what the broker did, one line per action (-v: every field in full)", runAudit},
 		"announce":       {`announce [--broker URL] [--token-file F] --robot NAME|--all "text": speak an announcement on robots (scope announce)`, runAnnounce},
 		"status":         {"status [--state-dir DIR] [--json] [--wait-robot NAME]: the running broker's robots (room, link, state, last turn, quiet time), teleport sessions, timers (who will ring each), missed timers, and whether speech-to-text and the agent are configured", runStatus},
 		"state":          {"state init|check|backup FILE|clock [--trust] [--state-dir DIR]: create the broker's state database, check one, copy a running broker's consistently (SQLite's backup API, through its control socket), or show how its store sees the clock (--trust: the clock is right, retention may count by it)", runState},

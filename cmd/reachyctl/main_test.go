@@ -82,7 +82,7 @@ func TestIntentsLintAndConfigErrors(t *testing.T) {
 
 func TestGuideListsExamples(t *testing.T) {
 	code, out, _ := ctl(t, "intents", "guide")
-	if code != 0 || !strings.Contains(out, "turn on the kitchen light") || !strings.Contains(out, "You can say things like") {
+	if code != 0 || !strings.Contains(out, "turn on the kitchen light") || !strings.Contains(out, "what can you do: I can switch the lights") {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 }

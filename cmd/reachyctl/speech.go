@@ -91,6 +91,11 @@ func runSpeak(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// The clip carries its words (a LIST/INFO chunk): a dev broker without a speech model
+	// takes them as what the room said, so the family's side can be tried on a fresh clone.
+	if wav, err = speech.WithSpokenText(wav, text); err != nil {
+		return err
+	}
 	if err := os.WriteFile(*out, wav, 0o644); err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ import (
 // teleport sessions, timers and models, asked over its control socket.
 func runStatus(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("status", stderr)
-	stateDir := fs.String("state-dir", broker.DevStateDir(), "the broker's state directory (default: a dev broker's)")
+	stateDir := fs.String("state-dir", devStateDir(), "the broker's state directory (default: the dev broker's at REACHY_BROKER, or 127.0.0.1:8092)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	waitRobot := fs.String("wait-robot", "", "first wait (at most 30 s) until the robot of this name has linked")
 	pos, err := cliflags.ParseInterspersed(fs, args)
@@ -107,6 +107,8 @@ func printStatus(w io.Writer, st broker.Status) {
 	fmt.Fprintf(w, "broker on %s at %s\n", st.StateDir, now.Local().Format("15:04:05"))
 	if st.SpeechToText.Configured {
 		fmt.Fprintf(w, "speech-to-text: %s\n", orDash(st.SpeechToText.Model))
+	} else if st.SpeechToText.DevClipText {
+		fmt.Fprintln(w, "speech-to-text: not configured; dev mode hears the words a `reachyctl speak` clip carries (dev_clip_text); other audio turns answer busy")
 	} else {
 		fmt.Fprintln(w, "speech-to-text: not configured (audio turns answer busy; text turns work; `make model` downloads one)")
 	}
@@ -121,7 +123,7 @@ func printStatus(w io.Writer, st broker.Status) {
 	if len(st.Robots) == 0 {
 		fmt.Fprintln(w, "  none configured, none linked since the broker started")
 	} else {
-		fmt.Fprintln(tw, "  NAME\tROOM\tCONFIGURED\tLINK\tSTATE\tLAST TURN\tQUIET UNTIL")
+		fmt.Fprintln(tw, "  NAME\tROOM\tCONFIGURED\tLINK\tSTATE\tLAST TURN\tQUIET UNTIL\tPRIVACY")
 		for _, r := range st.Robots {
 			link := "never linked"
 			switch {
@@ -134,7 +136,63 @@ func printStatus(w io.Writer, st broker.Status) {
 			if r.QuietUntil != nil {
 				quiet = when(*r.QuietUntil)
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Device, orDash(r.Room), yesNo(r.Configured), link, orDash(r.State), when(r.LastTurn), quiet)
+			privacy := "off"
+			if r.Privacy {
+				privacy = "on"
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Device, orDash(r.Room), yesNo(r.Configured), link, orDash(r.State),
+				lastTurn(r, when), quiet, privacy)
+		}
+		tw.Flush()
+	}
+
+	fmt.Fprintln(w, "\nLAST CALLS (since the broker started)")
+	calls := 0
+	for _, r := range st.Robots {
+		if c := r.LastCall; c != nil {
+			if calls == 0 {
+				fmt.Fprintln(tw, "  ROBOT\tOWNER\tSTARTED\tOUTCOME")
+			}
+			calls++
+			out := "in call"
+			switch c.State {
+			case "ended":
+				out = "ended " + when(c.Ended) + ": " + orDash(c.Reason)
+			case "failed":
+				out = "failed " + when(c.Ended) + ": " + orDash(c.Reason) + " (" + c.Code + ")"
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", r.Device, c.Owner, when(c.Started), out)
+		}
+	}
+	if calls == 0 {
+		fmt.Fprintln(w, "  none")
+	}
+	tw.Flush()
+
+	fmt.Fprintln(w, "\nMISSED CALLS (waiting for the owner's next visit)")
+	if len(st.MissedCalls) == 0 {
+		fmt.Fprintln(w, "  none")
+	} else {
+		fmt.Fprintln(tw, "  OWNER\tROBOT\tROOM\tWANTED\tAT")
+		for _, m := range st.MissedCalls {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", m.Owner, m.Robot, orDash(m.Room), m.Wanted, when(m.At))
+		}
+		tw.Flush()
+	}
+
+	if len(st.Backends) > 0 {
+		fmt.Fprintln(w, "\nBACKENDS")
+		fmt.Fprintln(tw, "  NAME\tHEALTH\tLAST CALL\tLAST ERROR")
+		for _, b := range st.Backends {
+			health := "up"
+			if !b.Up {
+				health = "DOWN"
+			}
+			lastErr := "-"
+			if b.LastError != "" {
+				lastErr = b.LastError + " at " + when(b.ErrorAt)
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", b.Name, health, when(b.Checked), lastErr)
 		}
 		tw.Flush()
 	}
@@ -186,6 +244,20 @@ func printStatus(w io.Writer, st broker.Status) {
 		}
 		tw.Flush()
 	}
+}
+
+// lastTurn is a robot's last turn as the table shows it: when, which intent, and how it
+// went ("refused: no_model" for one the broker could not hear).
+func lastTurn(r broker.RobotStatus, when func(time.Time) string) string {
+	if r.Turn == nil {
+		return when(r.LastTurn)
+	}
+	t := *r.Turn
+	out := when(t.At) + " " + orDash(t.Intent) + " " + t.Outcome
+	if t.Refused != "" {
+		out += ", refused: " + t.Refused
+	}
+	return out
 }
 
 func yesNo(b bool) string {

@@ -26,6 +26,8 @@ declare -A want=(
   [portaudio19-dev]=/usr/include/portaudio.h
   [pkg-config]=/usr/bin/pkg-config
   [mosquitto]=/usr/sbin/mosquitto
+  # mosquitto_sub: docs/home.md checks an MQTT intent's message with it.
+  [mosquitto-clients]=/usr/bin/mosquitto_sub
   [radicale]=/usr/bin/radicale
   [npm]=/usr/bin/npm
   [openssl]=/usr/bin/openssl

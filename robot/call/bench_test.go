@@ -53,7 +53,7 @@ func BenchmarkHubForwarding720p30(b *testing.B) {
 	calltest.NeedGst(b)
 	cfg := Sim()
 	// Snow does not compress: the encoder spends its whole 2.5 Mbit/s, as on a real camera.
-	cfg.Video = strings.Replace(SimVideo(1280, 720, 30, 2500), "pattern=ball", "pattern=snow", 1)
+	cfg.Video = strings.Replace(SimVideo(1280, 720, 30, 2500), "pattern=smpte horizontal-speed=2", "pattern=snow", 1)
 	cfg.Defaults()
 	var live atomic.Bool
 	live.Store(true)

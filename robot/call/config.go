@@ -105,9 +105,10 @@ const (
 	SimRoomToneAmp = 0.25 // peak; RMS 0.177 (-15 dBFS)
 )
 
-// SimVideo is the simulator's test picture as H.264 RTP: width x height at fps, kbps.
+// SimVideo is the simulator's test picture as H.264 RTP: width x height at fps, kbps — colour
+// bars scrolling sideways, so a screenshot of a call shows the picture and every frame moves.
 func SimVideo(width, height, fps, kbps int) string {
-	return fmt.Sprintf("videotestsrc is-live=true pattern=ball ! video/x-raw,width=%d,height=%d,framerate=%d/1 ! ", width, height, fps) +
+	return fmt.Sprintf("videotestsrc is-live=true pattern=smpte horizontal-speed=2 ! video/x-raw,width=%d,height=%d,framerate=%d/1 ! ", width, height, fps) +
 		fmt.Sprintf("x264enc tune=zerolatency speed-preset=ultrafast key-int-max=%d bitrate=%d ! ", fps, kbps) +
 		"video/x-h264,profile=constrained-baseline ! " +
 		"rtph264pay pt=96 mtu=1200 config-interval=-1 aggregate-mode=zero-latency ! rtpstreampay ! fdsink fd=3"

@@ -167,6 +167,10 @@ function card(r) {
   p.badge = el("span", { class: "badge", id: `online-${d}` });
   p.facts = el("p", { class: "facts", id: `facts-${d}` });
   p.who = el("p", { class: "hint", id: `who-${d}` });
+  // How the last call ended, for a page opened after it: a line of text, never the stage (a
+  // fresh page shows no call, so no black video box and no "ended" over it).
+  p.lastEnd = el("p", { class: "hint last-end", id: `last-end-${d}`, "data-testid": "last-end" });
+  p.lastEnd.hidden = true;
   p.callStart = el("button", { class: "primary call-start", id: `call-${d}`, "data-testid": "call-start", onclick: () => startCall(c) }, "Call");
   p.join = el("button", { id: `join-${d}`, onclick: () => join(c).catch(() => {}) }, "Join without video");
   p.callEnd = el("button", { class: "danger", id: `leave-${d}`, "data-testid": "call-end", onclick: () => endCall(c) }, "End");
@@ -243,7 +247,7 @@ function card(r) {
   p.timelineBox = el("section", { class: "timeline-box", id: `timeline-${d}` }, el("h3", {}, "This call"), p.timeline);
   p.timelineBox.hidden = true;
   const root = el("article", { class: "robot", id: `robot-${d}` },
-    el("h2", {}, r.device, p.badge), p.facts, p.who, p.stage,
+    el("h2", {}, r.device, p.badge), p.facts, p.who, p.lastEnd, p.stage,
     el("div", { class: "row controls" }, p.callStart, p.join, p.mute, p.callEnd),
     p.session, p.timelineBox, p.settings);
   document.getElementById("robots").append(root);
@@ -335,9 +339,13 @@ function followSession(c, r, sess, mine) {
     const reason = r.last_end ? r.last_end.reason : "owner_left";
     if (c.had && !(sess && sess.mine)) c.had = null;
     finishCall(c, reason);
-  } else if (!c.had && !c.local && !c.callState && r.last_end && Date.now() - clockSkew - Date.parse(r.last_end.at) < 5 * 60e3) {
-    setCallState(c, "ended", r.last_end.reason); // a reloaded page still says why
   }
+  // A page that had no call of its own says how the last one ended in a line of text (within
+  // five minutes of it), and keeps the stage hidden: nothing stale over an empty video box.
+  const recentEnd = r.last_end && Date.now() - clockSkew - Date.parse(r.last_end.at) < 5 * 60e3;
+  const ownCall = c.had || c.local || c.callState;
+  p.lastEnd.hidden = !(recentEnd && !ownCall);
+  if (!p.lastEnd.hidden) p.lastEnd.textContent = `Last call ended at ${fmtTime(r.last_end.at)}: ${endSentence(r.last_end.reason)}.`;
   if (c.local && c.callState === "live" && c.local.liveAt) p.timer.textContent = fmtDuration(performance.now() - c.local.liveAt);
 }
 

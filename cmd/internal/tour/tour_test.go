@@ -183,6 +183,17 @@ func TestReadmeTour(t *testing.T) {
 		{match: "reachy-hub --sim --link", after: func(_ *testing.T, _ *tourEnv, _ *shell, s step) { hub = s }},
 		{match: "status --wait-robot reachy", want: []string{"reachy", "living room", "up since"},
 			after: func(t *testing.T, te *tourEnv, sh *shell, _ step) { teleportInTheBrowser(t, te, sh, hub) }},
+		// "call dad" in the room, no page open: a missed call for Dad, shown by status.
+		{match: `speak "hey reachy, call dad"`, after: func(t *testing.T, te *tourEnv, _ *shell, _ step) {
+			eventually(t, 60*time.Second, "the hub to hear call dad", func() bool {
+				b, _ := os.ReadFile(hub.errFile)
+				return strings.Contains(string(b), "intent=teleport.call")
+			})
+		}},
+		{match: "LAST CALLS, MISSED CALLS", want: []string{"MISSED CALLS", "dad@example.com", "reachy", "LAST CALLS", "owner_left", "PRIVACY"}},
+		// Step 8: the game, quiet time and privacy mode, by voice, without a model.
+		{match: "reachy-hub --sim --broker http://127.0.0.1:8092", want: []string{"intent=play.rps", "intent=play.answer", "intent=play.stop",
+			"intent=robot.quiet", "intent=privacy.set", "Privacy mode is on"}, absent: []string{"failure=busy"}},
 	})
 }
 
@@ -191,19 +202,20 @@ func TestReadmeTour(t *testing.T) {
 func TestReadmeSimAndTimerTours(t *testing.T) {
 	te := newTourEnv(t)
 	runTour(t, te, "## Try the robot without a robot (sim mode)", []expect{
-		{match: "reachy-hub --sim --broker", want: []string{"failure=busy", "sim: played", "kind=fallback",
-			"wrote fallback.wav, turns.json, motions.json, daemon-calls.json, sounds.json"},
+		// No model: the clip's own words (reachyctl speak) are its transcript in dev mode.
+		{match: "reachy-hub --sim --broker", want: []string{"intent=house.light.set", "Okay, the kitchen light is on.", "sim: played", "kind=reply",
+			"wrote reply-1.wav, turns.json, motions.json, daemon-calls.json, sounds.json"}, absent: []string{"failure=busy"},
 			after: func(t *testing.T, te *tourEnv, _ *shell, _ step) {
-				if got := kinds(t, te.tmp("sim")); got != "fallback/hub" {
+				if got := kinds(t, te.tmp("sim")); got != "reply/turn" {
 					t.Fatalf("sounds.json: %s", got)
 				}
-				wantWAV(t, te.tmp("sim/001-fallback.wav"))
-				wantWAV(t, te.tmp("sim/fallback.wav"))
-				if b, _ := os.ReadFile(te.tmp("sim/turns.json")); !strings.Contains(string(b), `"failure": "busy"`) {
+				wantWAV(t, te.tmp("sim/001-reply.wav"))
+				wantWAV(t, te.tmp("sim/reply-1.wav"))
+				if b, _ := os.ReadFile(te.tmp("sim/turns.json")); !strings.Contains(string(b), `"intent": "house.light.set"`) {
 					t.Fatalf("turns.json: %s", b)
 				}
 			}},
-		{match: "ls /tmp/sim", want: []string{"001-fallback.wav", "fallback.wav", "sounds.json", "turns.json", "motions.json", "daemon-calls.json"}},
+		{match: "ls /tmp/sim", want: []string{"001-reply.wav", "reply-1.wav", "sounds.json", "turns.json", "motions.json", "daemon-calls.json"}},
 	})
 	runTour(t, te, "### A kitchen timer on the sim robot", []expect{
 		{match: "--wait-robot reachy", want: []string{"reachy", "up since"}},
