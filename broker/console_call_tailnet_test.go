@@ -278,3 +278,21 @@ func candidateLines(sdp string) []string {
 	}
 	return out
 }
+
+// TestCallOnLoopbackStockChromium is the README's tour: the broker and `reachy-hub --sim`
+// on this machine's loopback, the owner's Chromium as shipped (no
+// --allow-loopback-in-peer-connection), microphone granted. It goes live with the robot's
+// video decoded.
+func TestCallOnLoopbackStockChromium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the hub, starts GStreamer and a browser")
+	}
+	calltest.NeedGst(t)
+	r := newConsoleBroker(t)
+	simHubProcess(t, r, t.TempDir())
+	ctx := browser(t, toneFile(t, 440, 0.3, 4))
+	do(t, ctx, "load", chromedp.Navigate(callPageURL(r)), chromedp.WaitEnabled(testid("call-start")))
+	startCallInPage(t, ctx)
+	checkDecoding(t, "loopback", func() string { return jsAwait(t, ctx, pageMediaJS) })
+	logFirstFrame(t, jsAwait(t, ctx, `JSON.stringify(window.callMarks)`))
+}
