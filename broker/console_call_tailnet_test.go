@@ -326,7 +326,17 @@ func TestCallBudgetsOnTailnet(t *testing.T) {
 	live := 0
 	for i := 1; i <= calls; i++ {
 		loads = append(loads, loadAverage())
-		do(t, ctx, "call", chromedp.WaitEnabled(testid("call-start")), chromedp.Click(testid("call-start")))
+		// The page takes a click only once the last call's media is released: click until it
+		// says it is connecting (bounded), so a click it ignored is not counted as a call.
+		started := false
+		for try := 0; try < 20 && !started; try++ {
+			do(t, ctx, "call", chromedp.WaitEnabled(testid("call-start")), chromedp.Click(testid("call-start")))
+			started, _ = chromedp.Run(ctx, chromedp.Poll[bool](`!`+stateText+`.startsWith("ended")`,
+				chromedp.WithPollingTimeout(500*time.Millisecond), chromedp.WithPollingInterval(20*time.Millisecond)))
+		}
+		if !started {
+			t.Fatalf("call %d: the page never took the click: %s", i, jsString(t, ctx, stateText))
+		}
 		ok, _ := chromedp.Run(ctx, chromedp.Poll[bool](stateText+` === "live" || `+stateText+`.startsWith("ended")`,
 			chromedp.WithPollingTimeout(30*time.Second), chromedp.WithPollingInterval(20*time.Millisecond)))
 		state := jsString(t, ctx, stateText)
