@@ -354,6 +354,10 @@ func TestCallBudgetsOnTailnet(t *testing.T) {
 		}
 		do(t, ctx, "end", chromedp.Click(testid("call-end")))
 		waitEnded(t, ctx, "owner_left", "you left")
+		// Each call is a new session with its own chime: wait until the broker and the page
+		// both know the last one is over.
+		waitFor(t, "the session to end", 10*time.Second, func() bool { return r.robotView(t).Session == nil })
+		waitJS(t, ctx, "the page to know the session ended", `state && !state.robots.find((x) => x.device === "robot").session`)
 	}
 	slices.Sort(audio)
 	if len(frames) == 0 || len(audio) == 0 {
