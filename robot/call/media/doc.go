@@ -8,8 +8,11 @@
 // Only this package and cmd/reachy-call import pion: the hub, which listens all day, must not
 // carry WebRTC's memory (docs/architecture.md).
 //
-// It must never transcode in Go, never gather or accept anything but host candidates on the
-// configured interfaces (no STUN, no TURN, no relay, no mDNS), never accept the owner's
+// It must never transcode in Go, never gather anything but host candidates on the
+// configured interfaces (no STUN, no TURN, no relay, no mDNS), never use a remote address
+// outside the allowed networks — whether the offer named it or the browser's connectivity
+// checks came from it (a peer-reflexive candidate: how the browser's tailnet address is
+// usually learned, since browsers hide theirs behind mDNS names) — never accept the owner's
 // video, and never start a pipeline before the hub said so (the hub says so only after the
 // session's join announcement was played and the daemon handed the devices over). Every
 // call it starts it stops — when its stdin ends, when it is told to stop, or when the hub

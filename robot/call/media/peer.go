@@ -64,7 +64,15 @@ func newAPI(c *call.Config) (*webrtc.API, error) {
 	// IPv6 address), and accept a remote candidate — signalled or peer-reflexive — only
 	// from them.
 	se.SetIPFilter(func(ip net.IP) bool { return allowedPeer(peers, ip) })
-	se.SetRemoteIPFilter(func(ip net.IP) bool { return allowedPeer(peers, ip) })
+	remote := peers
+	if hasLoopback(interfaces) {
+		// The simulator on loopback (the README's tour): a browser as shipped gathers no
+		// loopback candidate, and its checks reach the hub's 127.0.0.1 from this machine's
+		// own LAN address. Only this machine can reach a loopback socket, so its own
+		// addresses are accepted too — on loopback only, never on a tailnet interface.
+		remote = append(slices.Clone(peers), ownAddresses()...)
+	}
+	se.SetRemoteIPFilter(func(ip net.IP) bool { return allowedPeer(remote, ip) })
 	se.SetICETimeouts(4*time.Second, 8*time.Second, time.Second)
 	return webrtc.NewAPI(webrtc.WithMediaEngine(me), webrtc.WithInterceptorRegistry(ir), webrtc.WithSettingEngine(se)), nil
 }
@@ -76,6 +84,18 @@ func hasLoopback(interfaces []string) bool {
 		}
 	}
 	return false
+}
+
+// ownAddresses are this machine's interface addresses, each as a single-address prefix.
+func ownAddresses() []netip.Prefix {
+	var out []netip.Prefix
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if p, err := netip.ParsePrefix(a.String()); err == nil {
+			out = append(out, netip.PrefixFrom(p.Addr().Unmap(), p.Addr().BitLen()))
+		}
+	}
+	return out
 }
 
 func allowedPeer(peers []netip.Prefix, ip net.IP) bool {
