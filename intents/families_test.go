@@ -136,7 +136,8 @@ func TestMentionsAreNotReferences(t *testing.T) {
 // home has is asked about.
 func TestUnreadableWordsAreAsked(t *testing.T) {
 	tb := demo(t)
-	for _, s := range []string{"pasta timer ate minutes", "set a timer for fif teen minutes", "set a timer for minutes"} {
+	for _, s := range []string{"pasta timer ate minutes", "set a timer for fif teen minutes", "set a timer for minutes",
+		"set a timer for won minute", "timer for tree minutes please"} {
 		d := tb.Route(s, Context{})
 		if d.Intent != IntentClarify || d.Prompt != "How many minutes?" || d.Pending == nil || d.Pending.Missing != "duration" {
 			t.Fatalf("%q: %s %q %+v, want the question \"How many minutes?\"", s, d.Intent, d.Prompt, d.Pending)
@@ -171,6 +172,9 @@ func TestSelfCorrectionTakesTheCorrectedValue(t *testing.T) {
 		{"turn the bedroom light on, I mean off", "house.light.set", map[string]string{"room": "bedroom", "state": "off"}},
 		{"Actually, cancel that timer.", "timer.cancel", nil},
 		{"turn on the kitchen light, no, the other one", "clarify", nil}, // nothing lines up: asked
+		{"set a timer for ten minutes no fifteen", "timer.start", map[string]string{"duration": "900"}},
+		// a false start said again is one
+		{"turn on the turn on the kitchen light", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
 	})
 }
 
