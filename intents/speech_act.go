@@ -354,6 +354,6 @@ func (t *Table) addressedElsewhere(n Normalized, toks []string) bool {
 	next := toks[i+1]
 	// a comma after the name, or a request straight after it
 	comma := strings.Contains(n.raw, w+",")
-	return comma && !finiteWords[next] || next == "can" || next == "could" || next == "would" || next == "will" ||
+	return comma || next == "can" || next == "could" || next == "would" || next == "will" ||
 		next == "please" || isImperativeVerb(next) && !finiteWords[next]
 }
