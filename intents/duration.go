@@ -57,8 +57,12 @@ func spokenUnit(phrase string) string {
 // as the recogniser misheard it ("won", "ate", "tree", "fife").
 func unheardNumber(w string) bool {
 	return !explained(w) && !durationWord(w) && !timerFill[w] && !frameFill[w] && !timerNouns[w] && !timerStart[w] &&
-		!timerCancel[w] && !timerStatus[w] && w != "egg" && w != "eggs"
+		!timerCancel[w] && !timerStatus[w] && !beforeUnit[w]
 }
+
+// beforeUnit may stand before a bare unit: "for the next hour", "a whole minute".
+var beforeUnit = words2set("next last whole entire full good extra additional first following coming remaining same single " +
+	"every each per quick short long egg eggs mute muted quiet silent talking")
 
 // durationFillers are words that change nothing: "about ten minutes", "another 5 minutes".
 var durationFillers = map[string]bool{

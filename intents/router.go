@@ -77,7 +77,7 @@ func (t *Table) Route(transcript string, ctx Context) Decision {
 	}
 	// Quoted, relayed and conditional commands never act: what they would do is offered.
 	act, quoted := t.speechAct(n)
-	if act != "" && Acting(d) && !t.homeOwn(d) {
+	if act != "" && (Acting(d) || t.asksToAct(d)) && !t.homeOwn(d) {
 		return t.neverActs(n, d, act)
 	}
 	if act == actQuoted && len(quoted) > 0 && !t.homeOwn(d) && d.Intent != IntentGeneralAsk && d.Intent != IntentDeepAsk && d.Kind != KindMeta {
@@ -86,6 +86,16 @@ func (t *Table) Route(transcript string, ctx Context) Decision {
 		return ask
 	}
 	return d
+}
+
+// asksToAct: a clarifying question whose answer would complete an action ("Which room?" for
+// a light): answering it must not act on a sentence that never could.
+func (t *Table) asksToAct(d Decision) bool {
+	if d.Intent != IntentClarify || d.Pending == nil {
+		return false
+	}
+	in, ok := t.byName[d.Pending.Intent]
+	return ok && Acting(Decision{Intent: in.Name, Kind: in.Kind})
 }
 
 // homeOwn reports whether a decision came from one of the home's own intents: its patterns

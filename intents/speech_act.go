@@ -137,6 +137,7 @@ const (
 	actQuoted      = "a quotation (\"say ...\", \"repeat after me ...\"): words to say, not a request"
 	actRelayed     = "a relayed command (\"the following is a command from ...\", \"mom wants ...\"): not the speaker's request"
 	actConditional = "a condition (\"if ...\"): not a request to act now"
+	actAddressed   = "said to someone else (\"mom, ...\", \"dad can you ...\"): not a request to this robot"
 )
 
 // quoteLeads open words the speaker wants said, not done.
@@ -218,6 +219,9 @@ func (t *Table) speechAct(n Normalized) (act string, quoted []string) {
 	if relayOpeners[toks[0]] {
 		return actRelayed, nil
 	}
+	if t.addressedElsewhere(n, toks) {
+		return actAddressed, nil
+	}
 	for i := range toks {
 		f := speechWords[toks[i]]
 		if f == 0 {
@@ -255,13 +259,17 @@ func conditionCourtesyAt(rest []string) bool {
 // neverActs routes a sentence that quotes, relays or conditions a command: what it would do
 // is offered, never done. A quotation that would not act goes to the agent (it can say it).
 func (t *Table) neverActs(n Normalized, d Decision, act string) Decision {
-	offer := t.offer(d)
+	what := d
+	if d.Intent == IntentClarify && d.Pending != nil {
+		what = Decision{Intent: d.Pending.Intent, Args: d.Pending.Args}
+	}
+	offer := t.offer(what)
 	why := act
 	out := t.decide(t.byName[IntentClarify], map[string]string{}, nil, n)
 	out.Prompt = offer
 	out.NotActed = why
 	out.Mentions = d.Mentions
-	out.Doctrine = append([]string{why + ": " + d.Intent + " is offered, not done"}, d.Doctrine...)
+	out.Doctrine = append([]string{why + ": " + what.Intent + " is offered, not done"}, d.Doctrine...)
 	return out
 }
 
@@ -325,4 +333,27 @@ func spokenSeconds(s string) string {
 		secs = secs*10 + int(c-'0')
 	}
 	return spokenDuration(secs)
+}
+
+// addressedElsewhere: the sentence opens by calling a person of the home or a relative and
+// then asks: "mom, turn off the kitchen light", "dad can you turn off the light". It is said
+// to them; this robot does not act on it. (Another assistant's name — "Alexa, switch on the
+// kitchen light" — is taken as the robot misnamed, as before.)
+func (t *Table) addressedElsewhere(n Normalized, toks []string) bool {
+	i := 0
+	if toks[0] == "hey" || toks[0] == "hi" || toks[0] == "oi" || toks[0] == "ok" || toks[0] == "okay" {
+		i = 1
+	}
+	if i >= len(toks)-1 {
+		return false
+	}
+	w := toks[i]
+	if t.vocab.people[w] == "" && !kinWords[w] || strings.HasSuffix(w, "s") && t.vocab.people[w] != "" && t.vocab.people[strings.TrimSuffix(w, "s")] != "" {
+		return false // "moms calendar": a possessive, not a call
+	}
+	next := toks[i+1]
+	// a comma after the name, or a request straight after it
+	comma := strings.Contains(n.raw, w+",")
+	return comma || next == "can" || next == "could" || next == "would" || next == "will" ||
+		next == "please" || isImperativeVerb(next) && !finiteWords[next]
 }
