@@ -535,8 +535,9 @@ func peakRSS() int {
 }
 
 // newWakeGuard builds the configured spotter. An engine that loads ONNX Runtime (neural,
-// fused, either, both) runs in the wake process, reachy-wake, beside the hub's executable or on
-// PATH: the hub itself stays within its 40 MB. A missing runtime is said before the process is
+// either, both) runs in the wake process, reachy-wake, beside the hub's executable or on PATH:
+// the hub itself stays within its 40 MB; the fused engine runs PocketSphinx in the hub and the
+// neural engine there. A missing runtime is said before the process is
 // looked for, a missing reachy-wake before anything starts; either way the hub refuses to start.
 func newWakeGuard(cfg *robot.Config, log *slog.Logger) (*wake.Guard, error) {
 	if cfg.WakeSpotter == "off" {
@@ -555,6 +556,14 @@ func newWakeGuard(cfg *robot.Config, log *slog.Logger) (*wake.Guard, error) {
 	path, err := wake.FindProgram()
 	if err != nil {
 		return nil, err
+	}
+	if o.Engine == wake.EngineFused {
+		// PocketSphinx in the hub, the neural engine in the wake process, the fusion here.
+		f, err := wake.StartFused(path, o, log)
+		if err != nil {
+			return nil, err
+		}
+		return wake.NewGuard(f, log), nil
 	}
 	p, err := wake.StartProcess(path, o, log)
 	if err != nil {

@@ -60,19 +60,17 @@ func TestHubPeakRSSWithTheNeuralEngine(t *testing.T) {
 	t.Logf("wake process peak RSS %.1f MB", float64(wake)/1000)
 }
 
-// TestHubPeakRSSWithTheFusedEngine: the fused engine (both engines, one decision) in the wake
-// process: the hub within 40 MB. The wake process does NOT reliably meet its 60 MB budget with
-// both engines loaded: measured 53.4, 58.5 and 60.9 MB (62.9 and 66.7 MB before its Go heap was
-// collected at GOGC 25) — PocketSphinx's model and heap (about 8 MB) on top of the neural
-// engine's 52 MB. The test holds it under 70 MB, above the spread seen, so it cannot grow
-// unnoticed; docs/security.md says what would bring it under 60.
+// TestHubPeakRSSWithTheFusedEngine: the fused engine as the hub runs it — PocketSphinx in the
+// hub, every stretch heard twice in this noise (its worst case), the neural engine in the wake
+// process, the fusion in the hub: the hub within its 40 MB, the wake process within its 60 MB.
+// With both engines in the wake process it measured 53.4–66.7 MB (docs/security.md).
 func TestHubPeakRSSWithTheFusedEngine(t *testing.T) {
-	wake := peakRSSOnNoisyTalk(t, "wake_spotter: fused\n", false, 40*1000)
+	wake := peakRSSOnNoisyTalk(t, "wake_spotter: fused\n", true, 40*1000)
 	if wake <= 0 {
 		t.Fatal("the wake process's peak RSS was not read")
 	}
-	if wake >= 70*1000 {
-		t.Errorf("the wake process's peak RSS %d kB, want under 70 MB", wake)
+	if wake >= 60*1000 {
+		t.Errorf("the wake process's peak RSS %d kB, want under 60 MB", wake)
 	}
 	t.Logf("wake process peak RSS %.1f MB", float64(wake)/1000)
 }

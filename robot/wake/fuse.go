@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"slices"
 	"strings"
@@ -226,22 +227,62 @@ func FitFusion(rows []Evidence, positive []bool, o FusionOptions) (*Fusion, erro
 // sensitivity (the evidence the fusion was fitted on), on every utterance, and one decision
 // from their evidence. Not safe for concurrent use.
 type Fused struct {
-	neural  *Neural
+	neural  Spotter // *Neural, or the wake process running it (StartFused)
 	sphinx  *Sphinx
 	fusions map[string]*Fusion
 	sens    float64
 }
 
-// NewFused builds both engines and takes a fusion for every phrase (o.Fusions, or the
-// committed ones).
+// NewFused builds both engines in this process and takes a fusion for every phrase
+// (o.Fusions, or the committed ones).
 func NewFused(o Options) (*Fused, error) {
-	sens, err := o.sensitivity()
+	f, inner, err := newFusedShell(o)
 	if err != nil {
 		return nil, err
 	}
-	phrases, err := normalizePhrases(o.Phrases)
+	nn, err := NewNeural(inner)
 	if err != nil {
 		return nil, err
+	}
+	if f.sphinx, err = NewSphinx(inner); err != nil {
+		nn.Close()
+		return nil, err
+	}
+	f.neural = nn
+	return f, nil
+}
+
+// StartFused is the fused engine as the hub runs it: PocketSphinx in the hub (as for the
+// default engine: the hub keeps its 40 MB) and the neural engine in the wake process at path
+// (its own 60 MB), asked at the same time; the fusion decides in the hub.
+func StartFused(path string, o Options, log *slog.Logger) (*Fused, error) {
+	f, inner, err := newFusedShell(o)
+	if err != nil {
+		return nil, err
+	}
+	if f.sphinx, err = NewSphinx(inner); err != nil {
+		return nil, err
+	}
+	inner.Engine = EngineNeural
+	p, err := StartProcess(path, inner, log)
+	if err != nil {
+		f.sphinx.Close()
+		return nil, err
+	}
+	f.neural = p
+	return f, nil
+}
+
+// newFusedShell checks the options and takes the fusions; inner are the options both engines
+// run with (the default sensitivity: the evidence the fusions were fitted on).
+func newFusedShell(o Options) (*Fused, Options, error) {
+	sens, err := o.sensitivity()
+	if err != nil {
+		return nil, o, err
+	}
+	phrases, err := normalizePhrases(o.Phrases)
+	if err != nil {
+		return nil, o, err
 	}
 	f := &Fused{fusions: map[string]*Fusion{}, sens: sens}
 	for _, words := range phrases {
@@ -249,36 +290,49 @@ func NewFused(o Options) (*Fused, error) {
 		fu := o.Fusions[p]
 		if fu == nil {
 			if fu, err = CommittedFusion(p); err != nil {
-				return nil, err
+				return nil, o, err
 			}
 		}
 		f.fusions[p] = fu
 	}
 	inner := o
 	inner.Sensitivity = DefaultSensitivity
-	if f.neural, err = NewNeural(inner); err != nil {
-		return nil, err
-	}
-	if f.sphinx, err = NewSphinx(inner); err != nil {
-		f.neural.Close()
-		return nil, err
-	}
-	return f, nil
+	return f, inner, nil
 }
 
 // Spot asks both engines and decides from their evidence. The detection is PocketSphinx's
 // when it heard the phrase (its alignment says where the phrase starts), else the neural
 // engine's; its Score is the fusion's logit and Needed what the sensitivity asks of it.
 func (f *Fused) Spot(ctx context.Context, samples []float32) (Detection, bool, error) {
-	dn, _, err := f.neural.Spot(ctx, samples)
+	type answer struct {
+		d   Detection
+		err error
+	}
+	neural := make(chan answer, 1)
+	ask := func() {
+		d, _, err := f.neural.Spot(ctx, samples)
+		neural <- answer{d, err}
+	}
+	var n answer
+	var ds Detection
+	var heard bool
+	var err error
+	if _, remote := f.neural.(*Process); remote {
+		go ask() // the wake process works on its own core meanwhile
+		ds, heard, err = f.sphinx.Spot(ctx, samples)
+		n = <-neural
+	} else {
+		ask() // in this process: one thread, so its CPU time is the engines' cost
+		n = <-neural
+		ds, heard, err = f.sphinx.Spot(ctx, samples)
+	}
+	if err == nil {
+		err = n.err
+	}
 	if err != nil {
 		return Detection{}, false, err
 	}
-	ds, heard, err := f.sphinx.Spot(ctx, samples)
-	if err != nil {
-		return Detection{}, false, err
-	}
-	d, ok := f.decide(dn, ds, heard)
+	d, ok := f.decide(n.d, ds, heard)
 	return d, ok, nil
 }
 
@@ -332,3 +386,6 @@ func FuseVerdicts(fu *Fusion, sphinx, neural []Verdict) []Verdict {
 	}
 	return out
 }
+
+// SecondListens counts the utterances PocketSphinx heard a second time, denoised.
+func (f *Fused) SecondListens() int { return f.sphinx.SecondListens() }
