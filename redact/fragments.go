@@ -140,13 +140,19 @@ func replaceSecretFragments(text string) (string, bool) {
 	runs := alnumRuns(text)
 	for k, r := range runs {
 		w := text[r.s:r.e]
-		if len(w) < 4 || !tokenLike(w) {
+		if len(w) < 4 {
 			continue
 		}
 		after := false
-		if k > 0 {
+		if k > 0 && (countDigits(w) > 0 || innerCapital(w)) {
+			// Right after a secret (one already replaced, or one this pass just replaced), a
+			// run with a digit or a capital inside it is its rest.
 			before := strings.TrimRight(text[:r.s], " .,;:-_/!?")
-			after = strings.HasSuffix(strings.ToLower(before), ph) && r.s-len(before) <= 4 && (len(w) >= 6 || !knownWordish(w))
+			near := r.s-len(before) <= 4
+			after = near && (strings.HasSuffix(strings.ToLower(before), ph) || found && last == len(before))
+		}
+		if !after && !tokenLike(w) {
+			continue
 		}
 		if !after && !(context && len(w) >= 8 && !knownWordish(w)) {
 			continue
@@ -168,6 +174,16 @@ func replaceSecretFragments(text string) (string, bool) {
 	}
 	b.WriteString(text[last:])
 	return b.String(), true
+}
+
+// innerCapital: a capital letter after a lower-case one ("yjWDarjt", "iPhone").
+func innerCapital(w string) bool {
+	for i := 1; i < len(w); i++ {
+		if charClass(w[i]) == 2 && charClass(w[i-1]) == 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // knownWordish: runs that are token-like but ordinary — ordinals and units stuck to a number

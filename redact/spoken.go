@@ -135,7 +135,8 @@ func replaceSpokenTokens(text string, runs []span) (string, []string) {
 // or light separators, each a unit word, a single character, or a run next to a separator
 // word ("sk" in "sk underscore live").
 func stretchEnd(text string, w []spokenWord, i int) int {
-	member := func(k int) bool {
+	var member func(k int) bool
+	member = func(k int) bool {
 		switch {
 		case contraction(text, w[k].span):
 			return false // the "s" of "it's"
@@ -145,6 +146,8 @@ func stretchEnd(text string, w []spokenWord, i int) int {
 			return true
 		case k+1 < len(w) && w[k+1].sep && lightTokenGap(text[w[k].e:w[k+1].s]):
 			return true
+		case k+1 < len(w) && gluedGap(text[w[k].e:w[k+1].s]) && member(k+1):
+			return true // "jane" of "jane-doe at …"
 		}
 		return false
 	}
@@ -162,6 +165,9 @@ func stretchEnd(text string, w []spokenWord, i int) int {
 	}
 	return j
 }
+
+// gluedGap: runs written together, joined by a separator character and no space.
+func gluedGap(g string) bool { return lightTokenGap(g) && !strings.ContainsAny(g, " \t\n") }
 
 // spokenKind decodes a stretch and judges it: the kind and the words [from, to) the match
 // covers, or "".

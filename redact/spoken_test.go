@@ -46,6 +46,16 @@ var spokenEvasions = []struct {
 	{"dotted mailbox", "Write to jane dot doe at gmail dot com", []string{"jane", "gmail"}},
 	{"underscore mailbox", "mail jane underscore doe at proton dot me", []string{"jane", "proton"}},
 	{"spelled mailbox", "Write to j a n e at e x a m p l e dot com", []string{"j a n e", "e x a m p l e"}},
+	// More of the same classes.
+	{"aws prefix apart", "AKIA IOSFODNN7EXAMPLE is the key", []string{"IOSFODNN7"}},
+	{"two parts labelled", "First part: ghp_abcd. Second part: efgh1234ijkl.", []string{"abcd", "efgh1234ijkl"}},
+	{"spelled slack token", "x o x b dash 1234567890 dash abcdefghijkl", []string{"1234567890", "abcdefghijkl"}},
+	{"nato variants", "Alfa Juliett Xray seven nine two Kilo Lima", []string{"Juliett Xray", "Kilo Lima"}},
+	{"spelled capitals", "Here it is: S K underscore L I V E underscore 4 E C 3 9 H Q L Y J W D", []string{"4 E C 3", "H Q L"}},
+	{"nato password", "my password is tango romeo oscar uniform bravo four dash two", []string{"tango romeo", "four dash two"}},
+	{"secret in two runs", "the secret is 4eC39HqL yjWDarjt", []string{"4eC39HqL", "yjWDarjt"}},
+	{"hyphenated mailbox", "jane-doe at mail dot example dot org", []string{"jane", "doe", "example"}},
+	{"webhook secret spelled", "whsec underscore abc123def456ghi789", []string{"abc123def456"}},
 	// Phone numbers said in tens or hundreds.
 	{"tens", "Call four fifteen, five fifty five, zero one thirty four", []string{"fifteen", "thirty four"}},
 	{"tens hyphenated", "Call forty-one fifty-five fifty-five oh-one thirty-four", []string{"fifty-five", "thirty-four"}},
