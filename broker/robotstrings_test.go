@@ -37,7 +37,7 @@ func TestStatusShowsNoRawRobotString(t *testing.T) {
 	defer func() { stopLink(); <-linkDone }()
 	waitLinked(t, tb.b, "robot", 1, 10*time.Second)
 	live.Attach(tb.b)
-	c, err := DialControl(ctx, filepath.Dir(tb.state.path))
+	c, err := DialControl(ctx, filepath.Dir(tb.state.Dir()))
 	if err != nil {
 		t.Fatal(err)
 	}

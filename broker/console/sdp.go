@@ -2,6 +2,7 @@ package console
 
 import (
 	"net/netip"
+	"slices"
 	"strings"
 )
 
@@ -14,10 +15,13 @@ import (
 // origin lines' addresses (which browsers fill with a default candidate's) are blanked
 // unless they are tailnet addresses.
 
-// Tailnet address ranges: Tailscale's CGNAT range and its IPv6 ULA.
+// Tailnet address ranges: Tailscale's CGNAT range and its IPv6 ULA — but not the ULA's
+// 4via6 block, whose addresses are LAN IPv4 hosts behind a subnet router (a check sent
+// there leaves the tailnet at the router).
 var (
 	tailnet4 = netip.MustParsePrefix("100.64.0.0/10")
 	tailnet6 = netip.MustParsePrefix("fd7a:115c:a1e0::/48")
+	via6     = netip.MustParsePrefix("fd7a:115c:a1e0:b1a::/64")
 )
 
 // mediaAddrs says which addresses a call's media may use.
@@ -28,6 +32,8 @@ type mediaAddrs struct {
 func (m mediaAddrs) allowed(a netip.Addr) bool {
 	a = a.Unmap()
 	switch {
+	case via6.Contains(a):
+		return false
 	case tailnet4.Contains(a), tailnet6.Contains(a):
 		return true
 	case a.IsLoopback():
@@ -55,20 +61,34 @@ func (m mediaAddrs) filterSDP(sdp string) (string, sdpFilter) {
 		if line == "" {
 			continue
 		}
-		switch {
-		case strings.HasPrefix(line, "a=candidate:"):
+		// A browser's parser and this one must see the same fields: a line with a byte
+		// outside printable ASCII (a tab, a vertical tab, a no-break space) could split one
+		// way here and another there, so it never passes.
+		if !printableASCII(line) {
+			switch {
+			case isCandidateLine(line):
+				f.dropped++
+			case strings.HasPrefix(line, "s="): // the one required line that is free text
+				out.WriteString("s=-\r\n")
+			}
+			continue
+		}
+		switch lower := strings.ToLower(line); {
+		case strings.HasPrefix(lower, "a=candidate:"):
 			if !m.hostCandidate(line[len("a=candidate:"):]) {
 				f.dropped++
 				continue
 			}
 			f.kept++
-		case strings.HasPrefix(line, "a=remote-candidates:"):
-			// Names the other side's candidates (RFC 8839 §5.2): never needed for a
+			line = "a=candidate:" + line[len("a=candidate:"):] // the name as browsers write it
+		case isCandidateLine(line):
+			// Names the other side's candidates (a=remote-candidates, RFC 8839 §5.2), or
+			// an attribute named like a candidate in another spelling: never needed for a
 			// fresh call, and an address carrier.
 			f.dropped++
 			continue
-		case strings.HasPrefix(line, "c="), strings.HasPrefix(line, "o="),
-			strings.HasPrefix(line, "a=rtcp:"):
+		case strings.HasPrefix(lower, "c="), strings.HasPrefix(lower, "o="),
+			strings.HasPrefix(lower, "a=rtcp:"):
 			line = m.blankAddress(line)
 		}
 		out.WriteString(line)
@@ -81,9 +101,16 @@ func (m mediaAddrs) filterSDP(sdp string) (string, sdpFilter) {
 // UDP host candidate on an allowed address: "foundation component transport priority
 // address port typ host …" (RFC 8839 §5.1).
 func (m mediaAddrs) hostCandidate(v string) bool {
-	fields := strings.Fields(v)
-	if len(fields) < 8 || fields[6] != "typ" || fields[7] != "host" {
+	// Fields are split on single spaces, as browsers split them; an empty field (two
+	// spaces) or a second "typ" or a related address makes the line ambiguous: dropped.
+	fields := strings.Split(v, " ")
+	if len(fields) < 8 || fields[6] != "typ" || fields[7] != "host" || slices.Contains(fields, "") {
 		return false
+	}
+	for _, extra := range fields[8:] {
+		if extra == "typ" || extra == "raddr" || extra == "rport" {
+			return false
+		}
 	}
 	if !strings.EqualFold(fields[2], "udp") {
 		return false // the robot's media is UDP only: a TCP candidate is never used
@@ -93,6 +120,21 @@ func (m mediaAddrs) hostCandidate(v string) bool {
 		return false
 	}
 	return m.allowed(addr)
+}
+
+// isCandidateLine reports whether an attribute line names candidates in any spelling.
+func isCandidateLine(line string) bool {
+	name, _, _ := strings.Cut(strings.ToLower(line), ":")
+	return strings.HasPrefix(name, "a=") && strings.Contains(name, "candidate") && name != "a=end-of-candidates"
+}
+
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
 }
 
 // blankAddress replaces the address of a connection ("c=IN IP4 a"), origin ("o=… IN IP4

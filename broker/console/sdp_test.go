@@ -96,3 +96,34 @@ func FuzzFilterSDP(f *testing.F) {
 		}
 	})
 }
+
+// A line a browser splits differently from a strict reading must not pass: fields
+// separated by tabs or other whitespace, the attribute's name in capitals, non-ASCII bytes,
+// a second "typ" after the host's. Each carries a non-tailnet address a browser would
+// contact (a review found Chromium and Firefox sending STUN to the tab-separated one).
+func TestAmbiguousCandidateLinesNeverPass(t *testing.T) {
+	const tailnet = "a=candidate:6 1 udp 2130706431 100.64.0.2 40006 typ host\r\n"
+	for name, line := range map[string]string{
+		"tabs":            "a=candidate:f\t1\tudp\t1\t100.64.0.1\t5000\ttyp\thost 1 udp 2122260223 192.0.2.2 5999 typ srflx",
+		"vertical tab":    "a=candidate:f\v1\vudp\v1\v100.64.0.1\v5000\vtyp\vhost 1 udp 2122260223 192.0.2.2 5999 typ host",
+		"no-break space":  "a=candidate:f\u00a01 udp 1 100.64.0.1 5000 typ host 1 udp 2122260223 192.0.2.2 5999 typ host",
+		"capitals":        "a=Candidate:1 1 udp 2122260223 192.0.2.2 6001 typ host",
+		"all capitals":    "A=CANDIDATE:1 1 UDP 2122260223 192.0.2.2 6001 TYP HOST",
+		"double space":    "a=candidate:1 1 udp 2122260223  100.64.0.1 6001 typ host",
+		"second typ":      "a=candidate:1 1 udp 2122260223 100.64.0.1 6001 typ host typ srflx raddr 192.0.2.2 rport 1",
+		"4via6":           "a=candidate:1 1 udp 2122260223 fd7a:115c:a1e0:b1a:0:1:c0a8:101 6001 typ host",
+		"remote, capital": "a=Remote-Candidates:1 192.0.2.2 6001",
+	} {
+		out, f := mediaAddrs{}.filterSDP("v=0\r\ns=-\r\n" + line + "\r\n" + tailnet)
+		if strings.Contains(out, "192.0.2.2") || strings.Contains(out, "c0a8") || strings.Count(out, "a=candidate:") != 1 {
+			t.Errorf("%s: passed:\n%s", name, out)
+		}
+		if f.kept != 1 || f.dropped != 1 {
+			t.Errorf("%s: kept %d dropped %d, want 1 and 1", name, f.kept, f.dropped)
+		}
+	}
+	// A session name with non-ASCII is replaced, not dropped (the line is required).
+	if out, _ := (mediaAddrs{}).filterSDP("v=0\r\ns=caf\u00e9\r\n" + tailnet); !strings.Contains(out, "\r\ns=-\r\n") {
+		t.Errorf("session name: %q", out)
+	}
+}

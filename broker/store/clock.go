@@ -118,7 +118,7 @@ func (c *trustClock) start(ctx context.Context, db *sql.DB, fresh bool) error {
 			c.jumped(d, "since the store's last checkpoint")
 		}
 	}
-	return saveClockMeta(ctx, db, c.snapshot())
+	return saveClockMetaTx(ctx, db, c.snapshot())
 }
 
 // jumped records a jump of d (c.mu held): the agreement starts again now. It is logged here,
@@ -235,7 +235,25 @@ func legacyCheckpoint(ctx context.Context, db *sql.DB) (time.Time, error) {
 	return unixMilliOrZero(hw), nil
 }
 
-// saveClockMeta writes the clock's rows.
+// saveClockMetaTx writes the clock's rows in one transaction: a kill between two of them
+// must never leave a new checkpoint beside an old agreement (the next start would then see
+// no jump and trust a clock that jumped).
+func saveClockMetaTx(ctx context.Context, db *sql.DB, s ClockState) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("the store's clock: %w", err)
+	}
+	defer tx.Rollback()
+	if err := saveClockMeta(ctx, tx, s); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("the store's clock: %w", err)
+	}
+	return nil
+}
+
+// saveClockMeta writes the clock's rows (inside the caller's transaction).
 func saveClockMeta(ctx context.Context, db interface {
 	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
 }, s ClockState) error {
@@ -269,7 +287,7 @@ func (s *Store) saveClock(ctx context.Context, durable bool) (ClockState, error)
 		if durable {
 			return s.durableTx(ctx, func(tx *sql.Tx) error { return saveClockMeta(ctx, tx, st) })
 		}
-		return saveClockMeta(ctx, s.db, st)
+		return saveClockMetaTx(ctx, s.db, st)
 	})
 	return st, err
 }

@@ -1,6 +1,7 @@
 package media
 
 import (
+	"net"
 	"strings"
 	"testing"
 
@@ -85,5 +86,21 @@ func TestAnswerCheckRefusesForeignCandidates(t *testing.T) {
 	tailnetOnly.Peers = []string{"100.64.0.0/10", "fd7a:115c:a1e0::/48"}
 	if _, err := checkAnswer(ok, tailnetOnly); err == nil {
 		t.Error("a loopback candidate passed a hub whose peers are the tailnet only")
+	}
+}
+
+// A 4via6 address is inside Tailscale's ULA but names a LAN host behind a subnet router:
+// it is never a peer, even with the default peers (the whole ULA).
+func TestFourViaSixIsNoPeer(t *testing.T) {
+	c := call.Config{}
+	c.Defaults()
+	peers, err := c.PeerPrefixes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for addr, want := range map[string]bool{"fd7a:115c:a1e0:b1a:0:1:c0a8:101": false, "fd7a:115c:a1e0::1": true, "100.64.0.9": true} {
+		if got := allowedPeer(peers, net.ParseIP(addr)); got != want {
+			t.Errorf("%s allowed = %v, want %v", addr, got, want)
+		}
 	}
 }

@@ -98,12 +98,20 @@ func ownAddresses() []netip.Prefix {
 	return out
 }
 
+// via6 is Tailscale's 4via6 block inside its ULA: its addresses are LAN IPv4 hosts behind
+// a subnet router, so media sent there leaves the tailnet at the router. Never a peer,
+// whatever call.peers says.
+var via6 = netip.MustParsePrefix("fd7a:115c:a1e0:b1a::/64")
+
 func allowedPeer(peers []netip.Prefix, ip net.IP) bool {
 	a, ok := netip.AddrFromSlice(ip)
 	if !ok {
 		return false
 	}
 	a = a.Unmap()
+	if via6.Contains(a) {
+		return false
+	}
 	for _, p := range peers {
 		if p.Contains(a) {
 			return true
