@@ -283,20 +283,32 @@ func candidateLines(sdp string) []string {
 
 // TestCallOnLoopbackStockChromium is the README's tour: the broker and `reachy-hub --sim`
 // on this machine's loopback, the owner's Chromium as shipped (no
-// --allow-loopback-in-peer-connection), microphone granted. It goes live with the robot's
-// video decoded.
+// --allow-loopback-in-peer-connection), microphone granted and refused. Chromium gathers no
+// loopback candidate: its checks reach the hub's 127.0.0.1 from the machine's own LAN
+// address, which the simulator on loopback accepts. It goes live with the video decoded.
 func TestCallOnLoopbackStockChromium(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the hub, starts GStreamer and a browser")
 	}
 	calltest.NeedGst(t)
-	r := newConsoleBroker(t)
-	simHubProcess(t, r, t.TempDir())
-	ctx := browser(t, toneFile(t, 440, 0.3, 4))
-	do(t, ctx, "load", chromedp.Navigate(callPageURL(r)), chromedp.WaitEnabled(testid("call-start")))
-	startCallInPage(t, ctx)
-	checkDecoding(t, "loopback", func() string { return jsAwait(t, ctx, pageMediaJS) })
-	logFirstFrame(t, jsAwait(t, ctx, `JSON.stringify(window.callMarks)`))
+	for _, c := range []struct {
+		name  string
+		flags []chromedp.ExecAllocatorOption
+	}{
+		{"microphone granted", nil},
+		{"microphone refused", []chromedp.ExecAllocatorOption{
+			chromedp.Flag("use-fake-ui-for-media-stream", false), chromedp.Flag("deny-permission-prompts", true)}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newConsoleBroker(t)
+			simHubProcess(t, r, t.TempDir())
+			ctx := browser(t, toneFile(t, 440, 0.3, 4), c.flags...)
+			do(t, ctx, "load", chromedp.Navigate(callPageURL(r)), chromedp.WaitEnabled(testid("call-start")))
+			startCallInPage(t, ctx)
+			checkDecoding(t, c.name, func() string { return jsAwait(t, ctx, pageMediaJS) })
+			logFirstFrame(t, jsAwait(t, ctx, `JSON.stringify(window.callMarks)`))
+		})
+	}
 }
 
 // TestCallBudgetsOnTailnet measures the call's budgets the way an owner meets them: over the
