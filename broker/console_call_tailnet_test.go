@@ -214,11 +214,11 @@ func TestCallOnTailnetFirefox(t *testing.T) {
 	state := `document.querySelector('#robot-robot [data-testid="call-state"]').textContent`
 	eval := func() string { return f.MustEval(pageMediaJS, false) }
 	offered := `(window.reachyCall && window.reachyCall.pc && window.reachyCall.pc.localDescription ? window.reachyCall.pc.localDescription.sdp : "")`
-	// Firefox decides per call whether the page may gather on every interface (it holds a
-	// granted microphone) or only on its default route's, mDNS-named: on this machine it
-	// sometimes decides the second (the capture is not yet counted), and its checks then
-	// come from the LAN's address, which the hub refuses. The owner sees the call end; a
-	// second call from the same page has gone live each time it was tried.
+	// Firefox decides per call whether the page may gather on every interface (it counts
+	// the page as permitted) or only on its default route's, mDNS-named: with these prefs
+	// it decided the second in 1 of 5 runs here, and its checks then came from the LAN's
+	// address, which the hub refuses (the owner sees the call end media_failed). The test
+	// calls again, up to 3 times, and logs each try.
 	live := false
 	for attempt := 1; attempt <= 3 && !live; attempt++ {
 		if !f.Poll(start+` && !`+start+`.disabled`, 15*time.Second) {
