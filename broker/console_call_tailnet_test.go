@@ -214,11 +214,11 @@ func TestCallOnTailnetFirefox(t *testing.T) {
 	state := `document.querySelector('#robot-robot [data-testid="call-state"]').textContent`
 	eval := func() string { return f.MustEval(pageMediaJS, false) }
 	offered := `(window.reachyCall && window.reachyCall.pc && window.reachyCall.pc.localDescription ? window.reachyCall.pc.localDescription.sdp : "")`
-	// Firefox decides per call whether the page may gather on every interface (it holds a
-	// granted microphone) or only on its default route's, mDNS-named: on this machine it
-	// sometimes decides the second (the capture is not yet counted), and its checks then
-	// come from the LAN's address, which the hub refuses. The owner sees the call end; a
-	// second call from the same page has gone live each time it was tried.
+	// Firefox decides per call whether the page may gather on every interface (it counts
+	// the page as permitted) or only on its default route's, mDNS-named: with these prefs
+	// it decided the second in 1 of 5 runs here, and its checks then came from the LAN's
+	// address, which the hub refuses (the owner sees the call end media_failed). The test
+	// calls again, up to 3 times, and logs each try.
 	live := false
 	for attempt := 1; attempt <= 3 && !live; attempt++ {
 		if !f.Poll(start+` && !`+start+`.disabled`, 15*time.Second) {
@@ -283,20 +283,32 @@ func candidateLines(sdp string) []string {
 
 // TestCallOnLoopbackStockChromium is the README's tour: the broker and `reachy-hub --sim`
 // on this machine's loopback, the owner's Chromium as shipped (no
-// --allow-loopback-in-peer-connection), microphone granted. It goes live with the robot's
-// video decoded.
+// --allow-loopback-in-peer-connection), microphone granted and refused. Chromium gathers no
+// loopback candidate: its checks reach the hub's 127.0.0.1 from the machine's own LAN
+// address, which the simulator on loopback accepts. It goes live with the video decoded.
 func TestCallOnLoopbackStockChromium(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the hub, starts GStreamer and a browser")
 	}
 	calltest.NeedGst(t)
-	r := newConsoleBroker(t)
-	simHubProcess(t, r, t.TempDir())
-	ctx := browser(t, toneFile(t, 440, 0.3, 4))
-	do(t, ctx, "load", chromedp.Navigate(callPageURL(r)), chromedp.WaitEnabled(testid("call-start")))
-	startCallInPage(t, ctx)
-	checkDecoding(t, "loopback", func() string { return jsAwait(t, ctx, pageMediaJS) })
-	logFirstFrame(t, jsAwait(t, ctx, `JSON.stringify(window.callMarks)`))
+	for _, c := range []struct {
+		name  string
+		flags []chromedp.ExecAllocatorOption
+	}{
+		{"microphone granted", nil},
+		{"microphone refused", []chromedp.ExecAllocatorOption{
+			chromedp.Flag("use-fake-ui-for-media-stream", false), chromedp.Flag("deny-permission-prompts", true)}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newConsoleBroker(t)
+			simHubProcess(t, r, t.TempDir())
+			ctx := browser(t, toneFile(t, 440, 0.3, 4), c.flags...)
+			do(t, ctx, "load", chromedp.Navigate(callPageURL(r)), chromedp.WaitEnabled(testid("call-start")))
+			startCallInPage(t, ctx)
+			checkDecoding(t, c.name, func() string { return jsAwait(t, ctx, pageMediaJS) })
+			logFirstFrame(t, jsAwait(t, ctx, `JSON.stringify(window.callMarks)`))
+		})
+	}
 }
 
 // TestCallBudgetsOnTailnet measures the call's budgets the way an owner meets them: over the
@@ -326,6 +338,9 @@ func TestCallBudgetsOnTailnet(t *testing.T) {
 	live := 0
 	for i := 1; i <= calls; i++ {
 		loads = append(loads, loadAverage())
+		// A fresh page for each call, as an owner opening the console: calling again from the
+		// page right after End races the last session's end (noted in the report).
+		do(t, ctx, "load", chromedp.Navigate(callPageURL(r)), chromedp.WaitEnabled(testid("call-start")))
 		// The page takes a click only once the last call's media is released: click until it
 		// says it is connecting (bounded), so a click it ignored is not counted as a call.
 		started := false
@@ -342,6 +357,8 @@ func TestCallBudgetsOnTailnet(t *testing.T) {
 		state := jsString(t, ctx, stateText)
 		if !ok || state != "live" {
 			t.Logf("call %d: %s (%s) at load average %s", i, state, jsString(t, ctx, `document.querySelector('#robot-robot [data-testid="call-reason"]').textContent`), loads[i-1])
+			do(t, ctx, "leave", chromedp.Evaluate[chromedp.Void](`(() => { const b = document.querySelector("#leave-robot"); if (b && !b.hidden) b.click(); })()`))
+			waitFor(t, "the session to end", 15*time.Second, func() bool { return r.robotView(t).Session == nil })
 			continue
 		}
 		live++
@@ -357,7 +374,6 @@ func TestCallBudgetsOnTailnet(t *testing.T) {
 		// Each call is a new session with its own chime: wait until the broker and the page
 		// both know the last one is over.
 		waitFor(t, "the session to end", 10*time.Second, func() bool { return r.robotView(t).Session == nil })
-		waitJS(t, ctx, "the page to know the session ended", `state && !state.robots.find((x) => x.device === "robot").session`)
 	}
 	slices.Sort(audio)
 	if len(frames) == 0 || len(audio) == 0 {

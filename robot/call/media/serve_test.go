@@ -13,8 +13,8 @@ import (
 	"github.com/reachy-broker/reachy-broker/robot/call"
 )
 
-// TestServeRefusesABadOfferAndABadRequest: an offer with no usable candidate is refused with
-// an event (the hub answers no_media) and nothing starts; a request that is not the hub's is
+// TestServeRefusesABadOfferAndABadRequest: an offer with nothing to carry (no media section)
+// is refused with an event (the hub answers no_media) and nothing starts; a request that is not the hub's is
 // an error; an over-long line is refused without reading it whole.
 func TestServeRefusesABadOfferAndABadRequest(t *testing.T) {
 	cfg := call.Sim()
