@@ -48,7 +48,7 @@ func TestCallFailureCauses(t *testing.T) {
 	}
 
 	// The robot ends a live call because ICE failed: the call ends, the session stays.
-	r.calls.setAnswer(answerWith("v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\n"))
+	r.calls.setAnswer(answerWith(hubAnswer))
 	id, _ := r.call(t, tok)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

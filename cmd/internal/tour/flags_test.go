@@ -98,7 +98,8 @@ func TestFlagsAfterArguments(t *testing.T) {
 	if s.rc != 0 || !strings.Contains(s.out, "wrote") {
 		t.Fatalf("flags after the folder: exit %d\n%s%s", s.rc, s.out, s.stderr)
 	}
-	if got := kinds(t, te.tmp("sim")); got != "fallback/hub" {
+	// No model, but a dev broker hears the words reachyctl speak put in the clip: a reply.
+	if got := kinds(t, te.tmp("sim")); got != "reply/turn" {
 		t.Fatalf("sounds.json with --daemon: %q", got)
 	}
 	code, out := runBin(t, te.env, "reachy-broker", "stray", "--dev")
