@@ -141,8 +141,12 @@ func TestBrokerRestartInBrowser(t *testing.T) {
 	waitJS(t, ctx, "the page to say the broker restarted", `document.querySelector("#call-state-robot").textContent === "ended: broker_restart" && `+
 		`document.querySelector("#call-reason-robot").textContent.includes("the broker restarted")`)
 	t0 := time.Now()
-	do(t, ctx, "join again", chromedp.WaitVisible("#join-robot"), chromedp.Click("#join-robot"))
-	waitJS(t, ctx, "the session controls again", `!document.querySelector("#session-robot").hidden`)
+	do(t, ctx, "join again", chromedp.WaitVisible("#join-robot"), chromedp.WaitEnabled("#join-robot"), chromedp.Click("#join-robot"))
+	// The join waits for the chime and announcement to play (espeak on a loaded machine).
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`!document.querySelector("#session-robot").hidden`,
+		chromedp.WithPollingTimeout(40*time.Second), chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+		t.Fatalf("no session after joining again: %v; the page says %q", err, jsString(t, ctx, `document.querySelector("#error").textContent + " / " + document.querySelector("#who-robot").textContent`))
+	}
 	if _, ok := firstCallAfter(r.hub, "/api/media/play_sound", t0, 5*time.Second); !ok {
 		t.Fatal("the new session began without its chime")
 	}
