@@ -82,7 +82,9 @@ func TestClosedPageEndsSessionInBrowser(t *testing.T) {
 	// A new browser: it says why the last session ended, and joins anew with a chime.
 	ctx := browser(t, fakeMic(t))
 	do(t, ctx, "load", chromedp.Navigate(r.srv.URL+"/"), chromedp.WaitEnabled("#join-robot"))
-	waitJS(t, ctx, "why it ended", `document.querySelector("#call-state-robot").textContent === "ended: page_lost"`)
+	// A fresh page keeps its stage clean (no stale "ended:" state) and says it as a line.
+	waitJS(t, ctx, "why it ended", `!document.querySelector('#robot-robot [data-testid="last-end"]').hidden && `+
+		`document.querySelector('#robot-robot [data-testid="last-end"]').textContent.includes("this page stopped answering")`)
 	joinIn(ctx)
 }
 
