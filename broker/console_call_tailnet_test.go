@@ -391,3 +391,23 @@ func TestCallBudgetsOnTailnet(t *testing.T) {
 		t.Errorf("audio one-way median %.0f ms, budget 150 ms", m)
 	}
 }
+
+// TestCallAgainRightAfterEnd: an owner who presses End and then Call at once gets a new
+// call (a new join, with its chime), not "the robot has not announced you": the page must
+// not take the session it just left for a live one until its next look at the state.
+func TestCallAgainRightAfterEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the hub, starts GStreamer and a browser")
+	}
+	calltest.NeedGst(t)
+	r := newConsoleBroker(t)
+	simHubProcess(t, r, t.TempDir())
+	ctx := browser(t, toneFile(t, 440, 0.3, 4))
+	do(t, ctx, "load", chromedp.Navigate(callPageURL(r)), chromedp.WaitEnabled(testid("call-start")))
+	startCallInPage(t, ctx)
+	for i := 1; i <= 2; i++ {
+		do(t, ctx, "end", chromedp.Click(testid("call-end")))
+		startCallInPage(t, ctx)
+		t.Logf("call %d after End: live", i+1)
+	}
+}

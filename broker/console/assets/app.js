@@ -609,6 +609,10 @@ async function endCall(c) {
   try {
     await call(c.d, "leave", {});
   } catch (e) { /* the session may be gone already */ }
+  // The session is gone: a Call pressed before the next look at the state joins anew
+  // (with its chime) instead of offering into the session just left.
+  const r = state && state.robots.find((x) => x.device === c.d);
+  if (r) r.session = null;
   finishCall(c, "owner_left");
 }
 
