@@ -173,6 +173,7 @@ func TestSelfCorrectionTakesTheCorrectedValue(t *testing.T) {
 		{"Actually, cancel that timer.", "timer.cancel", nil},
 		{"turn on the kitchen light, no, the other one", "clarify", nil}, // nothing lines up: asked
 		{"set a timer for ten minutes no fifteen", "timer.start", map[string]string{"duration": "900"}},
+		{"turn the kitchen light on um actually no the office light", "house.light.set", map[string]string{"room": "office", "state": "on"}},
 		// a false start said again is one
 		{"turn on the turn on the kitchen light", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
 	})
