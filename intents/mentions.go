@@ -119,8 +119,9 @@ func (t *Table) mentions(n Normalized) Mentions {
 		c := wordClasses[w]
 		classes = append(classes, c)
 		m.seen |= c
+		m.lex |= t.vocab.lexIx.first[w]
 	}
-	for _, w := range n.tokens() { // the whole sentence: a reason may hold what a frame reads
+	for _, w := range n.tokens()[len(toks):] { // the reason cut off may hold what a frame reads
 		m.lex |= t.vocab.lexIx.first[w]
 	}
 	if len(t.vocab.frameWords) > 0 { // a home's own expression words
