@@ -63,7 +63,7 @@ var (
 		"volume responses response all be already up set go to touch button from settings yourself voice everything " +
 		"down more no one little until till said otherwise anything anymore any longer mode on off get make whoa my music around about " +
 		"trying hear news asleep baby sleeping hour next time wait hold dancing moving singing nodding that")
-	timeCore = words2set("time times clock hour")
+	timeCore = words2set("time times clock hour oclock")
 	timeFill = words2set("what whats current exact currently got have know check clock watch hour at on present " +
 		"moment precise like to want need asking show read out late how oclock o please by exactly excuse sorry " +
 		"roughly about approximately there still yet already which")
@@ -352,6 +352,9 @@ func (t *Table) aboutTimer(n Normalized, toks []string) bool {
 	}
 	if !contains(toks, "longer") && !contains(toks, "left") && !contains(toks, "remaining") {
 		return false
+	}
+	if toks[0] == "how" && (contains(toks, "minutes") || contains(toks, "seconds") || contains(toks, "hours")) && len(toks) <= 6 {
+		return true // "how many minutes left": a timer's time
 	}
 	for _, w := range toks {
 		if t.vocab.labels[w] != "" {

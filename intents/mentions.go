@@ -91,7 +91,7 @@ var allWords = map[string]bool{"all": true, "every": true, "everywhere": true, "
 	"apartment": true, "flat": true, "entire": true, "throughout": true, "everything": true, "any": true,
 	"which": true, "many": true} // "which lights are on", "how many lights are on": the whole house
 
-var calendarWords = map[string]bool{"tied": true, "busy": true, "free": true, "available": true, "around": true, "away": true,
+var calendarWords = map[string]bool{"working": true, "tied": true, "busy": true, "free": true, "available": true, "around": true, "away": true,
 	"meeting": true, "meetings": true, "call": true, "schedule": true, "calendar": true, "agenda": true, "plans": true,
 	"appointment": true, "appointments": true, "doing": true, "where": true, "interrupt": true, "disturb": true,
 	"work": true, "office": true, "booked": true, "occupied": true, "back": true, "home": true, "out": true}
