@@ -215,6 +215,10 @@ func (t *Table) mentions(n Normalized) Mentions {
 		case cls&wcAction != 0 || gerunds[w] || w == "pop" || w == "flick":
 			m.Action = true
 		}
+		if w == "light" && (prev == "me" || prev == "us" || prev == "some") && contains(toks[:i], "give") {
+			m.Action = true // "give me light in the kitchen"
+			m.States = appendState(m.States, "on")
+		}
 		if (w == "bright" || w == "dark" || w == "light" && prev == "it") && i >= 2 && (contains(toks[:i], "make") || contains(toks[:i], "get")) {
 			// "make the kids room bright", "make my room dark": a room's lights on or off
 			m.Action = true

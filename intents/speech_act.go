@@ -130,6 +130,8 @@ func (t *Table) wordKind(w string) string {
 		return "person"
 	case t.vocab.labels[w] != "":
 		return "label"
+	case deviceWords[w] != "":
+		return "device" // "turn the heating, I mean the air conditioning, on"
 	case t.vocab.roomStarts[w] && !functionWords[w] && !objectLeads[w]:
 		if _, ok := t.vocab.rooms[w]; ok || len(w) > 3 {
 			return "room"
