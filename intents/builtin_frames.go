@@ -66,11 +66,11 @@ var (
 	timeCore = words2set("time times clock hour oclock")
 	timeFill = words2set("what whats current exact currently got have know check clock watch hour at on present " +
 		"moment precise like to want need asking show read out late how oclock o please by exactly excuse sorry " +
-		"roughly about approximately there still yet already which")
+		"roughly about approximately there still yet already which remind")
 	dateCore = words2set("date day month year weekday today todays monday tuesday wednesday thursday friday " +
 		"saturday sunday")
 	dateFill = words2set("what whats current which of week we in have check on todays today date day month year " +
-		"for is it the calendar exactly excuse sorry or")
+		"for is it the calendar exactly excuse sorry or remind")
 	helpCore = words2set("do help capable able skills abilities features commands good can")
 	helpFill = words2set("what kind kinds sort sorts type types of things stuff else are able to capable help " +
 		"with how skills abilities features commands good at all for exactly really actually list other " +
@@ -418,7 +418,7 @@ func (t *Table) clockQuestion(toks []string, n Normalized, decide func(name, why
 	}
 	rest := toks[2:]
 	switch {
-	case anyOf(rest, partsOfDay) && only(rest, partsOfDay, timeFill, frameFill):
+	case anyOf(rest, partsOfDay) && only(rest, partsOfDay, timeFill, frameFill, wordSet{"or": true}):
 		return decide("time.now", "a part of the day asked about", map[string]string{})
 	case anyOf(rest, clockLeads) && slices.ContainsFunc(rest, isDigits) && only(rest, clockLeads, timeFill, frameFill, wordSet{"oclock": true}) ||
 		anyOf(rest, clockLeads) && slices.ContainsFunc(rest, isDigits) && len(rest) <= 4:

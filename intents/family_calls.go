@@ -18,6 +18,9 @@ func (t *Table) emergencyFrame(n Normalized, toks []string, m Mentions) (Decisio
 		// "help help help", "help me help me": a cry for help, not a question about the robot
 		return t.familyDecision(IntentEmergency, map[string]string{}, n, m, FormImperative, "a cry for help repeated")
 	}
+	if self, ok := lx.find(toks, "emergency.self"); ok && self.at <= 2 && !n.Question && !n.Negated {
+		return t.familyDecision(IntentEmergency, map[string]string{}, n, m, FormStatement, "the speaker is hurt ("+hitWords(self)+")")
+	}
 	svc, okSvc := lx.find(toks, "emergency.services")
 	event, okEvent := lx.find(toks, "emergency.events")
 	if !okSvc && !okEvent {
