@@ -63,14 +63,14 @@ var (
 		"volume responses response all be already up set go to touch button from settings yourself voice everything " +
 		"down more no one little until till said otherwise anything anymore any longer mode on off get make whoa my music around about " +
 		"trying hear news asleep baby sleeping hour next time wait hold dancing moving singing nodding that")
-	timeCore = words2set("time times clock hour")
+	timeCore = words2set("time times clock hour oclock")
 	timeFill = words2set("what whats current exact currently got have know check clock watch hour at on present " +
 		"moment precise like to want need asking show read out late how oclock o please by exactly excuse sorry " +
-		"roughly about approximately there still yet already which")
+		"roughly about approximately there still yet already which remind")
 	dateCore = words2set("date day month year weekday today todays monday tuesday wednesday thursday friday " +
 		"saturday sunday")
 	dateFill = words2set("what whats current which of week we in have check on todays today date day month year " +
-		"for is it the calendar exactly excuse sorry or")
+		"for is it the calendar exactly excuse sorry or remind")
 	helpCore = words2set("do help capable able skills abilities features commands good can")
 	helpFill = words2set("what kind kinds sort sorts type types of things stuff else are able to capable help " +
 		"with how skills abilities features commands good at all for exactly really actually list other " +
@@ -353,6 +353,9 @@ func (t *Table) aboutTimer(n Normalized, toks []string) bool {
 	if !contains(toks, "longer") && !contains(toks, "left") && !contains(toks, "remaining") {
 		return false
 	}
+	if toks[0] == "how" && (contains(toks, "minutes") || contains(toks, "seconds") || contains(toks, "hours")) && len(toks) <= 6 {
+		return true // "how many minutes left": a timer's time
+	}
 	for _, w := range toks {
 		if t.vocab.labels[w] != "" {
 			return true
@@ -415,7 +418,7 @@ func (t *Table) clockQuestion(toks []string, n Normalized, decide func(name, why
 	}
 	rest := toks[2:]
 	switch {
-	case anyOf(rest, partsOfDay) && only(rest, partsOfDay, timeFill, frameFill):
+	case anyOf(rest, partsOfDay) && only(rest, partsOfDay, timeFill, frameFill, wordSet{"or": true}):
 		return decide("time.now", "a part of the day asked about", map[string]string{})
 	case anyOf(rest, clockLeads) && slices.ContainsFunc(rest, isDigits) && only(rest, clockLeads, timeFill, frameFill, wordSet{"oclock": true}) ||
 		anyOf(rest, clockLeads) && slices.ContainsFunc(rest, isDigits) && len(rest) <= 4:

@@ -109,7 +109,7 @@ var requestLeads = [][]string{
 	{"you", "could"}, {"can", "u"}, {"could", "u"}, {"would", "u"}, {"can", "ya"}, {"just"}, {"quickly"}, {"quick"}, {"kindly"}, {"now"}, {"right"}, {"hey"}, {"oi"}, {"whoa"}, {"woah"},
 	{"okay"}, {"ok"}, {"alright"}, {"then"}, {"and"}, {"also"}, {"oh"}, {"so"}, {"mind"}, {"try", "and"}, {"try", "to"},
 	{"to"}, // "please to turn on light in kitchen": "please" is already off
-	{"awfully"}, {"terribly"}, {"ever", "so"}, {"quite"},
+	{"awfully"}, {"terribly"}, {"ever", "so"}, {"quite"}, {"possibly"}, {"perhaps"},
 	// a statement that the talk is over, before what to do about it: "we're done, end the call"
 	{"we", "are", "done"}, {"we", "are", "finished"}, {"i", "am", "done"}, {"i", "am", "finished"}, {"that", "is", "all"},
 	{"that", "is", "it"},

@@ -300,7 +300,10 @@ func (t *Table) afterthought(c Normalized) bool {
 	if toks[0] == "you" && len(toks) > 1 && (toks[1] == "can" || toks[1] == "may" || toks[1] == "could") {
 		return false // permission: "you can hang up now"
 	}
-	for _, w := range toks {
+	for i, w := range toks {
+		if i > 0 && objectLeads[toks[i-1]] && wordClasses[w]&(wcDevice|wcHouseDevice) == 0 && wordClasses[w]&wcAction != 0 {
+			continue // "I can't find the switch": a thing, not a verb
+		}
 		if wordClasses[w]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0 || isDigits(w) || w == "timer" || w == "timers" ||
 			imperativeVerbs[w] && !reasonWords[w] || durationCore(w) {
 			return false

@@ -1,9 +1,12 @@
 // Package intents owns the closed allowlist: the intent table (built-in and from the home's
 // config), the home's closed vocabularies (rooms, devices, people, expressions, timer
-// labels), the transcript normalizer and the wake-phrase check, the deterministic router —
-// whole-sentence patterns for the home's own intents and the built-ins, frames (mentions +
-// sentence form) for every built-in intent, and the command rule (only a sentence that is
-// positively a request to act now may act) — with its doctrine,
+// labels), the router's lexicons (lexicon.yaml, extended by a home's words), the transcript
+// normalizer and the wake-phrase check, the deterministic router — whole-sentence patterns
+// for the home's own intents and the built-ins, frames (mentions + sentence form) for every
+// built-in intent, the family frames over the lexicons, the speech-act rules (a
+// self-correction takes the corrected value; a quoted, relayed or conditional command is
+// offered, never done), and the command rule (only a sentence that is positively a request
+// to act now may act) — with its doctrine,
 // clarification, the spoken duration parser, and the spoken command guide generated from the
 // table's own examples.
 //

@@ -227,7 +227,7 @@ type lexGates struct {
 func newLexGates(ix lexIndex) lexGates {
 	return lexGates{
 		remind:    ix.mask("timer.remind", "timer.clock"),
-		emergency: ix.mask("emergency.services", "emergency.events"),
+		emergency: ix.mask("emergency.services", "emergency.events", "emergency.self"),
 		secrets:   ix.mask("house.secrets"),
 		call:      ix.mask("call.verbs", "call.reach", "call.ask", "call.give"),
 		privacy:   ix.mask("privacy.names", "privacy.calls"),

@@ -91,7 +91,7 @@ var allWords = map[string]bool{"all": true, "every": true, "everywhere": true, "
 	"apartment": true, "flat": true, "entire": true, "throughout": true, "everything": true, "any": true,
 	"which": true, "many": true} // "which lights are on", "how many lights are on": the whole house
 
-var calendarWords = map[string]bool{"tied": true, "busy": true, "free": true, "available": true, "around": true, "away": true,
+var calendarWords = map[string]bool{"working": true, "tied": true, "busy": true, "free": true, "available": true, "around": true, "away": true,
 	"meeting": true, "meetings": true, "call": true, "schedule": true, "calendar": true, "agenda": true, "plans": true,
 	"appointment": true, "appointments": true, "doing": true, "where": true, "interrupt": true, "disturb": true,
 	"work": true, "office": true, "booked": true, "occupied": true, "back": true, "home": true, "out": true}
@@ -119,8 +119,9 @@ func (t *Table) mentions(n Normalized) Mentions {
 		c := wordClasses[w]
 		classes = append(classes, c)
 		m.seen |= c
+		m.lex |= t.vocab.lexIx.first[w]
 	}
-	for _, w := range n.tokens() { // the whole sentence: a reason may hold what a frame reads
+	for _, w := range n.tokens()[len(toks):] { // the reason cut off may hold what a frame reads
 		m.lex |= t.vocab.lexIx.first[w]
 	}
 	if len(t.vocab.frameWords) > 0 { // a home's own expression words
@@ -213,6 +214,10 @@ func (t *Table) mentions(n Normalized) Mentions {
 			m.States, m.Action = appendState(m.States, "off"), true
 		case cls&wcAction != 0 || gerunds[w] || w == "pop" || w == "flick":
 			m.Action = true
+		}
+		if w == "light" && (prev == "me" || prev == "us" || prev == "some") && contains(toks[:i], "give") {
+			m.Action = true // "give me light in the kitchen"
+			m.States = appendState(m.States, "on")
 		}
 		if (w == "bright" || w == "dark" || w == "light" && prev == "it") && i >= 2 && (contains(toks[:i], "make") || contains(toks[:i], "get")) {
 			// "make the kids room bright", "make my room dark": a room's lights on or off

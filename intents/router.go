@@ -76,8 +76,12 @@ func (t *Table) Route(transcript string, ctx Context) Decision {
 		d.Doctrine = append([]string{"self-correction: \"" + said + "\" is taken as \"" + n.Text + "\""}, d.Doctrine...)
 	}
 	// Quoted, relayed and conditional commands never act: what they would do is offered.
+	acts := Acting(d) || t.asksToAct(d)
+	if !acts && (d.Kind == KindMeta || d.Kind == KindAsk || speechWords[n.tokens()[0]]&swQuote == 0) {
+		return d // nothing to stop, nothing quoted: most sentences
+	}
 	act, quoted := t.speechAct(n)
-	if act != "" && (Acting(d) || t.asksToAct(d)) && !t.homeOwn(d) {
+	if act != "" && acts && !t.homeOwn(d) {
 		return t.neverActs(n, d, act)
 	}
 	if act == actQuoted && len(quoted) > 0 && !t.homeOwn(d) && d.Intent != IntentGeneralAsk && d.Intent != IntentDeepAsk && d.Kind != KindMeta {

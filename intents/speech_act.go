@@ -41,6 +41,15 @@ func (t *Table) selfCorrect(n Normalized) (Normalized, bool) {
 			continue
 		}
 		before, after := toks[:k], toks[k+len(mk):]
+		for more := true; more; { // "actually no wait, ...": markers said together are one
+			more = false
+			for _, c := range correctionMarkers {
+				if len(after) > len(c) && hasPrefix(after, c) {
+					after, more = after[len(c):], true
+					break
+				}
+			}
+		}
 		for _, l := range correctionLeads {
 			if hasPrefix(after, l) && len(after) > len(l) {
 				after = after[len(l):]
@@ -62,6 +71,11 @@ func (t *Table) selfCorrect(n Normalized) (Normalized, bool) {
 		j := t.alignCorrection(before, after)
 		if j < 0 {
 			return n, false
+		}
+		if span := len(after); j+span <= len(before) && t.sameShape(before[j:j+span], after) {
+			// "turn the kitchen light on, no, the office light": the phrase is swapped, the rest kept
+			out := append(append(append(make([]string, 0, len(before)), before[:j]...), after...), before[j+span:]...)
+			return rebuilt(n, out), true
 		}
 		out := append(append(make([]string, 0, j+len(after)), before[:j]...), after...)
 		if len(after) == 1 && j < len(before) && t.wordKind(before[j]) != "" {
@@ -116,6 +130,8 @@ func (t *Table) wordKind(w string) string {
 		return "person"
 	case t.vocab.labels[w] != "":
 		return "label"
+	case deviceWords[w] != "":
+		return "device" // "turn the heating, I mean the air conditioning, on"
 	case t.vocab.roomStarts[w] && !functionWords[w] && !objectLeads[w]:
 		if _, ok := t.vocab.rooms[w]; ok || len(w) > 3 {
 			return "room"
@@ -356,4 +372,20 @@ func (t *Table) addressedElsewhere(n Normalized, toks []string) bool {
 	comma := strings.Contains(n.raw, w+",")
 	return comma || next == "can" || next == "could" || next == "would" || next == "will" ||
 		next == "please" || isImperativeVerb(next) && !finiteWords[next]
+}
+
+// sameShape: two phrases of one length that differ only in words of the same kind ("the
+// kitchen light" and "the office light").
+func (t *Table) sameShape(a, b []string) bool {
+	differ := 0
+	for i := range a {
+		if a[i] == b[i] {
+			continue
+		}
+		if k := t.wordKind(a[i]); k == "" || k != t.wordKind(b[i]) {
+			return false
+		}
+		differ++
+	}
+	return differ > 0 && len(a) > 1
 }

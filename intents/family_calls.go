@@ -1,0 +1,248 @@
+package intents
+
+import (
+	"strings"
+)
+
+// The family frames for reaching someone: an emergency the robot cannot call for, and a call
+// back to a person of the home (family_frames.go says how the frames decide).
+
+// emergencyFrame: a service the robot cannot call ("police", "an ambulance", "999") with a
+// verb that asks for it, or with what happened ("call an ambulance, grandpa fell", "there's a
+// fire, ring 999"), or a cry for help with what happened. The answer (help.emergency) never
+// acts: it says to use a phone.
+func (t *Table) emergencyFrame(n Normalized, toks []string, m Mentions) (Decision, bool) {
+	lx := t.vocab.lex
+	if len(toks) >= 2 && only(toks, wordSet{"help": true, "me": true, "us": true, "somebody": true, "someone": true, "please": true}) &&
+		strings.Count(" "+strings.Join(toks, " ")+" ", " help ") >= 2 {
+		// "help help help", "help me help me": a cry for help, not a question about the robot
+		return t.familyDecision(IntentEmergency, map[string]string{}, n, m, FormImperative, "a cry for help repeated")
+	}
+	if self, ok := lx.find(toks, "emergency.self"); ok && self.at <= 2 && !n.Question && !n.Negated {
+		return t.familyDecision(IntentEmergency, map[string]string{}, n, m, FormStatement, "the speaker is hurt ("+hitWords(self)+")")
+	}
+	svc, okSvc := lx.find(toks, "emergency.services")
+	event, okEvent := lx.find(toks, "emergency.events")
+	if !okSvc && !okEvent {
+		return Decision{}, false
+	}
+	verb, okVerb := lx.find(toks, "emergency.verbs")
+	if okVerb && okSvc && verb.at == svc.at {
+		okVerb = false // "help" alone is a service word or a verb, not both
+		for i := range toks {
+			if i != svc.at {
+				if l := lx["emergency.verbs"].at(toks, i); l > 0 && (i+l <= svc.at || i >= svc.at+svc.n) {
+					verb, okVerb = lexHit{set: "emergency.verbs", phrase: strings.Join(toks[i:i+l], " "), at: i, n: l}, true
+					break
+				}
+			}
+		}
+	}
+	if okSvc && svc.phrase == "help" && okVerb && !callForHelp[verb.phrase] {
+		okVerb = false // "I need help using you" asks for help, not for the emergency services
+	}
+	helpCry := contains(toks, "help") && okEvent
+	real := okSvc && svc.phrase != "help" && (okVerb || okEvent) || okSvc && svc.phrase == "help" && okVerb && verb.phrase != "help" || helpCry
+	if !real || n.Negated || noNeed(toks) {
+		return Decision{}, false
+	}
+	switch commandForm(toks, n) {
+	case FormPast, FormReported, FormConditional, FormFuture:
+		if !okEvent || okSvc && !okVerb {
+			return Decision{}, false // "dad called the police", "if there's a fire call 999"
+		}
+	}
+	if len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") && !okEvent {
+		return Decision{}, false // "should we call an ambulance": asks for advice
+	}
+	if hasPrefix(toks, []string{"how"}) || hasPrefix(toks, []string{"what"}) && !okEvent {
+		return Decision{}, false // "what number do you dial for the police": a question about the world
+	}
+	return t.familyDecision(IntentEmergency, map[string]string{}, n, m, commandForm(toks, n), "an emergency ("+hitWords(svc, verb, event)+")")
+}
+
+// finiteSet is finiteWords as a word set.
+var finiteSet = wordSet(finiteWords)
+
+// modalWords before a call verb make it something other than a request: "we could call dad".
+var modalWords = words2set("could would should can will might may must shall want wants need needs wanna gonna going did do does have has had let lets to")
+
+// callForHelp are the verbs that, with "help", summon someone: "call for help", "get help".
+var callForHelp = map[string]bool{"call": true, "ring": true, "phone": true, "dial": true, "get": true, "send for": true,
+	"send": true, "fetch": true, "call for": true, "ring for": true, "phone for": true}
+
+// desireToReach opens "I want to see mommy", "I need to talk to mom", "can I speak to dad".
+var desireToReach = [][]string{{"i", "want", "to"}, {"i", "wanna"}, {"we", "want", "to"}, {"we", "wanna"}, {"i", "need", "to"},
+	{"we", "need", "to"}, {"i", "would", "like", "to"}, {"we", "would", "like", "to"}, {"i", "miss"}, {"can", "i"}, {"can", "we"},
+	{"could", "i"}, {"could", "we"}, {"may", "i"}, {"let", "me"}, {"let", "us"}}
+
+// callFrame: a verb that reaches someone (call.verbs, call.reach) and a person — of the home,
+// or a relative the home does not list (asked about). A strong verb ("call", "ring", "video
+// call") asks as a command; a weak one ("get", "see", "talk to") only with a wish to reach
+// them ("I want to see mommy") or the means ("get mum on the video").
+func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) (Decision, bool) {
+	lx := t.vocab.lex
+	strong, okStrong := lx.find(toks, "call.verbs")
+	weak, okWeak := lx.find(toks, "call.reach")
+	if !okStrong && !okWeak {
+		return Decision{}, false
+	}
+	if d, ok := t.callBack(n, toks, m); ok {
+		return d, true
+	}
+	if d, ok := t.callGive(n, toks, m); ok {
+		return d, true
+	}
+	person, who := "", -1
+	for i, w := range toks {
+		if p := t.vocab.people[w]; p != "" {
+			if i > 0 && who == 0 && toks[0] != "call" {
+				person, who = "", -1 // "mommy, I'm scared, call daddy": the first was said to get attention
+			}
+			if person != "" && person != p {
+				return Decision{}, false // two people: not one call
+			}
+			person, who = p, i
+		} else if kinWords[w] && person == "" && who < 0 {
+			person, who = w, i // a relative the home does not list: asked about
+			if i > 0 && (toks[i-1] == "my" || toks[i-1] == "our") {
+				person = toks[i-1] + " " + w
+			}
+		}
+	}
+	if who < 0 {
+		return t.callUnknown(n, toks, m, strong, okStrong)
+	}
+	verb := strong
+	if !okStrong || okWeak && weak.at < strong.at && weak.at < who {
+		verb = weak
+	}
+	if verb.at > 0 && objectLeads[toks[verb.at-1]] || anyOf(toks[:verb.at], hangVerbs) {
+		return Decision{}, false // "end the call with auntie": the call is a thing, not a verb
+	}
+	if verb.at > who {
+		return Decision{}, false // "mom called", "dad, call me": the person is not the one reached
+	}
+	used := make([]bool, len(toks))
+	used[who] = true
+	if who > 0 && (toks[who-1] == "my" || toks[who-1] == "our") {
+		used[who-1] = true
+	}
+	unexplained := t.unexplainedBy(toks, used, []string{"call.verbs", "call.reach", "call.fill"}, familyFill)
+	lead := stripRequestLeads(toks)
+	wish := false
+	for _, l := range desireToReach {
+		if hasPrefix(lead, l) && len(lead) > len(l) && (lx["call.verbs"].at(lead, len(l)) > 0 || lx["call.reach"].at(lead, len(l)) > 0) {
+			wish = true
+		}
+	}
+	means := contains(toks, "video") || contains(toks, "phone") || contains(toks, "line") || contains(toks, "screen")
+	reasonFirst := verb.at > 0 && commandForm(toks[verb.at:], n) == FormImperative && !anyOf(toks[:verb.at], pastWords) &&
+		!anyOf(toks[:verb.at], relayVerbs) && !anyOf(toks[:verb.at], modalWords) && !n.Negated && !n.Question
+	if reasonFirst {
+		tail := make([]bool, len(toks)-verb.at)
+		copy(tail, used[verb.at:])
+		unexplained = t.unexplainedBy(toks[verb.at:], tail, []string{"call.verbs", "call.reach", "call.fill"}, familyFill)
+	}
+	if verb.set == "call.reach" && !wish && !means || unexplained > 1 {
+		return Decision{}, false
+	}
+	form := t.requestForm(n, toks, func(ct []string) bool { return lx.has(ct, "call.verbs") || lx.has(ct, "call.reach") })
+	if form == FormStatement && reasonFirst {
+		form = FormImperative // "mommy i'm scared call daddy": the reason first, without a comma
+	}
+	switch {
+	case wish && !n.Negated:
+		form = FormImperative // "I want to talk to dad": a wish put as a request
+	case form != FormImperative && toks[0] == "you" && verb.set == "call.verbs" && verb.at == 1 && unexplained == 0 && !n.Negated && !n.Question:
+		form = FormImperative // "you make call to papa now": a command as many learners say it
+	}
+	if form != FormImperative {
+		if form == FormQuestion || form == FormIndirect {
+			return Decision{}, false // "can I call dad" reads the calendar (calendar.status)
+		}
+		return Decision{}, false
+	}
+	return t.familyDecision("teleport.call", map[string]string{"person": person}, n, m, form, "a call ("+hitWords(verb)+") to a person")
+}
+
+// callUnknown: "call sarah", "ring bob please" — a call verb and one word that names nobody
+// the home knows: asked about ("I don't know that person"), never guessed and never sent on.
+func (t *Table) callUnknown(n Normalized, toks []string, m Mentions, verb lexHit, ok bool) (Decision, bool) {
+	lead := stripRequestLeads(toks)
+	if ok && len(lead) == verb.n && verb.at == len(toks)-verb.n && !n.Question && !n.Negated {
+		// "call": who is asked, never guessed
+		return t.familyDecision("teleport.call", map[string]string{}, n, m, FormImperative, "a call ("+hitWords(verb)+") to no one named")
+	}
+	if !ok || len(lead) < 2 || len(lead) > 4 || t.vocab.lex["call.verbs"].at(lead, 0) != verb.n {
+		return Decision{}, false
+	}
+	rest := lead[verb.n:]
+	name := rest[0]
+	if explained(name) || familyFill[name] || t.vocab.lex["call.fill"].at(rest, 0) > 0 || t.vocab.lex["emergency.services"].at(rest, 0) > 0 {
+		return Decision{}, false
+	}
+	for i := 1; i < len(rest); i++ {
+		if !familyFill[rest[i]] && t.vocab.lex["call.fill"].at(rest, i) == 0 {
+			return Decision{}, false
+		}
+	}
+	if commandForm(toks, n) != FormImperative {
+		return Decision{}, false
+	}
+	return t.familyDecision("teleport.call", map[string]string{"person": name}, n, m, FormImperative, "a call ("+hitWords(verb)+") to someone the home does not list")
+}
+
+// callGive: "give mum a ring", "give my dad a call" — a call given to a person.
+func (t *Table) callGive(n Normalized, toks []string, m Mentions) (Decision, bool) {
+	lead := stripRequestLeads(toks)
+	if len(lead) < 4 || lead[0] != "give" {
+		return Decision{}, false
+	}
+	i := 1
+	if lead[i] == "my" || lead[i] == "our" {
+		i++
+	}
+	person := t.vocab.people[lead[i]]
+	if person == "" && kinWords[lead[i]] {
+		person = lead[i]
+	}
+	l := t.vocab.lex["call.give"].at(lead, i+1)
+	if person == "" || l == 0 || i+1+l < len(lead) && !only(lead[i+1+l:], familyFill) || n.Negated || n.Question {
+		return Decision{}, false
+	}
+	return t.familyDecision("teleport.call", map[string]string{"person": person}, n, m, FormImperative, "a call given to a person (call.give "+strings.Join(lead[i+1:i+1+l], " ")+")")
+}
+
+// callBack: "ask mum to call us", "tell dad to ring home", "get mommy to call home" — a
+// person of the home asked to call back, as a request.
+func (t *Table) callBack(n Normalized, toks []string, m Mentions) (Decision, bool) {
+	lx := t.vocab.lex
+	lead := stripRequestLeads(toks)
+	if len(lead) < 4 || lx["call.ask"].at(lead, 0) == 0 {
+		return Decision{}, false
+	}
+	i := lx["call.ask"].at(lead, 0)
+	if lead[i] == "my" || lead[i] == "our" {
+		i++
+	}
+	if i+2 >= len(lead) || lead[i+1] != "to" {
+		return Decision{}, false
+	}
+	person := t.vocab.people[lead[i]]
+	if person == "" && kinWords[lead[i]] {
+		person = lead[i]
+	}
+	l := lx["call.verbs"].at(lead, i+2)
+	if person == "" || l == 0 || i+2+l >= len(lead) || lx["call.back"].at(lead, i+2+l) == 0 {
+		return Decision{}, false
+	}
+	form := commandForm(toks, n)
+	if form == FormStatement && !n.Question {
+		form = FormImperative // "ask mum to call us": it opens with the verb that asks
+	}
+	if form != FormImperative {
+		return Decision{}, false
+	}
+	return t.familyDecision("teleport.call", map[string]string{"person": person}, n, m, form, "a person asked to call back (call.ask "+lead[0]+", call.verbs "+lead[i+2]+")")
+}

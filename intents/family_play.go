@@ -1,0 +1,173 @@
+package intents
+
+// The family frames for privacy mode and the games (family_frames.go says how the frames
+// decide).
+
+// privacyFrame: privacy mode named, or the calls it keeps out with a verb that blocks or
+// allows them ("block the video calls for now"). The state is the last state word said; a
+// name alone ("privacy please") turns it on.
+func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision, bool) {
+	lx := t.vocab.lex
+	name, okName := lx.find(toks, "privacy.names")
+	calls, okCalls := lx.find(toks, "privacy.calls")
+	if !okName && !okCalls {
+		return Decision{}, false
+	}
+	used := make([]bool, len(toks))
+	negated := n.Negated || noNeed(toks)
+	state := ""
+	var stateHit lexHit
+	if okName {
+		for _, h := range lx.cover(toks, used, "privacy.names", "privacy.calls", "privacy.off", "privacy.on") {
+			switch h.set {
+			case "privacy.on":
+				state, stateHit = "on", h
+			case "privacy.off":
+				state, stateHit = "off", h
+			}
+		}
+	} else {
+		// The calls it keeps out: a verb that blocks them turns it on, one that allows them
+		// off; "don't let anyone call" blocks.
+		for _, h := range lx.cover(toks, used, "privacy.calls", "privacy.block", "privacy.allow") {
+			switch h.set {
+			case "privacy.block":
+				state, stateHit = "on", h
+			case "privacy.allow":
+				state, stateHit = "off", h
+				if negated {
+					state, negated = "on", false
+				}
+			}
+		}
+		if state == "" {
+			return Decision{}, false // "the calls were fun" is not privacy mode
+		}
+		name = calls
+	}
+	if state == "" {
+		state = "on"
+	}
+	unexplained := 0
+	for i, w := range toks[:len(cutReason(toks))] { // "no calls please, I am in the bath": the reason is not counted
+		if !used[i] && !familyFill[w] && !isDigits(w) && w != "mode" && w != "for" && w != "while" && w != "minutes" {
+			unexplained++
+		}
+	}
+	form := t.requestForm(n, toks, func(ct []string) bool { return lx.has(ct, "privacy.names") || lx.has(ct, "privacy.calls") })
+	if form == FormNegated && !negated || form == FormStatement && (!okName && stateHit.at == 0 || okName && name.at == 0 && !anyOf(toks, finiteSet)) {
+		form = FormImperative // "don't let anyone video call", "no more video calls today"
+	}
+	if form != FormImperative {
+		lead := stripRequestLeads(toks)
+		if (hasPrefix(lead, []string{"i", "need"}) || hasPrefix(lead, []string{"i", "want"}) || hasPrefix(lead, []string{"we", "need"})) && !n.Negated {
+			form = FormImperative // "I need some privacy"
+		}
+	}
+	if form != FormImperative || unexplained > maxFamilyUnexplained && !mayBeCompound(n) {
+		return Decision{}, false
+	}
+	return t.familyDecision("privacy.set", map[string]string{"state": state}, n, m, form, "privacy mode ("+hitWords(name, stateHit)+")")
+}
+
+var gameSets = []string{"game.rps", "game.animal", "game.simon", "game.freeze", "game.hide"}
+
+var gameIntents = map[string]string{"game.rps": "play.rps", "game.animal": "play.animal", "game.simon": "play.simon",
+	"game.freeze": "play.freeze", "game.hide": "play.hide"}
+
+// gameFrame: a game named (its lexicon) or a game at all ("let's play a game"), and what is
+// asked — to start it (a request, or its name said as one), to stop ("I don't want to play
+// any more"), or about it (a question: play.invite says how to start one).
+func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bool) {
+	lx := t.vocab.lex
+	used := make([]bool, len(toks))
+	hits := lx.cover(toks, used, append([]string{"game.any"}, gameSets...)...)
+	game, named := lexHit{}, false
+	for _, h := range hits {
+		if h.set == "game.any" {
+			if !named {
+				game = h
+			}
+			continue
+		}
+		if named && h.set != game.set {
+			return Decision{}, false // two games named: ask for one at a time elsewhere
+		}
+		game, named = h, true
+	}
+	if game.n == 0 && wantsTo(toks, lx, "game.start") && !n.Negated && len(toks) <= 5 && (contains(toks, "play") || contains(toks, "playing")) {
+		return t.familyDecision("play.invite", map[string]string{}, n, m, FormImperative, "playing, with no game named") // "I want to play"
+	}
+	if game.n == 0 {
+		// "I don't want to play any more", "I'm done playing": playing, and an end to it.
+		if (contains(toks, "play") || contains(toks, "playing")) && lx.has(toks, "game.stop") && len(toks) <= 10 &&
+			(n.Negated || contains(toks, "done") || contains(toks, "finished") || contains(toks, "bored")) && !n.Question {
+			stop, _ := lx.find(toks, "game.stop")
+			return t.familyDecision("play.stop", map[string]string{}, n, m, FormImperative, "an end to playing ("+hitWords(stop)+")")
+		}
+		return Decision{}, false
+	}
+	stopHits := lx.cover(toks, used, "game.stop")
+	startHits := lx.cover(toks, used, "game.start")
+	unexplained := 0
+	for i, w := range toks {
+		if !used[i] && !familyFill[w] && !isDigits(w) && w != "want" && w != "not" && w != "of" && w != "am" && w != "let" {
+			unexplained++
+		}
+	}
+	form := t.requestForm(n, toks, func(ct []string) bool {
+		return lx.has(ct, "game.start") || lx.has(ct, "game.any") || anyGame(lx, ct)
+	}, gameSets...)
+	if unexplained > 1 && !(unexplained <= 3 && (form == FormQuestion || form == FormReported) && named) {
+		return Decision{}, false // "simon says touch your nose": a move of the game, not a request to start it
+	}
+	if form != FormImperative && !n.Negated && wantsTo(toks, lx, "game.start") {
+		form = FormImperative // "I want to play rock paper scissors with you", "let's play simon says"
+	}
+	switch {
+	case len(stopHits) > 0 && (form == FormImperative || n.Negated || form == FormStatement):
+		// "stop the game", "I don't want to play any more", "I'm done playing", "game over"
+		return t.familyDecision("play.stop", map[string]string{}, n, m, form, "ending a game ("+hitWords(append([]lexHit{game}, stopHits...)...)+")")
+	case (n.Negated || noNeed(toks)) && named:
+		return t.familyDecision("play.invite", map[string]string{}, n, m, FormNegated, "a game not asked for ("+hitWords(game)+")")
+	case n.Negated || noNeed(toks):
+		return Decision{}, false
+	case form == FormQuestion || form == FormIndirect || form == FormReported && named:
+		// "mi hija wants play the simon game": someone else's wish is answered with how to start
+		return t.familyDecision("play.invite", map[string]string{}, n, m, form, "a question or a wish about a game ("+hitWords(game)+")")
+	case form != FormImperative && !(named && len(startHits) > 0 && form == FormStatement && (startHits[0].at == 0 || game.at == 0) && !anyOf(toks, finiteSet)):
+		return Decision{}, false // "I played rock paper scissors yesterday"
+	case !named && len(startHits) == 0:
+		return Decision{}, false // "we won the game, celebrate with me"
+	case !named:
+		return t.familyDecision("play.invite", map[string]string{}, n, m, FormImperative, "a game without its name ("+hitWords(game)+")")
+	}
+	return t.familyDecision(gameIntents[game.set], map[string]string{}, n, m, FormImperative, "a game ("+hitWords(append([]lexHit{game}, startHits...)...)+")")
+}
+
+// wantLeads put a request as a wish or an invitation: "I want to play", "let's play".
+var wantLeads = [][]string{{"i", "want", "to"}, {"we", "want", "to"}, {"i", "wanna"}, {"we", "wanna"}, {"wanna"},
+	{"i", "would", "like", "to"}, {"we", "would", "like", "to"}, {"let", "us"}, {"lets"}, {"come", "on", "let", "us"},
+	{"i", "need", "to"}, {"we", "need", "to"}}
+
+// wantsTo: the sentence opens with a wish or an invitation followed by a word of the set.
+func wantsTo(toks []string, lx lexicon, set string) bool {
+	lead := stripRequestLeads(toks)
+	for _, l := range wantLeads {
+		if hasPrefix(lead, l) && len(lead) > len(l) && lx[set].at(lead, len(l)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func anyGame(lx lexicon, toks []string) bool {
+	for _, s := range gameSets {
+		if lx.has(toks, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// beneficiaryLeads come before a person who is spoken of, not asked about: "a present FOR

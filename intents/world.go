@@ -1,0 +1,88 @@
+package intents
+
+import (
+	"strings"
+)
+
+// Where a sentence about the world ends and one about this home begins ("mentions are not
+// references", docs/intents.md), faults reported and farewells after a statement.
+
+// my dad", "how do you SAY mom in Spanish", "a story ABOUT grandma", "what should I GET my
+// mom", "a mom kangaroo".
+var beneficiaryLeads = words2set("for to say said about called like word get buy give make a an")
+
+// aboutWorld: a question about the world that merely mentions a person or a device of the
+// home goes to the agent (docs/intents.md, "Mentions are not references"). It names a world
+// word ("mean", "in Spanish", "birthday present", "save money") or opens like a question
+// about the world ("is it bad to", "what does", "how do you say"); a person counts as
+// mentioned only when spoken of ("a present for my dad", "my dad says ..., is that true"),
+// never as the subject asked about ("is dad busy", "what does mom have today"); no room of
+// the home is named. A command is never a question about the world ("turn the lights off to
+// save energy").
+func (t *Table) aboutWorld(n Normalized, m Mentions) (lexHit, bool) {
+	toks := n.tokens()
+	if len(toks) < 2 || m.lex&t.vocab.lexGate.world == 0 && toks[0] != "why" {
+		return lexHit{}, false
+	}
+	lx := t.vocab.lex
+	word, okWord := lx.find(toks, "world.words")
+	lead := lx["world.leads"].at(toks, 0)
+	why := toks[0] == "why" && len(m.People) > 0 && m.Device == ""
+	switch {
+	case why:
+		word = lexHit{set: "world.leads", phrase: "why", n: 1}
+	case lead > 0:
+		if !okWord {
+			word = lexHit{set: "world.leads", phrase: strings.Join(toks[:lead], " "), n: lead}
+		}
+	case !okWord || !n.Question && !strings.HasPrefix(word.phrase, "is "):
+		return lexHit{}, false
+	}
+	words := strings.Fields(word.phrase)
+	language := anyOf(words, wordSet{"say": true, "spell": true, "mean": true, "means": true, "meaning": true, "translate": true, "word": true})
+	if (len(m.Rooms) > 0 || m.Here) && !language {
+		return lexHit{}, false // "how do you spell kitchen" names a room as a word, "is it bad to leave the kitchen light on" this home's
+	}
+	for i, w := range toks {
+		if t.vocab.people[w] == "" && !kinWords[w] {
+			continue
+		}
+		j := i - 1
+		if j >= 0 && (toks[j] == "my" || toks[j] == "our" || toks[j] == "the" || toks[j] == "her" || toks[j] == "his") {
+			j--
+		}
+		spokenOf := j >= 0 && beneficiaryLeads[toks[j]] || i+1 < len(toks) && relayVerbs[toks[i+1]] || why
+		if !spokenOf {
+			return lexHit{}, false // the person is who the sentence is about
+		}
+	}
+	return word, true
+}
+
+// faultReport: a statement that reports a fault in a device ("the bulb in the study keeps
+// flickering", "the bedroom AC is making a weird rattling noise") — about this home, answered
+// here; nothing is read or done.
+func (t *Table) faultReport(toks []string) (lexHit, bool) {
+	return t.vocab.lex.find(toks, "house.faults")
+}
+
+// farewellAfter: a statement that ends in a goodbye, good night or thanks ("I'm off to
+// school, bye"): the farewell is the answer, said locally.
+func (t *Table) farewellAfter(n Normalized) (string, lexHit, bool) {
+	toks := n.tokens()
+	if n.Question || len(toks) < 1 {
+		return "", lexHit{}, false
+	}
+	if l := t.vocab.lex["farewell.thanks"].at(toks, 0); l > 0 && (l == len(toks) || commandForm(toks[l:], n) != FormImperative) && !n.Polite && !n.Negated {
+		return IntentThanks, lexHit{set: "farewell.thanks", phrase: strings.Join(toks[:l], " "), n: l}, true // "thank you very much for the help, you're the best"
+	}
+	for _, f := range []struct{ set, intent string }{{"farewell.bye", IntentGoodbye}, {"farewell.night", IntentGoodNight}, {"farewell.thanks", IntentThanks}} {
+		for k := 1; k <= 3 && k <= len(toks); k++ {
+			i := len(toks) - k
+			if l := t.vocab.lex[f.set].at(toks, i); l == k {
+				return f.intent, lexHit{set: f.set, phrase: strings.Join(toks[i:], " "), at: i, n: l}, true
+			}
+		}
+	}
+	return "", lexHit{}, false
+}
