@@ -23,7 +23,7 @@ func TestFamilyFramesGeneralize(t *testing.T) {
 		{"give me an animal to guess", "play.animal", none},
 		{"can you play simon says with me", "play.simon", none},
 		{"put on the freeze dance game", "play.freeze", none},
-		{"what games do you know?", "play.invite", none},
+		{"what games do you know?", IntentHelpGames, none}, // the guide's "say what games do you know" (issue 39)
 		{"let's play a game", "play.invite", none},
 		{"mi hija wants play the simon game", "play.invite", none},
 		{"I don't want to play any more", "play.stop", none},
