@@ -12,6 +12,6 @@
 //
 // It must never write captured audio anywhere (the evaluation set is synthetic speech the
 // tests generate; the wake process gets utterances on a pipe and keeps none), never talk to
-// the network, and never answer "addressed" when the engine
-// failed: a fault is a quiet robot, not an open microphone.
+// the network, and never answer "addressed" when the engine failed: a fault is a quiet robot,
+// not an open microphone.
 package wake
