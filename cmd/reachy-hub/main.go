@@ -534,10 +534,10 @@ func peakRSS() int {
 	return 0
 }
 
-// newWakeGuard builds the configured spotter. An engine that loads ONNX Runtime (neural,
-// either, both) runs in the wake process, reachy-wake, beside the hub's executable or on PATH:
-// the hub itself stays within its 40 MB; the fused engine runs PocketSphinx in the hub and the
-// neural engine there. A missing runtime is said before the process is
+// newWakeGuard builds the configured spotter. The neural engine runs in the wake process,
+// reachy-wake, beside the hub's executable or on PATH, so the hub itself stays within its 40 MB;
+// fused, either and both run PocketSphinx in the hub, as the default engine does, and the
+// neural engine in reachy-wake. A missing runtime is said before the process is
 // looked for, a missing reachy-wake before anything starts; either way the hub refuses to start.
 func newWakeGuard(cfg *robot.Config, log *slog.Logger) (*wake.Guard, error) {
 	if cfg.WakeSpotter == "off" {
@@ -564,6 +564,13 @@ func newWakeGuard(cfg *robot.Config, log *slog.Logger) (*wake.Guard, error) {
 			return nil, err
 		}
 		return wake.NewGuard(f, log), nil
+	}
+	if o.Engine == wake.EngineEither || o.Engine == wake.EngineBoth {
+		c, err := wake.StartCombined(path, o, log)
+		if err != nil {
+			return nil, err
+		}
+		return wake.NewGuard(c, log), nil
 	}
 	p, err := wake.StartProcess(path, o, log)
 	if err != nil {

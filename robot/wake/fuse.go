@@ -273,6 +273,23 @@ func StartFused(path string, o Options, log *slog.Logger) (*Fused, error) {
 	return f, nil
 }
 
+// StartCombined is either or both (o.Engine) as the hub runs them: the neural engine in the
+// wake process at path, PocketSphinx in the hub, like StartFused.
+func StartCombined(path string, o Options, log *slog.Logger) (*Combined, error) {
+	sp, err := NewSphinx(o)
+	if err != nil {
+		return nil, err
+	}
+	inner := o
+	inner.Engine = EngineNeural
+	p, err := StartProcess(path, inner, log)
+	if err != nil {
+		sp.Close()
+		return nil, err
+	}
+	return &Combined{First: p, Second: sp, All: o.Engine == EngineBoth}, nil
+}
+
 // newFusedShell checks the options and takes the fusions; inner are the options both engines
 // run with (the default sensitivity: the evidence the fusions were fitted on).
 func newFusedShell(o Options) (*Fused, Options, error) {

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"math/rand/v2"
+	"os/exec"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 )
@@ -142,5 +145,38 @@ func TestFusedDecidesAsItsVerdicts(t *testing.T) {
 		if ok != want[i].OK || d.Score != want[i].Score {
 			t.Errorf("clip %d: the fused engine says %v (logit %v), its verdicts %v (logit %v)", i, ok, d.Score, want[i].OK, want[i].Score)
 		}
+	}
+}
+
+// TestAccentedVoicesSayTheWakePhrase: every voice of another language in the training set is
+// told the phrase so that it says R IY CH IY: espeak-ng's own phonemes for it hold an r, a
+// long or close i, the "ch" affricate and an i, in that order (the spellings were chosen by
+// reading them; "hey ritschi" in Italian, for one, comes out as "ritski").
+func TestAccentedVoicesSayTheWakePhrase(t *testing.T) {
+	if _, err := exec.LookPath("espeak-ng"); err != nil {
+		t.Skip("espeak-ng not installed (deploy/scripts/deps.sh)")
+	}
+	// r or R (a trill or tap, with espeak-ng's marks), then i or i:, then tS, then i or I.
+	reechy := regexp.MustCompile(`[rR][^a-zA-Z]*'?i:?tS;?'?[iI]`)
+	n := 0
+	for _, v := range TrainVoices(SynthEspeak) {
+		said, ok := accentedSpellings[v.Name]
+		if !ok || v.Speed != 130 {
+			continue
+		}
+		n++
+		out, err := exec.Command("espeak-ng", "-q", "-x", "-v", v.Name, sayTrain(SynthEspeak, v, "hey reachy")).Output()
+		if err != nil {
+			t.Fatalf("espeak-ng -v %s: %v", v.Name, err)
+		}
+		if !reechy.Match(out) {
+			t.Errorf("voice %s told %q says %q: no R IY CH IY", v.Name, said, strings.TrimSpace(string(out)))
+		}
+	}
+	if n != len(accentedSpellings) {
+		t.Errorf("%d accented voices in the training set, want %d", n, len(accentedSpellings))
+	}
+	if out, err := exec.Command("espeak-ng", "-q", "-x", "-v", "it", "hey ritschi").Output(); err == nil && reechy.Match(out) {
+		t.Errorf("the check passes Italian %q, which says R IY T S K IY", out)
 	}
 }

@@ -400,3 +400,38 @@ func TestWakeProcessThatCannotStartAgainIsNotHammered(t *testing.T) {
 		t.Errorf("the hub's log does not say it could not start again:\n%s", logs.String())
 	}
 }
+
+// TestFusedRunsTheNeuralEngineInTheWakeProcess: the fused engine as the hub runs it asks the
+// wake process (here a fake that hears loud audio) and PocketSphinx in this process on the
+// same utterance, and decides from both: the fake's evidence alone moves the decision. A wake
+// process that dies makes the utterance an error (the Guard's "not addressed"), never a
+// decision from PocketSphinx's half alone. Needs PocketSphinx's model.
+func TestFusedRunsTheNeuralEngineInTheWakeProcess(t *testing.T) {
+	if _, _, err := modelPaths(""); err != nil {
+		t.Skip(err)
+	}
+	// A fusion that follows the neural margin only.
+	fu := &Fusion{Phrase: "hey reachy", Features: FusionFeatures, Mean: make([]float64, 5), Scale: []float64{1, 1, 1, 1, 1},
+		Weights: []float64{10, 0, 0, 0, 0}, Threshold: 0}
+	log, _ := newLog()
+	o := Options{Engine: EngineFused, Phrases: []string{"hey reachy"}, Fusions: map[string]*Fusion{"hey reachy": fu}}
+	f, err := StartFused(fakeProgram(t, "crash-then-fail"), o, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p := f.neural.(*Process)
+	os.WriteFile(filepath.Join(filepath.Dir(p.path), "mark"), nil, 0o644) // no crash yet: the fake hears
+	loud, quiet := level(8000, 0.5), level(8000, 0.01)
+	if _, ok, err := f.Spot(context.Background(), loud); !ok || err != nil {
+		t.Errorf("loud audio: heard %v, err %v; want the fake neural engine's yes", ok, err)
+	}
+	if _, ok, err := f.Spot(context.Background(), quiet); ok || err != nil {
+		t.Errorf("quiet audio: heard %v, err %v; want no", ok, err)
+	}
+	syscall.Kill(p.PID(), syscall.SIGKILL)
+	time.Sleep(100 * time.Millisecond)
+	if _, ok, err := f.Spot(context.Background(), loud); ok || err == nil {
+		t.Errorf("with the wake process dead (and unable to start again): heard %v, err %v; want an error", ok, err)
+	}
+}

@@ -47,8 +47,9 @@ func EvalVoices(synth string) []Voice {
 // voices taken in turn, at paces of 130-200 words per minute and pitches 20-80) and voices of
 // other languages that say the phrase as R IY CH IY in their own spelling (AccentedVoices:
 // accented speakers, as families have), each at three paces; flite's six voices and festival's
-// three English voices at three paces. None of them is an evaluation voice of its
-// synthesizer, and the evaluation that matters holds the whole synthesizer out.
+// three English voices at three paces. No espeak-ng setting is one of its evaluation voices;
+// flite's and festival's are their evaluation voices at other paces (they have no others), so
+// the evaluation that matters holds the whole synthesizer out.
 func TrainVoices(synth string) []Voice {
 	var out []Voice
 	paces := []int{130, 165, 200}
