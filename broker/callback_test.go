@@ -176,14 +176,15 @@ func TestCallBackHangingWebhook(t *testing.T) {
 	hook := newFakeWebhook(t, true)
 	r := newConsoleRig(t, func(c *Config, d *Deps) {
 		c.Teleport.CallWebhook = hook.srv.URL
-		c.Teleport.CallWebhookTimeout = 300 * time.Millisecond
+		// Long enough that a reply held by the webhook is told apart from a slow machine.
+		c.Teleport.CallWebhookTimeout = 3 * time.Second
 	})
 	start := time.Now()
 	resp := r.say(t, r.token(t, "robot", "text", "turn"), "call dad")
-	if took := time.Since(start); took > 250*time.Millisecond || resp.turn(t).Intent != "teleport.call" {
+	if took := time.Since(start); took > 1500*time.Millisecond || resp.turn(t).Intent != "teleport.call" {
 		t.Fatalf("reply after %s (%s): the hanging webhook delayed it", took, resp.body)
 	}
-	rec := waitAudit(t, r.state, "teleport.call.notify", 3*time.Second)
+	rec := waitAudit(t, r.state, "teleport.call.notify", 6*time.Second)
 	if rec.Outcome != store.OutcomeFailed || rec.Code != "timeout" {
 		t.Fatalf("hanging webhook audit: %+v", rec)
 	}

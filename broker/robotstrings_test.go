@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -37,7 +36,7 @@ func TestStatusShowsNoRawRobotString(t *testing.T) {
 	defer func() { stopLink(); <-linkDone }()
 	waitLinked(t, tb.b, "robot", 1, 10*time.Second)
 	live.Attach(tb.b)
-	c, err := DialControl(ctx, filepath.Dir(tb.state.Dir()))
+	c, err := DialControl(ctx, tb.state.Dir())
 	if err != nil {
 		t.Fatal(err)
 	}

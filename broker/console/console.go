@@ -157,7 +157,11 @@ type Console struct {
 	mu       sync.Mutex
 	stopping bool                // Shutdown began: no new session, link events ignored
 	sessions map[string]*session // by device
-	lastEnd  map[string]ended    // by device: how its last session or call ended
+	// ending holds, by device, a session whose end is still being carried out (its call
+	// stopped, its audit, the presence pose dropped): a join waits for it, so the old
+	// session's "presence off" can never reach the robot after the new one's chime.
+	ending  map[string]chan struct{}
+	lastEnd map[string]ended // by device: how its last session or call ended
 }
 
 // New builds a console.
@@ -198,7 +202,7 @@ func New(d Deps) (*Console, error) {
 	if d.LastTurn == nil {
 		d.LastTurn = func(context.Context, string) time.Time { return time.Time{} }
 	}
-	return &Console{d: d, log: d.Logger, media: mediaAddrs{loopback: d.LoopbackMedia}, pageKey: newPageKey(), drops: link.NewLogLimit(3, time.Minute), sessions: map[string]*session{}, calls: newCallbacks(d.Missed), lastEnd: map[string]ended{},
+	return &Console{d: d, log: d.Logger, media: mediaAddrs{loopback: d.LoopbackMedia}, pageKey: newPageKey(), drops: link.NewLogLimit(3, time.Minute), sessions: map[string]*session{}, ending: map[string]chan struct{}{}, calls: newCallbacks(d.Missed), lastEnd: map[string]ended{},
 		boot: rand.Text()[:12], shutDone: make(chan struct{})}, nil
 }
 

@@ -43,6 +43,17 @@ func (c *Console) join(ctx context.Context, p Person, device string) error {
 		c.mu.Unlock()
 		return &consoleError{status: http.StatusServiceUnavailable, code: api.CodeUnavailable, msg: "the broker is restarting; call again in a moment"}
 	}
+	if done := c.ending[device]; done != nil {
+		// The robot's last session is still ending (its pose not yet dropped): a chime
+		// played now would be followed by that session's "presence off".
+		c.mu.Unlock()
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return &consoleError{status: http.StatusServiceUnavailable, code: api.CodeBusy, msg: "the robot is still ending the last call; try again in a moment"}
+		}
+		return c.join(ctx, p, device)
+	}
 	if s := c.sessions[device]; s != nil {
 		c.mu.Unlock()
 		if !strings.EqualFold(s.owner.Login, p.Login) {

@@ -264,14 +264,25 @@ func (c *Console) end(ctx context.Context, device, reason string) error {
 	s := c.sessions[device]
 	delete(c.sessions, device)
 	var live *call
+	var done chan struct{}
 	if s != nil {
 		live, s.call = s.call, nil
 		c.lastEnd[device] = ended{owner: s.owner.Login, reason: reason, at: c.d.Now()}
+		done = make(chan struct{})
+		c.ending[device] = done
 	}
 	c.mu.Unlock()
 	if s == nil {
 		return nil
 	}
+	defer func() {
+		c.mu.Lock()
+		if c.ending[device] == done {
+			delete(c.ending, device)
+		}
+		c.mu.Unlock()
+		close(done)
+	}()
 	s.stop()
 	ctx = context.WithoutCancel(ctx)
 	if live != nil { // the media stops before the presence pose drops
