@@ -131,6 +131,9 @@ var rewriteWords = func() map[string]uint8 {
 	for w := range signWords {
 		out[w] |= rewriteChanges
 	}
+	for w := range numberFragments { // "20 fi 26": a number broken off and said again
+		out[w] |= rewriteChanges
+	}
 	return out
 }()
 
@@ -148,7 +151,7 @@ const (
 func rewriteTokens(toks []string) []string {
 	switch {
 	case mayRewrite(toks):
-		return dropFillersAndStutters(numbersToDigits(rewritePhrases(toks)))
+		return dropFillersAndStutters(numberRestarts(numbersToDigits(rewritePhrases(toks))))
 	case hasRepeat(toks):
 		return dropFillersAndStutters(toks) // only a stutter to take out
 	}
@@ -223,6 +226,25 @@ var tailEnds = map[string]bool{"much": true, "you": true, "lot": true, "thanks":
 var leadFillers = map[string]bool{"okay": true, "ok": true, "alright": true, "so": true, "well": true, "oh": true,
 	"right": true, "now": true, "and": true, "yes": true, "yeah": true, "hmm": true, "um": true, "listen": true,
 	"dear": true, "darling": true, "sweetie": true, "sweetheart": true, "honey": true} // "Reachy dear, would you ..."
+
+// noVerbs, straight after an opening "no" with no pause between, make it a learner's "don't":
+// "no call mama now, she is working", "no turn off the light". With a pause ("no, call
+// dad") the "no" answers something else and the command stands. Not "stop", "speak",
+// "talk": "no talking", "no speak for 30 minutes" ask for quiet.
+var noVerbs = words2set("call ring phone facetime turn switch put play set start open close shut dim cancel make begin end hang")
+
+// pauseAfterNo reports whether the first "no" of the raw sentence is followed by a pause
+// (a comma, a full stop, a dash ...) rather than straight by the next word.
+func pauseAfterNo(raw string) bool {
+	for i := 0; i+2 <= len(raw); i++ {
+		if raw[i] != 'n' || raw[i+1] != 'o' || i > 0 && isWordByte(raw[i-1]) || i+2 < len(raw) && isWordByte(raw[i+2]) {
+			continue
+		}
+		rest := raw[i+2:]
+		return rest != "" && rest[0] != ' '
+	}
+	return false
+}
 
 var negationLeads = [][]string{{"do", "not"}, {"never"}, {"please", "do", "not"}, {"dont"}, {"you", "should", "not"}}
 
@@ -316,6 +338,9 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		}
 	}
 	n.Clean = strings.Join(toks, " ")
+	if len(toks) > 2 && toks[0] == "no" && noVerbs[toks[1]] && !pauseAfterNo(raw) {
+		toks, n.Negated = toks[1:], true // "no call mama now": a learner's "don't call mama"
+	}
 
 	for changed := true; changed; {
 		changed = false

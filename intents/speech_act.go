@@ -153,7 +153,7 @@ const (
 	actQuoted      = "a quotation (\"say ...\", \"repeat after me ...\"): words to say, not a request"
 	actRelayed     = "a relayed command (\"the following is a command from ...\", \"mom wants ...\"): not the speaker's request"
 	actConditional = "a condition (\"if ...\"): not a request to act now"
-	actAddressed   = "said to someone else (\"mom, ...\", \"dad can you ...\"): not a request to this robot"
+	actAddressed   = "said to someone else (\"mom, ...\", \"dad can you ...\", \"Siri, ...\"): not a request to this robot"
 )
 
 // quoteLeads open words the speaker wants said, not done.
@@ -351,10 +351,16 @@ func spokenSeconds(s string) string {
 	return spokenDuration(secs)
 }
 
-// addressedElsewhere: the sentence opens by calling a person of the home or a relative and
-// then asks: "mom, turn off the kitchen light", "dad can you turn off the light". It is said
-// to them; this robot does not act on it. (Another assistant's name — "Alexa, switch on the
-// kitchen light" — is taken as the robot misnamed, as before.)
+// otherAssistants are other voice assistants' names: a sentence that opens with one is said
+// to that assistant (or overheard), never to this robot.
+var otherAssistants = words2set("siri alexa google cortana bixby")
+
+// addressedElsewhere: the sentence opens by calling a person of the home, a relative or
+// another voice assistant and then asks: "mom, turn off the kitchen light", "dad can you
+// turn off the light", "Siri, set a timer for ten minutes", "ok google turn off the light".
+// It is said to them; this robot does not act on it. (Until the fresh-6 corpus, "Alexa,
+// switch on the kitchen light" was taken as the robot misnamed; a family with an Alexa in
+// the room says it to the Alexa, and an answer that does not act is the safe one.)
 func (t *Table) addressedElsewhere(n Normalized, toks []string) bool {
 	i := 0
 	if toks[0] == "hey" || toks[0] == "hi" || toks[0] == "oi" || toks[0] == "ok" || toks[0] == "okay" {
@@ -364,6 +370,9 @@ func (t *Table) addressedElsewhere(n Normalized, toks []string) bool {
 		return false
 	}
 	w := toks[i]
+	if otherAssistants[w] {
+		return true
+	}
 	if t.vocab.people[w] == "" && !kinWords[w] || strings.HasSuffix(w, "s") && t.vocab.people[w] != "" && t.vocab.people[strings.TrimSuffix(w, "s")] != "" {
 		return false // "moms calendar": a possessive, not a call
 	}
