@@ -73,6 +73,30 @@ func checkOutsideCorpus(t *testing.T, file string, minRows int) {
 	}
 }
 
+// TestFreshSixActsOnlyWhenAsked: the round's second fresh set (first look 75.8%, see
+// testdata/README.md) is below the 97% bar, but nothing in it may act where its row does
+// not accept an action; its score may only go up from where it stands.
+func TestFreshSixActsOnlyWhenAsked(t *testing.T) {
+	tb := demo(t)
+	cases := loadCases(t, "testdata/fresh-6.tsv")
+	if len(cases) < 320 {
+		t.Fatalf("only %d rows read", len(cases))
+	}
+	r := tb.RunCases(cases, Context{})
+	t.Logf("fresh-6: %d/%d (%.1f%%), %d unwanted writes, %d unwanted actions", r.Passed, r.Total, 100*r.Accuracy(), r.UnwantedWrites, r.UnwantedActions)
+	for _, f := range r.Failures {
+		if f.Unwanted || f.UnwantedAction {
+			t.Errorf("fresh-6.tsv:%d %q acts: %s", f.Case.Line, f.Case.Sentence, f.Why)
+		}
+	}
+	if r.UnwantedWrites != 0 || r.UnwantedActions != 0 {
+		t.Errorf("%d unwanted house writes, %d unwanted actions", r.UnwantedWrites, r.UnwantedActions)
+	}
+	if r.Passed < 251 { // 76.8% after this round's fixes of its three acting rows
+		t.Errorf("fresh-6 fell to %d rows passing", r.Passed)
+	}
+}
+
 func TestTSVCasesParse(t *testing.T) {
 	tb := demo(t)
 	for _, tc := range []struct {
