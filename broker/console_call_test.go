@@ -502,3 +502,15 @@ func TestCallSignallingNeverLeavesTheTailnet(t *testing.T) {
 		}
 	}
 }
+
+// TestCallTimeToLiveIsMeasured: the operator's metrics say how long calls take to go live
+// (offer → the robot's answer), one observation per live call.
+func TestCallTimeToLiveIsMeasured(t *testing.T) {
+	r := newCallRig(t)
+	tok := r.join(t)
+	r.call(t, tok)
+	m := httptestRecorder(r.b.AdminHandler(), "/metrics")
+	if !strings.Contains(m, "reachy_teleport_call_time_to_live_seconds_count 1\n") {
+		t.Fatalf("no time to live in the metrics: %s", grepLines(m, "reachy_teleport"))
+	}
+}

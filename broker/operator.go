@@ -87,6 +87,7 @@ type operatorView struct {
 	refused  *prometheus.CounterVec   // reason
 	started  prometheus.Counter
 	ended    *prometheus.CounterVec // reason
+	toLive   prometheus.Histogram   // offer → the robot's answer (the call is live)
 }
 
 func newOperatorView(reg *prometheus.Registry) *operatorView {
@@ -97,11 +98,14 @@ func newOperatorView(reg *prometheus.Registry) *operatorView {
 			Help: "Live calls the console started."}),
 		ended: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "reachy_teleport_calls_ended_total",
 			Help: "Live calls ended, by reason (owner_left, hang_up, idle, robot_offline, declined, privacy, quiet_time, media_failed)."}, []string{"reason"}),
+		toLive: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "reachy_teleport_call_time_to_live_seconds",
+			Help:    "From the owner's offer to the robot's answer: how long a call takes to go live.",
+			Buckets: []float64{0.1, 0.25, 0.5, 1, 2, 5, 10}}),
 	}
 	for _, r := range []string{RefusedBusy, RefusedNoModel, RefusedDenied, RefusedOverLimits, RefusedTimeout} {
 		v.refused.WithLabelValues(r)
 	}
-	reg.MustRegister(v.refused, v.started, v.ended)
+	reg.MustRegister(v.refused, v.started, v.ended, v.toLive)
 	return v
 }
 
@@ -138,6 +142,11 @@ func (v *operatorView) audioDevices() []string {
 		}
 	}
 	return out
+}
+
+// noteCallLive records how long a call took to go live.
+func (v *operatorView) noteCallLive(_ string, took time.Duration) {
+	v.toLive.Observe(took.Seconds())
 }
 
 // noteConsole follows the console's audited actions: a call starts ("teleport.call" start),

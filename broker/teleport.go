@@ -85,6 +85,7 @@ func (b *Broker) newConsole() (*console.Console, error) {
 		// Loopback media only where the broker itself is on loopback (dev mode): on the
 		// tailnet a loopback candidate would be the owner's or the robot's own machine.
 		LoopbackMedia: b.d.Identifier == nil,
+		CallLive:      b.ops.noteCallLive,
 		Logger:        b.log,
 		Now:           b.d.Now,
 	})

@@ -241,6 +241,9 @@ func (c *Console) startCall(ctx context.Context, p Person, device, offer string)
 	if !ours { // the session or call ended while the hub answered; that end is audited
 		return CallAnswer{}, &consoleError{status: http.StatusConflict, code: api.CodeNoSession, msg: "the call ended before the robot answered"}
 	}
+	if c.d.CallLive != nil {
+		c.d.CallLive(device, c.d.Now().Sub(now))
+	}
 	c.log.Info("teleport call live", "device", device, "owner", p.Login, "call", id)
 	return ans, nil
 }

@@ -128,6 +128,9 @@ type Deps struct {
 	MaxTalk     time.Duration // longest push-to-talk clip; default 30 s
 	MaxTalkSize int64         // largest push-to-talk upload; default 2 MiB
 	MaxText     int           // longest typed sentence; default 300 characters
+	// CallLive is told when a call goes live (the robot answered the offer), with how long
+	// the answer took since the offer: the operator's time-to-live metric. nil: nobody.
+	CallLive func(device string, took time.Duration)
 	// LoopbackMedia lets a call's candidates name loopback addresses besides the tailnet's:
 	// loopback dev mode only, where the browser and the sim robot share one machine.
 	LoopbackMedia bool
