@@ -411,3 +411,62 @@ func TestCallAgainRightAfterEnd(t *testing.T) {
 		t.Logf("call %d after End: live", i+1)
 	}
 }
+
+// holdJS wraps the page's fetch so a test can hold what a slow network delays: the answer
+// to a leave (sent now, answered later) while the state polls go on.
+const holdJS = `(() => {
+  const real = window.fetch.bind(window);
+  const h = window.__hold = { leave: false, held: [], pollsDone: 0 };
+  window.fetch = (url, opts) => {
+    const u = String(url);
+    const p = real(url, opts);
+    if (u.includes("/console/api/state")) return p.finally(() => { h.pollsDone++; });
+    if (h.leave && u.endsWith("/leave")) return new Promise((res) => h.held.push(() => res(p)));
+    return p;
+  };
+  return true;
+})()`
+
+// TestCallPressedWhileEndIsInFlight: End stops the call at once; a Call pressed before the
+// broker has answered the leave (the state poll already shows the session gone) either
+// starts a call that goes live, or is not taken yet — it never starts a call that the late
+// answer to End then ends by itself ("ended: you left" over a call just started).
+func TestCallPressedWhileEndIsInFlight(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the hub, starts GStreamer and a browser")
+	}
+	calltest.NeedGst(t)
+	r := newConsoleBroker(t)
+	simHubProcess(t, r, t.TempDir())
+	ctx := browser(t, toneFile(t, 440, 0.3, 4))
+	do(t, ctx, "load", chromedp.Navigate(callPageURL(r)), chromedp.WaitEnabled(testid("call-start")))
+	evalPage(t, ctx, "hold", holdJS)
+	startCallInPage(t, ctx)
+	evalPage(t, ctx, "hold the leave's answer", `window.__hold.leave = true`)
+	do(t, ctx, "end", chromedp.Click(testid("call-end")))
+	if got := jsString(t, ctx, stateText); got != "ended: owner_left" {
+		t.Fatalf("right after End the page says %q, want ended: owner_left (the media stops at once)", got)
+	}
+	evalPage(t, ctx, "mark", `(window.__hold.mark = window.__hold.pollsDone, true)`)
+	waitJS(t, ctx, "two looks at the state while the leave's answer is held", `window.__hold.pollsDone >= window.__hold.mark + 2`)
+	// The owner presses Call as soon as the page shows it (a disabled button takes no click).
+	evalPage(t, ctx, "press Call", `(document.querySelector('#robot-robot [data-testid="call-start"]').click(), true)`)
+	taken := jsString(t, ctx, stateText) == "connecting"
+	evalPage(t, ctx, "answer the leave", `window.__hold.leave = false; window.__hold.held.splice(0).forEach((f) => f()); true`)
+	if !taken {
+		startCallInPage(t, ctx)
+		return
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](stateText+` === "live"`, chromedp.WithPollingTimeout(15*time.Second), chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
+		t.Fatalf("the Call pressed while End was in flight did not go live: %v; the page says %q, timeline %q", err, jsString(t, ctx, stateText), jsString(t, ctx, timelineTxt))
+	}
+}
+
+// evalPage runs a script in the page that must answer true.
+func evalPage(t *testing.T, ctx context.Context, what, expr string) {
+	t.Helper()
+	ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
+	if err != nil || !ok {
+		t.Fatalf("browser, %s: %v (answered %v)", what, err, ok)
+	}
+}

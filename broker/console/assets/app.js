@@ -289,10 +289,12 @@ function render(s, asked) {
   for (const r of s.robots) {
     const c = card(r);
     const { p } = c;
+    // A session this page left never comes back: a view asked for before the leave (a poll
+    // answered late) must not revive it and then end the next call as it starts.
+    const sess = r.session && !(c.leftSince && r.session.since === c.leftSince) ? r.session : null;
     p.badge.textContent = r.online ? "online" : "offline";
     p.badge.className = "badge " + (r.online ? "online" : "offline");
     p.facts.textContent = `${r.room || "no room"} · ${r.online ? r.state || "idle" : "not connected"} · last turn ${fmtTime(r.last_turn)}`;
-    const sess = r.session;
     const joining = !!(sess && sess.mine && !sess.live);
     const mine = !!(sess && sess.mine && sess.live);
     const elsewhere = !!(sess && sess.elsewhere);
@@ -301,7 +303,7 @@ function render(s, asked) {
       sess ? (mine ? `You are connected since ${fmtTime(sess.since)}.` : `${sess.display} is connected.`) : "Nobody is connected.";
     const busy = !!(sess && !sess.mine && !elsewhere);
     p.callStart.hidden = busy || !!c.local || joining;
-    p.callStart.disabled = !r.online || c.starting;
+    p.callStart.disabled = !r.online || c.starting || c.leaving;
     p.join.hidden = (!!sess && !elsewhere) || !!c.local;
     p.join.disabled = !r.online;
     p.callEnd.hidden = !(mine || joining || c.local);
@@ -411,7 +413,7 @@ async function join(c) {
 // robot's video and the room's audio come back; the owner's microphone goes out. The
 // owner's camera is never asked for.
 async function startCall(c) {
-  if (c.starting || c.local) return;
+  if (c.starting || c.local || c.leaving) return;
   c.starting = true;
   c.p.callStart.disabled = true;
   const marks = { click: performance.now() };
@@ -425,7 +427,8 @@ async function startCall(c) {
     const r = state && state.robots.find((x) => x.device === c.d);
     // Only this page's own live session skips the join: another tab's, or one from before a
     // reload, is taken over as a new session, announced with its chime.
-    if (!(r && r.session && r.session.mine && r.session.live)) {
+    const left = r && r.session && c.leftSince && r.session.since === c.leftSince;
+    if (!(r && r.session && r.session.mine && r.session.live) || left) {
       try {
         await join(c);
       } catch (e) { // not joined: a closed reason is shown as the end; anything else as the error alone
@@ -606,14 +609,20 @@ function setMuted(c, muted) {
 }
 
 async function endCall(c) {
+  if (c.leaving) return;
+  c.leaving = true;
+  // This page's media stops at once; the session it leaves never comes back in a later view
+  // (a look at the state asked before the leave may be answered after it), and Call waits
+  // for the leave's answer: a join sent before it could cross the leave at the broker.
+  const left = state && state.robots.find((x) => x.device === c.d);
+  if (left && left.session) c.leftSince = left.session.since;
+  c.had = null;
+  finishCall(c, "owner_left");
   try {
     await call(c.d, "leave", {});
   } catch (e) { /* the session may be gone already */ }
-  // The session is gone: a Call pressed before the next look at the state joins anew
-  // (with its chime) instead of offering into the session just left.
-  const r = state && state.robots.find((x) => x.device === c.d);
-  if (r) r.session = null;
-  finishCall(c, "owner_left");
+  c.leaving = false;
+  if (state) render(state);
 }
 
 // hangUpLocal stops this page's media: the peer connection and the microphone.
