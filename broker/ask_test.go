@@ -183,3 +183,33 @@ func TestAskAnswerRightAfterThePrompt(t *testing.T) {
 		t.Fatalf("join answered yes at once: %d %s after %s", resp.status, resp.body, time.Since(start))
 	}
 }
+
+// TestClosedPageNeverJoinsOnAYes: the owner's page closes while the robot asks the room; the
+// join ends page_lost within the page timeout (the presence pose drops, the audit says
+// page_lost), and a "yes" said after that lets nobody in.
+func TestClosedPageNeverJoinsOnAYes(t *testing.T) {
+	r := newConsoleRig(t, func(c *Config, d *Deps) {
+		c.Teleport.Consent = ConsentAnnounce
+		c.Teleport.ConsentByOwner = map[string]string{dad.Login: ConsentAsk}
+		c.Teleport.AskTimeout = 20 * time.Second
+		d.PageTimeout = 2 * time.Second
+	})
+	tok := r.page(t)
+	joined := joinAsking(t, r, tok) // from now on the page asks nothing: it was closed
+	waitFor(t, "the presence pose to drop", 10*time.Second, func() bool { return !r.hub.hub.SessionActive() })
+	r.stt.say("yes, come in")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := r.hub.link.Send(ctx, heardMessage(roomClip())); err != nil {
+		t.Fatal(err)
+	}
+	if resp := waitReply(t, joined, 10*time.Second); resp.status == 200 {
+		t.Fatalf("a closed page joined on the room's yes: %s", resp.body)
+	}
+	if s := r.session(t); s != nil {
+		t.Fatalf("a closed page's join left a session: %+v", s)
+	}
+	if end := lastConsoleEnd(t, r.state); end == nil || end.Args["reason"] != api.CallEndPageLost {
+		t.Fatalf("the join of a closed page is not audited page_lost: %+v", end)
+	}
+}

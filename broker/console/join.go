@@ -72,7 +72,7 @@ func (c *Console) join(ctx context.Context, p Person, device string) error {
 		return nil
 	}
 	sctx, stop := context.WithCancel(context.WithoutCancel(ctx))
-	s := &session{device: device, owner: p, since: now, last: now, ctx: sctx, stop: stop, hear: make(chan struct{}, 1)}
+	s := &session{device: device, owner: p, since: now, last: now, pageSeen: now, ctx: sctx, stop: stop, hear: make(chan struct{}, 1)}
 	c.sessions[device] = s
 	c.mu.Unlock()
 	fail := func(err error) error {
@@ -119,10 +119,15 @@ func (c *Console) join(ctx context.Context, p Person, device string) error {
 	}
 	c.mu.Lock()
 	ours := c.sessions[device] == s
-	if ours {
-		s.live, s.last, s.pageSeen = true, c.d.Now(), c.d.Now()
+	pageGone := ours && c.d.Now().Sub(s.pageSeen) > c.d.PageTimeout
+	if ours && !pageGone {
+		s.live, s.last = true, c.d.Now()
 	}
 	c.mu.Unlock()
+	if pageGone { // the page closed while the room was asked: a "yes" lets nobody in
+		c.end(ctx, device, EndPageLost)
+		ours = false
+	}
 	if !ours {
 		err := c.endedWhileJoining(s)
 		c.settle(ctx, start, err)

@@ -312,16 +312,17 @@ func (c *Console) EndSession(ctx context.Context, device, reason string) bool {
 	return on
 }
 
-// endIdle ends live sessions nobody used for IdleTimeout, and live sessions whose page has
-// not asked anything for PageTimeout (closed, asleep, offline): no keepalive of another
-// page, and nothing the robot does, holds a session whose page is gone.
+// endIdle ends live sessions nobody used for IdleTimeout, and sessions — live or still
+// joining (the room being asked) — whose page has not asked anything for PageTimeout
+// (closed, asleep, offline): no keepalive of another page, nothing the robot does, and no
+// "yes" from the room holds or starts a session whose page is gone.
 func (c *Console) endIdle(ctx context.Context) {
 	now := c.d.Now()
 	ends := map[string]string{}
 	c.mu.Lock()
 	for d, s := range c.sessions {
 		switch {
-		case s.live && now.Sub(s.pageSeen) > c.d.PageTimeout:
+		case now.Sub(s.pageSeen) > c.d.PageTimeout:
 			ends[d] = EndPageLost
 		case s.live && now.Sub(s.last) > c.d.IdleTimeout:
 			ends[d] = EndIdle

@@ -258,3 +258,37 @@ func TestTheClockChecksItself(t *testing.T) {
 		t.Fatalf("agreeing again: %+v", s)
 	}
 }
+
+// TestKeyCapEvictsByOrderWrittenNotByClock: a device at its key cap loses the key written
+// longest ago, even when the wall clock stepped back a day before the newest key was
+// written (by the clock, the newest would look the oldest and be dropped at once).
+func TestKeyCapEvictsByOrderWrittenNotByClock(t *testing.T) {
+	wall := &fakeWall{}
+	st, err := OpenWith(t.TempDir(), Options{Create: true, Now: wall.now, Log: slog.New(slog.NewTextHandler(&logBuffer{}, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	st.SetKeyCap(3)
+	ctx := context.Background()
+	put := func(key string) {
+		t.Helper()
+		if err := st.StoreKey(ctx, "robot", key, Key{Route: "/v1/utterances", BodyHash: []byte{1}, TurnID: key, Intent: "time.now", Kind: "read"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, k := range []string{"k0", "k1", "k2"} {
+		put(k)
+	}
+	wall.step(-24 * time.Hour)
+	put("k3")
+	for key, want := range map[string]bool{"k0": false, "k1": true, "k2": true, "k3": true} {
+		got, err := st.lookupKey(ctx, "robot", key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (got != nil) != want {
+			t.Errorf("key %s kept = %v, want %v (the cap dropped by the clock, not by the order written)", key, got != nil, want)
+		}
+	}
+}

@@ -146,9 +146,10 @@ func upsertIdem(ctx context.Context, tx *sql.Tx, device, key string, r Key, keyC
 	if err != nil {
 		return fmt.Errorf("idempotency store: %w", err)
 	}
-	// The cap: a device holding too many keys loses its oldest settled ones.
+	// The cap: a device holding too many keys loses the settled ones written longest ago —
+	// in the order they were written (rowid), never by the wall clock, which may have jumped.
 	_, err = tx.ExecContext(ctx, `DELETE FROM idempotency WHERE device = ? AND pending = 0 AND key IN (
-		SELECT key FROM idempotency WHERE device = ? ORDER BY created DESC LIMIT -1 OFFSET ?)`, device, device, keyCap)
+		SELECT key FROM idempotency WHERE device = ? ORDER BY rowid DESC LIMIT -1 OFFSET ?)`, device, device, keyCap)
 	if err != nil {
 		return fmt.Errorf("idempotency cap: %w", err)
 	}
