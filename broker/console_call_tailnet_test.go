@@ -396,6 +396,19 @@ func TestCallBudgetsOnTailnet(t *testing.T) {
 // call (a new join, with its chime), not "the robot has not announced you": the page must
 // not take the session it just left for a live one until its next look at the state.
 func TestCallAgainRightAfterEnd(t *testing.T) {
+	ctx := simCallPage(t)
+	startCallInPage(t, ctx)
+	for i := 1; i <= 2; i++ {
+		do(t, ctx, "end", chromedp.Click(testid("call-end")))
+		startCallInPage(t, ctx)
+		t.Logf("call %d after End: live", i+1)
+	}
+}
+
+// simCallPage is the console's call page, loaded in Chromium, for the sim robot (a real hub
+// process on loopback) with Call enabled.
+func simCallPage(t *testing.T) context.Context {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the hub, starts GStreamer and a browser")
 	}
@@ -404,12 +417,7 @@ func TestCallAgainRightAfterEnd(t *testing.T) {
 	simHubProcess(t, r, t.TempDir())
 	ctx := browser(t, toneFile(t, 440, 0.3, 4))
 	do(t, ctx, "load", chromedp.Navigate(callPageURL(r)), chromedp.WaitEnabled(testid("call-start")))
-	startCallInPage(t, ctx)
-	for i := 1; i <= 2; i++ {
-		do(t, ctx, "end", chromedp.Click(testid("call-end")))
-		startCallInPage(t, ctx)
-		t.Logf("call %d after End: live", i+1)
-	}
+	return ctx
 }
 
 // holdJS wraps the page's fetch so a test can hold what a slow network delays: the answer
@@ -432,14 +440,7 @@ const holdJS = `(() => {
 // starts a call that goes live, or is not taken yet — it never starts a call that the late
 // answer to End then ends by itself ("ended: you left" over a call just started).
 func TestCallPressedWhileEndIsInFlight(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the hub, starts GStreamer and a browser")
-	}
-	calltest.NeedGst(t)
-	r := newConsoleBroker(t)
-	simHubProcess(t, r, t.TempDir())
-	ctx := browser(t, toneFile(t, 440, 0.3, 4))
-	do(t, ctx, "load", chromedp.Navigate(callPageURL(r)), chromedp.WaitEnabled(testid("call-start")))
+	ctx := simCallPage(t)
 	evalPage(t, ctx, "hold", holdJS)
 	startCallInPage(t, ctx)
 	evalPage(t, ctx, "hold the leave's answer", `window.__hold.leave = true`)
