@@ -1,0 +1,283 @@
+package redact
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// This file runs a pattern only where one of its matches can start, instead of over the
+// whole reply. Go's regexp tries a case-insensitive pattern that opens with \b at every
+// offset of the text; most of the redactor's time went there. Here one scan of the reply
+// finds the starts of its words and, at each, the literal prefixes the secret patterns open
+// with (every family's hint at once); a pattern then runs anchored at the few offsets where
+// its match can start, seeing the text before the offset so that \b judges it as the whole
+// text would. The result is exactly that of ReplaceAllStringFunc over the whole text: the
+// matches are tried in order, each non-overlapping with the one before, and a match the
+// callback keeps still consumes its text.
+//
+// The start sets rely on canonical: after it, the text holds no KELVIN SIGN and no long s,
+// the only non-ASCII letters that (?i) folds to an ASCII one ('k', 's').
+
+// startRE is a pattern with its two anchored forms.
+type startRE struct {
+	re    *regexp.Regexp // the pattern as written
+	first *regexp.Regexp // ^(?:pattern): a match at the start of the text
+	next  *regexp.Regexp // ^(?s:.)(?:pattern): the rune before the offset, then a match
+}
+
+func mustStartRE(expr string) *startRE {
+	return &startRE{
+		re:    regexp.MustCompile(expr),
+		first: regexp.MustCompile(`^(?:` + expr + `)`),
+		next:  regexp.MustCompile(`^(?s:.)(?:` + expr + `)`),
+	}
+}
+
+// matchAt returns the end of the match that starts at offset s, or -1.
+func (p *startRE) matchAt(text string, s int) int {
+	if s == 0 {
+		if loc := p.first.FindStringIndex(text); loc != nil {
+			return loc[1]
+		}
+		return -1
+	}
+	_, n := utf8.DecodeLastRuneInString(text[:s])
+	if loc := p.next.FindStringIndex(text[s-n:]); loc != nil {
+		return s - n + loc[1]
+	}
+	return -1
+}
+
+// replaceAt is p.re.ReplaceAllStringFunc(text, fn) when every match of p in text starts at
+// one of starts (ascending). It returns text itself when nothing matched.
+func (p *startRE) replaceAt(text string, starts []int, fn func(string) string) string {
+	var b strings.Builder
+	last, found := 0, false
+	for i, s := range starts {
+		if s < last || i > 0 && s == starts[i-1] {
+			continue
+		}
+		e := p.matchAt(text, s)
+		if e < 0 {
+			continue
+		}
+		if !found {
+			b.Grow(len(text))
+			found = true
+		}
+		b.WriteString(text[last:s])
+		b.WriteString(fn(text[s:e]))
+		last = e
+	}
+	if !found {
+		return text
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+func isWordByte(c byte) bool { return isAlnum(c) || c == '_' }
+
+// wordStart: a \b before a word character at s.
+func wordStart(text string, s int) bool {
+	return isWordByte(text[s]) && (s == 0 || !isWordByte(text[s-1]))
+}
+
+// boundaryAt: \b at s (ASCII word characters, as Go's regexp has it).
+func boundaryAt(text string, s int) bool {
+	before := s > 0 && isWordByte(text[s-1])
+	after := s < len(text) && isWordByte(text[s])
+	return before != after
+}
+
+// wordRuns returns the runs of word characters (\w: ASCII letters, digits, '_') of text.
+func wordRuns(text string) []span {
+	out := make([]span, 0, len(text)/5)
+	for i := 0; i < len(text); {
+		if !isWordByte(text[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(text) && isWordByte(text[j]) {
+			j++
+		}
+		out = append(out, span{i, j})
+		i = j
+	}
+	return out
+}
+
+// hasPrefixFold: s starts with lit (lower-case ASCII), in any case.
+func hasPrefixFold(s, lit string) bool {
+	if len(s) < len(lit) {
+		return false
+	}
+	for i := 0; i < len(lit); i++ {
+		if c := s[i]; c != lit[i] && c|0x20 != lit[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// prefixIndex maps a word's first byte (lower case) to the literal prefixes that open a
+// pattern's match, each with the start set it fills.
+type prefixIndex struct {
+	byFirst [128][]prefixEntry
+	sets    int
+}
+
+type prefixEntry struct {
+	set int
+	lit string
+}
+
+// newPrefixIndex indexes sets[i], the prefixes (lower-case ASCII) of start set i.
+func newPrefixIndex(sets [][]string) *prefixIndex {
+	ix := &prefixIndex{sets: len(sets)}
+	for set, lits := range sets {
+		for _, l := range lits {
+			ix.byFirst[l[0]] = append(ix.byFirst[l[0]], prefixEntry{set, l})
+		}
+	}
+	return ix
+}
+
+// textScan is one scan of the current text: its word runs and, for each start set of the
+// index, the word starts one of its prefixes opens. It is redone only when a pass has
+// changed the text.
+type textScan struct {
+	ix   *prefixIndex
+	text string
+	done bool
+	runs []span
+	hits [][]int
+}
+
+func (sc *textScan) of(text string) *textScan {
+	if sc.done && text == sc.text {
+		return sc
+	}
+	sc.text, sc.done = text, true
+	sc.runs = wordRuns(text)
+	if sc.hits == nil {
+		sc.hits = make([][]int, sc.ix.sets)
+	}
+	for i := range sc.hits {
+		sc.hits[i] = sc.hits[i][:0]
+	}
+	for _, r := range sc.runs {
+		c := text[r.s] | 0x20
+		if c >= 128 {
+			continue
+		}
+		for _, e := range sc.ix.byFirst[c] {
+			if h := sc.hits[e.set]; (len(h) == 0 || h[len(h)-1] != r.s) && hasPrefixFold(text[r.s:], e.lit) {
+				sc.hits[e.set] = append(h, r.s)
+			}
+		}
+	}
+	return sc
+}
+
+// digitStarts: the word starts that are digits (a \b before a digit).
+func (sc *textScan) digitStarts() []int {
+	var out []int
+	for _, r := range sc.runs {
+		if isDigit(sc.text[r.s]) {
+			out = append(out, r.s)
+		}
+	}
+	return out
+}
+
+// phoneStarts: where phoneRE can start — a '+', a '(' or a digit that starts a word.
+func phoneStarts(t string) []int {
+	var out []int
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; c == '+' || c == '(' || isDigit(c) && (i == 0 || !isWordByte(t[i-1])) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// spokenDigitStarts: where spokenDigitsRE can start — a word that is a digit said as a word,
+// or "double" or "triple".
+func (sc *textScan) spokenDigitStarts() []int {
+	var out []int
+	var buf [8]byte
+	for _, r := range sc.runs {
+		w := sc.text[r.s:r.e]
+		if len(w) < 2 || len(w) > 6 {
+			continue
+		}
+		for i := 0; i < len(w); i++ {
+			buf[i] = w[i] | 0x20
+		}
+		if spokenDigitWord[string(buf[:len(w)])] {
+			out = append(out, r.s)
+		}
+	}
+	return out
+}
+
+// ibanStarts: where ibanRE can start — a word that opens with two letters and two digits.
+func (sc *textScan) ibanStarts() []int {
+	var out []int
+	t := sc.text
+	for _, r := range sc.runs {
+		if r.e-r.s >= 4 && isLetter(t[r.s]) && isLetter(t[r.s+1]) && isDigit(t[r.s+2]) && isDigit(t[r.s+3]) {
+			out = append(out, r.s)
+		}
+	}
+	return out
+}
+
+// firstByteStarts: the word starts whose first byte, in lower case, is one of firsts.
+func (sc *textScan) firstByteStarts(firsts string) []int {
+	var out []int
+	for _, r := range sc.runs {
+		if strings.IndexByte(firsts, sc.text[r.s]|0x20) >= 0 {
+			out = append(out, r.s)
+		}
+	}
+	return out
+}
+
+// emailStarts: where emailRE can start. Its match is a mailbox of letters, digits and
+// "._%+-", then white space, then "@", "(at)", "[at]" or "at" between spaces; so it starts at
+// a \b inside the run of mailbox characters right before one of them.
+func emailStarts(t string) []int {
+	var out []int
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case c == '@':
+		case (c == '(' || c == '[') && i+3 < len(t) && hasPrefixFold(t[i+1:], "at") && (c == '(' && t[i+3] == ')' || c == '[' && t[i+3] == ']'):
+		case c|0x20 == 'a' && i > 0 && i+2 < len(t) && t[i+1]|0x20 == 't' && reSpace(t[i-1]) && reSpace(t[i+2]):
+		default:
+			continue
+		}
+		j := i
+		for j > 0 && reSpace(t[j-1]) {
+			j--
+		}
+		k := j
+		for k > 0 && mailboxByte(t[k-1]) {
+			k--
+		}
+		for s := k; s < j; s++ {
+			if boundaryAt(t, s) && (len(out) == 0 || out[len(out)-1] < s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// reSpace is \s of Go's regexp.
+func reSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+func mailboxByte(c byte) bool { return isAlnum(c) || strings.IndexByte("._%+-", c) >= 0 }
