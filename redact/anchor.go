@@ -24,6 +24,13 @@ type startRE struct {
 	re    *regexp.Regexp // the pattern as written
 	first *regexp.Regexp // ^(?:pattern): a match at the start of the text
 	next  *regexp.Regexp // ^(?s:.)(?:pattern): the rune before the offset, then a match
+	// quick, when set, is a cheap test every match at s passes: an offset that fails it
+	// is not given to the pattern (a call costs far more than the test).
+	quick func(text string, s int) bool
+	// match, when set, is the pattern's match at s written out by hand (the end, or -1),
+	// for a pattern too large for regexp's backtracker; TestStartSets holds it to the
+	// pattern.
+	match func(text string, s int) int
 }
 
 func mustStartRE(expr string) *startRE {
@@ -34,8 +41,25 @@ func mustStartRE(expr string) *startRE {
 	}
 }
 
+// with sets quick and match.
+func (p *startRE) with(quick func(string, int) bool, match func(string, int) int) *startRE {
+	p.quick, p.match = quick, match
+	return p
+}
+
 // matchAt returns the end of the match that starts at offset s, or -1.
 func (p *startRE) matchAt(text string, s int) int {
+	if p.quick != nil && !p.quick(text, s) {
+		return -1
+	}
+	if p.match != nil {
+		return p.match(text, s)
+	}
+	return p.regexpAt(text, s)
+}
+
+// regexpAt is matchAt by the pattern itself.
+func (p *startRE) regexpAt(text string, s int) int {
 	if s == 0 {
 		if loc := p.first.FindStringIndex(text); loc != nil {
 			return loc[1]
@@ -236,12 +260,15 @@ func (sc *textScan) ibanStarts() []int {
 	return out
 }
 
-// firstByteStarts: the word starts whose first byte, in lower case, is one of firsts.
-func (sc *textScan) firstByteStarts(firsts string) []int {
+// prefixStarts: the word starts that open with one of lits (lower-case ASCII), in any case.
+func (sc *textScan) prefixStarts(lits []string) []int {
 	var out []int
 	for _, r := range sc.runs {
-		if strings.IndexByte(firsts, sc.text[r.s]|0x20) >= 0 {
-			out = append(out, r.s)
+		for _, l := range lits {
+			if hasPrefixFold(sc.text[r.s:], l) {
+				out = append(out, r.s)
+				break
+			}
 		}
 	}
 	return out
@@ -281,3 +308,140 @@ func emailStarts(t string) []int {
 func reSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
 
 func mailboxByte(c byte) bool { return isAlnum(c) || strings.IndexByte("._%+-", c) >= 0 }
+
+// The quick tests: what every match of a pattern at s holds.
+
+// ssnQuick: three digits, a dash or space, two digits, a dash or space, four digits.
+func ssnQuick(t string, s int) bool {
+	if s+11 > len(t) {
+		return false
+	}
+	for i := s; i < s+11; i++ {
+		switch i - s {
+		case 3, 6:
+			if t[i] != '-' && t[i] != ' ' {
+				return false
+			}
+		default:
+			if !isDigit(t[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// digitsInRun counts the digits of the run of chars (bytes of set) that starts at s.
+func digitsInRun(t string, s int, set string) int {
+	n := 0
+	for i := s; i < len(t) && (isDigit(t[i]) || strings.IndexByte(set, t[i]) >= 0); i++ {
+		if isDigit(t[i]) {
+			n++
+		}
+	}
+	return n
+}
+
+// cardQuick: thirteen digits before anything but a digit, a space or a dash.
+func cardQuick(t string, s int) bool { return digitsInRun(t, s, " -") >= 13 }
+
+// phoneQuick: five digits (the fewest of phoneRE's shortest alternative) before anything
+// phoneRE does not hold.
+func phoneQuick(t string, s int) bool { return digitsInRun(t, s, " .-()+") >= 5 }
+
+// ibanQuick: fifteen letters and digits before anything but a letter, a digit, a space or
+// a dash.
+func ibanQuick(t string, s int) bool {
+	n := 0
+	for i := s; i < len(t) && n < 15; i++ {
+		switch c := t[i]; {
+		case isAlnum(c):
+			n++
+		case c == ' ' || c == '-':
+		default:
+			return false
+		}
+	}
+	return n >= 15
+}
+
+// spokenDigitsAt is spokenDigitsRE's match at s, by hand: the pattern is six or more
+// elements — a number word, perhaps "hundred", and separators; or "double" or "triple" and
+// separators — then a number word, perhaps "hundred", at a word's end. Its program is too
+// large for regexp's backtracker, and regexp's other matcher took most of a reply's time.
+// Tried in the pattern's order: another element before the end, "hundred" before none.
+func spokenDigitsAt(t string, s int) int {
+	if !boundaryAt(t, s) {
+		return -1
+	}
+	return spokenDigitsFrom(t, s, 0)
+}
+
+func spokenDigitsFrom(t string, p, count int) int {
+	var opts [2]int
+	n := 0
+	if w := numberWordAt(t, p); w > 0 {
+		q := p + w
+		if h := hundredAt(t, q); h >= 0 {
+			if k := sepRun(t, h); k > 0 {
+				opts[n], n = h+k, n+1
+			}
+		}
+		if k := sepRun(t, q); k > 0 {
+			opts[n], n = q+k, n+1
+		}
+	} else if hasPrefixFold(t[p:], "double") || hasPrefixFold(t[p:], "triple") {
+		if k := sepRun(t, p+6); k > 0 {
+			opts[n], n = p+6+k, n+1
+		}
+	}
+	for _, q := range opts[:n] {
+		if e := spokenDigitsFrom(t, q, count+1); e >= 0 {
+			return e
+		}
+	}
+	if count < 6 {
+		return -1
+	}
+	w := numberWordAt(t, p)
+	if w == 0 {
+		return -1
+	}
+	if h := hundredAt(t, p+w); h >= 0 && boundaryAt(t, h) {
+		return h
+	}
+	if boundaryAt(t, p+w) {
+		return p + w
+	}
+	return -1
+}
+
+// numberWords are spokenDigitsRE's number words.
+var numberWords = []string{"zero", "oh", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"}
+
+// numberWordAt is the length of the number word that t[p:] opens with, in any case, or 0.
+func numberWordAt(t string, p int) int {
+	for _, w := range numberWords {
+		if hasPrefixFold(t[p:], w) {
+			return len(w)
+		}
+	}
+	return 0
+}
+
+// sepRun is the length of the run of white space, ',', '.' and '-' at p.
+func sepRun(t string, p int) int {
+	i := p
+	for i < len(t) && (reSpace(t[i]) || t[i] == ',' || t[i] == '.' || t[i] == '-') {
+		i++
+	}
+	return i - p
+}
+
+// hundredAt is the end of separators then "hundred" at p, or -1.
+func hundredAt(t string, p int) int {
+	if k := sepRun(t, p); k > 0 && hasPrefixFold(t[p+k:], "hundred") {
+		return p + k + 7
+	}
+	return -1
+}

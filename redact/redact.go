@@ -57,14 +57,14 @@ type Redactor struct {
 }
 
 // termPattern matches one configured term. Every match holds first (the term's first word,
-// lower case): a reply that does not is not scanned for it. firsts are the first bytes
-// (lower-case ASCII) its alternatives open with: it runs only at the words that start so.
-// When an alternative opens with a character that is not ASCII, firsts is empty and the
-// pattern runs over the whole text.
+// lower case): a reply that does not is not scanned for it. opens are what its
+// alternatives open with (the ASCII start of a word of the term, lower case): it runs only at
+// the words that open so. When an alternative opens with a character that is not ASCII,
+// opens is nil and the pattern runs over the whole text.
 type termPattern struct {
-	first  string
-	firsts string
-	re     *startRE
+	first string
+	opens []string
+	re    *startRE
 }
 
 // New compiles a redactor.
@@ -74,9 +74,9 @@ func New(c Config) (*Redactor, error) {
 		r.max = DefaultMaxChars
 	}
 	type term struct {
-		first  string
-		firsts string
-		alts   []string
+		first string
+		opens []string
+		alts  []string
 	}
 	var terms []term
 	for _, t := range c.Terms {
@@ -84,7 +84,7 @@ func New(c Config) (*Redactor, error) {
 		if len(words) == 0 {
 			continue
 		}
-		tm := term{first: words[0], firsts: asciiFirsts(words)}
+		tm := term{first: words[0], opens: asciiOpens(words)}
 		for i, w := range words {
 			words[i] = regexp.QuoteMeta(w)
 		}
@@ -102,24 +102,29 @@ func New(c Config) (*Redactor, error) {
 		if _, err := regexp.Compile(expr); err != nil {
 			return nil, fmt.Errorf("redact terms: %w", err)
 		}
-		r.terms = append(r.terms, termPattern{first: tm.first, firsts: tm.firsts, re: mustStartRE(expr)})
+		r.terms = append(r.terms, termPattern{first: tm.first, opens: tm.opens, re: mustStartRE(expr)})
 	}
 	return r, nil
 }
 
-// asciiFirsts: the first bytes of a term's alternatives (its first word; with two words, also
-// its second, for "Doe, Jane"), or "" when one is not an ASCII letter or digit.
-func asciiFirsts(words []string) string {
+// asciiOpens: what a term's alternatives open with — the ASCII start of its first word; with
+// two words, also of its second ("Doe, Jane") — or nil when one opens with a character that
+// is not ASCII.
+func asciiOpens(words []string) []string {
 	firsts := words[:1]
 	if len(words) == 2 {
 		firsts = words
 	}
-	out := ""
+	var out []string
 	for _, w := range firsts {
-		if !isAlnum(w[0]) {
-			return ""
+		n := 0
+		for n < len(w) && w[n] < 0x80 {
+			n++
 		}
-		out += w[:1]
+		if n == 0 {
+			return nil
+		}
+		out = append(out, w[:n])
 	}
 	return out
 }
@@ -143,15 +148,15 @@ var (
 	// The same prefixes with their separators gone (markup stripped, "s k _ l i v e" joined).
 	joinedSecretRE = mustStartRE(`(?i)\b(?:sk|pk|rk)(?:live|test|proj|ant)[a-z0-9]{16,}|\bwhsec[a-z0-9]{20,}|\bgh[pousr][a-z0-9]{30,}|\bgithubpat[a-z0-9]{30,}` +
 		`|\bxox[abposr][0-9]{6,}[a-z0-9]{6,}|\bglpat[a-z0-9]{20,}|\brbk[0-9a-f]{16}[a-z0-9]{20,}`)
-	ibanRE         = mustStartRE(`(?i)\b[a-z]{2}[0-9]{2}(?:[ \-]?[a-z0-9]){11,30}\b`)
-	ssnRE          = mustStartRE(`\b[0-9]{3}[- ][0-9]{2}[- ][0-9]{4}\b`)
-	cardRE         = mustStartRE(`\b(?:[0-9][ \-]?){12,18}[0-9]\b`)
-	spokenDigitsRE = mustStartRE(`(?i)\b(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)(?:[\s,.\-]+hundred)?[\s,.\-]+|(?:double|triple)[\s,.\-]+){6,}(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)(?:[\s,.\-]+hundred)?\b`)
-	phoneRE        = mustStartRE(`(?:\+|\b00)[1-9][0-9]{0,2}[ .\-]?(?:\(?[0-9]{1,4}\)?[ .\-]?){2,5}[0-9]{2,4}\b|\(?\b[0-9]{3}\)?[ .\-][0-9]{3}[ .\-][0-9]{4}\b|\b0[1-9][0-9]{1,4}[ .\-]?[0-9]{3,4}[ .\-]?[0-9]{3,4}\b` +
+	ibanRE         = mustStartRE(`(?i)\b[a-z]{2}[0-9]{2}(?:[ \-]?[a-z0-9]){11,30}\b`).with(ibanQuick, nil)
+	ssnRE          = mustStartRE(`\b[0-9]{3}[- ][0-9]{2}[- ][0-9]{4}\b`).with(ssnQuick, nil)
+	cardRE         = mustStartRE(`\b(?:[0-9][ \-]?){12,18}[0-9]\b`).with(cardQuick, nil)
+	spokenDigitsRE = mustStartRE(`(?i)\b(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)(?:[\s,.\-]+hundred)?[\s,.\-]+|(?:double|triple)[\s,.\-]+){6,}(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)(?:[\s,.\-]+hundred)?\b`).with(nil, spokenDigitsAt)
+	phoneRE        = mustStartRE(`(?:\+|\b00)[1-9][0-9]{0,2}[ .\-]?(?:\(?[0-9]{1,4}\)?[ .\-]?){2,5}[0-9]{2,4}\b|\(?\b[0-9]{3}\)?[ .\-][0-9]{3}[ .\-][0-9]{4}\b|\b0[1-9][0-9]{1,4}[ .\-]?[0-9]{3,4}[ .\-]?[0-9]{3,4}\b`+
 		// Bare North American numbers: ten digits run together ("4155550134"; area code and
 		// exchange start with 2-9, so 8000000000 people stays a number) and a seven-digit
 		// local number written with its dash ("555-0134").
-		`|\b[2-9][0-9]{2}[2-9][0-9]{6}\b|\b[2-9][0-9]{2}-[0-9]{4}\b`)
+		`|\b[2-9][0-9]{2}[2-9][0-9]{6}\b|\b[2-9][0-9]{2}-[0-9]{4}\b`).with(phoneQuick, nil)
 )
 
 // ErrEmpty is never returned for empty input; Redact only fails on internal faults.
@@ -306,10 +311,10 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 		lowerNow := strings.ToLower(text)
 		for _, t := range r.terms {
 			if strings.Contains(lowerNow, t.first) {
-				if t.firsts == "" {
+				if t.opens == nil {
 					replace(t.re.re, KindTerm, nil)
 				} else {
-					replaceAt(t.re, sc.of(text).firstByteStarts(t.firsts), KindTerm, nil)
+					replaceAt(t.re, sc.of(text).prefixStarts(t.opens), KindTerm, nil)
 				}
 			}
 		}
@@ -435,12 +440,21 @@ const minSpokenDigits = 7
 // minSpokenDigits: with fewer, it cannot match.
 func spokenDigitWords(lower string) int {
 	n := 0
-	for _, w := range strings.FieldsFunc(lower, func(r rune) bool { return r < 'a' || r > 'z' }) {
-		if spokenDigitWord[w] {
+	for i := 0; i < len(lower); {
+		if lower[i] < 'a' || lower[i] > 'z' {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(lower) && lower[j] >= 'a' && lower[j] <= 'z' {
+			j++
+		}
+		if spokenDigitWord[lower[i:j]] {
 			if n++; n >= minSpokenDigits {
 				break
 			}
 		}
+		i = j
 	}
 	return n
 }
