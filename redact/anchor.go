@@ -115,9 +115,9 @@ func boundaryAt(text string, s int) bool {
 	return before != after
 }
 
-// wordRuns returns the runs of word characters (\w: ASCII letters, digits, '_') of text.
-func wordRuns(text string) []span {
-	out := make([]span, 0, len(text)/5)
+// wordRuns appends to out the runs of word characters (\w: ASCII letters, digits, '_') of
+// text.
+func wordRuns(out []span, text string) []span {
 	for i := 0; i < len(text); {
 		if !isWordByte(text[i]) {
 			i++
@@ -185,7 +185,10 @@ func (sc *textScan) of(text string) *textScan {
 		return sc
 	}
 	sc.text, sc.done = text, true
-	sc.runs = wordRuns(text)
+	if sc.runs == nil {
+		sc.runs = make([]span, 0, len(text)/5+4)
+	}
+	sc.runs = wordRuns(sc.runs[:0], text)
 	if sc.hits == nil {
 		sc.hits = make([][]int, sc.ix.sets)
 	}
