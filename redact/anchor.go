@@ -2,6 +2,7 @@ package redact
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -299,10 +300,13 @@ func emailStarts(t string) []int {
 			k--
 		}
 		for s := k; s < j; s++ {
-			if boundaryAt(t, s) && (len(out) == 0 || out[len(out)-1] < s) {
+			if boundaryAt(t, s) {
 				out = append(out, s)
 			}
 		}
+	}
+	if !slices.IsSorted(out) {
+		slices.Sort(out) // replaceAt skips a repeated start
 	}
 	return out
 }

@@ -393,8 +393,8 @@ func secretExpr() string {
 }
 
 // secretHints: every alternative of secretRE holds one of these (lower case), so text
-// without any of them cannot match it. secretRE is half the redactor's cost when run on
-// every reply; most replies hold none of these.
+// without any of them cannot match it. They guard secretRE where it judges a decoded token
+// (said in words, or in pieces); in a reply, the prefix index finds where each family starts.
 var secretHints = []string{"k-", "k_", "c_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "akia", "aiza",
 	"glpat-", "eyj", "bearer", "key", "secret", "token", "passw"}
 
@@ -461,13 +461,6 @@ func spokenDigitWords(lower string) int {
 
 var spokenDigitWord = map[string]bool{"zero": true, "oh": true, "one": true, "two": true, "three": true, "four": true, "five": true,
 	"six": true, "seven": true, "eight": true, "nine": true, "double": true, "triple": true}
-
-func replaceIf(re *regexp.Regexp, text string, fn func(string) string) string {
-	if re == nil {
-		return text
-	}
-	return re.ReplaceAllStringFunc(text, fn)
-}
 
 func placeholder(kind string) string {
 	switch kind {
