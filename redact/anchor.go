@@ -2,6 +2,7 @@ package redact
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -32,14 +33,77 @@ type startRE struct {
 	// for a pattern too large for regexp's backtracker; TestStartSets holds it to the
 	// pattern.
 	match func(text string, s int) int
+	// maxLen is the most bytes a match can span, or -1 when there is no bound. A bounded
+	// pattern is given only the text it can reach: regexp's backtracker clears a bitmap as
+	// long as its input on every call.
+	maxLen int
 }
 
 func mustStartRE(expr string) *startRE {
-	return &startRE{
-		re:    regexp.MustCompile(expr),
-		first: regexp.MustCompile(`^(?:` + expr + `)`),
-		next:  regexp.MustCompile(`^(?s:.)(?:` + expr + `)`),
+	tree, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		panic(err)
 	}
+	return &startRE{
+		re:     regexp.MustCompile(expr),
+		first:  regexp.MustCompile(`^(?:` + expr + `)`),
+		next:   regexp.MustCompile(`^(?s:.)(?:` + expr + `)`),
+		maxLen: maxMatchLen(tree),
+	}
+}
+
+// maxAnchored is the most starts an unbounded pattern is tried at one by one (each try may
+// read to the end of the text); with more, it runs once over the whole text — the same
+// result — so that a long reply full of one prefix costs no more than before the start sets.
+const maxAnchored = 32
+
+// maxMatchLen is the most bytes a match of re can span, or -1 when there is no bound.
+func maxMatchLen(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return 0
+	case syntax.OpLiteral:
+		n := 0
+		for _, r := range re.Rune {
+			if re.Flags&syntax.FoldCase != 0 {
+				n += utf8.UTFMax // a folded letter may be longer ('k', KELVIN SIGN)
+			} else {
+				n += utf8.RuneLen(r)
+			}
+		}
+		return n
+	case syntax.OpCharClass:
+		if len(re.Rune) == 0 {
+			return 0
+		}
+		return utf8.RuneLen(min(re.Rune[len(re.Rune)-1], utf8.MaxRune))
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return utf8.UTFMax
+	case syntax.OpCapture, syntax.OpQuest:
+		return maxMatchLen(re.Sub[0])
+	case syntax.OpRepeat:
+		m := maxMatchLen(re.Sub[0])
+		if re.Max < 0 || m < 0 {
+			return -1
+		}
+		return m * re.Max
+	case syntax.OpConcat, syntax.OpAlternate:
+		n := 0
+		for _, sub := range re.Sub {
+			m := maxMatchLen(sub)
+			if m < 0 {
+				return -1
+			}
+			if re.Op == syntax.OpConcat {
+				n += m
+			} else {
+				n = max(n, m)
+			}
+		}
+		return n
+	}
+	return -1 // star, plus
 }
 
 // with sets quick and match.
@@ -61,6 +125,10 @@ func (p *startRE) matchAt(text string, s int) int {
 
 // regexpAt is matchAt by the pattern itself.
 func (p *startRE) regexpAt(text string, s int) int {
+	if p.maxLen >= 0 {
+		// What the match can reach, and one byte more for a \b at its end to judge.
+		text = text[:min(len(text), s+p.maxLen+1)]
+	}
 	if s == 0 {
 		if loc := p.first.FindStringIndex(text); loc != nil {
 			return loc[1]
@@ -77,6 +145,9 @@ func (p *startRE) regexpAt(text string, s int) int {
 // replaceAt is p.re.ReplaceAllStringFunc(text, fn) when every match of p in text starts at
 // one of starts (ascending). It returns text itself when nothing matched.
 func (p *startRE) replaceAt(text string, starts []int, fn func(string) string) string {
+	if len(starts) > maxAnchored && p.maxLen < 0 {
+		return p.re.ReplaceAllStringFunc(text, fn)
+	}
 	var b strings.Builder
 	last, found := 0, false
 	for i, s := range starts {
@@ -338,33 +409,45 @@ func ssnQuick(t string, s int) bool {
 	return true
 }
 
-// digitsInRun counts the digits of the run of chars (bytes of set) that starts at s.
-func digitsInRun(t string, s int, set string) int {
-	n := 0
-	for i := s; i < len(t) && (isDigit(t[i]) || strings.IndexByte(set, t[i]) >= 0); i++ {
-		if isDigit(t[i]) {
-			n++
+// digitsAhead reports whether need digits follow s before a byte that is neither a digit
+// nor in set, and with no more than gap bytes of set in a row between them (or before the
+// first). It stops at the need-th digit: a long reply of one run costs no more than a short.
+func digitsAhead(t string, s int, set string, need, gap int) bool {
+	n, run := 0, 0
+	for i := s; i < len(t); i++ {
+		switch c := t[i]; {
+		case isDigit(c):
+			if n++; n >= need {
+				return true
+			}
+			run = 0
+		case strings.IndexByte(set, c) >= 0:
+			if run++; run > gap {
+				return false
+			}
+		default:
+			return false
 		}
 	}
-	return n
+	return false
 }
 
-// cardQuick: thirteen digits before anything but a digit, a space or a dash.
-func cardQuick(t string, s int) bool { return digitsInRun(t, s, " -") >= 13 }
+// cardQuick: thirteen digits, with at most one space or dash between two.
+func cardQuick(t string, s int) bool { return digitsAhead(t, s, " -", 13, 1) }
 
-// phoneQuick: five digits (the fewest of phoneRE's shortest alternative) before anything
-// phoneRE does not hold.
-func phoneQuick(t string, s int) bool { return digitsInRun(t, s, " .-()+") >= 5 }
+// phoneQuick: five digits (the fewest of phoneRE's shortest alternative), with at most three
+// of " .-()+" between two (")", a separator, "(").
+func phoneQuick(t string, s int) bool { return digitsAhead(t, s, " .-()+", 5, 3) }
 
-// ibanQuick: fifteen letters and digits before anything but a letter, a digit, a space or
-// a dash.
+// ibanQuick: fifteen letters and digits, with at most one space or dash between two.
 func ibanQuick(t string, s int) bool {
-	n := 0
+	n, sep := 0, false
 	for i := s; i < len(t) && n < 15; i++ {
 		switch c := t[i]; {
 		case isAlnum(c):
-			n++
-		case c == ' ' || c == '-':
+			n, sep = n+1, false
+		case (c == ' ' || c == '-') && !sep:
+			sep = true
 		default:
 			return false
 		}

@@ -28,6 +28,11 @@ func startSamples(t testing.TB) []string {
 	for i := 0; i+1 < n; i++ {
 		out = append(out, out[i]+" "+out[i+1])
 	}
+	// Long replies full of one start: past maxAnchored, a pattern runs over the whole text.
+	for _, r := range []string{"sk_live_x sk-y ", "jane said hi to Jane Doe. ", "a@b.c x@y ", "five five five five five x ",
+		"+1 (2) 3 ", "call 555 1234 now ", "double double ", "GB82 WEST 1234 ", "ghp_abc1 rbk_0123 "} {
+		out = append(out, strings.Repeat(r, 40))
+	}
 	return out
 }
 
