@@ -40,16 +40,29 @@ type startRE struct {
 }
 
 func mustStartRE(expr string) *startRE {
-	tree, err := syntax.Parse(expr, syntax.Perl)
+	p, err := newStartRE(expr)
 	if err != nil {
 		panic(err)
 	}
-	return &startRE{
-		re:     regexp.MustCompile(expr),
-		first:  regexp.MustCompile(`^(?:` + expr + `)`),
-		next:   regexp.MustCompile(`^(?s:.)(?:` + expr + `)`),
-		maxLen: maxMatchLen(tree),
+	return p
+}
+
+func newStartRE(expr string) (*startRE, error) {
+	tree, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil, err
 	}
+	p := &startRE{maxLen: maxMatchLen(tree)}
+	if p.re, err = regexp.Compile(expr); err != nil {
+		return nil, err
+	}
+	if p.first, err = regexp.Compile(`^(?:` + expr + `)`); err != nil {
+		return nil, err
+	}
+	if p.next, err = regexp.Compile(`^(?s:.)(?:` + expr + `)`); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // maxAnchored is the most starts an unbounded pattern is tried at one by one (each try may

@@ -98,11 +98,11 @@ func New(c Config) (*Redactor, error) {
 	// The longest first: "Jane Doe" goes before "Jane" can take its first word.
 	sort.SliceStable(terms, func(i, j int) bool { return len(terms[i].alts[0]) > len(terms[j].alts[0]) })
 	for _, tm := range terms {
-		expr := `(?i)\b(?:` + strings.Join(tm.alts, "|") + `)\b`
-		if _, err := regexp.Compile(expr); err != nil {
+		re, err := newStartRE(`(?i)\b(?:` + strings.Join(tm.alts, "|") + `)\b`)
+		if err != nil {
 			return nil, fmt.Errorf("redact terms: %w", err)
 		}
-		r.terms = append(r.terms, termPattern{first: tm.first, opens: tm.opens, re: mustStartRE(expr)})
+		r.terms = append(r.terms, termPattern{first: tm.first, opens: tm.opens, re: re})
 	}
 	return r, nil
 }
