@@ -1,7 +1,6 @@
 package redact
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -13,14 +12,14 @@ import (
 
 // partialSecretRE: a prefix only a secret has, with the start of a body (written, or with its
 // separators stripped as markup).
-var partialSecretRE = regexp.MustCompile(`(?i)\b(?:sk|pk|rk)[_-](?:live|test|proj|ant)[_-]?[a-z0-9]{2,}|\b(?:sk|pk|rk)[_-](?:live|test|proj|ant)\b` +
+var partialSecretRE = mustStartRE(`(?i)\b(?:sk|pk|rk)[_-](?:live|test|proj|ant)[_-]?[a-z0-9]{2,}|\b(?:sk|pk|rk)[_-](?:live|test|proj|ant)\b` +
 	`|\bgh[pousr]_[a-z0-9]{3,}|\bgithub_pat_[a-z0-9_]{3,}|\bxox[abposr]-[a-z0-9]{3,}|\bglpat-[a-z0-9_\-]{3,}|\bwhsec_[a-z0-9]{3,}` +
 	`|\brbk_[0-9a-f]{4,}|\bAKIA[0-9A-Z]{4,}|\bAIza[0-9a-z_\-]{6,}` +
 	`|\b(?:sk|pk|rk)(?:live|test)[a-z0-9]{3,}|\brbk[0-9a-f]{8,}|\bgithubpat[a-z0-9]{3,}`)
 
 // joinedPartialRE: a GitHub prefix run into its body ("ghpabcd1234"), which only counts with a
 // digit in the body ("ghostly" is a word).
-var joinedPartialRE = regexp.MustCompile(`(?i)\bgh[pousr][a-z0-9]{4,}\b|\bxox[abposr][0-9][a-z0-9]{3,}\b|\bglpat[a-z0-9]{6,}\b`)
+var joinedPartialRE = mustStartRE(`(?i)\bgh[pousr][a-z0-9]{4,}\b|\bxox[abposr][0-9][a-z0-9]{3,}\b|\bglpat[a-z0-9]{6,}\b`)
 
 // partialHints: every alternative of the two patterns holds one of these (lower case).
 var partialHints = []string{"k_", "k-", "klive", "ktest", "ghp", "gho", "ghu", "ghs", "ghr", "github", "xox", "glpat", "whsec",
@@ -34,21 +33,20 @@ const minHexID = 12
 var secretWords = []string{"key", "token", "secret", "password", "passcode", "credential", "bearer", "something private"}
 
 // replacePartialSecrets replaces known prefixes with the start of a body, and ids said alone.
-func replacePartialSecrets(text, lower string) (string, bool) {
+// The two patterns run only at the words sc found their prefixes at.
+func replacePartialSecrets(text string, sc *textScan) (string, bool) {
 	found := false
-	if containsAny(lower, partialHints) {
-		text = partialSecretRE.ReplaceAllStringFunc(text, func(m string) string {
-			found = true
-			return placeholder(KindSecret)
-		})
-		text = joinedPartialRE.ReplaceAllStringFunc(text, func(m string) string {
-			if countDigits(m) == 0 {
-				return m
-			}
-			found = true
-			return placeholder(KindSecret)
-		})
-	}
+	text = partialSecretRE.replaceAt(text, sc.of(text).hits[setPartial], func(m string) string {
+		found = true
+		return placeholder(KindSecret)
+	})
+	text = joinedPartialRE.replaceAt(text, sc.of(text).hits[setJoinedPartial], func(m string) string {
+		if countDigits(m) == 0 {
+			return m
+		}
+		found = true
+		return placeholder(KindSecret)
+	})
 	if t, ok := replaceHexIDs(text); ok {
 		text, found = t, true
 	}

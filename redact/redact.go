@@ -57,10 +57,14 @@ type Redactor struct {
 }
 
 // termPattern matches one configured term. Every match holds first (the term's first word,
-// lower case): a reply that does not is not scanned for it.
+// lower case): a reply that does not is not scanned for it. opens are what its
+// alternatives open with (the ASCII start of a word of the term, lower case): it runs only at
+// the words that open so. When an alternative opens with a character that is not ASCII,
+// opens is nil and the pattern runs over the whole text.
 type termPattern struct {
 	first string
-	re    *regexp.Regexp
+	opens []string
+	re    *startRE
 }
 
 // New compiles a redactor.
@@ -71,6 +75,7 @@ func New(c Config) (*Redactor, error) {
 	}
 	type term struct {
 		first string
+		opens []string
 		alts  []string
 	}
 	var terms []term
@@ -79,7 +84,7 @@ func New(c Config) (*Redactor, error) {
 		if len(words) == 0 {
 			continue
 		}
-		tm := term{first: words[0]}
+		tm := term{first: words[0], opens: asciiOpens(words)}
 		for i, w := range words {
 			words[i] = regexp.QuoteMeta(w)
 		}
@@ -93,13 +98,35 @@ func New(c Config) (*Redactor, error) {
 	// The longest first: "Jane Doe" goes before "Jane" can take its first word.
 	sort.SliceStable(terms, func(i, j int) bool { return len(terms[i].alts[0]) > len(terms[j].alts[0]) })
 	for _, tm := range terms {
-		re, err := regexp.Compile(`(?i)\b(?:` + strings.Join(tm.alts, "|") + `)\b`)
+		re, err := newStartRE(`(?i)\b(?:` + strings.Join(tm.alts, "|") + `)\b`)
 		if err != nil {
 			return nil, fmt.Errorf("redact terms: %w", err)
 		}
-		r.terms = append(r.terms, termPattern{first: tm.first, re: re})
+		r.terms = append(r.terms, termPattern{first: tm.first, opens: tm.opens, re: re})
 	}
 	return r, nil
+}
+
+// asciiOpens: what a term's alternatives open with — the ASCII start of its first word; with
+// two words, also of its second ("Doe, Jane") — or nil when one opens with a character that
+// is not ASCII.
+func asciiOpens(words []string) []string {
+	firsts := words[:1]
+	if len(words) == 2 {
+		firsts = words
+	}
+	var out []string
+	for _, w := range firsts {
+		n := 0
+		for n < len(w) && w[n] < 0x80 {
+			n++
+		}
+		if n == 0 {
+			return nil
+		}
+		out = append(out, w[:n])
+	}
+	return out
 }
 
 // MustDefault is a redactor with no configured terms (patterns and the length cap only).
@@ -112,24 +139,24 @@ func MustDefault() *Redactor {
 }
 
 var (
-	emailRE = regexp.MustCompile(`(?i)\b[a-z0-9._%+\-]+\s*(?:@|\(at\)|\[at\])\s*[a-z0-9\-]+(?:\s*(?:\.|\(dot\)|\[dot\])\s*[a-z0-9\-]+)*\s*(?:\.|\(dot\)|\[dot\])\s*[a-z]{2,}\b` +
+	emailRE = mustStartRE(`(?i)\b[a-z0-9._%+\-]+\s*(?:@|\(at\)|\[at\])\s*[a-z0-9\-]+(?:\s*(?:\.|\(dot\)|\[dot\])\s*[a-z0-9\-]+)*\s*(?:\.|\(dot\)|\[dot\])\s*[a-z]{2,}\b` +
 		// "jane.doe at example.com": a local part with a dot, underscore or digit, "at" in words.
 		`|\b[a-z0-9%+\-]*[._0-9][a-z0-9._%+\-]*\s+at\s+[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.(?:com|org|net|edu|gov|io|co|uk|de|fr|info|me|us|ca|au)\b`)
 	spokenEmail = regexp.MustCompile(`(?i)\b[a-z0-9._\-]+(?:\s+(?:dot|underscore|dash)\s+[a-z0-9\-]+)*\s+at\s+[a-z0-9\-]+(?:\s+dot\s+[a-z0-9\-]+)*\s+dot\s+(?:com|org|net|edu|gov|io|co|uk|de|fr|info|me|us|ca|au)\b`)
 	urlCredRE   = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.\-]*://[^\s/@]+:[^\s/@]+@\S+|\bhttps?://\S*[?&](?:token|access_token|api_key|apikey|key|secret|password|pass|pwd|sig|signature|auth|code)=\S+`)
 	secretRE    = regexp.MustCompile(secretExpr())
 	// The same prefixes with their separators gone (markup stripped, "s k _ l i v e" joined).
-	joinedSecretRE = regexp.MustCompile(`(?i)\b(?:sk|pk|rk)(?:live|test|proj|ant)[a-z0-9]{16,}|\bwhsec[a-z0-9]{20,}|\bgh[pousr][a-z0-9]{30,}|\bgithubpat[a-z0-9]{30,}` +
+	joinedSecretRE = mustStartRE(`(?i)\b(?:sk|pk|rk)(?:live|test|proj|ant)[a-z0-9]{16,}|\bwhsec[a-z0-9]{20,}|\bgh[pousr][a-z0-9]{30,}|\bgithubpat[a-z0-9]{30,}` +
 		`|\bxox[abposr][0-9]{6,}[a-z0-9]{6,}|\bglpat[a-z0-9]{20,}|\brbk[0-9a-f]{16}[a-z0-9]{20,}`)
-	ibanRE         = regexp.MustCompile(`(?i)\b[a-z]{2}[0-9]{2}(?:[ \-]?[a-z0-9]){11,30}\b`)
-	ssnRE          = regexp.MustCompile(`\b[0-9]{3}[- ][0-9]{2}[- ][0-9]{4}\b`)
-	cardRE         = regexp.MustCompile(`\b(?:[0-9][ \-]?){12,18}[0-9]\b`)
-	spokenDigitsRE = regexp.MustCompile(`(?i)\b(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)(?:[\s,.\-]+hundred)?[\s,.\-]+|(?:double|triple)[\s,.\-]+){6,}(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)(?:[\s,.\-]+hundred)?\b`)
-	phoneRE        = regexp.MustCompile(`(?:\+|\b00)[1-9][0-9]{0,2}[ .\-]?(?:\(?[0-9]{1,4}\)?[ .\-]?){2,5}[0-9]{2,4}\b|\(?\b[0-9]{3}\)?[ .\-][0-9]{3}[ .\-][0-9]{4}\b|\b0[1-9][0-9]{1,4}[ .\-]?[0-9]{3,4}[ .\-]?[0-9]{3,4}\b` +
+	ibanRE         = mustStartRE(`(?i)\b[a-z]{2}[0-9]{2}(?:[ \-]?[a-z0-9]){11,30}\b`).with(ibanQuick, nil)
+	ssnRE          = mustStartRE(`\b[0-9]{3}[- ][0-9]{2}[- ][0-9]{4}\b`).with(ssnQuick, nil)
+	cardRE         = mustStartRE(`\b(?:[0-9][ \-]?){12,18}[0-9]\b`).with(cardQuick, nil)
+	spokenDigitsRE = mustStartRE(`(?i)\b(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)(?:[\s,.\-]+hundred)?[\s,.\-]+|(?:double|triple)[\s,.\-]+){6,}(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)(?:[\s,.\-]+hundred)?\b`).with(nil, spokenDigitsAt)
+	phoneRE        = mustStartRE(`(?:\+|\b00)[1-9][0-9]{0,2}[ .\-]?(?:\(?[0-9]{1,4}\)?[ .\-]?){2,5}[0-9]{2,4}\b|\(?\b[0-9]{3}\)?[ .\-][0-9]{3}[ .\-][0-9]{4}\b|\b0[1-9][0-9]{1,4}[ .\-]?[0-9]{3,4}[ .\-]?[0-9]{3,4}\b`+
 		// Bare North American numbers: ten digits run together ("4155550134"; area code and
 		// exchange start with 2-9, so 8000000000 people stays a number) and a seven-digit
 		// local number written with its dash ("555-0134").
-		`|\b[2-9][0-9]{2}[2-9][0-9]{6}\b|\b[2-9][0-9]{2}-[0-9]{4}\b`)
+		`|\b[2-9][0-9]{2}[2-9][0-9]{6}\b|\b[2-9][0-9]{2}-[0-9]{4}\b`).with(phoneQuick, nil)
 )
 
 // ErrEmpty is never returned for empty input; Redact only fails on internal faults.
@@ -178,45 +205,52 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 			}
 		}
 	}
+	// One scan of the text finds where each pattern can start (word starts, and the prefixes
+	// the secret patterns open with); a pattern runs anchored there, not over the whole text.
+	// The scan is redone only after a pass has changed the text.
+	sc := &textScan{ix: prefixes}
+	replaceAt := func(p *startRE, starts []int, kind string, check func(string) bool) {
+		if len(starts) == 0 {
+			return
+		}
+		text = p.replaceAt(text, starts, func(m string) string {
+			if check != nil && !check(m) {
+				return m
+			}
+			kinds[kind] = true
+			return placeholder(kind)
+		})
+	}
 	digitWords := spokenDigitWords(lower)
 	if digitWords >= minSpokenDigits {
-		replace(spokenDigitsRE, KindPhone, notCounting)
+		replaceAt(spokenDigitsRE, sc.of(text).spokenDigitStarts(), KindPhone, notCounting)
 	}
 	// An IBAN match may run on into the next word ("... 7654 32 by"): keep the longest valid
 	// prefix, made of whole space-separated groups.
-	ibanGuard := ibanRE
-	if nDigits < 4 || !mayIBAN(text) {
-		ibanGuard = nil
-	}
-	text = replaceIf(ibanGuard, text, func(m string) string {
-		groups := strings.Split(m, " ")
-		for n := len(groups); n > 0; n-- {
-			if validIBAN(strings.Join(groups[:n], " ")) {
-				kinds[KindIBAN] = true
-				rest := strings.Join(groups[n:], " ")
-				if rest != "" {
-					rest = " " + rest
+	if nDigits >= 4 && mayIBAN(text) {
+		text = ibanRE.replaceAt(text, sc.of(text).ibanStarts(), func(m string) string {
+			groups := strings.Split(m, " ")
+			for n := len(groups); n > 0; n-- {
+				if validIBAN(strings.Join(groups[:n], " ")) {
+					kinds[KindIBAN] = true
+					rest := strings.Join(groups[n:], " ")
+					if rest != "" {
+						rest = " " + rest
+					}
+					return placeholder(KindIBAN) + rest
 				}
-				return placeholder(KindIBAN) + rest
 			}
-		}
-		return m
-	})
+			return m
+		})
+	}
 	if strings.Contains(text, "://") {
 		replace(urlCredRE, KindURL, nil)
 	}
-	if lowerNow := strings.ToLower(text); maySecret(lowerNow) {
-		for _, f := range secretFamilies {
-			if containsAny(lowerNow, f.hints) {
-				replace(f.re, KindSecret, notAPlaceholder)
-			}
-		}
-		if mayJoinedSecret(strings.ToLower(text)) {
-			replace(joinedSecretRE, KindSecret, nil)
-		}
-	} else if mayJoinedSecret(lowerNow) {
-		replace(joinedSecretRE, KindSecret, nil)
+	// Each secret family runs only at the words its prefixes start, in the order of the table.
+	for i, f := range secretFamilies {
+		replaceAt(f, sc.of(text).hits[i], KindSecret, notAPlaceholder)
 	}
+	replaceAt(joinedSecretRE, sc.of(text).hits[setJoined], KindSecret, nil)
 	if mayCredential(lower) {
 		if t, ok := replaceCredentials(text); ok {
 			text = t
@@ -228,16 +262,16 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 		// dot after the "at".
 		if strings.Contains(text, "@") || strings.Contains(lower, "(at)") || strings.Contains(lower, "[at]") ||
 			strings.Contains(lower[strings.Index(lower, " at ")+1:], ".") {
-			replace(emailRE, KindEmail, nil)
+			replaceAt(emailRE, emailStarts(text), KindEmail, nil)
 		}
 		if strings.Contains(lower, " dot ") {
 			replace(spokenEmail, KindEmail, plausibleSpokenEmail)
 		}
 	}
 	if nDigits >= 7 {
-		replace(ssnRE, KindNationID, validSSN)
-		replace(cardRE, KindCard, luhn)
-		replace(phoneRE, KindPhone, plausiblePhone)
+		replaceAt(ssnRE, sc.of(text).digitStarts(), KindNationID, validSSN)
+		replaceAt(cardRE, sc.of(text).digitStarts(), KindCard, luhn)
+		replaceAt(phoneRE, phoneStarts(text), KindPhone, plausiblePhone)
 	}
 	// Said in pieces: a secret split into short runs or spelled out, then a number read out in
 	// groups or digit by digit.
@@ -262,7 +296,7 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 		kinds[KindSecret] = true
 	}
 	// A known prefix with only the start of its body, or an id said alone.
-	if t, ok := replacePartialSecrets(text, strings.ToLower(text)); ok {
+	if t, ok := replacePartialSecrets(text, sc); ok {
 		text = t
 		kinds[KindSecret] = true
 	}
@@ -277,7 +311,11 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 		lowerNow := strings.ToLower(text)
 		for _, t := range r.terms {
 			if strings.Contains(lowerNow, t.first) {
-				replace(t.re, KindTerm, nil)
+				if t.opens == nil {
+					replace(t.re.re, KindTerm, nil)
+				} else {
+					replaceAt(t.re, sc.of(text).prefixStarts(t.opens), KindTerm, nil)
+				}
 			}
 		}
 	}
@@ -295,37 +333,55 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 }
 
 // secretAlternatives are secretRE's alternatives, each with the hints (lower case) one of
-// which its match holds. secretRE is their alternation; secretFamilies the same one by one: a
-// reply runs only the few whose hint it holds, each a far smaller program than the whole.
+// which its match holds, and the prefixes (lower case) its match opens with at the start of
+// a word. secretRE is their alternation; secretFamilies the same one by one: a reply runs
+// only the few whose prefix starts one of its words, each anchored there.
 var secretAlternatives = []struct {
-	hints []string
-	expr  string
+	hints    []string
+	prefixes []string
+	expr     string
 }{
-	{[]string{"k-"}, `\b(?:sk|pk|rk)-(?:proj-|live-|test-)?[a-z0-9_\-]{16,}`},
-	{[]string{"k_", "c_"}, `\b(?:sk|pk|rk|whsec)_(?:live_|test_)?[a-z0-9]{16,}`},
-	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, `\bgh[pousr]_[a-z0-9]{20,}`},
-	{[]string{"github_pat_"}, `\bgithub_pat_[a-z0-9_]{20,}`},
-	{[]string{"xox"}, `\bxox[abposr]-[a-z0-9\-]{10,}`},
-	{[]string{"akia"}, `\bAKIA[0-9A-Z]{16}\b`},
-	{[]string{"aiza"}, `\bAIza[0-9a-z_\-]{30,}`},
-	{[]string{"rbk_"}, `\brbk_[0-9a-f]{16}_[a-z0-9_\-]{20,}`},
-	{[]string{"glpat-"}, `\bglpat-[a-z0-9_\-]{20,}`},
-	{[]string{"eyj"}, `\beyJ[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}`},
-	{[]string{"bearer"}, `\bbearer\s+[a-z0-9._\-~+/]{16,}=*`},
-	{[]string{"key", "secret", "token", "passw"}, `\b(?:api[_ ]?key|secret|token|password|passwd)\s*[:=]\s*\S{6,}`},
+	{[]string{"k-"}, []string{"sk-", "pk-", "rk-"}, `\b(?:sk|pk|rk)-(?:proj-|live-|test-)?[a-z0-9_\-]{16,}`},
+	{[]string{"k_", "c_"}, []string{"sk_", "pk_", "rk_", "whsec_"}, `\b(?:sk|pk|rk|whsec)_(?:live_|test_)?[a-z0-9]{16,}`},
+	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, `\bgh[pousr]_[a-z0-9]{20,}`},
+	{[]string{"github_pat_"}, []string{"github_pat_"}, `\bgithub_pat_[a-z0-9_]{20,}`},
+	{[]string{"xox"}, []string{"xox"}, `\bxox[abposr]-[a-z0-9\-]{10,}`},
+	{[]string{"akia"}, []string{"akia"}, `\bAKIA[0-9A-Z]{16}\b`},
+	{[]string{"aiza"}, []string{"aiza"}, `\bAIza[0-9a-z_\-]{30,}`},
+	{[]string{"rbk_"}, []string{"rbk_"}, `\brbk_[0-9a-f]{16}_[a-z0-9_\-]{20,}`},
+	{[]string{"glpat-"}, []string{"glpat-"}, `\bglpat-[a-z0-9_\-]{20,}`},
+	{[]string{"eyj"}, []string{"eyj"}, `\beyJ[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}\.[a-z0-9_\-]{8,}`},
+	{[]string{"bearer"}, []string{"bearer"}, `\bbearer\s+[a-z0-9._\-~+/]{16,}=*`},
+	{[]string{"key", "secret", "token", "passw"}, []string{"api", "secret", "token", "passw"}, `\b(?:api[_ ]?key|secret|token|password|passwd)\s*[:=]\s*\S{6,}`},
 }
 
-type secretFamily struct {
-	hints []string
-	re    *regexp.Regexp
-}
-
-var secretFamilies = func() []secretFamily {
-	out := make([]secretFamily, len(secretAlternatives))
+var secretFamilies = func() []*startRE {
+	out := make([]*startRE, len(secretAlternatives))
 	for i, a := range secretAlternatives {
-		out[i] = secretFamily{a.hints, regexp.MustCompile(`(?i)` + a.expr)}
+		out[i] = mustStartRE(`(?i)` + a.expr)
 	}
 	return out
+}()
+
+// The start sets of the prefix index past the secret families: the joined-secret pattern,
+// then the two partial-secret ones, each by the prefixes its matches open with.
+var (
+	setJoined        = len(secretAlternatives)
+	setPartial       = setJoined + 1
+	setJoinedPartial = setJoined + 2
+)
+
+// prefixes is one index of every prefix the redactor's prefixed patterns open with: one scan
+// of a reply finds them all.
+var prefixes = func() *prefixIndex {
+	sets := make([][]string, setJoinedPartial+1)
+	for i, a := range secretAlternatives {
+		sets[i] = a.prefixes
+	}
+	sets[setJoined] = []string{"sk", "pk", "rk", "whsec", "gh", "github", "xox", "glpat", "rbk"}
+	sets[setPartial] = []string{"sk", "pk", "rk", "gh", "github", "xox", "glpat", "whsec", "rbk", "akia", "aiza"}
+	sets[setJoinedPartial] = []string{"gh", "xox", "glpat"}
+	return newPrefixIndex(sets)
 }()
 
 func secretExpr() string {
@@ -337,8 +393,8 @@ func secretExpr() string {
 }
 
 // secretHints: every alternative of secretRE holds one of these (lower case), so text
-// without any of them cannot match it. secretRE is half the redactor's cost when run on
-// every reply; most replies hold none of these.
+// without any of them cannot match it. They guard secretRE where it judges a decoded token
+// (said in words, or in pieces); in a reply, the prefix index finds where each family starts.
 var secretHints = []string{"k-", "k_", "c_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "akia", "aiza",
 	"glpat-", "eyj", "bearer", "key", "secret", "token", "passw"}
 
@@ -384,25 +440,27 @@ const minSpokenDigits = 7
 // minSpokenDigits: with fewer, it cannot match.
 func spokenDigitWords(lower string) int {
 	n := 0
-	for _, w := range strings.FieldsFunc(lower, func(r rune) bool { return r < 'a' || r > 'z' }) {
-		if spokenDigitWord[w] {
+	for i := 0; i < len(lower); {
+		if lower[i] < 'a' || lower[i] > 'z' {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(lower) && lower[j] >= 'a' && lower[j] <= 'z' {
+			j++
+		}
+		if spokenDigitWord[lower[i:j]] {
 			if n++; n >= minSpokenDigits {
 				break
 			}
 		}
+		i = j
 	}
 	return n
 }
 
 var spokenDigitWord = map[string]bool{"zero": true, "oh": true, "one": true, "two": true, "three": true, "four": true, "five": true,
 	"six": true, "seven": true, "eight": true, "nine": true, "double": true, "triple": true}
-
-func replaceIf(re *regexp.Regexp, text string, fn func(string) string) string {
-	if re == nil {
-		return text
-	}
-	return re.ReplaceAllStringFunc(text, fn)
-}
 
 func placeholder(kind string) string {
 	switch kind {
@@ -462,6 +520,46 @@ func luhn(m string) bool {
 }
 
 func validIBAN(m string) bool {
+	// Spaces and dashes go, letters are read in upper case; the match is ASCII (ibanRE's
+	// classes, after canonical), so this is done in place of a Replacer and ToUpper.
+	var buf [34]byte
+	n := 0
+	for i := 0; i < len(m); i++ {
+		c := m[i]
+		switch {
+		case c == ' ' || c == '-':
+			continue
+		case c >= 0x80:
+			return validIBANSlow(m)
+		case c >= 'a' && c <= 'z':
+			c -= 'a' - 'A'
+		}
+		if n == len(buf) {
+			return false
+		}
+		buf[n] = c
+		n++
+	}
+	if n < 15 {
+		return false
+	}
+	rem := 0
+	for k := 0; k < n; k++ {
+		c := buf[(k+4)%n]
+		switch {
+		case c >= '0' && c <= '9':
+			rem = (rem*10 + int(c-'0')) % 97
+		case c >= 'A' && c <= 'Z':
+			rem = (rem*100 + int(c-'A'+10)) % 97
+		default:
+			return false
+		}
+	}
+	return rem == 1
+}
+
+// validIBANSlow is validIBAN for text that is not ASCII.
+func validIBANSlow(m string) bool {
 	s := strings.ToUpper(strings.NewReplacer(" ", "", "-", "").Replace(m))
 	if len(s) < 15 || len(s) > 34 {
 		return false

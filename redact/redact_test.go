@@ -172,10 +172,10 @@ func checkGuards(t *testing.T, s string) {
 	if secretRE.MatchString(folded) && !maySecret(n) {
 		t.Fatalf("the secret guard would skip a match in %q", s)
 	}
-	if joinedSecretRE.MatchString(folded) && !mayJoinedSecret(n) {
+	if joinedSecretRE.re.MatchString(folded) && !mayJoinedSecret(n) {
 		t.Fatalf("the joined-secret guard would skip a match in %q", s)
 	}
-	if spokenDigitsRE.MatchString(folded) && spokenDigitWords(n) < minSpokenDigits {
+	if spokenDigitsRE.re.MatchString(folded) && spokenDigitWords(n) < minSpokenDigits {
 		t.Fatalf("the spoken-digits guard would skip a match in %q", s)
 	}
 }

@@ -481,12 +481,12 @@ func splitSecret(text string, chain []piece) (string, int) {
 	}
 	// A pattern must start at the chain's start and cover at least two pieces (or a spelled one).
 	if strings.IndexByte(j, '@') > 0 {
-		if loc := emailRE.FindStringIndex(j); loc != nil && loc[0] == 0 && (covered(loc[1]) > 1 || chain[0].spelled) {
+		if loc := emailRE.re.FindStringIndex(j); loc != nil && loc[0] == 0 && (covered(loc[1]) > 1 || chain[0].spelled) {
 			return KindEmail, covered(loc[1])
 		}
 	}
 	if lower := strings.ToLower(j); n >= 12 && letters > 0 && digits > 0 && (maySecret(lower) || mayJoinedSecret(lower)) {
-		for _, re := range []*regexp.Regexp{secretRE, joinedSecretRE} {
+		for _, re := range []*regexp.Regexp{secretRE, joinedSecretRE.re} {
 			if loc := re.FindStringIndex(j); loc != nil && loc[0] == 0 && (covered(loc[1]) > 1 || chain[0].spelled) {
 				return KindSecret, covered(loc[1])
 			}

@@ -220,13 +220,13 @@ func spokenKind(w []spokenWord) (kind string, from, to int) {
 		return "", 0, 0 // digits said as words: the number passes' business
 	}
 	if at := strings.IndexByte(dec, '@'); at > 0 && strings.IndexByte(dec[at:], '.') > 0 {
-		if loc := emailRE.FindStringIndex(dec); loc != nil && plausibleAddress(dec[loc[0]:loc[1]]) {
+		if loc := emailRE.re.FindStringIndex(dec); loc != nil && plausibleAddress(dec[loc[0]:loc[1]]) {
 			from, to := words(loc[0], loc[1])
 			return KindEmail, from, to
 		}
 	}
 	if lower := strings.ToLower(dec); letters+digits >= 6 && (maySecret(lower) || mayJoinedSecret(lower) || containsAny(lower, partialHints)) {
-		for _, re := range []*regexp.Regexp{secretRE, joinedSecretRE, partialSecretRE} {
+		for _, re := range []*regexp.Regexp{secretRE, joinedSecretRE.re, partialSecretRE.re} {
 			if loc := re.FindStringIndex(dec); loc != nil {
 				from, to := words(loc[0], loc[1])
 				return KindSecret, from, to
