@@ -128,36 +128,47 @@ func peakRSSOnNoisyTalk(t *testing.T, config string, secondListens bool, limitKB
 		}
 		args = append(args, "--config", cfgFile)
 	}
-	cmd := exec.CommandContext(ctx, hub, append(args, mic)...)
-	// The hub as it runs on the robot: its own memory limit, whatever this shell sets.
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "GOMEMLIMIT=") && !strings.HasPrefix(kv, "GOGC=") {
-			cmd.Env = append(cmd.Env, kv)
+	// run runs the hub once over the talk; a machine so loaded that the spotter stalls (it
+	// then treats speech as not addressed and never listens twice) is not the worst case
+	// this test measures, so such a run is tried once more.
+	run := func() (out []byte, peak, heard, second int, polled chan int) {
+		cmd := exec.CommandContext(ctx, hub, append(args, mic)...)
+		// The hub as it runs on the robot: its own memory limit, whatever this shell sets.
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "GOMEMLIMIT=") && !strings.HasPrefix(kv, "GOGC=") {
+				cmd.Env = append(cmd.Env, kv)
+			}
 		}
+		var buf lockedBuffer
+		cmd.Stdout, cmd.Stderr = &buf, &buf
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// The wake process's peak, read from outside as well: one killed for missing its deadline
+		// (a machine this loaded can starve it) never logs its own.
+		polled = make(chan int, 1)
+		go func() { polled <- pollWakePeak(ctx, &buf) }()
+		err := cmd.Wait()
+		out = buf.Bytes()
+		if err != nil {
+			t.Fatalf("reachy-hub --sim: %v\n%s", err, out)
+		}
+		m := regexp.MustCompile(`msg="sim finished".* peak_rss_kb=(\d+).* heard=(\d+).* second_listens=(\d+)`).FindSubmatch(out)
+		if m == nil {
+			t.Fatalf("the hub logged no peak RSS:\n%s", out)
+		}
+		peak, _ = strconv.Atoi(string(m[1]))
+		heard, _ = strconv.Atoi(string(m[2]))
+		second, _ = strconv.Atoi(string(m[3]))
+		if peak <= 0 {
+			t.Fatalf("the hub could not read its peak RSS:\n%s", out)
+		}
+		return out, peak, heard, second, polled
 	}
-	var buf lockedBuffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// The wake process's peak, read from outside as well: one killed for missing its deadline
-	// (a machine this loaded can starve it) never logs its own.
-	polled := make(chan int, 1)
-	go func() { polled <- pollWakePeak(ctx, &buf) }()
-	err = cmd.Wait()
-	out := buf.Bytes()
-	if err != nil {
-		t.Fatalf("reachy-hub --sim: %v\n%s", err, out)
-	}
-	m := regexp.MustCompile(`msg="sim finished".* peak_rss_kb=(\d+).* heard=(\d+).* second_listens=(\d+)`).FindSubmatch(out)
-	if m == nil {
-		t.Fatalf("the hub logged no peak RSS:\n%s", out)
-	}
-	peak, _ := strconv.Atoi(string(m[1]))
-	heard, _ := strconv.Atoi(string(m[2]))
-	second, _ := strconv.Atoi(string(m[3]))
-	if peak <= 0 {
-		t.Fatalf("the hub could not read its peak RSS:\n%s", out)
+	out, peak, heard, second, polled := run()
+	if secondListens && second == 0 && strings.Contains(string(out), "wake spotter stalled") {
+		t.Logf("the spotter stalled on this loaded machine (no stretch heard twice); running the hub once more")
+		out, peak, heard, second, polled = run()
 	}
 	if heard == 0 || (secondListens && second == 0) {
 		t.Fatalf("the hub heard %d stretches of the talk, %d of them a second time: the test wants the spotter's worst case, every stretch heard twice\n%s", heard, second, out)
