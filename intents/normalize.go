@@ -1,6 +1,7 @@
 package intents
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -20,8 +21,10 @@ type Normalized struct {
 	// ("turn on the uh no off the kitchen light" -> "turn off the kitchen light").
 	Corrected bool `json:"corrected,omitempty"`
 
-	raw  string   // the transcript as heard, for splitting compound sentences
-	toks []string // Text's words (nil: split Text)
+	raw string // the transcript as heard, for splitting compound sentences
+	// toks are Text's words (nil: split Text). Whoever sets one sets the other: Text is
+	// always strings.Join(toks, " ").
+	toks []string
 }
 
 // tokens returns the words of Text.
@@ -32,8 +35,15 @@ func (n Normalized) tokens() []string {
 	return strings.Fields(n.Text)
 }
 
-// durations is the text with each run of duration words joined into one token.
-func (n Normalized) durations() string { return durationView(n.tokens()) }
+// durations is the text with each run of duration words joined into one token. A sentence
+// without a duration's core word has no run to join: its view is Text itself (the same
+// string, not a copy), and most sentences are such.
+func (n Normalized) durations() string {
+	if n.toks != nil && !slices.ContainsFunc(n.toks, durationCore) {
+		return n.Text
+	}
+	return durationView(n.tokens())
+}
 
 // Replacements done on the raw lower-case text, before punctuation goes.
 var rawReplacer = strings.NewReplacer(
@@ -109,6 +119,18 @@ var wordExpansions = func() map[string][]string {
 	}
 	for w, to := range contractions {
 		out[w] = to
+	}
+	return out
+}()
+
+// expansionShapes holds, by first byte, a bit for the length of each word of wordExpansions
+// without an apostrophe (the only ones a word without one can be): most words have a shape
+// none has, and skip the lookup.
+var expansionShapes = func() (out [256]uint64) {
+	for w := range wordExpansions {
+		if !strings.Contains(w, "'") {
+			out[w[0]] |= 1 << min(len(w), 63)
+		}
 	}
 	return out
 }()
@@ -248,6 +270,16 @@ func pauseAfterNo(raw string) bool {
 
 var negationLeads = [][]string{{"do", "not"}, {"never"}, {"please", "do", "not"}, {"dont"}, {"you", "should", "not"}}
 
+// formLeadStarts are the first words of politeLeads and negationLeads: a sentence opening
+// with none of them has neither lead to take off.
+var formLeadStarts = func() map[string]bool {
+	out := map[string]bool{}
+	for _, p := range append(slices.Clone(politeLeads), negationLeads...) {
+		out[p[0]] = true
+	}
+	return out
+}()
+
 var questionWords = map[string]bool{
 	"is": true, "are": true, "was": true, "were": true, "am": true, "did": true, "does": true,
 	"should": true, "shall": true, "why": true, "who": true, "whom": true, "whose": true, "how": true,
@@ -338,30 +370,35 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		}
 	}
 	n.Clean = strings.Join(toks, " ")
+	// Text's words are most often a run of Clean's (leads and tails taken off): Text is then
+	// a slice of Clean, not a second copy. lead counts the words taken off the front; kept
+	// turns false when a word inside is dropped or changed.
+	cleanToks, lead, kept := toks, 0, true
 	if len(toks) > 2 && toks[0] == "no" && noVerbs[toks[1]] && !pauseAfterNo(raw) {
-		toks, n.Negated = toks[1:], true // "no call mama now": a learner's "don't call mama"
+		toks, n.Negated, lead = toks[1:], true, lead+1 // "no call mama now": a learner's "don't call mama"
 	}
 
-	for changed := true; changed; {
+	for changed := len(toks) > 0 && formLeadStarts[toks[0]]; changed; {
 		changed = false
 		for _, p := range politeLeads {
 			if hasPrefix(toks, p) {
-				toks, n.Polite, changed = toks[len(p):], true, true
+				toks, n.Polite, changed, lead = toks[len(p):], true, true, lead+len(p)
 				break
 			}
 		}
 		for _, p := range negationLeads {
 			if hasPrefix(toks, p) && len(toks) > len(p) {
-				toks, n.Negated, changed = toks[len(p):], true, true
+				toks, n.Negated, changed, lead = toks[len(p):], true, true, lead+len(p)
 				break
 			}
 		}
+		changed = changed && len(toks) > 0 && formLeadStarts[toks[0]]
 	}
 	// "please" inside the sentence is politeness too.
 	out := toks[:0] // in place: normalize owns toks, and Clean is already a copy
 	for _, t := range toks {
 		if t == "please" {
-			n.Polite = true
+			n.Polite, kept = true, false
 			continue
 		}
 		if t == "not" || t == "never" {
@@ -371,9 +408,13 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	}
 	toks = trimTails(out)
 	if k := len(toks); k >= 2 && toks[k-1] == "of" && (toks[k-2] == "light" || toks[k-2] == "lights" || toks[k-2] == "ac") {
-		toks = append(toks[:k-1:k-1], "off") // "turn the kitchen light of": whisper's "off"
+		toks, kept = append(toks[:k-1:k-1], "off"), false // "turn the kitchen light of": whisper's "off"
 	}
-	n.Text = strings.Join(toks, " ")
+	if kept {
+		n.Text = joinedRun(n.Clean, cleanToks, lead, toks)
+	} else {
+		n.Text = strings.Join(toks, " ")
+	}
 	n.toks = toks
 	if len(toks) > 0 && (questionWords[toks[0]] || doQuestion(toks) || hasPrefix(toks, []string{"i", "wonder"})) {
 		n.Question = true
@@ -382,6 +423,23 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		n.Question = true
 	}
 	return n
+}
+
+// joinedRun is strings.Join(toks, " ") for toks that are the run all[lead:lead+len(toks)],
+// given joined, strings.Join(all, " "): the slice of joined that holds them, without a copy.
+func joinedRun(joined string, all []string, lead int, toks []string) string {
+	if len(toks) == 0 {
+		return ""
+	}
+	start := 0
+	for _, w := range all[:lead] {
+		start += len(w) + 1
+	}
+	end := start + len(toks) - 1
+	for _, w := range toks {
+		end += len(w)
+	}
+	return joined[start:end]
 }
 
 // needsRawReplace reports whether rawReplacer may change s: it holds a '.', a '/' or a
@@ -509,8 +567,10 @@ func appendExpanded(out []string, t string) []string {
 	}
 	if strings.IndexByte(t, '\'') < 0 {
 		// Most words: one lookup in the contractions and single rewrites together.
-		if c, ok := wordExpansions[t]; ok {
-			return append(out, c...)
+		if expansionShapes[t[0]]&(1<<min(len(t), 63)) != 0 {
+			if c, ok := wordExpansions[t]; ok {
+				return append(out, c...)
+			}
 		}
 		switch t[0] {
 		case 'h', 'l', 'H', 'L':

@@ -216,7 +216,11 @@ func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) 
 			if p.durations {
 				if !haveDur {
 					durText, haveDur = n.durations(), true
-					durPairs = pairsOf(durText)
+					if durText == text {
+						durPairs = textPairs // no duration in the sentence: its view is its text
+					} else {
+						durPairs = pairsOf(durText)
+					}
 				}
 				text, pairs = durText, &durPairs
 			}
