@@ -136,25 +136,48 @@ var expansionShapes = func() (out [256]uint64) {
 }()
 
 // rewriteWords are the words a stage after expandTokens may change: number words and
-// fillers (rewriteChanges), and the first words of phraseRewrites (rewriteStart).
-var rewriteWords = func() map[string]uint8 {
-	out := map[string]uint8{}
-	for w := range rewriteStarts {
-		out[w] |= rewriteStart
+// fillers (rewriteChanges), and the first words of phraseRewrites (with the rewrites that
+// start with the word).
+var rewriteWords = func() map[string]rewriteWord {
+	out := map[string]rewriteWord{}
+	mark := func(w string, flag uint8) {
+		r := out[w]
+		r.flags |= flag
+		out[w] = r
+	}
+	for _, r := range phraseRewrites {
+		e := out[r.from[0]]
+		e.phrases = append(e.phrases, r.from)
+		out[r.from[0]] = e
 	}
 	for w := range fillers {
-		out[w] |= rewriteChanges
+		mark(w, rewriteChanges)
 	}
 	for _, list := range []map[string]int{units, tens} {
 		for w := range list {
-			out[w] |= rewriteChanges
+			mark(w, rewriteChanges)
 		}
 	}
 	for w := range signWords {
-		out[w] |= rewriteChanges
+		mark(w, rewriteChanges)
 	}
 	for w := range numberFragments { // "20 fi 26": a number broken off and said again
-		out[w] |= rewriteChanges
+		mark(w, rewriteChanges)
+	}
+	return out
+}()
+
+// rewriteWord is what rewriteWords knows of a word.
+type rewriteWord struct {
+	flags   uint8
+	phrases [][]string // the from of each phrase rewrite that starts with the word
+}
+
+// rewriteShapes holds, by first byte, a bit for the length of each word of rewriteWords:
+// a word of a shape none has is not one of them, without a lookup.
+var rewriteShapes = func() (out [256]uint64) {
+	for w := range rewriteWords {
+		out[w[0]] |= 1 << min(len(w), 63)
 	}
 	return out
 }()
@@ -163,10 +186,8 @@ var rewriteWords = func() map[string]uint8 {
 // never 20.
 var signWords = map[string]bool{"minus": true, "negative": true}
 
-const (
-	rewriteChanges uint8 = 1 << iota
-	rewriteStart
-)
+// rewriteChanges marks a word the number and filler passes change.
+const rewriteChanges uint8 = 1
 
 // rewriteTokens runs the passes after expandTokens (phrases, numbers, fillers and
 // stutters), skipping those that would change nothing. It rewrites toks in place.
@@ -185,15 +206,15 @@ func rewriteTokens(toks []string) []string {
 // filler. Most sentences have none, and skip those passes with one lookup per word.
 func mayRewrite(toks []string) bool {
 	for i, t := range toks {
-		c := rewriteWords[t]
-		if c&rewriteChanges != 0 {
-			return true // a number word or a filler
-		}
-		if c&rewriteStart == 0 {
+		if t == "" || rewriteShapes[t[0]]&(1<<min(len(t), 63)) == 0 {
 			continue
 		}
-		for _, r := range phraseRewrites {
-			if hasPrefix(toks[i:], r.from) {
+		c := rewriteWords[t]
+		if c.flags&rewriteChanges != 0 {
+			return true // a number word or a filler
+		}
+		for _, from := range c.phrases {
+			if hasPrefix(toks[i:], from) {
 				return true
 			}
 		}

@@ -503,9 +503,9 @@ func (t *Table) decide(in *Intent, args map[string]string, rule *Rule, n Normali
 
 // ask sends free text to the lean agent: the only place free text goes.
 func (t *Table) ask(n Normalized, rule *Rule) Decision {
-	name := IntentGeneralAsk
+	name, why := IntentGeneralAsk, "no rule matched: free text goes to "+IntentGeneralAsk // constants: no string built per call
 	if n.Deep {
-		name = IntentDeepAsk
+		name, why = IntentDeepAsk, "no rule matched: free text goes to "+IntentDeepAsk
 	}
 	q := n.Clean
 	if q == "" {
@@ -513,7 +513,7 @@ func (t *Table) ask(n Normalized, rule *Rule) Decision {
 	}
 	d := t.decide(t.byName[name], map[string]string{"question": q}, rule, n)
 	if rule == nil {
-		d.Doctrine = append(d.Doctrine, "no rule matched: free text goes to "+name)
+		d.Doctrine = append(d.Doctrine, why)
 	}
 	return d
 }
