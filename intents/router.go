@@ -207,7 +207,8 @@ func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) 
 		list = t.builtins
 	}
 	for _, in := range list {
-		for i, p := range in.patterns {
+		for i := range in.patterns {
+			p := &in.patterns[i] // not a copy: the loop visits every pattern of every intent
 			text := n.Text
 			if !havePairs {
 				textPairs, havePairs = pairsOf(text), true
@@ -231,7 +232,7 @@ func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) 
 			if m == nil {
 				continue
 			}
-			captured, ok := captures(p, m)
+			captured, ok := captures(p.groups, m)
 			if !ok {
 				continue
 			}
@@ -246,9 +247,9 @@ func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) 
 	return Decision{}, false
 }
 
-func captures(p pattern, m []string) (map[string]string, bool) {
+func captures(groups []string, m []string) (map[string]string, bool) {
 	out := map[string]string{}
-	for i, name := range p.groups {
+	for i, name := range groups {
 		if name == "" || m[i] == "" {
 			continue
 		}
