@@ -25,6 +25,14 @@ type Normalized struct {
 	// toks are Text's words (nil: split Text). Whoever sets one sets the other: Text is
 	// always strings.Join(toks, " ").
 	toks []string
+	memo *normMemo // what was worked out from toks once, for every copy of this sentence
+}
+
+// normMemo keeps the duration view of one sentence's words: match and the timer, quiet
+// and family frames all read it, on copies of the same Normalized.
+type normMemo struct {
+	durToks []string // the words dur is the view of (the same slice, not equal words)
+	dur     string
 }
 
 // tokens returns the words of Text.
@@ -38,11 +46,25 @@ func (n Normalized) tokens() []string {
 // durations is the text with each run of duration words joined into one token. A sentence
 // without a duration's core word has no run to join: its view is Text itself (the same
 // string, not a copy), and most sentences are such.
+//
+// The view is kept in the sentence's memo, for the same words: a clause or a corrected
+// sentence (other words, or a part of them) works out its own. Nothing writes into a
+// sentence's words once normalize has returned them, so the same slice is the same words.
 func (n Normalized) durations() string {
-	if n.toks != nil && !slices.ContainsFunc(n.toks, durationCore) {
-		return n.Text
+	if n.toks == nil {
+		return durationView(n.tokens())
 	}
-	return durationView(n.tokens())
+	if m := n.memo; m != nil && len(m.durToks) == len(n.toks) && (len(n.toks) == 0 || &m.durToks[0] == &n.toks[0]) {
+		return m.dur
+	}
+	v := n.Text
+	if slices.ContainsFunc(n.toks, durationCore) {
+		v = durationView(n.toks)
+	}
+	if n.memo != nil {
+		n.memo.durToks, n.memo.dur = n.toks, v
+	}
+	return v
 }
 
 // Replacements done on the raw lower-case text, before punctuation goes.
@@ -437,6 +459,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		n.Text = strings.Join(toks, " ")
 	}
 	n.toks = toks
+	n.memo = &normMemo{}
 	if len(toks) > 0 && (questionWords[toks[0]] || doQuestion(toks) || hasPrefix(toks, []string{"i", "wonder"})) {
 		n.Question = true
 	}
