@@ -14,9 +14,22 @@ import (
 // patterns are skipped with a few substring searches instead of running their expression.
 type prefilter [][]string
 
+// admits is admitsPairs for one text tried against one prefilter: plain substring searches,
+// without building the text's pair set first (worth it only for many prefilters).
 func (p prefilter) admits(text string) bool {
-	pairs := pairsOf(text)
-	return p.admitsPairs(text, &pairs)
+	for _, anyOf := range p {
+		ok := false
+		for _, lit := range anyOf {
+			if strings.Contains(text, lit) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // pairSet is a Bloom set of the byte pairs of a text: a literal whose pairs are not all in
