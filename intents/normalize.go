@@ -145,13 +145,25 @@ var wordExpansions = func() map[string][]string {
 	return out
 }()
 
-// expansionShapes holds, by first byte, a bit for the length of each word of wordExpansions
-// without an apostrophe (the only ones a word without one can be): most words have a shape
-// none has, and skip the lookup.
-var expansionShapes = func() (out [256]uint64) {
+// wordShapes holds, by a word's first byte, a bit for its length (63: longer): a word of a
+// shape none of a set's words has is not in the set, which two loads tell without hashing it.
+type wordShapes [256]uint64
+
+func (s *wordShapes) add(w string) {
+	if w != "" {
+		s[w[0]] |= 1 << min(len(w), 63)
+	}
+}
+
+// may reports whether w can be one of the words: false means it is not.
+func (s *wordShapes) may(w string) bool { return w != "" && s[w[0]]&(1<<min(len(w), 63)) != 0 }
+
+// expansionShapes are the shapes of the words of wordExpansions without an apostrophe (the
+// only ones a word without one can be).
+var expansionShapes = func() (out wordShapes) {
 	for w := range wordExpansions {
 		if !strings.Contains(w, "'") {
-			out[w[0]] |= 1 << min(len(w), 63)
+			out.add(w)
 		}
 	}
 	return out
@@ -195,11 +207,10 @@ type rewriteWord struct {
 	phrases [][]string // the from of each phrase rewrite that starts with the word
 }
 
-// rewriteShapes holds, by first byte, a bit for the length of each word of rewriteWords:
-// a word of a shape none has is not one of them, without a lookup.
-var rewriteShapes = func() (out [256]uint64) {
+// rewriteShapes are the shapes of the words of rewriteWords.
+var rewriteShapes = func() (out wordShapes) {
 	for w := range rewriteWords {
-		out[w[0]] |= 1 << min(len(w), 63)
+		out.add(w)
 	}
 	return out
 }()
@@ -228,7 +239,7 @@ func rewriteTokens(toks []string) []string {
 // filler. Most sentences have none, and skip those passes with one lookup per word.
 func mayRewrite(toks []string) bool {
 	for i, t := range toks {
-		if t == "" || rewriteShapes[t[0]]&(1<<min(len(t), 63)) == 0 {
+		if !rewriteShapes.may(t) {
 			continue
 		}
 		c := rewriteWords[t]
@@ -344,11 +355,10 @@ var deepPhrases = [][]string{
 	{"ponder", "deeply"}, {"ponder"}, {"deeply"}, {"think", "deep"},
 }
 
-// deepStarts are the first words of deepPhrases.
-var deepStarts = func() map[string]bool {
-	out := map[string]bool{}
+// deepStarts are the shapes of the first words of deepPhrases (hasPrefix then decides).
+var deepStarts = func() (out wordShapes) {
 	for _, d := range deepPhrases {
-		out[d[0]] = true
+		out.add(d[0])
 	}
 	return out
 }()
@@ -401,7 +411,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		toks, n.Wake = trimTails(t), true
 	}
 	for i := 0; i < len(toks); i++ { // "think carefully" anywhere
-		if !deepStarts[toks[i]] {
+		if !deepStarts.may(toks[i]) {
 			continue
 		}
 		for _, d := range deepPhrases {
@@ -486,12 +496,14 @@ func joinedRun(joined string, all []string, lead int, toks []string) string {
 	return joined[start:end]
 }
 
-// needsRawReplace reports whether rawReplacer may change s: it holds a '.', a '/' or a
-// non-ASCII byte (the typographic apostrophes and the degree sign). A byte scan, where
-// strings.ContainsAny with non-ASCII characters decodes every rune.
+// needsRawReplace reports whether rawReplacer may change s: it holds "a." or "a/" (each of
+// its ASCII keys starts so: "a.c.", "a. c.", "a/c", "a.c") or a non-ASCII byte (the
+// typographic apostrophes, the degree sign, the dashes). A byte scan, where
+// strings.ContainsAny with non-ASCII characters decodes every rune; a sentence's closing
+// full stop alone no longer sends it through the replacer, which always copies.
 func needsRawReplace(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '.' || c == '/' || c >= utf8.RuneSelf {
+		if c := s[i]; (c == '.' || c == '/') && i > 0 && s[i-1] == 'a' || c >= utf8.RuneSelf {
 			return true
 		}
 	}
@@ -611,7 +623,7 @@ func appendExpanded(out []string, t string) []string {
 	}
 	if strings.IndexByte(t, '\'') < 0 {
 		// Most words: one lookup in the contractions and single rewrites together.
-		if expansionShapes[t[0]]&(1<<min(len(t), 63)) != 0 {
+		if expansionShapes.may(t) {
 			if c, ok := wordExpansions[t]; ok {
 				return append(out, c...)
 			}

@@ -82,3 +82,19 @@ func TestNormalizedTextIsItsWords(t *testing.T) {
 		}
 	}
 }
+
+// TestRawReplaceShortcut: a transcript needsRawReplace lets by is one the replacer would
+// not change (its keys: "a.c.", "a/c", typographic apostrophes, the degree sign, dashes).
+func TestRawReplaceShortcut(t *testing.T) {
+	sentences := append(corpusSentences(t), "turn on the a.c.", "set the a. c. to 20", "a/c on", "the a.c off",
+		"it’s 20° in here", "set it to −5", "done.", "what is 2.5 / 5")
+	for _, s := range sentences {
+		s = strings.ToLower(s)
+		if !needsRawReplace(s) && rawReplacer.Replace(s) != s {
+			t.Errorf("%q: skipped, but the replacer makes it %q", s, rawReplacer.Replace(s))
+		}
+	}
+	if needsRawReplace("what time is it.") {
+		t.Error("a closing full stop alone sends a sentence through the replacer")
+	}
+}
