@@ -21,7 +21,13 @@ const maxPhraseWords = 5
 type phraseSet struct {
 	name    string
 	byFirst map[string][][]string // first word -> phrases (longest first)
+	// shapes holds, by a first word's first byte, a bit for its length (31: longer): a word
+	// of a shape no phrase starts with is looked up nowhere.
+	shapes [256]uint32
 }
+
+// wordShape is the bit of a word's length in phraseSet.shapes.
+func wordShape(w string) uint32 { return 1 << min(len(w), 31) }
 
 // lexicon is every set of a table, by name.
 type lexicon map[string]*phraseSet
@@ -74,13 +80,14 @@ func (lx lexicon) add(name string, words []string, file string) error {
 			return fmt.Errorf("%s: lexicon %s: %q must be one to %d words", file, name, w, maxPhraseWords)
 		}
 		s.byFirst[toks[0]] = append(s.byFirst[toks[0]], toks)
+		s.shapes[toks[0][0]] |= wordShape(toks[0])
 	}
 	return nil
 }
 
 // at reports the length of the longest phrase of the set that starts at toks[i] (0: none).
 func (s *phraseSet) at(toks []string, i int) int {
-	if s == nil {
+	if s == nil || toks[i] == "" || s.shapes[toks[i][0]]&wordShape(toks[i]) == 0 {
 		return 0
 	}
 	for _, p := range s.byFirst[toks[i]] {
@@ -112,14 +119,19 @@ func (lx lexicon) has(toks []string, name string) bool {
 // position) and returns the hits.
 func (lx lexicon) cover(toks []string, used []bool, names ...string) []lexHit {
 	var hits []lexHit
+	var buf [8]*phraseSet
+	sets := buf[:0] // looked up once, not at every word
+	for _, name := range names {
+		sets = append(sets, lx[name])
+	}
 	for i := 0; i < len(toks); i++ {
 		if used[i] {
 			continue
 		}
 		best, bestSet := 0, ""
-		for _, name := range names {
-			if l := lx[name].at(toks, i); l > best {
-				best, bestSet = l, name
+		for k, s := range sets {
+			if l := s.at(toks, i); l > best {
+				best, bestSet = l, names[k]
 			}
 		}
 		if best == 0 {

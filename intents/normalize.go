@@ -1,6 +1,7 @@
 package intents
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -20,8 +21,18 @@ type Normalized struct {
 	// ("turn on the uh no off the kitchen light" -> "turn off the kitchen light").
 	Corrected bool `json:"corrected,omitempty"`
 
-	raw  string   // the transcript as heard, for splitting compound sentences
-	toks []string // Text's words (nil: split Text)
+	raw string // the transcript as heard, for splitting compound sentences
+	// toks are Text's words (nil: split Text). Whoever sets one sets the other: Text is
+	// always strings.Join(toks, " ").
+	toks []string
+	memo *normMemo // what was worked out from toks once, for every copy of this sentence
+}
+
+// normMemo keeps the duration view of one sentence's words: match and the timer, quiet
+// and family frames all read it, on copies of the same Normalized.
+type normMemo struct {
+	durToks []string // the words dur is the view of (the same slice, not equal words)
+	dur     string
 }
 
 // tokens returns the words of Text.
@@ -32,8 +43,29 @@ func (n Normalized) tokens() []string {
 	return strings.Fields(n.Text)
 }
 
-// durations is the text with each run of duration words joined into one token.
-func (n Normalized) durations() string { return durationView(n.tokens()) }
+// durations is the text with each run of duration words joined into one token. A sentence
+// without a duration's core word has no run to join: its view is Text itself (the same
+// string, not a copy), and most sentences are such.
+//
+// The view is kept in the sentence's memo, for the same words: a clause or a corrected
+// sentence (other words, or a part of them) works out its own. Nothing writes into a
+// sentence's words once normalize has returned them, so the same slice is the same words.
+func (n Normalized) durations() string {
+	if n.toks == nil {
+		return durationView(n.tokens())
+	}
+	if m := n.memo; m != nil && len(m.durToks) == len(n.toks) && (len(n.toks) == 0 || &m.durToks[0] == &n.toks[0]) {
+		return m.dur
+	}
+	v := n.Text
+	if slices.ContainsFunc(n.toks, durationCore) {
+		v = durationView(n.toks)
+	}
+	if n.memo != nil {
+		n.memo.durToks, n.memo.dur = n.toks, v
+	}
+	return v
+}
 
 // Replacements done on the raw lower-case text, before punctuation goes.
 var rawReplacer = strings.NewReplacer(
@@ -113,26 +145,72 @@ var wordExpansions = func() map[string][]string {
 	return out
 }()
 
+// wordShapes holds, by a word's first byte, a bit for its length (63: longer): a word of a
+// shape none of a set's words has is not in the set, which two loads tell without hashing it.
+type wordShapes [256]uint64
+
+func (s *wordShapes) add(w string) {
+	if w != "" {
+		s[w[0]] |= 1 << min(len(w), 63)
+	}
+}
+
+// may reports whether w can be one of the words: false means it is not.
+func (s *wordShapes) may(w string) bool { return w != "" && s[w[0]]&(1<<min(len(w), 63)) != 0 }
+
+// expansionShapes are the shapes of the words of wordExpansions without an apostrophe (the
+// only ones a word without one can be).
+var expansionShapes = func() (out wordShapes) {
+	for w := range wordExpansions {
+		if !strings.Contains(w, "'") {
+			out.add(w)
+		}
+	}
+	return out
+}()
+
 // rewriteWords are the words a stage after expandTokens may change: number words and
-// fillers (rewriteChanges), and the first words of phraseRewrites (rewriteStart).
-var rewriteWords = func() map[string]uint8 {
-	out := map[string]uint8{}
-	for w := range rewriteStarts {
-		out[w] |= rewriteStart
+// fillers (rewriteChanges), and the first words of phraseRewrites (with the rewrites that
+// start with the word).
+var rewriteWords = func() map[string]rewriteWord {
+	out := map[string]rewriteWord{}
+	mark := func(w string, flag uint8) {
+		r := out[w]
+		r.flags |= flag
+		out[w] = r
+	}
+	for _, r := range phraseRewrites {
+		e := out[r.from[0]]
+		e.phrases = append(e.phrases, r.from)
+		out[r.from[0]] = e
 	}
 	for w := range fillers {
-		out[w] |= rewriteChanges
+		mark(w, rewriteChanges)
 	}
 	for _, list := range []map[string]int{units, tens} {
 		for w := range list {
-			out[w] |= rewriteChanges
+			mark(w, rewriteChanges)
 		}
 	}
 	for w := range signWords {
-		out[w] |= rewriteChanges
+		mark(w, rewriteChanges)
 	}
 	for w := range numberFragments { // "20 fi 26": a number broken off and said again
-		out[w] |= rewriteChanges
+		mark(w, rewriteChanges)
+	}
+	return out
+}()
+
+// rewriteWord is what rewriteWords knows of a word.
+type rewriteWord struct {
+	flags   uint8
+	phrases [][]string // the from of each phrase rewrite that starts with the word
+}
+
+// rewriteShapes are the shapes of the words of rewriteWords.
+var rewriteShapes = func() (out wordShapes) {
+	for w := range rewriteWords {
+		out.add(w)
 	}
 	return out
 }()
@@ -141,10 +219,8 @@ var rewriteWords = func() map[string]uint8 {
 // never 20.
 var signWords = map[string]bool{"minus": true, "negative": true}
 
-const (
-	rewriteChanges uint8 = 1 << iota
-	rewriteStart
-)
+// rewriteChanges marks a word the number and filler passes change.
+const rewriteChanges uint8 = 1
 
 // rewriteTokens runs the passes after expandTokens (phrases, numbers, fillers and
 // stutters), skipping those that would change nothing. It rewrites toks in place.
@@ -163,15 +239,15 @@ func rewriteTokens(toks []string) []string {
 // filler. Most sentences have none, and skip those passes with one lookup per word.
 func mayRewrite(toks []string) bool {
 	for i, t := range toks {
-		c := rewriteWords[t]
-		if c&rewriteChanges != 0 {
-			return true // a number word or a filler
-		}
-		if c&rewriteStart == 0 {
+		if !rewriteShapes.may(t) {
 			continue
 		}
-		for _, r := range phraseRewrites {
-			if hasPrefix(toks[i:], r.from) {
+		c := rewriteWords[t]
+		if c.flags&rewriteChanges != 0 {
+			return true // a number word or a filler
+		}
+		for _, from := range c.phrases {
+			if hasPrefix(toks[i:], from) {
 				return true
 			}
 		}
@@ -248,6 +324,16 @@ func pauseAfterNo(raw string) bool {
 
 var negationLeads = [][]string{{"do", "not"}, {"never"}, {"please", "do", "not"}, {"dont"}, {"you", "should", "not"}}
 
+// formLeadStarts are the first words of politeLeads and negationLeads: a sentence opening
+// with none of them has neither lead to take off.
+var formLeadStarts = func() map[string]bool {
+	out := map[string]bool{}
+	for _, p := range append(slices.Clone(politeLeads), negationLeads...) {
+		out[p[0]] = true
+	}
+	return out
+}()
+
 var questionWords = map[string]bool{
 	"is": true, "are": true, "was": true, "were": true, "am": true, "did": true, "does": true,
 	"should": true, "shall": true, "why": true, "who": true, "whom": true, "whose": true, "how": true,
@@ -269,11 +355,10 @@ var deepPhrases = [][]string{
 	{"ponder", "deeply"}, {"ponder"}, {"deeply"}, {"think", "deep"},
 }
 
-// deepStarts are the first words of deepPhrases.
-var deepStarts = func() map[string]bool {
-	out := map[string]bool{}
+// deepStarts are the shapes of the first words of deepPhrases (hasPrefix then decides).
+var deepStarts = func() (out wordShapes) {
 	for _, d := range deepPhrases {
-		out[d[0]] = true
+		out.add(d[0])
 	}
 	return out
 }()
@@ -326,7 +411,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		toks, n.Wake = trimTails(t), true
 	}
 	for i := 0; i < len(toks); i++ { // "think carefully" anywhere
-		if !deepStarts[toks[i]] {
+		if !deepStarts.may(toks[i]) {
 			continue
 		}
 		for _, d := range deepPhrases {
@@ -338,30 +423,35 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		}
 	}
 	n.Clean = strings.Join(toks, " ")
+	// Text's words are most often a run of Clean's (leads and tails taken off): Text is then
+	// a slice of Clean, not a second copy. lead counts the words taken off the front; kept
+	// turns false when a word inside is dropped or changed.
+	cleanToks, lead, kept := toks, 0, true
 	if len(toks) > 2 && toks[0] == "no" && noVerbs[toks[1]] && !pauseAfterNo(raw) {
-		toks, n.Negated = toks[1:], true // "no call mama now": a learner's "don't call mama"
+		toks, n.Negated, lead = toks[1:], true, lead+1 // "no call mama now": a learner's "don't call mama"
 	}
 
-	for changed := true; changed; {
+	for changed := len(toks) > 0 && formLeadStarts[toks[0]]; changed; {
 		changed = false
 		for _, p := range politeLeads {
 			if hasPrefix(toks, p) {
-				toks, n.Polite, changed = toks[len(p):], true, true
+				toks, n.Polite, changed, lead = toks[len(p):], true, true, lead+len(p)
 				break
 			}
 		}
 		for _, p := range negationLeads {
 			if hasPrefix(toks, p) && len(toks) > len(p) {
-				toks, n.Negated, changed = toks[len(p):], true, true
+				toks, n.Negated, changed, lead = toks[len(p):], true, true, lead+len(p)
 				break
 			}
 		}
+		changed = changed && len(toks) > 0 && formLeadStarts[toks[0]]
 	}
 	// "please" inside the sentence is politeness too.
 	out := toks[:0] // in place: normalize owns toks, and Clean is already a copy
 	for _, t := range toks {
 		if t == "please" {
-			n.Polite = true
+			n.Polite, kept = true, false
 			continue
 		}
 		if t == "not" || t == "never" {
@@ -371,10 +461,15 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	}
 	toks = trimTails(out)
 	if k := len(toks); k >= 2 && toks[k-1] == "of" && (toks[k-2] == "light" || toks[k-2] == "lights" || toks[k-2] == "ac") {
-		toks = append(toks[:k-1:k-1], "off") // "turn the kitchen light of": whisper's "off"
+		toks, kept = append(toks[:k-1:k-1], "off"), false // "turn the kitchen light of": whisper's "off"
 	}
-	n.Text = strings.Join(toks, " ")
+	if kept {
+		n.Text = joinedRun(n.Clean, cleanToks, lead, toks)
+	} else {
+		n.Text = strings.Join(toks, " ")
+	}
 	n.toks = toks
+	n.memo = &normMemo{}
 	if len(toks) > 0 && (questionWords[toks[0]] || doQuestion(toks) || hasPrefix(toks, []string{"i", "wonder"})) {
 		n.Question = true
 	}
@@ -384,12 +479,31 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	return n
 }
 
-// needsRawReplace reports whether rawReplacer may change s: it holds a '.', a '/' or a
-// non-ASCII byte (the typographic apostrophes and the degree sign). A byte scan, where
-// strings.ContainsAny with non-ASCII characters decodes every rune.
+// joinedRun is strings.Join(toks, " ") for toks that are the run all[lead:lead+len(toks)],
+// given joined, strings.Join(all, " "): the slice of joined that holds them, without a copy.
+func joinedRun(joined string, all []string, lead int, toks []string) string {
+	if len(toks) == 0 {
+		return ""
+	}
+	start := 0
+	for _, w := range all[:lead] {
+		start += len(w) + 1
+	}
+	end := start + len(toks) - 1
+	for _, w := range toks {
+		end += len(w)
+	}
+	return joined[start:end]
+}
+
+// needsRawReplace reports whether rawReplacer may change s: it holds "a." or "a/" (each of
+// its ASCII keys starts so: "a.c.", "a. c.", "a/c", "a.c") or a non-ASCII byte (the
+// typographic apostrophes, the degree sign, the dashes). A byte scan, where
+// strings.ContainsAny with non-ASCII characters decodes every rune; a sentence's closing
+// full stop alone no longer sends it through the replacer, which always copies.
 func needsRawReplace(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '.' || c == '/' || c >= utf8.RuneSelf {
+		if c := s[i]; (c == '.' || c == '/') && i > 0 && s[i-1] == 'a' || c >= utf8.RuneSelf {
 			return true
 		}
 	}
@@ -509,8 +623,10 @@ func appendExpanded(out []string, t string) []string {
 	}
 	if strings.IndexByte(t, '\'') < 0 {
 		// Most words: one lookup in the contractions and single rewrites together.
-		if c, ok := wordExpansions[t]; ok {
-			return append(out, c...)
+		if expansionShapes.may(t) {
+			if c, ok := wordExpansions[t]; ok {
+				return append(out, c...)
+			}
 		}
 		switch t[0] {
 		case 'h', 'l', 'H', 'L':

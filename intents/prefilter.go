@@ -1,7 +1,9 @@
 package intents
 
 import (
+	"math"
 	"regexp/syntax"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -12,9 +14,22 @@ import (
 // patterns are skipped with a few substring searches instead of running their expression.
 type prefilter [][]string
 
+// admits is admitsPairs for one text tried against one prefilter: plain substring searches,
+// without building the text's pair set first (worth it only for many prefilters).
 func (p prefilter) admits(text string) bool {
-	pairs := pairsOf(text)
-	return p.admitsPairs(text, &pairs)
+	for _, anyOf := range p {
+		ok := false
+		for _, lit := range anyOf {
+			if strings.Contains(text, lit) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // pairSet is a Bloom set of the byte pairs of a text: a literal whose pairs are not all in
@@ -68,16 +83,166 @@ func derivePrefilter(expr string) prefilter {
 	if err != nil {
 		return nil
 	}
-	// Keep the groups worth checking, most selective first, so most sentences are turned
-	// away by the first substring search: a group with a one-letter literal ("a", " ")
-	// admits nearly every sentence.
+	// Keep the groups worth checking, so most sentences are turned away by the first few
+	// substring searches: a group with a one-letter literal ("a", " ") admits nearly every
+	// sentence.
+	//
+	// Two derivations, each of necessary conditions, so both together are too: required
+	// (literals as the parser leaves them, which factors alternatives into fragments: "h"
+	// and "ello" for "hello|hi") and the exact strings a part matches (exactInfo: whole
+	// words and phrases, "hello", "what day", "which date").
 	var out prefilter
-	for _, g := range required(re) {
-		if shortest(g) >= 2 {
+	for _, g := range append(required(re), exactInfo(re).required()...) {
+		if shortest(g) >= 2 && !slices.ContainsFunc(out, func(h []string) bool { return slices.Equal(g, h) }) {
 			out = append(out, g)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return shortest(out[i]) > shortest(out[j]) })
+	// Cheapest test first: a group's cost is its literals, and it saves the rest when it
+	// turns the text away (the longer its literals, the likelier).
+	sort.SliceStable(out, func(i, j int) bool { return testCost(out[i]) < testCost(out[j]) })
+	return out
+}
+
+// testCost is the expected price of a group as the first test: its literals, over the
+// chance it turns a text away. A literal of n bytes is taken to be in a sentence with
+// chance 4^-(n-2)/2 (a two-letter one in half of them): a rough guess, used only for order.
+func testCost(g []string) float64 {
+	admit := 0.0
+	for _, lit := range g {
+		admit += 0.5 * math.Pow(0.25, float64(len(strings.TrimSpace(lit))-2))
+	}
+	return float64(len(g)) / max(1-admit, 0.01)
+}
+
+// maxExact bounds the strings a part of a pattern is known to match exactly: past it the
+// part counts only through its conditions, and a condition never lists more literals.
+const maxExact = 16
+
+// litInfo is what a part of a pattern is known to match: exactly one of exact (nil:
+// unknown, or too many), and every condition of req.
+type litInfo struct {
+	exact []string
+	req   prefilter
+}
+
+// exactInfo derives a litInfo from a pattern's syntax tree.
+func exactInfo(re *syntax.Regexp) litInfo {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return litInfo{}
+		}
+		return litInfo{exact: []string{string(re.Rune)}}
+	case syntax.OpEmptyMatch, syntax.OpBeginText, syntax.OpEndText, syntax.OpBeginLine, syntax.OpEndLine,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return litInfo{exact: []string{""}}
+	case syntax.OpCharClass:
+		var exact []string
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+				if len(exact) == 4 {
+					return litInfo{} // a class of many characters: nothing known
+				}
+				exact = append(exact, string(r))
+			}
+		}
+		return litInfo{exact: exact}
+	case syntax.OpCapture:
+		return exactInfo(re.Sub[0])
+	case syntax.OpQuest:
+		if sub := exactInfo(re.Sub[0]); sub.exact != nil && len(sub.exact) < maxExact {
+			return litInfo{exact: append(slices.Clone(sub.exact), "")}
+		}
+		return litInfo{}
+	case syntax.OpPlus:
+		return litInfo{req: exactInfo(re.Sub[0]).required()} // at least one copy
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return litInfo{req: exactInfo(re.Sub[0]).required()}
+		}
+		return litInfo{}
+	case syntax.OpConcat:
+		acc := litInfo{exact: []string{""}}
+		for _, sub := range re.Sub {
+			acc = acc.then(exactInfo(sub))
+		}
+		return acc
+	case syntax.OpAlternate:
+		var exact []string
+		var union []string
+		allExact := true
+		for _, sub := range re.Sub {
+			info := exactInfo(sub)
+			allExact = allExact && info.exact != nil
+			exact = append(exact, info.exact...)
+			if union != nil || len(exact) == len(info.exact) { // every branch so far has a condition
+				if r := info.required(); len(r) > 0 {
+					union = append(union, mostSelective(r)...)
+					continue
+				}
+			}
+			union = nil
+		}
+		if allExact && len(exact) <= maxExact {
+			return litInfo{exact: exact}
+		}
+		if union == nil || len(union) > maxExact {
+			return litInfo{}
+		}
+		return litInfo{req: prefilter{union}} // one branch matches: one of its literals is there
+	}
+	return litInfo{}
+}
+
+// then is the litInfo of a part followed by another.
+func (l litInfo) then(next litInfo) litInfo {
+	req := append(slices.Clone(l.req), next.req...)
+	if l.exact != nil && next.exact != nil && len(l.exact)*len(next.exact) <= maxExact {
+		var exact []string
+		for _, a := range l.exact {
+			for _, b := range next.exact {
+				exact = append(exact, a+b)
+			}
+		}
+		return litInfo{exact: exact, req: req}
+	}
+	for _, e := range [][]string{l.exact, next.exact} {
+		if g := literalsOf(e); g != nil {
+			req = append(req, g)
+		}
+	}
+	return litInfo{req: req}
+}
+
+// required is every condition l gives: its own, and one of its exact strings.
+func (l litInfo) required() prefilter {
+	out := slices.Clone(l.req)
+	if g := literalsOf(l.exact); g != nil {
+		out = append(out, g)
+	}
+	return out
+}
+
+// literalsOf turns exact strings into a condition: one of them is in the text. A string that
+// holds another of them adds nothing and is left out. nil when one is empty: the part may
+// match nothing, and then requires nothing.
+func literalsOf(exact []string) []string {
+	if len(exact) == 0 || slices.Contains(exact, "") {
+		return nil
+	}
+	var out []string
+	for i, s := range exact {
+		redundant := false
+		for j, t := range exact {
+			if j != i && strings.Contains(s, t) && (s != t || j < i) {
+				redundant = true // s holds t (or is an earlier t again): t alone decides
+				break
+			}
+		}
+		if !redundant {
+			out = append(out, s)
+		}
+	}
 	return out
 }
 

@@ -207,7 +207,8 @@ func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) 
 		list = t.builtins
 	}
 	for _, in := range list {
-		for i, p := range in.patterns {
+		for i := range in.patterns {
+			p := &in.patterns[i] // not a copy: the loop visits every pattern of every intent
 			text := n.Text
 			if !havePairs {
 				textPairs, havePairs = pairsOf(text), true
@@ -216,7 +217,11 @@ func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) 
 			if p.durations {
 				if !haveDur {
 					durText, haveDur = n.durations(), true
-					durPairs = pairsOf(durText)
+					if durText == text {
+						durPairs = textPairs // no duration in the sentence: its view is its text
+					} else {
+						durPairs = pairsOf(durText)
+					}
 				}
 				text, pairs = durText, &durPairs
 			}
@@ -227,7 +232,7 @@ func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) 
 			if m == nil {
 				continue
 			}
-			captured, ok := captures(p, m)
+			captured, ok := captures(p.groups, m)
 			if !ok {
 				continue
 			}
@@ -242,9 +247,9 @@ func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) 
 	return Decision{}, false
 }
 
-func captures(p pattern, m []string) (map[string]string, bool) {
+func captures(groups []string, m []string) (map[string]string, bool) {
 	out := map[string]string{}
-	for i, name := range p.groups {
+	for i, name := range groups {
 		if name == "" || m[i] == "" {
 			continue
 		}
@@ -499,9 +504,9 @@ func (t *Table) decide(in *Intent, args map[string]string, rule *Rule, n Normali
 
 // ask sends free text to the lean agent: the only place free text goes.
 func (t *Table) ask(n Normalized, rule *Rule) Decision {
-	name := IntentGeneralAsk
+	name, why := IntentGeneralAsk, "no rule matched: free text goes to "+IntentGeneralAsk // constants: no string built per call
 	if n.Deep {
-		name = IntentDeepAsk
+		name, why = IntentDeepAsk, "no rule matched: free text goes to "+IntentDeepAsk
 	}
 	q := n.Clean
 	if q == "" {
@@ -509,7 +514,7 @@ func (t *Table) ask(n Normalized, rule *Rule) Decision {
 	}
 	d := t.decide(t.byName[name], map[string]string{"question": q}, rule, n)
 	if rule == nil {
-		d.Doctrine = append(d.Doctrine, "no rule matched: free text goes to "+name)
+		d.Doctrine = append(d.Doctrine, why)
 	}
 	return d
 }

@@ -1,0 +1,100 @@
+package intents
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The router's shortcuts (prefilter.go, normalize.go) must never change a decision: these
+// tests hold each shortcut to the plain computation it stands for, on every corpus sentence.
+
+func corpusSentences(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("testdata/*.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tsv, err := filepath.Glob("testdata/*.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range append(files, tsv...) {
+		for _, c := range loadCases(t, f) {
+			out = append(out, c.Sentence)
+		}
+	}
+	if len(out) < 1000 {
+		t.Fatalf("only %d corpus sentences", len(out))
+	}
+	return out
+}
+
+// TestPrefilterAdmitsEveryMatch: on every corpus sentence (its text and its duration view),
+// a pattern that matches is never turned away by its prefilter.
+func TestPrefilterAdmitsEveryMatch(t *testing.T) {
+	tb := demo(t)
+	for _, s := range corpusSentences(t) {
+		n := normalize(s, tb.vocab.wake)
+		for _, text := range []string{n.Text, n.durations()} {
+			for _, in := range tb.Intents() {
+				for _, p := range in.patterns {
+					if p.re.MatchString(text) && !p.filter.admits(text) {
+						t.Errorf("prefilter %q of %s rejects %q, which the pattern matches", p.filter, in.Name, text)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestPrefilterKnowsWholeWords: a pattern whose alternatives the regexp parser factors into
+// fragments ("h(?:ello|i|ey)") still gets a prefilter, so a sentence holding none of its
+// words never runs the expression.
+func TestPrefilterKnowsWholeWords(t *testing.T) {
+	f := derivePrefilter(`^(?:(?:hello|hi|hey|hiya|howdy|greetings|(?:good )?(?:morning|afternoon|evening))(?: there| everyone)?)$`)
+	if len(f) == 0 || f.admits("what is the weather like in paris") {
+		t.Fatalf("greeting prefilter %q admits a sentence without a greeting", f)
+	}
+	for _, s := range []string{"hello there", "hi", "good evening everyone", "hiya"} {
+		if !f.admits(s) {
+			t.Errorf("greeting prefilter %q rejects %q", f, s)
+		}
+	}
+	f = derivePrefilter(`^(?:(?:what|which) (?:day|date) is it)$`)
+	if f.admits("what is the date of easter, which day") {
+		t.Fatalf("prefilter %q admits a sentence without \"what day\", \"which date\" ...", f)
+	}
+}
+
+// TestNormalizedTextIsItsWords: Text is its words joined (normalize shares it with Clean
+// when it can), and the duration view's shortcut gives what durationView does.
+func TestNormalizedTextIsItsWords(t *testing.T) {
+	tb := demo(t)
+	for _, s := range corpusSentences(t) {
+		n := normalize(s, tb.vocab.wake)
+		if got, want := n.Text, strings.Join(n.toks, " "); got != want {
+			t.Fatalf("%q: Text %q, its words %q", s, got, want)
+		}
+		if got, want := n.durations(), durationView(n.tokens()); got != want {
+			t.Fatalf("%q: duration view %q, durationView %q", s, got, want)
+		}
+	}
+}
+
+// TestRawReplaceShortcut: a transcript needsRawReplace lets by is one the replacer would
+// not change (its keys: "a.c.", "a/c", typographic apostrophes, the degree sign, dashes).
+func TestRawReplaceShortcut(t *testing.T) {
+	sentences := append(corpusSentences(t), "turn on the a.c.", "set the a. c. to 20", "a/c on", "the a.c off",
+		"it’s 20° in here", "set it to −5", "done.", "what is 2.5 / 5")
+	for _, s := range sentences {
+		s = strings.ToLower(s)
+		if !needsRawReplace(s) && rawReplacer.Replace(s) != s {
+			t.Errorf("%q: skipped, but the replacer makes it %q", s, rawReplacer.Replace(s))
+		}
+	}
+	if needsRawReplace("what time is it.") {
+		t.Error("a closing full stop alone sends a sentence through the replacer")
+	}
+}
