@@ -344,7 +344,7 @@ func compilePattern(src string, in *Intent, v vocab) (pattern, error) {
 		}
 	}
 	groups := re.SubexpNames()
-	return pattern{source: src, re: re, groups: groups, filter: derivePrefilter(`^(?:` + expanded + `)$`), durations: used["duration"] || usesType(in, used, ArgDuration)}, nil
+	return pattern{source: src, re: re, groups: groups, filter: derivePrefilter(`^(?:` + expanded + `)$`), gate: deriveGate(`^(?:` + expanded + `)$`), durations: used["duration"] || usesType(in, used, ArgDuration)}, nil
 }
 
 // sortedKeys returns a map's keys in order.

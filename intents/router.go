@@ -202,6 +202,7 @@ func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) 
 	durText, haveDur := "", false
 	var textPairs, durPairs pairSet
 	havePairs := false
+	textSpaces, durSpaces := strings.Count(n.Text, " "), -1
 	list := t.custom
 	if builtin {
 		list = t.builtins
@@ -225,7 +226,14 @@ func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) 
 				}
 				text, pairs = durText, &durPairs
 			}
-			if !p.filter.admitsPairs(text, pairs) {
+			sp := textSpaces
+			if p.durations {
+				if durSpaces < 0 {
+					durSpaces = strings.Count(durText, " ")
+				}
+				sp = durSpaces
+			}
+			if !p.gate.admits(text, sp) || !p.filter.admitsPairs(text, pairs) {
 				continue
 			}
 			m := p.re.FindStringSubmatch(text) // one run of the expression: nil when it does not match

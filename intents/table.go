@@ -170,6 +170,7 @@ type pattern struct {
 	where  string // file:line
 	groups []string
 	filter prefilter
+	gate   wordGate
 	// durations: the pattern has a {duration} and is matched against the duration view of
 	// the sentence (runs of duration words joined into one token).
 	durations bool
