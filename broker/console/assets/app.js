@@ -284,8 +284,11 @@ function render(s, asked) {
     lastViewAt = at;
     state = s;
     stateAsked = asked === undefined ? performance.now() : asked;
+    // The broker's clock against this page's, from a new view only (a view drawn again later
+    // is not newer) and with half the round trip taken off: a slow answer does not move the
+    // idle countdown.
+    if (s.now) clockSkew = Date.now() - (asked !== undefined ? (performance.now() - asked) / 2 : 0) - Date.parse(s.now);
   }
-  if (s.now) clockSkew = Date.now() - Date.parse(s.now);
   for (const r of s.robots) {
     const c = card(r);
     const { p } = c;
