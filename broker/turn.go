@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
-	"fmt"
-
 	"net/http"
 	"strings"
 	"sync"
@@ -332,105 +330,6 @@ func (b *Broker) tail(ctx context.Context, t *turn, text string, requireWake boo
 	return b.finish(ctx, t, ans, outcome, since)
 }
 
-// hasHandler reports whether this broker has a handler of that type: the intents bound to one
-// it lacks (a calendar, an agent, a house not connected) answer "I can't do that yet".
-func (b *Broker) hasHandler(handlerType string) bool {
-	_, ok := b.d.Handlers[handlerType]
-	return ok
-}
-
-// checkArgs lets a handler whose arguments depend on one another refuse or complete them
-// before anything is audited or done (intents.ArgChecker). Its errors name declared
-// arguments only.
-func (b *Broker) checkArgs(in *intents.Intent, args map[string]string) (map[string]string, error) {
-	ck, ok := b.d.Handlers[in.Handler.Type].(intents.ArgChecker)
-	if !ok {
-		return args, nil
-	}
-	out, err := ck.CheckArgs(in, args)
-	if err != nil {
-		var ae *intents.ArgError
-		if errors.As(err, &ae) {
-			return nil, ae
-		}
-		return nil, errors.New("invalid arguments")
-	}
-	return out, nil
-}
-
-// runHandler calls the intent's handler under a deadline taken from what is left of the turn.
-func (b *Broker) runHandler(ctx context.Context, t *turn, table *intents.Table, in *intents.Intent, args map[string]string) (intents.Answer, string) {
-	h, ok := b.d.Handlers[in.Handler.Type]
-	if !ok {
-		t.code = "not_built"
-		return intents.Answer{Reply: replyNotYet, Expression: intents.ExpressionSorry}, store.OutcomeFailed
-	}
-	args, err := b.checkArgs(in, args)
-	if err != nil {
-		t.code = api.CodeInvalidArgs
-		return intents.Answer{Reply: replyInvalid, Expression: intents.ExpressionConfused}, store.OutcomeInvalid
-	}
-	t.resp.Args = store.AllowlistArgs(args)
-	hctx, cancel := context.WithDeadline(ctx, t.workDeadline())
-	defer cancel()
-	done := make(chan handlerResult, 1)
-	call := intents.Call{Intent: in, Args: args, Device: t.c.Name, Room: t.c.room, Scopes: t.c.Scopes, Table: table,
-		Available: b.hasHandler, Callable: b.callable(table), MaxReply: b.d.Config.Redact.MaxChars}
-	if in.Kind == intents.KindAsk && t.audio && b.d.Synthesizer != nil {
-		t.early = b.newEarlySpeech(ctx, t)
-		call.Partial = t.early.add
-	}
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				done <- handlerResult{err: fmt.Errorf("handler panic: %v", p)}
-			}
-		}()
-		a, err := h.Handle(hctx, call)
-		done <- handlerResult{a, err}
-	}()
-	ans, outcome := b.awaitHandler(hctx, t, in, done)
-	b.noteHandler(in, outcome, t.code)
-	return ans, outcome
-}
-
-// handlerResult is what a handler's goroutine hands back.
-type handlerResult struct {
-	a   intents.Answer
-	err error
-}
-
-// awaitHandler waits for the handler's result or its deadline.
-func (b *Broker) awaitHandler(hctx context.Context, t *turn, in *intents.Intent, done <-chan handlerResult) (intents.Answer, string) {
-	select {
-	case res := <-done:
-		switch {
-		case res.err == nil:
-			switch res.a.Outcome {
-			case intents.OutcomeFailed, intents.OutcomePartial, intents.OutcomeUnknown:
-				t.code = in.Handler.Type + "_" + res.a.Outcome
-				if res.a.Code == intents.CodeNotConfigured {
-					t.code = res.a.Code
-				}
-				return res.a, res.a.Outcome
-			}
-			return res.a, store.OutcomeOK
-		case errors.Is(res.err, context.DeadlineExceeded):
-			t.code = api.CodeTimeout
-			return intents.Answer{Reply: replyTimeout, Expression: intents.ExpressionSorry}, store.OutcomeTimeout
-		default:
-			b.log.Warn("handler failed", "intent", in.Name, "err", res.err)
-			t.code = api.CodeInternal
-			return intents.Answer{Reply: replyError, Expression: intents.ExpressionSorry}, store.OutcomeFailed
-		}
-	case <-hctx.Done():
-		// A handler that ignores its deadline is cut off here; the turn still answers.
-		t.code = api.CodeTimeout
-		b.log.Warn("handler cut at its deadline", "intent", in.Name)
-		return intents.Answer{Reply: replyTimeout, Expression: intents.ExpressionSorry}, store.OutcomeTimeout
-	}
-}
-
 // finish redacts, speaks, audits and answers.
 func (b *Broker) finish(ctx context.Context, t *turn, ans intents.Answer, outcome string, since time.Time) (int, any) {
 	if ans.Calendar != nil {
@@ -489,59 +388,6 @@ func (b *Broker) ignored(t *turn, why string) (int, any) {
 	t.code = strings.ReplaceAll(why, " ", "_")
 	b.audit(t)
 	return http.StatusOK, &t.resp
-}
-
-// audit records a turn that did not act, written behind its reply (see auditWriter). A
-// failed write is counted, shown by /healthz and retried; the turn still answers (a read is
-// not worth a silence).
-func (b *Broker) audit(t *turn) {
-	rec := b.auditRecord(t)
-	b.countTurn(t, rec)
-	// Only a stalled store lets the queue fill; then a reply is not held for its record.
-	if err := b.d.State.QueueAudit(context.Background(), rec); err != nil {
-		b.m.auditFailures.Inc()
-		b.log.Error("audit record dropped: the audit queue stayed full; the turn still answers", "turn_id", t.id, "err", err)
-	}
-}
-
-// auditRecord fills in the turn's response metadata and returns its record.
-func (b *Broker) auditRecord(t *turn) store.AuditRecord {
-	total := time.Since(t.start)
-	t.stages["total"] = total.Milliseconds()
-	t.resp.TurnID = t.id
-	t.resp.LatencyMS = t.stages
-	if t.resp.Args == nil {
-		t.resp.Args = map[string]string{}
-	}
-	intent := t.resp.Intent
-	if intent == "" {
-		intent = "-"
-	}
-	// The record's time is the turn's start on the broker's clock (Deps.Now: the wall clock,
-	// which the store checks before it lets that time delete anything).
-	rec := store.AuditRecord{Time: b.d.Now().Add(-total).UTC(), TurnID: t.id, Device: t.c.Name, Node: t.c.Node, Route: t.route, Intent: intent,
-		Args: t.resp.Args, Outcome: t.resp.Outcome, Code: t.code, LatencyMS: total.Milliseconds(), Redactions: t.redacted}
-	if t.replayOf != "" {
-		// A replay answers for an earlier turn: it is logged as a replay of that turn, with
-		// the outcome it reports kept in the code.
-		t.resp.TurnID = t.replayOf
-		rec.TurnID, rec.Outcome, rec.Code = t.replayOf, store.OutcomeReplayed, t.resp.Outcome
-	}
-	if t.clipText {
-		rec.Code = strings.TrimPrefix(rec.Code+","+CodeDevClipText, ",")
-	}
-	return rec
-}
-
-// countTurn counts a finished turn by route and the outcome its audit record says.
-func (b *Broker) countTurn(t *turn, rec store.AuditRecord) {
-	b.m.turns.WithLabelValues(t.route, rec.Outcome).Inc()
-	refused := ""
-	if rec.Outcome == store.OutcomeDenied || rec.Outcome == store.OutcomeTimeout {
-		refused = refusalReason(t.code, false)
-	}
-	b.ops.noteTurn(t.c.Name, LastTurn{At: rec.Time.Round(0), Route: t.route, Intent: rec.Intent, Outcome: rec.Outcome, Code: rec.Code, Refused: refused})
-	b.m.stage.WithLabelValues("total").Observe(time.Since(t.start).Seconds())
 }
 
 func (b *Broker) deviceState(name string) *deviceState {

@@ -16,7 +16,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
@@ -29,7 +28,6 @@ import (
 	"github.com/reachy-broker/reachy-broker/intents"
 	"github.com/reachy-broker/reachy-broker/intents/agent"
 	"github.com/reachy-broker/reachy-broker/intents/basic"
-	"github.com/reachy-broker/reachy-broker/intents/calendar"
 	"github.com/reachy-broker/reachy-broker/intents/home"
 	"github.com/reachy-broker/reachy-broker/redact"
 	"github.com/reachy-broker/reachy-broker/speech"
@@ -432,10 +430,6 @@ func serve(ctx context.Context, log *slog.Logger, stderr io.Writer, cfg *broker.
 	return err
 }
 
-// tourScopes are the scopes of the token the dev banner offers: every scope the README's
-// tour uses from the laptop (audio turns, games and announcements included).
-const tourScopes = "turn,text,house:read,house:write,calendar:read,ask,robot,timer,announce,play"
-
 // openState opens the state database. Outside dev mode a missing or empty one is refused
 // (a state disk that did not mount must not become a broker with no tokens and no audit
 // history); dev mode creates its own.
@@ -459,33 +453,6 @@ func inUse(err error, flagName, addr string) error {
 	return fmt.Errorf("%s %s: %w", flagName, addr, err)
 }
 
-// ctlPath is how to run reachyctl from here: the one built next to this binary when there is
-// one (./bin/reachyctl after make build), else reachyctl on the PATH.
-func ctlPath() string {
-	exe, err := os.Executable()
-	if err != nil {
-		return "reachyctl"
-	}
-	p := filepath.Join(filepath.Dir(exe), "reachyctl")
-	if _, err := os.Stat(p); err != nil {
-		return "reachyctl"
-	}
-	if wd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
-			return "./" + rel
-		}
-	}
-	return p
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 // reloadOnHUP re-reads the config on SIGHUP; a file that fails keeps the table in use, and
 // /healthz says so. The signal is caught before it returns, so a SIGHUP sent once the broker
 // says it is ready never ends the process.
@@ -507,103 +474,4 @@ func reloadOnHUP(ctx context.Context, log *slog.Logger, tables *broker.Tables) {
 			}
 		}
 	}()
-}
-
-// calendarHandler builds each person's calendar source from the config.
-func calendarHandler(cfg *broker.Config, table *intents.Table) (calendar.Handler, error) {
-	loc := table.Location()
-	var rules []calendar.Rule
-	for _, r := range cfg.Calendars.Rules {
-		rules = append(rules, calendar.Rule{Keyword: r.Keyword, Whereabouts: r.Whereabouts})
-	}
-	h := calendar.Handler{Sources: map[string]calendar.Source{}}
-	for person, src := range cfg.Calendars.People {
-		known := false
-		for _, p := range table.Home.People {
-			known = known || p.Name == person
-		}
-		if !known {
-			return h, fmt.Errorf("calendars.people: %q is not a person of the home", person)
-		}
-		switch {
-		case src.CalDAV != "":
-			pw, err := broker.ReadSecret(src.PasswordFile, src.PasswordEnv)
-			if err != nil {
-				return h, err
-			}
-			h.Sources[person] = calendar.CalDAV{Endpoint: src.CalDAV, Calendar: src.Calendar, Username: src.Username, Password: pw,
-				Loc: loc, Vocab: cfg.Whereabouts(), Rules: rules}
-		case src.ICS != "" || src.ICSURLFile != "":
-			where := src.ICS
-			if src.ICSURLFile != "" {
-				u, err := broker.ReadSecret(src.ICSURLFile, "")
-				if err != nil {
-					return h, err
-				}
-				where = u
-			}
-			h.Sources[person] = calendar.ICS{Location: where, Loc: loc, Vocab: cfg.Whereabouts(), Rules: rules}
-		default:
-			return h, fmt.Errorf("calendars.people.%s: needs ics, ics_url_file or caldav", person)
-		}
-	}
-	return h, nil
-}
-
-// wireHouse connects the configured hubs and registers the house handlers. Without a house
-// section (and outside the demo) house intents answer "I can't do that yet". sim, when set
-// (a dev broker), serves every device the house section does not connect.
-func wireHouse(cfg *broker.Config, handlers map[string]intents.Handler, sim home.Backend, log *slog.Logger) error {
-	hc := cfg.House
-	var ha *home.HomeAssistant
-	var mq *home.MQTT
-	if hc.HomeAssistant.URL != "" {
-		tok, err := broker.ReadSecret(hc.HomeAssistant.TokenFile, hc.HomeAssistant.TokenEnv)
-		if err != nil {
-			return err
-		}
-		ha = &home.HomeAssistant{BaseURL: hc.HomeAssistant.URL, Token: tok}
-	}
-	if hc.MQTT.Broker != "" {
-		pw, err := broker.ReadSecret(hc.MQTT.PasswordFile, hc.MQTT.PasswordEnv)
-		if err != nil {
-			return err
-		}
-		if mq, err = home.DialMQTT(home.MQTTConfig{Broker: hc.MQTT.Broker, Prefix: hc.MQTT.Prefix, Username: hc.MQTT.Username, Password: pw}); err != nil {
-			return err
-		}
-		if !mq.Connected() {
-			// Not fatal: the client keeps trying every second; until then MQTT devices
-			// answer that they are not available.
-			log.Warn("mqtt: the server is not answering yet; MQTT devices are unavailable until it does", "broker", hc.MQTT.Broker)
-		}
-	}
-	if ha == nil && mq == nil {
-		return nil
-	}
-	svc := home.Service{}
-	var haRel, mqRel *home.Reliable
-	if ha != nil {
-		svc.HA, haRel = ha, &home.Reliable{Inner: ha}
-	}
-	if mq != nil {
-		svc.MQTT, mqRel = mq, &home.Reliable{Inner: mq}
-	}
-	house := home.Mapped{}
-	for _, d := range hc.Devices {
-		target := home.Target{Entity: d.Entity, Backend: haRel}
-		if d.Via == "mqtt" {
-			target.Backend = mqRel
-		}
-		house[home.Device{Room: d.Room, Kind: d.Kind}] = target
-	}
-	var backend home.Backend = house
-	if sim != nil {
-		backend = home.Layered{Mapped: house, Sim: sim}
-	}
-	handlers["home.light"] = home.Handler{Backend: backend, Kind: "light"}
-	handlers["home.ac"] = home.Handler{Backend: backend, Kind: "ac"}
-	handlers["home.service"] = svc
-	log.Info("house connected", "devices", len(house), "home_assistant", ha != nil, "mqtt", mq != nil)
-	return nil
 }
