@@ -61,10 +61,15 @@ type Redactor struct {
 // alternatives open with (the ASCII start of a word of the term, lower case): it runs only at
 // the words that open so. When an alternative opens with a character that is not ASCII,
 // opens is nil and the pattern runs over the whole text.
+//
+// A term whose first or last letter is not ASCII ("José", "Zoë", "Ærø") cannot use \b, which
+// knows only ASCII word characters: wholeWord is set, its pattern has no \b, and a match
+// counts only where no letter, digit or mark touches it on either side.
 type termPattern struct {
-	first string
-	opens []string
-	re    *startRE
+	first     string
+	opens     []string
+	re        *startRE
+	wholeWord bool
 }
 
 // New compiles a redactor.
@@ -74,9 +79,10 @@ func New(c Config) (*Redactor, error) {
 		r.max = DefaultMaxChars
 	}
 	type term struct {
-		first string
-		opens []string
-		alts  []string
+		first     string
+		opens     []string
+		alts      []string
+		wholeWord bool
 	}
 	var terms []term
 	for _, t := range c.Terms {
@@ -84,7 +90,7 @@ func New(c Config) (*Redactor, error) {
 		if len(words) == 0 {
 			continue
 		}
-		tm := term{first: words[0], opens: asciiOpens(words)}
+		tm := term{first: words[0], opens: asciiOpens(words), wholeWord: !asciiEdges(words)}
 		for i, w := range words {
 			words[i] = regexp.QuoteMeta(w)
 		}
@@ -98,11 +104,15 @@ func New(c Config) (*Redactor, error) {
 	// The longest first: "Jane Doe" goes before "Jane" can take its first word.
 	sort.SliceStable(terms, func(i, j int) bool { return len(terms[i].alts[0]) > len(terms[j].alts[0]) })
 	for _, tm := range terms {
-		re, err := newStartRE(`(?i)\b(?:` + strings.Join(tm.alts, "|") + `)\b`)
+		expr := `(?i)\b(?:` + strings.Join(tm.alts, "|") + `)\b`
+		if tm.wholeWord {
+			expr = `(?i)(?:` + strings.Join(tm.alts, "|") + `)`
+		}
+		re, err := newStartRE(expr)
 		if err != nil {
 			return nil, fmt.Errorf("redact terms: %w", err)
 		}
-		r.terms = append(r.terms, termPattern{first: tm.first, opens: tm.opens, re: re})
+		r.terms = append(r.terms, termPattern{first: tm.first, opens: tm.opens, re: re, wholeWord: tm.wholeWord})
 	}
 	return r, nil
 }
@@ -127,6 +137,47 @@ func asciiOpens(words []string) []string {
 		out = append(out, w[:n])
 	}
 	return out
+}
+
+// asciiEdges reports whether a term opens and ends with an ASCII letter or digit, where \b
+// judges its edges right (the words are lower case).
+func asciiEdges(words []string) bool {
+	first, last := words[0], words[len(words)-1]
+	isWord := func(c byte) bool { return c < 0x80 && (isLetter(c) || isDigit(c)) }
+	return isWord(first[0]) && isWord(last[len(last)-1])
+}
+
+// replaceWholeWords replaces re's matches in text that no letter, digit, mark or underscore
+// touches on either side (a Unicode \b); a match that one touches is passed over and the
+// search goes on from its next rune. It reports whether it replaced any.
+func replaceWholeWords(text string, re *regexp.Regexp, repl string) (string, bool) {
+	wordRune := func(r rune) bool {
+		return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
+	}
+	var b strings.Builder
+	last, found := 0, false
+	for pos := 0; pos < len(text); {
+		loc := re.FindStringIndex(text[pos:])
+		if loc == nil {
+			break
+		}
+		s, e := pos+loc[0], pos+loc[1]
+		before, _ := utf8.DecodeLastRuneInString(text[:s])
+		after, _ := utf8.DecodeRuneInString(text[e:])
+		if e == s || (s > 0 && wordRune(before)) || (e < len(text) && wordRune(after)) {
+			_, size := utf8.DecodeRuneInString(text[s:])
+			pos = s + max(size, 1)
+			continue
+		}
+		b.WriteString(text[last:s])
+		b.WriteString(repl)
+		last, pos, found = e, e, true
+	}
+	if !found {
+		return text, false
+	}
+	b.WriteString(text[last:])
+	return b.String(), true
 }
 
 // MustDefault is a redactor with no configured terms (patterns and the length cap only).
@@ -311,7 +362,12 @@ func (r *Redactor) Redact(text string) (res Result, err error) {
 		lowerNow := strings.ToLower(text)
 		for _, t := range r.terms {
 			if strings.Contains(lowerNow, t.first) {
-				if t.opens == nil {
+				if t.wholeWord {
+					if out, ok := replaceWholeWords(text, t.re.re, placeholder(KindTerm)); ok {
+						text = out
+						kinds[KindTerm] = true
+					}
+				} else if t.opens == nil {
 					replace(t.re.re, KindTerm, nil)
 				} else {
 					replaceAt(t.re, sc.of(text).prefixStarts(t.opens), KindTerm, nil)

@@ -179,3 +179,32 @@ func checkGuards(t *testing.T, s string) {
 		t.Fatalf("the spoken-digits guard would skip a match in %q", s)
 	}
 }
+
+// TestTermsWithLettersBeyondASCII: a family's own names with accents or letters beyond ASCII
+// at either end are redacted as whole words, as ASCII names are — and never inside a
+// longer word.
+func TestTermsWithLettersBeyondASCII(t *testing.T) {
+	r, err := New(Config{Terms: []string{"José", "Zoë", "Ærø", "Émile Zola", "Renée Dupont", "Chloé Martin"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ in, want string }{
+		{"José called.", "someone called."},
+		{"Ask Zoë today", "Ask someone today"},
+		{"ZOË said hi", "someone said hi"},
+		{"Ærø is far", "someone is far"},
+		{"Émile Zola wrote this", "someone wrote this"},
+		{"Tell Zoë's teacher", "Tell someone teacher"},
+		{"José, Zoë and Chloé Martin came", "someone, someone and someone came"},
+		{"Josélito and Zoëlle are not on the list", "Josélito and Zoëlle are not on the list"},
+		{"Renée Dupont phoned", "someone phoned"},
+	} {
+		got, err := r.Redact(c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Text != c.want {
+			t.Errorf("Redact(%q) = %q, want %q", c.in, got.Text, c.want)
+		}
+	}
+}
