@@ -296,7 +296,7 @@ func TestHeardFloodBounded(t *testing.T) {
 // the link stays up and is counted.
 func TestMalformedFloodLogsBounded(t *testing.T) {
 	const logEvery = 2 * time.Second
-	logs := &lockedBuffer{}
+	logs := &syncBuffer{}
 	tb := newTestBroker(t, func(c *Config, d *Deps) {
 		d.Logger = slog.New(slog.NewTextHandler(logs, nil))
 		d.Link.LogInterval = logEvery
@@ -366,22 +366,4 @@ func TestMalformedFloodLogsBounded(t *testing.T) {
 	}
 }
 
-// lockedBuffer collects log output from several goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-func (l *lockedBuffer) lines() int { return strings.Count(l.String(), "\n") }
+func (s *syncBuffer) lines() int { return strings.Count(s.String(), "\n") }

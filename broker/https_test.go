@@ -261,7 +261,7 @@ func TestHTTPSName(t *testing.T) {
 // log, and the pair is taken as soon as the key is written too.
 func TestARenewedCertificateIsServedWithoutARestart(t *testing.T) {
 	first := newTestCert(t, consoleName)
-	logs := &lockedBuffer{}
+	logs := &syncBuffer{}
 	cfg, _, err := LoadCertificate(first.certFile, first.keyFile, slog.New(slog.NewTextHandler(logs, nil)))
 	if err != nil {
 		t.Fatal(err)

@@ -159,7 +159,7 @@ func TestHubWithoutReachyCall(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "mic"), 0o755)
 
 	ctx, stop := context.WithCancel(context.Background())
-	var logs syncBuffer
+	var logs lockedBuffer
 	code := make(chan int, 1)
 	go func() {
 		code <- run(ctx, []string{"--sim", "--link", "--config", cfgFile, "--out", filepath.Join(dir, "out"), filepath.Join(dir, "mic")}, io.Discard, &logs, nil)

@@ -239,7 +239,7 @@ func withSteadyNoise(clip []float32, snrDB float64, seed uint64) []float32 {
 	return out
 }
 
-// lockedBuffer collects a process's output while the test reads it.
+// lockedBuffer collects a process's output (or a log) while the test reads it.
 type lockedBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
@@ -249,6 +249,12 @@ func (l *lockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func (l *lockedBuffer) Bytes() []byte {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -9,31 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/reachy-broker/reachy-broker/broker/api"
 	"github.com/reachy-broker/reachy-broker/speech"
 )
-
-// syncBuffer is a log the sim writes while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestSimWritesEverySoundItPlays (#29.3): "reachy-hub --sim --link" starts with an empty
 // microphone folder (named before the flags), waits for the link, writes every sound the
@@ -54,7 +34,7 @@ func TestSimWritesEverySoundItPlays(t *testing.T) {
 
 	ctx, stop := context.WithCancel(context.Background())
 	code := make(chan int, 1)
-	logs := &syncBuffer{}
+	logs := &lockedBuffer{}
 	go func() {
 		code <- run(ctx, []string{"--sim", mic, "--link", "--broker", srv.URL, "--token-file", tokenFile, "--out", out}, io.Discard, logs, nil)
 	}()
