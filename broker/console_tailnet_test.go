@@ -88,9 +88,9 @@ func TestConsoleOnTailnet(t *testing.T) {
 		t.Fatalf("no answer over the tailnet: %v", last)
 		return 0, "", nil
 	}
-	status, page, _ := get(owner, "/")
+	status, page, hdr := get(owner, "/")
 	if status != 200 || !strings.Contains(page, ownerLogin) {
-		t.Fatalf("owner: %d %s", status, page)
+		t.Fatalf("owner: %d %q, headers %v (broker at %s)", status, page, hdr, base)
 	}
 	if status, body, _ := get(guest, "/"); status != 403 || !strings.Contains(body, guestLogin) || !strings.Contains(body, "teleport.owners") {
 		t.Fatalf("another user: %d %s", status, body)
