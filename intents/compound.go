@@ -19,7 +19,7 @@ func (t *Table) clauses(n Normalized) []Normalized {
 	for _, piece := range pieces {
 		pn := n // one piece: the sentence is already normalized
 		if len(pieces) > 1 {
-			pn = normalize(piece, t.vocab.wake)
+			pn, _ = courtesy(normalize(piece, t.vocab.wake))
 		}
 		toks := pn.tokens()
 		start := 0

@@ -232,7 +232,7 @@ func (t *Table) pieces(n Normalized) []Normalized {
 	}
 	out := make([]Normalized, 0, len(raw))
 	for _, p := range raw {
-		if pn := normalize(p, t.vocab.wake); len(pn.tokens()) > 0 {
+		if pn, _ := courtesy(normalize(p, t.vocab.wake)); len(pn.tokens()) > 0 {
 			out = append(out, pn)
 		}
 	}

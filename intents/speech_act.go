@@ -22,9 +22,20 @@ var correctionMarkers = [][]string{{"no", "no", "wait"}, {"no", "wait"}, {"wait"
 // correctionLeads open the corrected words without adding to them: "no wait, make that ten".
 var correctionLeads = [][]string{{"make", "that"}, {"make", "it"}, {"i", "meant"}, {"i", "mean"}}
 
-// selfCorrect applies a self-correction to a normalized sentence. It changes nothing unless
-// the corrected words line up with words of the same kind before the marker.
+// selfCorrect takes a request's courtesy wrappers off (courtesy.go) and applies a
+// self-correction to a normalized sentence. It changes nothing unless a wrapper stands at an
+// edge or the corrected words line up with words of the same kind before the marker.
 func (t *Table) selfCorrect(n Normalized) (Normalized, bool) {
+	p, plain := courtesy(n)
+	if c, ok := t.correct(p); ok {
+		return c, true
+	}
+	return p, plain
+}
+
+// correct applies a self-correction: the words after the marker replace the words of the
+// same kind before it.
+func (t *Table) correct(n Normalized) (Normalized, bool) {
 	toks := n.tokens()
 	for k := 0; k < len(toks); k++ {
 		if speechWords[toks[k]]&swCorrection == 0 {

@@ -1,0 +1,221 @@
+package intents
+
+import "strings"
+
+// Courtesy: the wrappers people put around a request say nothing about what is asked. "I
+// wonder if you might put the light out in the kitchen", "would you be a dear and ...", "do
+// you think you could ...", "be good enough to ...", "could I ask you to ...", "... if you
+// please", "..., there's a dear", "... that would be lovely" are the request inside them.
+// A wrapper is taken off only where it stands (the sentence's start or end), and only as a
+// whole phrase of its list, so what is left keeps its own form: "I wonder if you could turn
+// the light off" is "turn the light off" (a request), "I wonder if the light is off" keeps
+// its "if" and stays a question, and a negation, a condition or a report inside the request
+// still decides ("I wonder if you could not call dad" stays negated).
+
+// courtesyLeads open a polite request: the rest is the request.
+var courtesyLeads = expandPhrases([]string{
+	"i wonder if you {could|would|might|can}",
+	"i was wondering if you {could|would|might|can}",
+	"i wonder whether you {could|would|might|can}",
+	"i was wondering whether you {could|would|might|can}",
+	"i wondered if you {could|would|might}",
+	"do you think you {could|can|might}",
+	"{would|could} you be {good|kind} enough to",
+	"be {good|kind} enough to",
+	"be so good as to",
+	"might you", "might i ask you to",
+	"{could|can|may} i ask you to",
+	"{could|can} i get you to",
+	"{would|is} it be possible to", "would it be possible for you to", "is it possible for you to",
+	"would you be a {dear|love|darling|sweetheart|star|treasure|angel|doll|pet|good boy|good girl|good lad} and",
+	"be a {dear|love|darling|sweetheart|star|treasure|angel|doll|pet|good boy|good girl|good lad|sweetie} and",
+	"if you {could|would|can} {just|please|kindly}",
+	"if you {could|would|can}",
+	"do me a {favour|favor} and",
+	"{you|u} {must|need to|have to|gotta}",
+})
+
+// courtesyAdverbs follow a request's wrapper: "could you possibly ...", "would you mind
+// awfully ...".
+var courtesyAdverbs = words2set("possibly just kindly awfully quickly maybe perhaps please now")
+
+// courtesyAsks open a polite question: the rest is the question ("would you happen to know
+// what day it is" asks what day it is).
+var courtesyAsks = expandPhrases([]string{
+	"{would|do|did|might} you happen to know",
+	"happen to know", "you happen to know",
+	"{would|do|did|might} you happen to",
+	"you would not happen to know",
+	"you do not happen to know",
+	"{might|may} you tell me",
+	"{might|may|could|can} i ask",
+	"i wonder if you know",
+	"i was wondering if you knew",
+	"any idea",
+	"do you have any idea",
+	"have you any idea",
+})
+
+// courtesyEnds close a request without adding to it.
+var courtesyEnds = expandPhrases([]string{
+	"if you", // "if you please": "please" is already politeness
+	"there is a", "that is a", // "there's a dear": the vocative is already gone
+	"there is a {dear|love|darling|good boy|good girl|good lad|good chap|good robot|good fellow|sweetie|pet}",
+	"that is a {dear|love|darling|good boy|good girl|good lad|good chap|good robot|good fellow|sweetie|pet}",
+	"be a {dear|love|darling|sweetie|pet|star}",
+	"that would be {great|lovely|wonderful|nice|brilliant|grand|good|perfect|super|helpful|fantastic|amazing}",
+	"that would be {very|really|ever so|most} {great|lovely|wonderful|nice|brilliant|grand|good|helpful|kind}",
+	"if you would be so kind", "if you would be {that|ever so} kind", "if you are able",
+	"thank you {dear|love|darling|kindly|so much|ever so much|very much indeed}",
+	"thanks {dear|love|darling|so much|ever so much|a bunch|a million}",
+	"much obliged", "ta", "cheers {love|mate|dear}",
+	"{i|we} would {really|so|very much} appreciate it", "{i|we} would appreciate it",
+	"{i|we} would be {ever so|very|so|most} grateful", "{i|we} would be grateful",
+	"when you {can|get a chance|have a moment|are ready}",
+	"{dear|love|darling|sweetheart|sweetie|pet|my dear|old chap|my friend|my love|dearie|poppet|kiddo}",
+})
+
+// courtesyRequestLeads are the first words of courtesyLeads and courtesyAsks; courtesyEndWords
+// the last words of courtesyEnds: one lookup decides that a sentence has none.
+var courtesyStarts, courtesyEndWords = func() (map[string]bool, map[string]bool) {
+	s, e := map[string]bool{}, map[string]bool{}
+	for _, p := range courtesyLeads {
+		s[p[0]] = true
+	}
+	for _, p := range courtesyAsks {
+		s[p[0]] = true
+	}
+	for _, p := range courtesyEnds {
+		e[p[len(p)-1]] = true
+	}
+	return s, e
+}()
+
+// expandPhrases turns "{a|b} c" alternatives into word lists, longest first.
+func expandPhrases(specs []string) [][]string {
+	var out [][]string
+	for _, s := range specs {
+		out = append(out, expandOne(s)...)
+	}
+	// longest first, so "if you could just" is tried before "if you could"
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && len(out[j]) > len(out[j-1]); j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+func expandOne(s string) [][]string {
+	open := strings.IndexByte(s, '{')
+	if open < 0 {
+		return [][]string{strings.Fields(s)}
+	}
+	end := strings.IndexByte(s[open:], '}') + open
+	var out [][]string
+	for _, alt := range strings.Split(s[open+1:end], "|") {
+		out = append(out, expandOne(s[:open]+alt+s[end+1:])...)
+	}
+	return out
+}
+
+// courtesy takes the wrappers off a normalized sentence: a request's wrapper makes what is
+// left a polite request, a question's wrapper leaves the question. It reports whether it
+// changed anything.
+func courtesy(n Normalized) (Normalized, bool) {
+	toks := n.tokens()
+	if len(toks) < 3 || !courtesyStarts[toks[0]] && !courtesyEndWords[toks[len(toks)-1]] && !(n.Polite && courtesyAdverbs[toks[0]]) {
+		return n, false // most sentences: two lookups
+	}
+	out, changed, request, ask := toks, false, false, false
+	for more := true; more && len(out) > 2; {
+		more = false
+		for _, p := range courtesyLeads {
+			if len(out) > len(p)+1 && hasPrefix(out, p) {
+				out, more, changed, request = out[len(p):], true, true, true
+				break
+			}
+		}
+		if more {
+			continue
+		}
+		if (request || n.Polite) && courtesyAdverbs[out[0]] {
+			out, more, changed = out[1:], true, true
+			continue
+		}
+		for _, p := range courtesyAsks {
+			if len(out) > len(p)+1 && hasPrefix(out, p) && !request && !ask && out[len(p)] != "if" && out[len(p)] != "whether" {
+				out, more, changed, ask = out[len(p):], true, true, true
+				break
+			}
+		}
+		for _, p := range politeLeads {
+			if request && len(out) > len(p)+1 && hasPrefix(out, p) {
+				out, more, changed, request = out[len(p):], true, true, true
+				break
+			}
+		}
+	}
+	for more := true; more && len(out) > 2; {
+		more = false
+		for _, p := range courtesyEnds {
+			if len(out) > len(p)+1 && hasSuffix(out, p) {
+				out, more, changed = out[:len(out)-len(p)], true, true
+				break
+			}
+		}
+		if t := trimTails(out); len(t) < len(out) && len(t) > 1 {
+			out, more, changed = t, true, true
+		}
+	}
+	if !changed {
+		return n, false
+	}
+	if request {
+		n.Polite, n.Question = true, false
+		if len(out) > 0 && questionWords[out[0]] {
+			n.Question = true // "I wonder if you could tell me what time it is" keeps its question
+		}
+	}
+	if ask {
+		n.Question = true
+	}
+	if len(out) > 0 && (out[0] == "not" || out[0] == "never") {
+		n.Negated = true
+	}
+	n.raw = keptRaw(n.raw, toks, out)
+	n.toks = out
+	n.Text = strings.Join(out, " ")
+	return n, true
+}
+
+// keptRaw cuts the wrappers off the sentence as heard, punctuation kept (so its parts are
+// still found), when the words taken off are found there as said; otherwise the words kept
+// stand for it.
+func keptRaw(raw string, toks, out []string) string {
+	start := 0
+	for start < len(toks) && &toks[start] != &out[0] {
+		start++
+	}
+	text := strings.Join(out, " ")
+	if start == len(toks) {
+		return text
+	}
+	lead, tail := strings.Join(toks[:start], " "), strings.Join(toks[start+len(out):], " ")
+	r := raw
+	if lead != "" {
+		i := strings.Index(r, lead)
+		if i < 0 {
+			return text
+		}
+		r = r[i+len(lead):]
+	}
+	if tail != "" {
+		i := strings.LastIndex(r, tail)
+		if i < 0 {
+			return text
+		}
+		r = r[:i]
+	}
+	return r
+}
