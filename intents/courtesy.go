@@ -58,7 +58,7 @@ var courtesyAsks = expandPhrases([]string{
 
 // courtesyEnds close a request without adding to it.
 var courtesyEnds = expandPhrases([]string{
-	"if you", // "if you please": "please" is already politeness
+	"if you",                  // "if you please": "please" is already politeness
 	"there is a", "that is a", // "there's a dear": the vocative is already gone
 	"there is a {dear|love|darling|good boy|good girl|good lad|good chap|good robot|good fellow|sweetie|pet}",
 	"that is a {dear|love|darling|good boy|good girl|good lad|good chap|good robot|good fellow|sweetie|pet}",
