@@ -317,6 +317,9 @@ func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	case anyOf(toks, timerStart) || !anyOf(toks, timerStatus):
 		name = "timer.start" // "set a pasta timer", "timer for the pasta", "a timer please": how long is asked
 	}
+	if name == "timer.cancel" && allTimers(toks) {
+		captured["label"] = "all" // "stop all the timers, we're ordering pizza": every timer, whatever else is named
+	}
 	var kept map[string]string
 	in := t.byName[name]
 	if in == nil || in.Unavailable {
@@ -339,6 +342,25 @@ func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		d.NotActed = formNeverActs[form]
 	}
 	return d, true
+}
+
+// allTimers: "all the timers", "every timer", "all timers", "all of the timers", "each timer".
+func allTimers(toks []string) bool {
+	for i, w := range toks {
+		if !timerNouns[w] {
+			continue
+		}
+		for j := i - 1; j >= 0 && j >= i-4; j-- {
+			switch toks[j] {
+			case "all", "every", "each", "both":
+				return true
+			case "the", "of", "my", "our", "those", "these", "them", "running", "active", "kitchen":
+				continue
+			}
+			break
+		}
+	}
+	return false
 }
 
 // aboutTimer: the sentence names a timer, or times something ("time the tea for four

@@ -97,6 +97,30 @@ func TestFreshSixActsOnlyWhenAsked(t *testing.T) {
 	}
 }
 
+// TestFreshSevenActsOnlyWhenAsked: the round's third fresh set (first look 78.2% at 3ca33cc,
+// see testdata/README.md): nothing in it may act where its row does not accept an action, and
+// its score may only go up from where it stands.
+func TestFreshSevenActsOnlyWhenAsked(t *testing.T) {
+	tb := demo(t)
+	cases := loadCases(t, "testdata/fresh-7.tsv")
+	if len(cases) < 370 {
+		t.Fatalf("only %d rows read", len(cases))
+	}
+	r := tb.RunCases(cases, Context{})
+	t.Logf("fresh-7: %d/%d (%.1f%%), %d unwanted writes, %d unwanted actions", r.Passed, r.Total, 100*r.Accuracy(), r.UnwantedWrites, r.UnwantedActions)
+	for _, f := range r.Failures {
+		if f.Unwanted || f.UnwantedAction {
+			t.Errorf("fresh-7.tsv:%d %q acts: %s", f.Case.Line, f.Case.Sentence, f.Why)
+		}
+	}
+	if r.Passed < freshSevenPasses {
+		t.Errorf("fresh-7 fell to %d rows passing, want at least %d", r.Passed, freshSevenPasses)
+	}
+}
+
+// freshSevenPasses is where fresh-7 stands after this round's fixes.
+const freshSevenPasses = 301
+
 func TestTSVCasesParse(t *testing.T) {
 	tb := demo(t)
 	for _, tc := range []struct {

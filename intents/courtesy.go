@@ -124,6 +124,22 @@ func expandOne(s string) [][]string {
 // changed anything.
 func courtesy(n Normalized) (Normalized, bool) {
 	toks := n.tokens()
+	if k := textPlease(toks); k >= 0 {
+		// "pls", "plz", "pleeease": a texter's or a child's please is politeness
+		out := make([]string, 0, len(toks)-1)
+		for _, w := range toks {
+			if !isTextPlease(w) {
+				out = append(out, w)
+			}
+		}
+		n.Polite = true
+		n.raw, n.toks, n.Text = keptPlease(n.raw), out, strings.Join(out, " ")
+		toks = out
+		if p, ok := courtesy(n); ok {
+			return p, true
+		}
+		return n, true
+	}
 	if len(toks) < 3 || !courtesyStarts[toks[0]] && !courtesyEndWords[toks[len(toks)-1]] && !(n.Polite && courtesyAdverbs[toks[0]]) {
 		return n, false // most sentences: two lookups
 	}
@@ -218,4 +234,37 @@ func keptRaw(raw string, toks, out []string) string {
 		r = r[:i]
 	}
 	return r
+}
+
+// textPlease is the index of the first "pls" / "plz" / "pleeease" in toks, -1 if none.
+func textPlease(toks []string) int {
+	for i, w := range toks {
+		if w[0] == 'p' && isTextPlease(w) {
+			return i
+		}
+	}
+	return -1
+}
+
+func isTextPlease(w string) bool {
+	switch w {
+	case "pls", "plz", "plse", "pleez", "pleeze", "puhlease":
+		return true
+	}
+	if len(w) < 7 || !strings.HasPrefix(w, "ple") {
+		return false // "please" itself is normalized already
+	}
+	return strings.Trim(w[3:], "eas") == "" // "pleeease", "pleaseee", "pleasee"
+}
+
+// keptPlease takes the texted pleases out of the sentence as heard.
+func keptPlease(raw string) string {
+	f := strings.Fields(raw)
+	out := f[:0:0]
+	for _, w := range f {
+		if !isTextPlease(strings.Trim(w, ".,!?;:")) {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
 }

@@ -18,7 +18,18 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 	state := ""
 	var stateHit lexHit
 	if okName {
-		for _, h := range lx.cover(toks, used, "privacy.names", "privacy.calls", "privacy.off", "privacy.on") {
+		// A state word in the reason said after the request is not the request's ("go
+		// private, we've got guests over"): only the request's own words set the state.
+		head := toks[:len(cutReason(toks))]
+		if mayBeCompound(n) {
+			for _, c := range t.pieces(n) {
+				if ct := c.tokens(); lx.has(ct, "privacy.names") {
+					head = ct // "go private, my friends are over": the part that names it
+					break
+				}
+			}
+		}
+		for _, h := range lx.cover(head, make([]bool, len(head)), "privacy.names", "privacy.calls", "privacy.off", "privacy.on") {
 			switch h.set {
 			case "privacy.on":
 				state, stateHit = "on", h
@@ -47,6 +58,9 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 	}
 	if state == "" {
 		state = "on"
+	}
+	if okName {
+		lx.cover(toks, used, "privacy.names", "privacy.calls", "privacy.off", "privacy.on")
 	}
 	unexplained := 0
 	for i, w := range toks[:len(cutReason(toks))] { // "no calls please, I am in the bath": the reason is not counted

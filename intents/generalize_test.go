@@ -42,3 +42,49 @@ func TestCourtesyWrappersAreTheRequestInside(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandToSomeoneNamedNeverActs: a command that opens with the name of someone who is
+// not the robot ("Sam, go turn the kitchen light off yourself") is said to them.
+func TestCommandToSomeoneNamedNeverActs(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{
+		"Tom, switch the office light off when you leave",
+		"Emma can you turn the bedroom light on for me",
+		"guys, turn off the kitchen light, it's late",
+		"kids, go turn the kids room light off and get into bed",
+		"Lily, set a timer for ten minutes for your piano practice",
+		"Jack, call dad and tell him we're home",
+		"Sophie, put the AC on in the living room",
+		"everyone, be quiet for an hour, grandpa is asleep",
+		"Ben would you switch off the bedroom light",
+		"Sam, turn the light on in the kitchen. Reachy, what time is it?",
+	} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+	// The robot's own name, as heard, still opens a command to it.
+	checkRoutes(t, tb, []routeCase{
+		{"Richie, switch the office light off", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+		{"Reachy, call dad", "teleport.call", map[string]string{"person": "dad"}},
+	})
+}
+
+// TestAReasonSaidAfterARequestSetsNothing: the words of a reason said after a request are
+// not the request's — a state in it ("we've got guests over") or a thing it names ("we're
+// ordering pizza") — and a texter's "pls" is please.
+func TestAReasonSaidAfterARequestSetsNothing(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"cancel all the timers, the power went out", "timer.cancel", map[string]string{"label": "all"}},
+		{"kill every timer, we're going out for dinner", "timer.cancel", map[string]string{"label": "all"}},
+		{"stop all of the timers, the pasta is in the bin", "timer.cancel", map[string]string{"label": "all"}},
+		{"privacy mode on, we've got people over", "privacy.set", map[string]string{"state": "on"}},
+		{"go private, my friends are over", "privacy.set", map[string]string{"state": "on"}},
+		{"turn on privacy, the call with grandma is over", "privacy.set", map[string]string{"state": "on"}},
+		{"set a timer for five minutes for the rice plz", "timer.start", map[string]string{"duration": "300", "label": "rice"}},
+		{"turn the office light on pleeease", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"call mom pls", "teleport.call", map[string]string{"person": "mom"}},
+		{"timer for 4 mins for the bath pls", "timer.start", map[string]string{"duration": "240", "label": "bath"}},
+	})
+}

@@ -384,6 +384,20 @@ func (t *Table) addressedElsewhere(n Normalized, toks []string) bool {
 	if otherAssistants[w] {
 		return true
 	}
+	if t.vocab.people[w] == "" && !kinWords[w] && t.vocab.wake.isName(w) {
+		return false // the robot's own name, as the recogniser heard it
+	}
+	if l := t.vocab.lex["address.others"].at(toks, i); l > 0 && t.vocab.people[w] == "" && !kinWords[w] {
+		// "Sam, go turn the kitchen light off yourself", "guys, turn the light off": said
+		// to someone named, not to the robot
+		name := strings.Join(toks[i:i+l], " ")
+		if i+l >= len(toks) {
+			return false
+		}
+		next := toks[i+l]
+		return strings.Contains(n.raw, name+",") || next == "can" || next == "could" || next == "would" ||
+			next == "will" || next == "go" || isImperativeVerb(next) && !finiteWords[next]
+	}
 	if t.vocab.people[w] == "" && !kinWords[w] || strings.HasSuffix(w, "s") && t.vocab.people[w] != "" && t.vocab.people[strings.TrimSuffix(w, "s")] != "" {
 		return false // "moms calendar": a possessive, not a call
 	}
