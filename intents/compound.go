@@ -24,7 +24,7 @@ func (t *Table) clauses(n Normalized) []Normalized {
 		toks := pn.tokens()
 		start := 0
 		for i := 0; i <= len(toks); i++ {
-			if i < len(toks) && !clauseSeparators[toks[i]] {
+			if i < len(toks) && !clauseSeparators[toks[i]] && !soCommand(toks, i) {
 				continue
 			}
 			if i > start {
@@ -73,8 +73,9 @@ func (t *Table) isGreeting(c Normalized) bool {
 // between punctuation that asks for something ("Hey Jeeves, turn on the light, please." has
 // one).
 func mayBeCompound(n Normalized) bool {
-	for _, w := range n.tokens() {
-		if clauseSeparators[w] {
+	toks := n.tokens()
+	for i, w := range toks {
+		if clauseSeparators[w] || w == "so" && soCommand(toks, i) {
 			return true
 		}
 	}
@@ -91,6 +92,17 @@ func mayBeCompound(n Normalized) bool {
 		}
 	}
 	return meaningful > 1
+}
+
+// soCommand: toks[i] is a "so" between a reason and a command ("I'm making dinner so
+// kitchen light on", "we're going out so turn off all the lights"): what follows opens as a
+// command, and a statement with a subject comes before.
+func soCommand(toks []string, i int) bool {
+	if toks[i] != "so" || i < 2 || i+2 >= len(toks) || !reasonLeads[toks[0]] {
+		return false
+	}
+	next := toks[i+1]
+	return isImperativeVerb(next) && !finiteWords[next] && next != "i" || deviceWords[next] != "" || roomLike(next)
 }
 
 func ignorable(text string) bool {
@@ -152,6 +164,10 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 			// words ("that's enough, stop talking").
 			return t.oneAtATime(n, decisions[0]), true
 		}
+		if !ok && len(parts) > 1 && t.placeReason(c) {
+			afterthoughts = append(afterthoughts, c.Text) // "it's like an oven in the bedroom, put the AC on"
+			continue
+		}
 		if !ok {
 			if len(parts) == 1 {
 				return Decision{}, false // one request, not a known one: the whole sentence is routed
@@ -174,6 +190,9 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 	}
 	if len(decisions) == 1 {
 		d := decisions[0]
+		if rd, ok := t.roomFromReason(d, afterthoughts, ctx); ok {
+			d = rd // "it's freezing in here, switch the AC off": the reason says where
+		}
 		if d.Intent == "robot.stop" && sleeperIn(afterthoughts) {
 			// "the baby's asleep, shush": the reason makes the quiet last.
 			if q, ok := t.quietDecision(n, Mentions{Form: FormImperative}, map[string]string{"state": "on"}, "a stop word with a sleeper as the reason"); ok {
@@ -395,9 +414,18 @@ func (t *Table) together(a, b Decision, c Normalized, ctx Context) (Decision, bo
 		}
 	case bi == "" && (b.Intent == "house.light.get" && ai == "house.light.set" || b.Intent == "house.ac.get" && ai == "house.ac.set"):
 		// the room of a statement beside the command: only when the command names none
-		if amiss != "room" || b.Mentions == nil || len(b.Mentions.Rooms) != 1 || b.Mentions.Form == FormImperative {
+		if amiss != "room" || b.Mentions == nil || len(b.Mentions.Rooms)+btoi(b.Mentions.Here) != 1 || b.Mentions.Form == FormImperative {
 			return Decision{}, false
 		}
+		if b.Mentions.Here {
+			merged["room"] = "here" // "ugh so hot in here, AC on"
+		} else {
+			merged["room"] = b.Mentions.Rooms[0]
+		}
+	case bi == "" && amiss == "room" && b.Intent == IntentUnclear && b.Mentions != nil && len(b.Mentions.Rooms) == 1 &&
+		b.Mentions.Form != FormImperative && !t.wouldAct(b):
+		// "it's like an oven in the bedroom, put the AC on": a statement about a room the
+		// command does not name
 		merged["room"] = b.Mentions.Rooms[0]
 	case bi == "" && ai == "house.ac.set" && clauseTemperature(c.tokens()) != "":
 		if !put("temperature", clauseTemperature(c.tokens())) { // "AC on in the living room, 25 please"
@@ -429,4 +457,91 @@ func clauseTemperature(toks []string) string {
 		}
 	}
 	return num
+}
+
+// roomFromReason completes a house command that asks which room from the reason said with
+// it: "it's freezing in here, switch the AC off", "I'm reading in the bedroom, light on".
+// The reason must name one room (or "here"); the binding still checks the room has the
+// device.
+func (t *Table) roomFromReason(d Decision, reasons []string, ctx Context) (Decision, bool) {
+	if d.Intent != IntentClarify || d.Pending == nil || d.Pending.Missing != "room" ||
+		d.Pending.Intent != "house.light.set" && d.Pending.Intent != "house.ac.set" || len(reasons) == 0 {
+		return Decision{}, false
+	}
+	room := ""
+	for _, r := range reasons {
+		toks := strings.Fields(r)
+		found := t.roomsIn(toks)
+		if contains(toks, "here") || hasPhrase(toks, []string{"this", "room"}) {
+			found = append(found, "here")
+		}
+		for _, f := range found {
+			if room != "" && room != f {
+				return Decision{}, false // two places: ask
+			}
+			room = f
+		}
+	}
+	if room == "" {
+		return Decision{}, false
+	}
+	in := t.byName[d.Pending.Intent]
+	if in == nil || in.Unavailable {
+		return Decision{}, false
+	}
+	args := maps.Clone(d.Pending.Args)
+	if args == nil {
+		args = map[string]string{}
+	}
+	args["room"] = room
+	out := t.settle(in, t.bind(in, args, ctx), frameRule(in), d.Normalized)
+	out.Mentions = d.Mentions
+	out.Doctrine = append([]string{"compound sentence: the room is the one the reason names (" + room + ")"}, d.Doctrine...)
+	return out, true
+}
+
+// roomsIn lists the rooms of the home toks name, by their names.
+func (t *Table) roomsIn(toks []string) []string {
+	var out []string
+	for i := 0; i < len(toks); i++ {
+		if !t.vocab.roomStarts[toks[i]] {
+			continue
+		}
+		for l := min(3, len(toks)-i); l >= 1; l-- {
+			if r, ok := t.vocab.rooms[strings.Join(toks[i:i+l], " ")]; ok {
+				out = append(out, r.Name)
+				i += l - 1
+				break
+			}
+		}
+	}
+	return out
+}
+
+// hasPhrase reports whether p occurs in toks.
+func hasPhrase(toks, p []string) bool {
+	for i := range toks {
+		if hasPrefix(toks[i:], p) {
+			return true
+		}
+	}
+	return false
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// placeReason: a clause no intent reads that states how things are in a room ("it's like an
+// oven in the bedroom", "I can't see a thing in the kids room"): a reason that may say where a
+// command beside it is meant, never a request of its own.
+func (t *Table) placeReason(c Normalized) bool {
+	toks := c.tokens()
+	if len(toks) < 3 || c.Question || c.Negated && toks[0] != "i" || !reasonLeads[toks[0]] || reported(toks) || conditional(toks) {
+		return false
+	}
+	return len(t.roomsIn(toks)) == 1 || contains(toks, "here")
 }

@@ -88,3 +88,36 @@ func TestAReasonSaidAfterARequestSetsNothing(t *testing.T) {
 		{"timer for 4 mins for the bath pls", "timer.start", map[string]string{"duration": "240", "label": "bath"}},
 	})
 }
+
+// TestAReasonBesideACommandSaysWhere: a reason said with a house command may say where it is
+// meant ("it's freezing in here, switch the AC off"); "<reason> so <command>" is the command.
+func TestAReasonBesideACommandSaysWhere(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"it's freezing in here, switch the AC off", "house.ac.set", map[string]string{"room": "living room", "state": "off"}},
+		{"it's like an oven in the bedroom, put the AC on", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"I'm making dinner so kitchen light on", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
+		{"I can't see a thing in the kids room, give them some light", "house.light.set", map[string]string{"room": "kids room", "state": "on"}},
+		{"ugh so hot in here, AC on", "house.ac.set", map[string]string{"room": "living room", "state": "on"}},
+		{"it's boiling in here, can you put the AC on for us", "house.ac.set", map[string]string{"room": "living room", "state": "on"}},
+		{"we're going to bed so turn off the living room light", "house.light.set", map[string]string{"room": "living room", "state": "off"}},
+		{"the baby is napping in the bedroom, switch the light off", "house.light.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"I'm reading in the office, light on please", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"my feet are cold, can you turn the AC off in the bedroom", "house.ac.set", map[string]string{"room": "bedroom", "state": "off"}},
+	})
+	// A reason never makes a command of what is not one, and two places are asked about.
+	for _, s := range []string{
+		"it's freezing in here, I turned the AC off",
+		"it's dark in the kitchen, don't turn the light on",
+		"it's cold in the bedroom so mom turned the AC off",
+		"it's hot in the bedroom, if you turn the AC on it'll be better",
+		"I'm in the kitchen so the office light can stay off",
+	} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+	if d := tb.Route("it's cold in the bedroom and in the living room, turn the AC off", Context{}); d.Kind == KindWrite {
+		t.Errorf("two rooms named: %s %v acts", d.Intent, d.Args)
+	}
+}
