@@ -62,7 +62,8 @@ var (
 	stopFill = words2set("there for second sec seconds moment minute minutes bit while audio speaker speakers " +
 		"volume responses response all be already up set go to touch button from settings yourself voice everything " +
 		"down more no one little until till said otherwise anything anymore any longer mode on off get make whoa my music around about " +
-		"trying hear news asleep baby sleeping hour next time wait hold dancing moving singing nodding that")
+		"trying hear news asleep baby sleeping hour next time wait hold dancing moving singing nodding that " +
+		"word words peep another single like about around roughly maybe")
 	timeCore = words2set("time times clock hour oclock")
 	timeFill = words2set("what whats current exact currently got have know check clock watch hour at on present " +
 		"moment precise like to want need asking show read out late how oclock o please by exactly excuse sorry " +
@@ -470,14 +471,14 @@ func isOrdinal(w string) bool {
 // stopLead takes off the "no"s before a stop word ("no no no stop"): the stop must always work.
 func stopLead(toks []string) []string {
 	for i := 1; i+1 < len(toks); i++ { // "be quiet i'm on the phone": the reason said after
-		if (toks[i] == "i" || toks[i] == "we" || toks[i] == "you" || toks[i] == "it") && (toks[i+1] == "am" || toks[i+1] == "are" ||
+		if (toks[i] == "i" || toks[i] == "we" || toks[i] == "you" || toks[i] == "it" || toks[i] == "that" || toks[i] == "this") && (toks[i+1] == "am" || toks[i+1] == "are" ||
 			toks[i+1] == "is" || toks[i+1] == "have" || toks[i+1] == "need" || toks[i+1] == "want" || toks[i+1] == "cannot") && anyOf(toks[:i], stopCore) {
 			toks = toks[:i]
 			break
 		}
 	}
 	i := 0
-	for i < len(toks)-1 && (toks[i] == "no" || toks[i] == "oh") {
+	for i < len(toks)-1 && (toks[i] == "no" || toks[i] == "oh" || toks[i] == "wait" || toks[i] == "whoa" || toks[i] == "hey" || toks[i] == "ok" || toks[i] == "okay") {
 		i++
 	}
 	if i > 0 && stopCore[toks[i]] {

@@ -125,6 +125,9 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 	if !mayBeCompound(n) {
 		return Decision{}, false
 	}
+	if toks := n.tokens(); (anyOf(toks, stopTalk) || anyOf(toks, quietMute) || contains(toks, "quiet")) && !n.Negated && t.quietEndAmong(n) {
+		return Decision{}, false // "go back to normal, you can talk": one request, quiet time's (quiet_frame.go)
+	}
 	var parts, greetings []Normalized
 	var afterthoughts []string
 	for _, c := range t.clauses(n) {
@@ -310,10 +313,16 @@ func (t *Table) afterthought(c Normalized) bool {
 		!pastWords[name] && !futureWords[name] && !wishWords[name] && !notCommandStarts[name] && !timesOfDay[name] && !tagStarts[name] {
 		return true // a name said to get attention: "Alexa, ...", "Sophie, ...", "hey mum, ..."
 	}
-	if !reasonLeads[toks[0]] && t.vocab.people[toks[0]] == "" || questionWords[toks[0]] && toks[0] != "it" {
+	if possessiveKin(toks[0]) && len(toks) > 1 && (strings.HasSuffix(toks[1], "ing") || finiteWords[toks[1]] || quietSleeper[toks[1]]) {
+		// "grandpa's having his nap", "mum's asleep": the 's folded into the name
+	} else if !reasonLeads[toks[0]] && t.vocab.people[toks[0]] == "" || questionWords[toks[0]] && toks[0] != "it" {
 		return false // a reason opens with a subject: "it's bedtime", "mum's cooking"
 	}
-	if c.Negated && toks[0] != "because" || reported(toks) || conditional(toks) {
+	// A clause split from a sentence carries the sentence's negation; a reason that opens with
+	// its subject and says no "not" of its own ("don't talk until I say so, I'm studying")
+	// is not negated itself.
+	ownNegation := c.Negated && (contains(toks, "not") || contains(toks, "never") || !reasonLeads[toks[0]] && t.vocab.people[toks[0]] == "")
+	if ownNegation && toks[0] != "because" || reported(toks) || conditional(toks) {
 		return false
 	}
 	if toks[0] == "you" && len(toks) > 1 && (toks[1] == "can" || toks[1] == "may" || toks[1] == "could") {
@@ -544,4 +553,9 @@ func (t *Table) placeReason(c Normalized) bool {
 		return false
 	}
 	return len(t.roomsIn(toks)) == 1 || contains(toks, "here")
+}
+
+// possessiveKin: a kin word with the "'s" of "is" folded onto it ("grandpas", "mums").
+func possessiveKin(w string) bool {
+	return len(w) > 3 && w[len(w)-1] == 's' && kinWords[w[:len(w)-1]]
 }

@@ -124,6 +124,18 @@ func expandOne(s string) [][]string {
 // changed anything.
 func courtesy(n Normalized) (Normalized, bool) {
 	toks := n.tokens()
+	if out, ok := dropNumberHedges(toks); ok {
+		n.toks, n.Text = out, strings.Join(out, " ")
+		if i := strings.Index(n.raw, " like "); i >= 0 {
+			n.raw = n.raw[:i] + n.raw[i+len(" like"):] // the hedge said once, as most are
+		} else {
+			n.raw = n.Text
+		}
+		if p, ok := courtesy(n); ok {
+			return p, true
+		}
+		return n, true
+	}
 	if k := textPlease(toks); k >= 0 {
 		// "pls", "plz", "pleeease": a texter's or a child's please is politeness
 		out := make([]string, 0, len(toks)-1)
@@ -135,6 +147,18 @@ func courtesy(n Normalized) (Normalized, bool) {
 		n.Polite = true
 		n.raw, n.toks, n.Text = keptPlease(n.raw), out, strings.Join(out, " ")
 		toks = out
+		if p, ok := courtesy(n); ok {
+			return p, true
+		}
+		return n, true
+	}
+	if len(toks) > 2 && slangVocatives[toks[0]] {
+		// "bro shut up for ten minutes", "dude what time is it": said to get attention
+		k := 1
+		for k < len(toks)-1 && (slangVocatives[toks[k]] || toks[k] == "guy") {
+			k++
+		}
+		n.toks, n.Text, n.raw = toks[k:], strings.Join(toks[k:], " "), strings.Join(toks[k:], " ")
 		if p, ok := courtesy(n); ok {
 			return p, true
 		}
@@ -268,3 +292,32 @@ func keptPlease(raw string) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// hedgeSubjects say "like" as a verb before it: "I like 20 degrees", "looks like 5 minutes".
+var hedgeSubjects = words2set("i we you they he she would d really also do does did not look looks looked seem seems " +
+	"feel feels felt sound sounds something anything more just")
+
+// dropNumberHedges takes a hedge "like" off before a number or a length ("quiet for like
+// half an hour", "make it like 24 degrees"): it says the number is rough, not what is asked.
+func dropNumberHedges(toks []string) ([]string, bool) {
+	at := -1
+	for i := 1; i+1 < len(toks); i++ {
+		if toks[i] != "like" || hedgeSubjects[toks[i-1]] {
+			continue
+		}
+		next := toks[i+1]
+		if isNumber(next) || next == "half" || next == "a" && i+2 < len(toks) && durationCore(toks[i+2]) ||
+			next == "an" && i+2 < len(toks) && durationCore(toks[i+2]) || durationCore(next) && next != "while" && next != "bit" {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return toks, false
+	}
+	out := append(append(make([]string, 0, len(toks)-1), toks[:at]...), toks[at+1:]...)
+	return out, true
+}
+
+// slangVocatives open a sentence to get attention and mean nothing else.
+var slangVocatives = words2set("bro bruh dude yo oi mate buddy robot")

@@ -121,3 +121,38 @@ func TestAReasonBesideACommandSaysWhere(t *testing.T) {
 		t.Errorf("two rooms named: %s %v acts", d.Intent, d.Args)
 	}
 }
+
+// TestQuietInTheFamilysWords: quiet that lasts to an event ("till the guests leave", "during
+// the film"), a hedged length ("for like half an hour"), a negated "say a word", leave to talk
+// with a reason beside it, and a stop with a complaint after it.
+func TestQuietInTheFamilysWords(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"please stay quiet during the film", "robot.quiet", map[string]string{"state": "on"}},
+		{"keep it down till the guests leave", "robot.quiet", map[string]string{"state": "on"}},
+		{"keep quiet until the morning", "robot.quiet", map[string]string{"state": "on"}},
+		{"quiet for like half an hour, baby's asleep", "robot.quiet", map[string]string{"state": "on", "duration": "1800"}},
+		{"shut up for like twenty minutes", "robot.quiet", map[string]string{"state": "on", "duration": "1200"}},
+		{"don't say a word until I tell you", "robot.quiet", map[string]string{"state": "on"}},
+		{"dude be quiet for ten minutes", "robot.quiet", map[string]string{"state": "on", "duration": "600"}},
+		{"you're allowed to talk now, the baby woke up", "robot.quiet", map[string]string{"state": "off"}},
+		{"go back to normal, you can speak", "robot.quiet", map[string]string{"state": "off"}},
+		{"no more quiet time, talk to me", "robot.quiet", map[string]string{"state": "off"}},
+		{"you can talk again, the meeting is over", "robot.quiet", map[string]string{"state": "off"}},
+		{"don't talk until I say so, I'm reading", "robot.quiet", map[string]string{"state": "on"}},
+		{"stop stop stop it's too loud", "robot.stop", nil},
+		{"wait stop, that's too loud", "robot.stop", nil},
+		{"shh, mum's sleeping", "robot.quiet", map[string]string{"state": "on"}},
+	})
+	for _, s := range []string{
+		"she said to keep it down till the guests leave",
+		"if the baby sleeps, keep quiet until the morning",
+		"I kept quiet during the film",
+		"don't keep quiet during the film",
+		"you were allowed to talk, the baby woke up",
+	} {
+		if d := tb.Route(s, Context{}); d.Intent == IntentQuiet && d.Args["state"] == "on" && Acting(d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}
