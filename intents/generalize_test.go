@@ -156,3 +156,31 @@ func TestQuietInTheFamilysWords(t *testing.T) {
 		}
 	}
 }
+
+// TestAdviceAboutTheFamilyIsTheAgents: a question that asks for advice or a fact about the
+// world may name a person of the home anywhere ("how do I get my dad to stop snoring"); a
+// question about the person's own time, or how to use the robot, stays home.
+func TestAdviceAboutTheFamilyIsTheAgents(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{
+		"how do I get my mom to let me stay up later",
+		"how can I cheer up my dad after a bad day",
+		"should my dad take vitamins",
+		"how should I tell dad I broke his mug",
+		"what should we cook for mom tonight, she doesn't eat meat",
+		"how do I teach my dad to use a smartphone",
+		"should I ask my mom for a puppy",
+		"how can we surprise mom on mother's day",
+		"when is father's day this year",
+		"how do I make my mom stop worrying",
+	} {
+		if d := tb.Route(s, Context{}); d.Intent != IntentGeneralAsk {
+			t.Errorf("%q: %s %v, want general.ask (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+	checkRoutes(t, tb, []routeCase{
+		{"is dad busy", "calendar.status", map[string]string{"person": "dad"}},
+		{"should I call dad, is he busy", "calendar.status", nil},
+		{"how do I start the animal game", "play.invite", nil},
+	})
+}
