@@ -3,6 +3,7 @@ package intents
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 )
 
@@ -16,11 +17,23 @@ func (t *Table) clauses(n Normalized) []Normalized {
 	var out []Normalized
 	isBreak := func(r rune) bool { return strings.ContainsRune(".!?;:,", r) }
 	pieces := strings.FieldsFunc(n.raw, isBreak)
-	for _, piece := range pieces {
-		pn := n // one piece: the sentence is already normalized
+	normalized := make([]Normalized, len(pieces))
+	// The sentence's negation is every part's, unless it is only a statement's own ("hang up,
+	// she's not even talking"): then the other parts keep theirs. A bare "don't" said as a
+	// part of its own still negates the rest.
+	negationElsewhere := false
+	for i, piece := range pieces {
+		normalized[i] = n // one piece: the sentence is already normalized
 		if len(pieces) > 1 {
-			pn, _ = courtesy(normalize(piece, t.vocab.wake))
+			normalized[i], _ = courtesy(normalize(piece, t.vocab.wake))
+			if pt := normalized[i].tokens(); normalized[i].Negated && negatedStatement(pt) {
+				negationElsewhere = true
+			}
 		}
+	}
+	for i := range pieces {
+		pn := normalized[i]
+		inherit := n.Negated && !(negationElsewhere && !pn.Negated)
 		toks := pn.tokens()
 		start := 0
 		for i := 0; i <= len(toks); i++ {
@@ -32,7 +45,7 @@ func (t *Table) clauses(n Normalized) []Normalized {
 				c.Text = strings.Join(toks[start:i], " ")
 				c.toks = toks[start:i:i]
 				c.Question = c.Question || n.Question
-				c.Negated = c.Negated || n.Negated
+				c.Negated = c.Negated || inherit
 				out = append(out, c)
 			}
 			start = i + 1
@@ -313,7 +326,9 @@ func (t *Table) afterthought(c Normalized) bool {
 		!pastWords[name] && !futureWords[name] && !wishWords[name] && !notCommandStarts[name] && !timesOfDay[name] && !tagStarts[name] {
 		return true // a name said to get attention: "Alexa, ...", "Sophie, ...", "hey mum, ..."
 	}
-	if possessiveKin(toks[0]) && len(toks) > 1 && (strings.HasSuffix(toks[1], "ing") || finiteWords[toks[1]] || quietSleeper[toks[1]]) {
+	if possessiveKin(toks[0]) && len(toks) > 1 && (strings.HasSuffix(toks[1], "ing") || finiteWords[toks[1]] || quietSleeper[toks[1]]) ||
+		nounSubject(toks) {
+		// "grandpa's having his nap", "mum's asleep", "lunch is ready", "dinner's ready"
 		// "grandpa's having his nap", "mum's asleep": the 's folded into the name
 	} else if !reasonLeads[toks[0]] && t.vocab.people[toks[0]] == "" || questionWords[toks[0]] && toks[0] != "it" {
 		return false // a reason opens with a subject: "it's bedtime", "mum's cooking"
@@ -322,15 +337,23 @@ func (t *Table) afterthought(c Normalized) bool {
 	// its subject and says no "not" of its own ("don't talk until I say so, I'm studying")
 	// is not negated itself.
 	ownNegation := c.Negated && (contains(toks, "not") || contains(toks, "never") || !reasonLeads[toks[0]] && t.vocab.people[toks[0]] == "")
+	if ownNegation && negatedStatement(toks) {
+		ownNegation = false // "hang up, she's not even talking": a reason, said in the negative
+	}
 	if ownNegation && toks[0] != "because" || reported(toks) || conditional(toks) {
 		return false
 	}
 	if toks[0] == "you" && len(toks) > 1 && (toks[1] == "can" || toks[1] == "may" || toks[1] == "could") {
 		return false // permission: "you can hang up now"
 	}
+	deviceIn := slices.ContainsFunc(toks, func(w string) bool { return wordClasses[w]&(wcDevice|wcHouseDevice) != 0 })
 	for i, w := range toks {
 		if i > 0 && objectLeads[toks[i-1]] && wordClasses[w]&(wcDevice|wcHouseDevice) == 0 && wordClasses[w]&wcAction != 0 {
 			continue // "I can't find the switch": a thing, not a verb
+		}
+		if i > 1 && toks[i-1] == "to" && !deviceIn && (toks[i-2] == "need" ||
+			toks[i-2] == "needs" || toks[i-2] == "have" || toks[i-2] == "has" || toks[i-2] == "want" || toks[i-2] == "got" || toks[i-2] == "going") {
+			continue // "the kids need to get to bed", "I have to fill in a form": what someone must do, not a request
 		}
 		if wordClasses[w]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0 || isDigits(w) || w == "timer" || w == "timers" ||
 			imperativeVerbs[w] && !reasonWords[w] || durationCore(w) {
@@ -559,3 +582,46 @@ func (t *Table) placeReason(c Normalized) bool {
 func possessiveKin(w string) bool {
 	return len(w) > 3 && w[len(w)-1] == 's' && kinWords[w[:len(w)-1]]
 }
+
+// reasonPredicates follow a noun whose "'s" the transcript folded: "dinner's ready", "the
+// film's starting".
+var reasonPredicates = words2set("ready done over here coming starting started finished on asleep late early up back home " +
+	"tired sleeping sick cold hot boring loud cooking")
+
+// nounSubject: a clause that opens with a noun as its subject and says how things are
+// ("lunch is ready", "dinner's ready", "the film's starting").
+func nounSubject(toks []string) bool {
+	if len(toks) < 2 || len(toks) > 6 {
+		return false
+	}
+	k := 0
+	if toks[0] == "the" || toks[0] == "my" || toks[0] == "our" || toks[0] == "your" {
+		k = 1
+	}
+	if k+1 >= len(toks) {
+		return false
+	}
+	w, next := toks[k], toks[k+1]
+	if functionWords[w] || isImperativeVerb(w) || questionWords[w] || isDigits(w) {
+		return false
+	}
+	return next == "is" || next == "are" || next == "was" || strings.HasSuffix(w, "s") && (reasonPredicates[next] || strings.HasSuffix(next, "ing"))
+}
+
+// negatedStatement: a statement with a subject that says "not" after its verb ("she's not
+// even talking", "I haven't seen him all day"), wanting nothing.
+func negatedStatement(toks []string) bool {
+	if len(toks) < 3 || !reasonLeads[toks[0]] || toks[0] == "you" || toks[0] == "because" || anyOf(toks, wishWords) || anyOf(toks, unwillingWords) {
+		return false
+	}
+	for i := 1; i+1 < len(toks); i++ {
+		if toks[i+1] == "not" && (finiteWords[toks[i]] || toks[i] == "have" || toks[i] == "has" || toks[i] == "do" || toks[i] == "does" || toks[i] == "did") {
+			return true
+		}
+	}
+	return false
+}
+
+// unwillingWords make a negated statement take the request back ("I don't want to", "I
+// didn't mean that"): never a reason.
+var unwillingWords = words2set("want wanna need mean meant like think sure ask asked say said agree")

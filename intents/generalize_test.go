@@ -184,3 +184,34 @@ func TestAdviceAboutTheFamilyIsTheAgents(t *testing.T) {
 		{"how do I start the animal game", "play.invite", nil},
 	})
 }
+
+// TestAReasonAfterTheRobotsOwnRequests: a reason after a request to the robot — with a noun
+// for its subject ("lunch is ready", "dinner's ready"), said in the negative ("she's not even
+// talking"), or saying what someone must do ("the kids need to go to bed") — leaves the
+// request; the reason's "not" is not the request's.
+func TestAReasonAfterTheRobotsOwnRequests(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"hang up, she's not even talking", "session.end", nil},
+		{"end the call, the kids need to go to bed", "session.end", nil},
+		{"stop the game, lunch is ready", "play.stop", nil},
+		{"stop the game, dinner's ready", "play.stop", nil},
+		{"end the call please, grandma's tired", "session.end", nil},
+		{"cancel the timer, the eggs are done", "timer.cancel", map[string]string{"label": "eggs"}},
+		{"hang up please, the kids have to sleep", "session.end", nil},
+		{"what time is it, I need to leave soon", "time.now", nil},
+		{"what's the date today, I have to fill in a form", "date.today", nil},
+		{"turn the office light off, nobody is in there", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+	})
+	// A "don't" said as a part of its own still negates the rest; a negated request is not a reason.
+	for _, s := range []string{
+		"don't, hang up",
+		"hang up, no don't",
+		"don't hang up, she's still talking",
+		"end the call, I don't want to",
+	} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}
