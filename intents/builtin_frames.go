@@ -91,6 +91,10 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 	if m.named {
 		return Decision{}, false // a light or the AC: the house frame's
 	}
+	if d, ok := t.socialFrame(n); ok {
+		d.Mentions = m.ref()
+		return d, true // "hiya robot", "ok bye, gotta go to school" (smalltalk.go)
+	}
 	toks := n.tokens()
 	if len(toks) == 0 || len(toks) > 14 {
 		return Decision{}, false

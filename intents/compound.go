@@ -141,6 +141,11 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 	if toks := n.tokens(); (anyOf(toks, stopTalk) || anyOf(toks, quietMute) || contains(toks, "quiet")) && !n.Negated && t.quietEndAmong(n) {
 		return Decision{}, false // "go back to normal, you can talk": one request, quiet time's (quiet_frame.go)
 	}
+	if toks := n.tokens(); t.socialStart(toks) {
+		if _, ok := t.socialFrame(n); ok {
+			return Decision{}, false // "good night reachy, see you in the morning": small talk, whole (smalltalk.go)
+		}
+	}
 	var parts, greetings []Normalized
 	var afterthoughts []string
 	for _, c := range t.clauses(n) {

@@ -152,6 +152,23 @@ func courtesy(n Normalized) (Normalized, bool) {
 		}
 		return n, true
 	}
+	if len(toks) > 2 && greetingOpeners[toks[0]] {
+		for _, g := range greetingLeads {
+			if len(toks) > len(g)+1 && hasPrefix(toks, g) && asksAfterGreeting(toks[len(g):]) {
+				// "hello, what time is it", "good morning, is mom busy": the greeting asks nothing
+				rest := toks[len(g):]
+				n.toks, n.Text = rest, strings.Join(rest, " ")
+				n.raw = n.Text
+				if len(rest) > 0 && questionWords[rest[0]] {
+					n.Question = true
+				}
+				if p, ok := courtesy(n); ok {
+					return p, true
+				}
+				return n, true
+			}
+		}
+	}
 	if len(toks) > 2 && slangVocatives[toks[0]] {
 		// "bro shut up for ten minutes", "dude what time is it": said to get attention
 		k := 1
@@ -321,3 +338,24 @@ func dropNumberHedges(toks []string) ([]string, bool) {
 
 // slangVocatives open a sentence to get attention and mean nothing else.
 var slangVocatives = words2set("bro bruh dude yo oi mate buddy robot")
+
+// greetingLeads open a sentence with a greeting; greetingOpeners are their first words.
+var greetingLeads = [][]string{{"hello", "there"}, {"hi", "there"}, {"hey", "there"}, {"good", "morning"}, {"good", "afternoon"},
+	{"good", "evening"}, {"hello"}, {"hi"}, {"hiya"}, {"howdy"}, {"hallo"}, {"heya"}}
+
+var greetingOpeners = words2set("hello hi hey good hiya howdy hallo heya")
+
+// asksAfterGreeting: what follows a greeting asks something: a question word, or a verb
+// that opens a question or a request ("hello, what time is it", "hi, is dad busy").
+func asksAfterGreeting(rest []string) bool {
+	switch rest[0] {
+	case "what", "when", "where", "who", "which", "how", "is", "are", "can", "could", "would", "will", "do", "does", "did":
+		return !hasPrefix(rest, []string{"how", "are", "you"}) && !hasPrefix(rest, []string{"how", "is", "it", "going"}) &&
+			!hasPrefix(rest, []string{"what", "is", "up"}) && !hasPrefix(rest, []string{"how", "do", "you", "do"}) &&
+			!hasPrefix(rest, []string{"can", "you", "hear"}) && !hasPrefix(rest, []string{"are", "you", "there"}) &&
+			!hasPrefix(rest, []string{"is", "this"}) && !hasPrefix(rest, []string{"are", "you", "on"}) &&
+			!hasPrefix(rest, []string{"are", "you", "awake"}) && !hasPrefix(rest, []string{"is", "anyone"}) &&
+			!hasPrefix(rest, []string{"is", "anybody"})
+	}
+	return false
+}

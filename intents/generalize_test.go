@@ -215,3 +215,32 @@ func TestAReasonAfterTheRobotsOwnRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestSmallTalkWithWhatIsSaidAroundIt: a greeting, thanks, good night or goodbye said with
+// a vocative, pleasantries, who is speaking or why they leave answers locally; a request or
+// a question beside it is still what it is.
+func TestSmallTalkWithWhatIsSaidAroundIt(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"hi there, I'm Tom's aunt, nice to meet you", "greeting", nil},
+		{"hello reachy, lovely to see you again", "greeting", nil},
+		{"good morning to you, robot", "greeting", nil},
+		{"hiya robot", "greeting", nil},
+		{"hey there little robot, how are you doing", "greeting", nil},
+		{"hello? can you hear me?", "greeting", nil},
+		{"ok bye, gotta go to work", "smalltalk.goodbye", nil},
+		{"cheerio, I'm off to the shops", "smalltalk.goodbye", nil},
+		{"good night reachy, see you in the morning", "smalltalk.good_night", nil},
+		{"thanks a million, you're a star", "smalltalk.thanks", nil},
+		{"much obliged, robot", "smalltalk.thanks", nil},
+		{"cheers for that", "smalltalk.thanks", nil},
+		// what is asked beside small talk is still asked
+		{"hi, turn off the kitchen light", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"hello, what time is it", "time.now", nil},
+		{"is dad free this afternoon", "calendar.status", map[string]string{"person": "dad"}},
+		{"good morning, is mom busy", "calendar.status", map[string]string{"person": "mom"}},
+	})
+	if d := tb.Route("thanks for turning the lights off", Context{}); Acting(d) {
+		t.Errorf("thanks for an action acts: %s %v", d.Intent, d.Args)
+	}
+}
