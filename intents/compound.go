@@ -198,6 +198,9 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 		if len(decisions) > 0 && sameRequest(decisions[len(decisions)-1], d) {
 			continue // "stop, stop": the same request said twice is one
 		}
+		if len(decisions) > 0 && strings.HasPrefix(decisions[len(decisions)-1].Intent, "play.") && anyOf(c.tokens(), musicWords) {
+			continue // "freeze dance! put some music on": the game's music is the game
+		}
 		if len(decisions) > 0 {
 			if q, ok := quieter(decisions[len(decisions)-1], d); ok {
 				decisions[len(decisions)-1] = q // "stop, be quiet for an hour": one request for quiet time
@@ -630,3 +633,6 @@ func negatedStatement(toks []string) bool {
 // unwillingWords make a negated statement take the request back ("I don't want to", "I
 // didn't mean that"): never a reason.
 var unwillingWords = words2set("want wanna need mean meant like think sure ask asked say said agree")
+
+// musicWords: music asked for with a game is part of it.
+var musicWords = words2set("music song songs tune tunes beat")

@@ -124,6 +124,24 @@ func expandOne(s string) [][]string {
 // changed anything.
 func courtesy(n Normalized) (Normalized, bool) {
 	toks := n.tokens()
+	if out, negated, ok := expandBareContractions(toks); ok {
+		// "stop the game im bored", "it doesnt work": contractions typed or heard without the apostrophe
+		n.toks, n.Text = out, strings.Join(out, " ")
+		n.raw = n.Text
+		n.Negated = n.Negated || negated
+		if p, ok := courtesy(n); ok {
+			return p, true
+		}
+		return n, true
+	}
+	if out, ok := foldGameNames(toks); ok {
+		n.toks, n.Text, n.raw = out, strings.Join(out, " "), foldRaw(n.raw, toks, out)
+		toks = out
+		if p, ok := courtesy(n); ok {
+			return p, true
+		}
+		return n, true
+	}
 	if out, ok := dropNumberHedges(toks); ok {
 		n.toks, n.Text = out, strings.Join(out, " ")
 		if i := strings.Index(n.raw, " like "); i >= 0 {
@@ -358,4 +376,112 @@ func asksAfterGreeting(rest []string) bool {
 			!hasPrefix(rest, []string{"is", "anybody"})
 	}
 	return false
+}
+
+// foldGameNames puts back the games' names as a recogniser or a child spells them: "rock
+// paper sissors", "simon sez", "hide and seak", "stone paper scissors". A word is folded only
+// next to the words of its name, by its spelling key (spellKey), so no other word changes.
+func foldGameNames(toks []string) ([]string, bool) {
+	var out []string
+	set := func(i int, w string) {
+		if out == nil {
+			out = append([]string(nil), toks...)
+		}
+		out[i] = w
+	}
+	for i := 1; i < len(toks); i++ {
+		w, prev := toks[i], toks[i-1]
+		switch {
+		case (prev == "paper" || prev == "rock") && w != "scissors" && w != "scissor" && len(w) > 4 && spellKey(w) == "srs":
+			set(i, "scissors") // "sissors", "sizzors", "scisors"
+		case prev == "paper" && w == "scissors" && i > 1 && toks[i-2] == "stone":
+			set(i-2, "rock") // "stone paper scissors"
+		case w != "says" && len(w) >= 3 && len(w) <= 4 && w[0] == 's' && (w[len(w)-1] == 'z' || w[len(w)-1] == 's') && spellKey(w) == "s" &&
+			spellKey(prev) == "smn":
+			set(i-1, "simon") // "simon sez", "symon says", "saimon sayz"
+			set(i, "says")
+		case prev != "simon" && w == "says" && spellKey(prev) == "smn":
+			set(i-1, "simon")
+		case w != "seek" && i > 1 && toks[i-2] == "hide" && (prev == "and" || prev == "n" || prev == "go") && (spellKey(w) == "sk" || w == "sick"):
+			set(i, "seek") // "hide and seak", "hide and sick"
+		}
+	}
+	return out, out != nil
+}
+
+// spellKey is a word's consonants as heard: c before e, i or y and z sound as s, ck and k as
+// k, doubled letters once, vowels (and y) left out after the first letter.
+func spellKey(w string) string {
+	b := make([]byte, 0, len(w))
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case c == 'z':
+			c = 's'
+		case c == 'c' && i+1 < len(w) && (w[i+1] == 'e' || w[i+1] == 'i' || w[i+1] == 'y'):
+			c = 's'
+		case c == 'c' && i+1 < len(w) && w[i+1] == 'k':
+			continue
+		case c == 'c' || c == 'q':
+			c = 'k'
+		case c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u' || c == 'y':
+			continue
+		}
+		if len(b) > 0 && b[len(b)-1] == c {
+			continue
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
+
+// foldRaw swaps the folded words in the sentence as heard, when each is found there.
+func foldRaw(raw string, before, after []string) string {
+	for i := range before {
+		if before[i] == after[i] {
+			continue
+		}
+		if j := strings.Index(raw, before[i]); j >= 0 {
+			raw = raw[:j] + after[i] + raw[j+len(before[i]):]
+		} else {
+			return strings.Join(after, " ")
+		}
+	}
+	return raw
+}
+
+// bareContractions are contractions written without their apostrophe that are no other
+// word ("im", "doesnt"); "ill", "id", "lets", "hes", "were" are words and stay.
+var bareContractions = map[string][]string{
+	"im": {"i", "am"}, "ive": {"i", "have"}, "youre": {"you", "are"}, "theyre": {"they", "are"}, "doesnt": {"does", "not"},
+	"didnt": {"did", "not"}, "isnt": {"is", "not"}, "arent": {"are", "not"}, "wasnt": {"was", "not"}, "werent": {"were", "not"},
+	"shouldnt": {"should", "not"}, "wouldnt": {"would", "not"}, "couldnt": {"could", "not"}, "hasnt": {"has", "not"},
+	"havent": {"have", "not"}, "thats": {"that", "is"}, "theres": {"there", "is"}, "hows": {"how", "is"}, "whos": {"who", "is"},
+	"wheres": {"where", "is"}, "itll": {"it", "will"}, "youll": {"you", "will"}, "theyll": {"they", "will"}, "weve": {"we", "have"},
+	"youve": {"you", "have"}, "theyve": {"they", "have"}, "shes": {"she", "is"}, "wont": {"will", "not"}, "aint": {"is", "not"},
+}
+
+// expandBareContractions expands bareContractions; negated reports a "not" it added.
+func expandBareContractions(toks []string) (out []string, negated, ok bool) {
+	for i, w := range toks {
+		e, found := bareContractions[w]
+		if !found {
+			continue
+		}
+		if out == nil {
+			out = append(make([]string, 0, len(toks)+4), toks[:i]...)
+		}
+		out = append(out, e...)
+		negated = negated || e[1] == "not"
+		for _, w2 := range toks[i+1:] {
+			if e2, ok := bareContractions[w2]; ok {
+				out = append(out, e2...)
+				negated = negated || e2[1] == "not"
+			} else {
+				out = append(out, w2)
+			}
+		}
+		return out, negated, true
+	}
+	return toks, false, false
 }

@@ -135,6 +135,9 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 	if unexplained > 1 && !(unexplained <= 3 && (form == FormQuestion || form == FormReported) && named) {
 		return Decision{}, false // "simon says touch your nose": a move of the game, not a request to start it
 	}
+	if form == FormStatement && named && !n.Negated && len(startHits) > 0 && endsWithRequest(startHits[len(startHits)-1], toks) {
+		form = FormImperative // "I'm thinking of an animal, guess it", "hide and seek you count"
+	}
 	if form != FormImperative && !n.Negated && wantsTo(toks, lx, "game.start") {
 		form = FormImperative // "I want to play rock paper scissors with you", "let's play simon says"
 	}
@@ -185,3 +188,20 @@ func anyGame(lx lexicon, toks []string) bool {
 }
 
 // beneficiaryLeads come before a person who is spoken of, not asked about: "a present FOR
+
+// endsWithRequest: a game's start word closes the sentence as a request of its own ("...
+// guess it", "... you count"), with no past or future in it.
+func endsWithRequest(h lexHit, toks []string) bool {
+	end := h.at + h.n
+	for _, w := range toks[end:] {
+		if w != "it" && w != "me" && w != "us" && w != "now" && w != "then" {
+			return false
+		}
+	}
+	for _, w := range toks {
+		if pastWords[w] || futureWords[w] {
+			return false
+		}
+	}
+	return h.at > 0 && (isImperativeVerb(toks[h.at]) || toks[h.at] == "you" || toks[h.at] == "guess" || toks[h.at] == "count" || toks[h.at] == "try")
+}

@@ -1,6 +1,9 @@
 package intents
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Classes of phrasing the fresh sets (issue 37) showed the router missing, each proven on
 // sentences written for the class — none of them a corpus row. A fix that learned a row and
@@ -242,5 +245,53 @@ func TestSmallTalkWithWhatIsSaidAroundIt(t *testing.T) {
 	})
 	if d := tb.Route("thanks for turning the lights off", Context{}); Acting(d) {
 		t.Errorf("thanks for an action acts: %s %v", d.Intent, d.Args)
+	}
+}
+
+// TestGamesAsChildrenSayThem: a game's name as a recogniser or a child spells it, its
+// other names, "the animal one", the game's own parts ("come find me", the music) and a
+// request said after what the child is thinking start the game; a past or a negation does
+// not.
+func TestGamesAsChildrenSayThem(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"rock paper sissors with me", "play.rps", nil},
+		{"let's do stone paper scissors", "play.rps", nil},
+		{"paper rock scissors again", "play.rps", nil},
+		{"play simon sez", "play.simon", nil},
+		{"hide and seak, you count", "play.hide", nil},
+		{"let's play the freezing dancing game", "play.freeze", nil},
+		{"think of an animal and I'll try to guess it", "play.animal", nil},
+		{"freeze dance! put some music on", "play.freeze", nil},
+		{"count to twenty and come find me", "play.hide", nil},
+		{"can we do the animal one again", "play.invite", nil},
+		{"I'm thinking of an animal, guess it", "play.animal", nil},
+		{"stop the game im bored", "play.stop", nil},
+	})
+	for _, s := range []string{
+		"we played rock paper sissors yesterday",
+		"don't start simon sez",
+		"I was thinking of an animal and you guessed it",
+		"simon is my friend",
+	} {
+		if d := tb.Route(s, Context{}); strings.HasPrefix(d.Intent, "play.") && d.Intent != "play.invite" && d.Intent != "play.stop" {
+			t.Errorf("%q: %s starts a game (why: %v)", s, d.Intent, d.Doctrine)
+		}
+	}
+}
+
+// TestContractionsWithoutTheirApostrophe: "im", "isnt", "didnt" are "I am", "is not", "did
+// not" — and the "not" they carry negates.
+func TestContractionsWithoutTheirApostrophe(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"thats enough, im trying to sleep", "robot.stop", nil},
+		{"turn off the office light im going out", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+	})
+	for _, s := range []string{"the kitchen light isnt on", "i didnt turn the bedroom light off", "you shouldnt call dad",
+		"mom doesnt want the ac on in the bedroom", "we havent set a timer for the pasta"} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
 	}
 }
