@@ -198,6 +198,9 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 		if len(decisions) > 0 && sameRequest(decisions[len(decisions)-1], d) {
 			continue // "stop, stop": the same request said twice is one
 		}
+		if len(decisions) > 0 && decisions[len(decisions)-1].Intent == "teleport.call" && t.messageFor(c.tokens()) {
+			continue // "call dad, tell him dinner's ready": what to say on the call is the call's
+		}
 		if len(decisions) > 0 && strings.HasPrefix(decisions[len(decisions)-1].Intent, "play.") && anyOf(c.tokens(), musicWords) {
 			continue // "freeze dance! put some music on": the game's music is the game
 		}
@@ -636,3 +639,16 @@ var unwillingWords = words2set("want wanna need mean meant like think sure ask a
 
 // musicWords: music asked for with a game is part of it.
 var musicWords = words2set("music song songs tune tunes beat")
+
+// messageFor: a clause that says what to tell the one called ("tell him dinner's ready",
+// "say I got an A", "ask her when she's home").
+func (t *Table) messageFor(toks []string) bool {
+	if len(toks) < 2 {
+		return false
+	}
+	switch toks[0] {
+	case "tell", "ask", "say", "let":
+		return toks[1] == "him" || toks[1] == "her" || toks[1] == "them" || toks[0] == "say" || t.vocab.people[toks[1]] != "" || kinWords[toks[1]]
+	}
+	return false
+}

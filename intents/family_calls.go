@@ -135,6 +135,11 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 		if hasPrefix(lead, l) && len(lead) > len(l) && (lx["call.verbs"].at(lead, len(l)) > 0 || lx["call.reach"].at(lead, len(l)) > 0) {
 			wish = true
 		}
+		// after a reason: "I miss dad, can we call him"
+		if p := verb.at - len(l); p > 1 && hasPrefix(toks[p:], l) && !anyOf(toks[:p], pastWords) && !anyOf(toks[:p], relayVerbs) &&
+			!conditional(toks[:p]) && !anyOf(toks[:p], modalWords) {
+			wish = true
+		}
 	}
 	means := contains(toks, "video") || contains(toks, "phone") || contains(toks, "line") || contains(toks, "screen")
 	reasonFirst := verb.at > 0 && commandForm(toks[verb.at:], n) == FormImperative && !anyOf(toks[:verb.at], pastWords) &&
@@ -225,6 +230,10 @@ func (t *Table) callBack(n Normalized, toks []string, m Mentions) (Decision, boo
 	i := lx["call.ask"].at(lead, 0)
 	if lead[i] == "my" || lead[i] == "our" {
 		i++
+	}
+	bare := lead[0] == "make" || lead[0] == "have" || lead[0] == "let" // "make mommy call us": no "to"
+	if bare && i+1 < len(lead) && lx["call.verbs"].at(lead, i+1) > 0 {
+		lead = append(append(append([]string(nil), lead[:i+1]...), "to"), lead[i+1:]...)
 	}
 	if i+2 >= len(lead) || lead[i+1] != "to" {
 		return Decision{}, false

@@ -295,3 +295,27 @@ func TestContractionsWithoutTheirApostrophe(t *testing.T) {
 		}
 	}
 }
+
+// TestCallsInTheFamilysWords: "telephone", "put dad on the video", "make mommy call us", a
+// wish to call after a reason, and what to tell the one called said with the call.
+func TestCallsInTheFamilysWords(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"make mommy call us please", "teleport.call", map[string]string{"person": "mom"}},
+		{"make daddy ring us back", "teleport.call", map[string]string{"person": "dad"}},
+		{"call dad, tell him I got an A", "teleport.call", map[string]string{"person": "dad"}},
+		{"ring mum and say dinner is ready", "teleport.call", map[string]string{"person": "mom"}},
+		{"telephone dad for me", "teleport.call", map[string]string{"person": "dad"}},
+		{"could you telephone my mother please", "teleport.call", map[string]string{"person": "mom"}},
+		{"put dad on the video please", "teleport.call", map[string]string{"person": "dad"}},
+		{"I'm bored, can we ring mum", "teleport.call", map[string]string{"person": "mom"}},
+		{"I miss dad, can we call dad", "teleport.call", map[string]string{"person": "dad"}},
+		{"call an ambulance, she's not breathing", "help.emergency", nil},
+	})
+	for _, s := range []string{"mom said we can call dad", "I miss mom, we called her yesterday", "don't telephone dad",
+		"if dad is free, put him on the video", "dad, put mom on the video"} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}
