@@ -436,7 +436,7 @@ func isNegativeNumber(tok string) bool {
 // about the time; an ordinal with "today" ("is it the 14th or the 15th today") one about the date.
 var (
 	partsOfDay = words2set("morning afternoon evening night daytime nighttime midday lunchtime bedtime")
-	clockLeads = words2set("past after before nearly almost gone")
+	clockLeads = words2set("past after before nearly almost gone already")
 )
 
 func (t *Table) clockQuestion(toks []string, n Normalized, decide func(name, why string, args map[string]string) (Decision, bool)) (Decision, bool) {
@@ -445,19 +445,33 @@ func (t *Table) clockQuestion(toks []string, n Normalized, decide func(name, why
 	}
 	rest := toks[2:]
 	switch {
-	case anyOf(rest, partsOfDay) && only(rest, partsOfDay, timeFill, frameFill, wordSet{"or": true}):
+	case anyOf(rest, partsOfDay) && only(rest, partsOfDay, timeFill, frameFill, clockLeads, wordSet{"or": true}):
 		return decide("time.now", "a part of the day asked about", map[string]string{})
 	case anyOf(rest, clockLeads) && slices.ContainsFunc(rest, isDigits) && only(rest, clockLeads, timeFill, frameFill, wordSet{"oclock": true}) ||
 		anyOf(rest, clockLeads) && slices.ContainsFunc(rest, isDigits) && len(rest) <= 4:
 		return decide("time.now", "a clock time asked about", map[string]string{})
-	case contains(rest, "today") && slices.ContainsFunc(rest, isOrdinal):
+	case contains(rest, "today") && slices.ContainsFunc(rest, isOrdinal),
+		len(rest) <= 3 && rest[0] == "the" && slices.ContainsFunc(rest, isOrdinal) &&
+			!slices.ContainsFunc(rest, func(w string) bool { return !dayAskFill[w] && !isOrdinal(w) }):
 		return decide("date.today", "a day of the month asked about", map[string]string{})
+	case (anyOf(rest, dateCore) || contains(rest, "weekend")) && only(rest, dateCore, dayAskFill, clockLeads) && !contains(rest, "date"):
+		return decide("date.today", "a day asked about", map[string]string{}) // "is it friday yet", "is it the weekend already"
 	}
 	return Decision{}, false
 }
 
-// isOrdinal: "14th", "1st", "22nd", "3rd".
+// dayAskFill may go with a day in "is it ... yet": "is it the weekend already".
+var dayAskFill = words2set("the a weekend yet already still today now or finally")
+
+// ordinalWords are the days of a month said as words ("is it the twelfth").
+var ordinalWords = words2set("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth " +
+	"thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth thirtieth")
+
+// isOrdinal: "14th", "1st", "22nd", "3rd", "twelfth".
 func isOrdinal(w string) bool {
+	if ordinalWords[w] {
+		return true
+	}
 	if len(w) < 3 || !isASCIIDigit(w[0]) {
 		return false
 	}

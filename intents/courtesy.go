@@ -170,13 +170,25 @@ func courtesy(n Normalized) (Normalized, bool) {
 		}
 		return n, true
 	}
+	if len(toks) > 2 && interjections[toks[0]] && asksAfterGreeting(toks[1:]) {
+		// "wait, is it already six?", "quick, what time is it": a word for attention
+		n.raw = rawAfter(n.raw, toks[:1], toks[1:])
+		n.toks, n.Text = toks[1:], strings.Join(toks[1:], " ")
+		if questionWords[toks[1]] || toks[1] == "is" || toks[1] == "are" {
+			n.Question = true
+		}
+		if p, ok := courtesy(n); ok {
+			return p, true
+		}
+		return n, true
+	}
 	if len(toks) > 2 && greetingOpeners[toks[0]] {
 		for _, g := range greetingLeads {
 			if len(toks) > len(g)+1 && hasPrefix(toks, g) && asksAfterGreeting(toks[len(g):]) {
 				// "hello, what time is it", "good morning, is mom busy": the greeting asks nothing
 				rest := toks[len(g):]
+				n.raw = rawAfter(n.raw, g, rest)
 				n.toks, n.Text = rest, strings.Join(rest, " ")
-				n.raw = n.Text
 				if len(rest) > 0 && questionWords[rest[0]] {
 					n.Question = true
 				}
@@ -193,7 +205,8 @@ func courtesy(n Normalized) (Normalized, bool) {
 		for k < len(toks)-1 && (slangVocatives[toks[k]] || toks[k] == "guy") {
 			k++
 		}
-		n.toks, n.Text, n.raw = toks[k:], strings.Join(toks[k:], " "), strings.Join(toks[k:], " ")
+		n.raw = rawAfter(n.raw, toks[:k], toks[k:])
+		n.toks, n.Text = toks[k:], strings.Join(toks[k:], " ")
 		if p, ok := courtesy(n); ok {
 			return p, true
 		}
@@ -484,4 +497,21 @@ func expandBareContractions(toks []string) (out []string, negated, ok bool) {
 		return out, negated, true
 	}
 	return toks, false, false
+}
+
+// interjections open a question without meaning anything: "wait, is it six already?".
+var interjections = words2set("wait quick quickly oh ooh hmm hm hey right ah uh erm")
+
+// rawAfter cuts the words lead off the start of the sentence as heard, punctuation kept,
+// when each is found there in order; otherwise the words kept (rest) stand for it.
+func rawAfter(raw string, lead, rest []string) string {
+	at := 0
+	for _, w := range lead {
+		i := strings.Index(raw[at:], w)
+		if i < 0 {
+			return strings.Join(rest, " ")
+		}
+		at += i + len(w)
+	}
+	return strings.TrimLeft(raw[at:], " ,.!?;:")
 }

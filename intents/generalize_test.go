@@ -319,3 +319,26 @@ func TestCallsInTheFamilysWords(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeAndDayAskedInPassing: a word for attention before the question ("wait, ...",
+// "quick, ..."), a reason after it, a day asked as "is it friday yet" or "is it the
+// fifteenth".
+func TestTimeAndDayAskedInPassing(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"wait, is it already six?", "time.now", nil},
+		{"is it the weekend already", "date.today", nil},
+		{"is it friday yet", "date.today", nil},
+		{"quick, what time is it, I have to catch the bus", "time.now", nil},
+		{"what's the time, I'm late for school", "time.now", nil},
+		{"what day is it, is it the fifteenth?", "date.today", nil},
+		{"is it nearly bedtime", "time.now", nil},
+		{"what time is it now, I lost track", "time.now", nil},
+		{"hey what's the date today, I need it for my homework", "date.today", nil},
+		{"oh, what day is it today", "date.today", nil},
+	})
+	checkRoutes(t, tb, []routeCase{
+		{"wait, stop", "robot.stop", nil},
+		{"is it the weekend that mom is busy", "calendar.status", nil},
+	})
+}
