@@ -168,7 +168,10 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 	}
 	if e, ok := t.expressionIn(toks); ok {
 		rest := 0
-		for _, w := range toks {
+		for i, w := range toks {
+			if audience(toks, i) {
+				continue // "for our guests", "show grandma your happy face": who it is for
+			}
 			if !exprFill[w] && !frameFill[w] && t.vocab.expressions[w] == "" {
 				rest++
 			}
@@ -503,4 +506,23 @@ func stopLead(toks []string) []string {
 		return toks[i:]
 	}
 	return toks
+}
+
+// audience: toks[i] is in a short "for ..." at the end of an expression request ("do a dance
+// for our guests", "for my birthday") or names who is shown ("show grandma your happy
+// face"): who or what it is for, not what is asked.
+func audience(toks []string, i int) bool {
+	for j := i; j >= 0 && j >= i-4; j-- {
+		if toks[j] == "for" && len(toks)-j <= 5 && j > 0 {
+			return true
+		}
+	}
+	if len(toks) > 3 && toks[0] == "show" && i > 0 {
+		for j := i + 1; j < len(toks) && j <= i+3; j++ {
+			if toks[j] == "your" {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -342,3 +342,26 @@ func TestTimeAndDayAskedInPassing(t *testing.T) {
 		{"is it the weekend that mom is busy", "calendar.status", nil},
 	})
 }
+
+// TestExpressionsForSomeone: who an expression is for ("for our guests", "show grandma
+// your happy face") and the occasion ("for my birthday") ask nothing more.
+func TestExpressionsForSomeone(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"do a little dance for grandma", "robot.expression", map[string]string{"expression": "dance"}},
+		{"do a little dance for our guests", "robot.expression", map[string]string{"expression": "dance"}},
+		{"show our guests your happy face", "robot.expression", map[string]string{"expression": "happy"}},
+		{"show grandma your sad face", "robot.expression", map[string]string{"expression": "sad"}},
+		{"act sleepy, it's nearly bedtime", "robot.expression", map[string]string{"expression": "sleepy"}},
+		{"look surprised for the camera", "robot.expression", map[string]string{"expression": "surprised"}},
+		{"do a happy dance for my birthday", "robot.expression", nil},
+		{"give us a big nod for the photo", "robot.expression", map[string]string{"expression": "nod"}},
+		{"pull a sleepy face for the kids", "robot.expression", map[string]string{"expression": "sleepy"}},
+		{"celebrate with us, I passed my exam", "robot.expression", map[string]string{"expression": "celebrate"}},
+	})
+	for _, s := range []string{"you danced for our guests yesterday", "don't do a dance for grandma", "if grandma comes, do a little dance for her"} {
+		if d := tb.Route(s, Context{}); Acting(d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}
