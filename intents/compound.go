@@ -138,7 +138,8 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 	if !mayBeCompound(n) {
 		return Decision{}, false
 	}
-	if toks := n.tokens(); (anyOf(toks, stopTalk) || anyOf(toks, quietMute) || contains(toks, "quiet")) && !n.Negated && t.quietEndAmong(n) {
+	if toks := n.tokens(); (anyOf(toks, stopTalk) || anyOf(toks, quietMute) || contains(toks, "quiet")) && !n.Negated &&
+		anyOf(toks, quietEndCues) && t.quietEndAmong(n) {
 		return Decision{}, false // "go back to normal, you can talk": one request, quiet time's (quiet_frame.go)
 	}
 	if toks := n.tokens(); t.socialStart(toks) {

@@ -124,37 +124,46 @@ func expandOne(s string) [][]string {
 // changed anything.
 func courtesy(n Normalized) (Normalized, bool) {
 	toks := n.tokens()
-	if out, negated, ok := expandBareContractions(toks); ok {
-		// "stop the game im bored", "it doesnt work": contractions typed or heard without the apostrophe
-		n.toks, n.Text = out, strings.Join(out, " ")
-		n.raw = n.Text
-		n.Negated = n.Negated || negated
-		if p, ok := courtesy(n); ok {
-			return p, true
+	var flags uint8
+	for _, w := range toks { // one lookup per word decides which rewrites can apply
+		flags |= courtesyFlags[w]
+		if w[0] == 'p' && len(w) >= 7 && isTextPlease(w) {
+			flags |= cfPlease
+		} else if w[0] == 's' && (len(w) == 3 || len(w) == 4) && (w[len(w)-1] == 'z' || w[len(w)-1] == 's') {
+			flags |= cfGame
 		}
-		return n, true
 	}
-	if out, ok := foldGameNames(toks); ok {
-		n.toks, n.Text, n.raw = out, strings.Join(out, " "), foldRaw(n.raw, toks, out)
-		toks = out
-		if p, ok := courtesy(n); ok {
-			return p, true
+	// The sentence as heard (n.raw) keeps its words here: each part of it is normalized again.
+	if flags&cfContraction != 0 {
+		if out, negated, ok := expandBareContractions(toks); ok {
+			// "stop the game im bored", "it doesnt work": contractions typed or heard without the apostrophe
+			n.toks, n.Text = out, strings.Join(out, " ")
+			n.Negated = n.Negated || negated
+			if p, ok := courtesy(n); ok {
+				return p, true
+			}
+			return n, true
 		}
-		return n, true
 	}
-	if out, ok := dropNumberHedges(toks); ok {
-		n.toks, n.Text = out, strings.Join(out, " ")
-		if i := strings.Index(n.raw, " like "); i >= 0 {
-			n.raw = n.raw[:i] + n.raw[i+len(" like"):] // the hedge said once, as most are
-		} else {
-			n.raw = n.Text
+	if flags&cfGame != 0 {
+		if out, ok := foldGameNames(toks); ok {
+			n.toks, n.Text = out, strings.Join(out, " ")
+			if p, ok := courtesy(n); ok {
+				return p, true
+			}
+			return n, true
 		}
-		if p, ok := courtesy(n); ok {
-			return p, true
-		}
-		return n, true
 	}
-	if k := textPlease(toks); k >= 0 {
+	if flags&cfHedge != 0 {
+		if out, ok := dropNumberHedges(toks); ok {
+			n.toks, n.Text = out, strings.Join(out, " ")
+			if p, ok := courtesy(n); ok {
+				return p, true
+			}
+			return n, true
+		}
+	}
+	if flags&cfPlease != 0 {
 		// "pls", "plz", "pleeease": a texter's or a child's please is politeness
 		out := make([]string, 0, len(toks)-1)
 		for _, w := range toks {
@@ -163,7 +172,7 @@ func courtesy(n Normalized) (Normalized, bool) {
 			}
 		}
 		n.Polite = true
-		n.raw, n.toks, n.Text = keptPlease(n.raw), out, strings.Join(out, " ")
+		n.toks, n.Text = out, strings.Join(out, " ")
 		toks = out
 		if p, ok := courtesy(n); ok {
 			return p, true
@@ -308,15 +317,6 @@ func keptRaw(raw string, toks, out []string) string {
 	return r
 }
 
-// textPlease is the index of the first "pls" / "plz" / "pleeease" in toks, -1 if none.
-func textPlease(toks []string) int {
-	for i, w := range toks {
-		if w[0] == 'p' && isTextPlease(w) {
-			return i
-		}
-	}
-	return -1
-}
 
 func isTextPlease(w string) bool {
 	switch w {
@@ -329,17 +329,6 @@ func isTextPlease(w string) bool {
 	return strings.Trim(w[3:], "eas") == "" // "pleeease", "pleaseee", "pleasee"
 }
 
-// keptPlease takes the texted pleases out of the sentence as heard.
-func keptPlease(raw string) string {
-	f := strings.Fields(raw)
-	out := f[:0:0]
-	for _, w := range f {
-		if !isTextPlease(strings.Trim(w, ".,!?;:")) {
-			out = append(out, w)
-		}
-	}
-	return strings.Join(out, " ")
-}
 
 // hedgeSubjects say "like" as a verb before it: "I like 20 degrees", "looks like 5 minutes".
 var hedgeSubjects = words2set("i we you they he she would d really also do does did not look looks looked seem seems " +
@@ -448,20 +437,6 @@ func spellKey(w string) string {
 	return string(b)
 }
 
-// foldRaw swaps the folded words in the sentence as heard, when each is found there.
-func foldRaw(raw string, before, after []string) string {
-	for i := range before {
-		if before[i] == after[i] {
-			continue
-		}
-		if j := strings.Index(raw, before[i]); j >= 0 {
-			raw = raw[:j] + after[i] + raw[j+len(before[i]):]
-		} else {
-			return strings.Join(after, " ")
-		}
-	}
-	return raw
-}
 
 // bareContractions are contractions written without their apostrophe that are no other
 // word ("im", "doesnt"); "ill", "id", "lets", "hes", "were" are words and stay.
@@ -515,3 +490,22 @@ func rawAfter(raw string, lead, rest []string) string {
 	}
 	return strings.TrimLeft(raw[at:], " ,.!?;:")
 }
+
+// Which of courtesy's word rewrites a word may start.
+const (
+	cfContraction uint8 = 1 << iota
+	cfGame
+	cfHedge
+	cfPlease
+)
+
+var courtesyFlags = func() map[string]uint8 {
+	out := map[string]uint8{"paper": cfGame, "rock": cfGame, "hide": cfGame, "says": cfGame, "stone": cfGame, "like": cfHedge}
+	for w := range bareContractions {
+		out[w] |= cfContraction
+	}
+	for _, w := range []string{"pls", "plz", "plse", "pleez", "pleeze", "puhlease"} {
+		out[w] |= cfPlease
+	}
+	return out
+}()

@@ -48,7 +48,7 @@ var (
 // gate it, as every built-in frame). It returns false for a sentence that is not about quiet
 // time: the stop frame then reads it.
 func (t *Table) quietFrame(toks []string, n Normalized, form func() string) (map[string]string, string, bool) {
-	if mayBeCompound(n) && !n.Negated {
+	if mayBeCompound(n) && !n.Negated && anyOf(toks, quietEndCues) {
 		if t.quietEndAmong(n) {
 			return map[string]string{"state": "off"}, "words that end quiet time, with a reason", true
 		}
@@ -248,3 +248,7 @@ func (t *Table) quietEndAmong(n Normalized) bool {
 	}
 	return ended
 }
+
+// quietEndCues: a sentence that ends quiet time holds one of these ("you can talk again",
+// "you're allowed to speak", "no more quiet time", "back to normal", "unmute").
+var quietEndCues = words2set("again can may allowed normal more unmute unmuted over resume")

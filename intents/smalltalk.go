@@ -80,9 +80,9 @@ func (t *Table) socialFrame(n Normalized) (Decision, bool) {
 // socialStart: the sentence opens or ends with a word of small talk (one lookup each).
 func (t *Table) socialStart(toks []string) bool {
 	lx := t.vocab.lex
-	first, last := toks[0], toks[len(toks)-1]
+	last := toks[len(toks)-1]
 	for _, s := range socialSets[:4] {
-		if ps := lx[s]; ps != nil && (len(ps.byFirst[first]) > 0 || lastWordOf(ps, last)) {
+		if ps := lx[s]; ps != nil && (ps.at(toks, 0) > 0 || lastWordOf(ps, last)) {
 			return true
 		}
 	}
