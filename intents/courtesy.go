@@ -317,7 +317,6 @@ func keptRaw(raw string, toks, out []string) string {
 	return r
 }
 
-
 func isTextPlease(w string) bool {
 	switch w {
 	case "pls", "plz", "plse", "pleez", "pleeze", "puhlease":
@@ -328,7 +327,6 @@ func isTextPlease(w string) bool {
 	}
 	return strings.Trim(w[3:], "eas") == "" // "pleeease", "pleaseee", "pleasee"
 }
-
 
 // hedgeSubjects say "like" as a verb before it: "I like 20 degrees", "looks like 5 minutes".
 var hedgeSubjects = words2set("i we you they he she would d really also do does did not look looks looked seem seems " +
@@ -436,7 +434,6 @@ func spellKey(w string) string {
 	}
 	return string(b)
 }
-
 
 // bareContractions are contractions written without their apostrophe that are no other
 // word ("im", "doesnt"); "ill", "id", "lets", "hes", "were" are words and stay.
