@@ -317,6 +317,7 @@ func keptRaw(raw string, toks, out []string) string {
 	return r
 }
 
+// isTextPlease: "pls", "plz", "pleeease" — a texter's or a child's please.
 func isTextPlease(w string) bool {
 	switch w {
 	case "pls", "plz", "plse", "pleez", "pleeze", "puhlease":
