@@ -1,5 +1,7 @@
 package intents
 
+import "strings"
+
 // The family frames for privacy mode and the games (family_frames.go says how the frames
 // decide).
 
@@ -12,6 +14,12 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 	calls, okCalls := lx.find(toks, "privacy.calls")
 	if !okName && !okCalls {
 		return Decision{}, false
+	}
+	if !okName && n.Negated && (contains(toks, "want") || contains(toks, "need")) && !reported(toks) && !conditional(toks) &&
+		(hasPrefix(toks, []string{"i", "do", "not"}) || hasPrefix(toks, []string{"we", "do", "not"})) && !anyOf(toks, callsEnding) &&
+		len(toks) > 4 && unwantedCalls[toks[4]] {
+		// "I don't want any calls coming in for a while": the calls kept out
+		return t.familyDecision("privacy.set", map[string]string{"state": "on"}, n, m, FormImperative, "calls not wanted ("+hitWords(calls)+")")
 	}
 	used := make([]bool, len(toks))
 	negated := n.Negated || noNeed(toks)
@@ -68,7 +76,7 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 			unexplained++
 		}
 	}
-	form := t.requestForm(n, toks, func(ct []string) bool { return lx.has(ct, "privacy.names") || lx.has(ct, "privacy.calls") })
+	form := t.requestForm(t.privacyTimeless(n), timeless(toks), func(ct []string) bool { return lx.has(ct, "privacy.names") || lx.has(ct, "privacy.calls") })
 	if form == FormNegated && !negated || form == FormStatement && (!okName && stateHit.at == 0 || okName && name.at == 0 && !anyOf(toks, finiteSet)) {
 		form = FormImperative // "don't let anyone video call", "no more video calls today"
 	}
@@ -205,3 +213,39 @@ func endsWithRequest(h lexHit, toks []string) bool {
 	}
 	return h.at > 0 && (isImperativeVerb(toks[h.at]) || toks[h.at] == "you" || toks[h.at] == "guess" || toks[h.at] == "count" || toks[h.at] == "try")
 }
+
+// privacyTimes say how long privacy lasts, not when something happened: "no video calls
+// tonight", "privacy for this evening".
+var privacyTimes = words2set("tonight today")
+
+// timeless is toks without privacyTimes.
+func timeless(toks []string) []string {
+	if !anyOf(toks, privacyTimes) {
+		return toks
+	}
+	out := make([]string, 0, len(toks))
+	for _, w := range toks {
+		if !privacyTimes[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// privacyTimeless is n without privacyTimes, for reading its form.
+func (t *Table) privacyTimeless(n Normalized) Normalized {
+	toks := n.tokens()
+	if !anyOf(toks, privacyTimes) {
+		return n
+	}
+	out := timeless(toks)
+	n.toks, n.Text = out, strings.Join(out, " ")
+	return n
+}
+
+// callsEnding: "I don't want the calls to stop" wants them.
+var callsEnding = words2set("stop stopping end ending cut off miss missing lose")
+
+// unwantedCalls follow "I don't want" when what is not wanted is the calls ("any calls",
+// "anyone to call", "video calls"), not something done ("I don't want you to block ...").
+var unwantedCalls = words2set("any anyone anybody calls video people the visitors callers")

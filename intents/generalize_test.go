@@ -365,3 +365,27 @@ func TestExpressionsForSomeone(t *testing.T) {
 		}
 	}
 }
+
+// TestPrivacyInTheFamilysWords: calls let in or kept out in other words ("let people call in
+// again", "no video calls to the robot tonight", "I don't want any calls coming in").
+func TestPrivacyInTheFamilysWords(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"let people call in again", "privacy.set", map[string]string{"state": "off"}},
+		{"no video calls to the robot tonight please", "privacy.set", map[string]string{"state": "on"}},
+		{"I don't want any calls coming in for a while, block them", "privacy.set", map[string]string{"state": "on"}},
+		{"no one can call in right now, ok", "privacy.set", map[string]string{"state": "on"}},
+		{"we don't want anyone to call tonight", "privacy.set", map[string]string{"state": "on"}},
+		{"let the calls through again", "privacy.set", map[string]string{"state": "off"}},
+		{"block calls to the robot today", "privacy.set", map[string]string{"state": "on"}},
+		{"stop the video calls for an hour, I'm in the bath", "privacy.set", map[string]string{"state": "on"}},
+		{"allow video calls again", "privacy.set", map[string]string{"state": "off"}},
+		{"we're done with privacy, let calls in", "privacy.set", map[string]string{"state": "off"}},
+	})
+	for _, s := range []string{"I don't want the calls to stop", "mom said no video calls tonight", "if grandma rings, let the call through",
+		"did you block the calls last night", "I don't want to call dad"} {
+		if d := tb.Route(s, Context{}); d.Intent == "privacy.set" && d.Args["state"] == "on" {
+			t.Errorf("%q: privacy on (why: %v)", s, d.Doctrine)
+		}
+	}
+}
