@@ -21,7 +21,7 @@ func (t *Table) clauses(n Normalized) []Normalized {
 	// The sentence's negation is every part's, unless it is only a statement's own ("hang up,
 	// she's not even talking"): then the other parts keep theirs. A bare "don't" said as a
 	// part of its own still negates the rest.
-	negationElsewhere := false
+	negationElsewhere, ownNegation := false, len(pieces) < 2
 	for i, piece := range pieces {
 		normalized[i] = n // one piece: the sentence is already normalized
 		if len(pieces) > 1 {
@@ -29,7 +29,11 @@ func (t *Table) clauses(n Normalized) []Normalized {
 			if pt := normalized[i].tokens(); normalized[i].Negated && negatedStatement(pt) {
 				negationElsewhere = true
 			}
+			ownNegation = ownNegation || normalized[i].Negated
 		}
+	}
+	if !ownNegation {
+		negationElsewhere = true // "switch it off if you don't mind, I left it on": the "not" was a courtesy's
 	}
 	for i := range pieces {
 		pn := normalized[i]
@@ -368,7 +372,7 @@ func (t *Table) afterthought(c Normalized) bool {
 			continue // "the kids need to get to bed", "I have to fill in a form": what someone must do, not a request
 		}
 		if wordClasses[w]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0 || isDigits(w) || w == "timer" || w == "timers" ||
-			imperativeVerbs[w] && !reasonWords[w] || durationCore(w) {
+			imperativeVerbs[w] && !reasonWords[w] || durationCore(w) && !subjectAdjectives[w] {
 			return false
 		}
 	}
@@ -609,6 +613,9 @@ func nounSubject(toks []string) bool {
 	k := 0
 	if toks[0] == "the" || toks[0] == "my" || toks[0] == "our" || toks[0] == "your" {
 		k = 1
+		if len(toks) > 3 && subjectAdjectives[toks[1]] {
+			k = 2 // "my little brother's asleep"
+		}
 	}
 	if k+1 >= len(toks) {
 		return false
@@ -653,3 +660,6 @@ func (t *Table) messageFor(toks []string) bool {
 	}
 	return false
 }
+
+// subjectAdjectives may stand before a reason's subject: "my little brother's asleep".
+var subjectAdjectives = words2set("little big baby older younger new old")

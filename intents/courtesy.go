@@ -208,13 +208,20 @@ func courtesy(n Normalized) (Normalized, bool) {
 			}
 		}
 	}
-	if len(toks) > 2 && slangVocatives[toks[0]] {
-		// "bro shut up for ten minutes", "dude what time is it": said to get attention
+	if len(toks) > 3 && toks[0] == "hey" && slangVocatives[toks[1]] || len(toks) > 2 && slangVocatives[toks[0]] {
+		// "bro shut up for ten minutes", "dude what time is it", "hey robot guy, ...": said to get attention
 		k := 1
 		for k < len(toks)-1 && (slangVocatives[toks[k]] || toks[k] == "guy") {
 			k++
 		}
 		n.raw = rawAfter(n.raw, toks[:k], toks[k:])
+		for _, p := range politeLeads { // "hey robot guy can you ...": the request's own lead
+			if len(toks) > k+len(p) && hasPrefix(toks[k:], p) {
+				k += len(p)
+				n.Polite, n.Question = true, false
+				break
+			}
+		}
 		n.toks, n.Text = toks[k:], strings.Join(toks[k:], " ")
 		if p, ok := courtesy(n); ok {
 			return p, true

@@ -389,3 +389,28 @@ func TestPrivacyInTheFamilysWords(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandsWithTheirReasonsAndAsides: a courtesy's "not" ("if you don't mind") is not a
+// negation, a reason without a comma after a command ("I literally cannot find my charger"),
+// an attention getter before a polite request ("hey robot guy, can you ...").
+func TestCommandsWithTheirReasonsAndAsides(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"could you maybe switch off the office light if you don't mind, I left it on", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+		{"turn the kitchen light on if you wouldn't mind, I'm cooking", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
+		{"lights on in the bedroom I literally cannot find my charger", "house.light.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"bedroom light off I really need to sleep", "house.light.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"hey robot guy can you like switch the kids room light off, my little brother's asleep", "house.light.set", map[string]string{"room": "kids room", "state": "off"}},
+		{"dude, can you turn off the office light", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+		{"switch the living room light off, my baby sister's sleeping", "house.light.set", map[string]string{"room": "living room", "state": "off"}},
+		{"turn the office light on, my little brother's reading", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"please put the bedroom ac on, I literally can't sleep", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"kitchen light off please if you don't mind", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+	})
+	for _, s := range []string{"don't switch off the office light, I'm still in there", "don't, switch off the office light",
+		"I didn't switch off the office light, I literally forgot"} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}

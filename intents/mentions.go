@@ -342,6 +342,9 @@ func (t *Table) unknownObject(toks []string, used []bool, classes []wordClass) b
 	return false
 }
 
+// reasonAdverbs may stand between a reason's subject and its verb: "i literally cannot ...".
+var reasonAdverbs = words2set("literally really just actually still honestly totally seriously so also")
+
 // cutReason leaves out the reason given after a request, so its words are not read as
 // places or settings: "turn off the bedroom light because I'm going to sleep", "turn on the
 // lamp so I can read".
@@ -362,6 +365,9 @@ func cutReason(toks []string) []string {
 			}
 		case "i", "we":
 			// "... in here i am trying to watch a movie": a reason said as a new sentence
+			if reasonAdverbs[next] && i+2 < len(toks) {
+				next = toks[i+2] // "i literally cannot find my charger"
+			}
 			if i >= 2 && (next == "am" || next == "are" || next == "have" || next == "need" || next == "want" || next == "cannot") {
 				return toks[:i]
 			}
