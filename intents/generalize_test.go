@@ -414,3 +414,28 @@ func TestCommandsWithTheirReasonsAndAsides(t *testing.T) {
 		}
 	}
 }
+
+// TestADevicesEffectAskedFor: light asked for ("make light in the office") is the light on;
+// a cooler room with its number ("make the bedroom cooler, 21") is that temperature; a
+// cooler room with no number, warmer, brighter are changes this home cannot make (unclear).
+func TestADevicesEffectAskedFor(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"make light in the office", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"make some light in the kids room please", "house.light.set", map[string]string{"room": "kids room", "state": "on"}},
+		{"make light for the bedroom", "house.light.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"you make light in the kitchen please", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
+		{"make the bedroom cooler 21 degrees", "house.ac.set", map[string]string{"room": "bedroom", "temperature": "21"}},
+		{"make the living room colder, 19", "house.ac.set", map[string]string{"room": "living room", "temperature": "19"}},
+		{"get the bedroom cooler, 22 degrees", "house.ac.set", map[string]string{"room": "bedroom", "temperature": "22"}},
+		{"make the living room cooler", "unclear", nil},
+		{"make the living room lights warmer", "unclear", nil},
+		{"make the bedroom a bit warmer", "unclear", nil},
+	})
+	for _, s := range []string{"did you make light in the office", "don't make light in the kids room", "mom made the living room cooler, 21",
+		"if it's dark make light in the office"} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}
