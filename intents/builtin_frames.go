@@ -78,7 +78,7 @@ var (
 		"should use ask anything tricks")
 	exprFill = words2set("pretend act like show give do let see go on come bit of for with some moves move quick big bust then " +
 		"one try little face look be act make pull your best")
-	hangFill = words2set("call phone up hang end stop finish close drop cut off terminate disconnect leave quit " +
+	hangFill = words2set("call phone up hang end stop finish close drop cut off terminate disconnect leave quit ring sign " +
 		"video session line conversation chat teleport our my go ahead and on them her him we done all then " +
 		"bye goodbye want need to with")
 	hangNouns = words2set("call phone line session conversation chat teleport video")
@@ -230,6 +230,9 @@ func hangUp(toks []string) bool {
 	for i, w := range toks {
 		if w == "hang" && i+1 < len(toks) && (toks[i+1] == "up" || i+2 < len(toks) && toks[i+1] == "it" && toks[i+2] == "up") {
 			return true // "hang up", "hang it up"
+		}
+		if (w == "ring" || w == "sign") && i+1 < len(toks) && toks[i+1] == "off" {
+			return true // "you may ring off now", "sign off"
 		}
 	}
 	return anyOf(toks, hangVerbs) && anyOf(toks, hangNouns) || len(toks) <= 3 && contains(toks, "disconnect")

@@ -332,6 +332,9 @@ func (t *Table) afterthought(c Normalized) bool {
 	if len(toks) <= 2 && t.vocab.wake.isName(toks[len(toks)-1]) {
 		return true
 	}
+	if len(toks) <= 5 && toks[0] == "say" && len(toks) > 1 && (toks[1] == "bye" || toks[1] == "goodbye" || toks[1] == "good" || toks[1] == "night") {
+		return true // "say bye to mum, ok end the call": a farewell, not words to repeat
+	}
 	if k := len(toks); k <= 4 && toks[k-1] == "here" && k >= 2 && (kinWords[toks[k-2]] || t.vocab.people[toks[k-2]] != "") ||
 		k <= 4 && hasPrefix(toks, []string{"this", "is"}) && k >= 3 && (kinWords[toks[k-1]] || t.vocab.people[toks[k-1]] != "") {
 		return true // "Grandpa here.", "this is mom": who speaks, not what is asked

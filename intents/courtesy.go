@@ -32,6 +32,7 @@ var courtesyLeads = expandPhrases([]string{
 	"if you {could|would|can} {just|please|kindly}",
 	"if you {could|would|can}",
 	"do me a {favour|favor} and",
+	"you may", // "you may ring off now": leave given is a request
 	"{you|u} {must|need to|have to|gotta}",
 })
 
@@ -235,7 +236,7 @@ func courtesy(n Normalized) (Normalized, bool) {
 	for more := true; more && len(out) > 2; {
 		more = false
 		for _, p := range courtesyLeads {
-			if len(out) > len(p)+1 && hasPrefix(out, p) {
+			if len(out) > len(p) && hasPrefix(out, p) {
 				out, more, changed, request = out[len(p):], true, true, true
 				break
 			}

@@ -439,3 +439,27 @@ func TestADevicesEffectAskedFor(t *testing.T) {
 		}
 	}
 }
+
+// TestHangingUpWithGoodbyes: "ring off", leave given ("you may disconnect now"), goodbyes
+// said first ("say bye to mum, ok end the call") and after ("we've said our goodbyes").
+func TestHangingUpWithGoodbyes(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"bye grandma, love you, ok hang up now", "session.end", nil},
+		{"say bye to mum, ok end the call", "session.end", nil},
+		{"that's all, you can ring off now", "session.end", nil},
+		{"would you end the call please, we've said goodbye", "session.end", nil},
+		{"bye daddy, reachy you can hang up now", "session.end", nil},
+		{"ring off please, we're done talking", "session.end", nil},
+		{"ok we're done, hang up", "session.end", nil},
+		{"goodbye dad, end call", "session.end", nil},
+		{"you may disconnect now, thank you", "session.end", nil},
+		{"you can sign off now, we're finished", "session.end", nil},
+	})
+	for _, s := range []string{"don't ring off yet", "grandma said to hang up", "did you ring off", "if she's done, ring off",
+		"say 'hang up'"} {
+		if d := tb.Route(s, Context{}); Acting(d) {
+			t.Errorf("%q: %s acts (why: %v)", s, d.Intent, d.Doctrine)
+		}
+	}
+}

@@ -452,6 +452,7 @@ var wordClasses = func() map[string]wordClass {
 	add(helpCore, wcHelpCore)
 	add(hangVerbs, wcHangCore)
 	add(wordSet{"hang": true, "late": true}, wcHangCore|wcTimeCore)
+	add(wordSet{"ring": true, "sign": true}, wcHangCore) // "ring off", "sign off"
 	add(wordSet{"play": true, "playing": true}, wcPlay)
 	for name, phrases := range defaultExpressions {
 		for _, p := range append([]string{name}, phrases...) {

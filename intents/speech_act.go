@@ -236,7 +236,7 @@ func (t *Table) speechAct(n Normalized) (act string, quoted []string) {
 	if len(toks) < 2 {
 		return "", nil
 	}
-	if speechWords[toks[0]]&swQuote != 0 && !n.Negated { // "don't say a word": nothing to say
+	if speechWords[toks[0]]&swQuote != 0 && !n.Negated && !(toks[0] == "say" && farewellSaid[toks[1]]) { // "don't say a word", "say bye to mum, ...": nothing to repeat
 		for _, l := range quoteLeads {
 			if hasPrefix(toks, l) && len(toks) > len(l) {
 				return actQuoted, toks[len(l):]
