@@ -463,3 +463,21 @@ func TestHangingUpWithGoodbyes(t *testing.T) {
 		}
 	}
 }
+
+// TestBusyInOtherWords: "swamped", "engaged", "got a minute", "spare a sec" ask about a
+// person's time; they never act.
+func TestBusyInOtherWords(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"is mom swamped with work", "calendar.status", map[string]string{"person": "mom"}},
+		{"has dad got a minute", "calendar.status", map[string]string{"person": "dad"}},
+		{"is mum engaged right now", "calendar.status", map[string]string{"person": "mom"}},
+		{"can dad spare a sec", "calendar.status", map[string]string{"person": "dad"}},
+		{"is dad snowed under", "calendar.status", map[string]string{"person": "dad"}},
+		{"would you happen to know whether mom is busy", "calendar.status", map[string]string{"person": "mom"}},
+		{"is dad tied up at the moment", "calendar.status", map[string]string{"person": "dad"}},
+		{"has mum got a minute to talk", "calendar.status", map[string]string{"person": "mom"}},
+		{"is daddy swamped today", "calendar.status", map[string]string{"person": "dad"}},
+		{"can mom spare a minute for me", "calendar.status", map[string]string{"person": "mom"}},
+	})
+}

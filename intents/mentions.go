@@ -94,7 +94,9 @@ var allWords = map[string]bool{"all": true, "every": true, "everywhere": true, "
 var calendarWords = map[string]bool{"working": true, "tied": true, "busy": true, "free": true, "available": true, "around": true, "away": true,
 	"meeting": true, "meetings": true, "call": true, "schedule": true, "calendar": true, "agenda": true, "plans": true,
 	"appointment": true, "appointments": true, "doing": true, "where": true, "interrupt": true, "disturb": true,
-	"work": true, "office": true, "booked": true, "occupied": true, "back": true, "home": true, "out": true}
+	"work": true, "office": true, "booked": true, "occupied": true, "back": true, "home": true, "out": true,
+	// "is mum swamped", "has dad got a minute", "is she engaged", "can dad spare a sec"
+	"swamped": true, "engaged": true, "minute": true, "spare": true, "sec": true, "snowed": true}
 
 var warmthWords = map[string]bool{"hot": true, "warm": true, "cold": true, "chilly": true, "cool": true, "temperature": true,
 	"temp": true, "heat": true, "warmer": true, "cooler": true, "colder": true, "hotter": true, "freezing": true, "degrees": true}
