@@ -283,7 +283,7 @@ var (
 // its form. Only a request starts or cancels a timer; any other form reads.
 func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, bool) {
 	toks := n.tokens()
-	if m.named || m.seen&wcTimerFrame == 0 || len(toks) > 20 || !t.aboutTimer(n, toks) || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
+	if m.named || m.seen&wcTimerFrame == 0 && !isDigits(toks[0]) && !lengthOpeners[toks[0]] || len(toks) > 20 || !t.aboutTimer(n, toks) || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
 		return Decision{}, false // "should I set a timer?" asks for advice
 	}
 	if slices.ContainsFunc(toks, isNegativeNumber) {
@@ -314,6 +314,9 @@ func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		return Decision{}, false
 	}
 	form := t.timerForm(n, toks)
+	if verblessTimer(view) && !n.Negated && !n.Question {
+		form = FormImperative // "ten minutes for the pasta": a length for something, said as a request
+	}
 	unsupported := anyOf(toks, timerUnsupported) || contains(toks, "add") && contains(toks, "to")
 	if form == FormImperative && (contains(toks, "or") || contains(toks, "either")) {
 		form = FormQuestion // "ten or fifteen minutes?": a choice offered is not a request to act
@@ -379,6 +382,16 @@ func allTimers(toks []string) bool {
 func (t *Table) aboutTimer(n Normalized, toks []string) bool {
 	if anyOf(toks, timerNouns) {
 		return true
+	}
+	if verblessTimer(strings.Fields(n.durations())) {
+		return true // "two minutes for the tea please"
+	}
+	if toks[0] == "how" && (contains(toks, "till") || contains(toks, "until")) && len(toks) <= 9 {
+		for _, w := range toks {
+			if t.vocab.labels[w] != "" {
+				return true // "how many minutes till the rice is done"
+			}
+		}
 	}
 	if lead := stripRequestLeads(toks); len(lead) > 1 && lead[0] == "time" && strings.Contains(n.durations(), "~") {
 		return true
@@ -529,3 +542,24 @@ func audience(toks []string, i int) bool {
 	}
 	return false
 }
+
+// verblessTimer: a length for something and nothing else — "two minutes for the tea", "ten
+// minutes for the pasta please": a timer asked for without its name.
+func verblessTimer(view []string) bool {
+	if len(view) < 3 || len(view) > 5 || !strings.HasPrefix(view[0], "~") || view[1] != "for" {
+		return false
+	}
+	if _, outcome := parseDuration(view[0][1:]); outcome != durationOK {
+		return false
+	}
+	for _, w := range view[2:] {
+		if isImperativeVerb(w) || finiteWords[w] || pastWords[w] || futureWords[w] || strings.HasPrefix(w, "~") || wordClasses[w]&(wcDevice|wcHouseDevice) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// lengthOpeners may open a sentence about a timer without its name: "an hour for the
+// laundry", "half an hour for the rice", "how many minutes till the rice is done".
+var lengthOpeners = words2set("a an half how")

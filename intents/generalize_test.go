@@ -481,3 +481,27 @@ func TestBusyInOtherWords(t *testing.T) {
 		{"can mom spare a minute for me", "calendar.status", map[string]string{"person": "mom"}},
 	})
 }
+
+// TestTimersWithoutTheirName: a length for something said as a request ("two minutes for the
+// tea please") starts a timer; "how many minutes till the rice is done" asks its timer.
+func TestTimersWithoutTheirName(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"two minutes for the tea please", "timer.start", map[string]string{"duration": "120", "label": "tea"}},
+		{"ten minutes for the pasta", "timer.start", map[string]string{"duration": "600", "label": "pasta"}},
+		{"twenty minutes for the rice, Reachy", "timer.start", map[string]string{"duration": "1200", "label": "rice"}},
+		{"five minutes for the eggs please", "timer.start", map[string]string{"duration": "300", "label": "eggs"}},
+		{"an hour for the laundry", "timer.start", map[string]string{"duration": "3600", "label": "laundry"}},
+		{"how many minutes till the rice is done", "timer.status", map[string]string{"label": "rice"}},
+		{"how long until the pasta is ready", "timer.status", map[string]string{"label": "pasta"}},
+		{"how much longer till the eggs are done", "timer.status", map[string]string{"label": "eggs"}},
+		{"cancel all those timers, I've lost count", "timer.cancel", map[string]string{"label": "all"}},
+		{"you stop the laundry timer, it's finished", "timer.cancel", map[string]string{"label": "laundry"}},
+	})
+	for _, s := range []string{"ten minutes for the pasta?", "it took ten minutes for the pasta", "don't do ten minutes for the pasta",
+		"mom said ten minutes for the pasta", "twenty minutes for the rice was too long"} {
+		if d := tb.Route(s, Context{}); Acting(d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}
