@@ -157,8 +157,8 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 		return decide("date.today", "a date word and nothing else", map[string]string{})
 	case m.seen&wcTimeCore != 0 && only(toks, timeFill, frameFill, timeCore) && asks():
 		return decide("time.now", "a time word and nothing else", map[string]string{})
-	case m.seen&wcHelpCore != 0 && (contains(toks, "you") || contains(toks, "your")) && only(toks, helpFill, frameFill) &&
-		(form() == FormQuestion || form() == FormIndirect):
+	case m.seen&wcHelpCore != 0 && (contains(toks, "you") || contains(toks, "your") || robotNamed(toks)) && only(toks, helpFill, frameFill, helpUse) &&
+		(form() == FormQuestion || form() == FormIndirect || hasPrefix(toks, []string{"i", "need", "help"})):
 		return decide("help", "a question about what the robot can do", map[string]string{})
 	case m.seen&wcHangCore != 0 && hangUp(toks) && t.onlyOrPeople(toks, hangFill, frameFill) && form() == FormImperative:
 		return decide("session.end", "words that end a call", map[string]string{})
@@ -563,3 +563,13 @@ func verblessTimer(view []string) bool {
 // lengthOpeners may open a sentence about a timer without its name: "an hour for the
 // laundry", "half an hour for the rice", "how many minutes till the rice is done".
 var lengthOpeners = words2set("a an half how")
+
+// helpUse are the words of asking how the robot is used: "how does this thing work", "how
+// does one work you", "I need help using you", "what can I ask it to do".
+var helpUse = words2set("work works working use using operate 1 one this thing robot it need")
+
+// robotNamed: the robot spoken of as "this thing", "this robot", or "it" in "what can I ask it".
+func robotNamed(toks []string) bool {
+	return hasPhrase(toks, []string{"this", "thing"}) || hasPhrase(toks, []string{"this", "robot"}) ||
+		hasPhrase(toks, []string{"ask", "it"})
+}

@@ -505,3 +505,21 @@ func TestTimersWithoutTheirName(t *testing.T) {
 		}
 	}
 }
+
+// TestHowToUseTheRobot: how the robot works or is used, asked of "you" or "this thing", is
+// the spoken guide (help); how something else works is a general question.
+func TestHowToUseTheRobot(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"how does this thing work", "help", nil},
+		{"how does one work you", "help", nil},
+		{"I need help using you", "help", nil},
+		{"how do you work, robot", "help", nil},
+		{"how does this robot work", "help", nil},
+		{"how do I use this thing", "help", nil},
+		{"what can you do? I'm new here", "help", nil},
+		{"how do you operate", "help", nil},
+		{"how does an air conditioner work", "general.ask", nil},
+		{"how does a rocket work", "general.ask", nil},
+	})
+}

@@ -452,6 +452,7 @@ var wordClasses = func() map[string]wordClass {
 	add(dateCore, wcDateCore)
 	add(timeCore, wcTimeCore)
 	add(helpCore, wcHelpCore)
+	add(wordSet{"work": true, "use": true, "using": true, "operate": true}, wcHelpCore) // "how does this thing work"
 	add(hangVerbs, wcHangCore)
 	add(wordSet{"hang": true, "late": true}, wcHangCore|wcTimeCore)
 	add(wordSet{"ring": true, "sign": true}, wcHangCore) // "ring off", "sign off"

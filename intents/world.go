@@ -47,7 +47,8 @@ func (t *Table) aboutWorld(n Normalized, m Mentions) (lexHit, bool) {
 	// get my dad to stop snoring"); asked about their time, it stays home.
 	g := t.vocab.lexGate
 	adviceLead := lead > 0 && lx["world.advice"].at(toks, 0) > 0
-	robotOwn := adviceLead && (m.lex&(g.game|g.privacy|g.quiet) != 0 || lx.has(toks, "call.verbs") || anyOf(toks, timerNouns))
+	robotOwn := adviceLead && (m.lex&(g.game|g.privacy|g.quiet) != 0 || lx.has(toks, "call.verbs") || anyOf(toks, timerNouns) ||
+		robotNamed(toks) || contains(toks, "you") || contains(toks, "your"))
 	advice := adviceLead && !robotOwn && !m.Calendar && !anyOf(toks, personTimeWords) && m.Device == ""
 	if robotOwn && !okWord {
 		return lexHit{}, false // "how do I start the animal game": how to use this robot, its own frames answer
