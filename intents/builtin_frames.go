@@ -166,7 +166,7 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 	if m.seen&wcExpression == 0 || m.seen&wcStopCore != 0 {
 		return Decision{}, false
 	}
-	if e, ok := t.expressionIn(toks); ok {
+	if e, ok := t.expressionIn(toks); ok && !anyGame(t.vocab.lex, toks) { // "freeze dance" is a game
 		rest := 0
 		for i, w := range toks {
 			if audience(toks, i) {

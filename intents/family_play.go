@@ -133,7 +133,8 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 	startHits := lx.cover(toks, used, "game.start")
 	unexplained := 0
 	for i, w := range toks {
-		if !used[i] && !familyFill[w] && !isDigits(w) && w != "want" && w != "not" && w != "of" && w != "am" && w != "let" {
+		if !used[i] && !familyFill[w] && !isDigits(w) && w != "want" && w != "not" && w != "of" && w != "am" && w != "let" &&
+			!audience(toks, i) { // "for my birthday party guests": who it is for
 			unexplained++
 		}
 	}

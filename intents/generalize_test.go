@@ -267,12 +267,15 @@ func TestGamesAsChildrenSayThem(t *testing.T) {
 		{"can we do the animal one again", "play.invite", nil},
 		{"I'm thinking of an animal, guess it", "play.animal", nil},
 		{"stop the game im bored", "play.stop", nil},
+		{"let's do freeze dance for the party guests", "play.freeze", nil},
+		{"play simon says for the kids", "play.simon", nil},
 	})
 	for _, s := range []string{
 		"we played rock paper sissors yesterday",
 		"don't start simon sez",
 		"I was thinking of an animal and you guessed it",
 		"simon is my friend",
+		"we played freeze dance for my birthday",
 	} {
 		if d := tb.Route(s, Context{}); strings.HasPrefix(d.Intent, "play.") && d.Intent != "play.invite" && d.Intent != "play.stop" {
 			t.Errorf("%q: %s starts a game (why: %v)", s, d.Intent, d.Doctrine)
