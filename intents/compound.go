@@ -365,6 +365,9 @@ func (t *Table) afterthought(c Normalized) bool {
 	if toks[0] == "you" && len(toks) > 1 && (toks[1] == "can" || toks[1] == "may" || toks[1] == "could") {
 		return false // permission: "you can hang up now"
 	}
+	if applianceState(toks) {
+		return !t.mentionsRoom(toks) // "the window's open anyway", "the tv is on": how a thing the home cannot drive is
+	}
 	deviceIn := slices.ContainsFunc(toks, func(w string) bool { return wordClasses[w]&(wcDevice|wcHouseDevice) != 0 })
 	for i, w := range toks {
 		if i > 0 && objectLeads[toks[i-1]] && wordClasses[w]&(wcDevice|wcHouseDevice) == 0 && wordClasses[w]&wcAction != 0 {
@@ -666,3 +669,36 @@ func (t *Table) messageFor(toks []string) bool {
 
 // subjectAdjectives may stand before a reason's subject: "my little brother's asleep".
 var subjectAdjectives = words2set("little big baby older younger new old")
+
+// appliancePredicates say how an appliance is: "the window's open", "the tv is on".
+var appliancePredicates = words2set("open opened closed shut on off broken running going")
+
+// applianceState: a statement that an appliance the home cannot drive is in some state ("the
+// window's open anyway", "the oven is on"): a reason, never a request.
+func applianceState(toks []string) bool {
+	if len(toks) < 2 || len(toks) > 6 {
+		return false
+	}
+	k := 0
+	if toks[0] == "the" || toks[0] == "my" || toks[0] == "our" || toks[0] == "a" {
+		k = 1
+	}
+	if k+1 >= len(toks) {
+		return false
+	}
+	w := toks[k]
+	base := strings.TrimSuffix(w, "s")
+	if deviceWords[w] != "other" && deviceWords[base] != "other" {
+		return false
+	}
+	next := toks[k+1]
+	if next == "is" || next == "are" || next == "was" {
+		if k+2 >= len(toks) {
+			return false
+		}
+		next = toks[k+2]
+	} else if !strings.HasSuffix(w, "s") {
+		return false
+	}
+	return appliancePredicates[next]
+}

@@ -526,3 +526,21 @@ func TestHowToUseTheRobot(t *testing.T) {
 		{"how does a rocket work", "general.ask", nil},
 	})
 }
+
+// TestHowAnApplianceIsIsAReason: how a thing the home cannot drive is ("the window's open",
+// "the tv is on") said beside a command is its reason; asked to act on it, it is unclear.
+func TestHowAnApplianceIsIsAReason(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"AC off in here, the window's open anyway", "house.ac.set", map[string]string{"room": "living room", "state": "off"}},
+		{"turn the kitchen light off, the tv is on", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"the window is open, turn off the ac in the bedroom", "house.ac.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"switch the bedroom ac off, the door's open", "house.ac.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"the oven is on, kitchen light on please", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
+		{"turn the living room light on, the curtains are closed", "house.light.set", map[string]string{"room": "living room", "state": "on"}},
+		{"office light off, the heater's broken anyway", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+		{"the blinds are shut, put the kids room light on", "house.light.set", map[string]string{"room": "kids room", "state": "on"}},
+		{"open the window", "unclear", nil},
+		{"close the curtains in the bedroom", "unclear", nil},
+	})
+}
