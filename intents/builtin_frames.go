@@ -283,7 +283,7 @@ var (
 // its form. Only a request starts or cancels a timer; any other form reads.
 func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, bool) {
 	toks := n.tokens()
-	if m.named || m.seen&wcTimerFrame == 0 && !isDigits(toks[0]) && !lengthOpeners[toks[0]] || len(toks) > 20 || !t.aboutTimer(n, toks) || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
+	if len(toks) == 0 || m.named || m.seen&wcTimerFrame == 0 && !isDigits(toks[0]) && !lengthOpeners[toks[0]] || len(toks) > 20 || !t.aboutTimer(n, toks) || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
 		return Decision{}, false // "should I set a timer?" asks for advice
 	}
 	if slices.ContainsFunc(toks, isNegativeNumber) {

@@ -292,6 +292,9 @@ var tagPhrases = [][]string{
 	{"yeah"}, {"yes"}, {"no", "problem"}, {"ta", "very", "much"}, {"cheers", "mate"}, {"pls"}, {"plz"},
 	{"night", "night"}, {"nighty", "night"}, {"goodnight"}, {"good", "night"}, {"sweet", "dreams"}, {"sleep", "well"},
 	{"sleep", "tight"},
+	// asking leave to speak: "excuse me, robot, ...", "sorry to bother you, ..."
+	{"excuse", "me"}, {"pardon", "me"}, {"sorry"}, {"sorry", "to", "bother", "you"}, {"sorry", "to", "bug", "you"},
+	{"sorry", "to", "interrupt"}, {"i", "am", "sorry"}, {"if", "i", "may"}, {"one", "thing"}, {"quick", "question"},
 }
 
 // tagStarts are the first words of tagPhrases.

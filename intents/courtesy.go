@@ -125,6 +125,9 @@ func expandOne(s string) [][]string {
 // changed anything.
 func courtesy(n Normalized) (Normalized, bool) {
 	toks := n.tokens()
+	if len(toks) == 0 {
+		return n, false
+	}
 	var flags uint8
 	for _, w := range toks { // one lookup per word decides which rewrites can apply
 		flags |= courtesyFlags[w]
@@ -173,12 +176,33 @@ func courtesy(n Normalized) (Normalized, bool) {
 			}
 		}
 		n.Polite = true
+		if len(out) == 0 {
+			return n, true // "pls" alone: nothing else was said
+		}
 		n.toks, n.Text = out, strings.Join(out, " ")
 		toks = out
 		if p, ok := courtesy(n); ok {
 			return p, true
 		}
 		return n, true
+	}
+	if apologyStarts[toks[0]] {
+		for _, a := range apologyLeads {
+			if len(toks) > len(a)+1 && hasPrefix(toks, a) {
+				// "sorry to bother you, could you ...", "excuse me, is dad busy": leave to speak
+				rest := toks[len(a):]
+				if rest[0] == "but" && len(rest) > 1 {
+					rest = rest[1:] // "I'm sorry to bug you but what's the date"
+				}
+				n.raw = rawAfter(n.raw, toks[:len(toks)-len(rest)], rest)
+				rest = politeOpen(&n, rest)
+				n.toks, n.Text = rest, strings.Join(rest, " ")
+				if p, ok := courtesy(n); ok {
+					return p, true
+				}
+				return n, true
+			}
+		}
 	}
 	if len(toks) > 2 && interjections[toks[0]] && asksAfterGreeting(toks[1:]) {
 		// "wait, is it already six?", "quick, what time is it": a word for attention
@@ -216,14 +240,8 @@ func courtesy(n Normalized) (Normalized, bool) {
 			k++
 		}
 		n.raw = rawAfter(n.raw, toks[:k], toks[k:])
-		for _, p := range politeLeads { // "hey robot guy can you ...": the request's own lead
-			if len(toks) > k+len(p) && hasPrefix(toks[k:], p) {
-				k += len(p)
-				n.Polite, n.Question = true, false
-				break
-			}
-		}
-		n.toks, n.Text = toks[k:], strings.Join(toks[k:], " ")
+		rest := politeOpen(&n, toks[k:]) // "hey robot guy can you ...": the request's own lead
+		n.toks, n.Text = rest, strings.Join(rest, " ")
 		if p, ok := courtesy(n); ok {
 			return p, true
 		}
@@ -515,3 +533,23 @@ var courtesyFlags = func() map[string]uint8 {
 	}
 	return out
 }()
+
+// apologyLeads ask leave to speak before a request or a question.
+var apologyLeads = expandPhrases([]string{
+	"sorry to {bother|bug|trouble|disturb} you", "sorry to interrupt", "sorry for interrupting",
+	"{excuse|pardon} me", "i am sorry to {bother|bug|trouble|disturb} you",
+})
+
+var apologyStarts = words2set("sorry excuse pardon i")
+
+// politeOpen takes a request's polite lead ("can you", "could you please") off words that
+// followed something else said first, as normalizing does at a sentence's start.
+func politeOpen(n *Normalized, rest []string) []string {
+	for _, p := range politeLeads {
+		if len(rest) > len(p) && hasPrefix(rest, p) {
+			n.Polite, n.Question = true, false
+			return rest[len(p):]
+		}
+	}
+	return rest
+}

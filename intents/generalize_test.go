@@ -544,3 +544,38 @@ func TestHowAnApplianceIsIsAReason(t *testing.T) {
 		{"close the curtains in the bedroom", "unclear", nil},
 	})
 }
+
+// TestLeaveToSpeakBeforeARequest: "excuse me", "sorry to bother you", "pardon me" before a
+// request or a question leave it as it is.
+func TestLeaveToSpeakBeforeARequest(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"sorry to bother you, could you switch the office light off", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+		{"pardon me, what time is it", "time.now", nil},
+		{"excuse me, is dad busy", "calendar.status", map[string]string{"person": "dad"}},
+		{"I'm sorry to bug you but what's the date", "date.today", nil},
+		{"excuse me robot, I'm only visiting, could you turn on the light in the living room", "house.light.set", map[string]string{"room": "living room", "state": "on"}},
+		{"sorry to interrupt, can you call mom", "teleport.call", map[string]string{"person": "mom"}},
+		{"excuse me, set a timer for five minutes", "timer.start", map[string]string{"duration": "300"}},
+		{"sorry to trouble you, is the bedroom light on", "house.light.get", map[string]string{"room": "bedroom"}},
+		{"pardon me, could you be quiet for an hour", "robot.quiet", map[string]string{"state": "on", "duration": "3600"}},
+		{"sorry to bother you, hang up please", "session.end", nil},
+	})
+	for _, s := range []string{"excuse me, don't turn off the office light", "sorry to bother you, did you turn the light off",
+		"pardon me, mom said turn off the light"} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}
+
+// TestOddTranscriptsNeverPanic: fragments the rewrites above may meet (an empty part, a lone
+// wrapper, a hedge with nothing after it) are routed like any sentence.
+func TestOddTranscriptsNeverPanic(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{"", ",", ", ,", "sorry,", "excuse me", "sorry to bother you", "pls", "plz, ,", "im", "like 5",
+		"hey", "bro", "bro bro", "say bye", "hello?", "wait,", "i wonder if you could", "would you be a dear and", "there's a dear",
+		"for like", "rock paper", "simon", "hide and", "dont", "... ,,, ...", "sorry to bother you but", "hey robot guy"} {
+		_ = tb.Route(s, Context{})
+	}
+}
