@@ -186,6 +186,15 @@ func courtesy(n Normalized) (Normalized, bool) {
 		}
 		return n, true
 	}
+	if out, ok := dropHedgeWords(toks); ok {
+		// "I guess turn the kitchen light off", "is the AC like actually on": how sure the
+		// speaker is, not what is asked
+		n.toks, n.Text = out, strings.Join(out, " ")
+		if p, ok := courtesy(n); ok {
+			return p, true
+		}
+		return n, true
+	}
 	if apologyStarts[toks[0]] {
 		for _, a := range apologyLeads {
 			if len(toks) > len(a)+1 && hasPrefix(toks, a) {
@@ -553,3 +562,50 @@ func politeOpen(n *Normalized, rest []string) []string {
 	}
 	return rest
 }
+
+// hedgeLeads open a request with how sure the speaker is; hedgeTails close one.
+var (
+	hedgeLeads = expandPhrases([]string{"i {guess|think|suppose|reckon}", "{maybe|perhaps}", "{kind|sort} of", "um i guess"})
+	hedgeTails = expandPhrases([]string{"i {guess|think|suppose|reckon|believe}", "or something", "or whatever"})
+	// hedgeStates follow a hedging "actually": "is the AC actually on".
+	hedgeStates = words2set("on off working running busy free open closed set")
+)
+
+// dropHedgeWords takes the hedges off: a lead before a verb or a device ("I guess turn the
+// light off", "maybe switch ..."), a tail ("..., I guess"), "(like) actually" before a state
+// ("is the kitchen light like actually on"). A hedge before anything else ("I think the
+// light is on") is the sentence's own and stays.
+func dropHedgeWords(toks []string) ([]string, bool) {
+	out, changed := toks, false
+	if hedgeStarts[toks[0]] {
+		for _, h := range hedgeLeads {
+			if len(out) > len(h)+1 && hasPrefix(out, h) {
+				next := out[len(h)]
+				if isImperativeVerb(next) && !finiteWords[next] || deviceWords[next] != "" {
+					out, changed = out[len(h):], true
+				}
+				break
+			}
+		}
+	}
+	for _, h := range hedgeTails {
+		if len(out) > len(h)+1 && hasSuffix(out, h) {
+			out, changed = out[:len(out)-len(h)], true
+			break
+		}
+	}
+	for i := 1; i+1 < len(out); i++ {
+		if out[i] == "actually" && hedgeStates[out[i+1]] {
+			j := i
+			if out[i-1] == "like" {
+				j = i - 1
+			}
+			out = append(append(make([]string, 0, len(out)), out[:j]...), out[i+1:]...)
+			changed = true
+			break
+		}
+	}
+	return out, changed
+}
+
+var hedgeStarts = words2set("i maybe perhaps kind sort um")

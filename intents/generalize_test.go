@@ -579,3 +579,27 @@ func TestOddTranscriptsNeverPanic(t *testing.T) {
 		_ = tb.Route(s, Context{})
 	}
 }
+
+// TestHedgesAroundARequest: how sure the speaker is ("I guess", "maybe", "I think", "like
+// actually") is not what is asked; a hedge before a statement leaves the statement.
+func TestHedgesAroundARequest(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"I guess turn the kitchen light off", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"bedroom light on I guess", "house.light.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"I think put the AC on in the bedroom", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"um I guess make it 22 degrees in here", "house.ac.set", map[string]string{"room": "living room", "temperature": "22"}},
+		{"is the AC actually on in the bedroom", "house.ac.get", map[string]string{"room": "bedroom"}},
+		{"maybe switch the living room light off", "house.light.set", map[string]string{"room": "living room", "state": "off"}},
+		{"turn the office light off I think", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+		{"is the kitchen light like actually on", "house.light.get", map[string]string{"room": "kitchen"}},
+		{"I suppose turn off the kids room light", "house.light.set", map[string]string{"room": "kids room", "state": "off"}},
+		{"perhaps call dad", "teleport.call", map[string]string{"person": "dad"}},
+	})
+	for _, s := range []string{"I think the kitchen light is on", "I guess I turned the office light off", "maybe dad turned the light off",
+		"I think you should not turn the light off", "I suppose mom wants the AC on"} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}
