@@ -186,6 +186,14 @@ func courtesy(n Normalized) (Normalized, bool) {
 		}
 		return n, true
 	}
+	if out, ok := learnerRequest(toks, n); ok {
+		// "you turn off the light in kitchen", "we play simon says": a learner's request
+		n.toks, n.Text = out, strings.Join(out, " ")
+		if p, ok := courtesy(n); ok {
+			return p, true
+		}
+		return n, true
+	}
 	if out, ok := dropHedgeWords(toks); ok {
 		// "I guess turn the kitchen light off", "is the AC like actually on": how sure the
 		// speaker is, not what is asked
@@ -609,3 +617,26 @@ func dropHedgeWords(toks []string) ([]string, bool) {
 }
 
 var hedgeStarts = words2set("i maybe perhaps kind sort um")
+
+// learnerVerbs follow "you" in a learner's request: "you turn off the light", "you be quiet".
+var learnerVerbs = words2set("turn switch put make stop be call play set start open close give show cancel ring phone dance nod")
+
+// learnerGuards make "you <verb>" a habit, a condition or a story, not a request.
+var learnerGuards = words2set("when whenever if unless every always usually often sometimes never after before while because " +
+	"yesterday already again each everyday")
+
+// learnerRequest reads a learner's request: "you <verb> ..." is the imperative, "we play ..."
+// is "let us play ...". Only a short sentence with no question, no negation and nothing that
+// makes it a habit, a condition or a story.
+func learnerRequest(toks []string, n Normalized) ([]string, bool) {
+	if len(toks) < 3 || len(toks) > 10 || n.Question || n.Negated || anyOf(toks, learnerGuards) {
+		return toks, false
+	}
+	switch {
+	case toks[0] == "you" && learnerVerbs[toks[1]]:
+		return toks[1:], true
+	case toks[0] == "we" && toks[1] == "play":
+		return append([]string{"let", "us"}, toks[1:]...), true
+	}
+	return toks, false
+}

@@ -603,3 +603,28 @@ func TestHedgesAroundARequest(t *testing.T) {
 		}
 	}
 }
+
+// TestLearnersRequests: "you <verb> ..." and "we play ..." as learners of English ask; a habit,
+// a condition, a story or a question stays what it is.
+func TestLearnersRequests(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"you turn off the light in kitchen", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"you put the AC on in bedroom now", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"you be quiet one hour, I sleep", "robot.quiet", map[string]string{"state": "on", "duration": "3600"}},
+		{"you stop the rice timer", "timer.cancel", map[string]string{"label": "rice"}},
+		{"we play simon says", "play.simon", nil},
+		{"we play rock paper scissors now", "play.rps", nil},
+		{"you play hide and seek with me", "play.hide", nil},
+		{"you make timer ten minutes for eggs", "timer.start", map[string]string{"duration": "600", "label": "eggs"}},
+		{"you call to mama please", "teleport.call", map[string]string{"person": "mom"}},
+		{"you show happy face", "robot.expression", map[string]string{"expression": "happy"}},
+	})
+	for _, s := range []string{"you turn off the light when we leave", "you switch off the lights every night", "you turned off the light",
+		"you turn off the light?", "you never turn off the light", "if you turn off the light I will cry", "we played simon says",
+		"you always put the AC on in the bedroom"} {
+		if d := tb.Route(s, Context{}); Acting(d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}
