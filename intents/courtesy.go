@@ -194,7 +194,7 @@ func courtesy(n Normalized) (Normalized, bool) {
 		}
 		return n, true
 	}
-	if out, ok := dropHedgeWords(toks); ok {
+	if out, ok := dropHedgeWords(toks, flags&cfActually != 0); ok {
 		// "I guess turn the kitchen light off", "is the AC like actually on": how sure the
 		// speaker is, not what is asked
 		n.toks, n.Text = out, strings.Join(out, " ")
@@ -538,10 +538,12 @@ const (
 	cfGame
 	cfHedge
 	cfPlease
+	cfActually
 )
 
 var courtesyFlags = func() map[string]uint8 {
-	out := map[string]uint8{"paper": cfGame, "rock": cfGame, "hide": cfGame, "says": cfGame, "stone": cfGame, "like": cfHedge}
+	out := map[string]uint8{"paper": cfGame, "rock": cfGame, "hide": cfGame, "says": cfGame, "stone": cfGame, "like": cfHedge,
+		"actually": cfActually}
 	for w := range bareContractions {
 		out[w] |= cfContraction
 	}
@@ -583,8 +585,11 @@ var (
 // light off", "maybe switch ..."), a tail ("..., I guess"), "(like) actually" before a state
 // ("is the kitchen light like actually on"). A hedge before anything else ("I think the
 // light is on") is the sentence's own and stays.
-func dropHedgeWords(toks []string) ([]string, bool) {
+func dropHedgeWords(toks []string, actually bool) ([]string, bool) {
 	out, changed := toks, false
+	if !hedgeStarts[toks[0]] && !hedgeTailEnds[toks[len(toks)-1]] && !actually {
+		return toks, false // most sentences: two lookups
+	}
 	if hedgeStarts[toks[0]] {
 		for _, h := range hedgeLeads {
 			if len(out) > len(h)+1 && hasPrefix(out, h) {
@@ -597,12 +602,15 @@ func dropHedgeWords(toks []string) ([]string, bool) {
 		}
 	}
 	for _, h := range hedgeTails {
+		if !hedgeTailEnds[out[len(out)-1]] {
+			break
+		}
 		if len(out) > len(h)+1 && hasSuffix(out, h) {
 			out, changed = out[:len(out)-len(h)], true
 			break
 		}
 	}
-	for i := 1; i+1 < len(out); i++ {
+	for i := 1; actually && i+1 < len(out); i++ {
 		if out[i] == "actually" && hedgeStates[out[i+1]] {
 			j := i
 			if out[i-1] == "like" {
@@ -617,6 +625,9 @@ func dropHedgeWords(toks []string) ([]string, bool) {
 }
 
 var hedgeStarts = words2set("i maybe perhaps kind sort um")
+
+// hedgeTailEnds are the last words of hedgeTails.
+var hedgeTailEnds = words2set("guess think suppose reckon believe something whatever")
 
 // learnerVerbs follow "you" in a learner's request: "you turn off the light", "you be quiet".
 var learnerVerbs = words2set("turn switch put make stop be call play set start open close give show cancel ring phone dance nod")

@@ -48,7 +48,7 @@ var (
 // gate it, as every built-in frame). It returns false for a sentence that is not about quiet
 // time: the stop frame then reads it.
 func (t *Table) quietFrame(toks []string, n Normalized, form func() string) (map[string]string, string, bool) {
-	if mayBeCompound(n) && !n.Negated && anyOf(toks, quietEndCues) {
+	if !n.Negated && anyOf(toks, quietEndCues) && mayBeCompound(n) {
 		if t.quietEndAmong(n) {
 			return map[string]string{"state": "off"}, "words that end quiet time, with a reason", true
 		}
