@@ -73,6 +73,9 @@ var courtesyEnds = expandPhrases([]string{
 	"{i|we} would {really|so|very much} appreciate it", "{i|we} would appreciate it",
 	"{i|we} would be {ever so|very|so|most} grateful", "{i|we} would be grateful",
 	"when you {can|get a chance|have a moment|are ready}",
+	// what the recogniser makes up at the end of a recording ("Thanks for watching!")
+	"{thanks|thank you} for watching", "{thanks|thank you} for listening", "subscribe", "like and subscribe",
+	"subtitles by the amara org community", "{thanks|thank you} for watching and {see you next time|please subscribe}",
 	"{dear|love|darling|sweetheart|sweetie|pet|my dear|old chap|my friend|my love|dearie|poppet|kiddo}",
 })
 
@@ -299,7 +302,7 @@ func courtesy(n Normalized) (Normalized, bool) {
 	for more := true; more && len(out) > 2; {
 		more = false
 		for _, p := range courtesyEnds {
-			if len(out) > len(p)+1 && hasSuffix(out, p) {
+			if len(out) > len(p) && hasSuffix(out, p) {
 				out, more, changed = out[:len(out)-len(p)], true, true
 				break
 			}

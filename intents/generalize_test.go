@@ -628,3 +628,26 @@ func TestLearnersRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestTheRecognisersMadeUpEndings: what whisper makes up at the end of a recording ("Thanks
+// for watching!", "Please subscribe.") is no part of what was said.
+func TestTheRecognisersMadeUpEndings(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"Turn on the bedroom light. Thanks for watching!", "house.light.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"what time is it? Thank you for watching.", "time.now", nil},
+		{"call dad. Please subscribe.", "teleport.call", map[string]string{"person": "dad"}},
+		{"stop. Thanks for watching!", "robot.stop", nil},
+		{"Set a timer for 5 minutes. Thank you for listening.", "timer.start", map[string]string{"duration": "300"}},
+		{"Is mom busy? Thanks for watching!", "calendar.status", map[string]string{"person": "mom"}},
+		{"play simon says. Like and subscribe!", "play.simon", nil},
+		{"Turn off the kitchen light. Thank you for watching and see you next time.", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"privacy mode on. Thanks for watching!", "privacy.set", map[string]string{"state": "on"}},
+		{"good night. Thanks for watching!", "smalltalk.good_night", nil},
+	})
+	for _, s := range []string{"don't turn on the bedroom light. Thanks for watching!", "did you call dad? Please subscribe."} {
+		if d := tb.Route(s, Context{}); Acting(d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}
