@@ -651,3 +651,26 @@ func TestTheRecognisersMadeUpEndings(t *testing.T) {
 		}
 	}
 }
+
+// TestTalkTakenUpAgain: "you may resume speaking", "carry on talking", "feel free to talk
+// again" end quiet time; "that's quite enough", "stop to move" stop the robot.
+func TestTalkTakenUpAgain(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"you may resume speaking now, thank you", "robot.quiet", map[string]string{"state": "off"}},
+		{"you can carry on talking now", "robot.quiet", map[string]string{"state": "off"}},
+		{"feel free to talk again", "robot.quiet", map[string]string{"state": "off"}},
+		{"you can continue talking", "robot.quiet", map[string]string{"state": "off"}},
+		{"resume talking please", "robot.quiet", map[string]string{"state": "off"}},
+		{"you can start talking again", "robot.quiet", map[string]string{"state": "off"}},
+		{"that's quite enough now, thank you", "robot.stop", nil},
+		{"stop to move", "robot.stop", nil},
+		{"turn on quiet mode", "robot.quiet", map[string]string{"state": "on"}},
+		{"that's quite enough", "robot.stop", nil},
+	})
+	for _, s := range []string{"don't resume talking", "she said you can carry on talking", "you resumed talking too early"} {
+		if d := tb.Route(s, Context{}); d.Intent == IntentQuiet && d.Args["state"] == "off" {
+			t.Errorf("%q: quiet off (why: %v)", s, d.Doctrine)
+		}
+	}
+}

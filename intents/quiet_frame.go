@@ -40,7 +40,7 @@ var (
 	// quietModeVerbs put the robot into quiet mode: "turn on quiet mode", "go into silent mode".
 	quietModeVerbs = words2set("turn switch put on enable activate start go into in the")
 	// quietEndFill are the other words of "you can talk again", "start talking again".
-	quietEndFill = words2set("no more unmute unmuted yourself again now start back to me us you can may ok okay all turn time times mode quiet silent is over are allowed " +
+	quietEndFill = words2set("resume continue carry on feel free no more unmute unmuted yourself again now start back to me us you can may ok okay all turn time times mode quiet silent is over are allowed " +
 		"off end ended finished done stop cancel exit leave disable deactivate")
 )
 
@@ -96,8 +96,10 @@ func quietEnd(toks []string) bool {
 	}
 	// "you can speak now", "you're allowed to talk": leave to talk ends quiet time
 	permission := hasPrefix(toks, []string{"you", "can"}) || hasPrefix(toks, []string{"you", "may"}) ||
-		hasPrefix(toks, []string{"you", "are", "allowed", "to"})
-	return anyOf(toks, stopTalk) && (contains(toks, "again") || permission && len(toks) <= 6)
+		hasPrefix(toks, []string{"you", "are", "allowed", "to"}) || hasPrefix(toks, []string{"feel", "free", "to"})
+	// "you may resume speaking", "carry on talking", "continue talking": talk taken up again
+	resume := contains(toks, "resume") || contains(toks, "continue") || hasPhrase(toks, []string{"carry", "on"})
+	return anyOf(toks, stopTalk) && (contains(toks, "again") || resume || permission && len(toks) <= 6)
 }
 
 // quietLasting takes the parts that make quiet last off a duration view: a length (not a
