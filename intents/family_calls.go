@@ -141,7 +141,8 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 			wish = true
 		}
 	}
-	means := contains(toks, "video") || contains(toks, "phone") || contains(toks, "line") || contains(toks, "screen")
+	means := contains(toks, "video") || contains(toks, "phone") || contains(toks, "line") || contains(toks, "screen") ||
+		anyOf(toks, callMeans)
 	reasonFirst := verb.at > 0 && commandForm(toks[verb.at:], n) == FormImperative && !anyOf(toks[:verb.at], pastWords) &&
 		!anyOf(toks[:verb.at], relayVerbs) && !anyOf(toks[:verb.at], modalWords) && !n.Negated && !n.Question
 	if reasonFirst {
@@ -255,3 +256,6 @@ func (t *Table) callBack(n Normalized, toks []string, m Mentions) (Decision, boo
 	}
 	return t.familyDecision("teleport.call", map[string]string{"person": person}, n, m, form, "a person asked to call back (call.ask "+lead[0]+", call.verbs "+lead[i+2]+")")
 }
+
+// callMeans are more of the screens a call is seen on: "get daddy on the tv".
+var callMeans = words2set("tv telly telephone tablet computer ipad")

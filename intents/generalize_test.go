@@ -674,3 +674,25 @@ func TestTalkTakenUpAgain(t *testing.T) {
 		}
 	}
 }
+
+// TestACallSeenOnAScreen: "get daddy on the tv", "put mum on the telly", "I want see papa in
+// the screen": the screen a call is seen on is its means; the tv itself is an appliance.
+func TestACallSeenOnAScreen(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"get daddy on the tv", "teleport.call", map[string]string{"person": "dad"}},
+		{"I want see papa in the screen", "teleport.call", map[string]string{"person": "dad"}},
+		{"put mum on the telly", "teleport.call", map[string]string{"person": "mom"}},
+		{"get dad on the telephone please", "teleport.call", map[string]string{"person": "dad"}},
+		{"get mom on the tablet", "teleport.call", map[string]string{"person": "mom"}},
+		{"can you get mummy on the big screen", "teleport.call", map[string]string{"person": "mom"}},
+		{"bring up dad on the screen", "teleport.call", map[string]string{"person": "dad"}},
+		{"turn on the tv", "unclear", nil},
+		{"get the tv on", "unclear", nil},
+	})
+	for _, s := range []string{"dad is on the tv", "mom was on the telly yesterday", "don't put dad on the tv"} {
+		if d := tb.Route(s, Context{}); Acting(d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}
