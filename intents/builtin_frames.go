@@ -91,6 +91,9 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 	if m.named {
 		return Decision{}, false // a light or the AC: the house frame's
 	}
+	if d, ok := t.choreFrame(n, m); ok {
+		return d, true // "make me a sandwich", "clean my room": asked of this home, answered here
+	}
 	if d, ok := t.socialFrame(n); ok {
 		d.Mentions = m.ref()
 		return d, true // "hiya robot", "ok bye, gotta go to school" (smalltalk.go)
@@ -572,4 +575,23 @@ var helpUse = words2set("work works working use using operate 1 one this thing r
 func robotNamed(toks []string) bool {
 	return hasPhrase(toks, []string{"this", "thing"}) || hasPhrase(toks, []string{"this", "robot"}) ||
 		hasPhrase(toks, []string{"ask", "it"})
+}
+
+// choreFrame: a chore asked of the robot that it cannot do (house.chores: "make me a
+// sandwich", "clean my room", "walk the dog") is a request about this home — answered
+// locally as unclear, never sent to the agent. Only a request: "mom made me a sandwich" and
+// "how do I clean my room" are not.
+func (t *Table) choreFrame(n Normalized, m Mentions) (Decision, bool) {
+	toks := n.tokens()
+	lead := stripRequestLeads(toks)
+	if len(lead) < 2 || n.Question && !n.Polite || n.Negated || t.vocab.lex["house.chores"].at(lead, 0) == 0 {
+		return Decision{}, false
+	}
+	if f := commandForm(toks, n); f != FormImperative {
+		return Decision{}, false
+	}
+	d := t.unclear(n, "device", "a chore this robot cannot do")
+	d.Mentions = m.ref()
+	d.NotActed = "a chore this robot cannot do"
+	return d, true
 }

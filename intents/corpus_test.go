@@ -92,7 +92,7 @@ func TestFreshSixActsOnlyWhenAsked(t *testing.T) {
 	if r.UnwantedWrites != 0 || r.UnwantedActions != 0 {
 		t.Errorf("%d unwanted house writes, %d unwanted actions", r.UnwantedWrites, r.UnwantedActions)
 	}
-	if r.Passed < 287 { // 87.8% after the generalization round (issue 37)
+	if r.Passed < 289 { // 88.4% after the generalization round (issue 37)
 		t.Errorf("fresh-6 fell to %d rows passing", r.Passed)
 	}
 }
@@ -119,7 +119,7 @@ func TestFreshSevenActsOnlyWhenAsked(t *testing.T) {
 }
 
 // freshSevenPasses is where fresh-7 stands after this round's fixes.
-const freshSevenPasses = 356
+const freshSevenPasses = 357
 
 func TestTSVCasesParse(t *testing.T) {
 	tb := demo(t)

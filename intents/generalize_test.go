@@ -696,3 +696,22 @@ func TestACallSeenOnAScreen(t *testing.T) {
 		}
 	}
 }
+
+// TestChoresTheRobotCannotDo: a chore asked of the robot ("make me a sandwich", "clean my
+// room", "walk the dog") is about this home: answered locally, never sent to the agent.
+func TestChoresTheRobotCannotDo(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{"make me a sandwich", "clean my room", "make me a coffee, I'm dying here", "can you walk the dog",
+		"bring me a glass of water", "get me some juice please", "feed the cat please", "could you tidy up the kitchen",
+		"take out the bins", "make my bed"} {
+		if d := tb.Route(s, Context{}); d.Intent != IntentUnclear {
+			t.Errorf("%q: %s, want unclear (why: %v)", s, d.Intent, d.Doctrine)
+		}
+	}
+	for _, s := range []string{"mom made me a sandwich", "how do I clean my room", "what should I make for dinner",
+		"who walks the dog"} {
+		if d := tb.Route(s, Context{}); d.Intent == IntentUnclear && d.Args["topic"] == "device" {
+			t.Errorf("%q: answered as a chore (why: %v)", s, d.Doctrine)
+		}
+	}
+}
