@@ -92,7 +92,7 @@ func TestFreshSixActsOnlyWhenAsked(t *testing.T) {
 	if r.UnwantedWrites != 0 || r.UnwantedActions != 0 {
 		t.Errorf("%d unwanted house writes, %d unwanted actions", r.UnwantedWrites, r.UnwantedActions)
 	}
-	if r.Passed < 289 { // 88.4% after the generalization round (issue 37)
+	if r.Passed < 291 { // 89.0% after the generalization round (issue 37)
 		t.Errorf("fresh-6 fell to %d rows passing", r.Passed)
 	}
 }

@@ -59,6 +59,9 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 				}
 			}
 		}
+		if state == "" && (strings.HasPrefix(calls.phrase, "nobody ") || strings.HasPrefix(calls.phrase, "no 1 ")) {
+			state, stateHit = "on", calls // "nobody call the robot tonight": the block is in the phrase
+		}
 		if state == "" {
 			return Decision{}, false // "the calls were fun" is not privacy mode
 		}
@@ -72,17 +75,20 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 	}
 	unexplained := 0
 	for i, w := range toks[:len(cutReason(toks))] { // "no calls please, I am in the bath": the reason is not counted
-		if !used[i] && !familyFill[w] && !isDigits(w) && w != "mode" && w != "for" && w != "while" && w != "minutes" {
+		if !used[i] && !familyFill[w] && !isDigits(w) && w != "mode" && w != "for" && w != "while" && w != "minutes" &&
+			!privacyTimes[w] && !privacyWish[w] {
 			unexplained++
 		}
 	}
 	form := t.requestForm(t.privacyTimeless(n), timeless(toks), func(ct []string) bool { return lx.has(ct, "privacy.names") || lx.has(ct, "privacy.calls") })
-	if form == FormNegated && !negated || form == FormStatement && (!okName && stateHit.at == 0 || okName && name.at == 0 && !anyOf(toks, finiteSet)) {
+	if form == FormNegated && !negated || form == FormStatement && (!okName && (stateHit.at == 0 || only(toks[:stateHit.at], privacyTimes, wordSet{"this": true})) || okName && name.at == 0 && !anyOf(toks, finiteSet)) {
 		form = FormImperative // "don't let anyone video call", "no more video calls today"
 	}
 	if form != FormImperative {
 		lead := stripRequestLeads(toks)
-		if (hasPrefix(lead, []string{"i", "need"}) || hasPrefix(lead, []string{"i", "want"}) || hasPrefix(lead, []string{"we", "need"})) && !n.Negated {
+		if (hasPrefix(lead, []string{"i", "need"}) || hasPrefix(lead, []string{"i", "want"}) || hasPrefix(lead, []string{"we", "need"}) ||
+			hasPrefix(lead, []string{"i", "would", "rather"}) || hasPrefix(lead, []string{"i", "would", "prefer"}) ||
+			hasPrefix(lead, []string{"we", "would", "rather"})) && !n.Negated {
 			form = FormImperative // "I need some privacy"
 		}
 	}
@@ -217,7 +223,7 @@ func endsWithRequest(h lexHit, toks []string) bool {
 
 // privacyTimes say how long privacy lasts, not when something happened: "no video calls
 // tonight", "privacy for this evening".
-var privacyTimes = words2set("tonight today")
+var privacyTimes = words2set("tonight today evening afternoon morning")
 
 // timeless is toks without privacyTimes.
 func timeless(toks []string) []string {
@@ -225,8 +231,8 @@ func timeless(toks []string) []string {
 		return toks
 	}
 	out := make([]string, 0, len(toks))
-	for _, w := range toks {
-		if !privacyTimes[w] {
+	for i, w := range toks {
+		if !privacyTimes[w] && !(w == "this" && i+1 < len(toks) && privacyTimes[toks[i+1]]) {
 			out = append(out, w)
 		}
 	}
@@ -250,3 +256,6 @@ var callsEnding = words2set("stop stopping end ending cut off miss missing lose"
 // unwantedCalls follow "I don't want" when what is not wanted is the calls ("any calls",
 // "anyone to call", "video calls"), not something done ("I don't want you to block ...").
 var unwantedCalls = words2set("any anyone anybody calls video people the visitors callers")
+
+// privacyWish are the words of a wish put as a request: "I'd rather nobody rang through".
+var privacyWish = words2set("rather prefer through")

@@ -715,3 +715,28 @@ func TestChoresTheRobotCannotDo(t *testing.T) {
 		}
 	}
 }
+
+// TestNobodyCallingIn: "nobody call the robot tonight", "I'd rather nobody rang through this
+// evening": the calls kept out, the time being how long; a story or a question is not.
+func TestNobodyCallingIn(t *testing.T) {
+	tb := demo(t)
+	on := map[string]string{"state": "on"}
+	checkRoutes(t, tb, []routeCase{
+		{"tonight nobody call to the robot please", "privacy.set", on},
+		{"I'd rather nobody rang through on the video this evening", "privacy.set", on},
+		{"I'd rather no one called in tonight", "privacy.set", on},
+		{"nobody call the robot this evening", "privacy.set", on},
+		{"I'd prefer no video calls today", "privacy.set", on},
+		{"no one rings through tonight please", "privacy.set", on},
+		{"this afternoon nobody calls in, ok", "privacy.set", on},
+		{"we'd rather nobody called tonight", "privacy.set", on},
+		{"no video calls this morning please", "privacy.set", on},
+		{"nobody rings through on the video today", "privacy.set", on},
+	})
+	for _, s := range []string{"nobody called the robot yesterday", "did nobody call tonight", "mom said nobody call the robot tonight",
+		"if nobody calls in tonight, that's fine"} {
+		if d := tb.Route(s, Context{}); Acting(d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}
