@@ -147,6 +147,11 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 	if d, ok := t.clockQuestion(toks, n, decide); ok {
 		return d, true
 	}
+	// "what time is it I need to start the pasta": the reason said after, without a comma
+	asked := toks
+	if questionWords[toks[0]] {
+		asked = cutReason(toks)
+	}
 	switch {
 	case m.seen&(wcStopCore|wcStopTalk) != 0 && t.stopWords(stopLead(toks), n, func() string {
 		if st := stopLead(toks); len(st) != len(toks) {
@@ -155,10 +160,10 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 		return form()
 	}):
 		return decide("robot.stop", "words that ask for quiet", map[string]string{})
-	case m.seen&wcDateCore != 0 && only(toks, dateFill, frameFill, dateCore) && !(len(toks) <= 2 && toks[0] == "day") &&
+	case m.seen&wcDateCore != 0 && only(asked, dateFill, frameFill, dateCore) && !(len(toks) <= 2 && toks[0] == "day") &&
 		!hasPrefix(toks, []string{"do", "i", "have"}) && asks():
 		return decide("date.today", "a date word and nothing else", map[string]string{})
-	case m.seen&wcTimeCore != 0 && only(toks, timeFill, frameFill, timeCore) && asks():
+	case m.seen&wcTimeCore != 0 && only(asked, timeFill, frameFill, timeCore) && asks():
 		return decide("time.now", "a time word and nothing else", map[string]string{})
 	case m.seen&wcHelpCore != 0 && (contains(toks, "you") || contains(toks, "your") || robotNamed(toks)) && only(toks, helpFill, frameFill, helpUse) &&
 		(form() == FormQuestion || form() == FormIndirect || hasPrefix(toks, []string{"i", "need", "help"})):

@@ -310,7 +310,7 @@ var tagStarts = func() map[string]bool {
 // asleep", "I'm trying to hear the news".
 var reasonLeads = map[string]bool{"because": true, "cause": true, "since": true, "it": true, "i": true, "we": true,
 	"he": true, "she": true, "they": true, "the": true, "my": true, "our": true, "that": true, "this": true, "its": true,
-	"everyone": true, "everybody": true, "baby": true, "kids": true, "you": true}
+	"everyone": true, "everybody": true, "baby": true, "kids": true, "you": true, "like": true}
 
 // afterthought reports whether a clause is said around a command without asking for anything
 // itself: a vocative or tag (tagPhrases, the wake name), or a reason — a statement that names
@@ -330,6 +330,9 @@ func (t *Table) afterthought(c Normalized) bool {
 		}
 		if hasPrefix(toks, p) && (len(toks) == len(p) || len(toks) <= len(p)+2 && (p[0] == "bye" || p[0] == "goodbye" || p[len(p)-1] == "good")) {
 			return true // "bye grandma", "there's a good lad"
+		}
+		if (p[0] == "bye" || p[0] == "goodbye") && hasPrefix(toks, p) && len(toks) <= len(p)+4 && t.onlyOrPeople(toks[len(p):], farewellWords) {
+			return true // "bye mom love you", "goodbye grandma see you soon"
 		}
 	}
 	if len(toks) <= 2 && t.vocab.wake.isName(toks[len(toks)-1]) {
@@ -646,13 +649,16 @@ func negatedStatement(toks []string) bool {
 		if toks[i+1] == "not" && (finiteWords[toks[i]] || toks[i] == "have" || toks[i] == "has" || toks[i] == "do" || toks[i] == "does" || toks[i] == "did") {
 			return true
 		}
+		if toks[i] == "never" && i <= 2 {
+			return true // "I've never met a robot like you"
+		}
 	}
 	return false
 }
 
 // unwillingWords make a negated statement take the request back ("I don't want to", "I
 // didn't mean that"): never a reason.
-var unwillingWords = words2set("want wanna need mean meant like think sure ask asked say said agree")
+var unwillingWords = words2set("want wanna need mean meant think sure ask asked say said agree")
 
 // musicWords: music asked for with a game is part of it.
 var musicWords = words2set("music song songs tune tunes beat")
@@ -705,3 +711,6 @@ func applianceState(toks []string) bool {
 	}
 	return appliancePredicates[next]
 }
+
+// farewellWords may follow a goodbye said to someone: "bye mom, love you, see you soon".
+var farewellWords = words2set("love you miss see soon later tomorrow too lots xx take care sweetie darling honey")

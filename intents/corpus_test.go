@@ -119,7 +119,7 @@ func TestFreshSevenActsOnlyWhenAsked(t *testing.T) {
 }
 
 // freshSevenPasses is where fresh-7 stands after this round's fixes.
-const freshSevenPasses = 357
+const freshSevenPasses = 361
 
 func TestTSVCasesParse(t *testing.T) {
 	tb := demo(t)

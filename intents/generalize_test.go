@@ -740,3 +740,27 @@ func TestNobodyCallingIn(t *testing.T) {
 		}
 	}
 }
+
+// TestMoreReasonsAroundTheRobotsRequests: a time question with its reason and no comma, a
+// goodbye with its love before a hang-up, a reason said in the negative with "never", a
+// reason opened with "like".
+func TestMoreReasonsAroundTheRobotsRequests(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"quick what time is it I need to start the pasta", "time.now", nil},
+		{"what time is it I have to leave", "time.now", nil},
+		{"what's the date today I need it for a form", "date.today", nil},
+		{"bye mom love you, ok end call", "session.end", nil},
+		{"goodbye grandma see you soon, hang up now", "session.end", nil},
+		{"what can you do? I've never met a robot like you", "help", nil},
+		{"act sleepy, like it's bedtime", "robot.expression", map[string]string{"expression": "sleepy"}},
+		{"do a happy face, like you won", "robot.expression", map[string]string{"expression": "happy"}},
+		{"turn the office light off, I've never needed it at night", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+		{"bye dad love you lots, hang up", "session.end", nil},
+	})
+	for _, s := range []string{"bye mom, don't hang up", "what time is it if the bus is late", "like I said, turn off the light"} {
+		if d := tb.Route(s, Context{}); Acting(d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}
