@@ -62,7 +62,8 @@ var (
 	stopFill = words2set("there for second sec seconds moment minute minutes bit while audio speaker speakers " +
 		"volume responses response all be already up set go to touch button from settings yourself voice everything " +
 		"down more no one little until till said otherwise anything anymore any longer mode on off get make whoa my music around about " +
-		"trying hear news asleep baby sleeping hour next time wait hold dancing moving singing nodding that")
+		"trying hear news asleep baby sleeping hour next time wait hold dancing moving singing nodding that " +
+		"word words peep another single like about around roughly maybe quite move")
 	timeCore = words2set("time times clock hour oclock")
 	timeFill = words2set("what whats current exact currently got have know check clock watch hour at on present " +
 		"moment precise like to want need asking show read out late how oclock o please by exactly excuse sorry " +
@@ -77,7 +78,7 @@ var (
 		"should use ask anything tricks")
 	exprFill = words2set("pretend act like show give do let see go on come bit of for with some moves move quick big bust then " +
 		"one try little face look be act make pull your best")
-	hangFill = words2set("call phone up hang end stop finish close drop cut off terminate disconnect leave quit " +
+	hangFill = words2set("call phone up hang end stop finish close drop cut off terminate disconnect leave quit ring sign " +
 		"video session line conversation chat teleport our my go ahead and on them her him we done all then " +
 		"bye goodbye want need to with")
 	hangNouns = words2set("call phone line session conversation chat teleport video")
@@ -89,6 +90,13 @@ var (
 func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 	if m.named {
 		return Decision{}, false // a light or the AC: the house frame's
+	}
+	if d, ok := t.choreFrame(n, m); ok {
+		return d, true // "make me a sandwich", "clean my room": asked of this home, answered here
+	}
+	if d, ok := t.socialFrame(n); ok {
+		d.Mentions = m.ref()
+		return d, true // "hiya robot", "ok bye, gotta go to school" (smalltalk.go)
 	}
 	toks := n.tokens()
 	if len(toks) == 0 || len(toks) > 14 {
@@ -139,6 +147,11 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 	if d, ok := t.clockQuestion(toks, n, decide); ok {
 		return d, true
 	}
+	// "what time is it I need to start the pasta": the reason said after, without a comma
+	asked := toks
+	if questionWords[toks[0]] {
+		asked = cutReason(toks)
+	}
 	switch {
 	case m.seen&(wcStopCore|wcStopTalk) != 0 && t.stopWords(stopLead(toks), n, func() string {
 		if st := stopLead(toks); len(st) != len(toks) {
@@ -147,13 +160,13 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 		return form()
 	}):
 		return decide("robot.stop", "words that ask for quiet", map[string]string{})
-	case m.seen&wcDateCore != 0 && only(toks, dateFill, frameFill, dateCore) && !(len(toks) <= 2 && toks[0] == "day") &&
+	case m.seen&wcDateCore != 0 && only(asked, dateFill, frameFill, dateCore) && !(len(toks) <= 2 && toks[0] == "day") &&
 		!hasPrefix(toks, []string{"do", "i", "have"}) && asks():
 		return decide("date.today", "a date word and nothing else", map[string]string{})
-	case m.seen&wcTimeCore != 0 && only(toks, timeFill, frameFill, timeCore) && asks():
+	case m.seen&wcTimeCore != 0 && only(asked, timeFill, frameFill, timeCore) && asks():
 		return decide("time.now", "a time word and nothing else", map[string]string{})
-	case m.seen&wcHelpCore != 0 && (contains(toks, "you") || contains(toks, "your")) && only(toks, helpFill, frameFill) &&
-		(form() == FormQuestion || form() == FormIndirect):
+	case m.seen&wcHelpCore != 0 && (contains(toks, "you") || contains(toks, "your") || robotNamed(toks)) && only(toks, helpFill, frameFill, helpUse) &&
+		(form() == FormQuestion || form() == FormIndirect || hasPrefix(toks, []string{"i", "need", "help"})):
 		return decide("help", "a question about what the robot can do", map[string]string{})
 	case m.seen&wcHangCore != 0 && hangUp(toks) && t.onlyOrPeople(toks, hangFill, frameFill) && form() == FormImperative:
 		return decide("session.end", "words that end a call", map[string]string{})
@@ -161,9 +174,12 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 	if m.seen&wcExpression == 0 || m.seen&wcStopCore != 0 {
 		return Decision{}, false
 	}
-	if e, ok := t.expressionIn(toks); ok {
+	if e, ok := t.expressionIn(toks); ok && !anyGame(t.vocab.lex, toks) { // "freeze dance" is a game
 		rest := 0
-		for _, w := range toks {
+		for i, w := range toks {
+			if audience(toks, i) {
+				continue // "for our guests", "show grandma your happy face": who it is for
+			}
 			if !exprFill[w] && !frameFill[w] && t.vocab.expressions[w] == "" {
 				rest++
 			}
@@ -223,6 +239,9 @@ func hangUp(toks []string) bool {
 		if w == "hang" && i+1 < len(toks) && (toks[i+1] == "up" || i+2 < len(toks) && toks[i+1] == "it" && toks[i+2] == "up") {
 			return true // "hang up", "hang it up"
 		}
+		if (w == "ring" || w == "sign") && i+1 < len(toks) && toks[i+1] == "off" {
+			return true // "you may ring off now", "sign off"
+		}
 	}
 	return anyOf(toks, hangVerbs) && anyOf(toks, hangNouns) || len(toks) <= 3 && contains(toks, "disconnect")
 }
@@ -272,7 +291,7 @@ var (
 // its form. Only a request starts or cancels a timer; any other form reads.
 func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, bool) {
 	toks := n.tokens()
-	if m.named || m.seen&wcTimerFrame == 0 || len(toks) > 20 || !t.aboutTimer(n, toks) || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
+	if len(toks) == 0 || m.named || m.seen&wcTimerFrame == 0 && !isDigits(toks[0]) && !lengthOpeners[toks[0]] || len(toks) > 20 || !t.aboutTimer(n, toks) || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
 		return Decision{}, false // "should I set a timer?" asks for advice
 	}
 	if slices.ContainsFunc(toks, isNegativeNumber) {
@@ -303,6 +322,9 @@ func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		return Decision{}, false
 	}
 	form := t.timerForm(n, toks)
+	if verblessTimer(view) && !n.Negated && !n.Question {
+		form = FormImperative // "ten minutes for the pasta": a length for something, said as a request
+	}
 	unsupported := anyOf(toks, timerUnsupported) || contains(toks, "add") && contains(toks, "to")
 	if form == FormImperative && (contains(toks, "or") || contains(toks, "either")) {
 		form = FormQuestion // "ten or fifteen minutes?": a choice offered is not a request to act
@@ -316,6 +338,9 @@ func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		name = "timer.cancel"
 	case anyOf(toks, timerStart) || !anyOf(toks, timerStatus):
 		name = "timer.start" // "set a pasta timer", "timer for the pasta", "a timer please": how long is asked
+	}
+	if name == "timer.cancel" && allTimers(toks) {
+		captured["label"] = "all" // "stop all the timers, we're ordering pizza": every timer, whatever else is named
 	}
 	var kept map[string]string
 	in := t.byName[name]
@@ -341,11 +366,40 @@ func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	return d, true
 }
 
+// allTimers: "all the timers", "every timer", "all timers", "all of the timers", "each timer".
+func allTimers(toks []string) bool {
+	for i, w := range toks {
+		if !timerNouns[w] {
+			continue
+		}
+		for j := i - 1; j >= 0 && j >= i-4; j-- {
+			switch toks[j] {
+			case "all", "every", "each", "both":
+				return true
+			case "the", "of", "my", "our", "those", "these", "them", "running", "active", "kitchen":
+				continue
+			}
+			break
+		}
+	}
+	return false
+}
+
 // aboutTimer: the sentence names a timer, or times something ("time the tea for four
 // minutes"), or asks how long a labelled timer has left ("how much longer on the rice?").
 func (t *Table) aboutTimer(n Normalized, toks []string) bool {
 	if anyOf(toks, timerNouns) {
 		return true
+	}
+	if verblessTimer(strings.Fields(n.durations())) {
+		return true // "two minutes for the tea please"
+	}
+	if toks[0] == "how" && (contains(toks, "till") || contains(toks, "until")) && len(toks) <= 9 {
+		for _, w := range toks {
+			if t.vocab.labels[w] != "" {
+				return true // "how many minutes till the rice is done"
+			}
+		}
 	}
 	if lead := stripRequestLeads(toks); len(lead) > 1 && lead[0] == "time" && strings.Contains(n.durations(), "~") {
 		return true
@@ -409,7 +463,7 @@ func isNegativeNumber(tok string) bool {
 // about the time; an ordinal with "today" ("is it the 14th or the 15th today") one about the date.
 var (
 	partsOfDay = words2set("morning afternoon evening night daytime nighttime midday lunchtime bedtime")
-	clockLeads = words2set("past after before nearly almost gone")
+	clockLeads = words2set("past after before nearly almost gone already")
 )
 
 func (t *Table) clockQuestion(toks []string, n Normalized, decide func(name, why string, args map[string]string) (Decision, bool)) (Decision, bool) {
@@ -418,19 +472,33 @@ func (t *Table) clockQuestion(toks []string, n Normalized, decide func(name, why
 	}
 	rest := toks[2:]
 	switch {
-	case anyOf(rest, partsOfDay) && only(rest, partsOfDay, timeFill, frameFill, wordSet{"or": true}):
+	case anyOf(rest, partsOfDay) && only(rest, partsOfDay, timeFill, frameFill, clockLeads, wordSet{"or": true}):
 		return decide("time.now", "a part of the day asked about", map[string]string{})
 	case anyOf(rest, clockLeads) && slices.ContainsFunc(rest, isDigits) && only(rest, clockLeads, timeFill, frameFill, wordSet{"oclock": true}) ||
 		anyOf(rest, clockLeads) && slices.ContainsFunc(rest, isDigits) && len(rest) <= 4:
 		return decide("time.now", "a clock time asked about", map[string]string{})
-	case contains(rest, "today") && slices.ContainsFunc(rest, isOrdinal):
+	case contains(rest, "today") && slices.ContainsFunc(rest, isOrdinal),
+		len(rest) <= 3 && rest[0] == "the" && slices.ContainsFunc(rest, isOrdinal) &&
+			!slices.ContainsFunc(rest, func(w string) bool { return !dayAskFill[w] && !isOrdinal(w) }):
 		return decide("date.today", "a day of the month asked about", map[string]string{})
+	case (anyOf(rest, dateCore) || contains(rest, "weekend")) && only(rest, dateCore, dayAskFill, clockLeads) && !contains(rest, "date"):
+		return decide("date.today", "a day asked about", map[string]string{}) // "is it friday yet", "is it the weekend already"
 	}
 	return Decision{}, false
 }
 
-// isOrdinal: "14th", "1st", "22nd", "3rd".
+// dayAskFill may go with a day in "is it ... yet": "is it the weekend already".
+var dayAskFill = words2set("the a weekend yet already still today now or finally")
+
+// ordinalWords are the days of a month said as words ("is it the twelfth").
+var ordinalWords = words2set("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth " +
+	"thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth thirtieth")
+
+// isOrdinal: "14th", "1st", "22nd", "3rd", "twelfth".
 func isOrdinal(w string) bool {
+	if ordinalWords[w] {
+		return true
+	}
 	if len(w) < 3 || !isASCIIDigit(w[0]) {
 		return false
 	}
@@ -448,18 +516,87 @@ func isOrdinal(w string) bool {
 // stopLead takes off the "no"s before a stop word ("no no no stop"): the stop must always work.
 func stopLead(toks []string) []string {
 	for i := 1; i+1 < len(toks); i++ { // "be quiet i'm on the phone": the reason said after
-		if (toks[i] == "i" || toks[i] == "we" || toks[i] == "you" || toks[i] == "it") && (toks[i+1] == "am" || toks[i+1] == "are" ||
+		if (toks[i] == "i" || toks[i] == "we" || toks[i] == "you" || toks[i] == "it" || toks[i] == "that" || toks[i] == "this") && (toks[i+1] == "am" || toks[i+1] == "are" ||
 			toks[i+1] == "is" || toks[i+1] == "have" || toks[i+1] == "need" || toks[i+1] == "want" || toks[i+1] == "cannot") && anyOf(toks[:i], stopCore) {
 			toks = toks[:i]
 			break
 		}
 	}
 	i := 0
-	for i < len(toks)-1 && (toks[i] == "no" || toks[i] == "oh") {
+	for i < len(toks)-1 && (toks[i] == "no" || toks[i] == "oh" || toks[i] == "wait" || toks[i] == "whoa" || toks[i] == "hey" || toks[i] == "ok" || toks[i] == "okay") {
 		i++
 	}
 	if i > 0 && stopCore[toks[i]] {
 		return toks[i:]
 	}
 	return toks
+}
+
+// audience: toks[i] is in a short "for ..." at the end of an expression request ("do a dance
+// for our guests", "for my birthday") or names who is shown ("show grandma your happy
+// face"): who or what it is for, not what is asked.
+func audience(toks []string, i int) bool {
+	for j := i; j >= 0 && j >= i-4; j-- {
+		if toks[j] == "for" && len(toks)-j <= 5 && j > 0 {
+			return true
+		}
+	}
+	if len(toks) > 3 && toks[0] == "show" && i > 0 {
+		for j := i + 1; j < len(toks) && j <= i+3; j++ {
+			if toks[j] == "your" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// verblessTimer: a length for something and nothing else — "two minutes for the tea", "ten
+// minutes for the pasta please": a timer asked for without its name.
+func verblessTimer(view []string) bool {
+	if len(view) < 3 || len(view) > 5 || !strings.HasPrefix(view[0], "~") || view[1] != "for" {
+		return false
+	}
+	if _, outcome := parseDuration(view[0][1:]); outcome != durationOK {
+		return false
+	}
+	for _, w := range view[2:] {
+		if isImperativeVerb(w) || finiteWords[w] || pastWords[w] || futureWords[w] || strings.HasPrefix(w, "~") || wordClasses[w]&(wcDevice|wcHouseDevice) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// lengthOpeners may open a sentence about a timer without its name: "an hour for the
+// laundry", "half an hour for the rice", "how many minutes till the rice is done".
+var lengthOpeners = words2set("a an half how")
+
+// helpUse are the words of asking how the robot is used: "how does this thing work", "how
+// does one work you", "I need help using you", "what can I ask it to do".
+var helpUse = words2set("work works working use using operate 1 one this thing robot it need")
+
+// robotNamed: the robot spoken of as "this thing", "this robot", or "it" in "what can I ask it".
+func robotNamed(toks []string) bool {
+	return hasPhrase(toks, []string{"this", "thing"}) || hasPhrase(toks, []string{"this", "robot"}) ||
+		hasPhrase(toks, []string{"ask", "it"})
+}
+
+// choreFrame: a chore asked of the robot that it cannot do (house.chores: "make me a
+// sandwich", "clean my room", "walk the dog") is a request about this home — answered
+// locally as unclear, never sent to the agent. Only a request: "mom made me a sandwich" and
+// "how do I clean my room" are not.
+func (t *Table) choreFrame(n Normalized, m Mentions) (Decision, bool) {
+	toks := n.tokens()
+	lead := stripRequestLeads(toks)
+	if len(lead) < 2 || n.Question && !n.Polite || n.Negated || t.vocab.lex["house.chores"].at(lead, 0) == 0 {
+		return Decision{}, false
+	}
+	if f := commandForm(toks, n); f != FormImperative {
+		return Decision{}, false
+	}
+	d := t.unclear(n, "device", "a chore this robot cannot do")
+	d.Mentions = m.ref()
+	d.NotActed = "a chore this robot cannot do"
+	return d, true
 }

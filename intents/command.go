@@ -440,6 +440,9 @@ func reported(toks []string) bool {
 	for i, w := range toks {
 		switch w {
 		case "said", "says", "told", "tells", "asked", "asks", "wants", "wanted", "suggested", "suggests":
+			if (w == "said" || w == "says") && i+1 < len(toks) && farewellSaid[toks[i+1]] {
+				return false // "we've said our goodbyes": said, not reported
+			}
 			return i > 0 && toks[0] != "please"
 		}
 		if wordClasses[w]&(wcAction|wcOnVerb|wcOffVerb) != 0 {
@@ -464,3 +467,6 @@ func corrected(toks []string) bool {
 	}
 	return false
 }
+
+// farewellSaid after "said" is what was said, not a report of a request: "we've said goodbye".
+var farewellSaid = words2set("goodbye goodbyes bye byes our good hello hi goodnight night")

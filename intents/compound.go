@@ -3,6 +3,7 @@ package intents
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 )
 
@@ -16,15 +17,31 @@ func (t *Table) clauses(n Normalized) []Normalized {
 	var out []Normalized
 	isBreak := func(r rune) bool { return strings.ContainsRune(".!?;:,", r) }
 	pieces := strings.FieldsFunc(n.raw, isBreak)
-	for _, piece := range pieces {
-		pn := n // one piece: the sentence is already normalized
+	normalized := make([]Normalized, len(pieces))
+	// The sentence's negation is every part's, unless it is only a statement's own ("hang up,
+	// she's not even talking"): then the other parts keep theirs. A bare "don't" said as a
+	// part of its own still negates the rest.
+	negationElsewhere, ownNegation := false, len(pieces) < 2
+	for i, piece := range pieces {
+		normalized[i] = n // one piece: the sentence is already normalized
 		if len(pieces) > 1 {
-			pn = normalize(piece, t.vocab.wake)
+			normalized[i], _ = courtesy(normalize(piece, t.vocab.wake))
+			if pt := normalized[i].tokens(); normalized[i].Negated && negatedStatement(pt) {
+				negationElsewhere = true
+			}
+			ownNegation = ownNegation || normalized[i].Negated
 		}
+	}
+	if !ownNegation {
+		negationElsewhere = true // "switch it off if you don't mind, I left it on": the "not" was a courtesy's
+	}
+	for i := range pieces {
+		pn := normalized[i]
+		inherit := n.Negated && !(negationElsewhere && !pn.Negated)
 		toks := pn.tokens()
 		start := 0
 		for i := 0; i <= len(toks); i++ {
-			if i < len(toks) && !clauseSeparators[toks[i]] {
+			if i < len(toks) && !clauseSeparators[toks[i]] && !soCommand(toks, i) {
 				continue
 			}
 			if i > start {
@@ -32,7 +49,7 @@ func (t *Table) clauses(n Normalized) []Normalized {
 				c.Text = strings.Join(toks[start:i], " ")
 				c.toks = toks[start:i:i]
 				c.Question = c.Question || n.Question
-				c.Negated = c.Negated || n.Negated
+				c.Negated = c.Negated || inherit
 				out = append(out, c)
 			}
 			start = i + 1
@@ -73,8 +90,9 @@ func (t *Table) isGreeting(c Normalized) bool {
 // between punctuation that asks for something ("Hey Jeeves, turn on the light, please." has
 // one).
 func mayBeCompound(n Normalized) bool {
-	for _, w := range n.tokens() {
-		if clauseSeparators[w] {
+	toks := n.tokens()
+	for i, w := range toks {
+		if clauseSeparators[w] || w == "so" && soCommand(toks, i) {
 			return true
 		}
 	}
@@ -91,6 +109,17 @@ func mayBeCompound(n Normalized) bool {
 		}
 	}
 	return meaningful > 1
+}
+
+// soCommand: toks[i] is a "so" between a reason and a command ("I'm making dinner so
+// kitchen light on", "we're going out so turn off all the lights"): what follows opens as a
+// command, and a statement with a subject comes before.
+func soCommand(toks []string, i int) bool {
+	if toks[i] != "so" || i < 2 || i+2 >= len(toks) || !reasonLeads[toks[0]] {
+		return false
+	}
+	next := toks[i+1]
+	return isImperativeVerb(next) && !finiteWords[next] && next != "i" || deviceWords[next] != "" || roomLike(next)
 }
 
 func ignorable(text string) bool {
@@ -112,6 +141,15 @@ func ignorable(text string) bool {
 func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 	if !mayBeCompound(n) {
 		return Decision{}, false
+	}
+	if toks := n.tokens(); (anyOf(toks, stopTalk) || anyOf(toks, quietMute) || contains(toks, "quiet")) && !n.Negated &&
+		anyOf(toks, quietEndCues) && t.quietEndAmong(n) {
+		return Decision{}, false // "go back to normal, you can talk": one request, quiet time's (quiet_frame.go)
+	}
+	if toks := n.tokens(); t.socialStart(toks) {
+		if _, ok := t.socialFrame(n); ok {
+			return Decision{}, false // "good night reachy, see you in the morning": small talk, whole (smalltalk.go)
+		}
 	}
 	var parts, greetings []Normalized
 	var afterthoughts []string
@@ -152,6 +190,10 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 			// words ("that's enough, stop talking").
 			return t.oneAtATime(n, decisions[0]), true
 		}
+		if !ok && len(parts) > 1 && t.placeReason(c) {
+			afterthoughts = append(afterthoughts, c.Text) // "it's like an oven in the bedroom, put the AC on"
+			continue
+		}
 		if !ok {
 			if len(parts) == 1 {
 				return Decision{}, false // one request, not a known one: the whole sentence is routed
@@ -160,6 +202,12 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 		}
 		if len(decisions) > 0 && sameRequest(decisions[len(decisions)-1], d) {
 			continue // "stop, stop": the same request said twice is one
+		}
+		if len(decisions) > 0 && decisions[len(decisions)-1].Intent == "teleport.call" && t.messageFor(c.tokens()) {
+			continue // "call dad, tell him dinner's ready": what to say on the call is the call's
+		}
+		if len(decisions) > 0 && strings.HasPrefix(decisions[len(decisions)-1].Intent, "play.") && anyOf(c.tokens(), musicWords) {
+			continue // "freeze dance! put some music on": the game's music is the game
 		}
 		if len(decisions) > 0 {
 			if q, ok := quieter(decisions[len(decisions)-1], d); ok {
@@ -174,6 +222,9 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 	}
 	if len(decisions) == 1 {
 		d := decisions[0]
+		if rd, ok := t.roomFromReason(d, afterthoughts, ctx); ok {
+			d = rd // "it's freezing in here, switch the AC off": the reason says where
+		}
 		if d.Intent == "robot.stop" && sleeperIn(afterthoughts) {
 			// "the baby's asleep, shush": the reason makes the quiet last.
 			if q, ok := t.quietDecision(n, Mentions{Form: FormImperative}, map[string]string{"state": "on"}, "a stop word with a sleeper as the reason"); ok {
@@ -241,6 +292,9 @@ var tagPhrases = [][]string{
 	{"yeah"}, {"yes"}, {"no", "problem"}, {"ta", "very", "much"}, {"cheers", "mate"}, {"pls"}, {"plz"},
 	{"night", "night"}, {"nighty", "night"}, {"goodnight"}, {"good", "night"}, {"sweet", "dreams"}, {"sleep", "well"},
 	{"sleep", "tight"},
+	// asking leave to speak: "excuse me, robot, ...", "sorry to bother you, ..."
+	{"excuse", "me"}, {"pardon", "me"}, {"sorry"}, {"sorry", "to", "bother", "you"}, {"sorry", "to", "bug", "you"},
+	{"sorry", "to", "interrupt"}, {"i", "am", "sorry"}, {"if", "i", "may"}, {"one", "thing"}, {"quick", "question"},
 }
 
 // tagStarts are the first words of tagPhrases.
@@ -256,7 +310,7 @@ var tagStarts = func() map[string]bool {
 // asleep", "I'm trying to hear the news".
 var reasonLeads = map[string]bool{"because": true, "cause": true, "since": true, "it": true, "i": true, "we": true,
 	"he": true, "she": true, "they": true, "the": true, "my": true, "our": true, "that": true, "this": true, "its": true,
-	"everyone": true, "everybody": true, "baby": true, "kids": true, "you": true}
+	"everyone": true, "everybody": true, "baby": true, "kids": true, "you": true, "like": true}
 
 // afterthought reports whether a clause is said around a command without asking for anything
 // itself: a vocative or tag (tagPhrases, the wake name), or a reason — a statement that names
@@ -277,9 +331,15 @@ func (t *Table) afterthought(c Normalized) bool {
 		if hasPrefix(toks, p) && (len(toks) == len(p) || len(toks) <= len(p)+2 && (p[0] == "bye" || p[0] == "goodbye" || p[len(p)-1] == "good")) {
 			return true // "bye grandma", "there's a good lad"
 		}
+		if (p[0] == "bye" || p[0] == "goodbye") && hasPrefix(toks, p) && len(toks) <= len(p)+4 && t.onlyOrPeople(toks[len(p):], farewellWords) {
+			return true // "bye mom love you", "goodbye grandma see you soon"
+		}
 	}
 	if len(toks) <= 2 && t.vocab.wake.isName(toks[len(toks)-1]) {
 		return true
+	}
+	if len(toks) <= 5 && toks[0] == "say" && len(toks) > 1 && (toks[1] == "bye" || toks[1] == "goodbye" || toks[1] == "good" || toks[1] == "night") {
+		return true // "say bye to mum, ok end the call": a farewell, not words to repeat
 	}
 	if k := len(toks); k <= 4 && toks[k-1] == "here" && k >= 2 && (kinWords[toks[k-2]] || t.vocab.people[toks[k-2]] != "") ||
 		k <= 4 && hasPrefix(toks, []string{"this", "is"}) && k >= 3 && (kinWords[toks[k-1]] || t.vocab.people[toks[k-1]] != "") {
@@ -291,21 +351,40 @@ func (t *Table) afterthought(c Normalized) bool {
 		!pastWords[name] && !futureWords[name] && !wishWords[name] && !notCommandStarts[name] && !timesOfDay[name] && !tagStarts[name] {
 		return true // a name said to get attention: "Alexa, ...", "Sophie, ...", "hey mum, ..."
 	}
-	if !reasonLeads[toks[0]] && t.vocab.people[toks[0]] == "" || questionWords[toks[0]] && toks[0] != "it" {
+	if possessiveKin(toks[0]) && len(toks) > 1 && (strings.HasSuffix(toks[1], "ing") || finiteWords[toks[1]] || quietSleeper[toks[1]]) ||
+		nounSubject(toks) {
+		// "grandpa's having his nap", "mum's asleep", "lunch is ready", "dinner's ready"
+		// "grandpa's having his nap", "mum's asleep": the 's folded into the name
+	} else if !reasonLeads[toks[0]] && t.vocab.people[toks[0]] == "" || questionWords[toks[0]] && toks[0] != "it" {
 		return false // a reason opens with a subject: "it's bedtime", "mum's cooking"
 	}
-	if c.Negated && toks[0] != "because" || reported(toks) || conditional(toks) {
+	// A clause split from a sentence carries the sentence's negation; a reason that opens with
+	// its subject and says no "not" of its own ("don't talk until I say so, I'm studying")
+	// is not negated itself.
+	ownNegation := c.Negated && (contains(toks, "not") || contains(toks, "never") || !reasonLeads[toks[0]] && t.vocab.people[toks[0]] == "")
+	if ownNegation && negatedStatement(toks) {
+		ownNegation = false // "hang up, she's not even talking": a reason, said in the negative
+	}
+	if ownNegation && toks[0] != "because" || reported(toks) || conditional(toks) {
 		return false
 	}
 	if toks[0] == "you" && len(toks) > 1 && (toks[1] == "can" || toks[1] == "may" || toks[1] == "could") {
 		return false // permission: "you can hang up now"
 	}
+	if applianceState(toks) {
+		return !t.mentionsRoom(toks) // "the window's open anyway", "the tv is on": how a thing the home cannot drive is
+	}
+	deviceIn := slices.ContainsFunc(toks, func(w string) bool { return wordClasses[w]&(wcDevice|wcHouseDevice) != 0 })
 	for i, w := range toks {
 		if i > 0 && objectLeads[toks[i-1]] && wordClasses[w]&(wcDevice|wcHouseDevice) == 0 && wordClasses[w]&wcAction != 0 {
 			continue // "I can't find the switch": a thing, not a verb
 		}
+		if i > 1 && toks[i-1] == "to" && !deviceIn && (toks[i-2] == "need" ||
+			toks[i-2] == "needs" || toks[i-2] == "have" || toks[i-2] == "has" || toks[i-2] == "want" || toks[i-2] == "got" || toks[i-2] == "going") {
+			continue // "the kids need to get to bed", "I have to fill in a form": what someone must do, not a request
+		}
 		if wordClasses[w]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0 || isDigits(w) || w == "timer" || w == "timers" ||
-			imperativeVerbs[w] && !reasonWords[w] || durationCore(w) {
+			imperativeVerbs[w] && !reasonWords[w] || durationCore(w) && !subjectAdjectives[w] {
 			return false
 		}
 	}
@@ -395,9 +474,18 @@ func (t *Table) together(a, b Decision, c Normalized, ctx Context) (Decision, bo
 		}
 	case bi == "" && (b.Intent == "house.light.get" && ai == "house.light.set" || b.Intent == "house.ac.get" && ai == "house.ac.set"):
 		// the room of a statement beside the command: only when the command names none
-		if amiss != "room" || b.Mentions == nil || len(b.Mentions.Rooms) != 1 || b.Mentions.Form == FormImperative {
+		if amiss != "room" || b.Mentions == nil || len(b.Mentions.Rooms)+btoi(b.Mentions.Here) != 1 || b.Mentions.Form == FormImperative {
 			return Decision{}, false
 		}
+		if b.Mentions.Here {
+			merged["room"] = "here" // "ugh so hot in here, AC on"
+		} else {
+			merged["room"] = b.Mentions.Rooms[0]
+		}
+	case bi == "" && amiss == "room" && b.Intent == IntentUnclear && b.Mentions != nil && len(b.Mentions.Rooms) == 1 &&
+		b.Mentions.Form != FormImperative && !t.wouldAct(b):
+		// "it's like an oven in the bedroom, put the AC on": a statement about a room the
+		// command does not name
 		merged["room"] = b.Mentions.Rooms[0]
 	case bi == "" && ai == "house.ac.set" && clauseTemperature(c.tokens()) != "":
 		if !put("temperature", clauseTemperature(c.tokens())) { // "AC on in the living room, 25 please"
@@ -430,3 +518,199 @@ func clauseTemperature(toks []string) string {
 	}
 	return num
 }
+
+// roomFromReason completes a house command that asks which room from the reason said with
+// it: "it's freezing in here, switch the AC off", "I'm reading in the bedroom, light on".
+// The reason must name one room (or "here"); the binding still checks the room has the
+// device.
+func (t *Table) roomFromReason(d Decision, reasons []string, ctx Context) (Decision, bool) {
+	if d.Intent != IntentClarify || d.Pending == nil || d.Pending.Missing != "room" ||
+		d.Pending.Intent != "house.light.set" && d.Pending.Intent != "house.ac.set" || len(reasons) == 0 {
+		return Decision{}, false
+	}
+	room := ""
+	for _, r := range reasons {
+		toks := strings.Fields(r)
+		found := t.roomsIn(toks)
+		if contains(toks, "here") || hasPhrase(toks, []string{"this", "room"}) {
+			found = append(found, "here")
+		}
+		for _, f := range found {
+			if room != "" && room != f {
+				return Decision{}, false // two places: ask
+			}
+			room = f
+		}
+	}
+	if room == "" {
+		return Decision{}, false
+	}
+	in := t.byName[d.Pending.Intent]
+	if in == nil || in.Unavailable {
+		return Decision{}, false
+	}
+	args := maps.Clone(d.Pending.Args)
+	if args == nil {
+		args = map[string]string{}
+	}
+	args["room"] = room
+	out := t.settle(in, t.bind(in, args, ctx), frameRule(in), d.Normalized)
+	out.Mentions = d.Mentions
+	out.Doctrine = append([]string{"compound sentence: the room is the one the reason names (" + room + ")"}, d.Doctrine...)
+	return out, true
+}
+
+// roomsIn lists the rooms of the home toks name, by their names.
+func (t *Table) roomsIn(toks []string) []string {
+	var out []string
+	for i := 0; i < len(toks); i++ {
+		if !t.vocab.roomStarts[toks[i]] {
+			continue
+		}
+		for l := min(3, len(toks)-i); l >= 1; l-- {
+			if r, ok := t.vocab.rooms[strings.Join(toks[i:i+l], " ")]; ok {
+				out = append(out, r.Name)
+				i += l - 1
+				break
+			}
+		}
+	}
+	return out
+}
+
+// hasPhrase reports whether p occurs in toks.
+func hasPhrase(toks, p []string) bool {
+	for i := range toks {
+		if hasPrefix(toks[i:], p) {
+			return true
+		}
+	}
+	return false
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// placeReason: a clause no intent reads that states how things are in a room ("it's like an
+// oven in the bedroom", "I can't see a thing in the kids room"): a reason that may say where a
+// command beside it is meant, never a request of its own.
+func (t *Table) placeReason(c Normalized) bool {
+	toks := c.tokens()
+	if len(toks) < 3 || c.Question || c.Negated && toks[0] != "i" || !reasonLeads[toks[0]] || reported(toks) || conditional(toks) {
+		return false
+	}
+	return len(t.roomsIn(toks)) == 1 || contains(toks, "here")
+}
+
+// possessiveKin: a kin word with the "'s" of "is" folded onto it ("grandpas", "mums").
+func possessiveKin(w string) bool {
+	return len(w) > 3 && w[len(w)-1] == 's' && kinWords[w[:len(w)-1]]
+}
+
+// reasonPredicates follow a noun whose "'s" the transcript folded: "dinner's ready", "the
+// film's starting".
+var reasonPredicates = words2set("ready done over here coming starting started finished on asleep late early up back home " +
+	"tired sleeping sick cold hot boring loud cooking")
+
+// nounSubject: a clause that opens with a noun as its subject and says how things are
+// ("lunch is ready", "dinner's ready", "the film's starting").
+func nounSubject(toks []string) bool {
+	if len(toks) < 2 || len(toks) > 6 {
+		return false
+	}
+	k := 0
+	if toks[0] == "the" || toks[0] == "my" || toks[0] == "our" || toks[0] == "your" {
+		k = 1
+		if len(toks) > 3 && subjectAdjectives[toks[1]] {
+			k = 2 // "my little brother's asleep"
+		}
+	}
+	if k+1 >= len(toks) {
+		return false
+	}
+	w, next := toks[k], toks[k+1]
+	if functionWords[w] || isImperativeVerb(w) || questionWords[w] || isDigits(w) {
+		return false
+	}
+	return next == "is" || next == "are" || next == "was" || strings.HasSuffix(w, "s") && (reasonPredicates[next] || strings.HasSuffix(next, "ing"))
+}
+
+// negatedStatement: a statement with a subject that says "not" after its verb ("she's not
+// even talking", "I haven't seen him all day"), wanting nothing.
+func negatedStatement(toks []string) bool {
+	if len(toks) < 3 || !reasonLeads[toks[0]] || toks[0] == "you" || toks[0] == "because" || anyOf(toks, wishWords) || anyOf(toks, unwillingWords) {
+		return false
+	}
+	for i := 1; i+1 < len(toks); i++ {
+		if toks[i+1] == "not" && (finiteWords[toks[i]] || toks[i] == "have" || toks[i] == "has" || toks[i] == "do" || toks[i] == "does" || toks[i] == "did") {
+			return true
+		}
+		if toks[i] == "never" && i <= 2 {
+			return true // "I've never met a robot like you"
+		}
+	}
+	return false
+}
+
+// unwillingWords make a negated statement take the request back ("I don't want to", "I
+// didn't mean that"): never a reason.
+var unwillingWords = words2set("want wanna need mean meant think sure ask asked say said agree")
+
+// musicWords: music asked for with a game is part of it.
+var musicWords = words2set("music song songs tune tunes beat")
+
+// messageFor: a clause that says what to tell the one called ("tell him dinner's ready",
+// "say I got an A", "ask her when she's home").
+func (t *Table) messageFor(toks []string) bool {
+	if len(toks) < 2 {
+		return false
+	}
+	switch toks[0] {
+	case "tell", "ask", "say", "let":
+		return toks[1] == "him" || toks[1] == "her" || toks[1] == "them" || toks[0] == "say" || t.vocab.people[toks[1]] != "" || kinWords[toks[1]]
+	}
+	return false
+}
+
+// subjectAdjectives may stand before a reason's subject: "my little brother's asleep".
+var subjectAdjectives = words2set("little big baby older younger new old")
+
+// appliancePredicates say how an appliance is: "the window's open", "the tv is on".
+var appliancePredicates = words2set("open opened closed shut on off broken running going")
+
+// applianceState: a statement that an appliance the home cannot drive is in some state ("the
+// window's open anyway", "the oven is on"): a reason, never a request.
+func applianceState(toks []string) bool {
+	if len(toks) < 2 || len(toks) > 6 {
+		return false
+	}
+	k := 0
+	if toks[0] == "the" || toks[0] == "my" || toks[0] == "our" || toks[0] == "a" {
+		k = 1
+	}
+	if k+1 >= len(toks) {
+		return false
+	}
+	w := toks[k]
+	base := strings.TrimSuffix(w, "s")
+	if deviceWords[w] != "other" && deviceWords[base] != "other" {
+		return false
+	}
+	next := toks[k+1]
+	if next == "is" || next == "are" || next == "was" {
+		if k+2 >= len(toks) {
+			return false
+		}
+		next = toks[k+2]
+	} else if !strings.HasSuffix(w, "s") {
+		return false
+	}
+	return appliancePredicates[next]
+}
+
+// farewellWords may follow a goodbye said to someone: "bye mom, love you, see you soon".
+var farewellWords = words2set("love you miss see soon later tomorrow too lots xx take care sweetie darling honey")

@@ -64,7 +64,7 @@ func TestFamilyFramesGeneralize(t *testing.T) {
 		{"call the police, someone's in the garden", "help.emergency", none},
 		{"please ring for an ambulance dear, I've had a fall", "help.emergency", none},
 		{"should we call an ambulance", "general.ask", nil},
-		{"I need help using you", "general.ask", nil},
+		{"I need help using you", "help", nil}, // asks for the guide (held-routes2.tsv:218), never help.emergency
 		// calls: the family's words for reaching someone, and learners' forms
 		{"get mum on the video", "teleport.call", mom},
 		{"I want to see mommy", "teleport.call", mom},

@@ -135,8 +135,14 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 		if hasPrefix(lead, l) && len(lead) > len(l) && (lx["call.verbs"].at(lead, len(l)) > 0 || lx["call.reach"].at(lead, len(l)) > 0) {
 			wish = true
 		}
+		// after a reason: "I miss dad, can we call him"
+		if p := verb.at - len(l); p > 1 && hasPrefix(toks[p:], l) && !anyOf(toks[:p], pastWords) && !anyOf(toks[:p], relayVerbs) &&
+			!conditional(toks[:p]) && !anyOf(toks[:p], modalWords) {
+			wish = true
+		}
 	}
-	means := contains(toks, "video") || contains(toks, "phone") || contains(toks, "line") || contains(toks, "screen")
+	means := contains(toks, "video") || contains(toks, "phone") || contains(toks, "line") || contains(toks, "screen") ||
+		anyOf(toks, callMeans)
 	reasonFirst := verb.at > 0 && commandForm(toks[verb.at:], n) == FormImperative && !anyOf(toks[:verb.at], pastWords) &&
 		!anyOf(toks[:verb.at], relayVerbs) && !anyOf(toks[:verb.at], modalWords) && !n.Negated && !n.Question
 	if reasonFirst {
@@ -226,6 +232,10 @@ func (t *Table) callBack(n Normalized, toks []string, m Mentions) (Decision, boo
 	if lead[i] == "my" || lead[i] == "our" {
 		i++
 	}
+	bare := lead[0] == "make" || lead[0] == "have" || lead[0] == "let" // "make mommy call us": no "to"
+	if bare && i+1 < len(lead) && lx["call.verbs"].at(lead, i+1) > 0 {
+		lead = append(append(append([]string(nil), lead[:i+1]...), "to"), lead[i+1:]...)
+	}
 	if i+2 >= len(lead) || lead[i+1] != "to" {
 		return Decision{}, false
 	}
@@ -246,3 +256,6 @@ func (t *Table) callBack(n Normalized, toks []string, m Mentions) (Decision, boo
 	}
 	return t.familyDecision("teleport.call", map[string]string{"person": person}, n, m, form, "a person asked to call back (call.ask "+lead[0]+", call.verbs "+lead[i+2]+")")
 }
+
+// callMeans are more of the screens a call is seen on: "get daddy on the tv".
+var callMeans = words2set("tv telly telephone tablet computer ipad")

@@ -138,10 +138,14 @@ func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, b
 	if !ok {
 		return Decision{}, false
 	}
+	if d, ok := t.quietUntil(n, toks, m, hit); ok {
+		return d, true
+	}
 	view := strings.Fields(n.durations())
 	duration := ""
 	for i, w := range view {
-		if strings.HasPrefix(w, "~") && i > 0 && (view[i-1] == "for" || view[i-1] == "next") {
+		if strings.HasPrefix(w, "~") && i > 0 && (view[i-1] == "for" || view[i-1] == "next" ||
+			i > 1 && view[i-2] == "for" && (view[i-1] == "like" || view[i-1] == "about" || view[i-1] == "around")) {
 			if only(strings.Split(w[1:], "_"), quietMoments) {
 				return Decision{}, false // "be quiet for a second": the moment only (robot.stop)
 			}
@@ -232,7 +236,7 @@ func (t *Table) pieces(n Normalized) []Normalized {
 	}
 	out := make([]Normalized, 0, len(raw))
 	for _, p := range raw {
-		if pn := normalize(p, t.vocab.wake); len(pn.tokens()) > 0 {
+		if pn, _ := courtesy(normalize(p, t.vocab.wake)); len(pn.tokens()) > 0 {
 			out = append(out, pn)
 		}
 	}
@@ -307,4 +311,39 @@ func (t *Table) unexplainedBy(toks []string, used []bool, sets []string, words .
 		}
 	}
 	return count
+}
+
+// quietSpans are the words that make quiet last to an event the speaker names: "keep it down
+// till the guests leave", "stay quiet during the film", "be silent while I'm on the phone".
+var quietSpans = words2set("until till during while whilst")
+
+// quietUntil: quiet's own words (quiet.verbs) with what makes them last to an event ("until
+// the morning", "during dinner", "while grandpa has his nap", "all evening") ask for quiet
+// time until it is ended, at most the longest. Only words the lists explain may go before the
+// span, and the sentence must be a request.
+func (t *Table) quietUntil(n Normalized, toks []string, m Mentions, hit lexHit) (Decision, bool) {
+	at := -1
+	for i := hit.at + hit.n; i < len(toks); i++ {
+		if quietSpans[toks[i]] {
+			at = i
+			break
+		}
+	}
+	switch {
+	case at >= 0 && at+1 < len(toks) && len(toks)-at-1 <= maxUntilWords:
+	case hasSuffix(toks, []string{"all", "evening"}) || hasSuffix(toks, []string{"all", "night"}) || hasSuffix(toks, []string{"all", "day"}):
+		at = len(toks) - 2
+	default:
+		return Decision{}, false
+	}
+	used := make([]bool, at)
+	if t.unexplainedBy(toks[:at], used, []string{"quiet.verbs", "stop.reasons"}, familyFill, stopFill, frameFill) > 0 {
+		return Decision{}, false
+	}
+	lx := t.vocab.lex
+	form := t.requestForm(n, toks[:at], func(ct []string) bool { return lx.has(ct, "quiet.verbs") })
+	if form != FormImperative || conditional(toks) || reported(toks) {
+		return Decision{}, false
+	}
+	return t.familyDecision(IntentQuiet, map[string]string{"state": "on"}, n, m, form, "quiet that lasts ("+hitWords(hit)+", "+toks[at]+" ...)")
 }

@@ -1,5 +1,7 @@
 package intents
 
+import "strings"
+
 // The family frames for privacy mode and the games (family_frames.go says how the frames
 // decide).
 
@@ -13,12 +15,29 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 	if !okName && !okCalls {
 		return Decision{}, false
 	}
+	if !okName && n.Negated && (contains(toks, "want") || contains(toks, "need")) && !reported(toks) && !conditional(toks) &&
+		(hasPrefix(toks, []string{"i", "do", "not"}) || hasPrefix(toks, []string{"we", "do", "not"})) && !anyOf(toks, callsEnding) &&
+		len(toks) > 4 && unwantedCalls[toks[4]] {
+		// "I don't want any calls coming in for a while": the calls kept out
+		return t.familyDecision("privacy.set", map[string]string{"state": "on"}, n, m, FormImperative, "calls not wanted ("+hitWords(calls)+")")
+	}
 	used := make([]bool, len(toks))
 	negated := n.Negated || noNeed(toks)
 	state := ""
 	var stateHit lexHit
 	if okName {
-		for _, h := range lx.cover(toks, used, "privacy.names", "privacy.calls", "privacy.off", "privacy.on") {
+		// A state word in the reason said after the request is not the request's ("go
+		// private, we've got guests over"): only the request's own words set the state.
+		head := toks[:len(cutReason(toks))]
+		if mayBeCompound(n) {
+			for _, c := range t.pieces(n) {
+				if ct := c.tokens(); lx.has(ct, "privacy.names") {
+					head = ct // "go private, my friends are over": the part that names it
+					break
+				}
+			}
+		}
+		for _, h := range lx.cover(head, make([]bool, len(head)), "privacy.names", "privacy.calls", "privacy.off", "privacy.on") {
 			switch h.set {
 			case "privacy.on":
 				state, stateHit = "on", h
@@ -40,6 +59,9 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 				}
 			}
 		}
+		if state == "" && (strings.HasPrefix(calls.phrase, "nobody ") || strings.HasPrefix(calls.phrase, "no 1 ")) {
+			state, stateHit = "on", calls // "nobody call the robot tonight": the block is in the phrase
+		}
 		if state == "" {
 			return Decision{}, false // "the calls were fun" is not privacy mode
 		}
@@ -48,19 +70,25 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 	if state == "" {
 		state = "on"
 	}
+	if okName {
+		lx.cover(toks, used, "privacy.names", "privacy.calls", "privacy.off", "privacy.on")
+	}
 	unexplained := 0
 	for i, w := range toks[:len(cutReason(toks))] { // "no calls please, I am in the bath": the reason is not counted
-		if !used[i] && !familyFill[w] && !isDigits(w) && w != "mode" && w != "for" && w != "while" && w != "minutes" {
+		if !used[i] && !familyFill[w] && !isDigits(w) && w != "mode" && w != "for" && w != "while" && w != "minutes" &&
+			!privacyTimes[w] && !privacyWish[w] {
 			unexplained++
 		}
 	}
-	form := t.requestForm(n, toks, func(ct []string) bool { return lx.has(ct, "privacy.names") || lx.has(ct, "privacy.calls") })
-	if form == FormNegated && !negated || form == FormStatement && (!okName && stateHit.at == 0 || okName && name.at == 0 && !anyOf(toks, finiteSet)) {
+	form := t.requestForm(t.privacyTimeless(n), timeless(toks), func(ct []string) bool { return lx.has(ct, "privacy.names") || lx.has(ct, "privacy.calls") })
+	if form == FormNegated && !negated || form == FormStatement && (!okName && (stateHit.at == 0 || only(toks[:stateHit.at], privacyTimes, wordSet{"this": true})) || okName && name.at == 0 && !anyOf(toks, finiteSet)) {
 		form = FormImperative // "don't let anyone video call", "no more video calls today"
 	}
 	if form != FormImperative {
 		lead := stripRequestLeads(toks)
-		if (hasPrefix(lead, []string{"i", "need"}) || hasPrefix(lead, []string{"i", "want"}) || hasPrefix(lead, []string{"we", "need"})) && !n.Negated {
+		if (hasPrefix(lead, []string{"i", "need"}) || hasPrefix(lead, []string{"i", "want"}) || hasPrefix(lead, []string{"we", "need"}) ||
+			hasPrefix(lead, []string{"i", "would", "rather"}) || hasPrefix(lead, []string{"i", "would", "prefer"}) ||
+			hasPrefix(lead, []string{"we", "would", "rather"})) && !n.Negated {
 			form = FormImperative // "I need some privacy"
 		}
 	}
@@ -111,7 +139,8 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 	startHits := lx.cover(toks, used, "game.start")
 	unexplained := 0
 	for i, w := range toks {
-		if !used[i] && !familyFill[w] && !isDigits(w) && w != "want" && w != "not" && w != "of" && w != "am" && w != "let" {
+		if !used[i] && !familyFill[w] && !isDigits(w) && w != "want" && w != "not" && w != "of" && w != "am" && w != "let" &&
+			!audience(toks, i) { // "for my birthday party guests": who it is for
 			unexplained++
 		}
 	}
@@ -120,6 +149,9 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 	}, gameSets...)
 	if unexplained > 1 && !(unexplained <= 3 && (form == FormQuestion || form == FormReported) && named) {
 		return Decision{}, false // "simon says touch your nose": a move of the game, not a request to start it
+	}
+	if form == FormStatement && named && !n.Negated && len(startHits) > 0 && endsWithRequest(startHits[len(startHits)-1], toks) {
+		form = FormImperative // "I'm thinking of an animal, guess it", "hide and seek you count"
 	}
 	if form != FormImperative && !n.Negated && wantsTo(toks, lx, "game.start") {
 		form = FormImperative // "I want to play rock paper scissors with you", "let's play simon says"
@@ -171,3 +203,59 @@ func anyGame(lx lexicon, toks []string) bool {
 }
 
 // beneficiaryLeads come before a person who is spoken of, not asked about: "a present FOR
+
+// endsWithRequest: a game's start word closes the sentence as a request of its own ("...
+// guess it", "... you count"), with no past or future in it.
+func endsWithRequest(h lexHit, toks []string) bool {
+	end := h.at + h.n
+	for _, w := range toks[end:] {
+		if w != "it" && w != "me" && w != "us" && w != "now" && w != "then" {
+			return false
+		}
+	}
+	for _, w := range toks {
+		if pastWords[w] || futureWords[w] {
+			return false
+		}
+	}
+	return h.at > 0 && (isImperativeVerb(toks[h.at]) || toks[h.at] == "you" || toks[h.at] == "guess" || toks[h.at] == "count" || toks[h.at] == "try")
+}
+
+// privacyTimes say how long privacy lasts, not when something happened: "no video calls
+// tonight", "privacy for this evening".
+var privacyTimes = words2set("tonight today evening afternoon morning")
+
+// timeless is toks without privacyTimes.
+func timeless(toks []string) []string {
+	if !anyOf(toks, privacyTimes) {
+		return toks
+	}
+	out := make([]string, 0, len(toks))
+	for i, w := range toks {
+		if !privacyTimes[w] && !(w == "this" && i+1 < len(toks) && privacyTimes[toks[i+1]]) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// privacyTimeless is n without privacyTimes, for reading its form.
+func (t *Table) privacyTimeless(n Normalized) Normalized {
+	toks := n.tokens()
+	if !anyOf(toks, privacyTimes) {
+		return n
+	}
+	out := timeless(toks)
+	n.toks, n.Text = out, strings.Join(out, " ")
+	return n
+}
+
+// callsEnding: "I don't want the calls to stop" wants them.
+var callsEnding = words2set("stop stopping end ending cut off miss missing lose")
+
+// unwantedCalls follow "I don't want" when what is not wanted is the calls ("any calls",
+// "anyone to call", "video calls"), not something done ("I don't want you to block ...").
+var unwantedCalls = words2set("any anyone anybody calls video people the visitors callers")
+
+// privacyWish are the words of a wish put as a request: "I'd rather nobody rang through".
+var privacyWish = words2set("rather prefer through")

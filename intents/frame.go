@@ -2,6 +2,7 @@ package intents
 
 import (
 	"fmt"
+	"strconv"
 )
 
 // The frame router: the built-in house and calendar intents are not enumerated sentence by
@@ -123,6 +124,18 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	}
 	if dev == "ac" && m.Temperature != "" {
 		captured["temperature"] = m.Temperature
+	}
+	if captured["state"] == "" && captured["temperature"] == "" {
+		if state, temp := madeTo(n.tokens(), dev); state != "" || temp != "" {
+			// "make the bedroom cooler", "make the air cold", "make light for the kids room":
+			// what the device does is asked for by its effect
+			if state != "" {
+				captured["state"] = state
+			}
+			if temp != "" {
+				captured["temperature"] = temp
+			}
+		}
 	}
 	if captured["state"] == "" && captured["temperature"] == "" {
 		if m.Action {
@@ -322,4 +335,46 @@ func (t *Table) oneThing(n Normalized, why string) Decision {
 	d.Prompt = "Please ask me for one thing at a time."
 	d.Doctrine = []string{why + ": nothing is done on part of a sentence"}
 	return d
+}
+
+// coolWords ask the AC for its effect; effectVerbs ask for an effect.
+var (
+	coolWords   = words2set("cold colder cooler cool chilly fresher")
+	effectVerbs = words2set("make get keep")
+)
+
+// madeTo reads a request for a device's effect with what to set: "make it cooler, like 21"
+// (21 degrees), "make light for the kids room" (the light on). "Make the bedroom cooler"
+// names no value: it stays unclear.
+func madeTo(toks []string, dev string) (state, temp string) {
+	lead := stripRequestLeads(toks)
+	if len(lead) < 2 || !effectVerbs[lead[0]] && !(lead[0] == "you" && effectVerbs[lead[1]]) {
+		return "", ""
+	}
+	switch dev {
+	case "ac":
+		if !anyOf(toks, coolWords) {
+			return "", ""
+		}
+		for _, w := range toks {
+			if isDigits(w) {
+				if v, err := strconv.Atoi(w); err == nil && v >= 16 && v <= 30 {
+					return "", w
+				}
+				return "", ""
+			}
+		}
+		// "make the living room cooler" with no number is a change this home cannot make
+		// (it sets a state or a temperature): answered locally, as the golden corpus holds
+		return "", ""
+	case "light":
+		v := lead[1:]
+		if lead[0] == "you" {
+			v = lead[2:] // "you make light in the kitchen": a learner's imperative
+		}
+		if len(v) > 0 && v[0] == "light" || len(v) > 1 && (v[0] == "some" || v[0] == "more") && v[1] == "light" {
+			return "on", "" // "make light for the kids room", "make some light in here"
+		}
+	}
+	return "", ""
 }

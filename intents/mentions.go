@@ -94,7 +94,9 @@ var allWords = map[string]bool{"all": true, "every": true, "everywhere": true, "
 var calendarWords = map[string]bool{"working": true, "tied": true, "busy": true, "free": true, "available": true, "around": true, "away": true,
 	"meeting": true, "meetings": true, "call": true, "schedule": true, "calendar": true, "agenda": true, "plans": true,
 	"appointment": true, "appointments": true, "doing": true, "where": true, "interrupt": true, "disturb": true,
-	"work": true, "office": true, "booked": true, "occupied": true, "back": true, "home": true, "out": true}
+	"work": true, "office": true, "booked": true, "occupied": true, "back": true, "home": true, "out": true,
+	// "is mum swamped", "has dad got a minute", "is she engaged", "can dad spare a sec"
+	"swamped": true, "engaged": true, "minute": true, "spare": true, "sec": true, "snowed": true}
 
 var warmthWords = map[string]bool{"hot": true, "warm": true, "cold": true, "chilly": true, "cool": true, "temperature": true,
 	"temp": true, "heat": true, "warmer": true, "cooler": true, "colder": true, "hotter": true, "freezing": true, "degrees": true}
@@ -342,6 +344,9 @@ func (t *Table) unknownObject(toks []string, used []bool, classes []wordClass) b
 	return false
 }
 
+// reasonAdverbs may stand between a reason's subject and its verb: "i literally cannot ...".
+var reasonAdverbs = words2set("literally really just actually still honestly totally seriously so also")
+
 // cutReason leaves out the reason given after a request, so its words are not read as
 // places or settings: "turn off the bedroom light because I'm going to sleep", "turn on the
 // lamp so I can read".
@@ -362,6 +367,9 @@ func cutReason(toks []string) []string {
 			}
 		case "i", "we":
 			// "... in here i am trying to watch a movie": a reason said as a new sentence
+			if reasonAdverbs[next] && i+2 < len(toks) {
+				next = toks[i+2] // "i literally cannot find my charger"
+			}
 			if i >= 2 && (next == "am" || next == "are" || next == "have" || next == "need" || next == "want" || next == "cannot") {
 				return toks[:i]
 			}
@@ -444,8 +452,10 @@ var wordClasses = func() map[string]wordClass {
 	add(dateCore, wcDateCore)
 	add(timeCore, wcTimeCore)
 	add(helpCore, wcHelpCore)
+	add(wordSet{"work": true, "use": true, "using": true, "operate": true}, wcHelpCore) // "how does this thing work"
 	add(hangVerbs, wcHangCore)
 	add(wordSet{"hang": true, "late": true}, wcHangCore|wcTimeCore)
+	add(wordSet{"ring": true, "sign": true}, wcHangCore) // "ring off", "sign off"
 	add(wordSet{"play": true, "playing": true}, wcPlay)
 	for name, phrases := range defaultExpressions {
 		for _, p := range append([]string{name}, phrases...) {

@@ -1,6 +1,9 @@
 package intents
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Quiet time (robot.quiet). A stop word on its own ("be quiet", "shush", "quiet for a
 // second") stops the speech of the moment: robot.stop. The same words with something that
@@ -37,7 +40,7 @@ var (
 	// quietModeVerbs put the robot into quiet mode: "turn on quiet mode", "go into silent mode".
 	quietModeVerbs = words2set("turn switch put on enable activate start go into in the")
 	// quietEndFill are the other words of "you can talk again", "start talking again".
-	quietEndFill = words2set("unmute unmuted yourself again now start back to me us you can may ok okay all turn time times mode quiet silent is over are allowed " +
+	quietEndFill = words2set("resume continue carry on feel free no more unmute unmuted yourself again now start back to me us you can may ok okay all turn time times mode quiet silent is over are allowed " +
 		"off end ended finished done stop cancel exit leave disable deactivate")
 )
 
@@ -45,6 +48,11 @@ var (
 // gate it, as every built-in frame). It returns false for a sentence that is not about quiet
 // time: the stop frame then reads it.
 func (t *Table) quietFrame(toks []string, n Normalized, form func() string) (map[string]string, string, bool) {
+	if !n.Negated && anyOf(toks, quietEndCues) && mayBeCompound(n) {
+		if t.quietEndAmong(n) {
+			return map[string]string{"state": "off"}, "words that end quiet time, with a reason", true
+		}
+	}
 	if quietEnd(toks) {
 		if n.Negated || !only(toks, quietEndFill, quietMute, stopTalk, frameFill) {
 			return nil, "", false
@@ -78,6 +86,8 @@ func quietEnd(toks []string) bool {
 		return true
 	case (contains(toks, "quiet") || contains(toks, "silent") || anyOf(toks, quietMute)) && anyOf(toks, quietModes) && anyOf(toks, quietEnds):
 		return true // "quiet time is over", "turn quiet mode off"
+	case (contains(toks, "quiet") || contains(toks, "silent")) && anyOf(toks, quietModes) && hasPrefix(toks, []string{"no", "more"}):
+		return true // "no more quiet time"
 	}
 	for _, w := range toks {
 		if stopCore[w] {
@@ -86,8 +96,10 @@ func quietEnd(toks []string) bool {
 	}
 	// "you can speak now", "you're allowed to talk": leave to talk ends quiet time
 	permission := hasPrefix(toks, []string{"you", "can"}) || hasPrefix(toks, []string{"you", "may"}) ||
-		hasPrefix(toks, []string{"you", "are", "allowed", "to"})
-	return anyOf(toks, stopTalk) && (contains(toks, "again") || permission && len(toks) <= 6)
+		hasPrefix(toks, []string{"you", "are", "allowed", "to"}) || hasPrefix(toks, []string{"feel", "free", "to"})
+	// "you may resume speaking", "carry on talking", "continue talking": talk taken up again
+	resume := contains(toks, "resume") || contains(toks, "continue") || hasPhrase(toks, []string{"carry", "on"})
+	return anyOf(toks, stopTalk) && (contains(toks, "again") || resume || permission && len(toks) <= 6)
 }
 
 // quietLasting takes the parts that make quiet last off a duration view: a length (not a
@@ -210,3 +222,35 @@ func sleeperIn(afterthoughts []string) bool {
 	}
 	return false
 }
+
+// quietBack are the words of "go back to normal", said with leave to talk again.
+var quietBack = words2set("go back to normal now you can be your usual self")
+
+// quietEndAmong: one part of the sentence ends quiet time ("you're allowed to speak now",
+// "quiet time is over") and every other part is a reason or "go back to normal" ("okay you
+// can talk again, exam's over", "go back to normal, you can talk").
+func (t *Table) quietEndAmong(n Normalized) bool {
+	ended := false
+	for _, c := range t.pieces(n) {
+		ct := c.tokens()
+		switch {
+		case c.Negated || reported(ct) || conditional(ct):
+			return false
+		case !ended && quietEnd(ct) && only(ct, quietEndFill, quietMute, stopTalk, frameFill):
+			ended = true
+		case only(ct, quietBack, frameFill) && contains(ct, "normal"):
+		case anyOf(ct, stopTalk) && only(ct, stopTalk, quietEndFill, frameFill) && !anyOf(ct, stopCore): // "..., talk to me"
+		case t.afterthought(c):
+		case len(ct) <= 3 && !isImperativeVerb(ct[0]) && !anyOf(ct, stopCore) && !t.mentionsRoom(ct) && !slices.ContainsFunc(ct, func(w string) bool {
+			return wordClasses[w]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0
+		}): // "exam's over", "is ok": a reason too short to open with its subject
+		default:
+			return false
+		}
+	}
+	return ended
+}
+
+// quietEndCues: a sentence that ends quiet time holds one of these ("you can talk again",
+// "you're allowed to speak", "no more quiet time", "back to normal", "unmute").
+var quietEndCues = words2set("again can may allowed normal more unmute unmuted over resume")

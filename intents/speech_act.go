@@ -22,9 +22,20 @@ var correctionMarkers = [][]string{{"no", "no", "wait"}, {"no", "wait"}, {"wait"
 // correctionLeads open the corrected words without adding to them: "no wait, make that ten".
 var correctionLeads = [][]string{{"make", "that"}, {"make", "it"}, {"i", "meant"}, {"i", "mean"}}
 
-// selfCorrect applies a self-correction to a normalized sentence. It changes nothing unless
-// the corrected words line up with words of the same kind before the marker.
+// selfCorrect takes a request's courtesy wrappers off (courtesy.go) and applies a
+// self-correction to a normalized sentence. It changes nothing unless a wrapper stands at an
+// edge or the corrected words line up with words of the same kind before the marker.
 func (t *Table) selfCorrect(n Normalized) (Normalized, bool) {
+	p, plain := courtesy(n)
+	if c, ok := t.correct(p); ok {
+		return c, true
+	}
+	return p, plain
+}
+
+// correct applies a self-correction: the words after the marker replace the words of the
+// same kind before it.
+func (t *Table) correct(n Normalized) (Normalized, bool) {
 	toks := n.tokens()
 	for k := 0; k < len(toks); k++ {
 		if speechWords[toks[k]]&swCorrection == 0 {
@@ -225,7 +236,7 @@ func (t *Table) speechAct(n Normalized) (act string, quoted []string) {
 	if len(toks) < 2 {
 		return "", nil
 	}
-	if speechWords[toks[0]]&swQuote != 0 {
+	if speechWords[toks[0]]&swQuote != 0 && !n.Negated && !(toks[0] == "say" && farewellSaid[toks[1]]) { // "don't say a word", "say bye to mum, ...": nothing to repeat
 		for _, l := range quoteLeads {
 			if hasPrefix(toks, l) && len(toks) > len(l) {
 				return actQuoted, toks[len(l):]
@@ -372,6 +383,20 @@ func (t *Table) addressedElsewhere(n Normalized, toks []string) bool {
 	w := toks[i]
 	if otherAssistants[w] {
 		return true
+	}
+	if t.vocab.people[w] == "" && !kinWords[w] && t.vocab.wake.isName(w) {
+		return false // the robot's own name, as the recogniser heard it
+	}
+	if l := t.vocab.lex["address.others"].at(toks, i); l > 0 && t.vocab.people[w] == "" && !kinWords[w] {
+		// "Sam, go turn the kitchen light off yourself", "guys, turn the light off": said
+		// to someone named, not to the robot
+		name := strings.Join(toks[i:i+l], " ")
+		if i+l >= len(toks) {
+			return false
+		}
+		next := toks[i+l]
+		return strings.Contains(n.raw, name+",") || next == "can" || next == "could" || next == "would" ||
+			next == "will" || next == "go" || isImperativeVerb(next) && !finiteWords[next]
 	}
 	if t.vocab.people[w] == "" && !kinWords[w] || strings.HasSuffix(w, "s") && t.vocab.people[w] != "" && t.vocab.people[strings.TrimSuffix(w, "s")] != "" {
 		return false // "moms calendar": a possessive, not a call

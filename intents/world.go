@@ -43,8 +43,18 @@ func (t *Table) aboutWorld(n Normalized, m Mentions) (lexHit, bool) {
 	if (len(m.Rooms) > 0 || m.Here) && !language {
 		return lexHit{}, false // "how do you spell kitchen" names a room as a word, "is it bad to leave the kitchen light on" this home's
 	}
+	// Advice asked about the world names the home's people as its subject matter ("how do I
+	// get my dad to stop snoring"); asked about their time, it stays home.
+	g := t.vocab.lexGate
+	adviceLead := lead > 0 && lx["world.advice"].at(toks, 0) > 0
+	robotOwn := adviceLead && (m.lex&(g.game|g.privacy|g.quiet) != 0 || lx.has(toks, "call.verbs") || anyOf(toks, timerNouns) ||
+		robotNamed(toks) || contains(toks, "you") || contains(toks, "your"))
+	advice := adviceLead && !robotOwn && !m.Calendar && !anyOf(toks, personTimeWords) && m.Device == ""
+	if robotOwn && !okWord {
+		return lexHit{}, false // "how do I start the animal game": how to use this robot, its own frames answer
+	}
 	for i, w := range toks {
-		if t.vocab.people[w] == "" && !kinWords[w] {
+		if t.vocab.people[w] == "" && !kinWords[w] || advice {
 			continue
 		}
 		j := i - 1
@@ -86,3 +96,6 @@ func (t *Table) farewellAfter(n Normalized) (string, lexHit, bool) {
 	}
 	return "", lexHit{}, false
 }
+
+// personTimeWords ask about someone's time: such a question is about the home's people.
+var personTimeWords = words2set("busy free available meeting meetings calendar schedule doing where home back")

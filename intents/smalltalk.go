@@ -1,0 +1,122 @@
+package intents
+
+import "strings"
+
+// Small talk in a family's words: a greeting, thanks, good night or goodbye said with what
+// people say around it — a vocative ("hiya robot"), pleasantries ("nice to meet you", "how
+// are you doing"), who is speaking ("I'm Tom's aunt"), the reason for leaving ("ok bye,
+// gotta go to school") — is answered locally, never sent to the agent. The words are data
+// (lexicon.yaml: social.greeting, social.fill, social.leaving and the farewell sets). A part
+// that asks for anything else (a question, a command) makes the sentence something else.
+
+// socialOrder: good night outranks goodbye, goodbye outranks thanks, thanks a greeting
+// ("good night reachy, see you in the morning" is good night; "thanks, bye" goodbye).
+var socialOrder = []struct{ set, intent string }{
+	{"farewell.night", IntentGoodNight}, {"farewell.bye", IntentGoodbye}, {"farewell.thanks", IntentThanks},
+	{"social.greeting", IntentGreeting},
+}
+
+var socialSets = []string{"farewell.night", "farewell.bye", "farewell.thanks", "social.greeting", "social.fill", "social.leaving"}
+
+// socialFrame decides small talk said with pleasantries around it. It returns false for a
+// sentence with anything else in it.
+func (t *Table) socialFrame(n Normalized) (Decision, bool) {
+	toks := n.tokens()
+	if len(toks) == 0 || len(toks) > 16 || n.Negated || !t.socialStart(toks) {
+		return Decision{}, false
+	}
+	acts := map[string]bool{}
+	var said []lexHit
+	for _, c := range t.pieces(n) {
+		ct := c.tokens()
+		used := make([]bool, len(ct))
+		hits := t.vocab.lex.cover(ct, used, socialSets...)
+		social := false
+		for _, h := range hits {
+			switch {
+			case h.set == "social.fill" || h.set == "social.leaving":
+			case h.at != 0 && (h.set == "social.greeting" || h.at+h.n != len(ct)):
+				return Decision{}, false // a greeting opens what it greets; "is dad free this afternoon" greets nobody
+			default:
+				acts[h.set] = true
+				said = append(said, h)
+				social = true
+			}
+		}
+		rest := make([]string, 0, len(ct))
+		for i, w := range ct {
+			if !used[i] && !frameFill[w] && !t.vocab.wake.isName(w) {
+				rest = append(rest, w)
+			}
+		}
+		switch {
+		case len(rest) == 0:
+		case c.Question:
+			return Decision{}, false // "hello, what's the capital of France?": a question of its own
+		case t.introduces(ct):
+			// "I'm Linda from next door", "this is grandma": who is speaking
+		case social && len(rest) <= 4 && t.afterthought(Normalized{Text: strings.Join(rest, " "), toks: rest}):
+		case len(hits) > 0 && hits[0].set == "social.leaving" && len(rest) <= 4:
+			// "gotta go to school", "off to the shops": where the speaker is going
+		default:
+			return Decision{}, false
+		}
+	}
+	for _, o := range socialOrder {
+		if !acts[o.set] {
+			continue
+		}
+		in := t.byName[o.intent]
+		if in == nil || in.Unavailable {
+			return Decision{}, false
+		}
+		d := t.decide(in, map[string]string{}, nil, n)
+		d.Doctrine = append(d.Doctrine, "small talk with what is said around it ("+hitWords(said...)+"): "+o.intent)
+		return d, true
+	}
+	return Decision{}, false
+}
+
+// socialStart: the sentence opens or ends with a word of small talk (one lookup each).
+func (t *Table) socialStart(toks []string) bool {
+	lx := t.vocab.lex
+	last := toks[len(toks)-1]
+	for _, s := range socialSets[:4] {
+		if ps := lx[s]; ps != nil && (ps.at(toks, 0) > 0 || lastWordOf(ps, last)) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastWordOf: a one-word phrase of the set is w ("..., bye", "..., thanks").
+func lastWordOf(ps *phraseSet, w string) bool {
+	for _, p := range ps.byFirst[w] {
+		if len(p) == 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// introduces: "I'm Linda from next door", "my name is Sam", "this is grandma", "it's me,
+// Tom's aunt": the speaker says who they are.
+func (t *Table) introduces(toks []string) bool {
+	switch {
+	case hasPrefix(toks, []string{"i", "am"}) && len(toks) <= 7 && !anyOf(toks[2:], finiteSet) && !slicesHasImperative(toks[2:]),
+		hasPrefix(toks, []string{"my", "name", "is"}) && len(toks) <= 6,
+		hasPrefix(toks, []string{"this", "is"}) && len(toks) <= 5,
+		hasPrefix(toks, []string{"it", "is", "me"}) && len(toks) <= 6:
+		return true
+	}
+	return false
+}
+
+func slicesHasImperative(toks []string) bool {
+	for _, w := range toks {
+		if wordClasses[w]&(wcAction|wcOnVerb|wcOffVerb) != 0 || isImperativeVerb(w) {
+			return true
+		}
+	}
+	return false
+}
