@@ -264,6 +264,9 @@ func (b *Broker) tail(ctx context.Context, t *turn, text string, requireWake boo
 	}
 	if !completed {
 		d = table.Route(text, rctx)
+		if len(d.Doctrine) > 0 && d.Doctrine[0] == intents.RouterFault {
+			b.log.Error("router fault: the sentence is answered as unclear", "turn_id", t.id, "device", t.c.Name, "doctrine", d.Doctrine)
+		}
 	}
 	// A game in play takes its own answers and "stop the game" first; "stop" and anything
 	// else keep their route. A game's answer needs no wake phrase while the game lasts.

@@ -478,7 +478,7 @@ func (t *Table) clockQuestion(toks []string, n Normalized, decide func(name, why
 		anyOf(rest, clockLeads) && slices.ContainsFunc(rest, isDigits) && len(rest) <= 4:
 		return decide("time.now", "a clock time asked about", map[string]string{})
 	case contains(rest, "today") && slices.ContainsFunc(rest, isOrdinal),
-		len(rest) <= 3 && rest[0] == "the" && slices.ContainsFunc(rest, isOrdinal) &&
+		len(rest) >= 1 && len(rest) <= 3 && rest[0] == "the" && slices.ContainsFunc(rest, isOrdinal) &&
 			!slices.ContainsFunc(rest, func(w string) bool { return !dayAskFill[w] && !isOrdinal(w) }):
 		return decide("date.today", "a day of the month asked about", map[string]string{})
 	case (anyOf(rest, dateCore) || contains(rest, "weekend")) && only(rest, dateCore, dayAskFill, clockLeads) && !contains(rest, "date"):

@@ -764,3 +764,39 @@ func TestMoreReasonsAroundTheRobotsRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestShortClausesNeverFault: every sentence of one to three words from the words frames
+// read (asked, said, or after a clause before it) routes without a fault in the router — a
+// clause as short as "is it?" once indexed past its end. A fault is answered as unclear, but
+// it is a bug all the same.
+func TestShortClausesNeverFault(t *testing.T) {
+	tb, err := LoadDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vocab := strings.Fields("is it the what a no stop call timer set for turn on off light dad mom please reachy and then uh not don't time play you can minutes five today yet already who how game")
+	var sentences []string
+	for _, a := range vocab {
+		sentences = append(sentences, a)
+		for _, b := range vocab {
+			sentences = append(sentences, a+" "+b)
+			for _, c := range vocab {
+				sentences = append(sentences, a+" "+b+" "+c)
+			}
+		}
+	}
+	faults := 0
+	for _, s := range sentences {
+		for _, v := range []string{s, s + "?", "well, " + s + "?", "it's late, " + s} {
+			d := tb.Route(v, Context{})
+			if len(d.Doctrine) > 0 && d.Doctrine[0] == RouterFault {
+				if faults++; faults <= 5 {
+					t.Errorf("%q: %v", v, d.Doctrine)
+				}
+			}
+		}
+	}
+	if faults > 0 {
+		t.Errorf("%d of %d short sentences faulted the router", faults, 4*len(sentences))
+	}
+}

@@ -48,8 +48,23 @@ type Decision struct {
 }
 
 // Route decides the intent for a transcript. It is deterministic and never fails: anything
-// the table does not cover is a general question.
-func (t *Table) Route(transcript string, ctx Context) Decision {
+// the table does not cover is a general question. A fault in the router itself (a panic: a
+// bug) is answered as unclear — nothing acts, nothing reaches the agent — and said in the
+// decision's doctrine, so the caller can log it; it never takes the broker down.
+func (t *Table) Route(transcript string, ctx Context) (d Decision) {
+	defer func() {
+		if p := recover(); p != nil {
+			d = t.unclear(Normalized{Text: transcript}, "", fmt.Sprintf("router fault (%v)", p))
+			d.Doctrine = append([]string{RouterFault}, d.Doctrine...)
+		}
+	}()
+	return t.routeTranscript(transcript, ctx)
+}
+
+// RouterFault opens the doctrine of a decision made after the router failed.
+const RouterFault = "router fault: answered as unclear"
+
+func (t *Table) routeTranscript(transcript string, ctx Context) Decision {
 	n := normalize(transcript, t.vocab.wake)
 	if n.Text == "" {
 		if n.Wake {
