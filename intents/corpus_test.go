@@ -121,6 +121,27 @@ func TestFreshSevenActsOnlyWhenAsked(t *testing.T) {
 // freshSevenPasses is where fresh-7 stands after this round's fixes.
 const freshSevenPasses = 361
 
+// TestFreshEightActsOnlyWhenAsked: the round's sealed set (first look 364/383, 95.0%, at
+// a4a000f, see testdata/README.md): nothing in it may act where its row does not accept an
+// action, and its score may only go up from its first look.
+func TestFreshEightActsOnlyWhenAsked(t *testing.T) {
+	tb := demo(t)
+	cases := loadCases(t, "testdata/fresh-8.tsv")
+	if len(cases) < 380 {
+		t.Fatalf("only %d rows read", len(cases))
+	}
+	r := tb.RunCases(cases, Context{})
+	t.Logf("fresh-8: %d/%d (%.1f%%), %d unwanted writes, %d unwanted actions", r.Passed, r.Total, 100*r.Accuracy(), r.UnwantedWrites, r.UnwantedActions)
+	for _, f := range r.Failures {
+		if f.Unwanted || f.UnwantedAction {
+			t.Errorf("fresh-8.tsv:%d %q acts: %s", f.Case.Line, f.Case.Sentence, f.Why)
+		}
+	}
+	if r.Passed < 364 {
+		t.Errorf("fresh-8 fell to %d rows passing, below its first look of 364", r.Passed)
+	}
+}
+
 func TestTSVCasesParse(t *testing.T) {
 	tb := demo(t)
 	for _, tc := range []struct {
