@@ -73,72 +73,36 @@ func checkOutsideCorpus(t *testing.T, file string, minRows int) {
 	}
 }
 
-// TestFreshSixActsOnlyWhenAsked: the round's second fresh set (first look 75.8%, see
-// testdata/README.md) is below the 97% bar, but nothing in it may act where its row does
-// not accept an action; its score may only go up from where it stands.
-func TestFreshSixActsOnlyWhenAsked(t *testing.T) {
+// The round's fresh sets are below the 97% bar or just at their first look, but nothing in
+// them may act where a row does not accept an action, and each score may only go up from
+// where it stands (testdata/README.md has their first looks).
+//   - fresh-6: the second fresh set (first look 75.8%), 89.0% after the generalization round.
+//   - fresh-7: the third (first look 78.2% at 3ca33cc), 95.0% after its classes were fixed.
+//   - fresh-8: the sealed set (first look 364/383, 95.0%, at a4a000f).
+func TestFreshSetsActOnlyWhenAsked(t *testing.T) {
 	tb := demo(t)
-	cases := loadCases(t, "testdata/fresh-6.tsv")
-	if len(cases) < 320 {
-		t.Fatalf("only %d rows read", len(cases))
-	}
-	r := tb.RunCases(cases, Context{})
-	t.Logf("fresh-6: %d/%d (%.1f%%), %d unwanted writes, %d unwanted actions", r.Passed, r.Total, 100*r.Accuracy(), r.UnwantedWrites, r.UnwantedActions)
-	for _, f := range r.Failures {
-		if f.Unwanted || f.UnwantedAction {
-			t.Errorf("fresh-6.tsv:%d %q acts: %s", f.Case.Line, f.Case.Sentence, f.Why)
+	for _, f := range []struct {
+		file         string
+		rows, passes int
+	}{
+		{"fresh-6.tsv", 320, 291},
+		{"fresh-7.tsv", 370, 361},
+		{"fresh-8.tsv", 380, 364},
+	} {
+		cases := loadCases(t, "testdata/"+f.file)
+		if len(cases) < f.rows {
+			t.Fatalf("%s: only %d rows read", f.file, len(cases))
 		}
-	}
-	if r.UnwantedWrites != 0 || r.UnwantedActions != 0 {
-		t.Errorf("%d unwanted house writes, %d unwanted actions", r.UnwantedWrites, r.UnwantedActions)
-	}
-	if r.Passed < 291 { // 89.0% after the generalization round (issue 37)
-		t.Errorf("fresh-6 fell to %d rows passing", r.Passed)
-	}
-}
-
-// TestFreshSevenActsOnlyWhenAsked: the round's third fresh set (first look 78.2% at 3ca33cc,
-// see testdata/README.md): nothing in it may act where its row does not accept an action, and
-// its score may only go up from where it stands.
-func TestFreshSevenActsOnlyWhenAsked(t *testing.T) {
-	tb := demo(t)
-	cases := loadCases(t, "testdata/fresh-7.tsv")
-	if len(cases) < 370 {
-		t.Fatalf("only %d rows read", len(cases))
-	}
-	r := tb.RunCases(cases, Context{})
-	t.Logf("fresh-7: %d/%d (%.1f%%), %d unwanted writes, %d unwanted actions", r.Passed, r.Total, 100*r.Accuracy(), r.UnwantedWrites, r.UnwantedActions)
-	for _, f := range r.Failures {
-		if f.Unwanted || f.UnwantedAction {
-			t.Errorf("fresh-7.tsv:%d %q acts: %s", f.Case.Line, f.Case.Sentence, f.Why)
+		r := tb.RunCases(cases, Context{})
+		t.Logf("%s: %d/%d (%.1f%%), %d unwanted writes, %d unwanted actions", f.file, r.Passed, r.Total, 100*r.Accuracy(), r.UnwantedWrites, r.UnwantedActions)
+		for _, fl := range r.Failures {
+			if fl.Unwanted || fl.UnwantedAction {
+				t.Errorf("%s:%d %q acts: %s", f.file, fl.Case.Line, fl.Case.Sentence, fl.Why)
+			}
 		}
-	}
-	if r.Passed < freshSevenPasses {
-		t.Errorf("fresh-7 fell to %d rows passing, want at least %d", r.Passed, freshSevenPasses)
-	}
-}
-
-// freshSevenPasses is where fresh-7 stands after this round's fixes.
-const freshSevenPasses = 361
-
-// TestFreshEightActsOnlyWhenAsked: the round's sealed set (first look 364/383, 95.0%, at
-// a4a000f, see testdata/README.md): nothing in it may act where its row does not accept an
-// action, and its score may only go up from its first look.
-func TestFreshEightActsOnlyWhenAsked(t *testing.T) {
-	tb := demo(t)
-	cases := loadCases(t, "testdata/fresh-8.tsv")
-	if len(cases) < 380 {
-		t.Fatalf("only %d rows read", len(cases))
-	}
-	r := tb.RunCases(cases, Context{})
-	t.Logf("fresh-8: %d/%d (%.1f%%), %d unwanted writes, %d unwanted actions", r.Passed, r.Total, 100*r.Accuracy(), r.UnwantedWrites, r.UnwantedActions)
-	for _, f := range r.Failures {
-		if f.Unwanted || f.UnwantedAction {
-			t.Errorf("fresh-8.tsv:%d %q acts: %s", f.Case.Line, f.Case.Sentence, f.Why)
+		if r.Passed < f.passes {
+			t.Errorf("%s fell to %d rows passing, want at least %d", f.file, r.Passed, f.passes)
 		}
-	}
-	if r.Passed < 364 {
-		t.Errorf("fresh-8 fell to %d rows passing, below its first look of 364", r.Passed)
 	}
 }
 
