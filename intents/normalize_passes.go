@@ -1,0 +1,214 @@
+package intents
+
+// The token passes of normalisation, in the order normalize runs them: expansions of
+// contractions and joined words, phrase rewrites, numbers said as words to digits, hedges,
+// false starts, laughter and hushing, fillers and stutters, courtesy tails.
+
+import (
+	"strconv"
+	"strings"
+)
+
+func expandTokens(in []string) []string {
+	out := make([]string, 0, len(in)+4)
+	for _, t := range in {
+		out = appendExpanded(out, t)
+	}
+	return out
+}
+
+// appendExpanded appends a token with its contraction expanded, its apostrophes taken out
+// and its single-word rewrite done.
+func appendExpanded(out []string, t string) []string {
+	t = strings.Trim(t, "'")
+	if t == "" {
+		return out
+	}
+	if strings.IndexByte(t, '\'') < 0 {
+		// Most words: one lookup in the contractions and single rewrites together.
+		if expansionShapes.may(t) {
+			if c, ok := wordExpansions[t]; ok {
+				return append(out, c...)
+			}
+		}
+		switch t[0] {
+		case 'h', 'l', 'H', 'L':
+			if laughter(strings.ToLower(t)) {
+				return out // "stop stop stop hahaha stop"
+			}
+		case 's', 'S':
+			if hushWord(strings.ToLower(t)) {
+				return append(out, "shh") // "shhh", "shhhhh"
+			}
+		}
+		return append(out, t)
+	}
+	if c, ok := contractions[t]; ok {
+		return append(out, c...)
+	}
+	// Possessives and stray apostrophes: "kid's" -> "kids", "kids'" -> "kids".
+	t = strings.ReplaceAll(t, "'", "")
+	if r, ok := singleRewrites[t]; ok {
+		t = r
+	}
+	return append(out, t)
+}
+
+func rewritePhrases(in []string) []string {
+	out := in[:0] // in place: it never writes past what it has read
+outer:
+	for i := 0; i < len(in); {
+		if !rewriteStarts[in[i]] {
+			out = append(out, in[i])
+			i++
+			continue
+		}
+		for _, r := range phraseRewrites {
+			if in[i] != r.from[0] {
+				continue
+			}
+			if hasPrefix(in[i:], r.from) {
+				out = append(out, r.to...)
+				i += len(r.from)
+				continue outer
+			}
+		}
+		out = append(out, in[i])
+		i++
+	}
+	return out
+}
+
+// numbersToDigits turns "twenty two" into "22" and "five" into "5", and "minus 20" (a sign,
+// not a subtraction: no number before it) into "-20".
+func numbersToDigits(in []string) []string {
+	out := in[:0] // in place: it never writes past what it has read
+	for i := 0; i < len(in); i++ {
+		t := in[i]
+		if signWords[t] && i+1 < len(in) && (len(out) == 0 || !isNumber(out[len(out)-1])) {
+			next := nextOrEmpty(in, i+2)
+			if n := numbersToDigits([]string{in[i+1], next}); isNumber(n[0]) {
+				out = append(out, "-"+n[0])
+				i++
+				if len(n) == 1 && next != "" {
+					i++ // "minus twenty five": both words made the number
+				}
+				continue
+			}
+		}
+		if v, ok := tens[t]; ok {
+			if i+1 < len(in) {
+				if u, ok := units[in[i+1]]; ok && u > 0 && u < 10 {
+					v += u
+					i++
+				}
+			}
+			out = append(out, strconv.Itoa(v))
+			continue
+		}
+		if v, ok := units[t]; ok {
+			if i+1 < len(in) && in[i+1] == "hundred" {
+				v *= 100
+				i++
+			}
+			out = append(out, strconv.Itoa(v))
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func nextOrEmpty(toks []string, i int) string {
+	if i < len(toks) {
+		return toks[i]
+	}
+	return ""
+}
+
+// dropHedges takes out "like" where it hedges a command ("can you like turn the lights
+// off", "get dad to, like, call the robot"): before a verb that opens a command.
+func dropHedges(toks []string) []string {
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i] == "like" && (isImperativeVerb(toks[i+1]) || toks[i+1] == "call" || toks[i+1] == "play") &&
+			(i == 0 || toks[i-1] != "would" && toks[i-1] != "i" && toks[i-1] != "we" && toks[i-1] != "you" || i >= 2 && toks[i-2] == "can") {
+			return append(toks[:i:i], toks[i+1:]...)
+		}
+	}
+	return toks
+}
+
+// dropFalseStarts takes out a run of words said again at once ("turn on the turn on the
+// kitchen light", "can you can you ..."): a false start, as whisper writes it.
+func dropFalseStarts(toks []string) []string {
+	if len(toks) < 4 {
+		return toks
+	}
+	for l := 4; l >= 2; l-- {
+		for i := 0; i+2*l <= len(toks); i++ {
+			if toks[i] == toks[i+l] && hasPrefix(toks[i+l:], toks[i:i+l]) {
+				return dropFalseStarts(append(toks[:i:i], toks[i+l:]...))
+			}
+		}
+	}
+	return toks
+}
+
+// laughter: "haha", "hahaha", "hehe", "lol" — said around a command, never part of it.
+func laughter(t string) bool {
+	if t == "lol" || t == "lmao" {
+		return true
+	}
+	if len(t) < 4 || t[0] != 'h' {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; c != 'h' && c != 'a' && c != 'e' {
+			return false
+		}
+	}
+	return true
+}
+
+// hushWord: "sh", "shh", "shhhh", "shhhhh" are all "shh".
+func hushWord(t string) bool {
+	if len(t) < 2 || t[0] != 's' {
+		return false
+	}
+	for i := 1; i < len(t); i++ {
+		if t[i] != 'h' {
+			return false
+		}
+	}
+	return true
+}
+
+func dropFillersAndStutters(in []string) []string {
+	out := in[:0] // in place: it never writes past what it has read
+	for _, t := range in {
+		if fillers[t] {
+			continue
+		}
+		if len(out) > 0 && out[len(out)-1] == t && stutterWords[t] {
+			continue // "the the", "turn turn"; but "knock knock" and "bye bye" stay
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func trimTails(toks []string) []string {
+	for changed := true; changed; {
+		changed = false
+		if len(toks) == 0 || !tailEnds[toks[len(toks)-1]] {
+			break
+		}
+		for _, c := range courtesyTails {
+			if hasSuffix(toks, c) && len(toks) > len(c) {
+				toks, changed = toks[:len(toks)-len(c)], true
+				break
+			}
+		}
+	}
+	return toks
+}

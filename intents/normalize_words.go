@@ -1,0 +1,312 @@
+package intents
+
+// The word lists normalisation reads, built once: what is replaced in the raw text,
+// contractions, phrase and single-word rewrites and their shapes, fillers and stutters,
+// polite leads and courtesy tails, negation leads, question words, "think hard" phrases and
+// number words.
+
+import (
+	"slices"
+	"strings"
+)
+
+// Replacements done on the raw lower-case text, before punctuation goes.
+var rawReplacer = strings.NewReplacer(
+	"a.c.", " ac ", "a. c.", " ac ", "a/c", " ac ", "a.c", " ac ",
+	"’", "'", "‘", "'", // typographic apostrophes
+	"°", " degrees ",
+	"\u2212", "-", "\u2013", "-", "\ufe63", "-", "\uff0d", "-", // minus signs and dashes: a sign is kept (scanTokens)
+)
+
+var contractions = map[string][]string{
+	"don't": {"do", "not"}, "dont": {"do", "not"}, "doesn't": {"does", "not"}, "didn't": {"did", "not"},
+	"isn't": {"is", "not"}, "aren't": {"are", "not"}, "wasn't": {"was", "not"}, "won't": {"will", "not"},
+	"can't": {"cannot"}, "cant": {"cannot"}, "shouldn't": {"should", "not"}, "wouldn't": {"would", "not"},
+	"what's": {"what", "is"}, "whats": {"what", "is"}, "where's": {"where", "is"}, "who's": {"who", "is"},
+	"how's": {"how", "is"}, "it's": {"it", "is"}, "that's": {"that", "is"}, "there's": {"there", "is"},
+	"let's": {"let", "us"}, "i'm": {"i", "am"}, "i'd": {"i", "would"}, "you're": {"you", "are"},
+	"they're": {"they", "are"}, "we're": {"we", "are"}, "he's": {"he", "is"}, "she's": {"she", "is"},
+	// The future and the perfect: "I'll turn it off later" is not "ill turn it off".
+	"i'll": {"i", "will"}, "we'll": {"we", "will"}, "you'll": {"you", "will"}, "he'll": {"he", "will"},
+	"she'll": {"she", "will"}, "they'll": {"they", "will"}, "it'll": {"it", "will"}, "that'll": {"that", "will"},
+	"i've": {"i", "have"}, "we've": {"we", "have"}, "you've": {"you", "have"}, "they've": {"they", "have"},
+	"we'd": {"we", "would"}, "you'd": {"you", "would"}, "he'd": {"he", "would"}, "she'd": {"she", "would"},
+	"they'd": {"they", "would"}, "hasn't": {"has", "not"}, "haven't": {"have", "not"}, "hadn't": {"had", "not"},
+}
+
+// Multi-word rewrites, longest first within each leading word.
+var phraseRewrites = []struct {
+	from []string
+	to   []string
+}{
+	{[]string{"air", "conditioning"}, []string{"ac"}},
+	{[]string{"air", "conditioner"}, []string{"ac"}},
+	{[]string{"air", "conditioners"}, []string{"ac"}},
+	{[]string{"air", "con"}, []string{"ac"}},
+	{[]string{"air", "condition"}, []string{"ac"}},              // "open the air condition in bedroom"
+	{[]string{"the", "air", "on"}, []string{"the", "ac", "on"}}, // "put the air on in the bedroom"
+	{[]string{"the", "air", "off"}, []string{"the", "ac", "off"}},
+	{[]string{"air", "conditions"}, []string{"ac"}},
+	{[]string{"air", "conditioned"}, []string{"ac"}},
+	{[]string{"air", "cons"}, []string{"ac"}},
+	{[]string{"a", "c"}, []string{"ac"}},
+	{[]string{"never", "mind"}, []string{"nevermind"}},
+	{[]string{"each", "and", "every"}, []string{"every"}},
+	{[]string{"turn", "of"}, []string{"turn", "off"}}, // whisper writes "off" as "of"
+	{[]string{"switch", "of"}, []string{"switch", "off"}},
+	{[]string{"go", "ahead", "and"}, nil},
+	{[]string{"degrees", "celsius"}, []string{"degrees"}},
+	{[]string{"degrees", "c"}, []string{"degrees"}},
+	{[]string{"degree", "celsius"}, []string{"degrees"}},
+	{[]string{"do", "not", "disturb"}, []string{"do-not-disturb"}},
+}
+
+// rewriteStarts are the first words of phraseRewrites: most words start none.
+var rewriteStarts = func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range phraseRewrites {
+		m[r.from[0]] = true
+	}
+	return m
+}()
+
+var singleRewrites = map[string]string{
+	"aircon": "ac", "airconditioning": "ac", "airconditioner": "ac", "cooling": "ac", "acs": "ac",
+	"lites": "lights", "lite": "light", "aircondition": "ac",
+}
+
+// wordExpansions are contractions and singleRewrites in one map, for words without an
+// apostrophe; a contraction wins, as in the apostrophe path.
+var wordExpansions = func() map[string][]string {
+	out := map[string][]string{}
+	for w, to := range singleRewrites {
+		out[w] = []string{to}
+	}
+	for w, to := range contractions {
+		out[w] = to
+	}
+	return out
+}()
+
+// wordShapes holds, by a word's first byte, a bit for its length (63: longer): a word of a
+// shape none of a set's words has is not in the set, which two loads tell without hashing it.
+type wordShapes [256]uint64
+
+func (s *wordShapes) add(w string) {
+	if w != "" {
+		s[w[0]] |= 1 << min(len(w), 63)
+	}
+}
+
+// may reports whether w can be one of the words: false means it is not.
+func (s *wordShapes) may(w string) bool { return w != "" && s[w[0]]&(1<<min(len(w), 63)) != 0 }
+
+// expansionShapes are the shapes of the words of wordExpansions without an apostrophe (the
+// only ones a word without one can be).
+var expansionShapes = func() (out wordShapes) {
+	for w := range wordExpansions {
+		if !strings.Contains(w, "'") {
+			out.add(w)
+		}
+	}
+	return out
+}()
+
+// rewriteWords are the words a stage after expandTokens may change: number words and
+// fillers (rewriteChanges), and the first words of phraseRewrites (with the rewrites that
+// start with the word).
+var rewriteWords = func() map[string]rewriteWord {
+	out := map[string]rewriteWord{}
+	mark := func(w string, flag uint8) {
+		r := out[w]
+		r.flags |= flag
+		out[w] = r
+	}
+	for _, r := range phraseRewrites {
+		e := out[r.from[0]]
+		e.phrases = append(e.phrases, r.from)
+		out[r.from[0]] = e
+	}
+	for w := range fillers {
+		mark(w, rewriteChanges)
+	}
+	for _, list := range []map[string]int{units, tens} {
+		for w := range list {
+			mark(w, rewriteChanges)
+		}
+	}
+	for w := range signWords {
+		mark(w, rewriteChanges)
+	}
+	for w := range numberFragments { // "20 fi 26": a number broken off and said again
+		mark(w, rewriteChanges)
+	}
+	return out
+}()
+
+// rewriteWord is what rewriteWords knows of a word.
+type rewriteWord struct {
+	flags   uint8
+	phrases [][]string // the from of each phrase rewrite that starts with the word
+}
+
+// rewriteShapes are the shapes of the words of rewriteWords.
+var rewriteShapes = func() (out wordShapes) {
+	for w := range rewriteWords {
+		out.add(w)
+	}
+	return out
+}()
+
+// signWords say that the number after them is negative: "set the AC to minus 20" is -20,
+// never 20.
+var signWords = map[string]bool{"minus": true, "negative": true}
+
+// rewriteChanges marks a word the number and filler passes change.
+const rewriteChanges uint8 = 1
+
+// rewriteTokens runs the passes after expandTokens (phrases, numbers, fillers and
+// stutters), skipping those that would change nothing. It rewrites toks in place.
+func rewriteTokens(toks []string) []string {
+	switch {
+	case mayRewrite(toks):
+		return dropFillersAndStutters(numberRestarts(numbersToDigits(rewritePhrases(toks))))
+	case hasRepeat(toks):
+		return dropFillersAndStutters(toks) // only a stutter to take out
+	}
+	return toks
+}
+
+// mayRewrite reports whether rewritePhrases, numbersToDigits or dropFillersAndStutters
+// could change anything but a stutter: a phrase rewrite that applies, a number word or a
+// filler. Most sentences have none, and skip those passes with one lookup per word.
+func mayRewrite(toks []string) bool {
+	for i, t := range toks {
+		if !rewriteShapes.may(t) {
+			continue
+		}
+		c := rewriteWords[t]
+		if c.flags&rewriteChanges != 0 {
+			return true // a number word or a filler
+		}
+		for _, from := range c.phrases {
+			if hasPrefix(toks[i:], from) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasRepeat reports whether a word follows itself (a stutter may need taking out).
+func hasRepeat(toks []string) bool {
+	for i := 1; i < len(toks); i++ {
+		if toks[i] == toks[i-1] {
+			return true
+		}
+	}
+	return false
+}
+
+// stutterWords are the short words whisper doubles when a speaker hesitates.
+var stutterWords = map[string]bool{"the": true, "a": true, "an": true, "to": true, "on": true, "off": true, "in": true,
+	"i": true, "is": true, "it": true, "and": true, "of": true, "my": true, "turn": true, "switch": true, "what": true,
+	"set": true, "can": true, "you": true, "please": true, "light": true, "lights": true, "stop": true, "okay": true, "ok": true,
+	"hello": true, "hi": true, "hey": true, "help": false}
+
+var fillers = map[string]bool{"um": true, "uh": true, "umm": true, "uhh": true, "erm": true, "er": true, "hmm": true, "hm": true, "ah": true, "uhm": true, "mm": true}
+
+var politeLeads = [][]string{
+	{"would", "you", "be", "ever", "so", "kind", "as", "to"}, {"would", "you", "be", "so", "kind", "as", "to"},
+	{"could", "you", "be", "so", "kind", "as", "to"}, {"would", "you", "be", "kind", "enough", "to"},
+	{"would", "you", "be", "so", "good", "as", "to"}, {"be", "ever", "so", "kind", "as", "to"}, {"would", "you", "kindly"},
+	{"would", "you", "mind"}, {"would", "you", "please"}, {"could", "you", "please"}, {"can", "you", "please"},
+	{"will", "you", "please"}, {"i", "would", "like", "you", "to"}, {"i", "want", "you", "to"}, {"i", "need", "you", "to"},
+	{"can", "you"}, {"could", "you"}, {"would", "you"}, {"will", "you"}, {"please"}, {"kindly"},
+}
+
+var courtesyTails = [][]string{
+	{"thank", "you", "very", "much"}, {"thank", "you"}, {"thanks", "a", "lot"}, {"thanks"}, {"cheers"}, {"please"}, {"for", "me", "please"},
+	{"for", "me"}, {"if", "you", "can"}, {"if", "you", "could"}, {"if", "possible"}, {"if", "you", "would"}, {"pretty", "please"},
+	{"real", "quick"}, {"quickly"}, {"right", "now"}, {"right", "away"}, {"now"}, {"ok"}, {"okay"}, {"alright"},
+	{"if", "you", "do", "not", "mind"}, {"if", "you", "would", "not", "mind"}, {"if", "that", "is", "ok"},
+	{"if", "that", "is", "okay"}, {"if", "you", "please"}, {"dear"}, {"darling"}, {"love"}, {"sweetheart"},
+	{"would", "you"}, {"will", "you"}, {"could", "you"}, // "ring mum for me would you": a tag, not a question
+	{"if", "you", "can", "hear", "me"}, {"if", "you", "hear", "me"},
+}
+
+// tailEnds are the last words of the courtesy tails: a quick test before trying them.
+var tailEnds = map[string]bool{"much": true, "you": true, "lot": true, "thanks": true, "cheers": true, "please": true,
+	"me": true, "can": true, "could": true, "possible": true, "would": true, "quick": true, "quickly": true, "now": true,
+	"away": true, "ok": true, "okay": true, "alright": true, "mind": true, "dear": true, "darling": true, "love": true,
+	"sweetheart": true}
+
+// leadFillers open a sentence without meaning anything: "okay, okay, stop", "so, what time is it".
+var leadFillers = map[string]bool{"okay": true, "ok": true, "alright": true, "so": true, "well": true, "oh": true,
+	"right": true, "now": true, "and": true, "yes": true, "yeah": true, "hmm": true, "um": true, "listen": true,
+	"dear": true, "darling": true, "sweetie": true, "sweetheart": true, "honey": true} // "Reachy dear, would you ..."
+
+// noVerbs, straight after an opening "no" with no pause between, make it a learner's "don't":
+// "no call mama now, she is working", "no turn off the light". With a pause ("no, call
+// dad") the "no" answers something else and the command stands. Not "stop", "speak",
+// "talk": "no talking", "no speak for 30 minutes" ask for quiet.
+var noVerbs = words2set("call ring phone facetime turn switch put play set start open close shut dim cancel make begin end hang")
+
+// pauseAfterNo reports whether the first "no" of the raw sentence is followed by a pause
+// (a comma, a full stop, a dash ...) rather than straight by the next word.
+func pauseAfterNo(raw string) bool {
+	for i := 0; i+2 <= len(raw); i++ {
+		if raw[i] != 'n' || raw[i+1] != 'o' || i > 0 && isWordByte(raw[i-1]) || i+2 < len(raw) && isWordByte(raw[i+2]) {
+			continue
+		}
+		rest := raw[i+2:]
+		return rest != "" && rest[0] != ' '
+	}
+	return false
+}
+
+var negationLeads = [][]string{{"do", "not"}, {"never"}, {"please", "do", "not"}, {"dont"}, {"you", "should", "not"}}
+
+// formLeadStarts are the first words of politeLeads and negationLeads: a sentence opening
+// with none of them has neither lead to take off.
+var formLeadStarts = func() map[string]bool {
+	out := map[string]bool{}
+	for _, p := range append(slices.Clone(politeLeads), negationLeads...) {
+		out[p[0]] = true
+	}
+	return out
+}()
+
+var questionWords = map[string]bool{
+	"is": true, "are": true, "was": true, "were": true, "am": true, "did": true, "does": true,
+	"should": true, "shall": true, "why": true, "who": true, "whom": true, "whose": true, "how": true,
+	"what": true, "when": true, "where": true, "which": true, "has": true, "have": true, "had": true,
+	"can": true, "could": true, "would": true, "will": true, "may": true, "might": true, "must": true,
+	"cannot": true, "if": true, "whether": true,
+}
+
+var deepPhrases = [][]string{
+	{"think", "very", "carefully", "about", "this"}, {"think", "carefully", "about", "this"}, {"think", "hard", "about", "this"},
+	{"think", "very", "carefully"}, {"think", "carefully", "about"}, {"think", "carefully"}, {"think", "hard"}, {"think", "deeply"},
+	{"think", "step", "by", "step"}, {"think", "it", "through"}, {"think", "this", "through"}, {"think", "it", "over"},
+	{"really", "think", "about"}, {"really", "think"}, {"take", "your", "time", "and"}, {"take", "your", "time"},
+	{"step", "by", "step"}, {"reason", "carefully"}, {"carefully", "consider"}, {"consider", "carefully"},
+	{"give", "it", "some", "thought"}, {"in", "depth"}, {"in", "detail"}, {"thoroughly"},
+	{"i", "want", "a", "deep", "answer"}, {"give", "me", "a", "deep", "answer"}, {"a", "deep", "answer"}, {"deep", "answer"},
+	{"think", "really", "hard", "about"}, {"think", "really", "hard"}, {"think", "really", "carefully"}, {"think", "long", "and", "hard"},
+	{"use", "your", "big", "brain"}, {"use", "your", "brain"}, {"ponder", "this", "deeply"}, {"ponder", "this"},
+	{"ponder", "deeply"}, {"ponder"}, {"deeply"}, {"think", "deep"},
+}
+
+// deepStarts are the shapes of the first words of deepPhrases (hasPrefix then decides).
+var deepStarts = func() (out wordShapes) {
+	for _, d := range deepPhrases {
+		out.add(d[0])
+	}
+	return out
+}()
+
+var units = map[string]int{"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+	"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+	"sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}
+var tens = map[string]int{"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
