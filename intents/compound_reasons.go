@@ -1,0 +1,347 @@
+package intents
+
+// What may stand beside a request without making a second one: tags and afterthoughts
+// ("..., thanks", "it's cold"), reasons that say where or why, a message for someone, the
+// state of an appliance, a farewell. compound reads them to tell one request from two.
+
+import (
+	"maps"
+	"slices"
+	"strings"
+)
+
+// tagPhrases are said around a command without asking for anything: tags, vocatives,
+// interjections and farewells ("there's a good lad", "be a dear", "whoa", "bye grandma").
+var tagPhrases = [][]string{
+	{"there", "is", "a", "good"}, {"that", "is", "a", "good"}, {"good", "lad"}, {"good", "boy"}, {"good", "girl"},
+	{"good", "robot"}, {"be", "a", "dear"}, {"be", "a", "love"}, {"be", "a", "darling"}, {"do", "me", "a", "favour"},
+	{"do", "me", "a", "favor"}, {"go", "on"}, {"come", "on"}, {"would", "you"}, {"will", "you"}, {"could", "you"},
+	{"can", "you"}, {"if", "you", "do", "not", "mind"}, {"if", "you", "would"}, {"if", "you", "please"}, {"bye"},
+	{"goodbye"}, {"bye", "bye"}, {"see", "you"}, {"see", "ya"}, {"cheerio"}, {"ta"}, {"love", "you"}, {"whoa"}, {"woah"},
+	{"wow"}, {"oi"}, {"hey"}, {"oh"}, {"ooh"}, {"right", "then"}, {"now", "then"}, {"all", "right"}, {"quick"},
+	{"there", "you", "go"}, {"that", "is", "it"}, {"thank", "you"}, {"mate"}, {"buddy"}, {"pal"}, {"love"}, {"dear"},
+	{"darling"}, {"sweetie"}, {"honey"}, {"robot"}, {"my", "friend"}, {"old", "chap"}, {"sir"}, {"young", "man"},
+	{"hold", "on"}, {"hang", "on"}, {"wait"}, {"one", "sec"}, {"one", "second"}, {"listen"}, {"look"}, {"right"},
+	{"yeah"}, {"yes"}, {"no", "problem"}, {"ta", "very", "much"}, {"cheers", "mate"}, {"pls"}, {"plz"},
+	{"night", "night"}, {"nighty", "night"}, {"goodnight"}, {"good", "night"}, {"sweet", "dreams"}, {"sleep", "well"},
+	{"sleep", "tight"},
+	// asking leave to speak: "excuse me, robot, ...", "sorry to bother you, ..."
+	{"excuse", "me"}, {"pardon", "me"}, {"sorry"}, {"sorry", "to", "bother", "you"}, {"sorry", "to", "bug", "you"},
+	{"sorry", "to", "interrupt"}, {"i", "am", "sorry"}, {"if", "i", "may"}, {"one", "thing"}, {"quick", "question"},
+}
+
+// tagStarts are the first words of tagPhrases.
+var tagStarts = func() map[string]bool {
+	out := map[string]bool{}
+	for _, p := range tagPhrases {
+		out[p[0]] = true
+	}
+	return out
+}()
+
+// reasonLeads open a reason given for a command: "because ...", "it's bedtime", "the baby's
+// asleep", "I'm trying to hear the news".
+var reasonLeads = map[string]bool{"because": true, "cause": true, "since": true, "it": true, "i": true, "we": true,
+	"he": true, "she": true, "they": true, "the": true, "my": true, "our": true, "that": true, "this": true, "its": true,
+	"everyone": true, "everybody": true, "baby": true, "kids": true, "you": true, "like": true}
+
+// afterthought reports whether a clause is said around a command without asking for anything
+// itself: a vocative or tag (tagPhrases, the wake name), or a reason — a statement that names
+// no device, room, state, setting or action, and is neither a question, a report, a condition
+// nor a negation. Such a clause never turns one command into a compound.
+func (t *Table) afterthought(c Normalized) bool {
+	toks := c.tokens()
+	if len(toks) == 0 {
+		return true
+	}
+	for _, p := range tagPhrases {
+		if !tagStarts[toks[0]] {
+			break
+		}
+		if p[0] != toks[0] {
+			continue
+		}
+		if hasPrefix(toks, p) && (len(toks) == len(p) || len(toks) <= len(p)+2 && (p[0] == "bye" || p[0] == "goodbye" || p[len(p)-1] == "good")) {
+			return true // "bye grandma", "there's a good lad"
+		}
+		if (p[0] == "bye" || p[0] == "goodbye") && hasPrefix(toks, p) && len(toks) <= len(p)+4 && t.onlyOrPeople(toks[len(p):], farewellWords) {
+			return true // "bye mom love you", "goodbye grandma see you soon"
+		}
+	}
+	if len(toks) <= 2 && t.vocab.wake.isName(toks[len(toks)-1]) {
+		return true
+	}
+	if len(toks) <= 5 && toks[0] == "say" && len(toks) > 1 && (toks[1] == "bye" || toks[1] == "goodbye" || toks[1] == "good" || toks[1] == "night") {
+		return true // "say bye to mum, ok end the call": a farewell, not words to repeat
+	}
+	if k := len(toks); k <= 4 && toks[k-1] == "here" && k >= 2 && (kinWords[toks[k-2]] || t.vocab.people[toks[k-2]] != "") ||
+		k <= 4 && hasPrefix(toks, []string{"this", "is"}) && k >= 3 && (kinWords[toks[k-1]] || t.vocab.people[toks[k-1]] != "") {
+		return true // "Grandpa here.", "this is mom": who speaks, not what is asked
+	}
+	if name := toks[len(toks)-1]; (len(toks) == 1 || len(toks) == 2 && (toks[0] == "hey" || toks[0] == "hi" || toks[0] == "oi" || toks[0] == "yo")) &&
+		wordClasses[name] == 0 && !functionWords[name] && !questionWords[name] && !isImperativeVerb(name) && !gerunds[name] &&
+		!isDigits(name) && !durationCore(name) && !t.mentionsRoom(toks[len(toks)-1:]) && t.vocab.labels[name] == "" && !finiteWords[name] &&
+		!pastWords[name] && !futureWords[name] && !wishWords[name] && !notCommandStarts[name] && !timesOfDay[name] && !tagStarts[name] {
+		return true // a name said to get attention: "Alexa, ...", "Sophie, ...", "hey mum, ..."
+	}
+	if possessiveKin(toks[0]) && len(toks) > 1 && (strings.HasSuffix(toks[1], "ing") || finiteWords[toks[1]] || quietSleeper[toks[1]]) ||
+		nounSubject(toks) {
+		// "grandpa's having his nap", "mum's asleep", "lunch is ready", "dinner's ready"
+		// "grandpa's having his nap", "mum's asleep": the 's folded into the name
+	} else if !reasonLeads[toks[0]] && t.vocab.people[toks[0]] == "" || questionWords[toks[0]] && toks[0] != "it" {
+		return false // a reason opens with a subject: "it's bedtime", "mum's cooking"
+	}
+	// A clause split from a sentence carries the sentence's negation; a reason that opens with
+	// its subject and says no "not" of its own ("don't talk until I say so, I'm studying")
+	// is not negated itself.
+	ownNegation := c.Negated && (contains(toks, "not") || contains(toks, "never") || !reasonLeads[toks[0]] && t.vocab.people[toks[0]] == "")
+	if ownNegation && negatedStatement(toks) {
+		ownNegation = false // "hang up, she's not even talking": a reason, said in the negative
+	}
+	if ownNegation && toks[0] != "because" || reported(toks) || conditional(toks) {
+		return false
+	}
+	if toks[0] == "you" && len(toks) > 1 && (toks[1] == "can" || toks[1] == "may" || toks[1] == "could") {
+		return false // permission: "you can hang up now"
+	}
+	if applianceState(toks) {
+		return !t.mentionsRoom(toks) // "the window's open anyway", "the tv is on": how a thing the home cannot drive is
+	}
+	deviceIn := slices.ContainsFunc(toks, func(w string) bool { return wordClasses[w]&(wcDevice|wcHouseDevice) != 0 })
+	for i, w := range toks {
+		if i > 0 && objectLeads[toks[i-1]] && wordClasses[w]&(wcDevice|wcHouseDevice) == 0 && wordClasses[w]&wcAction != 0 {
+			continue // "I can't find the switch": a thing, not a verb
+		}
+		if i > 1 && toks[i-1] == "to" && !deviceIn && (toks[i-2] == "need" ||
+			toks[i-2] == "needs" || toks[i-2] == "have" || toks[i-2] == "has" || toks[i-2] == "want" || toks[i-2] == "got" || toks[i-2] == "going") {
+			continue // "the kids need to get to bed", "I have to fill in a form": what someone must do, not a request
+		}
+		if wordClasses[w]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0 || isDigits(w) || w == "timer" || w == "timers" ||
+			imperativeVerbs[w] && !reasonWords[w] || durationCore(w) && !subjectAdjectives[w] {
+			return false
+		}
+	}
+	return !t.mentionsRoom(toks)
+}
+
+// reasonWords can open a command but say how things are in a reason: "it's too warm", "I'm
+// done", "it's time for bed".
+var reasonWords = map[string]bool{"warm": true, "cool": true, "heat": true, "be": true, "do": true, "time": true,
+	"end": true, "count": true, "clear": true, "show": true,
+	// the family frames' verbs are nouns in a reason: "I'm on the phone", "I'm on a call"
+	"phone": true, "call": true, "ring": true, "play": true, "guess": true, "wake": true, "remind": true, "block": true,
+	"dial": true, "facetime": true, "pretend": true, "unblock": true}
+
+// mentionsRoom reports whether toks name a room of the home.
+func (t *Table) mentionsRoom(toks []string) bool {
+	for i, w := range toks {
+		if !t.vocab.roomStarts[w] {
+			continue
+		}
+		if _, ok := t.vocab.rooms[w]; ok {
+			return true
+		}
+		for l := 2; l <= 3 && i+l <= len(toks); l++ {
+			if _, ok := t.vocab.rooms[strings.Join(toks[i:i+l], " ")]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// roomFromReason completes a house command that asks which room from the reason said with
+// it: "it's freezing in here, switch the AC off", "I'm reading in the bedroom, light on".
+// The reason must name one room (or "here"); the binding still checks the room has the
+// device.
+func (t *Table) roomFromReason(d Decision, reasons []string, ctx Context) (Decision, bool) {
+	if d.Intent != IntentClarify || d.Pending == nil || d.Pending.Missing != "room" ||
+		d.Pending.Intent != "house.light.set" && d.Pending.Intent != "house.ac.set" || len(reasons) == 0 {
+		return Decision{}, false
+	}
+	room := ""
+	for _, r := range reasons {
+		toks := strings.Fields(r)
+		found := t.roomsIn(toks)
+		if contains(toks, "here") || hasPhrase(toks, []string{"this", "room"}) {
+			found = append(found, "here")
+		}
+		for _, f := range found {
+			if room != "" && room != f {
+				return Decision{}, false // two places: ask
+			}
+			room = f
+		}
+	}
+	if room == "" {
+		return Decision{}, false
+	}
+	in := t.byName[d.Pending.Intent]
+	if in == nil || in.Unavailable {
+		return Decision{}, false
+	}
+	args := maps.Clone(d.Pending.Args)
+	if args == nil {
+		args = map[string]string{}
+	}
+	args["room"] = room
+	out := t.settle(in, t.bind(in, args, ctx), frameRule(in), d.Normalized)
+	out.Mentions = d.Mentions
+	out.Doctrine = append([]string{"compound sentence: the room is the one the reason names (" + room + ")"}, d.Doctrine...)
+	return out, true
+}
+
+// roomsIn lists the rooms of the home toks name, by their names.
+func (t *Table) roomsIn(toks []string) []string {
+	var out []string
+	for i := 0; i < len(toks); i++ {
+		if !t.vocab.roomStarts[toks[i]] {
+			continue
+		}
+		for l := min(3, len(toks)-i); l >= 1; l-- {
+			if r, ok := t.vocab.rooms[strings.Join(toks[i:i+l], " ")]; ok {
+				out = append(out, r.Name)
+				i += l - 1
+				break
+			}
+		}
+	}
+	return out
+}
+
+// hasPhrase reports whether p occurs in toks.
+func hasPhrase(toks, p []string) bool {
+	for i := range toks {
+		if hasPrefix(toks[i:], p) {
+			return true
+		}
+	}
+	return false
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// placeReason: a clause no intent reads that states how things are in a room ("it's like an
+// oven in the bedroom", "I can't see a thing in the kids room"): a reason that may say where a
+// command beside it is meant, never a request of its own.
+func (t *Table) placeReason(c Normalized) bool {
+	toks := c.tokens()
+	if len(toks) < 3 || c.Question || c.Negated && toks[0] != "i" || !reasonLeads[toks[0]] || reported(toks) || conditional(toks) {
+		return false
+	}
+	return len(t.roomsIn(toks)) == 1 || contains(toks, "here")
+}
+
+// possessiveKin: a kin word with the "'s" of "is" folded onto it ("grandpas", "mums").
+func possessiveKin(w string) bool {
+	return len(w) > 3 && w[len(w)-1] == 's' && kinWords[w[:len(w)-1]]
+}
+
+// reasonPredicates follow a noun whose "'s" the transcript folded: "dinner's ready", "the
+// film's starting".
+var reasonPredicates = words2set("ready done over here coming starting started finished on asleep late early up back home " +
+	"tired sleeping sick cold hot boring loud cooking")
+
+// nounSubject: a clause that opens with a noun as its subject and says how things are
+// ("lunch is ready", "dinner's ready", "the film's starting").
+func nounSubject(toks []string) bool {
+	if len(toks) < 2 || len(toks) > 6 {
+		return false
+	}
+	k := 0
+	if toks[0] == "the" || toks[0] == "my" || toks[0] == "our" || toks[0] == "your" {
+		k = 1
+		if len(toks) > 3 && subjectAdjectives[toks[1]] {
+			k = 2 // "my little brother's asleep"
+		}
+	}
+	if k+1 >= len(toks) {
+		return false
+	}
+	w, next := toks[k], toks[k+1]
+	if functionWords[w] || isImperativeVerb(w) || questionWords[w] || isDigits(w) {
+		return false
+	}
+	return next == "is" || next == "are" || next == "was" || strings.HasSuffix(w, "s") && (reasonPredicates[next] || strings.HasSuffix(next, "ing"))
+}
+
+// negatedStatement: a statement with a subject that says "not" after its verb ("she's not
+// even talking", "I haven't seen him all day"), wanting nothing.
+func negatedStatement(toks []string) bool {
+	if len(toks) < 3 || !reasonLeads[toks[0]] || toks[0] == "you" || toks[0] == "because" || anyOf(toks, wishWords) || anyOf(toks, unwillingWords) {
+		return false
+	}
+	for i := 1; i+1 < len(toks); i++ {
+		if toks[i+1] == "not" && (finiteWords[toks[i]] || toks[i] == "have" || toks[i] == "has" || toks[i] == "do" || toks[i] == "does" || toks[i] == "did") {
+			return true
+		}
+		if toks[i] == "never" && i <= 2 {
+			return true // "I've never met a robot like you"
+		}
+	}
+	return false
+}
+
+// unwillingWords make a negated statement take the request back ("I don't want to", "I
+// didn't mean that"): never a reason.
+var unwillingWords = words2set("want wanna need mean meant think sure ask asked say said agree")
+
+// musicWords: music asked for with a game is part of it.
+var musicWords = words2set("music song songs tune tunes beat")
+
+// messageFor: a clause that says what to tell the one called ("tell him dinner's ready",
+// "say I got an A", "ask her when she's home").
+func (t *Table) messageFor(toks []string) bool {
+	if len(toks) < 2 {
+		return false
+	}
+	switch toks[0] {
+	case "tell", "ask", "say", "let":
+		return toks[1] == "him" || toks[1] == "her" || toks[1] == "them" || toks[0] == "say" || t.vocab.people[toks[1]] != "" || kinWords[toks[1]]
+	}
+	return false
+}
+
+// subjectAdjectives may stand before a reason's subject: "my little brother's asleep".
+var subjectAdjectives = words2set("little big baby older younger new old")
+
+// appliancePredicates say how an appliance is: "the window's open", "the tv is on".
+var appliancePredicates = words2set("open opened closed shut on off broken running going")
+
+// applianceState: a statement that an appliance the home cannot drive is in some state ("the
+// window's open anyway", "the oven is on"): a reason, never a request.
+func applianceState(toks []string) bool {
+	if len(toks) < 2 || len(toks) > 6 {
+		return false
+	}
+	k := 0
+	if toks[0] == "the" || toks[0] == "my" || toks[0] == "our" || toks[0] == "a" {
+		k = 1
+	}
+	if k+1 >= len(toks) {
+		return false
+	}
+	w := toks[k]
+	base := strings.TrimSuffix(w, "s")
+	if deviceWords[w] != "other" && deviceWords[base] != "other" {
+		return false
+	}
+	next := toks[k+1]
+	if next == "is" || next == "are" || next == "was" {
+		if k+2 >= len(toks) {
+			return false
+		}
+		next = toks[k+2]
+	} else if !strings.HasSuffix(w, "s") {
+		return false
+	}
+	return appliancePredicates[next]
+}
+
+// farewellWords may follow a goodbye said to someone: "bye mom, love you, see you soon".
+var farewellWords = words2set("love you miss see soon later tomorrow too lots xx take care sweetie darling honey")
