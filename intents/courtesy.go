@@ -144,30 +144,18 @@ func courtesy(n Normalized) (Normalized, bool) {
 	if flags&cfContraction != 0 {
 		if out, negated, ok := expandBareContractions(toks); ok {
 			// "stop the game im bored", "it doesnt work": contractions typed or heard without the apostrophe
-			n.toks, n.Text = out, strings.Join(out, " ")
 			n.Negated = n.Negated || negated
-			if p, ok := courtesy(n); ok {
-				return p, true
-			}
-			return n, true
+			return courtesyAgain(n, out)
 		}
 	}
 	if flags&cfGame != 0 {
 		if out, ok := foldGameNames(toks); ok {
-			n.toks, n.Text = out, strings.Join(out, " ")
-			if p, ok := courtesy(n); ok {
-				return p, true
-			}
-			return n, true
+			return courtesyAgain(n, out)
 		}
 	}
 	if flags&cfHedge != 0 {
 		if out, ok := dropNumberHedges(toks); ok {
-			n.toks, n.Text = out, strings.Join(out, " ")
-			if p, ok := courtesy(n); ok {
-				return p, true
-			}
-			return n, true
+			return courtesyAgain(n, out)
 		}
 	}
 	if flags&cfPlease != 0 {
@@ -182,29 +170,16 @@ func courtesy(n Normalized) (Normalized, bool) {
 		if len(out) == 0 {
 			return n, true // "pls" alone: nothing else was said
 		}
-		n.toks, n.Text = out, strings.Join(out, " ")
-		toks = out
-		if p, ok := courtesy(n); ok {
-			return p, true
-		}
-		return n, true
+		return courtesyAgain(n, out)
 	}
 	if out, ok := learnerRequest(toks, n); ok {
 		// "you turn off the light in kitchen", "we play simon says": a learner's request
-		n.toks, n.Text = out, strings.Join(out, " ")
-		if p, ok := courtesy(n); ok {
-			return p, true
-		}
-		return n, true
+		return courtesyAgain(n, out)
 	}
 	if out, ok := dropHedgeWords(toks, flags&cfActually != 0); ok {
 		// "I guess turn the kitchen light off", "is the AC like actually on": how sure the
 		// speaker is, not what is asked
-		n.toks, n.Text = out, strings.Join(out, " ")
-		if p, ok := courtesy(n); ok {
-			return p, true
-		}
-		return n, true
+		return courtesyAgain(n, out)
 	}
 	if apologyStarts[toks[0]] {
 		for _, a := range apologyLeads {
@@ -216,25 +191,17 @@ func courtesy(n Normalized) (Normalized, bool) {
 				}
 				n.raw = rawAfter(n.raw, toks[:len(toks)-len(rest)], rest)
 				rest = politeOpen(&n, rest)
-				n.toks, n.Text = rest, strings.Join(rest, " ")
-				if p, ok := courtesy(n); ok {
-					return p, true
-				}
-				return n, true
+				return courtesyAgain(n, rest)
 			}
 		}
 	}
 	if len(toks) > 2 && interjections[toks[0]] && asksAfterGreeting(toks[1:]) {
 		// "wait, is it already six?", "quick, what time is it": a word for attention
 		n.raw = rawAfter(n.raw, toks[:1], toks[1:])
-		n.toks, n.Text = toks[1:], strings.Join(toks[1:], " ")
 		if questionWords[toks[1]] || toks[1] == "is" || toks[1] == "are" {
 			n.Question = true
 		}
-		if p, ok := courtesy(n); ok {
-			return p, true
-		}
-		return n, true
+		return courtesyAgain(n, toks[1:])
 	}
 	if len(toks) > 2 && greetingOpeners[toks[0]] {
 		for _, g := range greetingLeads {
@@ -242,14 +209,10 @@ func courtesy(n Normalized) (Normalized, bool) {
 				// "hello, what time is it", "good morning, is mom busy": the greeting asks nothing
 				rest := toks[len(g):]
 				n.raw = rawAfter(n.raw, g, rest)
-				n.toks, n.Text = rest, strings.Join(rest, " ")
 				if len(rest) > 0 && questionWords[rest[0]] {
 					n.Question = true
 				}
-				if p, ok := courtesy(n); ok {
-					return p, true
-				}
-				return n, true
+				return courtesyAgain(n, rest)
 			}
 		}
 	}
@@ -261,11 +224,7 @@ func courtesy(n Normalized) (Normalized, bool) {
 		}
 		n.raw = rawAfter(n.raw, toks[:k], toks[k:])
 		rest := politeOpen(&n, toks[k:]) // "hey robot guy can you ...": the request's own lead
-		n.toks, n.Text = rest, strings.Join(rest, " ")
-		if p, ok := courtesy(n); ok {
-			return p, true
-		}
-		return n, true
+		return courtesyAgain(n, rest)
 	}
 	if len(toks) < 3 || !courtesyStarts[toks[0]] && !courtesyEndWords[toks[len(toks)-1]] && !(n.Polite && courtesyAdverbs[toks[0]]) {
 		return n, false // most sentences: two lookups
@@ -329,6 +288,16 @@ func courtesy(n Normalized) (Normalized, bool) {
 	n.raw = keptRaw(n.raw, toks, out)
 	n.toks = out
 	n.Text = strings.Join(out, " ")
+	return n, true
+}
+
+// courtesyAgain goes on with toks, what is left of n once a courtesy is taken off: another
+// courtesy may wrap it still ("sorry to bother you, would you be a dear and ...").
+func courtesyAgain(n Normalized, toks []string) (Normalized, bool) {
+	n.toks, n.Text = toks, strings.Join(toks, " ")
+	if p, ok := courtesy(n); ok {
+		return p, true
+	}
 	return n, true
 }
 
