@@ -14,28 +14,26 @@ var clauseSeparators = map[string]bool{"and": true, "then": true, "also": true, 
 // clauses splits a sentence at punctuation and at words that join commands.
 func (t *Table) clauses(n Normalized) []Normalized {
 	var out []Normalized
-	isBreak := func(r rune) bool { return strings.ContainsRune(".!?;:,", r) }
-	pieces := strings.FieldsFunc(n.raw, isBreak)
-	normalized := make([]Normalized, len(pieces))
+	normalized := t.partsOf(n)
 	// The sentence's negation is every part's, unless it is only a statement's own ("hang up,
 	// she's not even talking"): then the other parts keep theirs. A bare "don't" said as a
 	// part of its own still negates the rest.
-	negationElsewhere, ownNegation := false, len(pieces) < 2
-	for i, piece := range pieces {
-		normalized[i] = n // one piece: the sentence is already normalized
-		if len(pieces) > 1 {
-			normalized[i], _ = courtesy(normalize(piece, t.vocab.wake))
-			if pt := normalized[i].tokens(); normalized[i].Negated && negatedStatement(pt) {
+	negationElsewhere, ownNegation := false, normalized == nil
+	if normalized == nil {
+		normalized = []Normalized{n} // one part: the sentence is already normalized
+	}
+	for _, pn := range normalized {
+		if len(normalized) > 1 {
+			if pn.Negated && negatedStatement(pn.tokens()) {
 				negationElsewhere = true
 			}
-			ownNegation = ownNegation || normalized[i].Negated
+			ownNegation = ownNegation || pn.Negated
 		}
 	}
 	if !ownNegation {
 		negationElsewhere = true // "switch it off if you don't mind, I left it on": the "not" was a courtesy's
 	}
-	for i := range pieces {
-		pn := normalized[i]
+	for _, pn := range normalized {
 		inherit := n.Negated && !(negationElsewhere && !pn.Negated)
 		toks := pn.tokens()
 		start := 0
@@ -99,7 +97,7 @@ func mayBeCompound(n Normalized) bool {
 		return false
 	}
 	meaningful := 0
-	for _, piece := range strings.FieldsFunc(n.raw, func(r rune) bool { return strings.ContainsRune(".!?;:,", r) }) {
+	for _, piece := range rawParts(n.raw) {
 		for _, w := range tokenize(piece) {
 			if !ignorableWords[w] && !leadFillers[w] && w != "hey" && w != "hi" && w != "hello" {
 				meaningful++

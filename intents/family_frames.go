@@ -230,15 +230,61 @@ func (t *Table) requestForm(n Normalized, toks []string, names func([]string) bo
 // pieces are the parts of a sentence between punctuation, each normalized on its own (its
 // own negation: "I don't want anyone to see me, block the calls" blocks them).
 func (t *Table) pieces(n Normalized) []Normalized {
-	raw := strings.FieldsFunc(n.raw, func(r rune) bool { return strings.ContainsRune(".!?;:,", r) })
-	if len(raw) < 2 {
+	parts := t.partsOf(n)
+	if parts == nil {
 		return []Normalized{n} // "and" inside a name ("hide and seek") parts nothing
 	}
-	out := make([]Normalized, 0, len(raw))
-	for _, p := range raw {
-		if pn, _ := courtesy(normalize(p, t.vocab.wake)); len(pn.tokens()) > 0 {
+	out := make([]Normalized, 0, len(parts))
+	for _, pn := range parts {
+		if len(pn.tokens()) > 0 {
 			out = append(out, pn)
 		}
+	}
+	return out
+}
+
+// partsOf is each part of the sentence heard between punctuation (rawParts), normalized on
+// its own and with its courtesy taken off; nil when there are fewer than two parts. The
+// frames and the compound rule all read them: they are worked out once per sentence, in its
+// memo, and never written to.
+func (t *Table) partsOf(n Normalized) []Normalized {
+	if m := n.memo; m != nil && m.parts != nil && m.partsRaw == n.raw {
+		return m.parts
+	}
+	raw := rawParts(n.raw)
+	if len(raw) < 2 {
+		return nil
+	}
+	out := make([]Normalized, len(raw))
+	for i, p := range raw {
+		out[i], _ = courtesy(normalize(p, t.vocab.wake))
+	}
+	if n.memo != nil {
+		n.memo.parts, n.memo.partsRaw = out, n.raw
+	}
+	return out
+}
+
+// rawParts splits a sentence at the punctuation that parts clauses (". ! ? ; : ,"),
+// dropping empty parts: strings.FieldsFunc's result, without a call per rune.
+func rawParts(raw string) []string {
+	var out []string
+	start := -1
+	for i := 0; i < len(raw); i++ {
+		switch raw[i] {
+		case '.', '!', '?', ';', ':', ',':
+			if start >= 0 {
+				out = append(out, raw[start:i])
+				start = -1
+			}
+		default:
+			if start < 0 {
+				start = i
+			}
+		}
+	}
+	if start >= 0 {
+		out = append(out, raw[start:])
 	}
 	return out
 }

@@ -800,3 +800,23 @@ func TestShortClausesNeverFault(t *testing.T) {
 		t.Errorf("%d of %d short sentences faulted the router", faults, 4*len(sentences))
 	}
 }
+
+// TestSpelledLettersAreOneWord: letters a recogniser spells out one by one ("u. s. d.",
+// "i.b.m.") are one word for the agent, not a run of sentences split at their full stops;
+// a single letter with a full stop is left as it was said.
+func TestSpelledLettersAreOneWord(t *testing.T) {
+	tb := demo(t)
+	for s, want := range map[string]string{
+		"what is the exchange rate of u. s. d. to cad": "what is the exchange rate of usd to cad",
+		"what is i.b.m. stock at":                      "what is ibm stock at",
+		"what does the f. b. i. do":                    "what does the fbi do",
+	} {
+		d := tb.Route(s, Context{})
+		if d.Intent != IntentGeneralAsk || d.Args["question"] != want {
+			t.Errorf("%q: routed to %s %v, want general.ask with the question %q", s, d.Intent, d.Args, want)
+		}
+	}
+	if got := joinSpelled("we go with plan b. then dinner"); got != "we go with plan b. then dinner" {
+		t.Errorf("a single letter was joined: %q", got)
+	}
+}

@@ -32,6 +32,10 @@ type Normalized struct {
 type normMemo struct {
 	durToks []string // the words dur is the view of (the same slice, not equal words)
 	dur     string
+	// parts are the sentence's parts between punctuation, each normalized on its own (see
+	// partsOf), for the raw text partsRaw; nil until asked.
+	parts    []Normalized
+	partsRaw string
 }
 
 // tokens returns the words of Text.
@@ -80,6 +84,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	if needsRawReplace(raw) {
 		raw = rawReplacer.Replace(raw)
 	}
+	raw = joinSpelled(raw)
 	raw, n.Wake = wake.stripSegments(raw)
 	n.raw = raw
 	trimmed := strings.TrimRightFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || r == '.' || r == '!' || r == '"' })

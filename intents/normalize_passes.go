@@ -212,3 +212,64 @@ func trimTails(toks []string) []string {
 	}
 	return toks
 }
+
+// joinSpelled closes up letters spelled out one by one ("u. s. d.", "i.b.m.", "p. m."): the
+// recogniser's way of writing an acronym, one word, never a run of sentences to split at
+// their full stops. A single letter with a full stop ("plan b.") is left alone.
+func joinSpelled(s string) string {
+	if !strings.Contains(s, ".") {
+		return s
+	}
+	var b strings.Builder
+	done := 0 // s[:done] is in b
+	for i := 0; i < len(s); i++ {
+		if !spelledLetterAt(s, i) || i > 0 && wordByte(s[i-1]) {
+			continue
+		}
+		// a run: letter '.' (spaces) letter '.' ...
+		var letters []byte
+		j := i
+		for spelledLetterAt(s, j) {
+			letters = append(letters, s[j])
+			j += 2 // the letter and its full stop
+			k := j
+			for k < len(s) && s[k] == ' ' {
+				k++
+			}
+			if !spelledLetterAt(s, k) {
+				break
+			}
+			j = k
+		}
+		if len(letters) < 2 {
+			i = j - 1
+			continue
+		}
+		if done == 0 && b.Len() == 0 {
+			b.Grow(len(s))
+		}
+		b.WriteString(s[done:i])
+		b.Write(letters)
+		b.WriteByte(' ')
+		done, i = j, j-1
+	}
+	if done == 0 {
+		return s
+	}
+	b.WriteString(s[done:])
+	return b.String()
+}
+
+// wordByte: c may be part of a word (a spelled run starts after none: "plan b." ends one).
+func wordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '\'' || c == '.'
+}
+
+// spelledLetterAt: s[i] is one ASCII letter before a full stop, and after that stop comes a
+// space, a letter, a mark or the end (not a decimal point).
+func spelledLetterAt(s string, i int) bool {
+	if i+1 >= len(s) || s[i+1] != '.' || s[i] < 'a' || s[i] > 'z' {
+		return false
+	}
+	return i+2 >= len(s) || s[i+2] == ' ' || s[i+2] >= 'a' && s[i+2] <= 'z' || s[i+2] == ',' || s[i+2] == '?' || s[i+2] == '!'
+}

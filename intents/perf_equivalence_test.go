@@ -2,6 +2,7 @@ package intents
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -96,5 +97,17 @@ func TestRawReplaceShortcut(t *testing.T) {
 	}
 	if needsRawReplace("what time is it.") {
 		t.Error("a closing full stop alone sends a sentence through the replacer")
+	}
+}
+
+// TestRawPartsSplitAsFieldsFunc: the byte splitter parts every corpus sentence (as heard,
+// lower-cased) exactly where strings.FieldsFunc at the clause marks does.
+func TestRawPartsSplitAsFieldsFunc(t *testing.T) {
+	isMark := func(r rune) bool { return strings.ContainsRune(".!?;:,", r) }
+	for _, s := range append(corpusSentences(t), "", ",,", "a,b", "¿qué?, sí.", "end.", ".start") {
+		raw := strings.ToLower(s)
+		if got, want := rawParts(raw), strings.FieldsFunc(raw, isMark); !slices.Equal(got, want) {
+			t.Errorf("rawParts(%q) = %q, FieldsFunc gives %q", raw, got, want)
+		}
 	}
 }
