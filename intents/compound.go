@@ -38,6 +38,18 @@ func (t *Table) clauses(n Normalized) []Normalized {
 		toks := pn.tokens()
 		start := 0
 		for i := 0; i <= len(toks); i++ {
+			if i < len(toks) && i > start+1 && reasonOpens(toks, i) {
+				// "lights out in the kids room they're finally asleep": the reason said
+				// without a pause is a part of its own, as if a comma stood before it.
+				c := pn
+				c.Text = strings.Join(toks[start:i], " ")
+				c.toks = toks[start:i:i]
+				c.Question = c.Question || n.Question
+				c.Negated = c.Negated || inherit
+				out = append(out, c)
+				start = i
+				continue
+			}
 			if i < len(toks) && !clauseSeparators[toks[i]] && !soCommand(toks, i) {
 				continue
 			}
@@ -89,7 +101,7 @@ func (t *Table) isGreeting(c Normalized) bool {
 func mayBeCompound(n Normalized) bool {
 	toks := n.tokens()
 	for i, w := range toks {
-		if clauseSeparators[w] || w == "so" && soCommand(toks, i) {
+		if clauseSeparators[w] || w == "so" && soCommand(toks, i) || i > 1 && reasonOpens(toks, i) {
 			return true
 		}
 	}
@@ -117,6 +129,51 @@ func soCommand(toks []string, i int) bool {
 	}
 	next := toks[i+1]
 	return isImperativeVerb(next) && !finiteWords[next] && next != "i" || deviceWords[next] != "" || roomLike(next)
+}
+
+// reasonSubjects open a statement said after a request without a pause; a finite verb
+// (finiteWords) follows them ("they are", "i have", "we need"), except "its", which is one.
+var reasonSubjects = words2set("i we they he she it its")
+
+// clauseLinks come before a subject that belongs to the sentence's own clause: "tell me
+// when it is ready", "turn it off if i am out", "I think it is on". No reason opens after one.
+var clauseLinks = words2set("when if that what how why where who whom whose which whether because cause cos since as so " +
+	"until till before after while once unless than and or but think know knew guess hope say said says tell told mean " +
+	"sure bet believe suppose wonder remember forget see notice feel wish reckon like whenever wherever")
+
+// objectLinks come before "it", "its" or a noun that is their object, never a new subject:
+// "set the oven to its highest", "turn it on for it is ...".
+var objectLinks = words2set("to for of in at with by from about into onto")
+
+// reasonOpens: toks[i] opens a reason said after a request without a pause — a subject and
+// its verb ("... they are finally asleep", "... i have an exam", "... its blinding me"), or
+// a noun subject with "is"/"are" ("... the baby is asleep"). The words before must not link
+// the subject into their own clause ("tell me when it is ready").
+func reasonOpens(toks []string, i int) bool {
+	if i < 2 || i+1 >= len(toks) || clauseLinks[toks[i-1]] {
+		return false
+	}
+	w, next := toks[i], toks[i+1]
+	if (w == "it" || w == "its" || w == "the" || w == "my" || w == "our") && objectLinks[toks[i-1]] {
+		return false
+	}
+	switch {
+	case w == "its":
+		return !finiteWords[next] || next == "like" || next == "been" || next == "got" // "its freezing", "its like a sauna"; not "its is"
+	case reasonSubjects[w]:
+		if reasonAdverbs[next] && i+2 < len(toks) {
+			next = toks[i+2] // "i really need to sleep"
+		}
+		return finiteWords[next] && next != "like" && next != "think" && next != "know" && next != "hope" && next != "wish"
+	case w == "the" || w == "my" || w == "our":
+		// "the baby is asleep", "my show is on": a noun or two, then is / are
+		for k := i + 2; k <= i+3 && k < len(toks); k++ {
+			if toks[k] == "is" || toks[k] == "are" || toks[k] == "was" || toks[k] == "were" {
+				return !functionWords[toks[k-1]]
+			}
+		}
+	}
+	return false
 }
 
 func ignorable(text string) bool {

@@ -108,12 +108,25 @@ func (t *Table) afterthought(c Normalized) bool {
 		return !t.mentionsRoom(toks) // "the window's open anyway", "the tv is on": how a thing the home cannot drive is
 	}
 	deviceIn := slices.ContainsFunc(toks, func(w string) bool { return wordClasses[w]&(wcDevice|wcHouseDevice) != 0 })
+	// "I'm watching TV", "we are using the oven": what someone is doing with a thing the home
+	// cannot drive says why, and asks nothing of it.
+	// A statement with its own subject and verb ("I must leave soon") says what its subject
+	// does; "I want ..." and "I need ..." are wishes, which may ask for something.
+	stated := len(toks) > 2 && reasonSubjects[toks[0]] && finiteWords[toks[1]] && !desireVerbs[toks[1]]
+	doing := len(toks) > 3 && reasonSubjects[toks[0]] && (toks[1] == "am" || toks[1] == "are" || toks[1] == "is") &&
+		strings.HasSuffix(toks[2], "ing") && !contains(toks, "not")
 	for i, w := range toks {
+		if doing && wordClasses[w]&wcHouseDevice == 0 && deviceWords[w] == "other" && i > 2 {
+			continue
+		}
+		if stated && !deviceIn && (i == 2 || i == 3 && reasonAdverbs[toks[2]]) && wordClasses[w]&wcAction != 0 && !imperativeVerbs[w] {
+			continue // "I must leave soon", "we have to get going": what the speaker does
+		}
 		if i > 0 && objectLeads[toks[i-1]] && wordClasses[w]&(wcDevice|wcHouseDevice) == 0 && wordClasses[w]&wcAction != 0 {
 			continue // "I can't find the switch": a thing, not a verb
 		}
 		if i > 1 && toks[i-1] == "to" && !deviceIn && (toks[i-2] == "need" ||
-			toks[i-2] == "needs" || toks[i-2] == "have" || toks[i-2] == "has" || toks[i-2] == "want" || toks[i-2] == "got" || toks[i-2] == "going") {
+			toks[i-2] == "needs" || toks[i-2] == "have" || toks[i-2] == "has" || toks[i-2] == "want" || toks[i-2] == "wants" || toks[i-2] == "got" || toks[i-2] == "going") {
 			continue // "the kids need to get to bed", "I have to fill in a form": what someone must do, not a request
 		}
 		if wordClasses[w]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0 || isDigits(w) || w == "timer" || w == "timers" ||
@@ -123,6 +136,9 @@ func (t *Table) afterthought(c Normalized) bool {
 	}
 	return !t.mentionsRoom(toks)
 }
+
+// desireVerbs after a subject ask for something: "I want the light on", "we need the AC".
+var desireVerbs = words2set("want wants need needs would like love")
 
 // reasonWords can open a command but say how things are in a reason: "it's too warm", "I'm
 // done", "it's time for bed".
