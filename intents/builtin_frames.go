@@ -430,7 +430,7 @@ var adviceLeads = words2set("should shall would could can may might must")
 // any clause that is negated, reported, conditional, in the past or the future is not.
 func (t *Table) timerForm(n Normalized, toks []string) string {
 	whole := commandForm(toks, n)
-	if whole == FormImperative || !mayBeCompound(n) {
+	if whole == FormImperative || !mayBeCompound(n) && !t.commandAfterStatement(n) {
 		return whole
 	}
 	form := whole

@@ -36,11 +36,16 @@ func (t *Table) clauses(n Normalized) []Normalized {
 	for _, pn := range normalized {
 		inherit := n.Negated && !(negationElsewhere && !pn.Negated)
 		toks := pn.tokens()
-		start := 0
+		inRoom := t.roomPhraseWords(toks)
+		start, politeNext := 0, false
 		for i := 0; i <= len(toks); i++ {
-			if i < len(toks) && i > start+1 && reasonOpens(toks, i) {
-				// "lights out in the kids room they're finally asleep": the reason said
-				// without a pause is a part of its own, as if a comma stood before it.
+			if i < len(toks) && inRoom != nil && inRoom[i] {
+				continue // "mom and dad's room": a room's name, not two clauses
+			}
+			if i < len(toks) && i > start+1 && (reasonOpens(toks, i) || start == 0 && t.commandOpens(toks, i)) {
+				// "lights out in the kids room they're finally asleep", "mum is asleep turn
+				// her light off": a reason said without a pause is a part of its own, as if a
+				// comma stood there.
 				c := pn
 				c.Text = strings.Join(toks[start:i], " ")
 				c.toks = toks[start:i:i]
@@ -48,6 +53,9 @@ func (t *Table) clauses(n Normalized) []Normalized {
 				c.Negated = c.Negated || inherit
 				out = append(out, c)
 				start = i
+				if politeOpens(toks, i) {
+					start, politeNext = i+2, true // "... could you turn their lamp off": a polite request
+				}
 				continue
 			}
 			if i < len(toks) && !clauseSeparators[toks[i]] && !soCommand(toks, i) {
@@ -57,9 +65,11 @@ func (t *Table) clauses(n Normalized) []Normalized {
 				c := pn
 				c.Text = strings.Join(toks[start:i], " ")
 				c.toks = toks[start:i:i]
-				c.Question = c.Question || n.Question
+				c.Question = c.Question || n.Question && !politeNext
+				c.Polite = c.Polite || politeNext
 				c.Negated = c.Negated || inherit
 				out = append(out, c)
+				politeNext = false
 			}
 			start = i + 1
 		}
@@ -176,6 +186,61 @@ func reasonOpens(toks []string, i int) bool {
 	return false
 }
 
+// commandBlockers before a verb make it part of the statement, not a new command: "going to
+// turn", "you turn", "can switch", "the call", "not put".
+var commandBlockers = words2set("to you i we they he she it can could will would should shall must may might not never " +
+	"do does did dont and or lets let gonna wanna a an the my your our his her their this that these those just")
+
+// commandOpens: toks[i] opens a command said straight after a statement with its own subject
+// ("mum is asleep turn her light off", "i am cold put the AC on", "we are going out switch
+// off all the lights"). The statement opens with its subject and verb; a wish ("I want",
+// "I need") is a request of its own and is left to the request rules.
+func (t *Table) commandOpens(toks []string, i int) bool {
+	if i < 2 || i+1 >= len(toks) || commandBlockers[toks[i-1]] || clauseLinks[toks[i-1]] {
+		return false
+	}
+	verbAt := func(k int) bool {
+		w := toks[k]
+		return (wordClasses[w]&(wcAction|wcOnVerb|wcOffVerb) != 0 || w == "cancel" || w == "hang" || w == "mute") && w != "set" && w != "left"
+	}
+	if !politeOpens(toks, i) && !verbAt(i) {
+		return false
+	}
+	first, verb := toks[0], toks[1]
+	switch {
+	case first == "its":
+	case reasonSubjects[first] || t.vocab.people[first] != "" || t.vocab.owners[first] != nil:
+		if reasonAdverbs[verb] && len(toks) > 2 {
+			verb = toks[2]
+		}
+		return finiteWords[verb] && !desireVerbs[verb] && verb != "think" && verb != "know" && verb != "hope" &&
+			verb != "wish" && verb != "said" && verb != "says" && verb != "told" && i > 2
+	case first == "the" || first == "my" || first == "our":
+		return len(toks) > 3 && (toks[2] == "is" || toks[2] == "are" || len(toks) > 4 && (toks[3] == "is" || toks[3] == "are"))
+	default:
+		return false
+	}
+	return true
+}
+
+// politeOpens: toks[i] opens a polite request to act ("could you turn ...", "can u put ...").
+func politeOpens(toks []string, i int) bool {
+	return (toks[i] == "can" || toks[i] == "could" || toks[i] == "would" || toks[i] == "will") && i+2 < len(toks) &&
+		(toks[i+1] == "you" || toks[i+1] == "u") && wordClasses[toks[i+2]]&(wcAction|wcOnVerb|wcOffVerb) != 0
+}
+
+// commandAfterStatement: a command opens somewhere after the sentence's first words, said
+// straight after a statement (commandOpens).
+func (t *Table) commandAfterStatement(n Normalized) bool {
+	toks := n.tokens()
+	for i := 2; i < len(toks); i++ {
+		if t.commandOpens(toks, i) {
+			return true
+		}
+	}
+	return false
+}
+
 func ignorable(text string) bool {
 	for w := range strings.FieldsSeq(text) {
 		if !ignorableWords[w] {
@@ -193,7 +258,7 @@ func ignorable(text string) bool {
 // actions make a compound. If every clause asks for the same read, that read is the answer;
 // anything else is a general question.
 func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
-	if !mayBeCompound(n) {
+	if !mayBeCompound(n) && !t.commandAfterStatement(n) {
 		return Decision{}, false
 	}
 	if toks := n.tokens(); (anyOf(toks, stopTalk) || anyOf(toks, quietMute) || contains(toks, "quiet")) && !n.Negated &&

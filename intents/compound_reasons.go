@@ -157,7 +157,7 @@ func (t *Table) mentionsRoom(toks []string) bool {
 		if _, ok := t.vocab.rooms[w]; ok {
 			return true
 		}
-		for l := 2; l <= 3 && i+l <= len(toks); l++ {
+		for l := 2; l <= t.vocab.roomWords && i+l <= len(toks); l++ {
 			if _, ok := t.vocab.rooms[strings.Join(toks[i:i+l], " ")]; ok {
 				return true
 			}
@@ -190,6 +190,18 @@ func (t *Table) roomFromReason(d Decision, reasons []string, ctx Context) (Decis
 		}
 	}
 	if room == "" {
+		// "the kids are asleep, switch their light off": the reason names whose light it is
+		all := d.Normalized.tokens()
+		for _, r := range reasons {
+			all = append(strings.Fields(r), all...)
+		}
+		classes := make([]wordClass, len(all))
+		for i, w := range all {
+			classes[i] = wordClasses[w]
+		}
+		room = t.ownersRoom(all, classes)
+	}
+	if room == "" {
 		return Decision{}, false
 	}
 	in := t.byName[d.Pending.Intent]
@@ -207,6 +219,32 @@ func (t *Table) roomFromReason(d Decision, reasons []string, ctx Context) (Decis
 	return out, true
 }
 
+// roomPhraseWords marks the words inside a room's name of three or more words ("mom and
+// dads room"), so no clause is split there; nil when there is none.
+func (t *Table) roomPhraseWords(toks []string) []bool {
+	if t.vocab.roomWords < 3 {
+		return nil
+	}
+	var out []bool
+	for i := 0; i+2 < len(toks); i++ {
+		if !t.vocab.roomStarts[toks[i]] {
+			continue
+		}
+		for l := min(t.vocab.roomWords, len(toks)-i); l >= 3; l-- {
+			if _, ok := t.vocab.rooms[strings.Join(toks[i:i+l], " ")]; ok {
+				if out == nil {
+					out = make([]bool, len(toks))
+				}
+				for k := i + 1; k < i+l-1; k++ {
+					out[k] = true
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
 // roomsIn lists the rooms of the home toks name, by their names.
 func (t *Table) roomsIn(toks []string) []string {
 	var out []string
@@ -214,7 +252,7 @@ func (t *Table) roomsIn(toks []string) []string {
 		if !t.vocab.roomStarts[toks[i]] {
 			continue
 		}
-		for l := min(3, len(toks)-i); l >= 1; l-- {
+		for l := min(t.vocab.roomWords, len(toks)-i); l >= 1; l-- {
 			if r, ok := t.vocab.rooms[strings.Join(toks[i:i+l], " ")]; ok {
 				out = append(out, r.Name)
 				i += l - 1

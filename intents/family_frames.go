@@ -200,7 +200,7 @@ func (t *Table) requestForm(n Normalized, toks []string, names func([]string) bo
 		}
 	}
 	whole := opened(commandForm(t.masked(toks, mask), n), toks, names)
-	if whole == FormImperative || !mayBeCompound(n) {
+	if whole == FormImperative || !mayBeCompound(n) && !t.commandAfterStatement(n) {
 		return whole
 	}
 	request := false

@@ -44,3 +44,83 @@ func TestAReasonSaidWithoutAPause(t *testing.T) {
 		}
 	}
 }
+
+// TestRoomsNamedByWhoseTheyAre: a family names rooms by whose they are ("mum and dad's
+// room", "the twins' room"), and says "their light" of people just named; the home says
+// whose each room is (Room.Whose). A room the home does not have stays unknown, and a
+// room of "a baby" in a question about the world is not this home's.
+func TestRoomsNamedByWhoseTheyAre(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"turn off the light in mum and dad's room", "house.light.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"is the light on in dad's room", "house.light.get", map[string]string{"room": "bedroom"}},
+		{"put the ac on in mom and dads bedroom", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"switch on the light in the parents room", "house.light.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"mommy's room light on please", "house.light.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"turn off the light in daddy and mummy's room", "house.light.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"lights off in the twins room", "house.light.set", map[string]string{"room": "kids room", "state": "off"}},
+		{"is the light on in the boys room", "house.light.get", map[string]string{"room": "kids room"}},
+		{"the kids are asleep switch their light off", "house.light.set", map[string]string{"room": "kids room", "state": "off"}},
+		{"can you check if the girls left their light on", "house.light.get", map[string]string{"room": "kids room"}},
+		{"the children are in bed now could you turn their lamp off", "house.light.set", map[string]string{"room": "kids room", "state": "off"}},
+		{"mum is asleep turn her light off", "house.light.set", map[string]string{"room": "bedroom", "state": "off"}},
+	})
+	for s, want := range map[string]string{
+		"what colour should I paint a baby's room": IntentGeneralAsk,
+		"turn on the light in grandma's room":      IntentClarify,
+	} {
+		if d := tb.Route(s, Context{}); d.Intent != want {
+			t.Errorf("%q: %s %v, want %s (why: %v)", s, d.Intent, d.Args, want, d.Doctrine)
+		}
+	}
+	for _, s := range []string{
+		"mum said turn off the light in her room",
+		"dad turned off the light in his room",
+		"don't switch off the light in the twins room",
+	} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+	// A word two rooms claim names neither.
+	h := Home{
+		People: []Person{{Name: "mom", Aliases: []string{"mum"}}},
+		Rooms: []Room{{Name: "bedroom", Whose: []string{"mom", "kids"}, Devices: []string{"light"}},
+			{Name: "den", Whose: []string{"kids"}, Devices: []string{"light"}}},
+	}
+	owners := ownerWords(h)
+	if owners["mum"] == nil || owners["mum"].Name != "bedroom" || owners["kids"] != nil {
+		t.Errorf("owners: mum → %v, kids → %v; want bedroom and none", owners["mum"], owners["kids"])
+	}
+}
+
+// TestACommandSaidStraightAfterAStatement: "I'm cold put the AC on" — a statement with its
+// own subject, then a command, no comma between: the statement is the reason, the command
+// acts; what the statement reports or plans never does.
+func TestACommandSaidStraightAfterAStatement(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"it is cold in here turn on the ac", "house.ac.set", map[string]string{"room": "living room", "state": "on"}},
+		{"the baby is sleeping turn off the kids room light", "house.light.set", map[string]string{"room": "kids room", "state": "off"}},
+		{"we are going out switch off all the lights", "house.light.set", map[string]string{"room": "all", "state": "off"}},
+		{"i cant see anything turn the office light on", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"its roasting in the bedroom put the ac on", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"dad is working switch off the living room light", "house.light.set", map[string]string{"room": "living room", "state": "off"}},
+		{"the movie is starting could you turn off the living room lights", "house.light.set", map[string]string{"room": "living room", "state": "off"}},
+		{"i am reading in the office can u put the light on", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"the pasta is done cancel the pasta timer", "timer.cancel", map[string]string{"label": "pasta"}},
+		{"we are back switch on the kitchen light", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
+	})
+	for _, s := range []string{
+		"i am going to turn off the kitchen light",
+		"mom said turn off the bedroom light",
+		"we will switch off the lights later",
+		"i think we should turn on the ac",
+		"the kids want to turn off the office light",
+		"dad is asleep don't turn off the bedroom light",
+	} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}

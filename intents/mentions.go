@@ -138,7 +138,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 		if !t.vocab.roomStarts[toks[i]] {
 			continue
 		}
-		for l := min(3, len(toks)-i); l >= 1; l-- {
+		for l := min(t.vocab.roomWords, len(toks)-i); l >= 1; l-- {
 			phrase := toks[i]
 			if l > 1 {
 				phrase = strings.Join(toks[i:i+l], " ")
@@ -163,6 +163,11 @@ func (t *Table) mentions(n Normalized) Mentions {
 				i += l - 1
 				break
 			}
+		}
+	}
+	if len(m.Rooms) == 0 {
+		if r := t.ownersRoom(toks, classes); r != "" {
+			m.Rooms = append(m.Rooms, r) // "the kids are asleep, switch their light off"
 		}
 	}
 	for i, w := range toks {
@@ -316,6 +321,39 @@ func (t *Table) mentions(n Normalized) Mentions {
 	}
 	// m.Form is left to the frames that need it (withForm): most sentences never ask.
 	return m
+}
+
+// ownersRoom is the room "their", "his" or "her" points to when it stands before a device
+// or a room ("switch their light off", "in her room") and the sentence names the owners of
+// exactly one room ("the kids are asleep", Room.Whose); "" otherwise.
+func (t *Table) ownersRoom(toks []string, classes []wordClass) string {
+	if len(t.vocab.owners) == 0 {
+		return ""
+	}
+	pointed := false
+	for i, w := range toks {
+		if (w == "their" || w == "his" || w == "her") && i+1 < len(toks) &&
+			(classes[i+1]&wcDevice != 0 || toks[i+1] == "room" || toks[i+1] == "bedroom" ||
+				i+2 < len(toks) && fixtureWords[toks[i+1]] && classes[i+2]&wcDevice != 0) {
+			pointed = true
+		}
+	}
+	if !pointed {
+		return ""
+	}
+	var room *Room
+	for _, w := range toks {
+		if r, ok := t.vocab.owners[w]; ok {
+			if room != nil && room != r {
+				return "" // two rooms' owners: which one is not said
+			}
+			room = r
+		}
+	}
+	if room == nil {
+		return ""
+	}
+	return room.Name
 }
 
 // objectLeads come before the thing a verb acts on: "turn off THE stereo", "MY speakers".

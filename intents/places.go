@@ -103,4 +103,5 @@ var modifierStops = func() map[string]bool {
 const modifierStopWords = "on off out up down a an any no some of in at to which many that this these those whole " +
 	"entire activate deactivate check dim if whether light lights ac please again now still kill cut much sure want " +
 	"need like let lets us all every each both other left leave think wonder know tell see find said say says asked " +
-	"told about whats with without from by for everywhere here house home just only really brighter dimmer same"
+	"told about whats with without from by for everywhere here house home just only really brighter dimmer same " +
+	"their his her its" // whose light it is: "switch their light off" (ownersRoom reads the owners)

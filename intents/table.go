@@ -181,6 +181,10 @@ type Room struct {
 	Name    string   `yaml:"name" json:"name"`
 	Aliases []string `yaml:"aliases,omitempty" json:"aliases,omitempty"`
 	Devices []string `yaml:"devices" json:"devices"`
+	// Whose are the people whose room it is, by a person's name (any of their aliases then
+	// serves) or by a word ("kids", "parents"): "mum's room", "mom and dad's room", "the
+	// kids' bedroom" then name it, and so does "their light" in a sentence about them.
+	Whose []string `yaml:"whose,omitempty" json:"whose,omitempty"`
 }
 
 // Person is a member of the household the calendar knows.
