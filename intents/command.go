@@ -83,6 +83,11 @@ func tagQuestion(toks []string, n Normalized) bool {
 		(toks[2] == "have" || toks[2] == "get") {
 		return true
 	}
+	// "would it be possible to have the bedroom AC on at 22", "could we get the lights off":
+	// the polite lead is gone, and asking to have a state is a request.
+	if haveState(toks, n) {
+		return true
+	}
 	// "Is it possible to turn on the kitchen light?", "would it be possible to ...".
 	for _, lead := range [][]string{{"is", "it", "possible", "to"}, {"would", "it", "be", "possible", "to"}} {
 		if hasPrefix(toks, lead) && len(toks) > len(lead) && isImperativeVerb(toks[len(lead)]) {
@@ -185,6 +190,8 @@ func isRequest(toks []string, n Normalized) bool {
 		return true
 	case w == "ensure" || w == "make" && len(toks) > 1 && toks[1] == "sure":
 		return true
+	case haveState(toks, n):
+		return true
 	}
 	for _, l := range desireLeads {
 		if hasPrefix(toks, l) && len(toks) > len(l) && toks[len(l)] != "to" || hasPrefix(toks, l) && len(toks) > len(l)+1 && toks[len(l)] == "to" && isImperativeVerb(toks[len(l)+1]) {
@@ -199,6 +206,21 @@ func isRequest(toks []string, n Normalized) bool {
 		return tagQuestion(toks, n) // the polite questions tagQuestion lets through
 	}
 	return embeddedRequest(toks)
+}
+
+// haveState: a polite request to have a device in a state ("[would it be possible to] have
+// the bedroom AC on at 22", "[please] get the lights off"): "have" or "get", then what to
+// have, then "on" or "off".
+func haveState(toks []string, n Normalized) bool {
+	if !n.Polite || len(toks) < 3 || toks[0] != "have" && toks[0] != "get" || !objectLeads[toks[1]] && toks[1] != "all" || anyOf(toks, wordSet(pastWords)) {
+		return false // "could you have turned it off": a question about the past
+	}
+	for _, w := range toks[2:] {
+		if w == "on" || w == "off" {
+			return true
+		}
+	}
+	return false
 }
 
 // finiteWords make a sentence a statement about something rather than a verbless command:

@@ -3,6 +3,7 @@ package intents
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 )
 
@@ -206,6 +207,9 @@ func (t *Table) commandOpens(toks []string, i int) bool {
 	if !politeOpens(toks, i) && !verbAt(i) {
 		return false
 	}
+	if politeOpens(toks, i) && i <= 4 && slices.ContainsFunc(toks[:i], func(w string) bool { return wordClasses[w]&wcWarmth != 0 || feelingWords[w] }) {
+		return true // "lowkey freezing can u put the bedroom ac on 25", "so dark could you ..."
+	}
 	first, verb := toks[0], toks[1]
 	switch {
 	case first == "its":
@@ -222,6 +226,9 @@ func (t *Table) commandOpens(toks []string, i int) bool {
 	}
 	return true
 }
+
+// feelingWords say how a room feels, as a reason before a request: "boiling, can you ...".
+var feelingWords = words2set("dark gloomy bright boiling roasting baking sweltering stuffy muggy humid sweating dim pitch")
 
 // politeOpens: toks[i] opens a polite request to act ("could you turn ...", "can u put ...").
 func politeOpens(toks []string, i int) bool {

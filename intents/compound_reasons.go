@@ -25,6 +25,9 @@ var tagPhrases = [][]string{
 	{"yeah"}, {"yes"}, {"no", "problem"}, {"ta", "very", "much"}, {"cheers", "mate"}, {"pls"}, {"plz"},
 	{"night", "night"}, {"nighty", "night"}, {"goodnight"}, {"good", "night"}, {"sweet", "dreams"}, {"sleep", "well"},
 	{"sleep", "tight"},
+	// haste: "... and be quick about it", "hurry up", "chop chop"
+	{"be", "quick", "about", "it"}, {"be", "quick"}, {"hurry", "up"}, {"hurry"}, {"make", "it", "quick"}, {"chop", "chop"},
+	{"asap"}, {"right", "away"}, {"on", "the", "double"},
 	// asking leave to speak: "excuse me, robot, ...", "sorry to bother you, ..."
 	{"excuse", "me"}, {"pardon", "me"}, {"sorry"}, {"sorry", "to", "bother", "you"}, {"sorry", "to", "bug", "you"},
 	{"sorry", "to", "interrupt"}, {"i", "am", "sorry"}, {"if", "i", "may"}, {"one", "thing"}, {"quick", "question"},
@@ -83,6 +86,12 @@ func (t *Table) afterthought(c Normalized) bool {
 		!isDigits(name) && !durationCore(name) && !t.mentionsRoom(toks[len(toks)-1:]) && t.vocab.labels[name] == "" && !finiteWords[name] &&
 		!pastWords[name] && !futureWords[name] && !wishWords[name] && !notCommandStarts[name] && !timesOfDay[name] && !tagStarts[name] {
 		return true // a name said to get attention: "Alexa, ...", "Sophie, ...", "hey mum, ..."
+	}
+	if len(toks) <= 3 && slices.ContainsFunc(toks, func(w string) bool { return wordClasses[w]&wcWarmth != 0 || feelingWords[w] }) &&
+		!slices.ContainsFunc(toks, func(w string) bool {
+			return wordClasses[w]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0 || isDigits(w) || questionWords[w] || w == "not"
+		}) && !t.mentionsRoom(toks) {
+		return true // "lowkey freezing", "so dark": how it feels, said as the reason
 	}
 	if possessiveKin(toks[0]) && len(toks) > 1 && (strings.HasSuffix(toks[1], "ing") || finiteWords[toks[1]] || quietSleeper[toks[1]]) ||
 		nounSubject(toks) {

@@ -138,6 +138,21 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		}
 	}
 	if captured["state"] == "" && captured["temperature"] == "" {
+		if toks := stripRequestLeads(n.tokens()); len(toks) > 1 && toggleVerbs[toks[0]] && toks[1] != "to" && !anyOf(toks, settingWords) {
+			// "flip the kitchen light", "switch the bedroom AC": on or off is not said, and
+			// the router never guesses it from the device's state: ask.
+			b := t.bind(set, captured, ctx)
+			d := t.settle(set, b, frameRule(set), n)
+			if d.Intent == set.Name { // the AC's state is optional (a set point may stand alone): ask all the same
+				d = t.decide(t.byName[IntentClarify], map[string]string{}, frameRule(set), n)
+				d.Pending = &Pending{Intent: set.Name, Args: b.args, Missing: "state"}
+				d.Prompt = "On or off?"
+			}
+			d.Mentions = m.ref()
+			d.NotActed = "on or off was not said"
+			d.Doctrine = append([]string{trace + ": switched without saying on or off"}, d.Doctrine...)
+			return d, true
+		}
 		if m.Action {
 			// "dim the lights", "turn up the ac": an action this home cannot do.
 			d := t.unclear(n, dev, trace+": an action without a state the home can set")
@@ -378,3 +393,12 @@ func madeTo(toks []string, dev string) (state, temp string) {
 	}
 	return "", ""
 }
+
+// toggleVerbs switch a device without a setting: said without "on" or "off", they leave
+// the state to ask about ("flip the kitchen light").
+var toggleVerbs = words2set("turn switch flip toggle flick power")
+
+// settingWords ask for a mode or a level this home cannot set ("turn up the AC", "dim
+// the lights"): never a state to ask about.
+var settingWords = words2set("up down dim dimmer brighten brighter higher lower increase decrease raise bump crank nudge " +
+	"colour color blue red green warm mode fan speed volume setting settings level")

@@ -124,3 +124,51 @@ func TestACommandSaidStraightAfterAStatement(t *testing.T) {
 		}
 	}
 }
+
+// TestHouseRequestsSaidSideways: asking to be given light ("can I have some light in the
+// kitchen"), to have a device in a state ("would it be possible to have the bedroom AC on at
+// 22"), a device's "status", a request with haste tagged on ("... and be quick about it"),
+// and a feeling said before a polite request ("so dark could you ...") are house requests.
+// A switch without "on" or "off" ("flip the kitchen light") is asked about, never guessed,
+// and a mode or level the home cannot set stays unclear.
+func TestHouseRequestsSaidSideways(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"could we have some light in the office", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"can I get some more light in the kids room please", "house.light.set", map[string]string{"room": "kids room", "state": "on"}},
+		{"would it be possible to have the living room AC on", "house.ac.set", map[string]string{"room": "living room", "state": "on"}},
+		{"please get the kitchen lights off", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"bedroom light status", "house.light.get", map[string]string{"room": "bedroom"}},
+		{"what's the living room ac status", "house.ac.get", map[string]string{"room": "living room"}},
+		{"office light off and be quick about it", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+		{"kitchen light on, hurry up", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
+		{"so dark could you turn the office light on", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"proper boiling can u put the living room ac on", "house.ac.set", map[string]string{"room": "living room", "state": "on"}},
+		{"flip the office light", "clarify", nil},
+		{"toggle the kids room light", "clarify", nil},
+		{"switch the bedroom ac", "clarify", nil},
+	})
+	for _, s := range []string{"flip the office light", "switch the bedroom ac"} {
+		if d := tb.Route(s, Context{}); d.Pending == nil || d.Pending.Missing != "state" || d.Prompt != "On or off?" {
+			t.Errorf("%q: pending %+v, prompt %q; want a question for the state", s, d.Pending, d.Prompt)
+		}
+	}
+	for s, want := range map[string]string{
+		"switch to night light setting": IntentUnclear,
+		"turn up the bedroom ac":        IntentUnclear,
+		"dim the kitchen lights":        IntentUnclear,
+	} {
+		if d := tb.Route(s, Context{}); d.Intent != want {
+			t.Errorf("%q: %s %v, want %s (why: %v)", s, d.Intent, d.Args, want, d.Doctrine)
+		}
+	}
+	for _, s := range []string{
+		"did you have the office light on",
+		"we had some light in the kitchen",
+		"i need some light in the office tomorrow",
+	} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}

@@ -55,7 +55,8 @@ var plainWords = map[string]bool{"the": true, "a": true, "an": true, "my": true,
 	"go": true, "make": true, "ensure": true, "there": true, "some": true, "can": true, "could": true, "you": true,
 	"i": true, "we": true, "too": true, "here": true, "running": true, "working": true, "going": true, "lit": true,
 	"burning": true, "blowing": true, "left": true, "currently": true, "set": true, "switched": true, "turned": true,
-	"powered": true, "killed": true, "shut": true, "put": true, "cut": true, "being": true, "been": true, "getting": true, "also": true, "still": true, "everything": true, "both": true, "with": true, "by": true}
+	"powered": true, "killed": true, "shut": true, "put": true, "cut": true, "being": true, "been": true, "getting": true, "also": true, "still": true, "everything": true, "both": true, "with": true, "by": true,
+	"status": true, "state": true, "setting": true} // "office light status": what the device is at
 
 // Device words. "temperature" and "thermostat" name the AC: it is the home's climate device.
 var deviceWords = map[string]string{
@@ -222,8 +223,9 @@ func (t *Table) mentions(n Normalized) Mentions {
 		case cls&wcAction != 0 || gerunds[w] || w == "pop" || w == "flick":
 			m.Action = true
 		}
-		if w == "light" && (prev == "me" || prev == "us" || prev == "some") && contains(toks[:i], "give") {
-			m.Action = true // "give me light in the kitchen"
+		if w == "light" && (prev == "me" || prev == "us" || prev == "some" || prev == "more") && (contains(toks[:i], "give") ||
+			contains(toks[:i], "have") || contains(toks[:i], "get")) {
+			m.Action = true // "give me light in the kitchen", "can I have some light in here"
 			m.States = appendState(m.States, "on")
 		}
 		if (w == "bright" || w == "dark" || w == "light" && prev == "it") && i >= 2 && (contains(toks[:i], "make") || contains(toks[:i], "get")) {

@@ -104,4 +104,4 @@ const modifierStopWords = "on off out up down a an any no some of in at to which
 	"entire activate deactivate check dim if whether light lights ac please again now still kill cut much sure want " +
 	"need like let lets us all every each both other left leave think wonder know tell see find said say says asked " +
 	"told about whats with without from by for everywhere here house home just only really brighter dimmer same " +
-	"their his her its" // whose light it is: "switch their light off" (ownersRoom reads the owners)
+	"their his her its more" // whose light it is ("switch their light off": ownersRoom reads the owners), "more light"
