@@ -297,6 +297,9 @@ func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	if slices.ContainsFunc(toks, isNegativeNumber) {
 		return Decision{}, false // "a timer for minus 60 seconds" is never 60 seconds: the patterns refuse it
 	}
+	if n.Question && applianceTimer(toks) {
+		return Decision{}, false // "how do you stop a timer on a microwave": an appliance's timer, not the robot's
+	}
 	view := strings.Fields(n.durations())
 	captured := map[string]string{}
 	unexplained := 0

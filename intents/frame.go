@@ -191,10 +191,16 @@ func generalKnowledge(n Normalized, m Mentions) bool {
 	if weatherTemperature(n, m) {
 		return true
 	}
-	if len(m.Rooms) > 0 || m.Here || len(m.States) > 0 || m.Temperature != "" || len(m.People) > 0 {
+	if len(m.Rooms) > 0 || m.Here || m.Temperature != "" || len(m.People) > 0 {
 		return false
 	}
 	toks := n.tokens()
+	if n.Question && m.Device == "other" && indefiniteDevice(toks) {
+		return true // "can an oven catch fire if you leave it on": any oven, not one of this home's
+	}
+	if len(m.States) > 0 {
+		return false
+	}
 	for _, w := range toks {
 		if w == "outside" || w == "outdoors" || w == "weather" || w == "forecast" {
 			return true // "what is the temperature outside": the weather, not the house
@@ -402,3 +408,23 @@ var toggleVerbs = words2set("turn switch flip toggle flick power")
 // the lights"): never a state to ask about.
 var settingWords = words2set("up down dim dimmer brighten brighter higher lower increase decrease raise bump crank nudge " +
 	"colour color blue red green warm mode fan speed volume setting settings level")
+
+// indefiniteDevice: every device word is said with "a" or "an" ("can an oven catch fire",
+// "a big old fridge"): a thing in general.
+func indefiniteDevice(toks []string) bool {
+	seen := false
+	for i, w := range toks {
+		if deviceWords[w] == "" {
+			continue
+		}
+		j := i - 1
+		for j >= 0 && j >= i-2 && (fixtureWords[toks[j]] || toks[j] == "old" || toks[j] == "new") && toks[j] != "the" && toks[j] != "my" && toks[j] != "our" && toks[j] != "your" {
+			j--
+		}
+		if j < 0 || toks[j] != "a" && toks[j] != "an" {
+			return false
+		}
+		seen = true
+	}
+	return seen
+}

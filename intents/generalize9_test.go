@@ -172,3 +172,30 @@ func TestHouseRequestsSaidSideways(t *testing.T) {
 		}
 	}
 }
+
+// TestThingsSpokenOfInGeneral: an appliance said with "a" or "an" in a question ("can an
+// oven catch fire"), an appliance's own timer ("a timer on a microwave") and a person the
+// speaker wants to talk to ("how do I tell my dad ...") are the world's, for the agent; the
+// home's own appliances, timers and calls stay home.
+func TestThingsSpokenOfInGeneral(t *testing.T) {
+	tb := demo(t)
+	for s, want := range map[string]string{
+		"can a fridge be left on all day":               IntentGeneralAsk,
+		"is it safe to leave an electric heater on":     IntentGeneralAsk,
+		"why does a microwave stop when you open it":    IntentGeneralAsk,
+		"how do you set the timer on a washing machine": IntentGeneralAsk,
+		"how do i reset the timer on my phone":          IntentGeneralAsk,
+		"how do i tell my mum i failed my test":         IntentGeneralAsk,
+		"how can i convince my dad to get a dog":        IntentGeneralAsk,
+		"how do i ask my dad for more pocket money":     IntentGeneralAsk,
+		"how do i fix his phone screen":                 IntentGeneralAsk,
+		"is the oven on":                                IntentUnclear,
+		"set a timer on the oven for ten minutes":       "timer.start",
+		"how long is left on the pasta timer":           "timer.status",
+		"how do i ring dad":                             IntentUnclear,
+	} {
+		if d := tb.Route(s, Context{}); d.Intent != want {
+			t.Errorf("%q: %s %v, want %s (why: %v)", s, d.Intent, d.Args, want, d.Doctrine)
+		}
+	}
+}

@@ -9,7 +9,7 @@ import (
 
 // my dad", "how do you SAY mom in Spanish", "a story ABOUT grandma", "what should I GET my
 // mom", "a mom kangaroo".
-var beneficiaryLeads = words2set("for to say said about called like word get buy give make a an")
+var beneficiaryLeads = words2set("for to say said about called like word get buy give make a an tell ask convince surprise thank cheer teach")
 
 // aboutWorld: a question about the world that merely mentions a person or a device of the
 // home goes to the agent (docs/intents.md, "Mentions are not references"). It names a world
@@ -47,7 +47,7 @@ func (t *Table) aboutWorld(n Normalized, m Mentions) (lexHit, bool) {
 	// get my dad to stop snoring"); asked about their time, it stays home.
 	g := t.vocab.lexGate
 	adviceLead := lead > 0 && lx["world.advice"].at(toks, 0) > 0
-	robotOwn := adviceLead && (m.lex&(g.game|g.privacy|g.quiet) != 0 || lx.has(toks, "call.verbs") || anyOf(toks, timerNouns) ||
+	robotOwn := adviceLead && (m.lex&(g.game|g.privacy|g.quiet) != 0 || callVerbSaid(lx, toks) || anyOf(toks, timerNouns) ||
 		robotNamed(toks) || contains(toks, "you") || contains(toks, "your"))
 	advice := adviceLead && !robotOwn && !m.Calendar && !anyOf(toks, personTimeWords) && m.Device == ""
 	if robotOwn && !okWord {
@@ -68,6 +68,42 @@ func (t *Table) aboutWorld(n Normalized, m Mentions) (lexHit, bool) {
 	}
 	return word, true
 }
+
+// callVerbSaid: a call verb is said as a verb ("how do I ring dad"), not as a thing
+// someone has ("how do I tell my dad I broke his phone").
+func callVerbSaid(lx lexicon, toks []string) bool {
+	h, ok := lx.find(toks, "call.verbs")
+	if !ok {
+		return false
+	}
+	if h.at > 0 {
+		switch toks[h.at-1] {
+		case "his", "her", "my", "your", "their", "our", "a", "an", "the", "mobile", "new", "old", "broken":
+			return lx.has(toks[h.at+h.n:], "call.verbs") // the noun; another call verb may still follow
+		}
+	}
+	return true
+}
+
+// applianceTimer: the timer spoken of is an appliance's ("a timer on a microwave", "the
+// timer on my phone", "the timer of a washing machine"); "the oven timer" is the robot's
+// timer for the oven.
+func applianceTimer(toks []string) bool {
+	for i, w := range toks {
+		if w != "timer" && w != "timers" || i+2 >= len(toks) || toks[i+1] != "on" && toks[i+1] != "of" {
+			continue
+		}
+		for k := i + 2; k < len(toks) && k <= i+4; k++ {
+			if deviceWords[toks[k]] == "other" || applianceNouns[toks[k]] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// applianceNouns name things with timers of their own that deviceWords does not list.
+var applianceNouns = words2set("machine cooker phone watch microwave oven washer dryer dishwasher stove")
 
 // faultReport: a statement that reports a fault in a device ("the bulb in the study keeps
 // flickering", "the bedroom AC is making a weird rattling noise") — about this home, answered
