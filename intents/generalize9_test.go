@@ -199,3 +199,23 @@ func TestThingsSpokenOfInGeneral(t *testing.T) {
 		}
 	}
 }
+
+// TestACommandBegunAgain: a command broken off on a cut-off word and begun again with the
+// same verb is the one said last ("turn on the kit turn off the office light"); two whole
+// commands are still two. An opening "like" before a request is a filler.
+func TestACommandBegunAgain(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"turn on the kit turn off the office light", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+		{"switch off the bedr switch off the kids room light", "house.light.set", map[string]string{"room": "kids room", "state": "off"}},
+		{"put the liv put the bedroom ac on", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"turn the off turn the kitchen light off i mean", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"switch the kid switch the bedroom light on", "house.light.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"like can you turn the office light on", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"um like what time is it", "time.now", nil},
+		{"so like could you switch the kitchen light off", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+	})
+	if d := tb.Route("turn on the kitchen light turn off the office light", Context{}); d.Kind == KindWrite {
+		t.Errorf("two whole commands: %s %v acts", d.Intent, d.Args)
+	}
+}

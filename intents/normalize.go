@@ -102,8 +102,8 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	} else if n.Wake {
 		toks = wake.dropLeads(toks)
 	}
-	for len(toks) > 1 && leadFillers[toks[0]] { // "okay, okay, stop", "so what time is it"
-		toks = toks[1:]
+	for len(toks) > 1 && (leadFillers[toks[0]] || toks[0] == "like" && len(toks) > 2 && likeFillerNext[toks[1]]) {
+		toks = toks[1:] // "okay, okay, stop", "so what time is it", "um so like can you ..."
 	}
 	if hasSuffix(toks, []string{"please"}) || hasSuffix(toks, []string{"would", "you"}) || hasSuffix(toks, []string{"will", "you"}) ||
 		hasSuffix(toks, []string{"could", "you"}) {

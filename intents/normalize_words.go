@@ -246,6 +246,10 @@ var leadFillers = map[string]bool{"okay": true, "ok": true, "alright": true, "so
 	"right": true, "now": true, "and": true, "yes": true, "yeah": true, "hmm": true, "um": true, "listen": true,
 	"dear": true, "darling": true, "sweetie": true, "sweetheart": true, "honey": true} // "Reachy dear, would you ..."
 
+// likeFillerNext: an opening "like" before one of these is a filler ("like can you turn
+// the light on"), never the verb ("like the song").
+var likeFillerNext = words2set("can could would will turn switch put set what whats how is are do please stop call start")
+
 // noVerbs, straight after an opening "no" with no pause between, make it a learner's "don't":
 // "no call mama now, she is working", "no turn off the light". With a pause ("no, call
 // dad") the "no" answers something else and the command stands. Not "stop", "speak",

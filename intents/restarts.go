@@ -105,3 +105,32 @@ func tensOnly(s string) bool {
 }
 
 func singleDigit(s string) bool { return len(s) == 1 && s[0] >= '1' && s[0] <= '9' }
+
+// restartVerbs open the commands a speaker breaks off and begins again.
+var restartVerbs = words2set("turn switch put set start cancel stop call")
+
+// commandRestart takes a command the speaker broke off and began again with the same verb:
+// "turn on the kit turn off the office light" is "turn off the office light". The part
+// broken off ends in a cut-off word — the start of a room's name the recogniser wrote
+// as a fragment ("kit", "bedr") — so two whole commands ("turn on the kitchen light
+// turn off the office light") are never taken for one.
+func (t *Table) commandRestart(n Normalized) (Normalized, bool) {
+	toks := n.tokens()
+	for i := 0; i+2 < len(toks); i++ {
+		if !restartVerbs[toks[i]] {
+			continue
+		}
+		for j := i + 2; j < len(toks) && j <= i+5; j++ {
+			if toks[j] != toks[i] || j+1 >= len(toks) {
+				continue
+			}
+			cut := toks[j-1]
+			if len(cut) >= 2 && t.vocab.roomStarts[cut] && t.vocab.rooms[cut] == nil && !explained(cut) && t.vocab.people[cut] == "" {
+				out := append(append(make([]string, 0, len(toks)-(j-i)), toks[:i]...), toks[j:]...)
+				return rebuilt(n, out), true
+			}
+		}
+	}
+	return n, false
+}
+

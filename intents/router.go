@@ -78,6 +78,9 @@ func (t *Table) routeTranscript(transcript string, ctx Context) Decision {
 	if c, ok := t.selfCorrect(n); ok {
 		n = c
 	}
+	if c, ok := t.commandRestart(n); ok {
+		n = c // "turn on the kit turn off the office light": the command begun again is the one meant
+	}
 	d := t.route(n, ctx)
 	if n.Deep && (d.Intent == IntentUnclear || d.Kind == KindRead && (d.Scope == ScopeHouseRead)) && d.Mentions != nil &&
 		len(d.Mentions.Rooms) == 0 && !d.Mentions.Here {
