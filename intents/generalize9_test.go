@@ -213,6 +213,9 @@ func TestACommandBegunAgain(t *testing.T) {
 		{"switch the kid switch the bedroom light on", "house.light.set", map[string]string{"room": "bedroom", "state": "on"}},
 		{"like can you turn the office light on", "house.light.set", map[string]string{"room": "office", "state": "on"}},
 		{"um like what time is it", "time.now", nil},
+		{"like can you make it so the office light is on", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"like whats the date", "date.today", nil},
+		{"turn off the bed turn on the office light please", "house.light.set", map[string]string{"room": "office", "state": "on"}},
 		{"so like could you switch the kitchen light off", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
 	})
 	if d := tb.Route("turn on the kitchen light turn off the office light", Context{}); d.Kind == KindWrite {

@@ -133,4 +133,3 @@ func (t *Table) commandRestart(n Normalized) (Normalized, bool) {
 	}
 	return n, false
 }
-
