@@ -312,7 +312,6 @@ func newID() string {
 	return hex.EncodeToString(b)
 }
 
-// printable trims a peer-supplied string for a log line.
 // capped cuts a hub-supplied identifier to 64 bytes; subscribers check it against their own
 // closed lists before they use it.
 func capped(s string) string {
@@ -322,6 +321,7 @@ func capped(s string) string {
 	return s
 }
 
+// printable trims a peer-supplied string for a log line.
 func printable(s string) string {
 	if len(s) > 40 {
 		s = s[:40]
