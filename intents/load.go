@@ -226,6 +226,7 @@ func build(home Home, custom, builtins []intentYAML, file string) (*Table, error
 			t.custom = append(t.custom, in)
 		}
 	}
+	t.customIx, t.builtinIx = newPatternIndex(t.custom), newPatternIndex(t.builtins)
 	for _, in := range t.intents {
 		if in.Fallback == "" {
 			continue

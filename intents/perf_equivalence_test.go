@@ -111,3 +111,39 @@ func TestRawPartsSplitAsFieldsFunc(t *testing.T) {
 		}
 	}
 }
+
+// TestPatternIndexKeepsEveryGatedPattern: on every corpus sentence and each of its clauses,
+// every pattern whose gate admits the text it is matched against (the sentence, or its
+// duration view) is among the candidates match visits — so match, visiting only those,
+// answers exactly as the loop over every pattern did.
+func TestPatternIndexKeepsEveryGatedPattern(t *testing.T) {
+	tb := demo(t)
+	visited := 0
+	check := func(n Normalized) {
+		for _, x := range []*patternIndex{tb.builtinIx, tb.customIx} {
+			set := x.candidates(nil, n.Text, strings.Count(n.Text, " "))
+			for k, r := range x.refs {
+				p := &r.in.patterns[r.i]
+				text := n.Text
+				if p.durations {
+					text = n.durations()
+				}
+				visited++
+				if p.gate.admits(text, strings.Count(text, " ")) && set[k/64]&(1<<(k%64)) == 0 {
+					t.Fatalf("%q: pattern %q of %s admitted by its gate, but not a candidate", text, p.source, r.in.Name)
+				}
+			}
+		}
+	}
+	sentences := append(corpusSentences(t), "ten minutes timer", "an hour and a half timer for the eggs", "5 minutes", "")
+	for _, s := range sentences {
+		n := normalize(s, tb.vocab.wake)
+		check(n)
+		for _, c := range tb.clauses(n) {
+			check(c)
+		}
+	}
+	if visited == 0 {
+		t.Fatal("no pattern visited")
+	}
+}
