@@ -191,6 +191,7 @@ func build(home Home, custom, builtins []intentYAML, file string) (*Table, error
 	t.vocab.lex = lex
 	t.vocab.lexIx = newLexIndex(lex)
 	t.vocab.lexGate = newLexGates(t.vocab.lexIx)
+	t.vocab.words = newWordIndex(&t.vocab)
 	add := func(y intentYAML, builtin bool, where string) error {
 		in, err := compileIntent(y, builtin, t.vocab, where)
 		if err != nil {

@@ -116,26 +116,25 @@ func (t *Table) mentions(n Normalized) Mentions {
 	var m Mentions
 	used := make([]bool, len(toks)) // tokens that are part of a room name
 	var clsBuf [32]wordClass
+	var infoBuf [32]wordInfo
 	classes := clsBuf[:0] // each token's word class, looked up once
+	info := infoBuf[:0]   // and all mentions reads of it (word_index.go), in the same lookup
 	for _, w := range toks {
-		c := wordClasses[w]
-		classes = append(classes, c)
-		m.seen |= c
-		m.lex |= t.vocab.lexIx.first[w]
+		wi := t.vocab.words[w]
+		info = append(info, wi)
+		classes = append(classes, wi.cls)
+		m.seen |= wi.cls
+		m.lex |= wi.lex
+		if wi.frameWord { // a home's own expression words
+			m.seen |= wcExpression
+		}
 	}
 	for _, w := range n.tokens()[len(toks):] { // the reason cut off may hold what a frame reads
-		m.lex |= t.vocab.lexIx.first[w]
-	}
-	if len(t.vocab.frameWords) > 0 { // a home's own expression words
-		for _, w := range toks {
-			if t.vocab.frameWords[w] {
-				m.seen |= wcExpression
-			}
-		}
+		m.lex |= t.vocab.words[w].lex
 	}
 	// Rooms, longest phrase first ("living room" before "room").
 	for i := 0; i < len(toks); i++ {
-		if !t.vocab.roomStarts[toks[i]] {
+		if !info[i].roomStart {
 			continue
 		}
 		for l := min(3, len(toks)-i); l >= 1; l-- {
@@ -179,7 +178,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 		}
 		cls := classes[i]
 		switch {
-		case w == "here" && i > 0 && (kinWords[prev] || t.vocab.people[prev] != "") && (i == 1 || objectLeads[toks[i-2]] || toks[i-2] == "is"):
+		case w == "here" && i > 0 && (kinWords[prev] || info[i-1].person != "") && (i == 1 || objectLeads[toks[i-2]] || toks[i-2] == "is"):
 			// "grandpa here, could you ...", "it is mom here": who speaks, not a place
 		case w == "here":
 			m.Here = true
@@ -202,7 +201,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 			}
 		}
 		switch {
-		case w == "on" && (next == "the" || next == "my" || next == "our") && i > 0 && classes[i-1]&(wcDevice|wcAction) == 0 && !gerunds[prev] && prev != "pop":
+		case w == "on" && (next == "the" || next == "my" || next == "our") && i > 0 && classes[i-1]&(wcDevice|wcAction) == 0 && !info[i-1].gerund && prev != "pop":
 			// "on the porch": a place, not a state
 		case w == "on" && isDigits(next):
 			// "put the ac on 22": a setting, not a state
@@ -214,7 +213,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 			m.States, m.Action = appendState(m.States, "on"), true
 		case cls&wcOffVerb != 0:
 			m.States, m.Action = appendState(m.States, "off"), true
-		case cls&wcAction != 0 || gerunds[w] || w == "pop" || w == "flick":
+		case cls&wcAction != 0 || info[i].gerund || w == "pop" || w == "flick":
 			m.Action = true
 		}
 		if w == "light" && (prev == "me" || prev == "us" || prev == "some") && contains(toks[:i], "give") {
@@ -248,7 +247,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 		if cls&wcWarmth != 0 {
 			m.Warmth = true
 		}
-		if p, ok := t.vocab.people[w]; ok && !contains(m.People, p) {
+		if p, ok := info[i].person, info[i].isPerson; ok && !contains(m.People, p) {
 			m.People = append(m.People, p)
 		}
 		if isDigits(w) && len(w) <= 3 && (prev == "to" || prev == "at" || prev == "on" || next == "degrees" || prev == "ac" || prev == "temperature" || prev == "thermostat" ||
@@ -309,7 +308,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 		switch {
 		case w == "or" || w == "either":
 			m.Alternatives = true
-		case used[i], cls&wcExplained != 0, isDigits(w), t.vocab.people[w] != "":
+		case used[i], cls&wcExplained != 0, isDigits(w), info[i].person != "":
 		default:
 			m.Unexplained++
 		}

@@ -147,3 +147,43 @@ func TestPatternIndexKeepsEveryGatedPattern(t *testing.T) {
 		t.Fatal("no pattern visited")
 	}
 }
+
+// TestWordIndexIsEveryList: the table's word index says of every word what each list it
+// stands for says (wordClasses, the lexicon index, people, room starts, gerunds, a home's
+// expression words): the corpus's words, and every key of those lists.
+func TestWordIndexIsEveryList(t *testing.T) {
+	tb := demo(t)
+	v := &tb.vocab
+	words := map[string]bool{"": true, "nobody-knows-this-word": true}
+	for _, s := range corpusSentences(t) {
+		for _, w := range normalize(s, v.wake).tokens() {
+			words[w] = true
+		}
+	}
+	for w := range wordClasses {
+		words[w] = true
+	}
+	for w := range v.lexIx.first {
+		words[w] = true
+	}
+	for w := range v.people {
+		words[w] = true
+	}
+	for w := range v.roomStarts {
+		words[w] = true
+	}
+	for w := range gerunds {
+		words[w] = true
+	}
+	for w := range v.frameWords {
+		words[w] = true
+	}
+	for w := range words {
+		person, isPerson := v.people[w]
+		want := wordInfo{cls: wordClasses[w], lex: v.lexIx.first[w], person: person, isPerson: isPerson,
+			roomStart: v.roomStarts[w], gerund: gerunds[w], frameWord: v.frameWords[w]}
+		if got := v.words[w]; got != want {
+			t.Errorf("%q: index %+v, the lists %+v", w, got, want)
+		}
+	}
+}

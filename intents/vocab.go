@@ -35,6 +35,7 @@ type vocab struct {
 	lex         lexicon // the lexicons (lexicon.yaml and home.lexicon) the family frames read
 	lexIx       lexIndex
 	lexGate     lexGates
+	words       map[string]wordInfo // what mentions reads of each word, in one lookup (word_index.go)
 }
 
 func newVocab(h Home) vocab {
