@@ -12,8 +12,10 @@ import (
 var clauseSeparators = map[string]bool{"and": true, "then": true, "also": true, "after": true, "plus": true}
 
 // clauses splits a sentence at punctuation and at words that join commands.
-func (t *Table) clauses(n Normalized) []Normalized {
-	var out []Normalized
+func (t *Table) clauses(n Normalized) []Normalized { return t.appendClauses(nil, n) }
+
+// appendClauses appends the clauses of n to out (a caller's buffer: nothing escapes).
+func (t *Table) appendClauses(out []Normalized, n Normalized) []Normalized {
 	normalized := t.partsOf(n)
 	// The sentence's negation is every part's, unless it is only a statement's own ("hang up,
 	// she's not even talking"): then the other parts keep theirs. A bare "don't" said as a
@@ -97,8 +99,9 @@ func mayBeCompound(n Normalized) bool {
 		return false
 	}
 	meaningful := 0
+	var buf [32]string // a piece's words, only read here
 	for _, piece := range rawParts(n.raw) {
-		for _, w := range tokenize(piece) {
+		for _, w := range appendTokens(buf[:0], joinSigns(piece), false) { // tokenize(piece)
 			if !ignorableWords[w] && !leadFillers[w] && w != "hey" && w != "hi" && w != "hello" {
 				meaningful++
 				break
@@ -148,9 +151,12 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 			return Decision{}, false // "good night reachy, see you in the morning": small talk, whole (smalltalk.go)
 		}
 	}
-	var parts, greetings []Normalized
+	// Buffers on the stack for the clauses, the parts and their decisions (a handful each).
+	var clauseBuf, partBuf [6]Normalized
+	var decisionBuf [3]Decision
+	parts, greetings := partBuf[:0], []Normalized(nil)
 	var afterthoughts []string
-	for _, c := range t.clauses(n) {
+	for _, c := range t.appendClauses(clauseBuf[:0], n) {
 		switch {
 		case ignorable(c.Text):
 		case t.afterthought(c):
@@ -172,7 +178,7 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 	if len(parts) == 0 || len(parts) == 1 && len(afterthoughts) == 0 {
 		return Decision{}, false
 	}
-	var decisions []Decision
+	decisions := decisionBuf[:0]
 	for i, c := range parts {
 		d, ok := t.routeClause(c, ctx)
 		if i > 0 && len(decisions) == 1 {

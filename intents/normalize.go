@@ -226,7 +226,12 @@ func words(s string) []string { return scanTokens(s, true) }
 // ("10-20", "x-ray").
 func scanTokens(s string, expand bool) []string {
 	s = joinSigns(s)
-	out := make([]string, 0, strings.Count(s, " ")+4)
+	return appendTokens(make([]string, 0, strings.Count(s, " ")+4), s, expand)
+}
+
+// appendTokens appends scanTokens' tokens of s (signs already joined) to out: a caller that
+// only reads them passes a buffer of its own, and nothing is allocated.
+func appendTokens(out []string, s string, expand bool) []string {
 	start := -1
 	for i, r := range s {
 		var keep bool

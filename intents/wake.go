@@ -122,6 +122,7 @@ func (w wakeMatcher) stripSegments(raw string) (string, bool) {
 	// The segments that are only a wake phrase; most transcripts have none, and are
 	// returned as they are, without being copied.
 	var cut [][2]int
+	var buf [24]string // a segment's words, only read here
 	start := 0
 	for i := 0; i <= len(raw); i++ {
 		if i < len(raw) && !isClauseMark(raw[i]) {
@@ -130,7 +131,7 @@ func (w wakeMatcher) stripSegments(raw string) (string, bool) {
 		end := min(i+1, len(raw))
 		seg := raw[start:i]
 		if len(seg) <= 40 { // a wake phrase is a few short words
-			if toks := words(seg); len(toks) > 0 && w.vocative(toks) {
+			if toks := appendTokens(buf[:0], joinSigns(seg), true); len(toks) > 0 && w.vocative(toks) { // words(seg)
 				cut = append(cut, [2]int{start, end})
 			}
 		}
