@@ -1,6 +1,7 @@
 package intents
 
 import (
+	"iter"
 	"slices"
 	"strings"
 	"unicode"
@@ -117,7 +118,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		if !deepStarts.may(toks[i]) {
 			continue
 		}
-		for _, d := range deepPhrases {
+		for _, d := range deepByFirst[toks[i]] { // deepPhrases, in order: those starting with the word
 			if hasPrefix(toks[i:], d) {
 				toks = append(append([]string(nil), toks[:i]...), toks[i+len(d):]...)
 				n.Deep = true
@@ -232,40 +233,48 @@ func scanTokens(s string, expand bool) []string {
 // appendTokens appends scanTokens' tokens of s (signs already joined) to out: a caller that
 // only reads them passes a buffer of its own, and nothing is allocated.
 func appendTokens(out []string, s string, expand bool) []string {
-	start := -1
-	for i, r := range s {
-		var keep bool
-		if r < utf8.RuneSelf { // ASCII, nearly every transcript: no table lookups
-			keep = r == '\'' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
-		} else {
-			keep = unicode.IsLetter(r) || unicode.IsDigit(r)
-		}
-		if r == '.' && i > 0 && i+1 < len(s) && isASCIIDigit(s[i-1]) && isASCIIDigit(s[i+1]) {
-			keep = true
-		}
-		if r == '-' && start < 0 && i+1 < len(s) && isASCIIDigit(s[i+1]) {
-			keep = true // a sign
-		}
-		switch {
-		case keep && start < 0:
-			start = i
-		case !keep && start >= 0:
-			if expand {
-				out = appendExpanded(out, s[start:i])
-			} else {
-				out = append(out, s[start:i])
-			}
-			start = -1
-		}
-	}
-	if start >= 0 {
+	for w := range rawTokens(s) {
 		if expand {
-			out = appendExpanded(out, s[start:])
+			out = appendExpanded(out, w)
 		} else {
-			out = append(out, s[start:])
+			out = append(out, w)
 		}
 	}
 	return out
+}
+
+// rawTokens yields the tokens of s (signs already joined) as tokenize splits them, one by
+// one, so a reader that stops early never scans the rest.
+func rawTokens(s string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		start := -1
+		for i, r := range s {
+			var keep bool
+			if r < utf8.RuneSelf { // ASCII, nearly every transcript: no table lookups
+				keep = r == '\'' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+			} else {
+				keep = unicode.IsLetter(r) || unicode.IsDigit(r)
+			}
+			if r == '.' && i > 0 && i+1 < len(s) && isASCIIDigit(s[i-1]) && isASCIIDigit(s[i+1]) {
+				keep = true
+			}
+			if r == '-' && start < 0 && i+1 < len(s) && isASCIIDigit(s[i+1]) {
+				keep = true // a sign
+			}
+			switch {
+			case keep && start < 0:
+				start = i
+			case !keep && start >= 0:
+				if !yield(s[start:i]) {
+					return
+				}
+				start = -1
+			}
+		}
+		if start >= 0 {
+			yield(s[start:])
+		}
+	}
 }
 
 func isASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }

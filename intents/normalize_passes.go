@@ -85,6 +85,10 @@ func numbersToDigits(in []string) []string {
 	out := in[:0] // in place: it never writes past what it has read
 	for i := 0; i < len(in); i++ {
 		t := in[i]
+		if !numberShapes.may(t) {
+			out = append(out, t) // no sign, tens or unit word
+			continue
+		}
 		if signWords[t] && i+1 < len(in) && (len(out) == 0 || !isNumber(out[len(out)-1])) {
 			next := nextOrEmpty(in, i+2)
 			if n := numbersToDigits([]string{in[i+1], next}); isNumber(n[0]) {

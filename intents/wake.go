@@ -113,6 +113,24 @@ func (w wakeMatcher) vocative(toks []string) bool {
 	return named
 }
 
+// vocativeText is vocative(words(s)), read word by word: most segments stop at their first.
+func (w wakeMatcher) vocativeText(s string) bool {
+	named := false
+	var buf [4]string // one word's expansion
+	for raw := range rawTokens(joinSigns(s)) {
+		for _, t := range appendExpanded(buf[:0], raw) {
+			switch {
+			case w.isName(t):
+				named = true
+			case w.leads[t]:
+			default:
+				return false
+			}
+		}
+	}
+	return named
+}
+
 // stripSegments takes off the parts of a raw transcript, between punctuation, that are only
 // a wake phrase: "Hey Reachy, is the light on?", "What's the time, Reachy?".
 func (w wakeMatcher) stripSegments(raw string) (string, bool) {
@@ -122,7 +140,6 @@ func (w wakeMatcher) stripSegments(raw string) (string, bool) {
 	// The segments that are only a wake phrase; most transcripts have none, and are
 	// returned as they are, without being copied.
 	var cut [][2]int
-	var buf [24]string // a segment's words, only read here
 	start := 0
 	for i := 0; i <= len(raw); i++ {
 		if i < len(raw) && !isClauseMark(raw[i]) {
@@ -131,7 +148,7 @@ func (w wakeMatcher) stripSegments(raw string) (string, bool) {
 		end := min(i+1, len(raw))
 		seg := raw[start:i]
 		if len(seg) <= 40 { // a wake phrase is a few short words
-			if toks := appendTokens(buf[:0], joinSigns(seg), true); len(toks) > 0 && w.vocative(toks) { // words(seg)
+			if w.vocativeText(seg) {
 				cut = append(cut, [2]int{start, end})
 			}
 		}
