@@ -187,3 +187,46 @@ func TestWordIndexIsEveryList(t *testing.T) {
 		}
 	}
 }
+
+// TestDurationWordsAsListed: durationWord and durationCore, which read one map of the
+// duration lists, say of every corpus word (and every listed word, and glued and decimal
+// numbers) what reading each list in turn says.
+func TestDurationWordsAsListed(t *testing.T) {
+	tb := demo(t)
+	refWord := func(w string) bool {
+		if _, ok := durationUnits[w]; ok || durationFillers[w] || isNumber(w) || slices.Contains(durationJoinWords, w) ||
+			slices.Contains(vagueDurationWords, w) {
+			return true
+		}
+		k := 0
+		for k < len(w) && (w[k] >= '0' && w[k] <= '9' || w[k] == '.') {
+			k++
+		}
+		_, unit := durationUnits[w[k:]]
+		return k > 0 && unit
+	}
+	refCore := func(w string) bool {
+		_, unit := durationUnits[w]
+		return unit || isNumber(w) || slices.Contains(vagueDurationWords, w) || slices.Contains(durationCoreWords, w) ||
+			len(w) > 1 && w[0] >= '0' && w[0] <= '9' && refWord(w)
+	}
+	words := []string{"", "10min", "90s", "1.5", "2.5h", "-5", "5x", "minutes", "quarters", "several", "hundred"}
+	for w := range durationUnits {
+		words = append(words, w)
+	}
+	for w := range durationFillers {
+		words = append(words, w)
+	}
+	words = append(append(append(words, durationJoinWords...), vagueDurationWords...), durationCoreWords...)
+	for _, s := range corpusSentences(t) {
+		words = append(words, normalize(s, tb.vocab.wake).tokens()...)
+	}
+	for _, w := range words {
+		if got, want := durationWord(w), refWord(w); got != want {
+			t.Errorf("durationWord(%q) = %v, the lists say %v", w, got, want)
+		}
+		if got, want := durationCore(w), refCore(w); got != want {
+			t.Errorf("durationCore(%q) = %v, the lists say %v", w, got, want)
+		}
+	}
+}
