@@ -45,7 +45,11 @@ func (t *Table) appendClauses(out []Normalized, n Normalized) []Normalized {
 			}
 			if i > start {
 				c := pn
-				c.Text = strings.Join(toks[start:i], " ")
+				if pn.toks != nil { // Text is its words joined (Normalized): the clause's are a run of them
+					c.Text = joinedRun(pn.Text, toks, start, toks[start:i])
+				} else {
+					c.Text = strings.Join(toks[start:i], " ")
+				}
 				c.toks = toks[start:i:i]
 				c.Question = c.Question || n.Question
 				c.Negated = c.Negated || inherit
@@ -76,8 +80,10 @@ func (t *Table) isGreeting(c Normalized) bool {
 		if in == nil {
 			continue
 		}
-		for _, p := range in.patterns {
-			if p.filter.admits(c.Text) && p.re.MatchString(c.Text) {
+		for i := range in.patterns {
+			p := &in.patterns[i]
+			// The gate (gate.go), then the prefilter: necessary conditions, cheapest first.
+			if p.gate.admits(c.Text, strings.Count(c.Text, " ")) && p.filter.admits(c.Text) && p.re.MatchString(c.Text) {
 				return true
 			}
 		}
@@ -142,8 +148,8 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 	if !mayBeCompound(n) {
 		return Decision{}, false
 	}
-	if toks := n.tokens(); (anyOf(toks, stopTalk) || anyOf(toks, quietMute) || contains(toks, "quiet")) && !n.Negated &&
-		anyOf(toks, quietEndCues) && t.quietEndAmong(n) {
+	if toks := n.tokens(); !n.Negated && anyOf(toks, quietEndCues) && (anyOf(toks, stopTalk) || anyOf(toks, quietMute) || contains(toks, "quiet")) &&
+		t.quietEndAmong(n) { // pure tests, the cheapest and rarest first
 		return Decision{}, false // "go back to normal, you can talk": one request, quiet time's (quiet_frame.go)
 	}
 	if toks := n.tokens(); t.socialStart(toks) {

@@ -230,3 +230,21 @@ func TestDurationWordsAsListed(t *testing.T) {
 		}
 	}
 }
+
+// TestClauseTextIsItsWords: every clause of every corpus sentence (as route sees it, after a
+// self-correction) has as Text its words joined, which appendClauses takes as a slice of its
+// part's Text.
+func TestClauseTextIsItsWords(t *testing.T) {
+	tb := demo(t)
+	for _, s := range append(corpusSentences(t), "turn on the light and then set a timer", "stop, stop and stop") {
+		n := normalize(s, tb.vocab.wake)
+		if c, ok := tb.selfCorrect(n); ok {
+			n = c
+		}
+		for _, c := range tb.clauses(n) {
+			if want := strings.Join(c.tokens(), " "); c.Text != want {
+				t.Fatalf("%q: clause Text %q, its words %q", s, c.Text, want)
+			}
+		}
+	}
+}
