@@ -95,6 +95,17 @@ var courtesyStarts, courtesyEndWords = func() (map[string]bool, map[string]bool)
 	return s, e
 }()
 
+// courtesyEndsByLast holds courtesyEnds by their last word, in their order: the only ones a
+// sentence ending in that word can end with.
+var courtesyEndsByLast = func() map[string][][]string {
+	out := map[string][][]string{}
+	for _, p := range courtesyEnds {
+		last := p[len(p)-1]
+		out[last] = append(out[last], p)
+	}
+	return out
+}()
+
 // expandPhrases turns "{a|b} c" alternatives into word lists, longest first.
 func expandPhrases(specs []string) [][]string {
 	var out [][]string
@@ -260,7 +271,7 @@ func courtesy(n Normalized) (Normalized, bool) {
 	}
 	for more := true; more && len(out) > 2; {
 		more = false
-		for _, p := range courtesyEnds {
+		for _, p := range courtesyEndsByLast[out[len(out)-1]] { // courtesyEnds, in order: those ending so
 			if len(out) > len(p) && hasSuffix(out, p) {
 				out, more, changed = out[:len(out)-len(p)], true, true
 				break

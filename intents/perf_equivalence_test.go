@@ -248,3 +248,35 @@ func TestClauseTextIsItsWords(t *testing.T) {
 		}
 	}
 }
+
+// TestCourtesyEndsByLast: for every corpus sentence (and each of its shorter heads), the
+// first courtesy end it ends with is the same whether every end is tried (courtesyEnds) or
+// only those ending in its last word (courtesyEndsByLast).
+func TestCourtesyEndsByLast(t *testing.T) {
+	tb := demo(t)
+	first := func(toks []string, ends [][]string) []string {
+		for _, p := range ends {
+			if len(toks) > len(p) && hasSuffix(toks, p) {
+				return p
+			}
+		}
+		return nil
+	}
+	found := 0
+	for _, s := range append(corpusSentences(t), "turn it off there's a good lad", "lights on if you would be so kind") {
+		toks := normalize(s, tb.vocab.wake).tokens()
+		for k := len(toks); k > 0; k-- {
+			head := toks[:k]
+			want, got := first(head, courtesyEnds), first(head, courtesyEndsByLast[head[k-1]])
+			if !slices.Equal(got, want) {
+				t.Fatalf("%q: by last word %q, trying every end %q", strings.Join(head, " "), got, want)
+			}
+			if want != nil {
+				found++
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatal("no sentence ends in a courtesy: the test tests nothing")
+	}
+}

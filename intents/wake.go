@@ -94,7 +94,11 @@ func (w wakeMatcher) isName(tok string) bool {
 	if w.names[tok] {
 		return true
 	}
-	return len(w.keys) > 0 && len(tok) >= 3 && len(tok) <= w.longest+3 && w.firsts[tok[0]] && w.keys[spellingKey(tok)]
+	if len(w.keys) == 0 || len(tok) < 3 || len(tok) > w.longest+3 || !w.firsts[tok[0]] {
+		return false
+	}
+	var buf [32]byte
+	return w.keys[string(appendSpellingKey(buf[:0], tok))] // spellingKey(tok), not copied
 }
 
 // vocative reports whether toks is only a wake phrase: leads and at least one name
@@ -222,8 +226,11 @@ func (w wakeMatcher) dropLeads(toks []string) []string {
 }
 
 // spellingKey is a coarse sound-alike key for an English word (see the comment at the top).
-func spellingKey(word string) string {
-	b := make([]byte, 0, 16)
+func spellingKey(word string) string { return string(appendSpellingKey(make([]byte, 0, 16), word)) }
+
+// appendSpellingKey appends spellingKey(word) to b: isName looks a word's key up from a
+// buffer of its own, without allocating it.
+func appendSpellingKey(b []byte, word string) []byte {
 	s := word
 	vowel := func(c byte) bool { return strings.IndexByte("aeiouy", c) >= 0 }
 	lastVowel := false
@@ -275,5 +282,5 @@ func spellingKey(word string) string {
 		}
 		b = append(b, k)
 	}
-	return string(b)
+	return b
 }
