@@ -1,6 +1,10 @@
 package intents
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+	"strings"
+)
 
 // patternIndex lists the patterns of one intent list (a home's own, or the built-ins) in
 // table order, with which of them each gate (gate.go) may admit: a sentence's first byte and
@@ -23,6 +27,12 @@ type patternIndex struct {
 type patternRef struct {
 	in *Intent
 	i  int // index in in.patterns
+	// onText, for a pattern matched against the duration view: the groups of its prefilter
+	// whose literals all lack '_' and '~'. The view is the text with runs of words joined by
+	// '_' behind a '~' (and an "x_" after it), so a literal of two bytes or more without
+	// those in the view is in the text: a text that fails onText has a view the prefilter
+	// turns away, and the view is never worked out for it.
+	onText prefilter
 }
 
 // spaceBuckets: a text of spaceBuckets-1 spaces or more shares the last bucket.
@@ -32,7 +42,15 @@ func newPatternIndex(list []*Intent) *patternIndex {
 	x := &patternIndex{}
 	for _, in := range list {
 		for i := range in.patterns {
-			x.refs = append(x.refs, patternRef{in, i})
+			r := patternRef{in: in, i: i}
+			if p := &in.patterns[i]; p.durations {
+				for _, g := range p.filter {
+					if !slices.ContainsFunc(g, func(lit string) bool { return len(lit) < 2 || strings.ContainsAny(lit, "_~") }) {
+						r.onText = append(r.onText, g)
+					}
+				}
+			}
+			x.refs = append(x.refs, r)
 		}
 	}
 	words := (len(x.refs) + 63) / 64

@@ -235,6 +235,9 @@ func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) 
 		p := &in.patterns[i] // not a copy
 		text, pairs, sp := n.Text, &textPairs, textSpaces
 		if p.durations {
+			if !haveDur && !x.refs[k].onText.admitsPairs(n.Text, &textPairs) {
+				continue // the view would be turned away too (patternRef.onText)
+			}
 			if !haveDur {
 				durText, durSpaces, haveDur = n.durations(), textSpaces, true
 				if durText != text {
