@@ -139,12 +139,18 @@ func (t *Table) mentions(n Normalized) Mentions {
 		}
 		for l := min(3, len(toks)-i); l >= 1; l-- {
 			phrase := toks[i]
-			if l > 1 {
+			if l > 1 && n.toks != nil {
+				phrase = joinedRun(n.Text, toks, i, toks[i:i+l]) // Text is its words joined (Normalized)
+			} else if l > 1 {
 				phrase = strings.Join(toks[i:i+l], " ")
 			}
 			r, ok := t.vocab.rooms[phrase]
-			if !ok && l > 1 {
-				r, ok = t.vocab.rooms[strings.ReplaceAll(phrase, " ", "")]
+			switch {
+			case ok || l == 1:
+			case l == 2: // the words closed up ("bed room"): words hold no space
+				r, ok = t.vocab.rooms[toks[i]+toks[i+1]]
+			default:
+				r, ok = t.vocab.rooms[toks[i]+toks[i+1]+toks[i+2]]
 			}
 			if ok && i > 0 && (toks[i-1] == "at" || toks[i-1] == "the" && i > 1 && toks[i-2] == "at") && t.anyPerson(toks) && !anyDevice(toks) {
 				// "is mummy at the office today": where a person is, not the home's office
@@ -352,8 +358,6 @@ var reasonAdverbs = words2set("literally really just actually still honestly tot
 func cutReason(toks []string) []string {
 	for i := 2; i+1 < len(toks); i++ {
 		next := toks[i+1]
-		subject := next == "i" || next == "we" || next == "it" || next == "the" || next == "he" || next == "she" ||
-			next == "they" || next == "you" || next == "my" || next == "our" || next == "its"
 		if i < 3 && toks[i] != "i" && toks[i] != "we" {
 			continue
 		}
@@ -361,7 +365,8 @@ func cutReason(toks []string) []string {
 		case "because", "cause", "cos", "coz":
 			return toks[:i]
 		case "so", "as", "since", "while":
-			if subject {
+			if next == "i" || next == "we" || next == "it" || next == "the" || next == "he" || next == "she" ||
+				next == "they" || next == "you" || next == "my" || next == "our" || next == "its" { // a subject
 				return toks[:i]
 			}
 		case "i", "we":

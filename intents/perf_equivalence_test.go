@@ -314,3 +314,24 @@ func TestDurationPatternsReadTheTextFirst(t *testing.T) {
 		t.Fatalf("%d of %d skipped: the test tests nothing", skipped, checked)
 	}
 }
+
+// TestWordsHoldNoSpace: no word of a sentence, of its parts or of its clauses holds a space,
+// so mentions may close a room's words up by joining them ("bed room" -> "bedroom").
+func TestWordsHoldNoSpace(t *testing.T) {
+	tb := demo(t)
+	for _, s := range corpusSentences(t) {
+		n := normalize(s, tb.vocab.wake)
+		if c, ok := tb.selfCorrect(n); ok {
+			n = c
+		}
+		all := append([]Normalized{n}, tb.clauses(n)...)
+		all = append(all, tb.partsOf(n)...)
+		for _, c := range all {
+			for _, w := range c.tokens() {
+				if strings.Contains(w, " ") {
+					t.Fatalf("%q: word %q holds a space", s, w)
+				}
+			}
+		}
+	}
+}
