@@ -95,6 +95,14 @@ var courtesyStarts, courtesyEndWords = func() (map[string]bool, map[string]bool)
 	return s, e
 }()
 
+// courtesyShapes are the shapes of the words courtesyFlags lists.
+var courtesyShapes = func() (out wordShapes) {
+	for w := range courtesyFlags {
+		out.add(w)
+	}
+	return out
+}()
+
 // courtesyEndsByLast holds courtesyEnds by their last word, in their order: the only ones a
 // sentence ending in that word can end with.
 var courtesyEndsByLast = func() map[string][][]string {
@@ -144,7 +152,9 @@ func courtesy(n Normalized) (Normalized, bool) {
 	}
 	var flags uint8
 	for _, w := range toks { // one lookup per word decides which rewrites can apply
-		flags |= courtesyFlags[w]
+		if courtesyShapes.may(w) { // a word of no listed shape has no flag
+			flags |= courtesyFlags[w]
+		}
 		if w[0] == 'p' && len(w) >= 7 && isTextPlease(w) {
 			flags |= cfPlease
 		} else if w[0] == 's' && (len(w) == 3 || len(w) == 4) && (w[len(w)-1] == 'z' || w[len(w)-1] == 's') {

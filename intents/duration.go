@@ -83,7 +83,7 @@ var durationCoreWords = []string{"half", "quarter", "couple"}
 
 // durationWord reports whether a word can be part of a spoken duration.
 func durationWord(w string) bool {
-	if durationClasses[w]&dcWord != 0 || isNumber(w) {
+	if durationClass(w)&dcWord != 0 || isNumber(w) {
 		return true // a unit, a filler, a joining word, a vague word, a number
 	}
 	// A unit glued to a number: "10min", "90s".
@@ -97,7 +97,7 @@ func durationWord(w string) bool {
 
 // durationCore: a run of duration words must hold one of these to be a duration at all.
 func durationCore(w string) bool {
-	return durationClasses[w]&dcCore != 0 || isNumber(w) || len(w) > 1 && w[0] >= '0' && w[0] <= '9' && durationWord(w)
+	return durationClass(w)&dcCore != 0 || isNumber(w) || len(w) > 1 && w[0] >= '0' && w[0] <= '9' && durationWord(w)
 }
 
 // durationClasses says of each word on the duration lists whether durationWord takes it
@@ -124,6 +124,22 @@ var durationClasses = func() map[string]uint8 {
 	}
 	return out
 }()
+
+// durationShapes are the shapes of the words durationClasses lists.
+var durationShapes = func() (out wordShapes) {
+	for w := range durationClasses {
+		out.add(w)
+	}
+	return out
+}()
+
+// durationClass is durationClasses[w], without a lookup for a word of no listed shape.
+func durationClass(w string) uint8 {
+	if !durationShapes.may(w) {
+		return 0
+	}
+	return durationClasses[w]
+}
 
 const (
 	dcWord uint8 = 1 << iota // durationWord

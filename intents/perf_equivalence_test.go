@@ -335,3 +335,46 @@ func TestWordsHoldNoSpace(t *testing.T) {
 		}
 	}
 }
+
+// TestShapesAdmitTheirWords: a word a shape filter turns away is on none of the lists the
+// filter stands for, so the lookup it saves would have found nothing: every corpus word and
+// every listed word.
+func TestShapesAdmitTheirWords(t *testing.T) {
+	tb := demo(t)
+	words := []string{"", "uh", "no", "wait", "im", "dont", "minutes", "twenty", "minus"}
+	for _, s := range corpusSentences(t) {
+		words = append(words, normalize(s, tb.vocab.wake).tokens()...)
+	}
+	for w := range speechWords {
+		words = append(words, w)
+	}
+	for w := range courtesyFlags {
+		words = append(words, w)
+	}
+	for w := range durationClasses {
+		words = append(words, w)
+	}
+	for _, list := range []map[string]int{units, tens} {
+		for w := range list {
+			words = append(words, w)
+		}
+	}
+	for _, w := range words {
+		_, unit := units[w]
+		_, ten := tens[w]
+		for _, c := range []struct {
+			name   string
+			may    bool
+			listed bool
+		}{
+			{"correction", correctionShapes.may(w), speechWords[w]&swCorrection != 0},
+			{"courtesy", courtesyShapes.may(w), courtesyFlags[w] != 0},
+			{"duration", durationShapes.may(w), durationClasses[w] != 0},
+			{"number", numberShapes.may(w), unit || ten || signWords[w]},
+		} {
+			if c.listed && !c.may {
+				t.Errorf("%s shapes turn away %q, which is listed", c.name, w)
+			}
+		}
+	}
+}
