@@ -134,19 +134,24 @@ func (t *Table) mentions(n Normalized) Mentions {
 	}
 	// Rooms, longest phrase first ("living room" before "room").
 	for i := 0; i < len(toks); i++ {
-		if !info[i].roomStart {
+		span := info[i].roomSpan // only the lookups that can find a room are made
+		if span == 0 {
 			continue
 		}
 		for l := min(3, len(toks)-i); l >= 1; l-- {
-			phrase := toks[i]
-			if l > 1 && n.toks != nil {
-				phrase = joinedRun(n.Text, toks, i, toks[i:i+l]) // Text is its words joined (Normalized)
-			} else if l > 1 {
-				phrase = strings.Join(toks[i:i+l], " ")
+			var r *Room
+			ok := false
+			if span&(1<<(l-1)) != 0 {
+				phrase := toks[i]
+				if l > 1 && n.toks != nil {
+					phrase = joinedRun(n.Text, toks, i, toks[i:i+l]) // Text is its words joined (Normalized)
+				} else if l > 1 {
+					phrase = strings.Join(toks[i:i+l], " ")
+				}
+				r, ok = t.vocab.rooms[phrase]
 			}
-			r, ok := t.vocab.rooms[phrase]
 			switch {
-			case ok || l == 1:
+			case ok || l == 1 || span&roomJoined == 0:
 			case l == 2: // the words closed up ("bed room"): words hold no space
 				r, ok = t.vocab.rooms[toks[i]+toks[i+1]]
 			default:

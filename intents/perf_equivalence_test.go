@@ -178,13 +178,36 @@ func TestWordIndexIsEveryList(t *testing.T) {
 	for w := range v.frameWords {
 		words[w] = true
 	}
+	roomSpan := func(w string) uint8 { // which room lookups starting at w can succeed
+		var span uint8
+		for k := range v.rooms {
+			ws := strings.Fields(k)
+			if ws[0] == w && len(ws) <= 3 {
+				span |= 1 << (len(ws) - 1)
+			}
+			if len(ws) == 1 && w != "" && len(w) < len(k) && strings.HasPrefix(k, w) {
+				span |= roomJoined
+			}
+		}
+		return span
+	}
+	spans := 0
 	for w := range words {
 		person, isPerson := v.people[w]
 		want := wordInfo{cls: wordClasses[w], lex: v.lexIx.first[w], person: person, isPerson: isPerson,
-			roomStart: v.roomStarts[w], gerund: gerunds[w], frameWord: v.frameWords[w]}
+			roomSpan: roomSpan(w), gerund: gerunds[w], frameWord: v.frameWords[w]}
+		if want.roomSpan != 0 {
+			spans++
+			if !v.roomStarts[w] {
+				t.Errorf("%q may start a room, but roomStarts does not list it", w)
+			}
+		}
 		if got := v.words[w]; got != want {
 			t.Errorf("%q: index %+v, the lists %+v", w, got, want)
 		}
+	}
+	if spans == 0 {
+		t.Error("no word starts a room")
 	}
 }
 
