@@ -10,10 +10,10 @@ import "strings"
 // instead of one per list; a word on none of them is the zero wordInfo, which is what each
 // list says of it.
 type wordInfo struct {
-	cls       wordClass
-	lex       uint64
-	person    string // the person's name; isPerson: the word is a key of people
-	isPerson  bool
+	cls      wordClass
+	lex      uint64
+	person   string // the person's name; isPerson: the word is a key of people
+	isPerson bool
 	// roomSpan: which of mentions' room lookups starting at the word can find a room: bit
 	// l-1 (l = 1..3) when a room's name or alias is l words starting with it, roomJoined when
 	// it is a proper prefix of a name of one word (the words after it closed up: "bed room").
