@@ -316,6 +316,35 @@ var deepByFirst = func() map[string][][]string {
 	return out
 }()
 
+// numberWords are the words numbersToDigits reads (signWords, tens, units), in one set.
+var numberWords = func() map[string]bool {
+	out := map[string]bool{}
+	for _, list := range []map[string]int{units, tens} {
+		for w := range list {
+			out[w] = true
+		}
+	}
+	for w, ok := range signWords {
+		out[w] = out[w] || ok
+	}
+	return out
+}()
+
+// fragmentShapes and fillerShapes are the shapes of numberFragments and fillers, and
+// rewriteStartShapes those of rewriteStarts: a word of another shape is on none of them.
+var fragmentShapes, fillerShapes, rewriteStartShapes = func() (f, fl, r wordShapes) {
+	for w := range numberFragments {
+		f.add(w)
+	}
+	for w := range fillers {
+		fl.add(w)
+	}
+	for w := range rewriteStarts {
+		r.add(w)
+	}
+	return f, fl, r
+}()
+
 // numberShapes are the shapes of the words numbersToDigits reads (signWords, tens, units): a
 // word of another shape is none of them, and is kept as it is.
 var numberShapes = func() (out wordShapes) {

@@ -382,6 +382,11 @@ func TestShapesAdmitTheirWords(t *testing.T) {
 			words = append(words, w)
 		}
 	}
+	for _, list := range []map[string]bool{numberFragments, fillers, rewriteStarts, signWords} {
+		for w := range list {
+			words = append(words, w)
+		}
+	}
 	for _, w := range words {
 		_, unit := units[w]
 		_, ten := tens[w]
@@ -393,7 +398,10 @@ func TestShapesAdmitTheirWords(t *testing.T) {
 			{"correction", correctionShapes.may(w), speechWords[w]&swCorrection != 0},
 			{"courtesy", courtesyShapes.may(w), courtesyFlags[w] != 0},
 			{"duration", durationShapes.may(w), durationClasses[w] != 0},
-			{"number", numberShapes.may(w), unit || ten || signWords[w]},
+			{"number", numberShapes.may(w) && numberWords[w], unit || ten || signWords[w]},
+			{"fragment", fragmentShapes.may(w), numberFragments[w]},
+			{"filler", fillerShapes.may(w), fillers[w]},
+			{"rewrite start", rewriteStartShapes.may(w), rewriteStarts[w]},
 		} {
 			if c.listed && !c.may {
 				t.Errorf("%s shapes turn away %q, which is listed", c.name, w)
