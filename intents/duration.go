@@ -91,8 +91,11 @@ func durationWord(w string) bool {
 	for k < len(w) && (w[k] >= '0' && w[k] <= '9' || w[k] == '.') {
 		k++
 	}
+	if k == 0 {
+		return false // no number before a unit (most words: no lookup)
+	}
 	_, unit := durationUnits[w[k:]]
-	return k > 0 && unit
+	return unit
 }
 
 // durationCore: a run of duration words must hold one of these to be a duration at all.
@@ -154,6 +157,11 @@ func durationView(toks []string) string {
 	if !slices.ContainsFunc(toks, durationCore) {
 		return strings.Join(toks, " ")
 	}
+	return joinDurations(toks)
+}
+
+// joinDurations is durationView of words known to hold a core word.
+func joinDurations(toks []string) string {
 	var b strings.Builder
 	for i := 0; i < len(toks); {
 		j := i

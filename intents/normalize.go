@@ -31,13 +31,25 @@ type Normalized struct {
 // normMemo keeps the duration view of one sentence's words: match and the timer, quiet
 // and family frames all read it, on copies of the same Normalized.
 type normMemo struct {
-	durToks []string // the words dur is the view of (the same slice, not equal words)
-	dur     string
+	// durs are the duration views worked out so far: the sentence's, and its clauses' (a
+	// clause's words are a run of its part's, and the frames read each clause's view again).
+	durs []durView
 	// parts are the sentence's parts between punctuation, each normalized on its own (see
 	// partsOf), for the raw text partsRaw; nil until asked.
 	parts    []Normalized
 	partsRaw string
 }
+
+// durView is the duration view of the words starting at first, n of them (the same words,
+// not equal words).
+type durView struct {
+	first *string
+	n     int
+	dur   string
+}
+
+// maxDurViews bounds the views a memo keeps (a sentence has a handful of clauses).
+const maxDurViews = 16
 
 // tokens returns the words of Text.
 func (n Normalized) tokens() []string {
@@ -51,22 +63,31 @@ func (n Normalized) tokens() []string {
 // without a duration's core word has no run to join: its view is Text itself (the same
 // string, not a copy), and most sentences are such.
 //
-// The view is kept in the sentence's memo, for the same words: a clause or a corrected
-// sentence (other words, or a part of them) works out its own. Nothing writes into a
-// sentence's words once normalize has returned them, so the same slice is the same words.
+// The views are kept in the sentence's memo, each for the words it is the view of: the
+// sentence's, and each clause's or corrected sentence's (other words, or a part of them), so
+// match and the frames that read a clause's view after it never work it out twice. Nothing
+// writes into a sentence's words once normalize has returned them, so the same slice is the
+// same words.
 func (n Normalized) durations() string {
 	if n.toks == nil {
 		return durationView(n.tokens())
 	}
-	if m := n.memo; m != nil && len(m.durToks) == len(n.toks) && (len(n.toks) == 0 || &m.durToks[0] == &n.toks[0]) {
-		return m.dur
+	if len(n.toks) == 0 {
+		return n.Text
+	}
+	if m := n.memo; m != nil {
+		for _, d := range m.durs {
+			if d.first == &n.toks[0] && d.n == len(n.toks) {
+				return d.dur
+			}
+		}
 	}
 	v := n.Text
 	if slices.ContainsFunc(n.toks, durationCore) {
-		v = durationView(n.toks)
+		v = joinDurations(n.toks) // durationView, its core word found
 	}
-	if n.memo != nil {
-		n.memo.durToks, n.memo.dur = n.toks, v
+	if m := n.memo; m != nil && len(m.durs) < maxDurViews {
+		m.durs = append(m.durs, durView{&n.toks[0], len(n.toks), v})
 	}
 	return v
 }

@@ -409,3 +409,22 @@ func TestShapesAdmitTheirWords(t *testing.T) {
 		}
 	}
 }
+
+// TestDurationViewsKeptApart: the memo keeps each clause's duration view apart from the
+// sentence's: asked in any order, every view is durationView of its own words.
+func TestDurationViewsKeptApart(t *testing.T) {
+	tb := demo(t)
+	for _, s := range append(corpusSentences(t), "set a timer for 5 minutes and then another for ten minutes",
+		"wait five minutes then turn the light off and set a timer for an hour and a half") {
+		n := normalize(s, tb.vocab.wake)
+		all := append([]Normalized{n}, tb.clauses(n)...)
+		for round := 0; round < 2; round++ { // the second round reads what the first kept
+			for i := len(all) - 1; i >= 0; i-- {
+				c := all[i]
+				if got, want := c.durations(), durationView(c.tokens()); got != want {
+					t.Fatalf("%q, clause %q: view %q, durationView %q", s, c.Text, got, want)
+				}
+			}
+		}
+	}
+}
