@@ -11,6 +11,14 @@ import (
 
 var clauseSeparators = map[string]bool{"and": true, "then": true, "also": true, "after": true, "plus": true}
 
+// separatorShapes are the shapes of clauseSeparators: a word of another shape joins nothing.
+var separatorShapes = func() (out wordShapes) {
+	for w := range clauseSeparators {
+		out.add(w)
+	}
+	return out
+}()
+
 // clauses splits a sentence at punctuation and at words that join commands.
 func (t *Table) clauses(n Normalized) []Normalized { return t.appendClauses(nil, n) }
 
@@ -40,7 +48,7 @@ func (t *Table) appendClauses(out []Normalized, n Normalized) []Normalized {
 		toks := pn.tokens()
 		start := 0
 		for i := 0; i <= len(toks); i++ {
-			if i < len(toks) && !clauseSeparators[toks[i]] && !soCommand(toks, i) {
+			if i < len(toks) && !(separatorShapes.may(toks[i]) && clauseSeparators[toks[i]]) && !soCommand(toks, i) {
 				continue
 			}
 			if i > start {
@@ -97,7 +105,7 @@ func (t *Table) isGreeting(c Normalized) bool {
 func mayBeCompound(n Normalized) bool {
 	toks := n.tokens()
 	for i, w := range toks {
-		if clauseSeparators[w] || w == "so" && soCommand(toks, i) {
+		if separatorShapes.may(w) && clauseSeparators[w] || w == "so" && soCommand(toks, i) {
 			return true
 		}
 	}

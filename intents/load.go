@@ -192,6 +192,9 @@ func build(home Home, custom, builtins []intentYAML, file string) (*Table, error
 	t.vocab.lexIx = newLexIndex(lex)
 	t.vocab.lexGate = newLexGates(t.vocab.lexIx)
 	t.vocab.words = newWordIndex(&t.vocab)
+	for i, s := range socialSets[:len(t.vocab.socialStarts)] {
+		t.vocab.socialStarts[i] = lex[s]
+	}
 	add := func(y intentYAML, builtin bool, where string) error {
 		in, err := compileIntent(y, builtin, t.vocab, where)
 		if err != nil {

@@ -382,7 +382,7 @@ func TestShapesAdmitTheirWords(t *testing.T) {
 			words = append(words, w)
 		}
 	}
-	for _, list := range []map[string]bool{numberFragments, fillers, rewriteStarts, signWords} {
+	for _, list := range []map[string]bool{numberFragments, fillers, rewriteStarts, signWords, clauseSeparators} {
 		for w := range list {
 			words = append(words, w)
 		}
@@ -402,6 +402,7 @@ func TestShapesAdmitTheirWords(t *testing.T) {
 			{"fragment", fragmentShapes.may(w), numberFragments[w]},
 			{"filler", fillerShapes.may(w), fillers[w]},
 			{"rewrite start", rewriteStartShapes.may(w), rewriteStarts[w]},
+			{"clause separator", separatorShapes.may(w), clauseSeparators[w]},
 		} {
 			if c.listed && !c.may {
 				t.Errorf("%s shapes turn away %q, which is listed", c.name, w)
