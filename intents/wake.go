@@ -30,8 +30,9 @@ type wakeMatcher struct {
 	keys    map[string]bool // spelling keys of the names, when fuzzy
 	leads   map[string]bool
 	longest int // the longest name: a much longer word is never it
-	// firsts are the letters a word keying like a name may start with (a cheap test first).
-	firsts map[byte]bool
+	// firsts are the letters a word keying like a name may start with (a cheap test first:
+	// an array, read without hashing; set whenever keys is).
+	firsts *[256]bool
 }
 
 func newWakeMatcher(phrases, spellings []string, fuzzy bool) wakeMatcher {
@@ -61,7 +62,7 @@ func newWakeMatcher(phrases, spellings []string, fuzzy bool) wakeMatcher {
 		}
 	}
 	slices.SortStableFunc(w.phrases, func(a, b []string) int { return len(b) - len(a) })
-	w.firsts = map[byte]bool{'h': true, 'w': true} // silent letters are skipped by the key
+	w.firsts = &[256]bool{'h': true, 'w': true} // silent letters are skipped by the key
 	for k := range w.keys {
 		switch k[0] {
 		case 'j':
