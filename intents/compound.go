@@ -1,8 +1,8 @@
 package intents
 
 import (
-	"fmt"
 	"maps"
+	"strconv"
 	"strings"
 )
 
@@ -250,7 +250,7 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 		}
 		d.Normalized = n
 		if len(afterthoughts) > 0 {
-			d.Doctrine = append(d.Doctrine, fmt.Sprintf("compound sentence: %q left out as afterthoughts (vocative, tag, reason): one request", afterthoughts))
+			d.Doctrine = append(d.Doctrine, "compound sentence: "+quoteList(afterthoughts)+" left out as afterthoughts (vocative, tag, reason): one request")
 		} else {
 			d.Doctrine = append(d.Doctrine, "compound sentence: every part asks for the same thing")
 		}
@@ -264,11 +264,23 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 	return Decision{}, false
 }
 
+// quoteList is fmt's %q of a list of strings (["a" "b"]), without fmt.
+func quoteList(list []string) string {
+	b := []byte{'['}
+	for i, s := range list {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendQuote(b, s)
+	}
+	return string(append(b, ']'))
+}
+
 // oneAtATime answers a sentence of two requests, one of which (d) would act.
 func (t *Table) oneAtATime(n Normalized, d Decision) Decision {
 	out := t.decide(t.byName[IntentClarify], map[string]string{}, nil, n)
 	out.Prompt = "Please ask me for one thing at a time."
-	out.Doctrine = []string{fmt.Sprintf("compound sentence: the part %q would act, and nothing is done on part of a sentence", d.Normalized.Text)}
+	out.Doctrine = []string{"compound sentence: the part " + strconv.Quote(d.Normalized.Text) + " would act, and nothing is done on part of a sentence"}
 	out.NotActed = "it asks for more than one thing"
 	return out
 }

@@ -1,6 +1,7 @@
 package intents
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -426,6 +427,16 @@ func TestDurationViewsKeptApart(t *testing.T) {
 					t.Fatalf("%q, clause %q: view %q, durationView %q", s, c.Text, got, want)
 				}
 			}
+		}
+	}
+}
+
+// TestQuoteListIsPercentQ: the compound rule's doctrine quotes its afterthoughts as fmt's %q
+// would.
+func TestQuoteListIsPercentQ(t *testing.T) {
+	for _, list := range [][]string{nil, {}, {"thanks"}, {"bye grandma", "it's \"late\"", "naïve\ttab"}} {
+		if got, want := quoteList(list), fmt.Sprintf("%q", list); got != want {
+			t.Errorf("quoteList(%q) = %s, want %s", list, got, want)
 		}
 	}
 }
