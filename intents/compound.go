@@ -20,7 +20,18 @@ var separatorShapes = func() (out wordShapes) {
 }()
 
 // clauses splits a sentence at punctuation and at words that join commands.
-func (t *Table) clauses(n Normalized) []Normalized { return t.appendClauses(nil, n) }
+// They are kept in the sentence's memo for that sentence: the timer frame and the compound
+// rule split the same one. The slice is shared: never written to.
+func (t *Table) clauses(n Normalized) []Normalized {
+	if m := n.memo; m != nil && m.clausesOf != nil && sameSentence(m.clausesOf, &n) {
+		return m.clauses
+	}
+	out := t.appendClauses(nil, n)
+	if n.memo != nil {
+		n.memo.clauses, n.memo.clausesOf = out, &n
+	}
+	return out
+}
 
 // appendClauses appends the clauses of n to out (a caller's buffer: nothing escapes).
 func (t *Table) appendClauses(out []Normalized, n Normalized) []Normalized {
@@ -166,11 +177,11 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 		}
 	}
 	// Buffers on the stack for the clauses, the parts and their decisions (a handful each).
-	var clauseBuf, partBuf [6]Normalized
+	var partBuf [6]Normalized
 	var decisionBuf [3]Decision
 	parts, greetings := partBuf[:0], []Normalized(nil)
 	var afterthoughts []string
-	for _, c := range t.appendClauses(clauseBuf[:0], n) {
+	for _, c := range t.clauses(n) {
 		switch {
 		case ignorable(c.Text):
 		case t.afterthought(c):

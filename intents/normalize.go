@@ -38,6 +38,18 @@ type normMemo struct {
 	// partsOf), for the raw text partsRaw; nil until asked.
 	parts    []Normalized
 	partsRaw string
+	// clauses are the clauses of clausesOf (see Table.clauses): the timer frame and the
+	// compound rule both split the same sentence.
+	clauses   []Normalized
+	clausesOf *Normalized
+}
+
+// sameSentence reports whether a and b are the same sentence: every field equal, and the
+// same words (the same slice, not equal words).
+func sameSentence(a, b *Normalized) bool {
+	return a.Text == b.Text && a.Clean == b.Clean && a.Wake == b.Wake && a.Polite == b.Polite && a.Negated == b.Negated &&
+		a.Question == b.Question && a.Deep == b.Deep && a.Corrected == b.Corrected && a.raw == b.raw && a.memo == b.memo &&
+		len(a.toks) == len(b.toks) && (a.toks == nil) == (b.toks == nil) && (len(a.toks) == 0 || &a.toks[0] == &b.toks[0])
 }
 
 // durView is the duration view of the words starting at first, n of them (the same words,

@@ -440,3 +440,29 @@ func TestQuoteListIsPercentQ(t *testing.T) {
 		}
 	}
 }
+
+// TestClausesKeptForTheirSentence: the clauses kept in a memo are given back only for the
+// same sentence; a copy that differs (another negation, question or words) is split anew.
+func TestClausesKeptForTheirSentence(t *testing.T) {
+	tb := demo(t)
+	same := func(a, b []Normalized) bool {
+		return slices.EqualFunc(a, b, func(x, y Normalized) bool {
+			return x.Text == y.Text && x.Negated == y.Negated && x.Question == y.Question && x.Polite == y.Polite
+		})
+	}
+	for _, s := range append(corpusSentences(t), "turn on the light and set a timer", "stop, stop and stop") {
+		n := normalize(s, tb.vocab.wake)
+		if !same(tb.clauses(n), tb.appendClauses(nil, n)) || !same(tb.clauses(n), tb.appendClauses(nil, n)) {
+			t.Fatalf("%q: kept clauses differ from a fresh split", s)
+		}
+		for _, v := range []Normalized{n, n, n} {
+			v.Negated, v.Question = !n.Negated, !n.Question
+			if len(n.toks) > 1 {
+				v.toks, v.Text = n.toks[1:], strings.Join(n.toks[1:], " ")
+			}
+			if !same(tb.clauses(v), tb.appendClauses(nil, v)) {
+				t.Fatalf("%q: a changed copy got the sentence's kept clauses", s)
+			}
+		}
+	}
+}
