@@ -151,7 +151,9 @@ const (
 
 // durationView joins each run of duration words into one marked token ("set a timer for an
 // hour and a half" -> "set a timer for ~an_hour_and_a_half"), so a {duration} placeholder is a single
-// token: patterns stay simple regular expressions, and cheap to run.
+// token: patterns stay simple regular expressions, and cheap to run. The view only adds '~',
+// '_' and an "x_" after a '~' to the sentence's words (match reads a duration pattern's other
+// literals on the text first: patternRef.onText, TestDurationPatternsReadTheTextFirst).
 func durationView(toks []string) string {
 	// Without a core word no run is marked: the view is the sentence itself (most sentences).
 	if !slices.ContainsFunc(toks, durationCore) {
