@@ -281,11 +281,19 @@ func appendTokens(out []string, s string, expand bool) []string {
 func rawTokens(s string) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		start := -1
-		for i, r := range s {
+		for i := 0; i < len(s); {
+			c := s[i]
+			if c < utf8.RuneSelf && asciiWordByte[c] { // a letter, a digit, an apostrophe: most bytes
+				if start < 0 {
+					start = i
+				}
+				i++
+				continue
+			}
+			r, size := rune(c), 1
 			var keep bool
-			if r < utf8.RuneSelf { // ASCII, nearly every transcript: no table lookups
-				keep = r == '\'' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
-			} else {
+			if c >= utf8.RuneSelf {
+				r, size = utf8.DecodeRuneInString(s[i:]) // as range over a string decodes it
 				keep = unicode.IsLetter(r) || unicode.IsDigit(r)
 			}
 			if r == '.' && i > 0 && i+1 < len(s) && isASCIIDigit(s[i-1]) && isASCIIDigit(s[i+1]) {
@@ -303,12 +311,21 @@ func rawTokens(s string) iter.Seq[string] {
 				}
 				start = -1
 			}
+			i += size
 		}
 		if start >= 0 {
 			yield(s[start:])
 		}
 	}
 }
+
+// asciiWordByte: the ASCII bytes a word is made of (letters, digits, the apostrophe).
+var asciiWordByte = func() (out [utf8.RuneSelf]bool) {
+	for c := range utf8.RuneSelf {
+		out[c] = c == '\'' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	return out
+}()
 
 func isASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }
 

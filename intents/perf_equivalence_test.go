@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // The router's shortcuts (prefilter.go, normalize.go) must never change a decision: these
@@ -462,6 +463,49 @@ func TestClausesKeptForTheirSentence(t *testing.T) {
 			}
 			if !same(tb.clauses(v), tb.appendClauses(nil, v)) {
 				t.Fatalf("%q: a changed copy got the sentence's kept clauses", s)
+			}
+		}
+	}
+}
+
+// TestRawTokensAsRangeLoop: rawTokens, which steps over a word's ASCII bytes without decoding
+// them, splits every corpus sentence (as heard, and lower-cased) and some odd strings as the
+// loop over runes it replaces did.
+func TestRawTokensAsRangeLoop(t *testing.T) {
+	ref := func(s string) []string {
+		var out []string
+		start := -1
+		for i, r := range s {
+			var keep bool
+			if r < 0x80 {
+				keep = r == '\'' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+			} else {
+				keep = unicode.IsLetter(r) || unicode.IsDigit(r)
+			}
+			if r == '.' && i > 0 && i+1 < len(s) && isASCIIDigit(s[i-1]) && isASCIIDigit(s[i+1]) {
+				keep = true
+			}
+			if r == '-' && start < 0 && i+1 < len(s) && isASCIIDigit(s[i+1]) {
+				keep = true
+			}
+			switch {
+			case keep && start < 0:
+				start = i
+			case !keep && start >= 0:
+				out = append(out, s[start:i])
+				start = -1
+			}
+		}
+		if start >= 0 {
+			out = append(out, s[start:])
+		}
+		return out
+	}
+	odd := []string{"", "-", "-5", "a-5", "1.5.2", "x.", ".5", "naïve café", "\xff\xfeab", "it’s 20° — ok", "a\u00a0b", "’twas", "--20", "3.-4"}
+	for _, s := range append(corpusSentences(t), odd...) {
+		for _, v := range []string{s, strings.ToLower(s)} {
+			if got, want := slices.Collect(rawTokens(v)), ref(v); !slices.Equal(got, want) {
+				t.Errorf("rawTokens(%q) = %q, the rune loop gives %q", v, got, want)
 			}
 		}
 	}
