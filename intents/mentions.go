@@ -125,7 +125,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 		classes = append(classes, wi.cls)
 		m.seen |= wi.cls
 		m.lex |= wi.lex
-		if wi.frameWord { // a home's own expression words
+		if wi.flags&wiFrameWord != 0 { // a home's own expression words
 			m.seen |= wcExpression
 		}
 	}
@@ -189,7 +189,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 		}
 		cls := classes[i]
 		switch {
-		case w == "here" && i > 0 && (kinWords[prev] || info[i-1].person != "") && (i == 1 || objectLeads[toks[i-2]] || toks[i-2] == "is"):
+		case w == "here" && i > 0 && (kinWords[prev] || t.vocab.personName(info[i-1]) != "") && (i == 1 || objectLeads[toks[i-2]] || toks[i-2] == "is"):
 			// "grandpa here, could you ...", "it is mom here": who speaks, not a place
 		case w == "here":
 			m.Here = true
@@ -212,7 +212,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 			}
 		}
 		switch {
-		case w == "on" && (next == "the" || next == "my" || next == "our") && i > 0 && classes[i-1]&(wcDevice|wcAction) == 0 && !info[i-1].gerund && prev != "pop":
+		case w == "on" && (next == "the" || next == "my" || next == "our") && i > 0 && classes[i-1]&(wcDevice|wcAction) == 0 && info[i-1].flags&wiGerund == 0 && prev != "pop":
 			// "on the porch": a place, not a state
 		case w == "on" && isDigits(next):
 			// "put the ac on 22": a setting, not a state
@@ -224,7 +224,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 			m.States, m.Action = appendState(m.States, "on"), true
 		case cls&wcOffVerb != 0:
 			m.States, m.Action = appendState(m.States, "off"), true
-		case cls&wcAction != 0 || info[i].gerund || w == "pop" || w == "flick":
+		case cls&wcAction != 0 || info[i].flags&wiGerund != 0 || w == "pop" || w == "flick":
 			m.Action = true
 		}
 		if w == "light" && (prev == "me" || prev == "us" || prev == "some") && contains(toks[:i], "give") {
@@ -258,7 +258,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 		if cls&wcWarmth != 0 {
 			m.Warmth = true
 		}
-		if p, ok := info[i].person, info[i].isPerson; ok && !contains(m.People, p) {
+		if p, ok := t.vocab.personName(info[i]), info[i].person != 0; ok && !contains(m.People, p) {
 			m.People = append(m.People, p)
 		}
 		if isDigits(w) && len(w) <= 3 && (prev == "to" || prev == "at" || prev == "on" || next == "degrees" || prev == "ac" || prev == "temperature" || prev == "thermostat" ||
@@ -319,7 +319,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 		switch {
 		case w == "or" || w == "either":
 			m.Alternatives = true
-		case used[i], cls&wcExplained != 0, isDigits(w), info[i].person != "":
+		case used[i], cls&wcExplained != 0, isDigits(w), t.vocab.personName(info[i]) != "":
 		default:
 			m.Unexplained++
 		}

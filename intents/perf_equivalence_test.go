@@ -193,23 +193,36 @@ func TestWordIndexIsEveryList(t *testing.T) {
 		}
 		return span
 	}
-	spans := 0
+	spans, persons := 0, 0
 	for w := range words {
 		person, isPerson := v.people[w]
-		want := wordInfo{cls: wordClasses[w], lex: v.lexIx.first[w], person: person, isPerson: isPerson,
-			roomSpan: roomSpan(w), gerund: gerunds[w], frameWord: v.frameWords[w]}
+		if isPerson {
+			persons++
+		}
+		got := v.words[w]
+		if got.person != 0 != isPerson || v.personName(got) != person {
+			t.Errorf("%q: index names %q (%v), people %q (%v)", w, v.personName(got), got.person != 0, person, isPerson)
+		}
+		var flags uint8
+		if gerunds[w] {
+			flags |= wiGerund
+		}
+		if v.frameWords[w] {
+			flags |= wiFrameWord
+		}
+		want := wordInfo{cls: wordClasses[w], lex: v.lexIx.first[w], person: got.person, roomSpan: roomSpan(w), flags: flags}
 		if want.roomSpan != 0 {
 			spans++
 			if !v.roomStarts[w] {
 				t.Errorf("%q may start a room, but roomStarts does not list it", w)
 			}
 		}
-		if got := v.words[w]; got != want {
+		if got != want {
 			t.Errorf("%q: index %+v, the lists %+v", w, got, want)
 		}
 	}
-	if spans == 0 {
-		t.Error("no word starts a room")
+	if spans == 0 || persons == 0 {
+		t.Errorf("%d words start a room, %d name a person: the test tests too little", spans, persons)
 	}
 }
 

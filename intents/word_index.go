@@ -1,6 +1,9 @@
 package intents
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // wordInfo is what mentions looks up about one word, from the lists it reads word by word:
 // its word classes (wordClasses), the lexicon sets a phrase of which it may start
@@ -9,21 +12,35 @@ import "strings"
 // it for every word on any of those lists (wordIndex), so reading a word costs one lookup
 // instead of one per list; a word on none of them is the zero wordInfo, which is what each
 // list says of it.
+//
+// It is 24 bytes (a name is an index), so the index and a sentence's copy of it stay small.
 type wordInfo struct {
-	cls      wordClass
-	lex      uint64
-	person   string // the person's name; isPerson: the word is a key of people
-	isPerson bool
+	lex uint64
+	cls wordClass
+	// person: 1 + the index in vocab.personNames of the person the word names (people[word]);
+	// 0 when the word is no key of people.
+	person uint32
 	// roomSpan: which of mentions' room lookups starting at the word can find a room: bit
 	// l-1 (l = 1..3) when a room's name or alias is l words starting with it, roomJoined when
 	// it is a proper prefix of a name of one word (the words after it closed up: "bed room").
-	roomSpan  uint8
-	gerund    bool
-	frameWord bool
+	roomSpan uint8
+	flags    uint8 // wiGerund, wiFrameWord
 }
 
-// roomJoined: see wordInfo.roomSpan.
-const roomJoined = 1 << 3
+const (
+	roomJoined = 1 << 3 // see wordInfo.roomSpan
+
+	wiGerund    = 1 << 0 // on gerunds
+	wiFrameWord = 1 << 1 // on the home's vocab.frameWords
+)
+
+// personName is people[word] for the word wi is of ("" when it names no one).
+func (v *vocab) personName(wi wordInfo) string {
+	if wi.person == 0 {
+		return ""
+	}
+	return v.personNames[wi.person-1]
+}
 
 // newWordIndex builds a table's word index from its vocabularies (after its lexicon index)
 // and the package's word lists. Nothing writes to either once the table is built.
@@ -40,8 +57,15 @@ func newWordIndex(v *vocab) map[string]wordInfo {
 	for w, l := range v.lexIx.first {
 		set(w, func(wi *wordInfo) { wi.lex = l })
 	}
-	for w, p := range v.people {
-		set(w, func(wi *wordInfo) { wi.person, wi.isPerson = p, true })
+	v.personNames = nil
+	for _, w := range sortedKeys(v.people) {
+		p := v.people[w]
+		k := slices.Index(v.personNames, p)
+		if k < 0 {
+			k = len(v.personNames)
+			v.personNames = append(v.personNames, p)
+		}
+		set(w, func(wi *wordInfo) { wi.person = uint32(k + 1) })
 	}
 	for k := range v.rooms {
 		words := strings.Fields(k)
@@ -55,10 +79,14 @@ func newWordIndex(v *vocab) map[string]wordInfo {
 		}
 	}
 	for w, ok := range gerunds {
-		set(w, func(wi *wordInfo) { wi.gerund = ok })
+		if ok {
+			set(w, func(wi *wordInfo) { wi.flags |= wiGerund })
+		}
 	}
 	for w, ok := range v.frameWords {
-		set(w, func(wi *wordInfo) { wi.frameWord = ok })
+		if ok {
+			set(w, func(wi *wordInfo) { wi.flags |= wiFrameWord })
+		}
 	}
 	return out
 }
