@@ -1,9 +1,9 @@
 package intents
 
 import (
-	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -12,9 +12,30 @@ import (
 
 var clauseSeparators = map[string]bool{"and": true, "then": true, "also": true, "after": true, "plus": true}
 
+// separatorShapes are the shapes of clauseSeparators: a word of another shape joins nothing.
+var separatorShapes = func() (out wordShapes) {
+	for w := range clauseSeparators {
+		out.add(w)
+	}
+	return out
+}()
+
 // clauses splits a sentence at punctuation and at words that join commands.
+// They are kept in the sentence's memo for that sentence: the timer frame and the compound
+// rule split the same one. The slice is shared: never written to.
 func (t *Table) clauses(n Normalized) []Normalized {
-	var out []Normalized
+	if m := n.memo; m != nil && m.clausesOf != nil && sameSentence(m.clausesOf, &n) {
+		return m.clauses
+	}
+	out := t.appendClauses(nil, n)
+	if n.memo != nil {
+		n.memo.clauses, n.memo.clausesOf = out, &n
+	}
+	return out
+}
+
+// appendClauses appends the clauses of n to out (a caller's buffer: nothing escapes).
+func (t *Table) appendClauses(out []Normalized, n Normalized) []Normalized {
 	normalized := t.partsOf(n)
 	// The sentence's negation is every part's, unless it is only a statement's own ("hang up,
 	// she's not even talking"): then the other parts keep theirs. A bare "don't" said as a
@@ -59,12 +80,16 @@ func (t *Table) clauses(n Normalized) []Normalized {
 				}
 				continue
 			}
-			if i < len(toks) && !clauseSeparators[toks[i]] && !soCommand(toks, i) {
+			if i < len(toks) && !(separatorShapes.may(toks[i]) && clauseSeparators[toks[i]]) && !soCommand(toks, i) {
 				continue
 			}
 			if i > start {
 				c := pn
-				c.Text = strings.Join(toks[start:i], " ")
+				if pn.toks != nil { // Text is its words joined (Normalized): the clause's are a run of them
+					c.Text = joinedRun(pn.Text, toks, start, toks[start:i])
+				} else {
+					c.Text = strings.Join(toks[start:i], " ")
+				}
 				c.toks = toks[start:i:i]
 				c.Question = c.Question || n.Question && !politeNext
 				c.Polite = c.Polite || politeNext
@@ -97,8 +122,10 @@ func (t *Table) isGreeting(c Normalized) bool {
 		if in == nil {
 			continue
 		}
-		for _, p := range in.patterns {
-			if p.filter.admits(c.Text) && p.re.MatchString(c.Text) {
+		for i := range in.patterns {
+			p := &in.patterns[i]
+			// The gate (gate.go), then the prefilter: necessary conditions, cheapest first.
+			if p.gate.admits(c.Text, strings.Count(c.Text, " ")) && p.filter.admits(c.Text) && p.re.MatchString(c.Text) {
 				return true
 			}
 		}
@@ -112,7 +139,7 @@ func (t *Table) isGreeting(c Normalized) bool {
 func mayBeCompound(n Normalized) bool {
 	toks := n.tokens()
 	for i, w := range toks {
-		if clauseSeparators[w] || w == "so" && soCommand(toks, i) || i > 1 && reasonOpens(toks, i) {
+		if separatorShapes.may(w) && clauseSeparators[w] || w == "so" && soCommand(toks, i) || i > 1 && reasonOpens(toks, i) {
 			return true
 		}
 	}
@@ -120,8 +147,9 @@ func mayBeCompound(n Normalized) bool {
 		return false
 	}
 	meaningful := 0
+	var buf [32]string // a piece's words, only read here
 	for _, piece := range rawParts(n.raw) {
-		for _, w := range tokenize(piece) {
+		for _, w := range appendTokens(buf[:0], joinSigns(piece), false) { // tokenize(piece)
 			if !ignorableWords[w] && !leadFillers[w] && w != "hey" && w != "hi" && w != "hello" {
 				meaningful++
 				break
@@ -268,8 +296,8 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 	if !mayBeCompound(n) && !t.commandAfterStatement(n) {
 		return Decision{}, false
 	}
-	if toks := n.tokens(); (anyOf(toks, stopTalk) || anyOf(toks, quietMute) || contains(toks, "quiet")) && !n.Negated &&
-		anyOf(toks, quietEndCues) && t.quietEndAmong(n) {
+	if toks := n.tokens(); !n.Negated && anyOf(toks, quietEndCues) && (anyOf(toks, stopTalk) || anyOf(toks, quietMute) || contains(toks, "quiet")) &&
+		t.quietEndAmong(n) { // pure tests, the cheapest and rarest first
 		return Decision{}, false // "go back to normal, you can talk": one request, quiet time's (quiet_frame.go)
 	}
 	if toks := n.tokens(); t.socialStart(toks) {
@@ -277,7 +305,10 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 			return Decision{}, false // "good night reachy, see you in the morning": small talk, whole (smalltalk.go)
 		}
 	}
-	var parts, greetings []Normalized
+	// Buffers on the stack for the clauses, the parts and their decisions (a handful each).
+	var partBuf [6]Normalized
+	var decisionBuf [3]Decision
+	parts, greetings := partBuf[:0], []Normalized(nil)
 	var afterthoughts []string
 	for _, c := range t.clauses(n) {
 		switch {
@@ -301,7 +332,7 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 	if len(parts) == 0 || len(parts) == 1 && len(afterthoughts) == 0 {
 		return Decision{}, false
 	}
-	var decisions []Decision
+	decisions := decisionBuf[:0]
 	for i, c := range parts {
 		d, ok := t.routeClause(c, ctx)
 		if i > 0 && len(decisions) == 1 {
@@ -359,7 +390,7 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 		}
 		d.Normalized = n
 		if len(afterthoughts) > 0 {
-			d.Doctrine = append(d.Doctrine, fmt.Sprintf("compound sentence: %q left out as afterthoughts (vocative, tag, reason): one request", afterthoughts))
+			d.Doctrine = append(d.Doctrine, "compound sentence: "+quoteList(afterthoughts)+" left out as afterthoughts (vocative, tag, reason): one request")
 		} else {
 			d.Doctrine = append(d.Doctrine, "compound sentence: every part asks for the same thing")
 		}
@@ -373,11 +404,23 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 	return Decision{}, false
 }
 
+// quoteList is fmt's %q of a list of strings (["a" "b"]), without fmt.
+func quoteList(list []string) string {
+	b := []byte{'['}
+	for i, s := range list {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendQuote(b, s)
+	}
+	return string(append(b, ']'))
+}
+
 // oneAtATime answers a sentence of two requests, one of which (d) would act.
 func (t *Table) oneAtATime(n Normalized, d Decision) Decision {
 	out := t.decide(t.byName[IntentClarify], map[string]string{}, nil, n)
 	out.Prompt = "Please ask me for one thing at a time."
-	out.Doctrine = []string{fmt.Sprintf("compound sentence: the part %q would act, and nothing is done on part of a sentence", d.Normalized.Text)}
+	out.Doctrine = []string{"compound sentence: the part " + strconv.Quote(d.Normalized.Text) + " would act, and nothing is done on part of a sentence"}
 	out.NotActed = "it asks for more than one thing"
 	return out
 }

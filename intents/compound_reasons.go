@@ -57,8 +57,9 @@ func (t *Table) afterthought(c Normalized) bool {
 	if len(toks) == 0 {
 		return true
 	}
+	tagStart := tagStarts[toks[0]]
 	for _, p := range tagPhrases {
-		if !tagStarts[toks[0]] {
+		if !tagStart { // looked up once: toks[0] is the same at every phrase
 			break
 		}
 		if p[0] != toks[0] {

@@ -95,6 +95,25 @@ var courtesyStarts, courtesyEndWords = func() (map[string]bool, map[string]bool)
 	return s, e
 }()
 
+// courtesyShapes are the shapes of the words courtesyFlags lists.
+var courtesyShapes = func() (out wordShapes) {
+	for w := range courtesyFlags {
+		out.add(w)
+	}
+	return out
+}()
+
+// courtesyEndsByLast holds courtesyEnds by their last word, in their order: the only ones a
+// sentence ending in that word can end with.
+var courtesyEndsByLast = func() map[string][][]string {
+	out := map[string][][]string{}
+	for _, p := range courtesyEnds {
+		last := p[len(p)-1]
+		out[last] = append(out[last], p)
+	}
+	return out
+}()
+
 // expandPhrases turns "{a|b} c" alternatives into word lists, longest first.
 func expandPhrases(specs []string) [][]string {
 	var out [][]string
@@ -133,7 +152,9 @@ func courtesy(n Normalized) (Normalized, bool) {
 	}
 	var flags uint8
 	for _, w := range toks { // one lookup per word decides which rewrites can apply
-		flags |= courtesyFlags[w]
+		if courtesyShapes.may(w) { // a word of no listed shape has no flag
+			flags |= courtesyFlags[w]
+		}
 		if w[0] == 'p' && len(w) >= 7 && isTextPlease(w) {
 			flags |= cfPlease
 		} else if w[0] == 's' && (len(w) == 3 || len(w) == 4) && (w[len(w)-1] == 'z' || w[len(w)-1] == 's') {
@@ -260,7 +281,7 @@ func courtesy(n Normalized) (Normalized, bool) {
 	}
 	for more := true; more && len(out) > 2; {
 		more = false
-		for _, p := range courtesyEnds {
+		for _, p := range courtesyEndsByLast[out[len(out)-1]] { // courtesyEnds, in order: those ending so
 			if len(out) > len(p) && hasSuffix(out, p) {
 				out, more, changed = out[:len(out)-len(p)], true, true
 				break

@@ -74,42 +74,96 @@ var durationFillers = map[string]bool{
 // placeholder lets them through so the router can ask "how long?" instead of ignoring them.
 var vagueDurationWords = []string{"while", "bit", "few", "little", "moment", "some", "several"}
 
+// durationJoinWords may stand inside a spoken duration: "an hour and a half", "a couple of
+// minutes", "a quarter of an hour".
+var durationJoinWords = []string{"a", "an", "and", "half", "quarter", "quarters", "of", "couple", "hundred", "from", "now"}
+
+// durationCoreWords make a run of duration words a duration, as units and vague words do.
+var durationCoreWords = []string{"half", "quarter", "couple"}
+
 // durationWord reports whether a word can be part of a spoken duration.
 func durationWord(w string) bool {
-	if _, ok := durationUnits[w]; ok || durationFillers[w] || isNumber(w) {
-		return true
-	}
-	switch w {
-	case "a", "an", "and", "half", "quarter", "quarters", "of", "couple", "hundred", "from", "now":
-		return true
-	}
-	if slices.Contains(vagueDurationWords, w) {
-		return true
+	if durationClass(w)&dcWord != 0 || isNumber(w) {
+		return true // a unit, a filler, a joining word, a vague word, a number
 	}
 	// A unit glued to a number: "10min", "90s".
 	k := 0
 	for k < len(w) && (w[k] >= '0' && w[k] <= '9' || w[k] == '.') {
 		k++
 	}
+	if k == 0 {
+		return false // no number before a unit (most words: no lookup)
+	}
 	_, unit := durationUnits[w[k:]]
-	return k > 0 && unit
+	return unit
 }
 
 // durationCore: a run of duration words must hold one of these to be a duration at all.
 func durationCore(w string) bool {
-	_, unit := durationUnits[w]
-	return unit || isNumber(w) || slices.Contains(vagueDurationWords, w) || w == "half" || w == "quarter" || w == "couple" ||
-		len(w) > 1 && w[0] >= '0' && w[0] <= '9' && durationWord(w)
+	return durationClass(w)&dcCore != 0 || isNumber(w) || len(w) > 1 && w[0] >= '0' && w[0] <= '9' && durationWord(w)
 }
+
+// durationClasses says of each word on the duration lists whether durationWord takes it
+// (a unit, a filler, a joining word, a vague word) and whether durationCore does (a unit, a
+// vague word, a core word): one lookup, where the lists are several.
+var durationClasses = func() map[string]uint8 {
+	out := map[string]uint8{}
+	for w := range durationUnits {
+		out[w] |= dcWord | dcCore
+	}
+	for w, ok := range durationFillers {
+		if ok {
+			out[w] |= dcWord
+		}
+	}
+	for _, w := range durationJoinWords {
+		out[w] |= dcWord
+	}
+	for _, w := range vagueDurationWords {
+		out[w] |= dcWord | dcCore
+	}
+	for _, w := range durationCoreWords {
+		out[w] |= dcCore
+	}
+	return out
+}()
+
+// durationShapes are the shapes of the words durationClasses lists.
+var durationShapes = func() (out wordShapes) {
+	for w := range durationClasses {
+		out.add(w)
+	}
+	return out
+}()
+
+// durationClass is durationClasses[w], without a lookup for a word of no listed shape.
+func durationClass(w string) uint8 {
+	if !durationShapes.may(w) {
+		return 0
+	}
+	return durationClasses[w]
+}
+
+const (
+	dcWord uint8 = 1 << iota // durationWord
+	dcCore                   // durationCore
+)
 
 // durationView joins each run of duration words into one marked token ("set a timer for an
 // hour and a half" -> "set a timer for ~an_hour_and_a_half"), so a {duration} placeholder is a single
-// token: patterns stay simple regular expressions, and cheap to run.
+// token: patterns stay simple regular expressions, and cheap to run. The view only adds '~',
+// '_' and an "x_" after a '~' to the sentence's words (match reads a duration pattern's other
+// literals on the text first: patternRef.onText, TestDurationPatternsReadTheTextFirst).
 func durationView(toks []string) string {
 	// Without a core word no run is marked: the view is the sentence itself (most sentences).
 	if !slices.ContainsFunc(toks, durationCore) {
 		return strings.Join(toks, " ")
 	}
+	return joinDurations(toks)
+}
+
+// joinDurations is durationView of words known to hold a core word.
+func joinDurations(toks []string) string {
 	var b strings.Builder
 	for i := 0; i < len(toks); {
 		j := i

@@ -191,6 +191,10 @@ func build(home Home, custom, builtins []intentYAML, file string) (*Table, error
 	t.vocab.lex = lex
 	t.vocab.lexIx = newLexIndex(lex)
 	t.vocab.lexGate = newLexGates(t.vocab.lexIx)
+	t.vocab.words = newWordIndex(&t.vocab)
+	for i, s := range socialSets[:len(t.vocab.socialStarts)] {
+		t.vocab.socialStarts[i] = lex[s]
+	}
 	add := func(y intentYAML, builtin bool, where string) error {
 		in, err := compileIntent(y, builtin, t.vocab, where)
 		if err != nil {
@@ -226,6 +230,7 @@ func build(home Home, custom, builtins []intentYAML, file string) (*Table, error
 			t.custom = append(t.custom, in)
 		}
 	}
+	t.customIx, t.builtinIx = newPatternIndex(t.custom), newPatternIndex(t.builtins)
 	for _, in := range t.intents {
 		if in.Fallback == "" {
 			continue

@@ -117,36 +117,46 @@ func (t *Table) mentions(n Normalized) Mentions {
 	var m Mentions
 	used := make([]bool, len(toks)) // tokens that are part of a room name
 	var clsBuf [32]wordClass
+	var infoBuf [32]wordInfo
 	classes := clsBuf[:0] // each token's word class, looked up once
+	info := infoBuf[:0]   // and all mentions reads of it (word_index.go), in the same lookup
 	for _, w := range toks {
-		c := wordClasses[w]
-		classes = append(classes, c)
-		m.seen |= c
-		m.lex |= t.vocab.lexIx.first[w]
+		wi := t.vocab.words[w]
+		info = append(info, wi)
+		classes = append(classes, wi.cls)
+		m.seen |= wi.cls
+		m.lex |= wi.lex
+		if wi.flags&wiFrameWord != 0 { // a home's own expression words
+			m.seen |= wcExpression
+		}
 	}
 	for _, w := range n.tokens()[len(toks):] { // the reason cut off may hold what a frame reads
-		m.lex |= t.vocab.lexIx.first[w]
-	}
-	if len(t.vocab.frameWords) > 0 { // a home's own expression words
-		for _, w := range toks {
-			if t.vocab.frameWords[w] {
-				m.seen |= wcExpression
-			}
-		}
+		m.lex |= t.vocab.words[w].lex
 	}
 	// Rooms, longest phrase first ("living room" before "room").
 	for i := 0; i < len(toks); i++ {
-		if !t.vocab.roomStarts[toks[i]] {
+		span := info[i].roomSpan // only the lookups that can find a room are made
+		if span == 0 {
 			continue
 		}
-		for l := min(t.vocab.roomWords, len(toks)-i); l >= 1; l-- {
-			phrase := toks[i]
-			if l > 1 {
-				phrase = strings.Join(toks[i:i+l], " ")
+		for l := min(t.vocab.roomWords, maxRoomWords, len(toks)-i); l >= 1; l-- {
+			var r *Room
+			ok := false
+			if span&(1<<(l-1)) != 0 {
+				phrase := toks[i]
+				if l > 1 && n.toks != nil {
+					phrase = joinedRun(n.Text, toks, i, toks[i:i+l]) // Text is its words joined (Normalized)
+				} else if l > 1 {
+					phrase = strings.Join(toks[i:i+l], " ")
+				}
+				r, ok = t.vocab.rooms[phrase]
 			}
-			r, ok := t.vocab.rooms[phrase]
-			if !ok && l > 1 {
-				r, ok = t.vocab.rooms[strings.ReplaceAll(phrase, " ", "")]
+			switch {
+			case ok || l == 1 || span&roomJoined == 0:
+			case l == 2: // the words closed up ("bed room"): words hold no space
+				r, ok = t.vocab.rooms[toks[i]+toks[i+1]]
+			case l == 3:
+				r, ok = t.vocab.rooms[toks[i]+toks[i+1]+toks[i+2]]
 			}
 			if ok && i > 0 && (toks[i-1] == "at" || toks[i-1] == "the" && i > 1 && toks[i-2] == "at") && t.anyPerson(toks) && !anyDevice(toks) {
 				// "is mummy at the office today": where a person is, not the home's office
@@ -185,7 +195,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 		}
 		cls := classes[i]
 		switch {
-		case w == "here" && i > 0 && (kinWords[prev] || t.vocab.people[prev] != "") && (i == 1 || objectLeads[toks[i-2]] || toks[i-2] == "is"):
+		case w == "here" && i > 0 && (kinWords[prev] || t.vocab.personName(info[i-1]) != "") && (i == 1 || objectLeads[toks[i-2]] || toks[i-2] == "is"):
 			// "grandpa here, could you ...", "it is mom here": who speaks, not a place
 		case w == "here":
 			m.Here = true
@@ -208,7 +218,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 			}
 		}
 		switch {
-		case w == "on" && (next == "the" || next == "my" || next == "our") && i > 0 && classes[i-1]&(wcDevice|wcAction) == 0 && !gerunds[prev] && prev != "pop":
+		case w == "on" && (next == "the" || next == "my" || next == "our") && i > 0 && classes[i-1]&(wcDevice|wcAction) == 0 && info[i-1].flags&wiGerund == 0 && prev != "pop":
 			// "on the porch": a place, not a state
 		case w == "on" && isDigits(next):
 			// "put the ac on 22": a setting, not a state
@@ -220,7 +230,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 			m.States, m.Action = appendState(m.States, "on"), true
 		case cls&wcOffVerb != 0:
 			m.States, m.Action = appendState(m.States, "off"), true
-		case cls&wcAction != 0 || gerunds[w] || w == "pop" || w == "flick":
+		case cls&wcAction != 0 || info[i].flags&wiGerund != 0 || w == "pop" || w == "flick":
 			m.Action = true
 		}
 		if w == "light" && (prev == "me" || prev == "us" || prev == "some" || prev == "more") && (contains(toks[:i], "give") ||
@@ -255,7 +265,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 		if cls&wcWarmth != 0 {
 			m.Warmth = true
 		}
-		if p, ok := t.vocab.people[w]; ok && !contains(m.People, p) {
+		if p, ok := t.vocab.personName(info[i]), info[i].person != 0; ok && !contains(m.People, p) {
 			m.People = append(m.People, p)
 		}
 		if isDigits(w) && len(w) <= 3 && (prev == "to" || prev == "at" || prev == "on" || next == "degrees" || prev == "ac" || prev == "temperature" || prev == "thermostat" ||
@@ -316,7 +326,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 		switch {
 		case w == "or" || w == "either":
 			m.Alternatives = true
-		case used[i], cls&wcExplained != 0, isDigits(w), t.vocab.people[w] != "":
+		case used[i], cls&wcExplained != 0, isDigits(w), t.vocab.personName(info[i]) != "":
 		default:
 			m.Unexplained++
 		}
@@ -393,8 +403,6 @@ var reasonAdverbs = words2set("literally really just actually still honestly tot
 func cutReason(toks []string) []string {
 	for i := 2; i+1 < len(toks); i++ {
 		next := toks[i+1]
-		subject := next == "i" || next == "we" || next == "it" || next == "the" || next == "he" || next == "she" ||
-			next == "they" || next == "you" || next == "my" || next == "our" || next == "its"
 		if i < 3 && toks[i] != "i" && toks[i] != "we" {
 			continue
 		}
@@ -402,7 +410,8 @@ func cutReason(toks []string) []string {
 		case "because", "cause", "cos", "coz":
 			return toks[:i]
 		case "so", "as", "since", "while":
-			if subject {
+			if next == "i" || next == "we" || next == "it" || next == "the" || next == "he" || next == "she" ||
+				next == "they" || next == "you" || next == "my" || next == "our" || next == "its" { // a subject
 				return toks[:i]
 			}
 		case "i", "we":

@@ -1,6 +1,7 @@
 package intents
 
 import (
+	"iter"
 	"slices"
 	"strings"
 	"unicode"
@@ -30,13 +31,37 @@ type Normalized struct {
 // normMemo keeps the duration view of one sentence's words: match and the timer, quiet
 // and family frames all read it, on copies of the same Normalized.
 type normMemo struct {
-	durToks []string // the words dur is the view of (the same slice, not equal words)
-	dur     string
+	// durs are the duration views worked out so far: the sentence's, and its clauses' (a
+	// clause's words are a run of its part's, and the frames read each clause's view again).
+	durs []durView
 	// parts are the sentence's parts between punctuation, each normalized on its own (see
 	// partsOf), for the raw text partsRaw; nil until asked.
 	parts    []Normalized
 	partsRaw string
+	// clauses are the clauses of clausesOf (see Table.clauses): the timer frame and the
+	// compound rule both split the same sentence.
+	clauses   []Normalized
+	clausesOf *Normalized
 }
+
+// sameSentence reports whether a and b are the same sentence: every field equal, and the
+// same words (the same slice, not equal words).
+func sameSentence(a, b *Normalized) bool {
+	return a.Text == b.Text && a.Clean == b.Clean && a.Wake == b.Wake && a.Polite == b.Polite && a.Negated == b.Negated &&
+		a.Question == b.Question && a.Deep == b.Deep && a.Corrected == b.Corrected && a.raw == b.raw && a.memo == b.memo &&
+		len(a.toks) == len(b.toks) && (a.toks == nil) == (b.toks == nil) && (len(a.toks) == 0 || &a.toks[0] == &b.toks[0])
+}
+
+// durView is the duration view of the words starting at first, n of them (the same words,
+// not equal words).
+type durView struct {
+	first *string
+	n     int
+	dur   string
+}
+
+// maxDurViews bounds the views a memo keeps (a sentence has a handful of clauses).
+const maxDurViews = 16
 
 // tokens returns the words of Text.
 func (n Normalized) tokens() []string {
@@ -50,22 +75,31 @@ func (n Normalized) tokens() []string {
 // without a duration's core word has no run to join: its view is Text itself (the same
 // string, not a copy), and most sentences are such.
 //
-// The view is kept in the sentence's memo, for the same words: a clause or a corrected
-// sentence (other words, or a part of them) works out its own. Nothing writes into a
-// sentence's words once normalize has returned them, so the same slice is the same words.
+// The views are kept in the sentence's memo, each for the words it is the view of: the
+// sentence's, and each clause's or corrected sentence's (other words, or a part of them), so
+// match and the frames that read a clause's view after it never work it out twice. Nothing
+// writes into a sentence's words once normalize has returned them, so the same slice is the
+// same words.
 func (n Normalized) durations() string {
 	if n.toks == nil {
 		return durationView(n.tokens())
 	}
-	if m := n.memo; m != nil && len(m.durToks) == len(n.toks) && (len(n.toks) == 0 || &m.durToks[0] == &n.toks[0]) {
-		return m.dur
+	if len(n.toks) == 0 {
+		return n.Text
+	}
+	if m := n.memo; m != nil {
+		for _, d := range m.durs {
+			if d.first == &n.toks[0] && d.n == len(n.toks) {
+				return d.dur
+			}
+		}
 	}
 	v := n.Text
 	if slices.ContainsFunc(n.toks, durationCore) {
-		v = durationView(n.toks)
+		v = joinDurations(n.toks) // durationView, its core word found
 	}
-	if n.memo != nil {
-		n.memo.durToks, n.memo.dur = n.toks, v
+	if m := n.memo; m != nil && len(m.durs) < maxDurViews {
+		m.durs = append(m.durs, durView{&n.toks[0], len(n.toks), v})
 	}
 	return v
 }
@@ -117,7 +151,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		if !deepStarts.may(toks[i]) {
 			continue
 		}
-		for _, d := range deepPhrases {
+		for _, d := range deepByFirst[toks[i]] { // deepPhrases, in order: those starting with the word
 			if hasPrefix(toks[i:], d) {
 				toks = append(append([]string(nil), toks[:i]...), toks[i+len(d):]...)
 				n.Deep = true
@@ -226,42 +260,72 @@ func words(s string) []string { return scanTokens(s, true) }
 // ("10-20", "x-ray").
 func scanTokens(s string, expand bool) []string {
 	s = joinSigns(s)
-	out := make([]string, 0, strings.Count(s, " ")+4)
-	start := -1
-	for i, r := range s {
-		var keep bool
-		if r < utf8.RuneSelf { // ASCII, nearly every transcript: no table lookups
-			keep = r == '\'' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
-		} else {
-			keep = unicode.IsLetter(r) || unicode.IsDigit(r)
-		}
-		if r == '.' && i > 0 && i+1 < len(s) && isASCIIDigit(s[i-1]) && isASCIIDigit(s[i+1]) {
-			keep = true
-		}
-		if r == '-' && start < 0 && i+1 < len(s) && isASCIIDigit(s[i+1]) {
-			keep = true // a sign
-		}
-		switch {
-		case keep && start < 0:
-			start = i
-		case !keep && start >= 0:
-			if expand {
-				out = appendExpanded(out, s[start:i])
-			} else {
-				out = append(out, s[start:i])
-			}
-			start = -1
-		}
-	}
-	if start >= 0 {
+	return appendTokens(make([]string, 0, strings.Count(s, " ")+4), s, expand)
+}
+
+// appendTokens appends scanTokens' tokens of s (signs already joined) to out: a caller that
+// only reads them passes a buffer of its own, and nothing is allocated.
+func appendTokens(out []string, s string, expand bool) []string {
+	for w := range rawTokens(s) {
 		if expand {
-			out = appendExpanded(out, s[start:])
+			out = appendExpanded(out, w)
 		} else {
-			out = append(out, s[start:])
+			out = append(out, w)
 		}
 	}
 	return out
 }
+
+// rawTokens yields the tokens of s (signs already joined) as tokenize splits them, one by
+// one, so a reader that stops early never scans the rest.
+func rawTokens(s string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		start := -1
+		for i := 0; i < len(s); {
+			c := s[i]
+			if c < utf8.RuneSelf && asciiWordByte[c] { // a letter, a digit, an apostrophe: most bytes
+				if start < 0 {
+					start = i
+				}
+				i++
+				continue
+			}
+			r, size := rune(c), 1
+			var keep bool
+			if c >= utf8.RuneSelf {
+				r, size = utf8.DecodeRuneInString(s[i:]) // as range over a string decodes it
+				keep = unicode.IsLetter(r) || unicode.IsDigit(r)
+			}
+			if r == '.' && i > 0 && i+1 < len(s) && isASCIIDigit(s[i-1]) && isASCIIDigit(s[i+1]) {
+				keep = true
+			}
+			if r == '-' && start < 0 && i+1 < len(s) && isASCIIDigit(s[i+1]) {
+				keep = true // a sign
+			}
+			switch {
+			case keep && start < 0:
+				start = i
+			case !keep && start >= 0:
+				if !yield(s[start:i]) {
+					return
+				}
+				start = -1
+			}
+			i += size
+		}
+		if start >= 0 {
+			yield(s[start:])
+		}
+	}
+}
+
+// asciiWordByte: the ASCII bytes a word is made of (letters, digits, the apostrophe).
+var asciiWordByte = func() (out [utf8.RuneSelf]bool) {
+	for c := range utf8.RuneSelf {
+		out[c] = c == '\'' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	return out
+}()
 
 func isASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }
 

@@ -58,7 +58,7 @@ func rewritePhrases(in []string) []string {
 	out := in[:0] // in place: it never writes past what it has read
 outer:
 	for i := 0; i < len(in); {
-		if !rewriteStarts[in[i]] {
+		if !rewriteStartShapes.may(in[i]) || !rewriteStarts[in[i]] {
 			out = append(out, in[i])
 			i++
 			continue
@@ -85,6 +85,10 @@ func numbersToDigits(in []string) []string {
 	out := in[:0] // in place: it never writes past what it has read
 	for i := 0; i < len(in); i++ {
 		t := in[i]
+		if !numberShapes.may(t) || !numberWords[t] {
+			out = append(out, t) // no sign, tens or unit word
+			continue
+		}
 		if signWords[t] && i+1 < len(in) && (len(out) == 0 || !isNumber(out[len(out)-1])) {
 			next := nextOrEmpty(in, i+2)
 			if n := numbersToDigits([]string{in[i+1], next}); isNumber(n[0]) {
@@ -186,7 +190,7 @@ func hushWord(t string) bool {
 func dropFillersAndStutters(in []string) []string {
 	out := in[:0] // in place: it never writes past what it has read
 	for _, t := range in {
-		if fillers[t] {
+		if fillerShapes.may(t) && fillers[t] {
 			continue
 		}
 		if len(out) > 0 && out[len(out)-1] == t && stutterWords[t] {

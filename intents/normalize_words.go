@@ -310,6 +310,59 @@ var deepStarts = func() (out wordShapes) {
 	return out
 }()
 
+// deepByFirst holds deepPhrases by their first word, in their order: the only ones that can
+// start at a word.
+var deepByFirst = func() map[string][][]string {
+	out := map[string][][]string{}
+	for _, d := range deepPhrases {
+		out[d[0]] = append(out[d[0]], d)
+	}
+	return out
+}()
+
+// numberWords are the words numbersToDigits reads (signWords, tens, units), in one set.
+var numberWords = func() map[string]bool {
+	out := map[string]bool{}
+	for _, list := range []map[string]int{units, tens} {
+		for w := range list {
+			out[w] = true
+		}
+	}
+	for w, ok := range signWords {
+		out[w] = out[w] || ok
+	}
+	return out
+}()
+
+// fragmentShapes and fillerShapes are the shapes of numberFragments and fillers, and
+// rewriteStartShapes those of rewriteStarts: a word of another shape is on none of them.
+var fragmentShapes, fillerShapes, rewriteStartShapes = func() (f, fl, r wordShapes) {
+	for w := range numberFragments {
+		f.add(w)
+	}
+	for w := range fillers {
+		fl.add(w)
+	}
+	for w := range rewriteStarts {
+		r.add(w)
+	}
+	return f, fl, r
+}()
+
+// numberShapes are the shapes of the words numbersToDigits reads (signWords, tens, units): a
+// word of another shape is none of them, and is kept as it is.
+var numberShapes = func() (out wordShapes) {
+	for _, list := range []map[string]int{units, tens} {
+		for w := range list {
+			out.add(w)
+		}
+	}
+	for w := range signWords {
+		out.add(w)
+	}
+	return out
+}()
+
 var units = map[string]int{"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
 	"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
 	"sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}

@@ -43,7 +43,7 @@ func numberRestarts(toks []string) []string {
 	changed := false
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		num, frag := isNumber(t), numberFragments[t]
+		num, frag := isNumber(t), fragmentShapes.may(t) && numberFragments[t]
 		if !num && !frag {
 			if changed {
 				out = append(out, t)

@@ -215,60 +215,58 @@ func (t *Table) routeClause(n Normalized, ctx Context) (Decision, bool) {
 }
 
 // match tries the patterns of the config's intents (builtin false) or of the built-ins, in
-// table order.
+// table order: those their index (match_index.go) says the sentence's first byte and length
+// may admit.
 func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) {
-	durText, haveDur := "", false
-	var textPairs, durPairs pairSet
-	havePairs := false
-	textSpaces, durSpaces := strings.Count(n.Text, " "), -1
-	list := t.custom
+	x := t.customIx
 	if builtin {
-		list = t.builtins
+		x = t.builtinIx
 	}
-	for _, in := range list {
-		for i := range in.patterns {
-			p := &in.patterns[i] // not a copy: the loop visits every pattern of every intent
-			text := n.Text
-			if !havePairs {
-				textPairs, havePairs = pairsOf(text), true
+	if x == nil || len(x.refs) == 0 {
+		return Decision{}, false
+	}
+	text := n.Text
+	textPairs := pairsOf(text)
+	textSpaces := strings.Count(text, " ")
+	var buf [8]uint64
+	set := x.candidates(buf[:0], text, textSpaces)
+	// The duration view is worked out when a pattern matched against it is a candidate.
+	durText, durPairs, durSpaces, haveDur := "", &textPairs, 0, false
+	var dp pairSet
+	for k := next(set); k >= 0; k = next(set) {
+		in, i := x.refs[k].in, x.refs[k].i
+		p := &in.patterns[i] // not a copy
+		text, pairs, sp := n.Text, &textPairs, textSpaces
+		if p.durations {
+			if !haveDur && !x.refs[k].onText.admitsPairs(n.Text, &textPairs) {
+				continue // the view would be turned away too (patternRef.onText)
 			}
-			pairs := &textPairs
-			if p.durations {
-				if !haveDur {
-					durText, haveDur = n.durations(), true
-					if durText == text {
-						durPairs = textPairs // no duration in the sentence: its view is its text
-					} else {
-						durPairs = pairsOf(durText)
-					}
+			if !haveDur {
+				durText, durSpaces, haveDur = n.durations(), textSpaces, true
+				if durText != text {
+					dp, durSpaces = pairsOf(durText), strings.Count(durText, " ")
+					durPairs = &dp
 				}
-				text, pairs = durText, &durPairs
 			}
-			sp := textSpaces
-			if p.durations {
-				if durSpaces < 0 {
-					durSpaces = strings.Count(durText, " ")
-				}
-				sp = durSpaces
-			}
-			if !p.gate.admits(text, sp) || !p.filter.admitsPairs(text, pairs) {
-				continue
-			}
-			m := p.re.FindStringSubmatch(text) // one run of the expression: nil when it does not match
-			if m == nil {
-				continue
-			}
-			captured, ok := captures(p.groups, m)
-			if !ok {
-				continue
-			}
-			b := t.bind(in, captured, ctx)
-			if b.notApplicable || !plausiblePeople(b, n) {
-				continue // a capture swallowed the sentence's own words: not this rule
-			}
-			rule := &Rule{Intent: in.Name, Index: i, Pattern: p.source, Where: p.where}
-			return t.doctrine(in, b, rule, n, ctx), true
+			text, pairs, sp = durText, durPairs, durSpaces
 		}
+		if !p.gate.admits(text, sp) || !p.filter.admitsPairs(text, pairs) {
+			continue
+		}
+		m := p.re.FindStringSubmatch(text) // one run of the expression: nil when it does not match
+		if m == nil {
+			continue
+		}
+		captured, ok := captures(p.groups, m)
+		if !ok {
+			continue
+		}
+		b := t.bind(in, captured, ctx)
+		if b.notApplicable || !plausiblePeople(b, n) {
+			continue // a capture swallowed the sentence's own words: not this rule
+		}
+		rule := &Rule{Intent: in.Name, Index: i, Pattern: p.source, Where: p.where}
+		return t.doctrine(in, b, rule, n, ctx), true
 	}
 	return Decision{}, false
 }

@@ -79,10 +79,9 @@ func (t *Table) socialFrame(n Normalized) (Decision, bool) {
 
 // socialStart: the sentence opens or ends with a word of small talk (one lookup each).
 func (t *Table) socialStart(toks []string) bool {
-	lx := t.vocab.lex
 	last := toks[len(toks)-1]
-	for _, s := range socialSets[:4] {
-		if ps := lx[s]; ps != nil && (ps.at(toks, 0) > 0 || lastWordOf(ps, last)) {
+	for _, ps := range t.vocab.socialStarts { // the sets of socialSets[:4], looked up at load
+		if ps != nil && (ps.at(toks, 0) > 0 || lastWordOf(ps, last)) {
 			return true
 		}
 	}

@@ -38,7 +38,7 @@ func (t *Table) selfCorrect(n Normalized) (Normalized, bool) {
 func (t *Table) correct(n Normalized) (Normalized, bool) {
 	toks := n.tokens()
 	for k := 0; k < len(toks); k++ {
-		if speechWords[toks[k]]&swCorrection == 0 {
+		if !correctionShapes.may(toks[k]) || speechWords[toks[k]]&swCorrection == 0 {
 			continue // most words start no marker: one lookup
 		}
 		var mk []string
@@ -225,6 +225,15 @@ var speechWords = func() map[string]uint8 {
 	}
 	for w := range conditionWords {
 		out[w] |= swCondition
+	}
+	return out
+}()
+
+// correctionShapes are the shapes of the first words of correctionMarkers (the words
+// speechWords marks swCorrection): a word of another shape starts no correction.
+var correctionShapes = func() (out wordShapes) {
+	for _, m := range correctionMarkers {
+		out.add(m[0])
 	}
 	return out
 }()

@@ -241,10 +241,12 @@ type Table struct {
 	intents []*Intent // routing order: config intents, then built-ins
 	// custom and builtins are the intents with patterns, in routing order.
 	custom, builtins []*Intent
-	byName           map[string]*Intent
-	vocab            vocab
-	guide            []GuideEntry
-	zone             *time.Location // the home's time zone, loaded once when the table is built
+	// customIx and builtinIx index their patterns by what their gates admit (match_index.go).
+	customIx, builtinIx *patternIndex
+	byName              map[string]*Intent
+	vocab               vocab
+	guide               []GuideEntry
+	zone                *time.Location // the home's time zone, loaded once when the table is built
 }
 
 // Location is the home's time zone (time.Local when the home names none).

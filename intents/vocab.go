@@ -38,6 +38,11 @@ type vocab struct {
 	lex         lexicon // the lexicons (lexicon.yaml and home.lexicon) the family frames read
 	lexIx       lexIndex
 	lexGate     lexGates
+	words       map[string]wordInfo // what mentions reads of each word, in one lookup (word_index.go)
+	personNames []string            // the names the word index refers to (wordInfo.person)
+	// socialStarts are the lexicon sets of socialSets[:4] (socialStart reads them at every
+	// sentence): a nil entry for a set the lexicon lacks.
+	socialStarts [4]*phraseSet
 }
 
 func newVocab(h Home) vocab {

@@ -30,8 +30,9 @@ type wakeMatcher struct {
 	keys    map[string]bool // spelling keys of the names, when fuzzy
 	leads   map[string]bool
 	longest int // the longest name: a much longer word is never it
-	// firsts are the letters a word keying like a name may start with (a cheap test first).
-	firsts map[byte]bool
+	// firsts are the letters a word keying like a name may start with (a cheap test first:
+	// an array, read without hashing; set whenever keys is).
+	firsts *[256]bool
 }
 
 func newWakeMatcher(phrases, spellings []string, fuzzy bool) wakeMatcher {
@@ -61,7 +62,7 @@ func newWakeMatcher(phrases, spellings []string, fuzzy bool) wakeMatcher {
 		}
 	}
 	slices.SortStableFunc(w.phrases, func(a, b []string) int { return len(b) - len(a) })
-	w.firsts = map[byte]bool{'h': true, 'w': true} // silent letters are skipped by the key
+	w.firsts = &[256]bool{'h': true, 'w': true} // silent letters are skipped by the key
 	for k := range w.keys {
 		switch k[0] {
 		case 'j':
@@ -94,7 +95,11 @@ func (w wakeMatcher) isName(tok string) bool {
 	if w.names[tok] {
 		return true
 	}
-	return len(w.keys) > 0 && len(tok) >= 3 && len(tok) <= w.longest+3 && w.firsts[tok[0]] && w.keys[spellingKey(tok)]
+	if len(w.keys) == 0 || len(tok) < 3 || len(tok) > w.longest+3 || !w.firsts[tok[0]] {
+		return false
+	}
+	var buf [32]byte
+	return w.keys[string(appendSpellingKey(buf[:0], tok))] // spellingKey(tok), not copied
 }
 
 // vocative reports whether toks is only a wake phrase: leads and at least one name
@@ -108,6 +113,24 @@ func (w wakeMatcher) vocative(toks []string) bool {
 		case w.leads[t]:
 		default:
 			return false
+		}
+	}
+	return named
+}
+
+// vocativeText is vocative(words(s)), read word by word: most segments stop at their first.
+func (w wakeMatcher) vocativeText(s string) bool {
+	named := false
+	var buf [4]string // one word's expansion
+	for raw := range rawTokens(joinSigns(s)) {
+		for _, t := range appendExpanded(buf[:0], raw) {
+			switch {
+			case w.isName(t):
+				named = true
+			case w.leads[t]:
+			default:
+				return false
+			}
 		}
 	}
 	return named
@@ -130,7 +153,7 @@ func (w wakeMatcher) stripSegments(raw string) (string, bool) {
 		end := min(i+1, len(raw))
 		seg := raw[start:i]
 		if len(seg) <= 40 { // a wake phrase is a few short words
-			if toks := words(seg); len(toks) > 0 && w.vocative(toks) {
+			if w.vocativeText(seg) {
 				cut = append(cut, [2]int{start, end})
 			}
 		}
@@ -204,8 +227,11 @@ func (w wakeMatcher) dropLeads(toks []string) []string {
 }
 
 // spellingKey is a coarse sound-alike key for an English word (see the comment at the top).
-func spellingKey(word string) string {
-	b := make([]byte, 0, 16)
+func spellingKey(word string) string { return string(appendSpellingKey(make([]byte, 0, 16), word)) }
+
+// appendSpellingKey appends spellingKey(word) to b: isName looks a word's key up from a
+// buffer of its own, without allocating it.
+func appendSpellingKey(b []byte, word string) []byte {
 	s := word
 	vowel := func(c byte) bool { return strings.IndexByte("aeiouy", c) >= 0 }
 	lastVowel := false
@@ -257,5 +283,5 @@ func spellingKey(word string) string {
 		}
 		b = append(b, k)
 	}
-	return string(b)
+	return b
 }
