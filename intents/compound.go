@@ -2,7 +2,6 @@ package intents
 
 import (
 	"maps"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -58,13 +57,11 @@ func (t *Table) appendClauses(out []Normalized, n Normalized) []Normalized {
 	for _, pn := range normalized {
 		inherit := n.Negated && !(negationElsewhere && !pn.Negated)
 		toks := pn.tokens()
-		inRoom := t.roomPhraseWords(toks)
+		stated, verbAfter2, felt := t.statementOpening(toks)
 		start, politeNext := 0, false
 		for i := 0; i <= len(toks); i++ {
-			if i < len(toks) && inRoom != nil && inRoom[i] {
-				continue // "mom and dad's room": a room's name, not two clauses
-			}
-			if i < len(toks) && i > start+1 && (reasonOpens(toks, i) || start == 0 && t.commandOpens(toks, i)) {
+			if i < len(toks) && i > start+1 && (reasonOpens(toks, i) || start == 0 && commandOpens(toks, i, stated, verbAfter2, felt)) &&
+				!t.insideRoomName(toks, i) {
 				// "lights out in the kids room they're finally asleep", "mum is asleep turn
 				// her light off": a reason said without a pause is a part of its own, as if a
 				// comma stood there.
@@ -80,8 +77,8 @@ func (t *Table) appendClauses(out []Normalized, n Normalized) []Normalized {
 				}
 				continue
 			}
-			if i < len(toks) && !(separatorShapes.may(toks[i]) && clauseSeparators[toks[i]]) && !soCommand(toks, i) {
-				continue
+			if i < len(toks) && (!(separatorShapes.may(toks[i]) && clauseSeparators[toks[i]]) && !soCommand(toks, i) || t.insideRoomName(toks, i)) {
+				continue // "mom and dad's room": a room's name, not two clauses
 			}
 			if i > start {
 				c := pn
@@ -189,10 +186,18 @@ var objectLinks = words2set("to for of in at with by from about into onto")
 // a noun subject with "is"/"are" ("... the baby is asleep"). The words before must not link
 // the subject into their own clause ("tell me when it is ready").
 func reasonOpens(toks []string, i int) bool {
-	if i < 2 || i+1 >= len(toks) || clauseLinks[toks[i-1]] {
+	if i < 2 || i+1 >= len(toks) {
 		return false
 	}
 	w, next := toks[i], toks[i+1]
+	switch w { // most words open no reason: one string switch, before any lookup
+	case "i", "we", "they", "he", "she", "it", "its", "the", "my", "our":
+	default:
+		return false
+	}
+	if clauseLinks[toks[i-1]] {
+		return false
+	}
 	if (w == "it" || w == "its" || w == "the" || w == "my" || w == "our") && objectLinks[toks[i-1]] {
 		return false
 	}
@@ -220,39 +225,61 @@ func reasonOpens(toks []string, i int) bool {
 var commandBlockers = words2set("to you i we they he she it can could will would should shall must may might not never " +
 	"do does did dont and or lets let gonna wanna a an the my your our his her their this that these those just")
 
-// commandOpens: toks[i] opens a command said straight after a statement with its own subject
-// ("mum is asleep turn her light off", "i am cold put the AC on", "we are going out switch
-// off all the lights"). The statement opens with its subject and verb; a wish ("I want",
-// "I need") is a request of its own and is left to the request rules.
-func (t *Table) commandOpens(toks []string, i int) bool {
-	if i < 2 || i+1 >= len(toks) || commandBlockers[toks[i-1]] || clauseLinks[toks[i-1]] {
-		return false
+// statementOpening reports how toks open, for commandOpens: stated — a statement with its
+// own subject and verb ("mum is asleep", "i am cold", "its dark", "the baby is sleeping"),
+// after which a command may follow (verbAfter2: not before its fourth word); felt — the
+// position of a word of how it feels among the first four ("lowkey freezing"), after which a
+// polite request may follow, or -1. Worked out once per sentence, not once per word.
+func (t *Table) statementOpening(toks []string) (stated, verbAfter2 bool, felt int) {
+	felt = -1
+	if len(toks) < 3 {
+		return false, false, felt
 	}
-	verbAt := func(k int) bool {
-		w := toks[k]
-		return (wordClasses[w]&(wcAction|wcOnVerb|wcOffVerb) != 0 || w == "cancel" || w == "hang" || w == "mute") && w != "set" && w != "left"
-	}
-	if !politeOpens(toks, i) && !verbAt(i) {
-		return false
-	}
-	if politeOpens(toks, i) && i <= 4 && slices.ContainsFunc(toks[:i], func(w string) bool { return wordClasses[w]&wcWarmth != 0 || feelingWords[w] }) {
-		return true // "lowkey freezing can u put the bedroom ac on 25", "so dark could you ..."
+	for k, w := range toks[:min(4, len(toks))] {
+		if wordClasses[w]&wcWarmth != 0 || feelingWords[w] {
+			felt = k
+			break
+		}
 	}
 	first, verb := toks[0], toks[1]
 	switch {
 	case first == "its":
+		return true, false, felt
+	case first == "the" || first == "my" || first == "our":
+		return len(toks) > 3 && (toks[2] == "is" || toks[2] == "are" || len(toks) > 4 && (toks[3] == "is" || toks[3] == "are")), false, felt
 	case reasonSubjects[first] || t.vocab.people[first] != "" || t.vocab.owners[first] != nil:
-		if reasonAdverbs[verb] && len(toks) > 2 {
+		if reasonAdverbs[verb] {
 			verb = toks[2]
 		}
-		return finiteWords[verb] && !desireVerbs[verb] && verb != "think" && verb != "know" && verb != "hope" &&
-			verb != "wish" && verb != "said" && verb != "says" && verb != "told" && i > 2
-	case first == "the" || first == "my" || first == "our":
-		return len(toks) > 3 && (toks[2] == "is" || toks[2] == "are" || len(toks) > 4 && (toks[3] == "is" || toks[3] == "are"))
-	default:
+		stated = finiteWords[verb] && !desireVerbs[verb] && verb != "think" && verb != "know" && verb != "hope" &&
+			verb != "wish" && verb != "said" && verb != "says" && verb != "told"
+		return stated, stated, felt // a subject's statement: the command comes after its third word
+	}
+	return false, false, felt
+}
+
+// commandOpens: toks[i] opens a command said straight after a statement with its own subject
+// ("mum is asleep turn her light off", "i am cold put the AC on", "we are going out switch
+// off all the lights"), opening as statementOpening said. The statement opens with its
+// subject and verb; a wish ("I want", "I need") is a request of its own and is left to the
+// request rules.
+func commandOpens(toks []string, i int, stated, verbAfter2 bool, felt int) bool {
+	if i < 2 || i+1 >= len(toks) || !stated && (felt < 0 || felt >= i) {
 		return false
 	}
-	return true
+	polite := politeOpens(toks, i)
+	if !polite && !commandVerb(toks[i]) || commandBlockers[toks[i-1]] || clauseLinks[toks[i-1]] {
+		return false
+	}
+	if polite && felt >= 0 && felt < i && i <= 4 {
+		return true // "lowkey freezing can u put the bedroom ac on 25", "so dark could you ..."
+	}
+	return stated && (!verbAfter2 || i > 2)
+}
+
+// commandVerb: w can open a command said after a statement ("... turn her light off").
+func commandVerb(w string) bool {
+	return w != "set" && w != "left" && (wordClasses[w]&(wcAction|wcOnVerb|wcOffVerb) != 0 || w == "cancel" || w == "hang" || w == "mute")
 }
 
 // feelingWords say how a room feels, as a reason before a request: "boiling, can you ...".
@@ -268,8 +295,12 @@ func politeOpens(toks []string, i int) bool {
 // straight after a statement (commandOpens).
 func (t *Table) commandAfterStatement(n Normalized) bool {
 	toks := n.tokens()
+	stated, verbAfter2, felt := t.statementOpening(toks)
+	if !stated && felt < 0 {
+		return false
+	}
 	for i := 2; i < len(toks); i++ {
-		if t.commandOpens(toks, i) {
+		if commandOpens(toks, i, stated, verbAfter2, felt) {
 			return true
 		}
 	}

@@ -229,30 +229,20 @@ func (t *Table) roomFromReason(d Decision, reasons []string, ctx Context) (Decis
 	return out, true
 }
 
-// roomPhraseWords marks the words inside a room's name of three or more words ("mom and
-// dads room"), so no clause is split there; nil when there is none.
-func (t *Table) roomPhraseWords(toks []string) []bool {
-	if t.vocab.roomWords < 3 {
-		return nil
-	}
-	var out []bool
-	for i := 0; i+2 < len(toks); i++ {
-		if !t.vocab.roomStarts[toks[i]] {
+// insideRoomName reports whether toks[i] is inside a room's name of three or more words
+// ("mom and dads room"): no clause is split there. It is asked only where a split would be.
+func (t *Table) insideRoomName(toks []string, i int) bool {
+	for j := max(0, i-t.vocab.roomWords+2); j < i; j++ {
+		if !t.vocab.roomStarts[toks[j]] {
 			continue
 		}
-		for l := min(t.vocab.roomWords, len(toks)-i); l >= 3; l-- {
-			if _, ok := t.vocab.rooms[strings.Join(toks[i:i+l], " ")]; ok {
-				if out == nil {
-					out = make([]bool, len(toks))
-				}
-				for k := i + 1; k < i+l-1; k++ {
-					out[k] = true
-				}
-				break
+		for l := min(t.vocab.roomWords, len(toks)-j); l >= 3 && j+l-1 > i; l-- {
+			if _, ok := t.vocab.rooms[strings.Join(toks[j:j+l], " ")]; ok {
+				return true
 			}
 		}
 	}
-	return out
+	return false
 }
 
 // roomsIn lists the rooms of the home toks name, by their names.

@@ -106,10 +106,8 @@ func tensOnly(s string) bool {
 
 func singleDigit(s string) bool { return len(s) == 1 && s[0] >= '1' && s[0] <= '9' }
 
-// restartVerbs open the commands a speaker breaks off and begins again.
-var restartVerbs = words2set("turn switch put set start cancel stop call")
-
-// commandRestart takes a command the speaker broke off and began again with the same verb:
+// commandRestart takes a command the speaker broke off and began again with the same verb
+// (turn, switch, put, set, start, cancel, stop, call):
 // "turn on the kit turn off the office light" is "turn off the office light". The part
 // broken off ends in a cut-off word — the start of a room's name the recogniser wrote
 // as a fragment ("kit", "bedr") — so two whole commands ("turn on the kitchen light
@@ -117,7 +115,9 @@ var restartVerbs = words2set("turn switch put set start cancel stop call")
 func (t *Table) commandRestart(n Normalized) (Normalized, bool) {
 	toks := n.tokens()
 	for i := 0; i+2 < len(toks); i++ {
-		if !restartVerbs[toks[i]] {
+		switch toks[i] { // restartVerbs, as a switch: it runs on every sentence
+		case "turn", "switch", "put", "set", "start", "cancel", "stop", "call":
+		default:
 			continue
 		}
 		for j := i + 2; j < len(toks) && j <= i+5; j++ {
