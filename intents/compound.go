@@ -175,7 +175,8 @@ var reasonSubjects = words2set("i we they he she it its")
 // when it is ready", "turn it off if i am out", "I think it is on". No reason opens after one.
 var clauseLinks = words2set("when if that what how why where who whom whose which whether because cause cos since as so " +
 	"until till before after while once unless than and or but think know knew guess hope say said says tell told mean " +
-	"sure bet believe suppose wonder remember forget see notice feel wish reckon like whenever wherever")
+	"sure bet believe suppose wonder remember forget see notice feel wish reckon like whenever wherever " +
+	"you would could should will can may might must shall do does did") // "I wish you'd we're done ...": an unfinished wish
 
 // objectLinks come before "it", "its" or a noun that is their object, never a new subject:
 // "set the oven to its highest", "turn it on for it is ...".
