@@ -60,7 +60,7 @@ func (t *Table) appendClauses(out []Normalized, n Normalized) []Normalized {
 		stated, verbAfter2, felt := t.statementOpening(toks)
 		start, politeNext := 0, false
 		for i := 0; i <= len(toks); i++ {
-			if i < len(toks) && i > start+1 && (reasonOpens(toks, i) || start == 0 && commandOpens(toks, i, stated, verbAfter2, felt)) &&
+			if i < len(toks) && i > start+1 && (reasonOpens(toks, i) && t.mayAsk(toks[start:i]) || start == 0 && commandOpens(toks, i, stated, verbAfter2, felt)) &&
 				!t.insideRoomName(toks, i) {
 				// "lights out in the kids room they're finally asleep", "mum is asleep turn
 				// her light off": a reason said without a pause is a part of its own, as if a
@@ -216,6 +216,19 @@ func reasonOpens(toks []string, i int) bool {
 			if toks[k] == "is" || toks[k] == "are" || toks[k] == "was" || toks[k] == "were" {
 				return !functionWords[toks[k-1]]
 			}
+		}
+	}
+	return false
+}
+
+// mayAsk: toks hold a word some request is made of (a device, an action, a frame's or a
+// lexicon's word, a number): only then can a reason said after them be split off — a
+// general question keeps its words together, as it was said.
+func (t *Table) mayAsk(toks []string) bool {
+	for _, w := range toks {
+		wi := t.vocab.words[w]
+		if wi.lex != 0 || wi.cls&(wcAction|wcOnVerb|wcOffVerb|wcDevice|wcBuiltinFrame|wcTimerFrame|wcPlay|wcCalendar) != 0 || isDigits(w) {
+			return true
 		}
 	}
 	return false
