@@ -41,6 +41,12 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		d.NotActed = "a mode or setting this home does not have"
 		return d, true
 	}
+	if deviceCount(n.tokens()) {
+		// "how many lights are there in this house": what the home has, not how it is
+		d := t.unclear(n, dev, trace+": a count of the home's devices, not their state")
+		d.Mentions = m.ref()
+		return d, true
+	}
 	captured := map[string]string{}
 	switch room, many := frameRoom(m); {
 	case many:
@@ -428,3 +434,13 @@ func indefiniteDevice(toks []string) bool {
 	}
 	return seen
 }
+
+// deviceCount: "how many lights are there", "how many ACs do we have" — a question about
+// how many devices the home has, which no intent answers; "how many lights are on" reads.
+func deviceCount(toks []string) bool {
+	if len(toks) < 4 || toks[0] != "how" || toks[1] != "many" || contains(toks, "on") || contains(toks, "off") {
+		return false
+	}
+	return contains(toks, "there") || contains(toks, "have") || contains(toks, "got") || contains(toks, "has")
+}
+

@@ -154,9 +154,12 @@ func TestHouseRequestsSaidSideways(t *testing.T) {
 		}
 	}
 	for s, want := range map[string]string{
-		"switch to night light setting": IntentUnclear,
-		"turn up the bedroom ac":        IntentUnclear,
-		"dim the kitchen lights":        IntentUnclear,
+		"how many lights are there in this house": IntentUnclear, // what the home has, not how it is
+		"how many lamps have we got":              IntentUnclear,
+		"how many lights are on":                  "house.light.get",
+		"switch to night light setting":           IntentUnclear,
+		"turn up the bedroom ac":                  IntentUnclear,
+		"dim the kitchen lights":                  IntentUnclear,
 	} {
 		if d := tb.Route(s, Context{}); d.Intent != want {
 			t.Errorf("%q: %s %v, want %s (why: %v)", s, d.Intent, d.Args, want, d.Doctrine)
