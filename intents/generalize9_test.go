@@ -183,19 +183,23 @@ func TestHouseRequestsSaidSideways(t *testing.T) {
 func TestThingsSpokenOfInGeneral(t *testing.T) {
 	tb := demo(t)
 	for s, want := range map[string]string{
-		"can a fridge be left on all day":               IntentGeneralAsk,
-		"is it safe to leave an electric heater on":     IntentGeneralAsk,
-		"why does a microwave stop when you open it":    IntentGeneralAsk,
-		"how do you set the timer on a washing machine": IntentGeneralAsk,
-		"how do i reset the timer on my phone":          IntentGeneralAsk,
-		"how do i tell my mum i failed my test":         IntentGeneralAsk,
-		"how can i convince my dad to get a dog":        IntentGeneralAsk,
-		"how do i ask my dad for more pocket money":     IntentGeneralAsk,
-		"how do i fix his phone screen":                 IntentGeneralAsk,
-		"is the oven on":                                IntentUnclear,
-		"set a timer on the oven for ten minutes":       "timer.start",
-		"how long is left on the pasta timer":           "timer.status",
-		"how do i ring dad":                             IntentUnclear,
+		"can a fridge be left on all day":                    IntentGeneralAsk,
+		"is it safe to leave an electric heater on":          IntentGeneralAsk,
+		"why does a microwave stop when you open it":         IntentGeneralAsk,
+		"how do you set the timer on a washing machine":      IntentGeneralAsk,
+		"how do i reset the timer on my phone":               IntentGeneralAsk,
+		"how do i tell my mum i failed my test":              IntentGeneralAsk,
+		"how can i convince my dad to get a dog":             IntentGeneralAsk,
+		"how do i ask my dad for more pocket money":          IntentGeneralAsk,
+		"how do i fix his phone screen":                      IntentGeneralAsk,
+		"is the oven on":                                     IntentUnclear,
+		"set a timer on the oven for ten minutes":            "timer.start",
+		"how long is left on the pasta timer":                "timer.status",
+		"how do i ring dad":                                  IntentUnclear,
+		"tell me a story about turning on the bedroom light": IntentGeneralAsk, // made up: nothing read or done
+		"write a poem about the kitchen light":               IntentGeneralAsk,
+		"tell me if the bedroom light is on":                 "house.light.get",
+		"tell me a joke and turn off the kitchen light":      IntentClarify, // two requests, one acting: one at a time
 	} {
 		if d := tb.Route(s, Context{}); d.Intent != want {
 			t.Errorf("%q: %s %v, want %s (why: %v)", s, d.Intent, d.Args, want, d.Doctrine)

@@ -40,7 +40,11 @@ func (t *Table) aboutWorld(n Normalized, m Mentions) (lexHit, bool) {
 	}
 	words := strings.Fields(word.phrase)
 	language := anyOf(words, wordSet{"say": true, "spell": true, "mean": true, "means": true, "meaning": true, "translate": true, "word": true})
-	if (len(m.Rooms) > 0 || m.Here) && !language {
+	// "tell me a story about turning on the bedroom light": a story, a poem, a song or a
+	// joke is made up; what it is about is never read or done
+	creative := lead > 0 && anyOf(toks[:lead], wordSet{"story": true, "poem": true, "song": true, "joke": true, "sing": true, "write": true}) &&
+		!mayBeCompound(n) // "tell me a joke and turn off the kitchen light" is two requests
+	if (len(m.Rooms) > 0 || m.Here) && !language && !creative {
 		return lexHit{}, false // "how do you spell kitchen" names a room as a word, "is it bad to leave the kitchen light on" this home's
 	}
 	// Advice asked about the world names the home's people as its subject matter ("how do I
