@@ -86,7 +86,9 @@ func parseTSVCase(line, name string, ln int) (Case, error) {
 	c := Case{Sentence: strings.TrimSpace(f[0]), Category: strings.TrimSpace(f[3]), Line: ln}
 	for _, a := range strings.Split(f[1], ",") {
 		switch a = strings.TrimSpace(a); {
-		case a == "!write":
+		case a == "!write", strings.HasPrefix(a, "!write-"):
+			// "!write-on" (held-routes.tsv: "turn on the kitchen light turn it off") is read as
+			// "!write": anything that does not act passes, the strictest reading of it
 			c.NotWrite = true
 		case a == "":
 		case c.Intent == "" && !c.NotWrite:

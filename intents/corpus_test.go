@@ -117,6 +117,8 @@ func TestTSVCasesParse(t *testing.T) {
 		{"set the bedroom ac to 22\thouse.ac.set\t{\"room\":\"bedroom\",\"temperature\":22}\tx", true},
 		{"turn on the light in the garage\t!write\t{}\tx", true},
 		{"turn on the kitchen light\t!write\t{}\tx", false},
+		{"turn on the kitchen light turn it off\t!write-on\t{}\tx", true}, // read as "!write"
+		{"turn on the kitchen light\t!write-on\t{}\tx", false},
 		{"turn on the light\thouse.light.set,clarify\t{\"room\":\"living room\",\"state\":\"on\"}\tx", true},
 	} {
 		cases, err := ParseCases(stringsReader(tc.row), "t.tsv")
