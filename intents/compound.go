@@ -2,6 +2,7 @@ package intents
 
 import (
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -257,6 +258,8 @@ func (t *Table) statementOpening(toks []string) (stated, verbAfter2 bool, felt i
 	}
 	first, verb := toks[0], toks[1]
 	switch {
+	case slices.ContainsFunc(toks, func(w string) bool { return speechVerbs[w] }):
+		return false, false, -1 // "she was shouting turn off the light": words said, not a command
 	case first == "its":
 		return true, false, felt
 	case first == "the" || first == "my" || first == "our":
@@ -265,12 +268,22 @@ func (t *Table) statementOpening(toks []string) (stated, verbAfter2 bool, felt i
 		if reasonAdverbs[verb] {
 			verb = toks[2]
 		}
-		stated = finiteWords[verb] && !desireVerbs[verb] && verb != "think" && verb != "know" && verb != "hope" &&
-			verb != "wish" && verb != "said" && verb != "says" && verb != "told"
+		stated = presentVerbs[verb]
 		return stated, stated, felt // a subject's statement: the command comes after its third word
 	}
 	return false, false, felt
 }
+
+// presentVerbs may follow the subject of a statement said before a command: how things are
+// now ("mum is asleep", "I have a headache", "we are going out"). A past ("she was ...") or a
+// wish ("I want ...") is not such a statement.
+var presentVerbs = words2set("is are am has have do does can cannot must should keeps stays looks feels seems gets goes")
+
+// speechVerbs report words said: what follows them is quoted, never a command said now
+// ("she was shouting turn off the light", "mom is always saying turn off the lights").
+var speechVerbs = words2set("say says saying said tell tells telling told ask asks asking asked shout shouts shouting " +
+	"shouted yell yells yelling yelled scream screams screaming screamed whisper whispers whispering whispered " +
+	"sing sings singing sang text texts texting texted repeat repeats repeating repeated")
 
 // commandOpens: toks[i] opens a command said straight after a statement with its own subject
 // ("mum is asleep turn her light off", "i am cold put the AC on", "we are going out switch

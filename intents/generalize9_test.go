@@ -118,6 +118,11 @@ func TestACommandSaidStraightAfterAStatement(t *testing.T) {
 		"i think we should turn on the ac",
 		"the kids want to turn off the office light",
 		"dad is asleep don't turn off the bedroom light",
+		"mom is always saying turn off the lights",
+		"she was shouting turn off the kitchen light",
+		"the kids are screaming turn the bedroom light off",
+		"dad keeps telling me switch off the office light",
+		"i was cold put the ac on in the bedroom",
 	} {
 		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
 			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
