@@ -102,6 +102,14 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 	if len(toks) == 0 || len(toks) > 14 {
 		return Decision{}, false
 	}
+	if why, ok := t.stopOtherwise(n, toks, m); ok {
+		if in := t.byName["robot.stop"]; in != nil && !in.Unavailable {
+			d := t.decide(in, map[string]string{}, &Rule{Intent: in.Name, Index: -1, Pattern: "built-in frame (intents/quiet_frame.go)", Where: in.where}, n)
+			d.Mentions = m.ref()
+			d.Doctrine = append(d.Doctrine, "frame: "+why+": robot.stop")
+			return d, true
+		}
+	}
 	if m.seen&wcBuiltinFrame == 0 {
 		if !n.Question || !hasPrefix(toks, []string{"is", "it"}) {
 			return Decision{}, false
@@ -170,6 +178,9 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 		return decide("help", "a question about what the robot can do", map[string]string{})
 	case m.seen&wcHangCore != 0 && hangUp(toks) && t.onlyOrPeople(toks, hangFill, frameFill) && form() == FormImperative:
 		return decide("session.end", "words that end a call", map[string]string{})
+	case m.seen&wcHangCore != 0 && !n.Negated && t.hangUpAfter(toks, n):
+		m.Form = FormImperative
+		return decide("session.end", "words that end a call, after a farewell or \"we're done\"", map[string]string{})
 	}
 	if m.seen&wcExpression == 0 || m.seen&wcStopCore != 0 {
 		return Decision{}, false
@@ -244,6 +255,46 @@ func hangUp(toks []string) bool {
 		}
 	}
 	return anyOf(toks, hangVerbs) && anyOf(toks, hangNouns) || len(toks) <= 3 && contains(toks, "disconnect")
+}
+
+// hangLeads may be said before "hang up" without a comma: a farewell ("bye dad, you can end
+// the call now"), "that's enough", "we're done here".
+var hangLeads = words2set("bye goodbye byebye ok okay alright right so well that thats is it enough we are were have " +
+	"done here finished over now then thanks thank you cheers all good love see later talk soon for today")
+
+// hangFarewell are the hangLeads that say goodbye: only after one may a person be named
+// ("bye dad, end the call"); "dad, end the call" is said to dad.
+var hangFarewell = words2set("bye goodbye byebye thanks thank cheers love see later")
+
+// hangUpAfter: a request to end the call said after a farewell or "we're done" without a
+// comma ("ok bye dad you can end the call now", "that's enough hang up on him", "we're done
+// here close the call"). The request is read on its own; the words before it may only be
+// hangLeads and, after a farewell, the people of the home.
+func (t *Table) hangUpAfter(toks []string, n Normalized) bool {
+	if len(toks) > 12 {
+		return false
+	}
+	farewell, person := false, false
+	for i := 1; i+1 < len(toks); i++ {
+		w := toks[i-1]
+		switch {
+		case hangFarewell[w]:
+			farewell = true
+		case t.vocab.people[w] != "" || kinWords[w]:
+			person = true
+		case t.vocab.wake.isName(w): // "bye daddy richie you can hang up now"
+		case !hangLeads[w]:
+			return false
+		}
+		tail := toks[i:]
+		if person && !farewell || !hangUp(tail) || !t.onlyOrPeople(tail, hangFill, frameFill) {
+			continue
+		}
+		if commandForm(tail, Normalized{Text: strings.Join(tail, " "), toks: tail, Polite: n.Polite}) == FormImperative {
+			return true
+		}
+	}
+	return false
 }
 
 // expressionIn finds one of the robot's expressions in toks (a word or a phrase).

@@ -820,3 +820,117 @@ func TestSpelledLettersAreOneWord(t *testing.T) {
 		t.Errorf("a single letter was joined: %q", got)
 	}
 }
+
+// TestQuietAndStopInTheFamilysWords (fresh-9's quiet class): quiet asked with its reason said
+// after it without a comma, a polite "could you not talk", leave to talk with its reason,
+// quiet said to be no longer needed, whisper's "an our", a stop put off ("not now") or said in
+// another language — and the same words that ask nothing set nothing.
+func TestQuietAndStopInTheFamilysWords(t *testing.T) {
+	tb := demo(t)
+	on := map[string]string{"state": "on"}
+	off := map[string]string{"state": "off"}
+	checkRoutes(t, tb, []routeCase{
+		{"shush the baby is asleep", IntentQuiet, on},
+		{"hush please grandad is having his nap", IntentQuiet, on},
+		{"quiet now my little sister is sleeping", IntentQuiet, on},
+		{"could you not talk for forty minutes", IntentQuiet, map[string]string{"state": "on", "duration": "2400"}},
+		{"would you not speak for an hour please", IntentQuiet, map[string]string{"state": "on", "duration": "3600"}},
+		{"can you not talk for half an hour i am revising", IntentQuiet, map[string]string{"state": "on", "duration": "1800"}},
+		{"stay quiet for half an our", IntentQuiet, map[string]string{"state": "on", "duration": "1800"}},
+		{"mute for two ours", IntentQuiet, map[string]string{"state": "on", "duration": "7200"}},
+		{"you're allowed to speak again the film is finished", IntentQuiet, off},
+		{"you may talk now the baby is awake", IntentQuiet, off},
+		{"you don't need to be quiet any more", IntentQuiet, off},
+		{"no need to stay silent now", IntentQuiet, off},
+		{"you do not have to keep quiet any longer reachy", IntentQuiet, off},
+		{"not right now reachy", "robot.stop", nil},
+		{"not now please", "robot.stop", nil},
+		{"silencio por favor", "robot.stop", nil},
+		{"tais-toi", "robot.stop", nil},
+		{"sei still bitte", "robot.stop", nil},
+		{"basta ya", "robot.stop", nil},
+	})
+	for _, s := range []string{
+		"she said hush the baby is asleep",
+		"if the baby is asleep hush",
+		"the baby is asleep",
+		"you don't have to be quiet",
+		"could you not be quiet for an hour",
+		"were you quiet for an our",
+		"is it not now",
+		"the word for quiet in spanish is silencio",
+		"my teacher always says basta",
+		"mum said you can talk again the meeting is over",
+	} {
+		if d := tb.Route(s, Context{}); d.Intent == IntentQuiet || d.Intent == "robot.stop" {
+			t.Errorf("%q: %s %v, want neither quiet time nor a stop (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}
+
+// TestHangUpAfterAFarewell (fresh-9's hang-up class): "hang up" said after a goodbye, "that's
+// enough" or "we're done" without a comma ends the call; the same words said to someone
+// else, negated, reported, asked or about something else end nothing.
+func TestHangUpAfterAFarewell(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"bye bye grandma you can hang up now", "session.end", nil},
+		{"thanks dad bye end the call please", "session.end", nil},
+		{"okay we're done hang up", "session.end", nil},
+		{"that's enough for today close the call", "session.end", nil},
+		{"alright we are finished here end the video call", "session.end", nil},
+		{"see you later grandpa ok hang up", "session.end", nil},
+		{"cheers mum bye you can finish the call", "session.end", nil},
+		{"we are done now cut the call", "session.end", nil},
+		{"that is it hang up please", "session.end", nil},
+		{"love you nana bye bye hang up reachy", "session.end", nil},
+	})
+	for _, s := range []string{
+		"bye dad",
+		"dad you can end the call",
+		"we're done here don't hang up",
+		"that's enough she said hang up",
+		"bye grandma did you end the call",
+		"ok we are done did he hang up",
+		"grandma hung up on us bye",
+		"that's enough if she cries hang up",
+		"we're done here could you hang up the washing",
+		"bye mom were you on the call",
+	} {
+		if d := tb.Route(s, Context{}); d.Intent == "session.end" {
+			t.Errorf("%q: session.end, want no hang-up (why: %v)", s, d.Doctrine)
+		}
+	}
+}
+
+// TestNumberHomophonesAreRead: whisper's homophone of a number straight before a unit ("ate
+// minutes", "won minute"), a "-teen" number written in two ("fif teen") and "our" for "hour"
+// after "an" or a number are read as the number; a word that fits that place as itself
+// ("to", "for", "free") is still asked about, and the same words elsewhere start nothing.
+func TestNumberHomophonesAreRead(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"set a timer for ate minutes for the rice", "timer.start", map[string]string{"duration": "480", "label": "rice"}},
+		{"egg timer won minute", "timer.start", map[string]string{"duration": "60", "label": "eggs"}},
+		{"timer for tree minutes", "timer.start", map[string]string{"duration": "180"}},
+		{"set the tea timer for fife minutes", "timer.start", map[string]string{"duration": "300", "label": "tea"}},
+		{"start a timer for too minutes", "timer.start", map[string]string{"duration": "120"}},
+		{"pizza timer for fif teen minutes", "timer.start", map[string]string{"duration": "900", "label": "pizza"}},
+		{"put on a timer for thir teen minutes", "timer.start", map[string]string{"duration": "780"}},
+		{"set a timer for half an our", "timer.start", map[string]string{"duration": "1800"}},
+		{"a timer for an our please", "timer.start", map[string]string{"duration": "3600"}},
+		{"mute yourself for an our", IntentQuiet, map[string]string{"state": "on", "duration": "3600"}},
+		{"timer for two ours", "timer.start", map[string]string{"duration": "7200"}},
+	})
+	for _, s := range []string{"set a timer for to minutes", "timer for free minutes", "set a timer for for minutes"} {
+		if d := tb.Route(s, Context{}); d.Intent != IntentClarify || d.Pending == nil || d.Pending.Missing != "duration" {
+			t.Errorf("%q: %s %v, want how long asked", s, d.Intent, d.Args)
+		}
+	}
+	for _, s := range []string{"we ate minutes ago", "they won minutes before the end", "our hour is up", "cancel our plans for an hour",
+		"i won a timer in a raffle", "we sat in our tree for minutes"} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}

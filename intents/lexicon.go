@@ -233,7 +233,7 @@ func (ix lexIndex) mask(names ...string) uint64 {
 
 // lexGates are the sets each family frame needs one of, as bits.
 type lexGates struct {
-	remind, emergency, secrets, call, privacy, quiet, game, world, farewell, faults uint64
+	remind, emergency, secrets, call, privacy, quiet, game, world, farewell, faults, stop uint64
 }
 
 func newLexGates(ix lexIndex) lexGates {
@@ -248,5 +248,6 @@ func newLexGates(ix lexIndex) lexGates {
 		world:     ix.mask("world.words", "world.leads"),
 		farewell:  ix.mask("farewell.bye", "farewell.night", "farewell.thanks"),
 		faults:    ix.mask("house.faults"),
+		stop:      ix.mask("stop.foreign"),
 	}
 }

@@ -61,7 +61,7 @@ func (n Normalized) durations() string {
 		return m.dur
 	}
 	v := n.Text
-	if slices.ContainsFunc(n.toks, durationCore) {
+	if slices.ContainsFunc(n.toks, durationGate) {
 		v = durationView(n.toks)
 	}
 	if n.memo != nil {

@@ -53,6 +53,23 @@ func (t *Table) quietFrame(toks []string, n Normalized, form func() string) (map
 			return map[string]string{"state": "off"}, "words that end quiet time, with a reason", true
 		}
 	}
+	if (n.Negated || toks[0] == "no") && quietReleased(toks, n.raw) {
+		return map[string]string{"state": "off"}, "quiet no longer needed (\"" + strings.Join(toks, " ") + "\")", true
+	}
+	if n.Polite && len(toks) > 0 && stopTalk[toks[0]] && (strings.HasPrefix(n.Clean, "you can ") || strings.HasPrefix(n.Clean, "you may ")) {
+		toks = append([]string{"you", "can"}, toks...) // "you may talk now": leave, not politeness
+	}
+	if !n.Negated && (anyOf(toks, quietEndCues) || toks[0] == "you") {
+		// "you're allowed to talk now the meeting's over": leave to talk, its reason said
+		// after it without a comma
+		if head, _, ok := t.reasonAfter(toks, func(h []string) bool {
+			return quietEnd(h) && only(h, quietEndFill, quietMute, stopTalk, frameFill)
+		}); ok {
+			if f := commandForm(head, n); f == FormImperative || f == FormStatement {
+				return map[string]string{"state": "off"}, "words that end quiet time, with a reason", true
+			}
+		}
+	}
 	if quietEnd(toks) {
 		if n.Negated || !only(toks, quietEndFill, quietMute, stopTalk, frameFill) {
 			return nil, "", false
@@ -65,10 +82,22 @@ func (t *Table) quietFrame(toks []string, n Normalized, form func() string) (map
 	// Take the lasting parts off: what is left must be a sentence the stop frame accepts.
 	words, duration, lasting := quietLasting(strings.Fields(n.durations()))
 	words = soundOff(words)
+	if n.Negated && n.Polite && len(words) > 1 && words[0] == "not" {
+		words = words[1:] // "could you not talk for an hour": a polite "don't"
+	}
 	for _, w := range words {
 		lasting = lasting || quietMute[w] || quietSleeper[w]
 	}
-	if !lasting || !t.stopWords(words, n, form) {
+	if !t.stopWords(words, n, form) {
+		// "hush now the little ones are napping": a sleeper as the reason, said after the
+		// request without a comma
+		head, reason, ok := t.reasonAfter(words, func(h []string) bool { return t.stopWords(h, n, func() string { return commandForm(h, n) }) })
+		if !ok || !lasting && !anyOf(reason, quietSleeper) {
+			return nil, "", false
+		}
+		words, lasting = head, true
+	}
+	if !lasting {
 		return nil, "", false
 	}
 	args := map[string]string{"state": "on"}
@@ -254,3 +283,84 @@ func (t *Table) quietEndAmong(n Normalized) bool {
 // quietEndCues: a sentence that ends quiet time holds one of these ("you can talk again",
 // "you're allowed to speak", "no more quiet time", "back to normal", "unmute").
 var quietEndCues = words2set("again can may allowed normal more unmute unmuted over resume")
+
+// quietReleased: the speaker says quiet is no longer needed — "you don't have to be quiet
+// anymore", "no need to stay silent now", "you needn't keep quiet any longer". Only quiet's
+// own words, said to be over: "you don't have to talk" and "you don't have to be quiet"
+// release nothing.
+func quietReleased(toks []string, raw string) bool {
+	rest := toks
+	if len(rest) > 0 && rest[0] == "you" {
+		rest = rest[1:]
+	}
+	cut := false
+	for _, lead := range quietReleaseLeads {
+		if hasPrefix(rest, lead) {
+			rest, cut = rest[len(lead):], true
+			break
+		}
+	}
+	if !cut || len(rest) == 0 {
+		return false
+	}
+	if quietHold[rest[0]] {
+		rest = rest[1:] // "be", "stay", "keep"
+	}
+	// "anymore", "any longer", "now" say it was asked for before and is over: "you don't
+	// have to be quiet" alone is no request to end anything.
+	return len(rest) > 0 && (rest[0] == "quiet" || rest[0] == "silent" || rest[0] == "muted" || rest[0] == "whisper") &&
+		only(rest[1:], quietReleaseFill) && (anyOf(toks, quietReleaseMarks) || anyOf(strings.Fields(raw), quietReleaseMarks)) // "now" is a softener normalizing takes off
+}
+
+var (
+	quietReleaseLeads = [][]string{{"do", "not", "have", "to"}, {"do", "not", "need", "to"}, {"do", "not", "got", "to"},
+		{"have", "not", "got", "to"}, {"no", "need", "to"}, {"need", "not"}, {"no", "longer", "have", "to"},
+		{"no", "longer", "need", "to"}, {"are", "not", "required", "to"}}
+	quietHold         = words2set("be stay keep remain")
+	quietReleaseFill  = words2set("anymore any more longer now again reachy so please its ok okay fine all")
+	quietReleaseMarks = words2set("anymore more longer now")
+)
+
+// reasonAfter splits toks into a request and the reason said after it without a comma
+// ("hush now the little ones are napping", "you can talk now the meeting's over"): the first
+// split whose head ok accepts and whose rest is an afterthought (compound_reasons.go).
+func (t *Table) reasonAfter(toks []string, ok func([]string) bool) (head, reason []string, found bool) {
+	for i := 1; i+1 < len(toks); i++ {
+		tail := toks[i:]
+		if !reasonLeads[tail[0]] && t.vocab.people[tail[0]] == "" && !kinWords[tail[0]] && !possessiveKin(tail[0]) {
+			continue // a reason opens with its subject
+		}
+		if ok(toks[:i]) && t.afterthought(Normalized{Text: strings.Join(tail, " "), toks: tail}) {
+			return toks[:i], tail, true
+		}
+	}
+	return toks, nil, false
+}
+
+// stopOtherwise: a stop said in another language ("cállate por favor", "tais-toi", "sei
+// still bitte": stop.foreign with stop.please and nothing else) or put off ("not now,
+// reachy": stop.later, the whole sentence) stops the robot at once, like "stop".
+func (t *Table) stopOtherwise(n Normalized, toks []string, m Mentions) (string, bool) {
+	lx := t.vocab.lex
+	if m.lex&t.vocab.lexGate.stop != 0 && len(toks) <= 6 {
+		used := make([]bool, len(toks))
+		hits := lx.cover(toks, used, "stop.foreign", "stop.please")
+		foreign := false
+		for _, h := range hits {
+			foreign = foreign || h.set == "stop.foreign"
+		}
+		if foreign && !slices.Contains(used, false) {
+			return "stop in another language (" + hitWords(hits...) + ")", true
+		}
+	}
+	// "not now" loses its "now" to normalizing (a softener at the end): the raw words decide.
+	if len(toks) == 1 && toks[0] == "not" && n.Negated {
+		raw := strings.FieldsFunc(n.raw, func(r rune) bool { return !(r >= 'a' && r <= 'z') })
+		for l := min(len(raw), 4); l >= 2; l-- {
+			if lx["stop.later"].at(raw, 0) == l {
+				return "a stop put off (stop.later \"" + strings.Join(raw[:l], " ") + "\")", true
+			}
+		}
+	}
+	return "", false
+}
