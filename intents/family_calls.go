@@ -26,6 +26,13 @@ func (t *Table) emergencyFrame(n Normalized, toks []string, m Mentions) (Decisio
 	if !okSvc && !okEvent {
 		return Decision{}, false
 	}
+	if okEvent && !okSvc && !n.Negated {
+		// "there's smoke coming from the kitchen what do I do": what happened, then a cry
+		// for what to do — never "what do I do if there's a fire" (a question about the world)
+		if ask, ok := lx.find(toks, "emergency.asks"); ok && ask.at > event.at && !conditional(toks) && !reported(toks[:ask.at]) {
+			return t.familyDecision(IntentEmergency, map[string]string{}, n, m, FormStatement, "an emergency ("+hitWords(event, ask)+")")
+		}
+	}
 	verb, okVerb := lx.find(toks, "emergency.verbs")
 	if okVerb && okSvc && verb.at == svc.at {
 		okVerb = false // "help" alone is a service word or a verb, not both
@@ -125,8 +132,8 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 	}
 	used := make([]bool, len(toks))
 	used[who] = true
-	if who > 0 && (toks[who-1] == "my" || toks[who-1] == "our") {
-		used[who-1] = true
+	if who > 0 && personOwners[toks[who-1]] {
+		used[who-1] = true // "get their mom on the video": whose mom is the home's
 	}
 	unexplained := t.unexplainedBy(toks, used, []string{"call.verbs", "call.reach", "call.fill"}, familyFill)
 	lead := stripRequestLeads(toks)
@@ -224,6 +231,9 @@ func (t *Table) callGive(n Normalized, toks []string, m Mentions) (Decision, boo
 // person of the home asked to call back, as a request.
 func (t *Table) callBack(n Normalized, toks []string, m Mentions) (Decision, bool) {
 	lx := t.vocab.lex
+	if d, ok := t.personCallsBack(n, toks, m); ok {
+		return d, true
+	}
 	lead := stripRequestLeads(toks)
 	if len(lead) < 4 || lx["call.ask"].at(lead, 0) == 0 {
 		return Decision{}, false
@@ -257,5 +267,84 @@ func (t *Table) callBack(n Normalized, toks []string, m Mentions) (Decision, boo
 	return t.familyDecision("teleport.call", map[string]string{"person": person}, n, m, form, "a person asked to call back (call.ask "+lead[0]+", call.verbs "+lead[i+2]+")")
 }
 
+// personOwners may stand before a person of the home: "my mum", "their dad", "your nana".
+var personOwners = words2set("my our their his her your")
+
+// wantPerson: "i want daddy", "I need my mummy", "want mommy now" — a child asking for a
+// person of the home, nothing else: a call to them. "I want daddy to come home", "I don't
+// want mum" and "does mommy want tea" are not.
+func (t *Table) wantPerson(n Normalized, toks []string, m Mentions) (Decision, bool) {
+	if len(toks) < 2 || len(toks) > 5 || n.Negated || n.Question || len(m.People) != 1 {
+		return Decision{}, false
+	}
+	i := 0
+	if toks[0] == "i" || toks[0] == "we" {
+		i = 1
+	}
+	if toks[i] != "want" && toks[i] != "need" && toks[i] != "wanna" {
+		return Decision{}, false
+	}
+	i++
+	if i < len(toks) && personOwners[toks[i]] {
+		i++
+	}
+	if i >= len(toks) || t.vocab.people[toks[i]] == "" || !only(toks[i+1:], wantPersonFill) {
+		return Decision{}, false
+	}
+	return t.familyDecision("teleport.call", map[string]string{"person": t.vocab.people[toks[i]]}, n, m, FormImperative,
+		"a person of the home asked for (\""+strings.Join(toks, " ")+"\")")
+}
+
+// wantPersonFill may follow the person a child asks for: "i want mommy now please".
+var wantPersonFill = words2set("now please right here back")
+
 // callMeans are more of the screens a call is seen on: "get daddy on the tv".
 var callMeans = words2set("tv telly telephone tablet computer ipad")
+
+// personCallsBack: "can dad call in", "could mum ring us back", "can grandma call me, I want
+// to show her my drawing" — asking whether a person of the home may call this robot is
+// asking for them to be rung. The call must come back here (call.back: in, us, me, home,
+// back); anything said after it must be a reason. "can dad call in sick", "did mum call us"
+// and "dad can call us later" ring nobody.
+func (t *Table) personCallsBack(n Normalized, toks []string, m Mentions) (Decision, bool) {
+	lx := t.vocab.lex
+	if len(toks) < 4 || toks[0] != "can" && toks[0] != "could" || n.Negated {
+		return Decision{}, false
+	}
+	i := 1
+	if personOwners[toks[i]] {
+		i++
+	}
+	person := t.vocab.people[toks[i]]
+	if person == "" {
+		return Decision{}, false
+	}
+	l := lx["call.verbs"].at(toks, i+1)
+	if l == 0 {
+		return Decision{}, false
+	}
+	j := i + 1 + l
+	b := lx["call.back"].at(toks, j)
+	if b == 0 && (j >= len(toks) || toks[j] != "in") {
+		return Decision{}, false
+	}
+	if b == 0 {
+		b = 1
+	}
+	rest := toks[j+b:]
+	for len(rest) > 0 && familyFill[rest[0]] && rest[0] != "i" && rest[0] != "we" {
+		rest = rest[1:] // "now", "please", "for me"
+	}
+	if len(rest) > 0 && (len(rest) < 2 || !reasonLeads[rest[0]] || !t.afterthought(Normalized{Text: strings.Join(rest, " "), toks: rest}) && !wantsToShow(rest)) {
+		return Decision{}, false
+	}
+	return t.familyDecision("teleport.call", map[string]string{"person": person}, n, m, FormImperative,
+		"a person of the home asked to call back (call.verbs "+strings.Join(toks[i+1:i+1+l], " ")+")")
+}
+
+// wantsToShow: the reason a child gives for a call — "i want to show him my drawing", "i
+// want to tell her something", "we miss him".
+func wantsToShow(toks []string) bool {
+	return len(toks) >= 3 && (toks[0] == "i" || toks[0] == "we") &&
+		(hasPrefix(toks[1:], []string{"want", "to"}) || toks[1] == "wanna" || toks[1] == "miss") && !anyOf(toks, hangVerbs)
+}

@@ -28,6 +28,11 @@ func (t *Table) familyFrame(n Normalized, m Mentions, ctx Context) (Decision, bo
 		return Decision{}, false
 	}
 	g := t.vocab.lexGate
+	if len(m.People) == 1 && len(toks) <= 5 && !m.named {
+		if d, ok := t.wantPerson(n, toks, m); ok {
+			return d, true // "i want daddy"
+		}
+	}
 	playing := m.seen&wcPlay != 0 // "I don't want to play any more": playing, with no game named
 	if m.lex&(g.remind|g.emergency|g.secrets|g.call|g.privacy|g.quiet|g.game) == 0 && !playing {
 		return Decision{}, false // no key word of any family's lexicon: most sentences

@@ -934,3 +934,50 @@ func TestNumberHomophonesAreRead(t *testing.T) {
 		}
 	}
 }
+
+// TestCallsInAChildsWords (fresh-9's call class): a child asking for a person of the home
+// ("i need my mummy"), asking whether they may call back ("can mum call us back"), their
+// person with another's possessive ("put their dad on the screen for a second"); what
+// happened and a cry for what to do is an emergency. The same people spoken of otherwise
+// are rung by nobody.
+func TestCallsInAChildsWords(t *testing.T) {
+	tb := demo(t)
+	mom := map[string]string{"person": "mom"}
+	dad := map[string]string{"person": "dad"}
+	checkRoutes(t, tb, []routeCase{
+		{"i need my mummy", "teleport.call", mom},
+		{"want daddy now", "teleport.call", dad},
+		{"we want papa", "teleport.call", dad},
+		{"i want my mum please", "teleport.call", mom},
+		{"can mum call us back", "teleport.call", mom},
+		{"could daddy ring in i wanna say goodnight", "teleport.call", dad},
+		{"can papa call home now", "teleport.call", dad},
+		{"could you put their dad on the screen for a second", "teleport.call", dad},
+		{"get his mum on the phone for a minute", "teleport.call", mom},
+		{"pull up her dad on the video quickly", "teleport.call", dad},
+		{"there's smoke in the hallway what do we do", IntentEmergency, nil},
+		{"nana has fallen what should i do", IntentEmergency, nil},
+		{"the chip pan caught fire what can we do", IntentEmergency, nil},
+	})
+	for _, s := range []string{
+		"i want daddy to fix my bike",
+		"i don't want mommy",
+		"does daddy want tea",
+		"can dad call in sick today",
+		"did mum call us back",
+		"dad can call us later",
+		"mum wants daddy",
+		"i wanted mommy yesterday",
+		"can mum call us if she is free",
+		"their dad is on the video",
+	} {
+		if d := tb.Route(s, Context{}); d.Intent == "teleport.call" || d.Pending != nil && d.Pending.Intent == "teleport.call" {
+			t.Errorf("%q: %s %v rings someone (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+	for _, s := range []string{"if there is smoke what do we do", "if grandpa falls what should we do"} {
+		if d := tb.Route(s, Context{}); d.Intent == IntentEmergency {
+			t.Errorf("%q: a condition answered as an emergency (why: %v)", s, d.Doctrine)
+		}
+	}
+}
