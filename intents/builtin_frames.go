@@ -204,7 +204,7 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 }
 
 // timerFrameWords can make the timer frame apply.
-var timerFrameWords = []string{"timer", "timers", "countdown", "time", "longer", "left", "remaining"}
+var timerFrameWords = []string{"timer", "timers", "countdown", "time", "longer", "left", "remaining", "give", "cancel", "stop", "scrap"}
 
 // frameWordsOf holds the first words of a home's own expressions that wordClasses does not
 // know: with the built-in expressions only (most homes) it is empty, and the frames are
@@ -331,7 +331,7 @@ var (
 	timerStart  = words2set("set start make create add put begin get give need needs want run pop stick count time")
 	timerStatus = words2set("how long left remaining status check yet still go gone went done finished ring rang rung " +
 		"until till before ready longer much")
-	timerFill = words2set("the a an my our for of on up going me us please now i we you can could would will it that " +
+	timerFill = words2set("the a an my our for of on up going me us please now i we you can could would will it that they got earlier " +
 		"this there any all both every what which with called named about time is are was did does has have and then " +
 		"more another new quick just turn switch to by in pause paused resume extend snooze reset restart change move " +
 		"rename repeat")
@@ -455,6 +455,17 @@ func (t *Table) aboutTimer(n Normalized, toks []string) bool {
 	if lead := stripRequestLeads(toks); len(lead) > 1 && lead[0] == "time" && strings.Contains(n.durations(), "~") {
 		return true
 	}
+	for i, w := range toks {
+		if t.vocab.labels[w] == "" {
+			continue
+		}
+		if i+1 < len(toks) && (toks[i+1] == "1" || toks[i+1] == "one") && (anyOf(toks, timerCancel) || anyOf(toks, timerStatus)) {
+			return true // "cancel the bath one", "how long is left on the rice one"
+		}
+		if lead := stripRequestLeads(toks); len(lead) > 2 && lead[0] == "give" && i <= 3 && strings.Contains(n.durations(), "~") && !anyOf(toks, timerMore) {
+			return true // "give the eggs six minutes"
+		}
+	}
 	if !contains(toks, "longer") && !contains(toks, "left") && !contains(toks, "remaining") {
 		return false
 	}
@@ -469,6 +480,10 @@ func (t *Table) aboutTimer(n Normalized, toks []string) bool {
 	return false
 }
 
+// timerMore asks for more time on a timer ("give the pasta five more minutes"): timers here
+// cannot be extended, and that is no new timer.
+var timerMore = words2set("more extra another additional")
+
 // timerUnsupported are things done to a timer that timers here cannot do: such a sentence
 // reads the timers rather than starting a new one ("add 5 minutes to the pasta timer").
 var timerUnsupported = words2set("pause paused resume extend snooze reset restart change move rename repeat")
@@ -480,6 +495,7 @@ var adviceLeads = words2set("should shall would could can may might must")
 // minutes, start a timer"), a request in one clause with statements around it is a request;
 // any clause that is negated, reported, conditional, in the past or the future is not.
 func (t *Table) timerForm(n Normalized, toks []string) string {
+	toks = timerRelative(toks)
 	whole := commandForm(toks, n)
 	if whole == FormImperative || !mayBeCompound(n) {
 		return whole
@@ -503,6 +519,28 @@ func (t *Table) timerForm(n Normalized, toks []string) string {
 	}
 	return form
 }
+
+// timerRelative takes off what is said of the timers after their name — "scrap every timer
+// you've got", "cancel the timers that are running", "stop all the timers you have going" —
+// so the request's form is read: it is part of the thing acted on, not a statement.
+func timerRelative(toks []string) []string {
+	for i, w := range toks {
+		if !timerNouns[w] || i+1 >= len(toks) {
+			continue
+		}
+		rest := toks[i+1:]
+		if rest[0] == "that" || rest[0] == "which" {
+			rest = rest[1:]
+		}
+		if (hasPrefix(rest, []string{"you", "have"}) || hasPrefix(rest, []string{"you", "got"}) || hasPrefix(rest, []string{"are"})) &&
+			only(rest, timerRelativeWords) {
+			return toks[:i+1]
+		}
+	}
+	return toks
+}
+
+var timerRelativeWords = words2set("you have got are running going on set now still left")
 
 // isNegativeNumber reports whether a normalized token is a number with its minus sign
 // ("-60"; normalization keeps "minus 60" and "negative 60" that way).

@@ -84,10 +84,29 @@ func (t *Table) familyFrame(n Normalized, m Mentions, ctx Context) (Decision, bo
 func (t *Table) reminderFrame(n Normalized, toks []string, m Mentions) (Decision, bool) {
 	lx := t.vocab.lex
 	lead := stripRequestLeads(toks)
+	if len(lead) > 2 && lead[0] == "in" {
+		// "in twenty minutes tell me to take the pasta off": the length said first
+		if view := strings.Fields(durationView(lead)); len(view) > 2 && strings.HasPrefix(view[1], "~") {
+			lead = lead[1+len(strings.Split(strings.TrimPrefix(view[1][1:], "x_"), "_")):]
+		}
+	}
 	remind := lx["timer.remind"].at(lead, 0) > 0
 	clock, okClock := lx.find(toks, "timer.clock")
-	if !remind && !okClock {
+	alarm, okAlarm := lx.find(toks, "timer.alarm")
+	if !remind && !okClock && !okAlarm {
 		return Decision{}, false
+	}
+	if !remind && !okClock {
+		// "set an alarm for seven am": an alarm at a clock time is said not to be a timer;
+		// an alarm for a length is the patterns' ("set an alarm for 10 minutes")
+		_, at := lx.find(toks, "timer.clocktime")
+		if !at && !(contains(toks, "at") && slices.ContainsFunc(toks, isDigits)) || n.Negated || n.Question || commandForm(toks, n) != FormImperative {
+			return Decision{}, false
+		}
+		d := t.unclear(n, "timer", "an alarm at a clock time ("+hitWords(alarm)+"): timers here run for a length of time")
+		d.Mentions = m.ref()
+		d.NotActed = "a clock time, not a length"
+		return d, true
 	}
 	if n.Negated || n.Question || noNeed(toks) || len(toks) > 16 {
 		return Decision{}, false

@@ -981,3 +981,42 @@ func TestCallsInAChildsWords(t *testing.T) {
 		}
 	}
 }
+
+// TestTimersInTheKitchensWords (fresh-9's timer class): a length given to what is cooking
+// ("give the rice twenty minutes"), the length said before the reminder ("in ten minutes
+// remind me ..."), how long is left after what was started, every timer with what is said of
+// them ("... you've got going"), a timer named by its label and "one", an alarm at a clock
+// time (said not to be a timer, never the agent) — and the same words that ask nothing.
+func TestTimersInTheKitchensWords(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"give the rice twenty minutes", "timer.start", map[string]string{"duration": "1200", "label": "rice"}},
+		{"give the cookies twelve minutes please", "timer.start", map[string]string{"duration": "720", "label": "cookies"}},
+		{"in ten minutes remind me to check the oven", "timer.start", map[string]string{"duration": "600", "label": "oven"}},
+		{"in half an hour tell me to get the laundry out", "timer.start", map[string]string{"duration": "1800", "label": "laundry"}},
+		{"i put the cookies in earlier how long have they got left", "timer.status", map[string]string{"label": "cookies"}},
+		{"the rice went on earlier how long have they got left", "timer.status", map[string]string{"label": "rice"}},
+		{"scrap all the timers you have got", "timer.cancel", map[string]string{"label": "all"}},
+		{"ditch every timer you've got", "timer.cancel", map[string]string{"label": "all"}},
+		{"stop the tea one", "timer.cancel", map[string]string{"label": "tea"}},
+		{"cancel the laundry one please", "timer.cancel", map[string]string{"label": "laundry"}},
+		{"set an alarm for half past six", IntentUnclear, nil},
+		{"could you set an alarm for noon", IntentUnclear, nil},
+	})
+	for _, s := range []string{
+		"i gave the eggs six minutes",
+		"give the eggs to grandma",
+		"in twenty minutes you told me to take the pasta off",
+		"the bath one is mine",
+		"don't cancel the bath one",
+		"did you cancel the pasta one",
+		"give the pasta ten more minutes",
+		"mum said give the eggs six minutes",
+		"the timers you've got are all wrong",
+		"the alarm went off at 7 am",
+	} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}

@@ -238,7 +238,7 @@ type lexGates struct {
 
 func newLexGates(ix lexIndex) lexGates {
 	return lexGates{
-		remind:    ix.mask("timer.remind", "timer.clock"),
+		remind:    ix.mask("timer.remind", "timer.clock", "timer.alarm"),
 		emergency: ix.mask("emergency.services", "emergency.events", "emergency.self"),
 		secrets:   ix.mask("house.secrets"),
 		call:      ix.mask("call.verbs", "call.reach", "call.ask", "call.give"),
