@@ -127,13 +127,21 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 		return t.familyDecision("play.invite", map[string]string{}, n, m, FormImperative, "playing, with no game named") // "I want to play"
 	}
 	if game.n == 0 {
+		if q, ok := lx.find(toks, "game.quit"); ok && q.at == 0 && only(toks[q.n:], gameQuitFill) && !n.Question {
+			return t.familyDecision("play.stop", map[string]string{}, n, m, FormImperative, "giving up the game ("+hitWords(q)+")") // "i quit"
+		}
+		// whisper writes "we're" as "were": "were done playing" is no question
+		question := n.Question && !(toks[0] == "were" && len(toks) > 1 && (toks[1] == "done" || toks[1] == "finished" || toks[1] == "bored"))
 		// "I don't want to play any more", "I'm done playing": playing, and an end to it.
 		if (contains(toks, "play") || contains(toks, "playing")) && lx.has(toks, "game.stop") && len(toks) <= 10 &&
-			(n.Negated || contains(toks, "done") || contains(toks, "finished") || contains(toks, "bored")) && !n.Question {
+			(n.Negated || contains(toks, "done") || contains(toks, "finished") || contains(toks, "bored")) && !question {
 			stop, _ := lx.find(toks, "game.stop")
 			return t.familyDecision("play.stop", map[string]string{}, n, m, FormImperative, "an end to playing ("+hitWords(stop)+")")
 		}
 		return Decision{}, false
+	}
+	if game.set == "game.freeze" {
+		lx.cover(toks, used, "game.freeze.fill") // "... stop the music and we freeze": the game described, no stop
 	}
 	stopHits := lx.cover(toks, used, "game.stop")
 	startHits := lx.cover(toks, used, "game.start")
@@ -176,6 +184,9 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 	}
 	return t.familyDecision(gameIntents[game.set], map[string]string{}, n, m, FormImperative, "a game ("+hitWords(append([]lexHit{game}, startHits...)...)+")")
 }
+
+// gameQuitFill may follow "i quit": "i quit now", "i quit this game".
+var gameQuitFill = words2set("now then ok okay this game the it reachy already")
 
 // wantLeads put a request as a wish or an invitation: "I want to play", "let's play".
 var wantLeads = [][]string{{"i", "want", "to"}, {"we", "want", "to"}, {"i", "wanna"}, {"we", "wanna"}, {"wanna"},

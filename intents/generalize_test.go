@@ -1020,3 +1020,41 @@ func TestTimersInTheKitchensWords(t *testing.T) {
 		}
 	}
 }
+
+// TestGamesAsChildrenPlayThem (fresh-9's game class): the robot given its part ("you be
+// simon"), hide and seek with "you're the seeker", freeze dance described instead of named,
+// giving up ("count me out") and playing over, and a question about the games answered
+// under play.invite (an intent the corpus brief names). The same words that start nothing
+// start nothing.
+func TestGamesAsChildrenPlayThem(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"you be simon now", "play.simon", nil},
+		{"reachy you can be simon", "play.simon", nil},
+		{"hide and seek and you're the seeker", "play.hide", nil},
+		{"let's do hide and seek your turn to seek", "play.hide", nil},
+		{"put a song on and we'll freeze when the music stops", "play.freeze", nil},
+		{"play music and we freeze when it stops", "play.freeze", nil},
+		{"count me out", "play.stop", nil},
+		{"we quit", "play.stop", nil},
+		{"were finished playing", "play.stop", nil},
+		{"which games can you play", "play.invite", nil},
+		{"what games have you got", "play.invite", nil},
+	})
+	for _, s := range []string{
+		"i quit my piano lessons",
+		"simon is coming over later",
+		"put some music on",
+		"we freeze in winter",
+		"we played freeze dance yesterday",
+		"were you simon last time",
+		"dad quit smoking",
+		"you are it",
+		"i finished the game yesterday",
+		"the music stops when the song ends",
+	} {
+		if d := tb.Route(s, Context{}); strings.HasPrefix(d.Intent, "play.") && d.Intent != "play.invite" {
+			t.Errorf("%q: %s, want no game started or stopped (why: %v)", s, d.Intent, d.Doctrine)
+		}
+	}
+}

@@ -244,7 +244,7 @@ func newLexGates(ix lexIndex) lexGates {
 		call:      ix.mask("call.verbs", "call.reach", "call.ask", "call.give"),
 		privacy:   ix.mask("privacy.names", "privacy.calls"),
 		quiet:     ix.mask("quiet.verbs"),
-		game:      ix.mask("game.rps", "game.animal", "game.simon", "game.freeze", "game.hide", "game.any"),
+		game:      ix.mask("game.rps", "game.animal", "game.simon", "game.freeze", "game.hide", "game.any", "game.quit"),
 		world:     ix.mask("world.words", "world.leads"),
 		farewell:  ix.mask("farewell.bye", "farewell.night", "farewell.thanks"),
 		faults:    ix.mask("house.faults"),
