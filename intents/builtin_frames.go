@@ -65,7 +65,7 @@ var (
 		"trying hear news asleep baby sleeping hour next time wait hold dancing moving singing nodding that " +
 		"word words peep another single like about around roughly maybe quite move")
 	timeCore = words2set("time times clock hour oclock")
-	timeFill = words2set("what whats current exact currently got have know check clock watch hour at on present " +
+	timeFill = words2set("what whats current exact currently got have know check clock watch hour at on present looking " +
 		"moment precise like to want need asking show read out late how oclock o please by exactly excuse sorry " +
 		"roughly about approximately there still yet already which remind")
 	dateCore = words2set("date day month year weekday today todays monday tuesday wednesday thursday friday " +
@@ -108,6 +108,17 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 			d.Mentions = m.ref()
 			d.Doctrine = append(d.Doctrine, "frame: "+why+": robot.stop")
 			return d, true
+		}
+	}
+	if m.lex&t.vocab.lexGate.help != 0 && n.Question {
+		// "what are you for", "what's your purpose": what the robot is for, the whole sentence
+		if l := t.vocab.lex["help.asks"].at(toks, 0); l > 0 && only(toks[l:], helpFill, frameFill) {
+			if in := t.byName["help"]; in != nil && !in.Unavailable {
+				d := t.decide(in, map[string]string{}, &Rule{Intent: "help", Index: -1, Pattern: "built-in frame (intents/builtin_frames.go)", Where: in.where}, n)
+				d.Mentions = m.ref()
+				d.Doctrine = append(d.Doctrine, "frame: a question about what the robot is for (help.asks \""+strings.Join(toks[:l], " ")+"\"): help")
+				return d, true
+			}
 		}
 	}
 	if m.seen&wcBuiltinFrame == 0 {
@@ -174,7 +185,10 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 	case m.seen&wcTimeCore != 0 && only(asked, timeFill, frameFill, timeCore) && asks():
 		return decide("time.now", "a time word and nothing else", map[string]string{})
 	case m.seen&wcHelpCore != 0 && (contains(toks, "you") || contains(toks, "your") || robotNamed(toks)) && only(toks, helpFill, frameFill, helpUse) &&
-		(form() == FormQuestion || form() == FormIndirect || hasPrefix(toks, []string{"i", "need", "help"})):
+		(helpForm(toks, n, form) == FormQuestion || form() == FormIndirect || hasPrefix(toks, []string{"i", "need", "help"})):
+		if m.Form == "" || m.Form == FormCorrected {
+			m.Form = FormQuestion // "what are you actually able to do": its emphasis corrects nothing
+		}
 		return decide("help", "a question about what the robot can do", map[string]string{})
 	case m.seen&wcHangCore != 0 && hangUp(toks) && t.onlyOrPeople(toks, hangFill, frameFill) && form() == FormImperative:
 		return decide("session.end", "words that end a call", map[string]string{})
@@ -199,9 +213,74 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 			hasPrefix(toks, []string{"let", "me", "see"}) || hasPrefix(toks, []string{"let", "us", "see"})) {
 			return decide("robot.expression", "an expression the robot has", map[string]string{"expression": e})
 		}
+		if rest > 1 && !n.Negated {
+			// "we won the match celebrate with me": the reason first, without a comma
+			if tail, ok := t.reasonBefore(toks, func(tail []string) bool { return t.expressionAsked(tail, n) }); ok {
+				m.Form = FormImperative
+				e, _ := t.expressionIn(tail)
+				return decide("robot.expression", "an expression the robot has, after a reason", map[string]string{"expression": e})
+			}
+		}
 	}
 	return Decision{}, false
 }
+
+// helpForm is the form of a question about the robot with its emphasis taken off: "what are
+// you actually able to do" asks, it corrects nothing.
+func helpForm(toks []string, n Normalized, form func() string) string {
+	if !anyOf(toks, helpEmphasis) {
+		return form()
+	}
+	out := make([]string, 0, len(toks))
+	for _, w := range toks {
+		if !helpEmphasis[w] {
+			out = append(out, w)
+		}
+	}
+	return commandForm(out, n)
+}
+
+var helpEmphasis = words2set("actually really exactly even")
+
+// expressionAsked: toks ask for one of the robot's expressions and little else ("celebrate
+// with me", "do a happy dance").
+func (t *Table) expressionAsked(toks []string, n Normalized) bool {
+	if _, ok := t.expressionIn(toks); !ok || len(toks) == 0 {
+		return false
+	}
+	rest := 0
+	for i, w := range toks {
+		if !audience(toks, i) && !exprFill[w] && !frameFill[w] && t.vocab.expressions[w] == "" {
+			rest++
+		}
+	}
+	f := commandForm(toks, Normalized{Text: strings.Join(toks, " "), toks: toks, Polite: n.Polite})
+	// "celebrate with me": the expression's own word opens the request
+	return rest == 0 && (f == FormImperative || f == FormStatement && t.vocab.expressions[toks[0]] != "")
+}
+
+// reasonBefore splits toks into a reason said first without a comma and the request after it
+// ("we won the match celebrate with me"): the first split whose head is an afterthought
+// (compound_reasons.go) and whose rest ok accepts.
+func (t *Table) reasonBefore(toks []string, ok func([]string) bool) ([]string, bool) {
+	if len(toks) < 3 || !reasonLeads[toks[0]] && t.vocab.people[toks[0]] == "" && !kinWords[toks[0]] {
+		return nil, false
+	}
+	for i := 2; i < len(toks); i++ {
+		head := toks[:i]
+		if anyOf(head, notNews) || functionWords[head[i-1]] || objectLeads[head[i-1]] {
+			continue // "I would like to know about jane's party": the rest is what it is about
+		}
+		if ok(toks[i:]) && t.afterthought(Normalized{Text: strings.Join(head, " "), toks: head}) {
+			return toks[i:], true
+		}
+	}
+	return nil, false
+}
+
+// notNews are words of a wish or a question: a head that holds one is no reason said before a
+// request ("I'd like to know about ...").
+var notNews = words2set("about know like want wonder tell ask what how why which")
 
 // timerFrameWords can make the timer frame apply.
 var timerFrameWords = []string{"timer", "timers", "countdown", "time", "longer", "left", "remaining", "give", "cancel", "stop", "scrap"}

@@ -33,6 +33,11 @@ func (t *Table) familyFrame(n Normalized, m Mentions, ctx Context) (Decision, bo
 			return d, true // "i want daddy"
 		}
 	}
+	if n.Question && (m.Calendar || m.lex&g.calendar != 0) {
+		if d, ok := t.calendarAsk(n, toks, m, ctx); ok {
+			return d, true // "are mom and dad both busy", "does my mother have anything on"
+		}
+	}
 	playing := m.seen&wcPlay != 0 // "I don't want to play any more": playing, with no game named
 	if m.lex&(g.remind|g.emergency|g.secrets|g.call|g.privacy|g.quiet|g.game) == 0 && !playing {
 		return Decision{}, false // no key word of any family's lexicon: most sentences

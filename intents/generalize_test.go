@@ -1058,3 +1058,67 @@ func TestGamesAsChildrenPlayThem(t *testing.T) {
 		}
 	}
 }
+
+// TestSmallTalkHelpAndExpressionsInFamilyWords (fresh-9's small-talk class): thanks in the
+// family's other languages, what the robot is for asked with emphasis or as "what are you
+// here for", the time asked as how it is looking, and an expression asked for after the news
+// that calls for it, said without a comma. The same words that ask nothing of the robot are
+// not its answers.
+func TestSmallTalkHelpAndExpressionsInFamilyWords(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"gracias reachy", IntentThanks, nil},
+		{"grazie mille", IntentThanks, nil},
+		{"obrigado", IntentThanks, nil},
+		{"danke schön", IntentThanks, nil},
+		{"what can you actually do", "help", nil},
+		{"what are you actually good at", "help", nil},
+		{"what are you here for", "help", nil},
+		{"what is your purpose reachy", "help", nil},
+		{"how is the clock looking", "time.now", nil},
+		{"she scored a goal do a dance", "robot.expression", map[string]string{"expression": "dance"}},
+		{"grandpa is home celebrate with us", "robot.expression", map[string]string{"expression": "celebrate"}},
+	})
+	for _, c := range []struct{ said, not string }{
+		{"we lost the match don't celebrate", "robot.expression"},
+		{"i would like to know about the dance", "robot.expression"},
+		{"mum said dance for her", "robot.expression"},
+		{"if we win celebrate with me", "robot.expression"},
+		{"why did you dance", "robot.expression"},
+		{"they celebrated with me", "robot.expression"},
+		{"what is the purpose of life", "help"},
+		{"what are you for dinner", "help"},
+		{"is the time machine looking good", "time.now"},
+		{"merci for nothing", "robot.stop"},
+	} {
+		if d := tb.Route(c.said, Context{}); d.Intent == c.not {
+			t.Errorf("%q: %s, want anything else (why: %v)", c.said, d.Intent, d.Doctrine)
+		}
+	}
+}
+
+// TestCalendarInFamilyWords (fresh-9's calendar class): what someone "has on" or has
+// planned is their calendar; two people, "anyone" or someone the home does not list
+// ("the nanny") is asked about — never the agent, never a guess. Questions about no one's
+// time are not calendar questions.
+func TestCalendarInFamilyWords(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"does dad have anything on this afternoon", "calendar.status", map[string]string{"person": "dad"}},
+		{"has mum got a lot on today", "calendar.status", map[string]string{"person": "mom"}},
+		{"does my father have much on tomorrow", "calendar.status", map[string]string{"person": "dad"}},
+		{"are mum and dad both free tonight", IntentClarify, nil},
+		{"is mommy or daddy busy", IntentClarify, nil},
+		{"is anybody free to take me to football", IntentClarify, nil},
+		{"is everyone busy this evening", IntentClarify, nil},
+		{"is the nanny free tomorrow", IntentClarify, nil},
+		{"is the childminder available this morning", IntentClarify, nil},
+		{"is grandma free tonight", IntentClarify, nil},
+	})
+	for _, s := range []string{"is anyone home", "is anybody around", "is anyone there", "does the tv have anything on tonight",
+		"are the shops busy on sunday", "dad has a lot on today, so be quiet", "is the bedroom free tonight"} {
+		if d := tb.Route(s, Context{}); d.Intent == "calendar.status" || d.Pending != nil && d.Pending.Intent == "calendar.status" {
+			t.Errorf("%q: %s %v, want no calendar question (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}
