@@ -433,8 +433,12 @@ func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	for i, w := range view {
 		switch {
 		case strings.HasPrefix(w, "~"):
-			if _, ok := captured["duration"]; !ok {
+			if d, ok := captured["duration"]; !ok {
 				captured["duration"] = w[1:]
+			} else if _, o := parseDuration(d); o != durationOK {
+				if _, o := parseDuration(w[1:]); o == durationOK {
+					captured["duration"] = w[1:] // "one of your timers ..., forty five minutes": the length is the one that reads
+				}
 			}
 		case t.vocab.labels[w] != "":
 			if _, ok := captured["label"]; !ok {
@@ -524,7 +528,7 @@ func (t *Table) aboutTimer(n Normalized, toks []string) bool {
 	if verblessTimer(strings.Fields(n.durations())) {
 		return true // "two minutes for the tea please"
 	}
-	if toks[0] == "how" && (contains(toks, "till") || contains(toks, "until")) && len(toks) <= 9 {
+	if toks[0] == "how" && (contains(toks, "till") || contains(toks, "until") || hasPrefix(toks, []string{"how", "much", "time"}) && !anyOf(toks, cookingAsks)) && len(toks) <= 9 {
 		for _, w := range toks {
 			if t.vocab.labels[w] != "" {
 				return true // "how many minutes till the rice is done"
@@ -558,6 +562,10 @@ func (t *Table) aboutTimer(n Normalized, toks []string) bool {
 	}
 	return false
 }
+
+// cookingAsks make "how much time ..." a question about cooking, not about a timer: "how much
+// time does pasta take".
+var cookingAsks = words2set("does do did should take takes need needs cook boil bake")
 
 // timerMore asks for more time on a timer ("give the pasta five more minutes"): timers here
 // cannot be extended, and that is no new timer.

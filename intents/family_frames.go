@@ -171,32 +171,55 @@ func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, b
 		return d, true
 	}
 	view := strings.Fields(n.durations())
-	duration := ""
+	duration, lasting, span := "", false, len(view)
 	for i, w := range view {
 		if strings.HasPrefix(w, "~") && i > 0 && (view[i-1] == "for" || view[i-1] == "next" ||
 			i > 1 && view[i-2] == "for" && (view[i-1] == "like" || view[i-1] == "about" || view[i-1] == "around")) {
 			if only(strings.Split(w[1:], "_"), quietMoments) {
 				return Decision{}, false // "be quiet for a second": the moment only (robot.stop)
 			}
-			duration = w[1:]
+			if strings.HasSuffix(w, "_while") {
+				lasting = true // "hush for a little while": until it is ended, as "for a while"
+			} else {
+				duration = w[1:]
+			}
+			break
+		}
+		if w == "for" && i+1 < len(view) && restOfSpan(view[i+1:]) {
+			lasting, span = true, i // "stay silent for the rest of the evening"
 			break
 		}
 	}
-	if duration == "" {
+	if duration == "" && !lasting {
 		return Decision{}, false
 	}
 	used := make([]bool, len(view))
 	for i, w := range view {
-		used[i] = strings.HasPrefix(w, "~") || w == "next" || w == "the"
+		used[i] = strings.HasPrefix(w, "~") || w == "next" || w == "the" || i >= span
 	}
 	if t.unexplainedBy(view, used, []string{"quiet.verbs", "stop.reasons"}, familyFill, stopFill, frameFill) > maxFamilyUnexplained && !mayBeCompound(n) {
 		return Decision{}, false
 	}
-	form := t.requestForm(n, toks, func(ct []string) bool { return lx.has(ct, "quiet.verbs") })
+	// "stay silent for tonight": how long it lasts is no future
+	form := t.requestForm(t.privacyTimeless(n), timeless(toks), func(ct []string) bool { return lx.has(ct, "quiet.verbs") })
 	if form != FormImperative {
 		return Decision{}, false
 	}
-	return t.familyDecision(IntentQuiet, map[string]string{"state": "on", "duration": duration}, n, m, form, "quiet that lasts ("+hitWords(hit)+")")
+	args := map[string]string{"state": "on"}
+	if duration != "" {
+		args["duration"] = duration
+	}
+	return t.familyDecision(IntentQuiet, args, n, m, form, "quiet that lasts ("+hitWords(hit)+")")
+}
+
+// restOfSpan: "the rest of the day", "tonight", "the whole evening" (a unit the duration view
+// marked, "~day", read as its word).
+func restOfSpan(view []string) bool {
+	words := make([]string, len(view))
+	for i, w := range view {
+		words[i] = strings.TrimPrefix(w, "~")
+	}
+	return only(words, quietRest, frameFill) && anyOf(words, quietRest)
 }
 
 // familyDecision is a frame's decision with its explanation.
@@ -358,7 +381,7 @@ func opened(form string, toks []string, names func([]string) bool) string {
 		return form
 	}
 	for _, w := range lead[1:] {
-		if finiteWords[w] || pastWords[w] || futureWords[w] {
+		if (finiteWords[w] || pastWords[w] || futureWords[w]) && !privacyTimes[w] { // "stay silent for tonight": how long
 			return form // "privacy is important": a statement about it
 		}
 	}

@@ -849,6 +849,9 @@ func TestQuietAndStopInTheFamilysWords(t *testing.T) {
 		{"tais-toi", "robot.stop", nil},
 		{"sei still bitte", "robot.stop", nil},
 		{"basta ya", "robot.stop", nil},
+		{"hush for a little while", IntentQuiet, on},
+		{"keep quiet for the rest of the day please", IntentQuiet, on},
+		{"could you stay silent for tonight", IntentQuiet, on},
 	})
 	for _, s := range []string{
 		"she said hush the baby is asleep",
@@ -861,6 +864,7 @@ func TestQuietAndStopInTheFamilysWords(t *testing.T) {
 		"the word for quiet in spanish is silencio",
 		"my teacher always says basta",
 		"mum said you can talk again the meeting is over",
+		"she stayed quiet for the rest of the day",
 	} {
 		if d := tb.Route(s, Context{}); d.Intent == IntentQuiet || d.Intent == "robot.stop" {
 			t.Errorf("%q: %s %v, want neither quiet time nor a stop (why: %v)", s, d.Intent, d.Args, d.Doctrine)
@@ -1002,6 +1006,9 @@ func TestTimersInTheKitchensWords(t *testing.T) {
 		{"cancel the laundry one please", "timer.cancel", map[string]string{"label": "laundry"}},
 		{"set an alarm for half past six", IntentUnclear, nil},
 		{"could you set an alarm for noon", IntentUnclear, nil},
+		{"how much time for the rice still", "timer.status", map[string]string{"label": "rice"}},
+		{"stop all those timers", "timer.cancel", map[string]string{"label": "all"}},
+		{"could you set one of your timers for the tea, four minutes", "timer.start", map[string]string{"duration": "240", "label": "tea"}},
 	})
 	for _, s := range []string{
 		"i gave the eggs six minutes",
@@ -1014,6 +1021,7 @@ func TestTimersInTheKitchensWords(t *testing.T) {
 		"mum said give the eggs six minutes",
 		"the timers you've got are all wrong",
 		"the alarm went off at 7 am",
+		"how much time does pasta take",
 	} {
 		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
 			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
@@ -1119,6 +1127,42 @@ func TestCalendarInFamilyWords(t *testing.T) {
 		"are the shops busy on sunday", "dad has a lot on today, so be quiet", "is the bedroom free tonight"} {
 		if d := tb.Route(s, Context{}); d.Intent == "calendar.status" || d.Pending != nil && d.Pending.Intent == "calendar.status" {
 			t.Errorf("%q: %s %v, want no calendar question (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}
+
+// TestAPersonsOwnWishIsAReason: "<person> wants / needs / likes to <do something>" said after a
+// request is why it is asked, not a command relayed from them ("switch privacy off, dad needs
+// to call"); "<person> wants you to ...", "<person> wants the light off" and a person's own
+// wish said alone stay relayed or statements, and never act.
+func TestAPersonsOwnWishIsAReason(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"privacy mode on, mum needs to get changed", "privacy.set", map[string]string{"state": "on"}},
+		{"turn privacy on please, grandma wants to nap", "privacy.set", map[string]string{"state": "on"}},
+		{"block the video calls, mum needs to focus", "privacy.set", map[string]string{"state": "on"}},
+		{"be quiet for an hour, grandpa needs to sleep", IntentQuiet, map[string]string{"state": "on", "duration": "3600"}},
+		{"mute for twenty minutes, dad needs to concentrate", IntentQuiet, map[string]string{"state": "on", "duration": "1200"}},
+		{"keep it down for ten minutes, the baby needs to sleep", IntentQuiet, map[string]string{"state": "on", "duration": "600"}},
+		{"put the living room ac on, mum likes to be cool", "house.ac.set", map[string]string{"room": "living room", "state": "on"}},
+		{"switch the office light on, dad needs to work", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"turn privacy mode on, dad needs to change", "privacy.set", map[string]string{"state": "on"}},
+		{"be silent for an hour, mum needs to think", IntentQuiet, map[string]string{"state": "on", "duration": "3600"}},
+	})
+	for _, s := range []string{
+		"mom wants you to turn off the kitchen light",
+		"dad needs the office light on",
+		"grandma wants the bedroom light off",
+		"dad wants to turn the office light off",
+		"grandma needs to switch the kitchen light on",
+		"mum wants to call dad",
+		"dad wants privacy mode on",
+		"mum would like you to be quiet for an hour",
+		"my sister says turn the light on",
+		"grandpa wants you to block the calls",
+	} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
 		}
 	}
 }
