@@ -200,6 +200,10 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 		return Decision{}, false
 	}
 	if e, ok := t.expressionIn(toks); ok && !anyGame(t.vocab.lex, toks) { // "freeze dance" is a game
+		if head, ok := signAsked(toks); ok && t.expressionAsked(head, n) {
+			m.Form = FormImperative // "nod if you understand me": the expression is the answer asked for
+			return decide("robot.expression", "an expression asked as a sign (\"if you ...\")", map[string]string{"expression": e})
+		}
 		rest := 0
 		for i, w := range toks {
 			if audience(toks, i) {
@@ -223,6 +227,21 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 		}
 	}
 	return Decision{}, false
+}
+
+// signAskWords may follow "if you" when an expression is asked as a sign: "nod if you understand
+// me", "smile if you're happy", "dance if you can hear me".
+var signAskWords = words2set("you can understand hear me us agree are happy like it get see listening there awake " +
+	"do ok okay alright still with")
+
+// signAsked: toks end in "if you ..." asking for a sign of the robot's own state; the request
+// before it is returned.
+func signAsked(toks []string) ([]string, bool) {
+	i := slices.Index(toks, "if")
+	if i < 1 || i+2 > len(toks) || toks[i+1] != "you" || len(toks)-i-1 > 5 || !only(toks[i+1:], signAskWords) {
+		return nil, false
+	}
+	return toks[:i], true
 }
 
 // helpForm is the form of a question about the robot with its emphasis taken off: "what are

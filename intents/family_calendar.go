@@ -1,6 +1,9 @@
 package intents
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The calendar asked in a family's words: "does my mother have anything on this morning",
 // "are mom and dad both busy", "is anyone free to drive me to practice", "is the babysitter
@@ -11,7 +14,7 @@ import "strings"
 // asked about ("Who do you mean?"), never sent to the agent and never guessed.
 
 // calendarLeads open a question about someone's time.
-var calendarLeads = words2set("is are does do has have will was")
+var calendarLeads = words2set("is are does do has have will was am")
 
 // anyoneWords ask about nobody in particular.
 var anyoneWords = words2set("anyone anybody someone somebody everyone everybody")
@@ -23,10 +26,37 @@ var calendarFill = words2set("my our the both all still today tonight tomorrow n
 // takenWords ask whether someone's time is taken, as "home" or "around" do not.
 var takenWords = words2set("free busy available booked tied occupied swamped engaged working")
 
+// calendarIndirect may open an indirect question about someone's time: "would you happen to know
+// whether ...", "can you check if ...", "I wonder if ...".
+var calendarIndirect = words2set("happen to know tell me check see find out wonder i you can could would do please")
+
+// indirectCalendar turns "(would you happen to know) whether my son is occupied" into the
+// question "is my son occupied".
+func indirectCalendar(toks []string) ([]string, bool) {
+	k := slices.IndexFunc(toks, func(w string) bool { return w == "whether" || w == "if" })
+	if k < 1 || !only(toks[:k], calendarIndirect) || k+3 >= len(toks) {
+		return nil, false
+	}
+	rest := toks[k+1:]
+	j := slices.IndexFunc(rest, func(w string) bool { return w == "is" || w == "are" || w == "has" })
+	if j < 1 || j > 4 {
+		return nil, false
+	}
+	return append(append([]string{rest[j]}, rest[:j]...), rest[j+1:]...), true
+}
+
 // calendarAsk decides a question about someone's time the calendar frame misses.
 func (t *Table) calendarAsk(n Normalized, toks []string, m Mentions, ctx Context) (Decision, bool) {
 	in := t.byName["calendar.status"]
-	if in == nil || in.Unavailable || !n.Question || n.Negated || len(toks) < 3 || len(toks) > 12 || !calendarLeads[toks[0]] || m.named {
+	if in == nil || in.Unavailable || n.Negated || len(toks) < 3 || len(toks) > 14 || m.named {
+		return Decision{}, false
+	}
+	if q, ok := indirectCalendar(toks); ok {
+		toks = q // "would you happen to know whether my son is occupied": "is my son occupied"
+	} else if !n.Question || len(toks) > 12 {
+		return Decision{}, false
+	}
+	if !calendarLeads[toks[0]] {
 		return Decision{}, false
 	}
 	lx := t.vocab.lex
@@ -57,6 +87,12 @@ func (t *Table) calendarAsk(n Normalized, toks []string, m Mentions, ctx Context
 			anyone = true
 		case kinWords[w]:
 			unknown = append(unknown, w)
+			if hasPrefix(subject[i+1:], []string{"in", "law"}) {
+				unknown[len(unknown)-1] = w + " in law" // "my son-in-law"
+				i += 2
+			}
+		case w == "i" || w == "me":
+			anyone = true // "am I free at four": whose calendar is asked (the robot does not know who speaks)
 		case lx["people.roles"].at(subject, i) > 0:
 			l := lx["people.roles"].at(subject, i)
 			unknown = append(unknown, strings.Join(subject[i:i+l], " "))
@@ -91,7 +127,7 @@ func (t *Table) calendarAsk(n Normalized, toks []string, m Mentions, ctx Context
 	case anyone && !okAsk && !takenWords[toks[end]]:
 		return Decision{}, false // "is anyone home", "is anybody around": no one's time asked about
 	case len(people) > 1 || anyone:
-		why += ": more than one person, or nobody in particular: who is asked"
+		why += ": no one person of the home named (two, anyone, or the speaker): who is asked"
 	case len(unknown) == 1 && len(people) == 0:
 		args["person"] = unknown[0] // someone the home does not list: asked about, never echoed
 	default:

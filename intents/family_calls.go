@@ -110,7 +110,7 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 				return Decision{}, false // two people: not one call
 			}
 			person, who = p, i
-		} else if kinWords[w] && person == "" && who < 0 {
+		} else if kinWords[w] && person == "" && who < 0 && !(w == "miss" && i > 0 && missSubjects[toks[i-1]]) { // "I miss dad": a verb, not Miss
 			person, who = w, i // a relative the home does not list: asked about
 			if i > 0 && (toks[i-1] == "my" || toks[i-1] == "our") {
 				person = toks[i-1] + " " + w
@@ -128,6 +128,9 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 		return Decision{}, false // "end the call with auntie": the call is a thing, not a verb
 	}
 	if verb.at > who {
+		if d, ok := t.missedCall(n, toks, m, who, verb); ok {
+			return d, true // "I miss dad, can we call him"
+		}
 		return Decision{}, false // "mom called", "dad, call me": the person is not the one reached
 	}
 	used := make([]bool, len(toks))
@@ -191,6 +194,16 @@ func (t *Table) callUnknown(n Normalized, toks []string, m Mentions, verb lexHit
 		return Decision{}, false
 	}
 	rest := lead[verb.n:]
+	for j := 0; j <= 2 && j < len(rest); j++ {
+		// "call my teacher", "ring the babysitter", "ring my piano teacher": someone the home
+		// does not list, asked about (one word may say which)
+		l := t.vocab.lex["people.roles"].at(rest, j)
+		if l == 0 || j > 0 && !personOwners[rest[0]] && rest[0] != "the" || !only(rest[j+l:], familyFill) || commandForm(toks, n) != FormImperative {
+			continue
+		}
+		return t.familyDecision("teleport.call", map[string]string{"person": strings.Join(rest[j:j+l], " ")}, n, m, FormImperative,
+			"a call ("+hitWords(verb)+") to someone the home does not list (people.roles)")
+	}
 	name := rest[0]
 	if explained(name) || familyFill[name] || t.vocab.lex["call.fill"].at(rest, 0) > 0 || t.vocab.lex["emergency.services"].at(rest, 0) > 0 {
 		return Decision{}, false
@@ -348,3 +361,47 @@ func wantsToShow(toks []string) bool {
 	return len(toks) >= 3 && (toks[0] == "i" || toks[0] == "we") &&
 		(hasPrefix(toks[1:], []string{"want", "to"}) || toks[1] == "wanna" || toks[1] == "miss") && !anyOf(toks, hangVerbs)
 }
+
+// missedCall: the person is named in a reason and called by a pronoun after it — "I miss
+// dad, can we call him", "we miss grandma so much, could you ring her", "I miss mom, can she
+// call me?". Only "miss": "dad is busy, call him" names who to call in no reason of longing.
+func (t *Table) missedCall(n Normalized, toks []string, m Mentions, who int, verb lexHit) (Decision, bool) {
+	if n.Negated || who < 2 || toks[who-1] != "miss" && !(personOwners[toks[who-1]] && who >= 3 && toks[who-2] == "miss") {
+		return Decision{}, false
+	}
+	at := who - 1
+	if toks[at] != "miss" {
+		at--
+	}
+	if at < 1 || toks[at-1] != "i" && toks[at-1] != "we" && !(at >= 2 && (toks[at-1] == "really" || toks[at-1] == "so") && (toks[at-2] == "i" || toks[at-2] == "we")) {
+		return Decision{}, false
+	}
+	rest := toks[verb.at:]
+	obj := len(rest) > verb.n && (rest[verb.n] == "him" || rest[verb.n] == "her" || rest[verb.n] == "them")
+	subj := verb.at > 0 && (toks[verb.at-1] == "he" || toks[verb.at-1] == "she") && len(rest) > verb.n &&
+		t.vocab.lex["call.back"].at(rest, verb.n) > 0
+	if !obj && !subj {
+		return Decision{}, false
+	}
+	ask := toks[who+1 : verb.at]
+	for len(ask) > 0 && (ask[0] == "so" || ask[0] == "much" || ask[0] == "a" || ask[0] == "lot" || ask[0] == "loads") {
+		ask = ask[1:]
+	}
+	if subj {
+		ask = ask[:len(ask)-1] // "can she": the one asked to call is the one missed
+	}
+	// what asks: nothing ("call him"), or a request's lead ("can we", "could you", "please")
+	for _, w := range ask {
+		if !callAskLeads[w] {
+			return Decision{}, false
+		}
+	}
+	return t.familyDecision("teleport.call", map[string]string{"person": t.vocab.people[toks[who]]}, n, m, FormImperative,
+		"a call to the person missed (\"miss "+toks[who]+"\", call.verbs "+verb.phrase+")")
+}
+
+// callAskLeads may stand between the reason and the call: "can we", "could you", "please".
+var callAskLeads = words2set("can could would will we you please let us just maybe")
+
+// missSubjects before "miss" make it the verb: "I miss dad", "we really miss grandma".
+var missSubjects = words2set("i we really so still do")

@@ -132,6 +132,11 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 		}
 		// whisper writes "we're" as "were": "were done playing" is no question
 		question := n.Question && !(toks[0] == "were" && len(toks) > 1 && (toks[1] == "done" || toks[1] == "finished" || toks[1] == "bored"))
+		// "stop playing, it's bath time": the game's end asked for, a reason around it
+		if first := t.pieces(n)[0].tokens(); !n.Negated && len(toks) <= 10 && len(first) >= 2 && len(first) <= 4 &&
+			hasPrefix(stripRequestLeads(first), []string{"stop", "playing"}) && only(stripRequestLeads(first)[2:], gameQuitFill) {
+			return t.familyDecision("play.stop", map[string]string{}, n, m, FormImperative, "an end to playing (\"stop playing\")")
+		}
 		// "I don't want to play any more", "I'm done playing": playing, and an end to it.
 		if (contains(toks, "play") || contains(toks, "playing")) && lx.has(toks, "game.stop") && len(toks) <= 10 &&
 			(n.Negated || contains(toks, "done") || contains(toks, "finished") || contains(toks, "bored")) && !question {
@@ -155,6 +160,10 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 	form := t.requestForm(n, toks, func(ct []string) bool {
 		return lx.has(ct, "game.start") || lx.has(ct, "game.any") || anyGame(lx, ct)
 	}, gameSets...)
+	if !named && unexplained <= 4 && form == FormQuestion && contains(toks, "play") && !n.Negated && toks[0] != "did" && !anyOf(toks, pastWords) {
+		// "would the little ones be able to play a game with you?": a question about playing
+		return t.familyDecision("play.invite", map[string]string{}, n, m, form, "a question about playing a game ("+hitWords(game)+")")
+	}
 	if unexplained > 1 && !(unexplained <= 3 && (form == FormQuestion || form == FormReported) && named) {
 		return Decision{}, false // "simon says touch your nose": a move of the game, not a request to start it
 	}

@@ -962,6 +962,8 @@ func TestCallsInAChildsWords(t *testing.T) {
 		{"there's smoke in the hallway what do we do", IntentEmergency, nil},
 		{"nana has fallen what should i do", IntentEmergency, nil},
 		{"the chip pan caught fire what can we do", IntentEmergency, nil},
+		{"i really miss mummy, could you ring her", "teleport.call", mom},
+		{"we miss papa, can he call us", "teleport.call", dad},
 	})
 	for _, s := range []string{
 		"i want daddy to fix my bike",
@@ -974,10 +976,17 @@ func TestCallsInAChildsWords(t *testing.T) {
 		"i wanted mommy yesterday",
 		"can mum call us if she is free",
 		"their dad is on the video",
+		"i miss dad, don't call him",
+		"i miss mum, did she call",
+		"dad is busy, call him later",
 	} {
 		if d := tb.Route(s, Context{}); d.Intent == "teleport.call" || d.Pending != nil && d.Pending.Intent == "teleport.call" {
 			t.Errorf("%q: %s %v rings someone (why: %v)", s, d.Intent, d.Args, d.Doctrine)
 		}
+	}
+	if d := tb.Route("ring my piano teacher", Context{}); d.Intent != IntentClarify || d.Pending == nil || d.Pending.Missing != "person" ||
+		strings.Contains(d.Prompt, "teacher") {
+		t.Errorf("ring my piano teacher: %s %q, want who asked, the role never echoed", d.Intent, d.Prompt)
 	}
 	for _, s := range []string{"if there is smoke what do we do", "if grandpa falls what should we do"} {
 		if d := tb.Route(s, Context{}); d.Intent == IntentEmergency {
@@ -1048,6 +1057,10 @@ func TestGamesAsChildrenPlayThem(t *testing.T) {
 		{"were finished playing", "play.stop", nil},
 		{"which games can you play", "play.invite", nil},
 		{"what games have you got", "play.invite", nil},
+		{"stop playing please, dinner is ready", "play.stop", nil},
+		{"let's do the freezing dance", "play.freeze", nil},
+		{"cover your eyes and count, we are hiding", "play.hide", nil},
+		{"can my cousins play a game with you", "play.invite", nil},
 	})
 	for _, s := range []string{
 		"i quit my piano lessons",
@@ -1060,6 +1073,8 @@ func TestGamesAsChildrenPlayThem(t *testing.T) {
 		"you are it",
 		"i finished the game yesterday",
 		"the music stops when the song ends",
+		"did you play a game with grandpa",
+		"stop playing music",
 	} {
 		if d := tb.Route(s, Context{}); strings.HasPrefix(d.Intent, "play.") && d.Intent != "play.invite" {
 			t.Errorf("%q: %s, want no game started or stopped (why: %v)", s, d.Intent, d.Doctrine)
@@ -1086,6 +1101,8 @@ func TestSmallTalkHelpAndExpressionsInFamilyWords(t *testing.T) {
 		{"how is the clock looking", "time.now", nil},
 		{"she scored a goal do a dance", "robot.expression", map[string]string{"expression": "dance"}},
 		{"grandpa is home celebrate with us", "robot.expression", map[string]string{"expression": "celebrate"}},
+		{"give me a nod if you can hear me", "robot.expression", map[string]string{"expression": "nod"}},
+		{"smile if you are happy", "robot.expression", map[string]string{"expression": "happy"}},
 	})
 	for _, c := range []struct{ said, not string }{
 		{"we lost the match don't celebrate", "robot.expression"},
@@ -1098,6 +1115,8 @@ func TestSmallTalkHelpAndExpressionsInFamilyWords(t *testing.T) {
 		{"what are you for dinner", "help"},
 		{"is the time machine looking good", "time.now"},
 		{"merci for nothing", "robot.stop"},
+		{"dance if it rains", "robot.expression"},
+		{"nod if mum comes in", "robot.expression"},
 	} {
 		if d := tb.Route(c.said, Context{}); d.Intent == c.not {
 			t.Errorf("%q: %s, want anything else (why: %v)", c.said, d.Intent, d.Doctrine)
@@ -1122,6 +1141,9 @@ func TestCalendarInFamilyWords(t *testing.T) {
 		{"is the nanny free tomorrow", IntentClarify, nil},
 		{"is the childminder available this morning", IntentClarify, nil},
 		{"is grandma free tonight", IntentClarify, nil},
+		{"could you tell me whether my dad is busy at the moment", "calendar.status", map[string]string{"person": "dad"}},
+		{"do you know if my daughter-in-law is free tonight", IntentClarify, nil},
+		{"am i busy this afternoon", IntentClarify, nil},
 	})
 	for _, s := range []string{"is anyone home", "is anybody around", "is anyone there", "does the tv have anything on tonight",
 		"are the shops busy on sunday", "dad has a lot on today, so be quiet", "is the bedroom free tonight"} {

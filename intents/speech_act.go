@@ -202,7 +202,9 @@ var ownWish = words2set("wants wanted needs like likes")
 var conditionWords = words2set("if unless whenever")
 var conditionCourtesy = [][]string{{"you", "do", "not", "mind"}, {"you", "would"}, {"you", "can"}, {"you", "could"},
 	{"you", "please"}, {"possible"}, {"that", "is", "ok"}, {"that", "is", "okay"}, {"it", "is", "ok"}, {"it", "is", "okay"},
-	{"you", "wouldnt", "mind"}, {"you", "would", "not", "mind"}}
+	{"you", "wouldnt", "mind"}, {"you", "would", "not", "mind"},
+	// a sign asked of the robot's own state: "nod if you understand me" (builtin_frames.go: signAsked)
+	{"you", "understand"}, {"you", "agree"}, {"you", "hear", "me"}, {"you", "are", "happy"}, {"you", "are", "listening"}}
 
 // speechWords flags, per word, what it may start for the speech-act rules, so a sentence's
 // words are each looked up once.
