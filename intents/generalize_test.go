@@ -1036,6 +1036,11 @@ func TestTimersInTheKitchensWords(t *testing.T) {
 			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
 		}
 	}
+	for _, s := range []string{"how do i set a timer on my phone", "how do you stop a timer on a microwave"} {
+		if d := tb.Route(s, Context{}); strings.HasPrefix(d.Intent, "timer.") {
+			t.Errorf("%q: %s, a question about another thing's timer is not this home's (why: %v)", s, d.Intent, d.Doctrine)
+		}
+	}
 }
 
 // TestGamesAsChildrenPlayThem (fresh-9's game class): the robot given its part ("you be
@@ -1103,6 +1108,8 @@ func TestSmallTalkHelpAndExpressionsInFamilyWords(t *testing.T) {
 		{"grandpa is home celebrate with us", "robot.expression", map[string]string{"expression": "celebrate"}},
 		{"give me a nod if you can hear me", "robot.expression", map[string]string{"expression": "nod"}},
 		{"smile if you are happy", "robot.expression", map[string]string{"expression": "happy"}},
+		{"what's the date i must sign a form for school", "date.today", nil},
+		{"what time is it my train leaves soon", "time.now", nil},
 	})
 	for _, c := range []struct{ said, not string }{
 		{"we lost the match don't celebrate", "robot.expression"},
@@ -1117,6 +1124,7 @@ func TestSmallTalkHelpAndExpressionsInFamilyWords(t *testing.T) {
 		{"merci for nothing", "robot.stop"},
 		{"dance if it rains", "robot.expression"},
 		{"nod if mum comes in", "robot.expression"},
+		{"what time is it in tokyo my friend lives there", "time.now"},
 	} {
 		if d := tb.Route(c.said, Context{}); d.Intent == c.not {
 			t.Errorf("%q: %s, want anything else (why: %v)", c.said, d.Intent, d.Doctrine)
