@@ -112,11 +112,15 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 	}
 	if m.lex&t.vocab.lexGate.help != 0 && n.Question {
 		// "what are you for", "what's your purpose": what the robot is for, the whole sentence
-		if l := t.vocab.lex["help.asks"].at(toks, 0); l > 0 && only(toks[l:], helpFill, frameFill) {
+		ht := toks
+		if anyOf(ht, helpEmphasis) { // "what are you even for"
+			ht = slices.DeleteFunc(slices.Clone(ht), func(w string) bool { return helpEmphasis[w] })
+		}
+		if l := t.vocab.lex["help.asks"].at(ht, 0); l > 0 && only(ht[l:], helpFill, frameFill) {
 			if in := t.byName["help"]; in != nil && !in.Unavailable {
 				d := t.decide(in, map[string]string{}, &Rule{Intent: "help", Index: -1, Pattern: "built-in frame (intents/builtin_frames.go)", Where: in.where}, n)
 				d.Mentions = m.ref()
-				d.Doctrine = append(d.Doctrine, "frame: a question about what the robot is for (help.asks \""+strings.Join(toks[:l], " ")+"\"): help")
+				d.Doctrine = append(d.Doctrine, "frame: a question about what the robot is for (help.asks \""+strings.Join(ht[:l], " ")+"\"): help")
 				return d, true
 			}
 		}

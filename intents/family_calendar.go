@@ -98,6 +98,8 @@ func (t *Table) calendarAsk(n Normalized, toks []string, m Mentions, ctx Context
 			unknown = append(unknown, strings.Join(subject[i:i+l], " "))
 			i += l - 1
 		case calendarFill[w] || w == "they" || w == "he" || w == "she":
+		case i > 0 && (personOwners[subject[i-1]] || subject[i-1] == "the") && i+1 < len(subject) && lx["people.roles"].at(subject, i+1) > 0:
+			// "my piano teacher": a word that says which
 		default:
 			return Decision{}, false // "is the shop busy": no one of the home asked about
 		}

@@ -329,6 +329,9 @@ func (t *Table) personCallsBack(n Normalized, toks []string, m Mentions) (Decisi
 		i++
 	}
 	person := t.vocab.people[toks[i]]
+	if person == "" && kinWords[toks[i]] && toks[i] != "miss" {
+		person = toks[i] // "can grandma call in": a relative the home does not list, asked about
+	}
 	if person == "" {
 		return Decision{}, false
 	}

@@ -852,6 +852,10 @@ func TestQuietAndStopInTheFamilysWords(t *testing.T) {
 		{"hush for a little while", IntentQuiet, on},
 		{"keep quiet for the rest of the day please", IntentQuiet, on},
 		{"could you stay silent for tonight", IntentQuiet, on},
+		{"quiet please the baby just went down", IntentQuiet, on},
+		{"not now robot", "robot.stop", nil},
+		{"not now we are eating", "robot.stop", nil},
+		{"schweig", "robot.stop", nil},
 	})
 	for _, s := range []string{
 		"she said hush the baby is asleep",
@@ -865,6 +869,8 @@ func TestQuietAndStopInTheFamilysWords(t *testing.T) {
 		"my teacher always says basta",
 		"mum said you can talk again the meeting is over",
 		"she stayed quiet for the rest of the day",
+		"shh the dog is down there",
+		"not now but later",
 	} {
 		if d := tb.Route(s, Context{}); d.Intent == IntentQuiet || d.Intent == "robot.stop" {
 			t.Errorf("%q: %s %v, want neither quiet time nor a stop (why: %v)", s, d.Intent, d.Args, d.Doctrine)
@@ -964,6 +970,7 @@ func TestCallsInAChildsWords(t *testing.T) {
 		{"the chip pan caught fire what can we do", IntentEmergency, nil},
 		{"i really miss mummy, could you ring her", "teleport.call", mom},
 		{"we miss papa, can he call us", "teleport.call", dad},
+		{"can grandma call in", IntentClarify, nil},
 	})
 	for _, s := range []string{
 		"i want daddy to fix my bike",
@@ -1066,6 +1073,7 @@ func TestGamesAsChildrenPlayThem(t *testing.T) {
 		{"let's do the freezing dance", "play.freeze", nil},
 		{"cover your eyes and count, we are hiding", "play.hide", nil},
 		{"can my cousins play a game with you", "play.invite", nil},
+		{"what can we play together", "play.invite", nil},
 	})
 	for _, s := range []string{
 		"i quit my piano lessons",
@@ -1103,6 +1111,7 @@ func TestSmallTalkHelpAndExpressionsInFamilyWords(t *testing.T) {
 		{"what are you actually good at", "help", nil},
 		{"what are you here for", "help", nil},
 		{"what is your purpose reachy", "help", nil},
+		{"what are you even for", "help", nil},
 		{"how is the clock looking", "time.now", nil},
 		{"she scored a goal do a dance", "robot.expression", map[string]string{"expression": "dance"}},
 		{"grandpa is home celebrate with us", "robot.expression", map[string]string{"expression": "celebrate"}},
@@ -1152,6 +1161,7 @@ func TestCalendarInFamilyWords(t *testing.T) {
 		{"could you tell me whether my dad is busy at the moment", "calendar.status", map[string]string{"person": "dad"}},
 		{"do you know if my daughter-in-law is free tonight", IntentClarify, nil},
 		{"am i busy this afternoon", IntentClarify, nil},
+		{"is my piano teacher free today", IntentClarify, nil},
 	})
 	for _, s := range []string{"is anyone home", "is anybody around", "is anyone there", "does the tv have anything on tonight",
 		"are the shops busy on sunday", "dad has a lot on today, so be quiet", "is the bedroom free tonight"} {

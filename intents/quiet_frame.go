@@ -92,7 +92,7 @@ func (t *Table) quietFrame(toks []string, n Normalized, form func() string) (map
 		// "hush now the little ones are napping": a sleeper as the reason, said after the
 		// request without a comma
 		head, reason, ok := t.reasonAfter(words, func(h []string) bool { return t.stopWords(h, n, func() string { return commandForm(h, n) }) })
-		if !ok || !lasting && !anyOf(reason, quietSleeper) {
+		if !ok || !lasting && !sleeperSaid(reason) {
 			return nil, "", false
 		}
 		words, lasting = head, true
@@ -252,6 +252,12 @@ func sleeperIn(afterthoughts []string) bool {
 	return false
 }
 
+// sleeperSaid: a reason says someone is asleep — "the baby is napping", "the baby just went
+// down", "the twins have gone down for their nap".
+func sleeperSaid(reason []string) bool {
+	return anyOf(reason, quietSleeper) || hasPhrase(reason, []string{"went", "down"}) || hasPhrase(reason, []string{"gone", "down"})
+}
+
 // quietBack are the words of "go back to normal", said with leave to talk again.
 var quietBack = words2set("go back to normal now you can be your usual self")
 
@@ -353,6 +359,10 @@ func (t *Table) stopOtherwise(n Normalized, toks []string, m Mentions) (string, 
 			return "stop in another language (" + hitWords(hits...) + ")", true
 		}
 	}
+	if l := lx["stop.later"].at(toks, 0); l > 0 && (only(toks[l:], stopLaterFill) ||
+		reasonLeads[toks[l]] && t.afterthought(Normalized{Text: strings.Join(toks[l:], " "), toks: toks[l:]})) {
+		return "a stop put off (stop.later \"" + strings.Join(toks[:l], " ") + "\")", true // "not now robot", "not now I'm busy"
+	}
 	// "not now" loses its "now" to normalizing (a softener at the end): the raw words decide.
 	if len(toks) == 1 && toks[0] == "not" && n.Negated {
 		raw := strings.FieldsFunc(n.raw, func(r rune) bool { return !(r >= 'a' && r <= 'z') })
@@ -364,3 +374,6 @@ func (t *Table) stopOtherwise(n Normalized, toks []string, m Mentions) (string, 
 	}
 	return "", false
 }
+
+// stopLaterFill may follow "not now": who it is said to, and a reason's first words.
+var stopLaterFill = words2set("robot please thanks thank you buddy mate love dear sweetie honey ok okay")
