@@ -29,7 +29,9 @@ func (t *Table) emergencyFrame(n Normalized, toks []string, m Mentions) (Decisio
 	if okEvent && !okSvc && !n.Negated {
 		// "there's smoke coming from the kitchen what do I do": what happened, then a cry
 		// for what to do — never "what do I do if there's a fire" (a question about the world)
-		if ask, ok := lx.find(toks, "emergency.asks"); ok && ask.at > event.at && !conditional(toks) && !reported(toks[:ask.at]) {
+		// "grandpa fell asleep", "they fell in love": no fall
+		asleep := event.at+event.n < len(toks) && (toks[event.at+event.n] == "asleep" || toks[event.at+event.n] == "in" && (event.phrase == "fell" || event.phrase == "fall" || event.phrase == "fallen"))
+		if ask, ok := lx.find(toks, "emergency.asks"); ok && ask.at > event.at && !asleep && !conditional(toks) && !reported(toks[:ask.at]) {
 			return t.familyDecision(IntentEmergency, map[string]string{}, n, m, FormStatement, "an emergency ("+hitWords(event, ask)+")")
 		}
 	}
@@ -348,8 +350,8 @@ func (t *Table) personCallsBack(n Normalized, toks []string, m Mentions) (Decisi
 		b = 1
 	}
 	rest := toks[j+b:]
-	for len(rest) > 0 && familyFill[rest[0]] && rest[0] != "i" && rest[0] != "we" {
-		rest = rest[1:] // "now", "please", "for me"
+	for len(rest) > 0 && (familyFill[rest[0]] || callBackWhen[rest[0]]) && rest[0] != "i" && rest[0] != "we" {
+		rest = rest[1:] // "now", "please", "for me", "tonight"
 	}
 	if len(rest) > 0 && (len(rest) < 2 || !reasonLeads[rest[0]] || !t.afterthought(Normalized{Text: strings.Join(rest, " "), toks: rest}) && !wantsToShow(rest)) {
 		return Decision{}, false
@@ -408,3 +410,6 @@ var callAskLeads = words2set("can could would will we you please let us just may
 
 // missSubjects before "miss" make it the verb: "I miss dad", "we really miss grandma".
 var missSubjects = words2set("i we really so still do")
+
+// callBackWhen may follow a call back asked for: "could mum ring us back tonight".
+var callBackWhen = words2set("tonight today later soon after")

@@ -971,6 +971,7 @@ func TestCallsInAChildsWords(t *testing.T) {
 		{"i really miss mummy, could you ring her", "teleport.call", mom},
 		{"we miss papa, can he call us", "teleport.call", dad},
 		{"can grandma call in", IntentClarify, nil},
+		{"could mum ring us back tonight", "teleport.call", mom},
 	})
 	for _, s := range []string{
 		"i want daddy to fix my bike",
@@ -995,7 +996,7 @@ func TestCallsInAChildsWords(t *testing.T) {
 		strings.Contains(d.Prompt, "teacher") {
 		t.Errorf("ring my piano teacher: %s %q, want who asked, the role never echoed", d.Intent, d.Prompt)
 	}
-	for _, s := range []string{"if there is smoke what do we do", "if grandpa falls what should we do"} {
+	for _, s := range []string{"if there is smoke what do we do", "if grandpa falls what should we do", "grandpa fell asleep what do we do now"} {
 		if d := tb.Route(s, Context{}); d.Intent == IntentEmergency {
 			t.Errorf("%q: a condition answered as an emergency (why: %v)", s, d.Doctrine)
 		}
