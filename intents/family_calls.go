@@ -378,7 +378,8 @@ func (t *Table) missedCall(n Normalized, toks []string, m Mentions, who int, ver
 	if toks[at] != "miss" {
 		at--
 	}
-	if at < 1 || toks[at-1] != "i" && toks[at-1] != "we" && !(at >= 2 && (toks[at-1] == "really" || toks[at-1] == "so") && (toks[at-2] == "i" || toks[at-2] == "we")) {
+	// the longing opens the sentence: "I miss dad, ..." ("the teacher said I miss dad ..." reports it)
+	if !(at == 1 && (toks[0] == "i" || toks[0] == "we")) && !(at == 2 && (toks[1] == "really" || toks[1] == "so") && (toks[0] == "i" || toks[0] == "we")) {
 		return Decision{}, false
 	}
 	rest := toks[verb.at:]

@@ -1,6 +1,7 @@
 package intents
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -1204,6 +1205,42 @@ func TestAPersonsOwnWishIsAReason(t *testing.T) {
 	} {
 		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
 			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}
+
+// TestFamilyRequestsActOnlyWhenAsked is the command rule's property over this round's new
+// family phrasings: each one said plainly acts, and none of them acts when wished, reported,
+// relayed, quoted, put as a condition, said to someone else or asked about (20 forms).
+func TestFamilyRequestsActOnlyWhenAsked(t *testing.T) {
+	tb := demo(t)
+	acts := func(d Decision) bool {
+		if d.Intent == IntentClarify && d.Pending != nil {
+			in, ok := tb.Lookup(d.Pending.Intent)
+			return ok && Acting(Decision{Intent: in.Name, Kind: in.Kind})
+		}
+		return Acting(d)
+	}
+	asks := []string{"give the eggs six minutes", "in ten minutes remind me to check the oven", "cancel the bath one",
+		"scrap every timer you've got", "hush the baby is napping", "could you not talk for an hour", "you can talk now the meeting is over",
+		"bye grandma you can hang up now", "we're done here close the call", "can dad call us back",
+		"get their mom on the video for a sec", "you be simon", "hide and seek you're the seeker",
+		"put some music on and we'll freeze when it stops", "set a timer for ate minutes", "be quiet for an our",
+		"stay silent for the rest of the evening", "i want my daddy", "i miss mum, can we call her"}
+	forms := []string{"I wish you'd %s", "she said %s", "mum said to %s", "if the baby wakes up, %s", "yesterday you said %s",
+		"should I tell you to %s?", "I'll tell you to %s later", "the teacher said %s", "when the baby is asleep, %s",
+		"did I tell you to %s?", "my brother told me to tell you to %s", "it would be nice if you'd %s", "I hope you %s",
+		"say \"%s\"", "repeat after me %s", "dad says %s", "if it rains %s", "the following is a command from dad: %s", "Siri, %s",
+		"mom, %s"}
+	for _, a := range asks {
+		if d := tb.Route(a, Context{}); !acts(d) {
+			t.Errorf("%q: %s %v, want it to act (why: %v)", a, d.Intent, d.Args, d.Doctrine)
+		}
+		for _, f := range forms {
+			s := fmt.Sprintf(f, a)
+			if d := tb.Route(s, Context{}); acts(d) {
+				t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+			}
 		}
 	}
 }

@@ -91,7 +91,9 @@ func (t *Table) quietFrame(toks []string, n Normalized, form func() string) (map
 	if !t.stopWords(words, n, form) {
 		// "hush now the little ones are napping": a sleeper as the reason, said after the
 		// request without a comma
-		head, reason, ok := t.reasonAfter(words, func(h []string) bool { return t.stopWords(h, n, func() string { return commandForm(h, n) }) })
+		head, reason, ok := t.reasonAfter(words, func(h []string) bool {
+			return quietAsked(h) && t.stopWords(h, n, func() string { return commandForm(h, n) })
+		})
 		if !ok || !lasting && !sleeperSaid(reason) {
 			return nil, "", false
 		}
@@ -252,6 +254,17 @@ func sleeperIn(afterthoughts []string) bool {
 	return false
 }
 
+// quietAsked: a request for quiet names it — a stop word, or a talk word other than "say"
+// ("say could you not ..." quotes, it asks nothing).
+func quietAsked(h []string) bool {
+	for _, w := range h {
+		if stopCore[w] || stopTalk[w] && w != "say" && w != "saying" {
+			return true
+		}
+	}
+	return false
+}
+
 // sleeperSaid: a reason says someone is asleep — "the baby is napping", "the baby just went
 // down", "the twins have gone down for their nap".
 func sleeperSaid(reason []string) bool {
@@ -335,6 +348,9 @@ func (t *Table) reasonAfter(toks []string, ok func([]string) bool) (head, reason
 		tail := toks[i:]
 		if !reasonLeads[tail[0]] && t.vocab.people[tail[0]] == "" && !kinWords[tail[0]] && !possessiveKin(tail[0]) {
 			continue // a reason opens with its subject
+		}
+		if contains(tail, "not") || contains(tail, "never") {
+			continue // a reason's negation would be the request's: "say could you not talk"
 		}
 		if ok(toks[:i]) && t.afterthought(Normalized{Text: strings.Join(tail, " "), toks: tail}) {
 			return toks[:i], tail, true
