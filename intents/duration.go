@@ -167,6 +167,19 @@ func durationView(toks []string) string {
 	}
 	var b strings.Builder
 	for i := 0; i < len(toks); {
+		if toks[i] == "little" && i > 0 && (objectLeads[toks[i-1]] || personOwners[toks[i-1]]) {
+			// "the little one is asleep", "my little ones": who, not how long
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(toks[i])
+			i++
+			if i < len(toks) && (toks[i] == "1" || toks[i] == "ones") {
+				b.WriteString(" " + toks[i])
+				i++
+			}
+			continue
+		}
 		j := i
 		core := false
 		for j < len(toks) && durationWord(toks[j]) {

@@ -65,6 +65,10 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 		if state == "" {
 			return Decision{}, false // "the calls were fun" is not privacy mode
 		}
+		if state == "on" && hangVerbs[toks[stateHit.at]] && (calls.phrase == "video call" || calls.phrase == "call") &&
+			calls.at > 0 && (toks[calls.at-1] == "the" || toks[calls.at-1] == "this" || toks[calls.at-1] == "our") {
+			return Decision{}, false // "stop the video call with grandma": the call in progress ends (session.end), no privacy mode
+		}
 		name = calls
 	}
 	if state == "" {

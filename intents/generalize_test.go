@@ -857,6 +857,9 @@ func TestQuietAndStopInTheFamilysWords(t *testing.T) {
 		{"not now robot", "robot.stop", nil},
 		{"not now we are eating", "robot.stop", nil},
 		{"schweig", "robot.stop", nil},
+		{"hush hush the little one is asleep", IntentQuiet, on},
+		{"stop talk please the baby sleep", IntentQuiet, on},
+		{"ok reachy quiet time is finish", IntentQuiet, off},
 	})
 	for _, s := range []string{
 		"she said hush the baby is asleep",
@@ -895,6 +898,8 @@ func TestHangUpAfterAFarewell(t *testing.T) {
 		{"we are done now cut the call", "session.end", nil},
 		{"that is it hang up please", "session.end", nil},
 		{"love you nana bye bye hang up reachy", "session.end", nil},
+		{"stop the video call with grandma", "session.end", nil},
+		{"please end this video call", "session.end", nil},
 	})
 	for _, s := range []string{
 		"bye dad",
@@ -1076,6 +1081,7 @@ func TestGamesAsChildrenPlayThem(t *testing.T) {
 		{"cover your eyes and count, we are hiding", "play.hide", nil},
 		{"can my cousins play a game with you", "play.invite", nil},
 		{"what can we play together", "play.invite", nil},
+		{"you hide and i seek", "play.hide", nil},
 	})
 	for _, s := range []string{
 		"i quit my piano lessons",

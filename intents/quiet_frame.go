@@ -27,7 +27,7 @@ const (
 var (
 	quietMute    = words2set("mute muted")
 	quietModes   = words2set("mode time times")
-	quietEnds    = words2set("over off end ended finished done stop cancel exit leave disable deactivate")
+	quietEnds    = words2set("over off end ended finish finished done stop cancel exit leave disable deactivate")
 	quietSleeper = words2set("asleep sleeping napping nap")
 	// quietUntil may follow "until" / "till" to the end of the sentence: "until I say so",
 	// "until said otherwise", "until further notice", "till I tell you".
@@ -41,7 +41,7 @@ var (
 	quietModeVerbs = words2set("turn switch put on enable activate start go into in the")
 	// quietEndFill are the other words of "you can talk again", "start talking again".
 	quietEndFill = words2set("resume continue carry on feel free no more unmute unmuted yourself again now start back to me us you can may ok okay all turn time times mode quiet silent is over are allowed " +
-		"off end ended finished done stop cancel exit leave disable deactivate")
+		"off end ended finish finished done stop cancel exit leave disable deactivate")
 )
 
 // quietFrame decides robot.quiet from a sentence with a stop or talk word (the word classes
@@ -254,6 +254,21 @@ func sleeperIn(afterthoughts []string) bool {
 	return false
 }
 
+// sleeperReason: a reason that says someone is asleep, in a child's or a learner's words ("the
+// little one is asleep", "the baby sleep"): a subject, a sleeper word, and nothing the home
+// could do.
+func (t *Table) sleeperReason(tail []string) bool {
+	if len(tail) < 2 || len(tail) > 7 || !sleeperSaid(tail) {
+		return false
+	}
+	for _, w := range tail {
+		if wordClasses[w]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0 {
+			return false
+		}
+	}
+	return !t.mentionsRoom(tail)
+}
+
 // quietAsked: a request for quiet names it — a stop word, or a talk word other than "say"
 // ("say could you not ..." quotes, it asks nothing).
 func quietAsked(h []string) bool {
@@ -268,7 +283,8 @@ func quietAsked(h []string) bool {
 // sleeperSaid: a reason says someone is asleep — "the baby is napping", "the baby just went
 // down", "the twins have gone down for their nap".
 func sleeperSaid(reason []string) bool {
-	return anyOf(reason, quietSleeper) || hasPhrase(reason, []string{"went", "down"}) || hasPhrase(reason, []string{"gone", "down"})
+	return anyOf(reason, quietSleeper) || hasPhrase(reason, []string{"went", "down"}) || hasPhrase(reason, []string{"gone", "down"}) ||
+		len(reason) > 1 && (reason[len(reason)-1] == "sleep" || reason[len(reason)-1] == "sleeps") && reason[len(reason)-2] != "to" // "the baby sleep(s)": a learner's "is asleep"; "I'm trying to sleep" is no sleeper yet
 }
 
 // quietBack are the words of "go back to normal", said with leave to talk again.
@@ -352,7 +368,7 @@ func (t *Table) reasonAfter(toks []string, ok func([]string) bool) (head, reason
 		if contains(tail, "not") || contains(tail, "never") {
 			continue // a reason's negation would be the request's: "say could you not talk"
 		}
-		if ok(toks[:i]) && t.afterthought(Normalized{Text: strings.Join(tail, " "), toks: tail}) {
+		if ok(toks[:i]) && (t.afterthought(Normalized{Text: strings.Join(tail, " "), toks: tail}) || t.sleeperReason(tail)) {
 			return toks[:i], tail, true
 		}
 	}
