@@ -374,7 +374,8 @@ func hangUp(toks []string) bool {
 // hangLeads may be said before "hang up" without a comma: a farewell ("bye dad, you can end
 // the call now"), "that's enough", "we're done here".
 var hangLeads = words2set("bye goodbye byebye ok okay alright right so well that thats is it enough we are were have " +
-	"done here finished over now then thanks thank you cheers all good love see later talk soon for today")
+	"done here finished over now then thanks thank you cheers all good love see later talk soon for today our " +
+	"chat chatting talking with the conversation dear love sweetheart darling")
 
 // hangFarewell are the hangLeads that say goodbye: only after one may a person be named
 // ("bye dad, end the call"); "dad, end the call" is said to dad.
@@ -397,6 +398,8 @@ func (t *Table) hangUpAfter(toks []string, n Normalized) bool {
 		case t.vocab.people[w] != "" || kinWords[w]:
 			person = true
 		case t.vocab.wake.isName(w): // "bye daddy richie you can hang up now"
+		case w == "will" && i >= 2 && toks[i-2] == "that", w == "be" && i >= 3 && toks[i-2] == "will" && toks[i-3] == "that":
+			// "that will be all": "mom will hang up" says what someone else will do
 		case !hangLeads[w]:
 			return false
 		}

@@ -103,7 +103,8 @@ func durationGate(w string) bool { return durationCore(w) || w == "our" || w == 
 // number only in a number's place, straight before a unit ("ate minutes", "won minute").
 // Words that fit that place as themselves are never read as a number: "to", "for", "free"
 // ("a timer for minutes", "set it to minutes") are asked about.
-var numberSounds = map[string]string{"ate": "8", "won": "1", "tree": "3", "fife": "5", "sicks": "6", "nein": "9", "too": "2"}
+var numberSounds = map[string]string{"ate": "8", "won": "1", "tree": "3", "fife": "5", "sicks": "6", "nein": "9", "too": "2",
+	"tin": "10", "fourty": "40"}
 
 // teenHeads are the first halves of a "-teen" number whisper wrote in two ("fif teen").
 var teenHeads = map[string]string{"thir": "13", "3": "13", "4": "14", "four": "14", "fif": "15", "5": "15", "6": "16", "7": "17",

@@ -860,6 +860,7 @@ func TestQuietAndStopInTheFamilysWords(t *testing.T) {
 		{"hush hush the little one is asleep", IntentQuiet, on},
 		{"stop talk please the baby sleep", IntentQuiet, on},
 		{"ok reachy quiet time is finish", IntentQuiet, off},
+		{"kindly refrain from talking for twenty minutes", IntentQuiet, map[string]string{"state": "on", "duration": "1200"}},
 	})
 	for _, s := range []string{
 		"she said hush the baby is asleep",
@@ -900,6 +901,8 @@ func TestHangUpAfterAFarewell(t *testing.T) {
 		{"love you nana bye bye hang up reachy", "session.end", nil},
 		{"stop the video call with grandma", "session.end", nil},
 		{"please end this video call", "session.end", nil},
+		{"thank you dear that will be all hang up now", "session.end", nil},
+		{"we have finished our chat thank you end the call", "session.end", nil},
 	})
 	for _, s := range []string{
 		"bye dad",
@@ -912,6 +915,7 @@ func TestHangUpAfterAFarewell(t *testing.T) {
 		"that's enough if she cries hang up",
 		"we're done here could you hang up the washing",
 		"bye mom were you on the call",
+		"thank you dear, mom will hang up",
 	} {
 		if d := tb.Route(s, Context{}); d.Intent == "session.end" {
 			t.Errorf("%q: session.end, want no hang-up (why: %v)", s, d.Doctrine)
@@ -937,6 +941,7 @@ func TestNumberHomophonesAreRead(t *testing.T) {
 		{"a timer for an our please", "timer.start", map[string]string{"duration": "3600"}},
 		{"mute yourself for an our", IntentQuiet, map[string]string{"state": "on", "duration": "3600"}},
 		{"timer for two ours", "timer.start", map[string]string{"duration": "7200"}},
+		{"set a timer for tin minutes", "timer.start", map[string]string{"duration": "600"}},
 	})
 	for _, s := range []string{"set a timer for to minutes", "timer for free minutes", "set a timer for for minutes"} {
 		if d := tb.Route(s, Context{}); d.Intent != IntentClarify || d.Pending == nil || d.Pending.Missing != "duration" {
@@ -944,7 +949,7 @@ func TestNumberHomophonesAreRead(t *testing.T) {
 		}
 	}
 	for _, s := range []string{"we ate minutes ago", "they won minutes before the end", "our hour is up", "cancel our plans for an hour",
-		"i won a timer in a raffle", "we sat in our tree for minutes"} {
+		"i won a timer in a raffle", "we sat in our tree for minutes", "i opened a tin minutes ago"} {
 		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
 			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
 		}
