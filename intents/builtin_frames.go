@@ -468,9 +468,6 @@ func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	if slices.ContainsFunc(toks, isNegativeNumber) {
 		return Decision{}, false // "a timer for minus 60 seconds" is never 60 seconds: the patterns refuse it
 	}
-	if timerElsewhere(toks, t.vocab.labels) {
-		return Decision{}, false // "how do you stop a timer on a microwave": a question about another thing's timer
-	}
 	view := strings.Fields(n.durations())
 	captured := map[string]string{}
 	unexplained := 0
@@ -610,32 +607,6 @@ func (t *Table) aboutTimer(n Normalized, toks []string) bool {
 // cookingAsks make "how much time ..." a question about cooking, not about a timer: "how much
 // time does pasta take".
 var cookingAsks = words2set("does do did should take takes need needs cook boil bake")
-
-// howToLeads open a question about how a thing is done: "how do you ...", "how do I ...".
-var howToLeads = [][]string{{"how", "do", "you"}, {"how", "do", "i"}, {"how", "can", "i"}, {"how", "can", "you"}, {"how", "to"},
-	{"how", "does", "one"}, {"how", "would", "i"}}
-
-// timerElsewhere: a question about how a timer is used on another thing — "how do you stop a
-// timer on a microwave", "how do I set a timer on my phone" — is about that thing, not about
-// this home's timers (a label of the home's, "on the pasta", is still its timer).
-func timerElsewhere(toks []string, labels map[string]string) bool {
-	if toks[0] != "how" || !slices.ContainsFunc(howToLeads, func(l []string) bool { return hasPrefix(toks, l) }) {
-		return false
-	}
-	for i := 1; i+1 < len(toks); i++ {
-		if toks[i] != "on" && toks[i] != "with" && toks[i] != "in" {
-			continue
-		}
-		j := i + 1
-		if objectLeads[toks[j]] && j+1 < len(toks) {
-			j++
-		}
-		if !timerNouns[toks[j]] && labels[toks[j]] == "" && !frameFill[toks[j]] {
-			return true
-		}
-	}
-	return false
-}
 
 // timerMore asks for more time on a timer ("give the pasta five more minutes"): timers here
 // cannot be extended, and that is no new timer.
