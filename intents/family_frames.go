@@ -190,6 +190,10 @@ func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, b
 			break
 		}
 	}
+	if k := len(view); duration == "" && !lasting && k >= 2 && k-1 > hit.at+hit.n-1 && (view[k-1] == "for" ||
+		k >= 3 && view[k-2] == "for" && (view[k-1] == "a" || view[k-1] == "an" || view[k-1] == "like")) {
+		duration = "x" // "stay silent for uh for a": a length broken off — asked about, never a default
+	}
 	if duration == "" && !lasting {
 		return Decision{}, false
 	}
@@ -228,7 +232,7 @@ func (t *Table) familyDecision(name string, args map[string]string, n Normalized
 	if in == nil || in.Unavailable {
 		return Decision{}, false
 	}
-	d := t.settle(in, t.bind(in, args, Context{}), &Rule{Intent: name, Index: -1, Pattern: "family frame (intents/family_frames.go)", Where: in.where}, n)
+	d := quietPrompt(t.settle(in, t.bind(in, args, Context{}), &Rule{Intent: name, Index: -1, Pattern: "family frame (intents/family_frames.go)", Where: in.where}, n))
 	m.Form = form
 	d.Mentions = m.ref()
 	d.Doctrine = append([]string{"frame: " + why + ", form " + form + ": " + name}, d.Doctrine...)

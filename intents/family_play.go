@@ -152,6 +152,9 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 	if game.set == "game.freeze" {
 		lx.cover(toks, used, "game.freeze.fill") // "... stop the music and we freeze": the game described, no stop
 	}
+	if named && (toks[0] == "who" || toks[0] == "why" || toks[0] == "when" || toks[0] == "where") && n.Question {
+		return Decision{}, false // "who made up simon says": a question about the game, for the agent
+	}
 	stopHits := lx.cover(toks, used, "game.stop")
 	startHits := lx.cover(toks, used, "game.start")
 	unexplained := 0

@@ -881,6 +881,17 @@ func TestQuietAndStopInTheFamilysWords(t *testing.T) {
 			t.Errorf("%q: %s %v, want neither quiet time nor a stop (why: %v)", s, d.Intent, d.Args, d.Doctrine)
 		}
 	}
+	// A length broken off is asked about in quiet's own words, and the answer completes it.
+	for _, s := range []string{"be quiet for uh for a", "stay silent for"} {
+		d := tb.Route(s, Context{})
+		if d.Intent != IntentClarify || d.Pending == nil || d.Pending.Intent != IntentQuiet || !strings.Contains(d.Prompt, "quiet") {
+			t.Errorf("%q: %s %q %+v, want how long quiet should last asked", s, d.Intent, d.Prompt, d.Pending)
+			continue
+		}
+		if got, ok := tb.Complete(*d.Pending, "half an hour", Context{}); !ok || got.Intent != IntentQuiet || got.Args["duration"] != "1800" {
+			t.Errorf("%q, then \"half an hour\": %s %v, want quiet for 1800 s", s, got.Intent, got.Args)
+		}
+	}
 }
 
 // TestHangUpAfterAFarewell (fresh-9's hang-up class): "hang up" said after a goodbye, "that's
@@ -1096,6 +1107,8 @@ func TestGamesAsChildrenPlayThem(t *testing.T) {
 		"the music stops when the song ends",
 		"did you play a game with grandpa",
 		"stop playing music",
+		"who made up simon says",
+		"why do we play hide and seek",
 	} {
 		if d := tb.Route(s, Context{}); strings.HasPrefix(d.Intent, "play.") && d.Intent != "play.invite" {
 			t.Errorf("%q: %s, want no game started or stopped (why: %v)", s, d.Intent, d.Doctrine)

@@ -88,6 +88,13 @@ func (t *Table) quietFrame(toks []string, n Normalized, form func() string) (map
 	for _, w := range words {
 		lasting = lasting || quietMute[w] || quietSleeper[w]
 	}
+	if !lasting && len(words) > 2 && (words[len(words)-1] == "for" || len(words) > 3 && words[len(words)-2] == "for" &&
+		(words[len(words)-1] == "a" || words[len(words)-1] == "an" || words[len(words)-1] == "like")) {
+		// "be quiet for uh for a": a length broken off — asked about ("How long?"), never a default
+		if head := words[:slices.Index(words, "for")]; len(head) > 0 && quietAsked(head) && t.stopWords(head, n, form) {
+			return map[string]string{"state": "on", "duration": "x"}, "words that ask for quiet, its length not heard", true
+		}
+	}
 	if !t.stopWords(words, n, form) {
 		// "hush now the little ones are napping": a sleeper as the reason, said after the
 		// request without a comma
@@ -226,10 +233,20 @@ func (t *Table) quietDecision(n Normalized, m Mentions, args map[string]string, 
 		m.withForm(n) // "don't talk until I say so": the negation asks for quiet
 	}
 	rule := &Rule{Intent: IntentQuiet, Index: -1, Pattern: "quiet frame (intents/quiet_frame.go)", Where: in.where}
-	d := t.settle(in, t.bind(in, args, Context{}), rule, n)
+	d := quietPrompt(t.settle(in, t.bind(in, args, Context{}), rule, n))
 	d.Mentions = m.ref()
 	d.Doctrine = append([]string{"frame: " + why + ", form " + m.Form + ": " + IntentQuiet}, d.Doctrine...)
 	return d, true
+}
+
+// quietPrompt asks how long quiet time should last in quiet's own words, not a timer's ("How
+// long should I be quiet?"); a unit that was heard is kept ("How many minutes?").
+func quietPrompt(d Decision) Decision {
+	if d.Intent == IntentClarify && d.Pending != nil && d.Pending.Intent == IntentQuiet && d.Pending.Missing == "duration" &&
+		!strings.HasPrefix(d.Prompt, "How many ") {
+		d.Prompt = "How long should I be quiet? You can say something like half an hour."
+	}
+	return d
 }
 
 // quieter: a stop and a request for quiet time said together ("stop, be quiet for an hour")
