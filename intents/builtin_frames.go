@@ -65,7 +65,7 @@ var (
 		"trying hear news asleep baby sleeping hour next time wait hold dancing moving singing nodding that " +
 		"word words peep another single like about around roughly maybe quite move")
 	timeCore = words2set("time times clock hour oclock")
-	timeFill = words2set("what whats current exact currently got have know check clock watch hour at on present " +
+	timeFill = words2set("what whats current exact currently got have know check clock watch hour at on present looking " +
 		"moment precise like to want need asking show read out late how oclock o please by exactly excuse sorry " +
 		"roughly about approximately there still yet already which remind")
 	dateCore = words2set("date day month year weekday today todays monday tuesday wednesday thursday friday " +
@@ -101,6 +101,29 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 	toks := n.tokens()
 	if len(toks) == 0 || len(toks) > 14 {
 		return Decision{}, false
+	}
+	if why, ok := t.stopOtherwise(n, toks, m); ok {
+		if in := t.byName["robot.stop"]; in != nil && !in.Unavailable {
+			d := t.decide(in, map[string]string{}, &Rule{Intent: in.Name, Index: -1, Pattern: "built-in frame (intents/quiet_frame.go)", Where: in.where}, n)
+			d.Mentions = m.ref()
+			d.Doctrine = append(d.Doctrine, "frame: "+why+": robot.stop")
+			return d, true
+		}
+	}
+	if m.lex&t.vocab.lexGate.help != 0 && n.Question {
+		// "what are you for", "what's your purpose": what the robot is for, the whole sentence
+		ht := toks
+		if anyOf(ht, helpEmphasis) { // "what are you even for"
+			ht = slices.DeleteFunc(slices.Clone(ht), func(w string) bool { return helpEmphasis[w] })
+		}
+		if l := t.vocab.lex["help.asks"].at(ht, 0); l > 0 && only(ht[l:], helpFill, frameFill) {
+			if in := t.byName["help"]; in != nil && !in.Unavailable {
+				d := t.decide(in, map[string]string{}, &Rule{Intent: "help", Index: -1, Pattern: "built-in frame (intents/builtin_frames.go)", Where: in.where}, n)
+				d.Mentions = m.ref()
+				d.Doctrine = append(d.Doctrine, "frame: a question about what the robot is for (help.asks \""+strings.Join(ht[:l], " ")+"\"): help")
+				return d, true
+			}
+		}
 	}
 	if m.seen&wcBuiltinFrame == 0 {
 		if !n.Question || !hasPrefix(toks, []string{"is", "it"}) {
@@ -151,6 +174,21 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 	asked := toks
 	if questionWords[toks[0]] {
 		asked = cutReason(toks)
+		if len(asked) == len(toks) && m.seen&(wcDateCore|wcTimeCore) != 0 {
+			// "what is the date today please I must write a cheque": a reason cutReason's
+			// leads miss, said after the question without a comma
+			for i := 2; i+3 <= len(toks); i++ {
+				h, r := toks[:i], toks[i:]
+				if r[0] != "i" && r[0] != "we" && r[0] != "my" && r[0] != "our" {
+					continue // the reason opens with the speaker: "I must ...", "my bus ..."
+				}
+				if (anyOf(h, dateCore) && only(h, dateFill, frameFill, dateCore) || anyOf(h, timeCore) && only(h, timeFill, frameFill, timeCore)) &&
+					t.afterthought(Normalized{Text: strings.Join(r, " "), toks: r}) {
+					asked = h
+					break
+				}
+			}
+		}
 	}
 	switch {
 	case m.seen&(wcStopCore|wcStopTalk) != 0 && t.stopWords(stopLead(toks), n, func() string {
@@ -166,15 +204,25 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 	case m.seen&wcTimeCore != 0 && only(asked, timeFill, frameFill, timeCore) && asks():
 		return decide("time.now", "a time word and nothing else", map[string]string{})
 	case m.seen&wcHelpCore != 0 && (contains(toks, "you") || contains(toks, "your") || robotNamed(toks)) && only(toks, helpFill, frameFill, helpUse) &&
-		(form() == FormQuestion || form() == FormIndirect || hasPrefix(toks, []string{"i", "need", "help"})):
+		(helpForm(toks, n, form) == FormQuestion || form() == FormIndirect || hasPrefix(toks, []string{"i", "need", "help"})):
+		if m.Form == "" || m.Form == FormCorrected {
+			m.Form = FormQuestion // "what are you actually able to do": its emphasis corrects nothing
+		}
 		return decide("help", "a question about what the robot can do", map[string]string{})
 	case m.seen&wcHangCore != 0 && hangUp(toks) && t.onlyOrPeople(toks, hangFill, frameFill) && form() == FormImperative:
 		return decide("session.end", "words that end a call", map[string]string{})
+	case m.seen&wcHangCore != 0 && !n.Negated && t.hangUpAfter(toks, n):
+		m.Form = FormImperative
+		return decide("session.end", "words that end a call, after a farewell or \"we're done\"", map[string]string{})
 	}
 	if m.seen&wcExpression == 0 || m.seen&wcStopCore != 0 {
 		return Decision{}, false
 	}
 	if e, ok := t.expressionIn(toks); ok && !anyGame(t.vocab.lex, toks) { // "freeze dance" is a game
+		if head, ok := signAsked(toks); ok && t.expressionAsked(head, n) {
+			m.Form = FormImperative // "nod if you understand me": the expression is the answer asked for
+			return decide("robot.expression", "an expression asked as a sign (\"if you ...\")", map[string]string{"expression": e})
+		}
 		rest := 0
 		for i, w := range toks {
 			if audience(toks, i) {
@@ -188,12 +236,92 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 			hasPrefix(toks, []string{"let", "me", "see"}) || hasPrefix(toks, []string{"let", "us", "see"})) {
 			return decide("robot.expression", "an expression the robot has", map[string]string{"expression": e})
 		}
+		if rest > 1 && !n.Negated {
+			// "we won the match celebrate with me": the reason first, without a comma
+			if tail, ok := t.reasonBefore(toks, func(tail []string) bool { return t.expressionAsked(tail, n) }); ok {
+				m.Form = FormImperative
+				e, _ := t.expressionIn(tail)
+				return decide("robot.expression", "an expression the robot has, after a reason", map[string]string{"expression": e})
+			}
+		}
 	}
 	return Decision{}, false
 }
 
+// signAskWords may follow "if you" when an expression is asked as a sign: "nod if you understand
+// me", "smile if you're happy", "dance if you can hear me".
+var signAskWords = words2set("you can understand hear me us agree are happy like it get see listening there awake " +
+	"do ok okay alright still with")
+
+// signAsked: toks end in "if you ..." asking for a sign of the robot's own state; the request
+// before it is returned.
+func signAsked(toks []string) ([]string, bool) {
+	i := slices.Index(toks, "if")
+	if i < 1 || i+2 > len(toks) || toks[i+1] != "you" || len(toks)-i-1 > 5 || !only(toks[i+1:], signAskWords) {
+		return nil, false
+	}
+	return toks[:i], true
+}
+
+// helpForm is the form of a question about the robot with its emphasis taken off: "what are
+// you actually able to do" asks, it corrects nothing.
+func helpForm(toks []string, n Normalized, form func() string) string {
+	if !anyOf(toks, helpEmphasis) {
+		return form()
+	}
+	out := make([]string, 0, len(toks))
+	for _, w := range toks {
+		if !helpEmphasis[w] {
+			out = append(out, w)
+		}
+	}
+	return commandForm(out, n)
+}
+
+var helpEmphasis = words2set("actually really exactly even")
+
+// expressionAsked: toks ask for one of the robot's expressions and little else ("celebrate
+// with me", "do a happy dance").
+func (t *Table) expressionAsked(toks []string, n Normalized) bool {
+	if _, ok := t.expressionIn(toks); !ok || len(toks) == 0 {
+		return false
+	}
+	rest := 0
+	for i, w := range toks {
+		if !audience(toks, i) && !exprFill[w] && !frameFill[w] && t.vocab.expressions[w] == "" {
+			rest++
+		}
+	}
+	f := commandForm(toks, Normalized{Text: strings.Join(toks, " "), toks: toks, Polite: n.Polite})
+	// "celebrate with me": the expression's own word opens the request
+	return rest == 0 && (f == FormImperative || f == FormStatement && t.vocab.expressions[toks[0]] != "")
+}
+
+// reasonBefore splits toks into a reason said first without a comma and the request after it
+// ("we won the match celebrate with me"): the first split whose head is an afterthought
+// (compound_reasons.go) and whose rest ok accepts.
+func (t *Table) reasonBefore(toks []string, ok func([]string) bool) ([]string, bool) {
+	if len(toks) < 3 || !reasonLeads[toks[0]] && t.vocab.people[toks[0]] == "" && !kinWords[toks[0]] {
+		return nil, false
+	}
+	for i := 2; i < len(toks); i++ {
+		head := toks[:i]
+		if anyOf(head, notNews) || functionWords[head[i-1]] || objectLeads[head[i-1]] {
+			continue // "I would like to know about jane's party": the rest is what it is about
+		}
+		if ok(toks[i:]) && t.afterthought(Normalized{Text: strings.Join(head, " "), toks: head}) {
+			return toks[i:], true
+		}
+	}
+	return nil, false
+}
+
+// notNews are words of a wish or a question: a head that holds one is no reason said before a
+// request ("I'd like to know about ...").
+var notNews = words2set("about know like want wonder tell ask what how why which")
+
 // timerFrameWords can make the timer frame apply.
-var timerFrameWords = []string{"timer", "timers", "countdown", "time", "longer", "left", "remaining"}
+var timerFrameWords = []string{"timer", "timers", "countdown", "time", "longer", "left", "remaining", "give", "cancel", "stop", "scrap"}
 
 // frameWordsOf holds the first words of a home's own expressions that wordClasses does not
 // know: with the built-in expressions only (most homes) it is empty, and the frames are
@@ -246,6 +374,49 @@ func hangUp(toks []string) bool {
 	return anyOf(toks, hangVerbs) && anyOf(toks, hangNouns) || len(toks) <= 3 && contains(toks, "disconnect")
 }
 
+// hangLeads may be said before "hang up" without a comma: a farewell ("bye dad, you can end
+// the call now"), "that's enough", "we're done here".
+var hangLeads = words2set("bye goodbye byebye ok okay alright right so well that thats is it enough we are were have " +
+	"done here finished over now then thanks thank you cheers all good love see later talk soon for today our " +
+	"chat chatting talking with the conversation dear love sweetheart darling")
+
+// hangFarewell are the hangLeads that say goodbye: only after one may a person be named
+// ("bye dad, end the call"); "dad, end the call" is said to dad.
+var hangFarewell = words2set("bye goodbye byebye thanks thank cheers love see later")
+
+// hangUpAfter: a request to end the call said after a farewell or "we're done" without a
+// comma ("ok bye dad you can end the call now", "that's enough hang up on him", "we're done
+// here close the call"). The request is read on its own; the words before it may only be
+// hangLeads and, after a farewell, the people of the home.
+func (t *Table) hangUpAfter(toks []string, n Normalized) bool {
+	if len(toks) > 12 {
+		return false
+	}
+	farewell, person := false, false
+	for i := 1; i+1 < len(toks); i++ {
+		w := toks[i-1]
+		switch {
+		case hangFarewell[w]:
+			farewell = true
+		case t.vocab.people[w] != "" || kinWords[w]:
+			person = true
+		case t.vocab.wake.isName(w): // "bye daddy richie you can hang up now"
+		case w == "will" && i >= 2 && toks[i-2] == "that", w == "be" && i >= 3 && toks[i-2] == "will" && toks[i-3] == "that":
+			// "that will be all": "mom will hang up" says what someone else will do
+		case !hangLeads[w]:
+			return false
+		}
+		tail := toks[i:]
+		if person && !farewell || !hangUp(tail) || !t.onlyOrPeople(tail, hangFill, frameFill) {
+			continue
+		}
+		if commandForm(tail, Normalized{Text: strings.Join(tail, " "), toks: tail, Polite: n.Polite}) == FormImperative {
+			return true
+		}
+	}
+	return false
+}
+
 // expressionIn finds one of the robot's expressions in toks (a word or a phrase).
 func (t *Table) expressionIn(toks []string) (string, bool) {
 	for i, w := range toks {
@@ -280,7 +451,7 @@ var (
 	timerStart  = words2set("set start make create add put begin get give need needs want run pop stick count time")
 	timerStatus = words2set("how long left remaining status check yet still go gone went done finished ring rang rung " +
 		"until till before ready longer much")
-	timerFill = words2set("the a an my our for of on up going me us please now i we you can could would will it that " +
+	timerFill = words2set("the a an my our for of on up going me us please now i we you can could would will it that they got earlier " +
 		"this there any all both every what which with called named about time is are was did does has have and then " +
 		"more another new quick just turn switch to by in pause paused resume extend snooze reset restart change move " +
 		"rename repeat")
@@ -306,8 +477,12 @@ func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	for i, w := range view {
 		switch {
 		case strings.HasPrefix(w, "~"):
-			if _, ok := captured["duration"]; !ok {
+			if d, ok := captured["duration"]; !ok {
 				captured["duration"] = w[1:]
+			} else if _, o := parseDuration(d); o != durationOK {
+				if _, o := parseDuration(w[1:]); o == durationOK {
+					captured["duration"] = w[1:] // "one of your timers ..., forty five minutes": the length is the one that reads
+				}
 			}
 		case t.vocab.labels[w] != "":
 			if _, ok := captured["label"]; !ok {
@@ -397,7 +572,7 @@ func (t *Table) aboutTimer(n Normalized, toks []string) bool {
 	if verblessTimer(strings.Fields(n.durations())) {
 		return true // "two minutes for the tea please"
 	}
-	if toks[0] == "how" && (contains(toks, "till") || contains(toks, "until")) && len(toks) <= 9 {
+	if toks[0] == "how" && (contains(toks, "till") || contains(toks, "until") || hasPrefix(toks, []string{"how", "much", "time"}) && !anyOf(toks, cookingAsks)) && len(toks) <= 9 {
 		for _, w := range toks {
 			if t.vocab.labels[w] != "" {
 				return true // "how many minutes till the rice is done"
@@ -406,6 +581,17 @@ func (t *Table) aboutTimer(n Normalized, toks []string) bool {
 	}
 	if lead := stripRequestLeads(toks); len(lead) > 1 && lead[0] == "time" && strings.Contains(n.durations(), "~") {
 		return true
+	}
+	for i, w := range toks {
+		if t.vocab.labels[w] == "" {
+			continue
+		}
+		if i+1 < len(toks) && (toks[i+1] == "1" || toks[i+1] == "one") && (anyOf(toks, timerCancel) || anyOf(toks, timerStatus)) {
+			return true // "cancel the bath one", "how long is left on the rice one"
+		}
+		if lead := stripRequestLeads(toks); len(lead) > 2 && lead[0] == "give" && i <= 3 && strings.Contains(n.durations(), "~") && !anyOf(toks, timerMore) {
+			return true // "give the eggs six minutes"
+		}
 	}
 	if !contains(toks, "longer") && !contains(toks, "left") && !contains(toks, "remaining") {
 		return false
@@ -421,6 +607,14 @@ func (t *Table) aboutTimer(n Normalized, toks []string) bool {
 	return false
 }
 
+// cookingAsks make "how much time ..." a question about cooking, not about a timer: "how much
+// time does pasta take".
+var cookingAsks = words2set("does do did should take takes need needs cook boil bake")
+
+// timerMore asks for more time on a timer ("give the pasta five more minutes"): timers here
+// cannot be extended, and that is no new timer.
+var timerMore = words2set("more extra another additional")
+
 // timerUnsupported are things done to a timer that timers here cannot do: such a sentence
 // reads the timers rather than starting a new one ("add 5 minutes to the pasta timer").
 var timerUnsupported = words2set("pause paused resume extend snooze reset restart change move rename repeat")
@@ -432,6 +626,7 @@ var adviceLeads = words2set("should shall would could can may might must")
 // minutes, start a timer"), a request in one clause with statements around it is a request;
 // any clause that is negated, reported, conditional, in the past or the future is not.
 func (t *Table) timerForm(n Normalized, toks []string) string {
+	toks = timerRelative(toks)
 	whole := commandForm(toks, n)
 	if whole == FormImperative || !mayBeCompound(n) && !t.commandAfterStatement(n) {
 		return whole
@@ -455,6 +650,28 @@ func (t *Table) timerForm(n Normalized, toks []string) string {
 	}
 	return form
 }
+
+// timerRelative takes off what is said of the timers after their name — "scrap every timer
+// you've got", "cancel the timers that are running", "stop all the timers you have going" —
+// so the request's form is read: it is part of the thing acted on, not a statement.
+func timerRelative(toks []string) []string {
+	for i, w := range toks {
+		if !timerNouns[w] || i+1 >= len(toks) {
+			continue
+		}
+		rest := toks[i+1:]
+		if rest[0] == "that" || rest[0] == "which" {
+			rest = rest[1:]
+		}
+		if (hasPrefix(rest, []string{"you", "have"}) || hasPrefix(rest, []string{"you", "got"}) || hasPrefix(rest, []string{"are"})) &&
+			only(rest, timerRelativeWords) {
+			return toks[:i+1]
+		}
+	}
+	return toks
+}
+
+var timerRelativeWords = words2set("you have got are running going on set now still left")
 
 // isNegativeNumber reports whether a normalized token is a number with its minus sign
 // ("-60"; normalization keeps "minus 60" and "negative 60" that way).

@@ -57,6 +57,9 @@ func (t *Table) afterthought(c Normalized) bool {
 	if len(toks) == 0 {
 		return true
 	}
+	if !c.Negated && (reasonLeads[toks[0]] || possessiveKin(toks[0])) && t.sleeperReason(toks) {
+		return true // "the little one is asleep", "grandpa's napping": someone asleep is a reason
+	}
 	tagStart := tagStarts[toks[0]]
 	for _, p := range tagPhrases {
 		if !tagStart { // looked up once: toks[0] is the same at every phrase

@@ -98,6 +98,61 @@ func durationWord(w string) bool {
 	return unit
 }
 
+// durationGate: the sentence may hold a duration — a core word, or "our" that may be whisper's
+// "hour" ("be quiet for an our").
+func durationGate(w string) bool { return durationCore(w) || w == "our" || w == "ours" }
+
+// numberSounds are words whisper writes for a number word that sounds the same: read as that
+// number only in a number's place, straight before a unit ("ate minutes", "won minute").
+// Words that fit that place as themselves are never read as a number: "to", "for", "free"
+// ("a timer for minutes", "set it to minutes") are asked about.
+var numberSounds = map[string]string{"ate": "8", "won": "1", "tree": "3", "fife": "5", "sicks": "6", "nein": "9", "too": "2",
+	"tin": "10", "fourty": "40"}
+
+// teenHeads are the first halves of a "-teen" number whisper wrote in two ("fif teen").
+var teenHeads = map[string]string{"thir": "13", "3": "13", "4": "14", "four": "14", "fif": "15", "5": "15", "6": "16", "7": "17",
+	"eigh": "18", "8": "18", "9": "19"}
+
+// numberHomophones reads whisper's homophones in a duration: a number's sound before a unit
+// ("set a timer for ate minutes" is 8 minutes) and "our" for "hour" after "an", "half an" or
+// a number ("be quiet for an our"). It returns toks itself when nothing is read (most
+// sentences), a copy otherwise.
+func numberHomophones(toks []string) []string {
+	var out []string
+	for i, w := range toks {
+		r := ""
+		switch {
+		case w == "teen" && i > 0 && teenHeads[toks[i-1]] != "" && i+1 < len(toks) && durationUnits[toks[i+1]] != 0:
+			// "fif teen minutes": a number whisper wrote in two
+			if out == nil {
+				out = slices.Clone(toks)
+			}
+			out[i-1], out[i] = teenHeads[toks[i-1]], ""
+			continue
+		case numberSounds[w] != "" && i+1 < len(toks) && spokenUnit(toks[i+1]) != "" && durationUnits[toks[i+1]] != 0:
+			r = numberSounds[w]
+		case (w == "our" || w == "ours") && i > 0 && (toks[i-1] == "an" || isNumber(toks[i-1]) || numberSounds[toks[i-1]] != ""):
+			r = "h" + w
+		default:
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(toks)
+		}
+		out[i] = r
+	}
+	if out == nil {
+		return toks
+	}
+	out = slices.DeleteFunc(out, func(w string) bool { return w == "" })
+	for i, w := range out { // "ate ours": the number's sound read before its unit
+		if numberSounds[w] != "" && i+1 < len(out) && durationUnits[out[i+1]] != 0 {
+			out[i] = numberSounds[w]
+		}
+	}
+	return out
+}
+
 // durationCore: a run of duration words must hold one of these to be a duration at all.
 func durationCore(w string) bool {
 	return durationClass(w)&dcCore != 0 || isNumber(w) || len(w) > 1 && w[0] >= '0' && w[0] <= '9' && durationWord(w)
@@ -155,6 +210,7 @@ const (
 // '_' and an "x_" after a '~' to the sentence's words (match reads a duration pattern's other
 // literals on the text first: patternRef.onText, TestDurationPatternsReadTheTextFirst).
 func durationView(toks []string) string {
+	toks = numberHomophones(toks)
 	// Without a core word no run is marked: the view is the sentence itself (most sentences).
 	if !slices.ContainsFunc(toks, durationCore) {
 		return strings.Join(toks, " ")
@@ -166,6 +222,19 @@ func durationView(toks []string) string {
 func joinDurations(toks []string) string {
 	var b strings.Builder
 	for i := 0; i < len(toks); {
+		if toks[i] == "little" && i > 0 && (objectLeads[toks[i-1]] || personOwners[toks[i-1]]) {
+			// "the little one is asleep", "my little ones": who, not how long
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(toks[i])
+			i++
+			if i < len(toks) && (toks[i] == "1" || toks[i] == "ones") {
+				b.WriteString(" " + toks[i])
+				i++
+			}
+			continue
+		}
 		j := i
 		core := false
 		for j < len(toks) && durationWord(toks[j]) {

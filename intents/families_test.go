@@ -132,13 +132,14 @@ func TestMentionsAreNotReferences(t *testing.T) {
 	}
 }
 
-// TestUnreadableWordsAreAsked: a number the recogniser garbled is asked about with its unit,
-// never replaced by a default, and the answer completes the request; a name nobody in the
-// home has is asked about.
+// TestUnreadableWordsAreAsked: a number the recogniser garbled beyond reading is asked about
+// with its unit, never replaced by a default, and the answer completes the request; a name
+// nobody in the home has is asked about. (A number's homophone in a number's place — "ate
+// minutes" — is read: TestNumberHomophonesAreRead.)
 func TestUnreadableWordsAreAsked(t *testing.T) {
 	tb := demo(t)
-	for _, s := range []string{"pasta timer ate minutes", "set a timer for fif teen minutes", "set a timer for minutes",
-		"set a timer for won minute", "timer for tree minutes please"} {
+	for _, s := range []string{"pasta timer bleen minutes", "set a timer for twenty tw minutes", "set a timer for minutes",
+		"set a timer for to minutes", "timer for free minutes please", "set a timer for for minutes"} {
 		d := tb.Route(s, Context{})
 		if d.Intent != IntentClarify || d.Prompt != "How many minutes?" || d.Pending == nil || d.Pending.Missing != "duration" {
 			t.Fatalf("%q: %s %q %+v, want the question \"How many minutes?\"", s, d.Intent, d.Prompt, d.Pending)
@@ -148,7 +149,7 @@ func TestUnreadableWordsAreAsked(t *testing.T) {
 			t.Fatalf("%q, then \"eight\": %s %v, want an eight-minute timer", s, got.Intent, got.Args)
 		}
 	}
-	if d := tb.Route("pasta timer ate minutes", Context{}); d.Pending.Args["label"] != "pasta" {
+	if d := tb.Route("pasta timer bleen minutes", Context{}); d.Pending.Args["label"] != "pasta" {
 		t.Errorf("the label heard is kept while the number is asked: %v", d.Pending.Args)
 	}
 	for _, s := range []string{"call sarah", "call", "ring bob please"} {

@@ -26,6 +26,15 @@ func (t *Table) emergencyFrame(n Normalized, toks []string, m Mentions) (Decisio
 	if !okSvc && !okEvent {
 		return Decision{}, false
 	}
+	if okEvent && !okSvc && !n.Negated {
+		// "there's smoke coming from the kitchen what do I do": what happened, then a cry
+		// for what to do — never "what do I do if there's a fire" (a question about the world)
+		// "grandpa fell asleep", "they fell in love": no fall
+		asleep := event.at+event.n < len(toks) && (toks[event.at+event.n] == "asleep" || toks[event.at+event.n] == "in" && (event.phrase == "fell" || event.phrase == "fall" || event.phrase == "fallen"))
+		if ask, ok := lx.find(toks, "emergency.asks"); ok && ask.at > event.at && !asleep && !conditional(toks) && !reported(toks[:ask.at]) {
+			return t.familyDecision(IntentEmergency, map[string]string{}, n, m, FormStatement, "an emergency ("+hitWords(event, ask)+")")
+		}
+	}
 	verb, okVerb := lx.find(toks, "emergency.verbs")
 	if okVerb && okSvc && verb.at == svc.at {
 		okVerb = false // "help" alone is a service word or a verb, not both
@@ -103,7 +112,7 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 				return Decision{}, false // two people: not one call
 			}
 			person, who = p, i
-		} else if kinWords[w] && person == "" && who < 0 {
+		} else if kinWords[w] && person == "" && who < 0 && !(w == "miss" && i > 0 && missSubjects[toks[i-1]]) { // "I miss dad": a verb, not Miss
 			person, who = w, i // a relative the home does not list: asked about
 			if i > 0 && (toks[i-1] == "my" || toks[i-1] == "our") {
 				person = toks[i-1] + " " + w
@@ -121,12 +130,15 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 		return Decision{}, false // "end the call with auntie": the call is a thing, not a verb
 	}
 	if verb.at > who {
+		if d, ok := t.missedCall(n, toks, m, who, verb); ok {
+			return d, true // "I miss dad, can we call him"
+		}
 		return Decision{}, false // "mom called", "dad, call me": the person is not the one reached
 	}
 	used := make([]bool, len(toks))
 	used[who] = true
-	if who > 0 && (toks[who-1] == "my" || toks[who-1] == "our") {
-		used[who-1] = true
+	if who > 0 && personOwners[toks[who-1]] {
+		used[who-1] = true // "get their mom on the video": whose mom is the home's
 	}
 	unexplained := t.unexplainedBy(toks, used, []string{"call.verbs", "call.reach", "call.fill"}, familyFill)
 	lead := stripRequestLeads(toks)
@@ -184,6 +196,16 @@ func (t *Table) callUnknown(n Normalized, toks []string, m Mentions, verb lexHit
 		return Decision{}, false
 	}
 	rest := lead[verb.n:]
+	for j := 0; j <= 2 && j < len(rest); j++ {
+		// "call my teacher", "ring the babysitter", "ring my piano teacher": someone the home
+		// does not list, asked about (one word may say which)
+		l := t.vocab.lex["people.roles"].at(rest, j)
+		if l == 0 || j > 0 && !personOwners[rest[0]] && rest[0] != "the" || !only(rest[j+l:], familyFill) || commandForm(toks, n) != FormImperative {
+			continue
+		}
+		return t.familyDecision("teleport.call", map[string]string{"person": strings.Join(rest[j:j+l], " ")}, n, m, FormImperative,
+			"a call ("+hitWords(verb)+") to someone the home does not list (people.roles)")
+	}
 	name := rest[0]
 	if explained(name) || familyFill[name] || t.vocab.lex["call.fill"].at(rest, 0) > 0 || t.vocab.lex["emergency.services"].at(rest, 0) > 0 {
 		return Decision{}, false
@@ -224,6 +246,9 @@ func (t *Table) callGive(n Normalized, toks []string, m Mentions) (Decision, boo
 // person of the home asked to call back, as a request.
 func (t *Table) callBack(n Normalized, toks []string, m Mentions) (Decision, bool) {
 	lx := t.vocab.lex
+	if d, ok := t.personCallsBack(n, toks, m); ok {
+		return d, true
+	}
 	lead := stripRequestLeads(toks)
 	if len(lead) < 4 || lx["call.ask"].at(lead, 0) == 0 {
 		return Decision{}, false
@@ -257,5 +282,135 @@ func (t *Table) callBack(n Normalized, toks []string, m Mentions) (Decision, boo
 	return t.familyDecision("teleport.call", map[string]string{"person": person}, n, m, form, "a person asked to call back (call.ask "+lead[0]+", call.verbs "+lead[i+2]+")")
 }
 
+// personOwners may stand before a person of the home: "my mum", "their dad", "your nana".
+var personOwners = words2set("my our their his her your")
+
+// wantPerson: "i want daddy", "I need my mummy", "want mommy now" — a child asking for a
+// person of the home, nothing else: a call to them. "I want daddy to come home", "I don't
+// want mum" and "does mommy want tea" are not.
+func (t *Table) wantPerson(n Normalized, toks []string, m Mentions) (Decision, bool) {
+	if len(toks) < 2 || len(toks) > 5 || n.Negated || n.Question || len(m.People) != 1 {
+		return Decision{}, false
+	}
+	i := 0
+	if toks[0] == "i" || toks[0] == "we" {
+		i = 1
+	}
+	if toks[i] != "want" && toks[i] != "need" && toks[i] != "wanna" {
+		return Decision{}, false
+	}
+	i++
+	if i < len(toks) && personOwners[toks[i]] {
+		i++
+	}
+	if i >= len(toks) || t.vocab.people[toks[i]] == "" || !only(toks[i+1:], wantPersonFill) {
+		return Decision{}, false
+	}
+	return t.familyDecision("teleport.call", map[string]string{"person": t.vocab.people[toks[i]]}, n, m, FormImperative,
+		"a person of the home asked for (\""+strings.Join(toks, " ")+"\")")
+}
+
+// wantPersonFill may follow the person a child asks for: "i want mommy now please".
+var wantPersonFill = words2set("now please right here back")
+
 // callMeans are more of the screens a call is seen on: "get daddy on the tv".
 var callMeans = words2set("tv telly telephone tablet computer ipad")
+
+// personCallsBack: "can dad call in", "could mum ring us back", "can grandma call me, I want
+// to show her my drawing" — asking whether a person of the home may call this robot is
+// asking for them to be rung. The call must come back here (call.back: in, us, me, home,
+// back); anything said after it must be a reason. "can dad call in sick", "did mum call us"
+// and "dad can call us later" ring nobody.
+func (t *Table) personCallsBack(n Normalized, toks []string, m Mentions) (Decision, bool) {
+	lx := t.vocab.lex
+	if len(toks) < 4 || toks[0] != "can" && toks[0] != "could" || n.Negated {
+		return Decision{}, false
+	}
+	i := 1
+	if personOwners[toks[i]] {
+		i++
+	}
+	person := t.vocab.people[toks[i]]
+	if person == "" && kinWords[toks[i]] && toks[i] != "miss" {
+		person = toks[i] // "can grandma call in": a relative the home does not list, asked about
+	}
+	if person == "" {
+		return Decision{}, false
+	}
+	l := lx["call.verbs"].at(toks, i+1)
+	if l == 0 {
+		return Decision{}, false
+	}
+	j := i + 1 + l
+	b := lx["call.back"].at(toks, j)
+	if b == 0 && (j >= len(toks) || toks[j] != "in") {
+		return Decision{}, false
+	}
+	if b == 0 {
+		b = 1
+	}
+	rest := toks[j+b:]
+	for len(rest) > 0 && (familyFill[rest[0]] || callBackWhen[rest[0]]) && rest[0] != "i" && rest[0] != "we" {
+		rest = rest[1:] // "now", "please", "for me", "tonight"
+	}
+	if len(rest) > 0 && (len(rest) < 2 || !reasonLeads[rest[0]] || !t.afterthought(Normalized{Text: strings.Join(rest, " "), toks: rest}) && !wantsToShow(rest)) {
+		return Decision{}, false
+	}
+	return t.familyDecision("teleport.call", map[string]string{"person": person}, n, m, FormImperative,
+		"a person of the home asked to call back (call.verbs "+strings.Join(toks[i+1:i+1+l], " ")+")")
+}
+
+// wantsToShow: the reason a child gives for a call — "i want to show him my drawing", "i
+// want to tell her something", "we miss him".
+func wantsToShow(toks []string) bool {
+	return len(toks) >= 3 && (toks[0] == "i" || toks[0] == "we") &&
+		(hasPrefix(toks[1:], []string{"want", "to"}) || toks[1] == "wanna" || toks[1] == "miss") && !anyOf(toks, hangVerbs)
+}
+
+// missedCall: the person is named in a reason and called by a pronoun after it — "I miss
+// dad, can we call him", "we miss grandma so much, could you ring her", "I miss mom, can she
+// call me?". Only "miss": "dad is busy, call him" names who to call in no reason of longing.
+func (t *Table) missedCall(n Normalized, toks []string, m Mentions, who int, verb lexHit) (Decision, bool) {
+	if n.Negated || who < 2 || toks[who-1] != "miss" && !(personOwners[toks[who-1]] && who >= 3 && toks[who-2] == "miss") {
+		return Decision{}, false
+	}
+	at := who - 1
+	if toks[at] != "miss" {
+		at--
+	}
+	// the longing opens the sentence: "I miss dad, ..." ("the teacher said I miss dad ..." reports it)
+	if !(at == 1 && (toks[0] == "i" || toks[0] == "we")) && !(at == 2 && (toks[1] == "really" || toks[1] == "so") && (toks[0] == "i" || toks[0] == "we")) {
+		return Decision{}, false
+	}
+	rest := toks[verb.at:]
+	obj := len(rest) > verb.n && (rest[verb.n] == "him" || rest[verb.n] == "her" || rest[verb.n] == "them")
+	subj := verb.at > 0 && (toks[verb.at-1] == "he" || toks[verb.at-1] == "she") && len(rest) > verb.n &&
+		t.vocab.lex["call.back"].at(rest, verb.n) > 0
+	if !obj && !subj {
+		return Decision{}, false
+	}
+	ask := toks[who+1 : verb.at]
+	for len(ask) > 0 && (ask[0] == "so" || ask[0] == "much" || ask[0] == "a" || ask[0] == "lot" || ask[0] == "loads") {
+		ask = ask[1:]
+	}
+	if subj {
+		ask = ask[:len(ask)-1] // "can she": the one asked to call is the one missed
+	}
+	// what asks: nothing ("call him"), or a request's lead ("can we", "could you", "please")
+	for _, w := range ask {
+		if !callAskLeads[w] {
+			return Decision{}, false
+		}
+	}
+	return t.familyDecision("teleport.call", map[string]string{"person": t.vocab.people[toks[who]]}, n, m, FormImperative,
+		"a call to the person missed (\"miss "+toks[who]+"\", call.verbs "+verb.phrase+")")
+}
+
+// callAskLeads may stand between the reason and the call: "can we", "could you", "please".
+var callAskLeads = words2set("can could would will we you please let us just maybe")
+
+// missSubjects before "miss" make it the verb: "I miss dad", "we really miss grandma".
+var missSubjects = words2set("i we really so still do")
+
+// callBackWhen may follow a call back asked for: "could mum ring us back tonight".
+var callBackWhen = words2set("tonight today later soon after")

@@ -28,6 +28,16 @@ func (t *Table) familyFrame(n Normalized, m Mentions, ctx Context) (Decision, bo
 		return Decision{}, false
 	}
 	g := t.vocab.lexGate
+	if len(m.People) == 1 && len(toks) <= 5 && !m.named {
+		if d, ok := t.wantPerson(n, toks, m); ok {
+			return d, true // "i want daddy"
+		}
+	}
+	if (n.Question || n.Polite || toks[0] == "i") && (m.Calendar || m.lex&g.calendar != 0) {
+		if d, ok := t.calendarAsk(n, toks, m, ctx); ok {
+			return d, true // "are mom and dad both busy", "does my mother have anything on"
+		}
+	}
 	playing := m.seen&wcPlay != 0 // "I don't want to play any more": playing, with no game named
 	if m.lex&(g.remind|g.emergency|g.secrets|g.call|g.privacy|g.quiet|g.game) == 0 && !playing {
 		return Decision{}, false // no key word of any family's lexicon: most sentences
@@ -79,10 +89,29 @@ func (t *Table) familyFrame(n Normalized, m Mentions, ctx Context) (Decision, bo
 func (t *Table) reminderFrame(n Normalized, toks []string, m Mentions) (Decision, bool) {
 	lx := t.vocab.lex
 	lead := stripRequestLeads(toks)
+	if len(lead) > 2 && lead[0] == "in" {
+		// "in twenty minutes tell me to take the pasta off": the length said first
+		if view := strings.Fields(durationView(lead)); len(view) > 2 && strings.HasPrefix(view[1], "~") {
+			lead = lead[1+len(strings.Split(strings.TrimPrefix(view[1][1:], "x_"), "_")):]
+		}
+	}
 	remind := lx["timer.remind"].at(lead, 0) > 0
 	clock, okClock := lx.find(toks, "timer.clock")
-	if !remind && !okClock {
+	alarm, okAlarm := lx.find(toks, "timer.alarm")
+	if !remind && !okClock && !okAlarm {
 		return Decision{}, false
+	}
+	if !remind && !okClock {
+		// "set an alarm for seven am": an alarm at a clock time is said not to be a timer;
+		// an alarm for a length is the patterns' ("set an alarm for 10 minutes")
+		_, at := lx.find(toks, "timer.clocktime")
+		if !at && !(contains(toks, "at") && slices.ContainsFunc(toks, isDigits)) || n.Negated || n.Question || commandForm(toks, n) != FormImperative {
+			return Decision{}, false
+		}
+		d := t.unclear(n, "timer", "an alarm at a clock time ("+hitWords(alarm)+"): timers here run for a length of time")
+		d.Mentions = m.ref()
+		d.NotActed = "a clock time, not a length"
+		return d, true
 	}
 	if n.Negated || n.Question || noNeed(toks) || len(toks) > 16 {
 		return Decision{}, false
@@ -142,32 +171,59 @@ func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, b
 		return d, true
 	}
 	view := strings.Fields(n.durations())
-	duration := ""
+	duration, lasting, span := "", false, len(view)
 	for i, w := range view {
 		if strings.HasPrefix(w, "~") && i > 0 && (view[i-1] == "for" || view[i-1] == "next" ||
 			i > 1 && view[i-2] == "for" && (view[i-1] == "like" || view[i-1] == "about" || view[i-1] == "around")) {
 			if only(strings.Split(w[1:], "_"), quietMoments) {
 				return Decision{}, false // "be quiet for a second": the moment only (robot.stop)
 			}
-			duration = w[1:]
+			if strings.HasSuffix(w, "_while") {
+				lasting = true // "hush for a little while": until it is ended, as "for a while"
+			} else {
+				duration = w[1:]
+			}
+			break
+		}
+		if w == "for" && i+1 < len(view) && restOfSpan(view[i+1:]) {
+			lasting, span = true, i // "stay silent for the rest of the evening"
 			break
 		}
 	}
-	if duration == "" {
+	if k := len(view); duration == "" && !lasting && k >= 2 && k-1 > hit.at+hit.n-1 && (view[k-1] == "for" ||
+		k >= 3 && view[k-2] == "for" && (view[k-1] == "a" || view[k-1] == "an" || view[k-1] == "like")) {
+		duration = "x" // "stay silent for uh for a": a length broken off — asked about, never a default
+	}
+	if duration == "" && !lasting {
 		return Decision{}, false
 	}
 	used := make([]bool, len(view))
 	for i, w := range view {
-		used[i] = strings.HasPrefix(w, "~") || w == "next" || w == "the"
+		used[i] = strings.HasPrefix(w, "~") || w == "next" || w == "the" || i >= span
 	}
 	if t.unexplainedBy(view, used, []string{"quiet.verbs", "stop.reasons"}, familyFill, stopFill, frameFill) > maxFamilyUnexplained && !mayBeCompound(n) {
 		return Decision{}, false
 	}
-	form := t.requestForm(n, toks, func(ct []string) bool { return lx.has(ct, "quiet.verbs") })
+	// "stay silent for tonight": how long it lasts is no future
+	form := t.requestForm(t.privacyTimeless(n), timeless(toks), func(ct []string) bool { return lx.has(ct, "quiet.verbs") })
 	if form != FormImperative {
 		return Decision{}, false
 	}
-	return t.familyDecision(IntentQuiet, map[string]string{"state": "on", "duration": duration}, n, m, form, "quiet that lasts ("+hitWords(hit)+")")
+	args := map[string]string{"state": "on"}
+	if duration != "" {
+		args["duration"] = duration
+	}
+	return t.familyDecision(IntentQuiet, args, n, m, form, "quiet that lasts ("+hitWords(hit)+")")
+}
+
+// restOfSpan: "the rest of the day", "tonight", "the whole evening" (a unit the duration view
+// marked, "~day", read as its word).
+func restOfSpan(view []string) bool {
+	words := make([]string, len(view))
+	for i, w := range view {
+		words[i] = strings.TrimPrefix(w, "~")
+	}
+	return only(words, quietRest, frameFill) && anyOf(words, quietRest)
 }
 
 // familyDecision is a frame's decision with its explanation.
@@ -176,7 +232,7 @@ func (t *Table) familyDecision(name string, args map[string]string, n Normalized
 	if in == nil || in.Unavailable {
 		return Decision{}, false
 	}
-	d := t.settle(in, t.bind(in, args, Context{}), &Rule{Intent: name, Index: -1, Pattern: "family frame (intents/family_frames.go)", Where: in.where}, n)
+	d := quietPrompt(t.settle(in, t.bind(in, args, Context{}), &Rule{Intent: name, Index: -1, Pattern: "family frame (intents/family_frames.go)", Where: in.where}, n))
 	m.Form = form
 	d.Mentions = m.ref()
 	d.Doctrine = append([]string{"frame: " + why + ", form " + form + ": " + name}, d.Doctrine...)
@@ -329,7 +385,7 @@ func opened(form string, toks []string, names func([]string) bool) string {
 		return form
 	}
 	for _, w := range lead[1:] {
-		if finiteWords[w] || pastWords[w] || futureWords[w] {
+		if (finiteWords[w] || pastWords[w] || futureWords[w]) && !privacyTimes[w] { // "stay silent for tonight": how long
 			return form // "privacy is important": a statement about it
 		}
 	}

@@ -65,6 +65,10 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 		if state == "" {
 			return Decision{}, false // "the calls were fun" is not privacy mode
 		}
+		if state == "on" && hangVerbs[toks[stateHit.at]] && (calls.phrase == "video call" || calls.phrase == "call") &&
+			calls.at > 0 && (toks[calls.at-1] == "the" || toks[calls.at-1] == "this" || toks[calls.at-1] == "our") {
+			return Decision{}, false // "stop the video call with grandma": the call in progress ends (session.end), no privacy mode
+		}
 		name = calls
 	}
 	if state == "" {
@@ -127,13 +131,29 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 		return t.familyDecision("play.invite", map[string]string{}, n, m, FormImperative, "playing, with no game named") // "I want to play"
 	}
 	if game.n == 0 {
+		if q, ok := lx.find(toks, "game.quit"); ok && q.at == 0 && only(toks[q.n:], gameQuitFill) && !n.Question {
+			return t.familyDecision("play.stop", map[string]string{}, n, m, FormImperative, "giving up the game ("+hitWords(q)+")") // "i quit"
+		}
+		// whisper writes "we're" as "were": "were done playing" is no question
+		question := n.Question && !(toks[0] == "were" && len(toks) > 1 && (toks[1] == "done" || toks[1] == "finished" || toks[1] == "bored"))
+		// "stop playing, it's bath time": the game's end asked for, a reason around it
+		if first := t.pieces(n)[0].tokens(); !n.Negated && len(toks) <= 10 && len(first) >= 2 && len(first) <= 4 &&
+			hasPrefix(stripRequestLeads(first), []string{"stop", "playing"}) && only(stripRequestLeads(first)[2:], gameQuitFill) {
+			return t.familyDecision("play.stop", map[string]string{}, n, m, FormImperative, "an end to playing (\"stop playing\")")
+		}
 		// "I don't want to play any more", "I'm done playing": playing, and an end to it.
 		if (contains(toks, "play") || contains(toks, "playing")) && lx.has(toks, "game.stop") && len(toks) <= 10 &&
-			(n.Negated || contains(toks, "done") || contains(toks, "finished") || contains(toks, "bored")) && !n.Question {
+			(n.Negated || contains(toks, "done") || contains(toks, "finished") || contains(toks, "bored")) && !question {
 			stop, _ := lx.find(toks, "game.stop")
 			return t.familyDecision("play.stop", map[string]string{}, n, m, FormImperative, "an end to playing ("+hitWords(stop)+")")
 		}
 		return Decision{}, false
+	}
+	if game.set == "game.freeze" {
+		lx.cover(toks, used, "game.freeze.fill") // "... stop the music and we freeze": the game described, no stop
+	}
+	if named && (toks[0] == "who" || toks[0] == "why" || toks[0] == "when" || toks[0] == "where") && n.Question {
+		return Decision{}, false // "who made up simon says": a question about the game, for the agent
 	}
 	stopHits := lx.cover(toks, used, "game.stop")
 	startHits := lx.cover(toks, used, "game.start")
@@ -147,6 +167,10 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 	form := t.requestForm(n, toks, func(ct []string) bool {
 		return lx.has(ct, "game.start") || lx.has(ct, "game.any") || anyGame(lx, ct)
 	}, gameSets...)
+	if !named && unexplained <= 4 && form == FormQuestion && contains(toks, "play") && !n.Negated && toks[0] != "did" && !anyOf(toks, pastWords) {
+		// "would the little ones be able to play a game with you?": a question about playing
+		return t.familyDecision("play.invite", map[string]string{}, n, m, form, "a question about playing a game ("+hitWords(game)+")")
+	}
 	if unexplained > 1 && !(unexplained <= 3 && (form == FormQuestion || form == FormReported) && named) {
 		return Decision{}, false // "simon says touch your nose": a move of the game, not a request to start it
 	}
@@ -176,6 +200,9 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 	}
 	return t.familyDecision(gameIntents[game.set], map[string]string{}, n, m, FormImperative, "a game ("+hitWords(append([]lexHit{game}, startHits...)...)+")")
 }
+
+// gameQuitFill may follow "i quit": "i quit now", "i quit this game".
+var gameQuitFill = words2set("now then ok okay this game the it reachy already")
 
 // wantLeads put a request as a wish or an invitation: "I want to play", "let's play".
 var wantLeads = [][]string{{"i", "want", "to"}, {"we", "want", "to"}, {"i", "wanna"}, {"we", "wanna"}, {"wanna"},

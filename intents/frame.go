@@ -443,4 +443,3 @@ func deviceCount(toks []string) bool {
 	}
 	return contains(toks, "there") || contains(toks, "have") || contains(toks, "got") || contains(toks, "has")
 }
-

@@ -1,6 +1,7 @@
 package intents
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -818,5 +819,447 @@ func TestSpelledLettersAreOneWord(t *testing.T) {
 	}
 	if got := joinSpelled("we go with plan b. then dinner"); got != "we go with plan b. then dinner" {
 		t.Errorf("a single letter was joined: %q", got)
+	}
+}
+
+// TestQuietAndStopInTheFamilysWords (fresh-9's quiet class): quiet asked with its reason said
+// after it without a comma, a polite "could you not talk", leave to talk with its reason,
+// quiet said to be no longer needed, whisper's "an our", a stop put off ("not now") or said in
+// another language — and the same words that ask nothing set nothing.
+func TestQuietAndStopInTheFamilysWords(t *testing.T) {
+	tb := demo(t)
+	on := map[string]string{"state": "on"}
+	off := map[string]string{"state": "off"}
+	checkRoutes(t, tb, []routeCase{
+		{"shush the baby is asleep", IntentQuiet, on},
+		{"hush please grandad is having his nap", IntentQuiet, on},
+		{"quiet now my little sister is sleeping", IntentQuiet, on},
+		{"could you not talk for forty minutes", IntentQuiet, map[string]string{"state": "on", "duration": "2400"}},
+		{"would you not speak for an hour please", IntentQuiet, map[string]string{"state": "on", "duration": "3600"}},
+		{"can you not talk for half an hour i am revising", IntentQuiet, map[string]string{"state": "on", "duration": "1800"}},
+		{"stay quiet for half an our", IntentQuiet, map[string]string{"state": "on", "duration": "1800"}},
+		{"mute for two ours", IntentQuiet, map[string]string{"state": "on", "duration": "7200"}},
+		{"you're allowed to speak again the film is finished", IntentQuiet, off},
+		{"you may talk now the baby is awake", IntentQuiet, off},
+		{"you don't need to be quiet any more", IntentQuiet, off},
+		{"no need to stay silent now", IntentQuiet, off},
+		{"you do not have to keep quiet any longer reachy", IntentQuiet, off},
+		{"not right now reachy", "robot.stop", nil},
+		{"not now please", "robot.stop", nil},
+		{"silencio por favor", "robot.stop", nil},
+		{"tais-toi", "robot.stop", nil},
+		{"sei still bitte", "robot.stop", nil},
+		{"basta ya", "robot.stop", nil},
+		{"hush for a little while", IntentQuiet, on},
+		{"keep quiet for the rest of the day please", IntentQuiet, on},
+		{"could you stay silent for tonight", IntentQuiet, on},
+		{"quiet please the baby just went down", IntentQuiet, on},
+		{"not now robot", "robot.stop", nil},
+		{"not now we are eating", "robot.stop", nil},
+		{"schweig", "robot.stop", nil},
+		{"hush hush the little one is asleep", IntentQuiet, on},
+		{"stop talk please the baby sleep", IntentQuiet, on},
+		{"ok reachy quiet time is finish", IntentQuiet, off},
+		{"kindly refrain from talking for twenty minutes", IntentQuiet, map[string]string{"state": "on", "duration": "1200"}},
+	})
+	for _, s := range []string{
+		"she said hush the baby is asleep",
+		"if the baby is asleep hush",
+		"the baby is asleep",
+		"you don't have to be quiet",
+		"could you not be quiet for an hour",
+		"were you quiet for an our",
+		"is it not now",
+		"the word for quiet in spanish is silencio",
+		"my teacher always says basta",
+		"mum said you can talk again the meeting is over",
+		"she stayed quiet for the rest of the day",
+		"shh the dog is down there",
+		"not now but later",
+	} {
+		if d := tb.Route(s, Context{}); d.Intent == IntentQuiet || d.Intent == "robot.stop" {
+			t.Errorf("%q: %s %v, want neither quiet time nor a stop (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+	// A length broken off is asked about in quiet's own words, and the answer completes it.
+	for _, s := range []string{"be quiet for uh for a", "stay silent for"} {
+		d := tb.Route(s, Context{})
+		if d.Intent != IntentClarify || d.Pending == nil || d.Pending.Intent != IntentQuiet || !strings.Contains(d.Prompt, "quiet") {
+			t.Errorf("%q: %s %q %+v, want how long quiet should last asked", s, d.Intent, d.Prompt, d.Pending)
+			continue
+		}
+		if got, ok := tb.Complete(*d.Pending, "half an hour", Context{}); !ok || got.Intent != IntentQuiet || got.Args["duration"] != "1800" {
+			t.Errorf("%q, then \"half an hour\": %s %v, want quiet for 1800 s", s, got.Intent, got.Args)
+		}
+	}
+}
+
+// TestHangUpAfterAFarewell (fresh-9's hang-up class): "hang up" said after a goodbye, "that's
+// enough" or "we're done" without a comma ends the call; the same words said to someone
+// else, negated, reported, asked or about something else end nothing.
+func TestHangUpAfterAFarewell(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"bye bye grandma you can hang up now", "session.end", nil},
+		{"thanks dad bye end the call please", "session.end", nil},
+		{"okay we're done hang up", "session.end", nil},
+		{"that's enough for today close the call", "session.end", nil},
+		{"alright we are finished here end the video call", "session.end", nil},
+		{"see you later grandpa ok hang up", "session.end", nil},
+		{"cheers mum bye you can finish the call", "session.end", nil},
+		{"we are done now cut the call", "session.end", nil},
+		{"that is it hang up please", "session.end", nil},
+		{"love you nana bye bye hang up reachy", "session.end", nil},
+		{"stop the video call with grandma", "session.end", nil},
+		{"please end this video call", "session.end", nil},
+		{"thank you dear that will be all hang up now", "session.end", nil},
+		{"we have finished our chat thank you end the call", "session.end", nil},
+	})
+	for _, s := range []string{
+		"bye dad",
+		"dad you can end the call",
+		"we're done here don't hang up",
+		"that's enough she said hang up",
+		"bye grandma did you end the call",
+		"ok we are done did he hang up",
+		"grandma hung up on us bye",
+		"that's enough if she cries hang up",
+		"we're done here could you hang up the washing",
+		"bye mom were you on the call",
+		"thank you dear, mom will hang up",
+	} {
+		if d := tb.Route(s, Context{}); d.Intent == "session.end" {
+			t.Errorf("%q: session.end, want no hang-up (why: %v)", s, d.Doctrine)
+		}
+	}
+}
+
+// TestNumberHomophonesAreRead: whisper's homophone of a number straight before a unit ("ate
+// minutes", "won minute"), a "-teen" number written in two ("fif teen") and "our" for "hour"
+// after "an" or a number are read as the number; a word that fits that place as itself
+// ("to", "for", "free") is still asked about, and the same words elsewhere start nothing.
+func TestNumberHomophonesAreRead(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"set a timer for ate minutes for the rice", "timer.start", map[string]string{"duration": "480", "label": "rice"}},
+		{"egg timer won minute", "timer.start", map[string]string{"duration": "60", "label": "eggs"}},
+		{"timer for tree minutes", "timer.start", map[string]string{"duration": "180"}},
+		{"set the tea timer for fife minutes", "timer.start", map[string]string{"duration": "300", "label": "tea"}},
+		{"start a timer for too minutes", "timer.start", map[string]string{"duration": "120"}},
+		{"pizza timer for fif teen minutes", "timer.start", map[string]string{"duration": "900", "label": "pizza"}},
+		{"put on a timer for thir teen minutes", "timer.start", map[string]string{"duration": "780"}},
+		{"set a timer for half an our", "timer.start", map[string]string{"duration": "1800"}},
+		{"a timer for an our please", "timer.start", map[string]string{"duration": "3600"}},
+		{"mute yourself for an our", IntentQuiet, map[string]string{"state": "on", "duration": "3600"}},
+		{"timer for two ours", "timer.start", map[string]string{"duration": "7200"}},
+		{"set a timer for tin minutes", "timer.start", map[string]string{"duration": "600"}},
+	})
+	for _, s := range []string{"set a timer for to minutes", "timer for free minutes", "set a timer for for minutes"} {
+		if d := tb.Route(s, Context{}); d.Intent != IntentClarify || d.Pending == nil || d.Pending.Missing != "duration" {
+			t.Errorf("%q: %s %v, want how long asked", s, d.Intent, d.Args)
+		}
+	}
+	for _, s := range []string{"we ate minutes ago", "they won minutes before the end", "our hour is up", "cancel our plans for an hour",
+		"i won a timer in a raffle", "we sat in our tree for minutes", "i opened a tin minutes ago"} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}
+
+// TestCallsInAChildsWords (fresh-9's call class): a child asking for a person of the home
+// ("i need my mummy"), asking whether they may call back ("can mum call us back"), their
+// person with another's possessive ("put their dad on the screen for a second"); what
+// happened and a cry for what to do is an emergency. The same people spoken of otherwise
+// are rung by nobody.
+func TestCallsInAChildsWords(t *testing.T) {
+	tb := demo(t)
+	mom := map[string]string{"person": "mom"}
+	dad := map[string]string{"person": "dad"}
+	checkRoutes(t, tb, []routeCase{
+		{"i need my mummy", "teleport.call", mom},
+		{"want daddy now", "teleport.call", dad},
+		{"we want papa", "teleport.call", dad},
+		{"i want my mum please", "teleport.call", mom},
+		{"can mum call us back", "teleport.call", mom},
+		{"could daddy ring in i wanna say goodnight", "teleport.call", dad},
+		{"can papa call home now", "teleport.call", dad},
+		{"could you put their dad on the screen for a second", "teleport.call", dad},
+		{"get his mum on the phone for a minute", "teleport.call", mom},
+		{"pull up her dad on the video quickly", "teleport.call", dad},
+		{"there's smoke in the hallway what do we do", IntentEmergency, nil},
+		{"nana has fallen what should i do", IntentEmergency, nil},
+		{"the chip pan caught fire what can we do", IntentEmergency, nil},
+		{"i really miss mummy, could you ring her", "teleport.call", mom},
+		{"we miss papa, can he call us", "teleport.call", dad},
+		{"can grandma call in", IntentClarify, nil},
+		{"could mum ring us back tonight", "teleport.call", mom},
+	})
+	for _, s := range []string{
+		"i want daddy to fix my bike",
+		"i don't want mommy",
+		"does daddy want tea",
+		"can dad call in sick today",
+		"did mum call us back",
+		"dad can call us later",
+		"mum wants daddy",
+		"i wanted mommy yesterday",
+		"can mum call us if she is free",
+		"their dad is on the video",
+		"i miss dad, don't call him",
+		"i miss mum, did she call",
+		"dad is busy, call him later",
+	} {
+		if d := tb.Route(s, Context{}); d.Intent == "teleport.call" || d.Pending != nil && d.Pending.Intent == "teleport.call" {
+			t.Errorf("%q: %s %v rings someone (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+	if d := tb.Route("ring my piano teacher", Context{}); d.Intent != IntentClarify || d.Pending == nil || d.Pending.Missing != "person" ||
+		strings.Contains(d.Prompt, "teacher") {
+		t.Errorf("ring my piano teacher: %s %q, want who asked, the role never echoed", d.Intent, d.Prompt)
+	}
+	for _, s := range []string{"if there is smoke what do we do", "if grandpa falls what should we do", "grandpa fell asleep what do we do now"} {
+		if d := tb.Route(s, Context{}); d.Intent == IntentEmergency {
+			t.Errorf("%q: a condition answered as an emergency (why: %v)", s, d.Doctrine)
+		}
+	}
+}
+
+// TestTimersInTheKitchensWords (fresh-9's timer class): a length given to what is cooking
+// ("give the rice twenty minutes"), the length said before the reminder ("in ten minutes
+// remind me ..."), how long is left after what was started, every timer with what is said of
+// them ("... you've got going"), a timer named by its label and "one", an alarm at a clock
+// time (said not to be a timer, never the agent) — and the same words that ask nothing.
+func TestTimersInTheKitchensWords(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"give the rice twenty minutes", "timer.start", map[string]string{"duration": "1200", "label": "rice"}},
+		{"give the cookies twelve minutes please", "timer.start", map[string]string{"duration": "720", "label": "cookies"}},
+		{"in ten minutes remind me to check the oven", "timer.start", map[string]string{"duration": "600", "label": "oven"}},
+		{"in half an hour tell me to get the laundry out", "timer.start", map[string]string{"duration": "1800", "label": "laundry"}},
+		{"i put the cookies in earlier how long have they got left", "timer.status", map[string]string{"label": "cookies"}},
+		{"the rice went on earlier how long have they got left", "timer.status", map[string]string{"label": "rice"}},
+		{"scrap all the timers you have got", "timer.cancel", map[string]string{"label": "all"}},
+		{"ditch every timer you've got", "timer.cancel", map[string]string{"label": "all"}},
+		{"stop the tea one", "timer.cancel", map[string]string{"label": "tea"}},
+		{"cancel the laundry one please", "timer.cancel", map[string]string{"label": "laundry"}},
+		{"set an alarm for half past six", IntentUnclear, nil},
+		{"could you set an alarm for noon", IntentUnclear, nil},
+		{"how much time for the rice still", "timer.status", map[string]string{"label": "rice"}},
+		{"stop all those timers", "timer.cancel", map[string]string{"label": "all"}},
+		{"could you set one of your timers for the tea, four minutes", "timer.start", map[string]string{"duration": "240", "label": "tea"}},
+	})
+	for _, s := range []string{
+		"i gave the eggs six minutes",
+		"give the eggs to grandma",
+		"in twenty minutes you told me to take the pasta off",
+		"the bath one is mine",
+		"don't cancel the bath one",
+		"did you cancel the pasta one",
+		"give the pasta ten more minutes",
+		"mum said give the eggs six minutes",
+		"the timers you've got are all wrong",
+		"the alarm went off at 7 am",
+		"how much time does pasta take",
+	} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}
+
+// TestGamesAsChildrenPlayThem (fresh-9's game class): the robot given its part ("you be
+// simon"), hide and seek with "you're the seeker", freeze dance described instead of named,
+// giving up ("count me out") and playing over, and a question about the games answered
+// under play.invite (an intent the corpus brief names). The same words that start nothing
+// start nothing.
+func TestGamesAsChildrenPlayThem(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"you be simon now", "play.simon", nil},
+		{"reachy you can be simon", "play.simon", nil},
+		{"hide and seek and you're the seeker", "play.hide", nil},
+		{"let's do hide and seek your turn to seek", "play.hide", nil},
+		{"put a song on and we'll freeze when the music stops", "play.freeze", nil},
+		{"play music and we freeze when it stops", "play.freeze", nil},
+		{"count me out", "play.stop", nil},
+		{"we quit", "play.stop", nil},
+		{"were finished playing", "play.stop", nil},
+		{"which games can you play", "play.invite", nil},
+		{"what games have you got", "play.invite", nil},
+		{"stop playing please, dinner is ready", "play.stop", nil},
+		{"let's do the freezing dance", "play.freeze", nil},
+		{"cover your eyes and count, we are hiding", "play.hide", nil},
+		{"can my cousins play a game with you", "play.invite", nil},
+		{"what can we play together", "play.invite", nil},
+		{"you hide and i seek", "play.hide", nil},
+	})
+	for _, s := range []string{
+		"i quit my piano lessons",
+		"simon is coming over later",
+		"put some music on",
+		"we freeze in winter",
+		"we played freeze dance yesterday",
+		"were you simon last time",
+		"dad quit smoking",
+		"you are it",
+		"i finished the game yesterday",
+		"the music stops when the song ends",
+		"did you play a game with grandpa",
+		"stop playing music",
+		"who made up simon says",
+		"why do we play hide and seek",
+	} {
+		if d := tb.Route(s, Context{}); strings.HasPrefix(d.Intent, "play.") && d.Intent != "play.invite" {
+			t.Errorf("%q: %s, want no game started or stopped (why: %v)", s, d.Intent, d.Doctrine)
+		}
+	}
+}
+
+// TestSmallTalkHelpAndExpressionsInFamilyWords (fresh-9's small-talk class): thanks in the
+// family's other languages, what the robot is for asked with emphasis or as "what are you
+// here for", the time asked as how it is looking, and an expression asked for after the news
+// that calls for it, said without a comma. The same words that ask nothing of the robot are
+// not its answers.
+func TestSmallTalkHelpAndExpressionsInFamilyWords(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"gracias reachy", IntentThanks, nil},
+		{"grazie mille", IntentThanks, nil},
+		{"obrigado", IntentThanks, nil},
+		{"danke schön", IntentThanks, nil},
+		{"what can you actually do", "help", nil},
+		{"what are you actually good at", "help", nil},
+		{"what are you here for", "help", nil},
+		{"what is your purpose reachy", "help", nil},
+		{"what are you even for", "help", nil},
+		{"how is the clock looking", "time.now", nil},
+		{"she scored a goal do a dance", "robot.expression", map[string]string{"expression": "dance"}},
+		{"grandpa is home celebrate with us", "robot.expression", map[string]string{"expression": "celebrate"}},
+		{"give me a nod if you can hear me", "robot.expression", map[string]string{"expression": "nod"}},
+		{"smile if you are happy", "robot.expression", map[string]string{"expression": "happy"}},
+		{"what's the date i must sign a form for school", "date.today", nil},
+		{"what time is it my train leaves soon", "time.now", nil},
+	})
+	for _, c := range []struct{ said, not string }{
+		{"we lost the match don't celebrate", "robot.expression"},
+		{"i would like to know about the dance", "robot.expression"},
+		{"mum said dance for her", "robot.expression"},
+		{"if we win celebrate with me", "robot.expression"},
+		{"why did you dance", "robot.expression"},
+		{"they celebrated with me", "robot.expression"},
+		{"what is the purpose of life", "help"},
+		{"what are you for dinner", "help"},
+		{"is the time machine looking good", "time.now"},
+		{"merci for nothing", "robot.stop"},
+		{"dance if it rains", "robot.expression"},
+		{"nod if mum comes in", "robot.expression"},
+		{"what time is it in tokyo my friend lives there", "time.now"},
+	} {
+		if d := tb.Route(c.said, Context{}); d.Intent == c.not {
+			t.Errorf("%q: %s, want anything else (why: %v)", c.said, d.Intent, d.Doctrine)
+		}
+	}
+}
+
+// TestCalendarInFamilyWords (fresh-9's calendar class): what someone "has on" or has
+// planned is their calendar; two people, "anyone" or someone the home does not list
+// ("the nanny") is asked about — never the agent, never a guess. Questions about no one's
+// time are not calendar questions.
+func TestCalendarInFamilyWords(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"does dad have anything on this afternoon", "calendar.status", map[string]string{"person": "dad"}},
+		{"has mum got a lot on today", "calendar.status", map[string]string{"person": "mom"}},
+		{"does my father have much on tomorrow", "calendar.status", map[string]string{"person": "dad"}},
+		{"are mum and dad both free tonight", IntentClarify, nil},
+		{"is mommy or daddy busy", IntentClarify, nil},
+		{"is anybody free to take me to football", IntentClarify, nil},
+		{"is everyone busy this evening", IntentClarify, nil},
+		{"is the nanny free tomorrow", IntentClarify, nil},
+		{"is the childminder available this morning", IntentClarify, nil},
+		{"is grandma free tonight", IntentClarify, nil},
+		{"could you tell me whether my dad is busy at the moment", "calendar.status", map[string]string{"person": "dad"}},
+		{"do you know if my daughter-in-law is free tonight", IntentClarify, nil},
+		{"am i busy this afternoon", IntentClarify, nil},
+		{"is my piano teacher free today", IntentClarify, nil},
+	})
+	for _, s := range []string{"is anyone home", "is anybody around", "is anyone there", "does the tv have anything on tonight",
+		"are the shops busy on sunday", "dad has a lot on today, so be quiet", "is the bedroom free tonight"} {
+		if d := tb.Route(s, Context{}); d.Intent == "calendar.status" || d.Pending != nil && d.Pending.Intent == "calendar.status" {
+			t.Errorf("%q: %s %v, want no calendar question (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}
+
+// TestAPersonsOwnWishIsAReason: "<person> wants / needs / likes to <do something>" said after a
+// request is why it is asked, not a command relayed from them ("switch privacy off, dad needs
+// to call"); "<person> wants you to ...", "<person> wants the light off" and a person's own
+// wish said alone stay relayed or statements, and never act.
+func TestAPersonsOwnWishIsAReason(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"privacy mode on, mum needs to get changed", "privacy.set", map[string]string{"state": "on"}},
+		{"turn privacy on please, grandma wants to nap", "privacy.set", map[string]string{"state": "on"}},
+		{"block the video calls, mum needs to focus", "privacy.set", map[string]string{"state": "on"}},
+		{"be quiet for an hour, grandpa needs to sleep", IntentQuiet, map[string]string{"state": "on", "duration": "3600"}},
+		{"mute for twenty minutes, dad needs to concentrate", IntentQuiet, map[string]string{"state": "on", "duration": "1200"}},
+		{"keep it down for ten minutes, the baby needs to sleep", IntentQuiet, map[string]string{"state": "on", "duration": "600"}},
+		{"put the living room ac on, mum likes to be cool", "house.ac.set", map[string]string{"room": "living room", "state": "on"}},
+		{"switch the office light on, dad needs to work", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"turn privacy mode on, dad needs to change", "privacy.set", map[string]string{"state": "on"}},
+		{"be silent for an hour, mum needs to think", IntentQuiet, map[string]string{"state": "on", "duration": "3600"}},
+	})
+	for _, s := range []string{
+		"mom wants you to turn off the kitchen light",
+		"dad needs the office light on",
+		"grandma wants the bedroom light off",
+		"dad wants to turn the office light off",
+		"grandma needs to switch the kitchen light on",
+		"mum wants to call dad",
+		"dad wants privacy mode on",
+		"mum would like you to be quiet for an hour",
+		"my sister says turn the light on",
+		"grandpa wants you to block the calls",
+	} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}
+
+// TestFamilyRequestsActOnlyWhenAsked is the command rule's property over this round's new
+// family phrasings: each one said plainly acts, and none of them acts when wished, reported,
+// relayed, quoted, put as a condition, said to someone else or asked about (20 forms).
+func TestFamilyRequestsActOnlyWhenAsked(t *testing.T) {
+	tb := demo(t)
+	acts := func(d Decision) bool {
+		if d.Intent == IntentClarify && d.Pending != nil {
+			in, ok := tb.Lookup(d.Pending.Intent)
+			return ok && Acting(Decision{Intent: in.Name, Kind: in.Kind})
+		}
+		return Acting(d)
+	}
+	asks := []string{"give the eggs six minutes", "in ten minutes remind me to check the oven", "cancel the bath one",
+		"scrap every timer you've got", "hush the baby is napping", "could you not talk for an hour", "you can talk now the meeting is over",
+		"bye grandma you can hang up now", "we're done here close the call", "can dad call us back",
+		"get their mom on the video for a sec", "you be simon", "hide and seek you're the seeker",
+		"put some music on and we'll freeze when it stops", "set a timer for ate minutes", "be quiet for an our",
+		"stay silent for the rest of the evening", "i want my daddy", "i miss mum, can we call her"}
+	forms := []string{"I wish you'd %s", "she said %s", "mum said to %s", "if the baby wakes up, %s", "yesterday you said %s",
+		"should I tell you to %s?", "I'll tell you to %s later", "the teacher said %s", "when the baby is asleep, %s",
+		"did I tell you to %s?", "my brother told me to tell you to %s", "it would be nice if you'd %s", "I hope you %s",
+		"say \"%s\"", "repeat after me %s", "dad says %s", "if it rains %s", "the following is a command from dad: %s", "Siri, %s",
+		"mom, %s"}
+	for _, a := range asks {
+		if d := tb.Route(a, Context{}); !acts(d) {
+			t.Errorf("%q: %s %v, want it to act (why: %v)", a, d.Intent, d.Args, d.Doctrine)
+		}
+		for _, f := range forms {
+			s := fmt.Sprintf(f, a)
+			if d := tb.Route(s, Context{}); acts(d) {
+				t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+			}
+		}
 	}
 }

@@ -58,8 +58,9 @@ type GuideOptions struct {
 // DefaultGuideChars is the cap a guide fits when none is given: redact's default.
 const DefaultGuideChars = 400
 
-// IntentHelpGames is the intent of "what games do you know".
-const IntentHelpGames = "help.games"
+// IntentHelpGames is the intent of "what games do you know": play.invite, the answer to any
+// question about the games (GamesGuide).
+const IntentHelpGames = "play.invite"
 
 // SpokenGuide is the help reply for a caller holding scopes, as a broker with every handler
 // and nobody to call says it.

@@ -233,20 +233,23 @@ func (ix lexIndex) mask(names ...string) uint64 {
 
 // lexGates are the sets each family frame needs one of, as bits.
 type lexGates struct {
-	remind, emergency, secrets, call, privacy, quiet, game, world, farewell, faults uint64
+	remind, emergency, secrets, call, privacy, quiet, game, world, farewell, faults, stop, calendar, help uint64
 }
 
 func newLexGates(ix lexIndex) lexGates {
 	return lexGates{
-		remind:    ix.mask("timer.remind", "timer.clock"),
+		remind:    ix.mask("timer.remind", "timer.clock", "timer.alarm"),
 		emergency: ix.mask("emergency.services", "emergency.events", "emergency.self"),
 		secrets:   ix.mask("house.secrets"),
 		call:      ix.mask("call.verbs", "call.reach", "call.ask", "call.give"),
 		privacy:   ix.mask("privacy.names", "privacy.calls"),
 		quiet:     ix.mask("quiet.verbs"),
-		game:      ix.mask("game.rps", "game.animal", "game.simon", "game.freeze", "game.hide", "game.any"),
+		game:      ix.mask("game.rps", "game.animal", "game.simon", "game.freeze", "game.hide", "game.any", "game.quit"),
 		world:     ix.mask("world.words", "world.leads"),
 		farewell:  ix.mask("farewell.bye", "farewell.night", "farewell.thanks"),
 		faults:    ix.mask("house.faults"),
+		stop:      ix.mask("stop.foreign"),
+		calendar:  ix.mask("calendar.asks"),
+		help:      ix.mask("help.asks"),
 	}
 }

@@ -95,8 +95,8 @@ func (n Normalized) durations() string {
 		}
 	}
 	v := n.Text
-	if slices.ContainsFunc(n.toks, durationCore) {
-		v = joinDurations(n.toks) // durationView, its core word found
+	if slices.ContainsFunc(n.toks, durationGate) {
+		v = durationView(n.toks) // its homophones read ("an our", "ate minutes"), then its runs joined
 	}
 	if m := n.memo; m != nil && len(m.durs) < maxDurViews {
 		m.durs = append(m.durs, durView{&n.toks[0], len(n.toks), v})

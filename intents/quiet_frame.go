@@ -27,7 +27,7 @@ const (
 var (
 	quietMute    = words2set("mute muted")
 	quietModes   = words2set("mode time times")
-	quietEnds    = words2set("over off end ended finished done stop cancel exit leave disable deactivate")
+	quietEnds    = words2set("over off end ended finish finished done stop cancel exit leave disable deactivate")
 	quietSleeper = words2set("asleep sleeping napping nap")
 	// quietUntil may follow "until" / "till" to the end of the sentence: "until I say so",
 	// "until said otherwise", "until further notice", "till I tell you".
@@ -41,7 +41,7 @@ var (
 	quietModeVerbs = words2set("turn switch put on enable activate start go into in the")
 	// quietEndFill are the other words of "you can talk again", "start talking again".
 	quietEndFill = words2set("resume continue carry on feel free no more unmute unmuted yourself again now start back to me us you can may ok okay all turn time times mode quiet silent is over are allowed " +
-		"off end ended finished done stop cancel exit leave disable deactivate")
+		"off end ended finish finished done stop cancel exit leave disable deactivate")
 )
 
 // quietFrame decides robot.quiet from a sentence with a stop or talk word (the word classes
@@ -51,6 +51,23 @@ func (t *Table) quietFrame(toks []string, n Normalized, form func() string) (map
 	if !n.Negated && anyOf(toks, quietEndCues) && mayBeCompound(n) {
 		if t.quietEndAmong(n) {
 			return map[string]string{"state": "off"}, "words that end quiet time, with a reason", true
+		}
+	}
+	if (n.Negated || toks[0] == "no") && quietReleased(toks, n.raw) {
+		return map[string]string{"state": "off"}, "quiet no longer needed (\"" + strings.Join(toks, " ") + "\")", true
+	}
+	if n.Polite && len(toks) > 0 && stopTalk[toks[0]] && (strings.HasPrefix(n.Clean, "you can ") || strings.HasPrefix(n.Clean, "you may ")) {
+		toks = append([]string{"you", "can"}, toks...) // "you may talk now": leave, not politeness
+	}
+	if !n.Negated && (anyOf(toks, quietEndCues) || toks[0] == "you") {
+		// "you're allowed to talk now the meeting's over": leave to talk, its reason said
+		// after it without a comma
+		if head, _, ok := t.reasonAfter(toks, func(h []string) bool {
+			return quietEnd(h) && only(h, quietEndFill, quietMute, stopTalk, frameFill)
+		}); ok {
+			if f := commandForm(head, n); f == FormImperative || f == FormStatement {
+				return map[string]string{"state": "off"}, "words that end quiet time, with a reason", true
+			}
 		}
 	}
 	if quietEnd(toks) {
@@ -65,10 +82,31 @@ func (t *Table) quietFrame(toks []string, n Normalized, form func() string) (map
 	// Take the lasting parts off: what is left must be a sentence the stop frame accepts.
 	words, duration, lasting := quietLasting(strings.Fields(n.durations()))
 	words = soundOff(words)
+	if n.Negated && n.Polite && len(words) > 1 && words[0] == "not" {
+		words = words[1:] // "could you not talk for an hour": a polite "don't"
+	}
 	for _, w := range words {
 		lasting = lasting || quietMute[w] || quietSleeper[w]
 	}
-	if !lasting || !t.stopWords(words, n, form) {
+	if !lasting && len(words) > 2 && (words[len(words)-1] == "for" || len(words) > 3 && words[len(words)-2] == "for" &&
+		(words[len(words)-1] == "a" || words[len(words)-1] == "an" || words[len(words)-1] == "like")) {
+		// "be quiet for uh for a": a length broken off — asked about ("How long?"), never a default
+		if head := words[:slices.Index(words, "for")]; len(head) > 0 && quietAsked(head) && t.stopWords(head, n, form) {
+			return map[string]string{"state": "on", "duration": "x"}, "words that ask for quiet, its length not heard", true
+		}
+	}
+	if !t.stopWords(words, n, form) {
+		// "hush now the little ones are napping": a sleeper as the reason, said after the
+		// request without a comma
+		head, reason, ok := t.reasonAfter(words, func(h []string) bool {
+			return quietAsked(h) && t.stopWords(h, n, func() string { return commandForm(h, n) })
+		})
+		if !ok || !lasting && !sleeperSaid(reason) {
+			return nil, "", false
+		}
+		words, lasting = head, true
+	}
+	if !lasting {
 		return nil, "", false
 	}
 	args := map[string]string{"state": "on"}
@@ -195,10 +233,20 @@ func (t *Table) quietDecision(n Normalized, m Mentions, args map[string]string, 
 		m.withForm(n) // "don't talk until I say so": the negation asks for quiet
 	}
 	rule := &Rule{Intent: IntentQuiet, Index: -1, Pattern: "quiet frame (intents/quiet_frame.go)", Where: in.where}
-	d := t.settle(in, t.bind(in, args, Context{}), rule, n)
+	d := quietPrompt(t.settle(in, t.bind(in, args, Context{}), rule, n))
 	d.Mentions = m.ref()
 	d.Doctrine = append([]string{"frame: " + why + ", form " + m.Form + ": " + IntentQuiet}, d.Doctrine...)
 	return d, true
+}
+
+// quietPrompt asks how long quiet time should last in quiet's own words, not a timer's ("How
+// long should I be quiet?"); a unit that was heard is kept ("How many minutes?").
+func quietPrompt(d Decision) Decision {
+	if d.Intent == IntentClarify && d.Pending != nil && d.Pending.Intent == IntentQuiet && d.Pending.Missing == "duration" &&
+		!strings.HasPrefix(d.Prompt, "How many ") {
+		d.Prompt = "How long should I be quiet? You can say something like half an hour."
+	}
+	return d
 }
 
 // quieter: a stop and a request for quiet time said together ("stop, be quiet for an hour")
@@ -221,6 +269,39 @@ func sleeperIn(afterthoughts []string) bool {
 		}
 	}
 	return false
+}
+
+// sleeperReason: a reason that says someone is asleep, in a child's or a learner's words ("the
+// little one is asleep", "the baby sleep"): a subject, a sleeper word, and nothing the home
+// could do.
+func (t *Table) sleeperReason(tail []string) bool {
+	if len(tail) < 2 || len(tail) > 7 || !sleeperSaid(tail) {
+		return false
+	}
+	for _, w := range tail {
+		if wordClasses[w]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0 {
+			return false
+		}
+	}
+	return !t.mentionsRoom(tail)
+}
+
+// quietAsked: a request for quiet names it — a stop word, or a talk word other than "say"
+// ("say could you not ..." quotes, it asks nothing).
+func quietAsked(h []string) bool {
+	for _, w := range h {
+		if stopCore[w] || stopTalk[w] && w != "say" && w != "saying" {
+			return true
+		}
+	}
+	return false
+}
+
+// sleeperSaid: a reason says someone is asleep — "the baby is napping", "the baby just went
+// down", "the twins have gone down for their nap".
+func sleeperSaid(reason []string) bool {
+	return anyOf(reason, quietSleeper) || hasPhrase(reason, []string{"went", "down"}) || hasPhrase(reason, []string{"gone", "down"}) ||
+		len(reason) > 1 && (reason[len(reason)-1] == "sleep" || reason[len(reason)-1] == "sleeps") && reason[len(reason)-2] != "to" // "the baby sleep(s)": a learner's "is asleep"; "I'm trying to sleep" is no sleeper yet
 }
 
 // quietBack are the words of "go back to normal", said with leave to talk again.
@@ -254,3 +335,94 @@ func (t *Table) quietEndAmong(n Normalized) bool {
 // quietEndCues: a sentence that ends quiet time holds one of these ("you can talk again",
 // "you're allowed to speak", "no more quiet time", "back to normal", "unmute").
 var quietEndCues = words2set("again can may allowed normal more unmute unmuted over resume")
+
+// quietReleased: the speaker says quiet is no longer needed — "you don't have to be quiet
+// anymore", "no need to stay silent now", "you needn't keep quiet any longer". Only quiet's
+// own words, said to be over: "you don't have to talk" and "you don't have to be quiet"
+// release nothing.
+func quietReleased(toks []string, raw string) bool {
+	rest := toks
+	if len(rest) > 0 && rest[0] == "you" {
+		rest = rest[1:]
+	}
+	cut := false
+	for _, lead := range quietReleaseLeads {
+		if hasPrefix(rest, lead) {
+			rest, cut = rest[len(lead):], true
+			break
+		}
+	}
+	if !cut || len(rest) == 0 {
+		return false
+	}
+	if quietHold[rest[0]] {
+		rest = rest[1:] // "be", "stay", "keep"
+	}
+	// "anymore", "any longer", "now" say it was asked for before and is over: "you don't
+	// have to be quiet" alone is no request to end anything.
+	return len(rest) > 0 && (rest[0] == "quiet" || rest[0] == "silent" || rest[0] == "muted" || rest[0] == "whisper") &&
+		only(rest[1:], quietReleaseFill) && (anyOf(toks, quietReleaseMarks) || anyOf(strings.Fields(raw), quietReleaseMarks)) // "now" is a softener normalizing takes off
+}
+
+var (
+	quietReleaseLeads = [][]string{{"do", "not", "have", "to"}, {"do", "not", "need", "to"}, {"do", "not", "got", "to"},
+		{"have", "not", "got", "to"}, {"no", "need", "to"}, {"need", "not"}, {"no", "longer", "have", "to"},
+		{"no", "longer", "need", "to"}, {"are", "not", "required", "to"}}
+	quietHold         = words2set("be stay keep remain")
+	quietReleaseFill  = words2set("anymore any more longer now again reachy so please its ok okay fine all")
+	quietReleaseMarks = words2set("anymore more longer now")
+)
+
+// reasonAfter splits toks into a request and the reason said after it without a comma
+// ("hush now the little ones are napping", "you can talk now the meeting's over"): the first
+// split whose head ok accepts and whose rest is an afterthought (compound_reasons.go).
+func (t *Table) reasonAfter(toks []string, ok func([]string) bool) (head, reason []string, found bool) {
+	for i := 1; i+1 < len(toks); i++ {
+		tail := toks[i:]
+		if !reasonLeads[tail[0]] && t.vocab.people[tail[0]] == "" && !kinWords[tail[0]] && !possessiveKin(tail[0]) {
+			continue // a reason opens with its subject
+		}
+		if contains(tail, "not") || contains(tail, "never") {
+			continue // a reason's negation would be the request's: "say could you not talk"
+		}
+		if ok(toks[:i]) && (t.afterthought(Normalized{Text: strings.Join(tail, " "), toks: tail}) || t.sleeperReason(tail)) {
+			return toks[:i], tail, true
+		}
+	}
+	return toks, nil, false
+}
+
+// stopOtherwise: a stop said in another language ("cállate por favor", "tais-toi", "sei
+// still bitte": stop.foreign with stop.please and nothing else) or put off ("not now,
+// reachy": stop.later, the whole sentence) stops the robot at once, like "stop".
+func (t *Table) stopOtherwise(n Normalized, toks []string, m Mentions) (string, bool) {
+	lx := t.vocab.lex
+	if m.lex&t.vocab.lexGate.stop != 0 && len(toks) <= 6 {
+		used := make([]bool, len(toks))
+		hits := lx.cover(toks, used, "stop.foreign", "stop.please")
+		foreign := false
+		for _, h := range hits {
+			foreign = foreign || h.set == "stop.foreign"
+		}
+		if foreign && !slices.Contains(used, false) {
+			return "stop in another language (" + hitWords(hits...) + ")", true
+		}
+	}
+	if l := lx["stop.later"].at(toks, 0); l > 0 && (only(toks[l:], stopLaterFill) ||
+		reasonLeads[toks[l]] && t.afterthought(Normalized{Text: strings.Join(toks[l:], " "), toks: toks[l:]})) {
+		return "a stop put off (stop.later \"" + strings.Join(toks[:l], " ") + "\")", true // "not now robot", "not now I'm busy"
+	}
+	// "not now" loses its "now" to normalizing (a softener at the end): the raw words decide.
+	if len(toks) == 1 && toks[0] == "not" && n.Negated {
+		raw := strings.FieldsFunc(n.raw, func(r rune) bool { return !(r >= 'a' && r <= 'z') })
+		for l := min(len(raw), 4); l >= 2; l-- {
+			if lx["stop.later"].at(raw, 0) == l {
+				return "a stop put off (stop.later \"" + strings.Join(raw[:l], " ") + "\")", true
+			}
+		}
+	}
+	return "", false
+}
+
+// stopLaterFill may follow "not now": who it is said to, and a reason's first words.
+var stopLaterFill = words2set("robot please thanks thank you buddy mate love dear sweetie honey ok okay")

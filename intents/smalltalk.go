@@ -51,6 +51,8 @@ func (t *Table) socialFrame(n Normalized) (Decision, bool) {
 		}
 		switch {
 		case len(rest) == 0:
+		case hangUp(ct):
+			return Decision{}, false // "ok bye dad, you can end the call now": the goodbye ends a call
 		case c.Question:
 			return Decision{}, false // "hello, what's the capital of France?": a question of its own
 		case t.introduces(ct):

@@ -192,12 +192,19 @@ var relayOpeners = words2set("system admin administrator developer root sudo com
 // says turn off the tv".
 var relayVerbs = words2set("wants wanted says said asks asked told tells would like likes needs")
 
+// ownWish are relay verbs that, before "to", say what the person wants to do themselves — a
+// reason, not their words: "switch privacy off, dad needs to call", "mom wants to sleep, turn
+// the light off" ("mom wants you to ..." is still relayed).
+var ownWish = words2set("wants wanted needs like likes")
+
 // conditionWords open a condition anywhere in a sentence; conditionCourtesy follow "if"
 // without making a condition ("if you don't mind").
 var conditionWords = words2set("if unless whenever")
 var conditionCourtesy = [][]string{{"you", "do", "not", "mind"}, {"you", "would"}, {"you", "can"}, {"you", "could"},
 	{"you", "please"}, {"possible"}, {"that", "is", "ok"}, {"that", "is", "okay"}, {"it", "is", "ok"}, {"it", "is", "okay"},
-	{"you", "wouldnt", "mind"}, {"you", "would", "not", "mind"}}
+	{"you", "wouldnt", "mind"}, {"you", "would", "not", "mind"},
+	// a sign asked of the robot's own state: "nod if you understand me" (builtin_frames.go: signAsked)
+	{"you", "understand"}, {"you", "agree"}, {"you", "hear", "me"}, {"you", "are", "happy"}, {"you", "are", "listening"}}
 
 // speechWords flags, per word, what it may start for the speech-act rules, so a sentence's
 // words are each looked up once.
@@ -273,7 +280,8 @@ func (t *Table) speechAct(n Normalized) (act string, quoted []string) {
 		if toks[i] == "you" && i+2 < len(toks) && toks[i+1] == "are" && (t.vocab.people[toks[i+2]] != "" || kinWords[toks[i+2]]) {
 			return actRelayed, nil // "you are dad now. call mom": a part to play, not the speaker's request
 		}
-		if f&swRelayVerb != 0 && i > 0 && (t.vocab.people[toks[i-1]] != "" || kinWords[toks[i-1]] || toks[i-1] == "he" || toks[i-1] == "she" || toks[i-1] == "they" || toks[i-1] == "someone") {
+		if f&swRelayVerb != 0 && i > 0 && (t.vocab.people[toks[i-1]] != "" || kinWords[toks[i-1]] || toks[i-1] == "he" || toks[i-1] == "she" || toks[i-1] == "they" || toks[i-1] == "someone") &&
+			!(ownWish[toks[i]] && i+1 < len(toks) && toks[i+1] == "to") {
 			return actRelayed, nil
 		}
 		if f&swCondition != 0 && !conditionCourtesyAt(toks[i+1:]) {

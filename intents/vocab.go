@@ -188,7 +188,7 @@ func (v vocab) resolveLabel(phrase string) (labelRef, string) {
 	}
 	p = strings.TrimSuffix(strings.TrimSuffix(p, " timers"), " timer")
 	switch p {
-	case "all", "all the", "all my", "all our", "all of the", "all of my", "all of them", "every", "both", "both the", "them all", "everything":
+	case "all", "all the", "all my", "all our", "all of the", "all of my", "all of them", "all those", "all these", "every", "both", "both the", "both my", "both those", "them all", "everything":
 		return labelAll, "all"
 	}
 	for _, w := range strings.Fields(p) {

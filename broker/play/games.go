@@ -315,6 +315,10 @@ func (g *Games) Handlers() map[string]intents.Handler {
 			return intents.Answer{Reply: "We aren't playing a game right now.", Expression: intents.ExpressionNeutral}, nil
 		}),
 		HandlerInvite: intents.HandlerFunc(func(ctx context.Context, c intents.Call) (intents.Answer, error) {
+			if c.Table != nil { // the games this caller may play (intents.Table.GamesGuide)
+				o := intents.GuideOptions{Scopes: c.Scopes, Available: c.Available, Callable: c.Callable, MaxChars: c.MaxReply}
+				return intents.Answer{Reply: c.Table.GamesGuide(o), Expression: intents.ExpressionHappy, FollowUp: true}, nil
+			}
 			return intents.Answer{Reply: "I'd love to play! Say: let's play rock paper scissors, guess the animal, Simon says, freeze dance, or hide and seek.",
 				Expression: intents.ExpressionHappy}, nil
 		}),

@@ -43,9 +43,6 @@ func greeting(ctx context.Context, c intents.Call) (intents.Answer, error) {
 
 func help(ctx context.Context, c intents.Call) (intents.Answer, error) {
 	o := intents.GuideOptions{Scopes: c.Scopes, Available: c.Available, Callable: c.Callable, MaxChars: c.MaxReply}
-	if c.Intent != nil && c.Intent.Name == intents.IntentHelpGames {
-		return intents.Answer{Reply: c.Table.GamesGuide(o), Expression: intents.ExpressionHappy, FollowUp: true}, nil
-	}
 	return intents.Answer{Reply: c.Table.SpokenGuideWith(o), Expression: intents.ExpressionNeutral, FollowUp: true}, nil
 }
 
