@@ -59,10 +59,11 @@ func (t *Table) appendClauses(out []Normalized, n Normalized) []Normalized {
 		inherit := n.Negated && !(negationElsewhere && !pn.Negated)
 		toks := pn.tokens()
 		stated, verbAfter2, felt := t.statementOpening(toks)
+		quoted := quotedOrTakenBack(toks) // no part is split off where words are reported or taken back
 		start, politeNext := 0, false
 		for i := 0; i <= len(toks); i++ {
-			if i < len(toks) && i > start+1 && (reasonOpens(toks, i) && t.mayAsk(toks[start:i]) || start == 0 && commandOpens(toks, i, stated, verbAfter2, felt)) &&
-				!t.insideRoomName(toks, i) {
+			if i < len(toks) && i > start+1 && !quoted && (reasonOpens(toks, i) && t.mayAsk(toks[start:i]) ||
+				start == 0 && t.commandOpens(toks, i, stated, verbAfter2, felt)) && !t.insideRoomName(toks, i) {
 				// "lights out in the kids room they're finally asleep", "mum is asleep turn
 				// her light off": a reason said without a pause is a part of its own, as if a
 				// comma stood there.
@@ -283,14 +284,15 @@ var presentVerbs = words2set("is are am has have do does can cannot must should 
 // ("she was shouting turn off the light", "mom is always saying turn off the lights").
 var speechVerbs = words2set("say says saying said tell tells telling told ask asks asking asked shout shouts shouting " +
 	"shouted yell yells yelling yelled scream screams screaming screamed whisper whispers whispering whispered " +
-	"sing sings singing sang text texts texting texted repeat repeats repeating repeated")
+	"sing sings singing sang text texts texting texted repeat repeats repeating repeated complain complains " +
+	"complained complaining joked called named titled goes went")
 
 // commandOpens: toks[i] opens a command said straight after a statement with its own subject
 // ("mum is asleep turn her light off", "i am cold put the AC on", "we are going out switch
 // off all the lights"), opening as statementOpening said. The statement opens with its
 // subject and verb; a wish ("I want", "I need") is a request of its own and is left to the
 // request rules.
-func commandOpens(toks []string, i int, stated, verbAfter2 bool, felt int) bool {
+func (t *Table) commandOpens(toks []string, i int, stated, verbAfter2 bool, felt int) bool {
 	if i < 2 || i+1 >= len(toks) || !stated && (felt < 0 || felt >= i) {
 		return false
 	}
@@ -298,10 +300,86 @@ func commandOpens(toks []string, i int, stated, verbAfter2 bool, felt int) bool 
 	if !polite && !commandVerb(toks[i]) || commandBlockers[toks[i-1]] || clauseLinks[toks[i-1]] {
 		return false
 	}
+	if last := toks[i-1]; copulas[last] || t.vocab.people[last] != "" || kinWords[last] || t.vocab.owners[last] != nil ||
+		!stativeEnd(last) && t.vocab.rooms[last] == nil {
+		// "the example is cancel the timer": the command is what the statement says;
+		// "I'm bored dad start a timer", "it's late jack turn ...": said to someone else
+		return false
+	}
+	if countCopulas(toks[:i]) > 1 || countCopulas(toks[i:]) > 0 {
+		// "the first rule is mum is asleep turn ...", "I'm cold put the AC on is all I hear":
+		// a sentence about the words, not a command
+		return false
+	}
 	if polite && felt >= 0 && felt < i && i <= 4 {
 		return true // "lowkey freezing can u put the bedroom ac on 25", "so dark could you ..."
 	}
 	return stated && (!verbAfter2 || i > 2)
+}
+
+// copulas join a subject to what it is.
+var copulas = words2set("is are am was were")
+
+func countCopulas(toks []string) int {
+	n := 0
+	for _, w := range toks {
+		if copulas[w] {
+			n++
+		}
+	}
+	return n
+}
+
+// stativeEnd: w may end a statement said before a command — how someone or something is
+// ("asleep", "cold", "reading", "back", "done"), not a name said to get someone's attention
+// ("I'm bored dad ...", "it's late jack ...").
+func stativeEnd(w string) bool {
+	return statives[w] || feelingWords[w] || wordClasses[w]&(wcWarmth|wcExplained) != 0 && !functionWords[w] ||
+		len(w) > 4 && (strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "ed")) || isDigits(w)
+}
+
+// statives say how someone or something is, at the end of a statement before a command.
+var statives = words2set("asleep awake bored tired late early back home out done ready finished busy sick ill hungry " +
+	"thirsty scared afraid upset sad happy cross grumpy noisy loud quiet dark bright cold hot warm freezing boiling " +
+	"roasting here there now again already today tonight outside inside bed work school away gone over up")
+
+// speechVerbs and quoteNouns report words said, and takeBacks take a request back: where
+// one is, nothing said is split into a reason and a request ("she texted", "is a lie",
+// "the example is ...", "just kidding").
+var quoteNouns = words2set("example phrase answer command lyric lyrics lesson advice instructions instruction rule " +
+	"title line sentence excuse lie message quote saying slogan password motto")
+
+var takeBacks = words2set("kidding joking jk jking")
+
+// reportVerbs say that words were said, by someone (a past or a third person): a reason
+// that holds one reports ("..., she texted", "..., mum always says").
+var reportVerbs = words2set("said says told tells texted texts shouted shouts yelled yells screamed screams whispered " +
+	"whispers complained complains asked asks wrote writes sang sings repeated repeats joked messaged")
+
+// reportedOrTakenBack: toks report words said ("she texted", "is a lie", "was the message")
+// or take a request back ("I'm joking"): never a reason beside a request.
+func reportedOrTakenBack(toks []string) bool {
+	for i, w := range toks {
+		if reportVerbs[w] && !(i > 0 && toks[i-1] == "simon") || takeBacks[w] { // "simon says" is a game
+			return true
+		}
+		if copulas[w] && (i+1 < len(toks) && quoteNouns[toks[i+1]] || i+2 < len(toks) && quoteNouns[toks[i+2]] ||
+			i+3 < len(toks) && quoteNouns[toks[i+3]]) {
+			return true // "is a lie", "was her excuse", "is a line from the film"
+		}
+	}
+	return false
+}
+
+// quotedOrTakenBack: toks report words said (a speech verb, a quotation's noun) or take the
+// request back.
+func quotedOrTakenBack(toks []string) bool {
+	for _, w := range toks {
+		if speechVerbs[w] || quoteNouns[w] || takeBacks[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // commandVerb: w can open a command said after a statement ("... turn her light off").
@@ -323,11 +401,11 @@ func politeOpens(toks []string, i int) bool {
 func (t *Table) commandAfterStatement(n Normalized) bool {
 	toks := n.tokens()
 	stated, verbAfter2, felt := t.statementOpening(toks)
-	if !stated && felt < 0 {
+	if !stated && felt < 0 || quotedOrTakenBack(toks) {
 		return false
 	}
 	for i := 2; i < len(toks); i++ {
-		if commandOpens(toks, i, stated, verbAfter2, felt) {
+		if t.commandOpens(toks, i, stated, verbAfter2, felt) {
 			return true
 		}
 	}

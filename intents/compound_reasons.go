@@ -57,6 +57,9 @@ func (t *Table) afterthought(c Normalized) bool {
 	if len(toks) == 0 {
 		return true
 	}
+	if reportedOrTakenBack(toks) && !slices.ContainsFunc(toks, func(w string) bool { return w == "bye" || w == "goodbye" || w == "goodbyes" || w == "goodnight" }) {
+		return false // "..., she texted", "..., I'm joking": words reported or a request taken back ask something of their own
+	}
 	if !c.Negated && (reasonLeads[toks[0]] || possessiveKin(toks[0])) && t.sleeperReason(toks) {
 		return true // "the little one is asleep", "grandpa's napping": someone asleep is a reason
 	}

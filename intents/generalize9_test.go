@@ -234,3 +234,54 @@ func TestACommandBegunAgain(t *testing.T) {
 		t.Errorf("two whole commands: %s %v acts", d.Intent, d.Args)
 	}
 }
+
+// TestNothingSaidAboutARequestActs: sentences an adversarial review of this round's rules
+// wrote to make them act when nothing was asked of the robot — a name said to someone of the
+// family before the command, the words of a command named by a copula, a report or a
+// retraction after it, a pronoun that does not fit the owner, someone else's kids, said of
+// what someone can do, made up in a story, something taken down from a shelf. None acts.
+func TestNothingSaidAboutARequestActs(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{
+		"I'm bored dad start a timer for ten minutes",
+		"I'm changing mum turn on privacy mode",
+		"it's dark dad turn on the office light",
+		"so dark dad could you turn the office light on",
+		"we're done mum hang up",
+		"the example is cancel the timer",
+		"the phrase is hang up the phone",
+		"the instructions are turn the AC on in the bedroom",
+		"the title of my essay is call mom",
+		"the story is called mum is asleep turn her light off",
+		"I'm cold put the AC on is all I hear every day",
+		"lights off in the kids room they're finally asleep she texted",
+		"call mom she's waiting was the message",
+		"turn off the kitchen light they shouted on the telly",
+		"mum is asleep turn her light off haha no",
+		"turn on the kit turn off the office light just kidding",
+		"you can't even call mom",
+		"tell me a story where you call mom",
+		"get the lights off the christmas tree in the lounge",
+		"get the office light off ebay",
+	} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+	// A pronoun that fits no owner named, or someone else's kids: the command stands, and
+	// which light is asked, never guessed.
+	for _, s := range []string{"mom is asleep turn his light off", "the neighbours' kids are asleep turn their light off"} {
+		if d := tb.Route(s, Context{}); d.Kind == KindWrite {
+			t.Errorf("%q: %s %v acts on a guessed room (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+	// and what is asked still acts
+	checkRoutes(t, tb, []routeCase{
+		{"mum is asleep turn her light off", "house.light.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"dad is asleep turn his light off", "house.light.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"thanks for turning the kitchen light off", "smalltalk.thanks", nil},
+		{"thank you for the light", "smalltalk.thanks", nil},
+		{"goodbye robot we have to go home now", "smalltalk.goodbye", nil},
+		{"please get the kitchen lights off", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+	})
+}

@@ -224,6 +224,8 @@ func (t *Table) mentions(n Normalized) Mentions {
 			// "put the ac on 22": a setting, not a state
 		case w == "on" || w == "up" && prev == "light":
 			m.States = appendState(m.States, "on")
+		case w == "off" && takenOff(toks, i):
+			// "get the lights off the christmas tree": taken down from something, not switched off
 		case w == "off" || w == "out" && (i > 0 && classes[i-1]&wcDevice != 0 || prev == "lights") || w == "down" && (prev == "power" || prev == "shut"):
 			m.States = appendState(m.States, "off")
 		case cls&wcOnVerb != 0:
@@ -342,30 +344,100 @@ func (t *Table) ownersRoom(toks []string, classes []wordClass) string {
 	if len(t.vocab.owners) == 0 {
 		return ""
 	}
-	pointed := false
+	pronoun := ""
 	for i, w := range toks {
 		if (w == "their" || w == "his" || w == "her") && i+1 < len(toks) &&
 			(classes[i+1]&wcDevice != 0 || toks[i+1] == "room" || toks[i+1] == "bedroom" ||
 				i+2 < len(toks) && fixtureWords[toks[i+1]] && classes[i+2]&wcDevice != 0) {
-			pointed = true
+			if pronoun != "" && pronoun != w {
+				return "" // "her light and his": two owners
+			}
+			pronoun = w
 		}
 	}
-	if !pointed {
+	if pronoun == "" {
 		return ""
 	}
 	var room *Room
-	for _, w := range toks {
-		if r, ok := t.vocab.owners[w]; ok {
-			if room != nil && room != r {
-				return "" // two rooms' owners: which one is not said
-			}
-			room = r
+	for i, w := range toks {
+		r, ok := t.vocab.owners[w]
+		if !ok || !ownerSpokenOf(toks, i) || !agrees(pronoun, w) {
+			continue
 		}
+		if room != nil && room != r {
+			return "" // two rooms' owners: which one is not said
+		}
+		room = r
 	}
 	if room == nil {
 		return ""
 	}
 	return room.Name
+}
+
+// ownerSpokenOf: toks[i], an owner word, names the owners themselves ("the kids are asleep",
+// "mum is in bed"), not someone else's ("the neighbours' kids", "the other kids") nor a
+// thing of theirs ("the kids' teacher is asleep").
+func ownerSpokenOf(toks []string, i int) bool {
+	if i > 0 {
+		switch prev := toks[i-1]; prev {
+		case "other", "those", "these", "neighbours", "neighbors", "friends", "friend", "next", "some", "a", "an":
+			return false
+		default:
+			if strings.HasSuffix(prev, "s") && prev != "the" && prev != "his" && prev != "as" && prev != "is" && prev != "its" {
+				return false // "my friends kids", "the neighbours kids"
+			}
+		}
+	}
+	if i+1 == len(toks) {
+		return true
+	}
+	switch next := toks[i+1]; next {
+	case "asleep", "sleeping", "in", "and", "just", "still", "finally", "already", "now", "gone", "napping", "resting",
+		"turn", "switch", "put":
+		return true
+	default:
+		return finiteWords[next] || pastWords[next] || strings.HasSuffix(next, "ed") // "the girls left", "mum has gone"
+	}
+}
+
+// femaleKin and maleKin say which of "her" and "his" a kin word may be; other owners (kids,
+// parents, the twins) are "their".
+var (
+	femaleKin = words2set("mom mum mommy mummy mother mama ma mam")
+	maleKin   = words2set("dad daddy father papa pa da")
+)
+
+// agrees: the pronoun may stand for the owner word ("her" for mum, "their" for the kids).
+func agrees(pronoun, owner string) bool {
+	switch {
+	case femaleKin[owner]:
+		return pronoun == "her"
+	case maleKin[owner]:
+		return pronoun == "his"
+	case pronoun == "their":
+		return true
+	}
+	return !strings.HasSuffix(owner, "s") && owner != "children" // "his"/"her" is one person, never "the kids"
+}
+
+// takenOff: toks[i], "off", says where a device is taken from ("get the lights off the tree",
+// "take the lamp off the shelf", "got the office light off ebay"), not its state: a verb of
+// taking before it and a place or a thing after it.
+func takenOff(toks []string, i int) bool {
+	if i+1 >= len(toks) {
+		return false
+	}
+	switch toks[i+1] {
+	case "please", "now", "again", "for", "in", "at", "too", "as", "and", "then", "right", "quick", "quickly", "asap":
+		return false
+	}
+	for _, w := range toks[:i] {
+		if w == "get" || w == "take" || w == "took" || w == "got" || w == "getting" || w == "taking" {
+			return true
+		}
+	}
+	return false
 }
 
 // objectLeads come before the thing a verb acts on: "turn off THE stereo", "MY speakers".

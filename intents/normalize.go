@@ -126,6 +126,9 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 
 	toks := words(raw)
 	toks = rewriteTokens(toks)
+	if len(toks) > 1 && toks[0] == "its" { // "its dark in here": whisper's "it's"; "its" opens no sentence as itself
+		toks = append([]string{"it", "is"}, toks[1:]...)
+	}
 	toks = dropHedges(toks)
 	toks = dropFalseStarts(toks)
 

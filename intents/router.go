@@ -95,6 +95,11 @@ func (t *Table) routeTranscript(transcript string, ctx Context) Decision {
 	}
 	// Quoted, relayed and conditional commands never act: what they would do is offered.
 	acts := Acting(d) || t.asksToAct(d)
+	if acts && !t.homeOwn(d) {
+		if act := t.notARequestToMe(n.tokens()); act != "" {
+			return t.neverActs(n, d, act) // "turn off the kitchen light just kidding", "..., mum always says"
+		}
+	}
 	if !acts && (d.Kind == KindMeta || d.Kind == KindAsk || speechWords[n.tokens()[0]]&swQuote == 0) {
 		return d // nothing to stop, nothing quoted: most sentences
 	}
@@ -159,6 +164,13 @@ func (t *Table) route(n Normalized, ctx Context) Decision {
 	// A sentence of several parts is never acted on in part.
 	if d, ok := t.compound(n, ctx); ok {
 		return d
+	}
+	if m.lex&t.vocab.lexGate.farewell != 0 {
+		if intent, hit, ok := t.farewellFirst(n); ok { // "thank you for the light": thanks, not a read
+			d := t.decide(t.byName[intent], map[string]string{}, nil, n)
+			d.Doctrine = append(d.Doctrine, "a farewell or thanks that asks for nothing after it ("+hitWords(hit)+"): "+intent)
+			return d
+		}
 	}
 	if d, ok := t.frames(n, m, ctx, false); ok { // the timer frame was tried above
 		return d

@@ -162,6 +162,7 @@ func rebuilt(n Normalized, toks []string) Normalized {
 // Speech acts that never act.
 const (
 	actQuoted      = "a quotation (\"say ...\", \"repeat after me ...\"): words to say, not a request"
+	actTakenBack   = "a request taken back (\"just kidding\", \"I'm joking\"): not a request"
 	actRelayed     = "a relayed command (\"the following is a command from ...\", \"mom wants ...\"): not the speaker's request"
 	actConditional = "a condition (\"if ...\"): not a request to act now"
 	actAddressed   = "said to someone else (\"mom, ...\", \"dad can you ...\", \"Siri, ...\"): not a request to this robot"
@@ -439,4 +440,89 @@ func (t *Table) sameShape(a, b []string) bool {
 		differ++
 	}
 	return differ > 0 && len(a) > 1
+}
+
+// notARequestToMe reads a sentence that would act for what makes it no request to this robot,
+// wherever it is said: taken back ("just kidding", "..., haha no"), reported ("..., mum always
+// says", "..., they shouted on the telly"), a command's words named ("the title is call
+// mom", "a show called call mom"), said of someone's ability ("you can't even call mom"),
+// made up ("tell me a story where you call mom"), or said to someone of the family by name
+// ("so dark dad could you ...", "we're done mum hang up", "turn the office light on dad").
+// It returns why, or "".
+func (t *Table) notARequestToMe(toks []string) string {
+	k := len(toks)
+	if k == 0 {
+		return ""
+	}
+	if takenBack(toks) {
+		return actTakenBack
+	}
+	for i, w := range toks {
+		switch {
+		case (reportVerbs[w] || w == "jokes") && !(i > 0 && (toks[i-1] == "simon" || toks[i-1] == "until" || toks[i-1] == "unless" || toks[i-1] == "till")) &&
+			!(i+1 < k && farewellOrSo[toks[i+1]] || i+2 < k && farewellOrSo[toks[i+2]]):
+			// "simon says" is a game; "until said otherwise", "we've said goodbye" report nothing
+			return actRelayed
+		case w == "cannot" && i+1 < k && (commandVerb(toks[i+1]) || familyVerb(toks[i+1]) ||
+			i+2 < k && (toks[i+1] == "even" || toks[i+1] == "just") && (commandVerb(toks[i+2]) || familyVerb(toks[i+2]))):
+			return actQuoted // "you can't even call mom": said of what someone can do
+		case i > 1 && i+1 < k && (copulas[w] || w == "called" || w == "named" || w == "titled") && namedCommandVerbs[toks[i+1]]:
+			return actQuoted // "the title of my essay is call mom", "a show called call mom"
+		}
+	}
+	if hasPrefix(toks, []string{"tell", "me", "a", "story"}) || hasPrefix(toks, []string{"make", "up", "a"}) || hasPrefix(toks, []string{"write", "a"}) {
+		return actQuoted // "tell me a story where you call mom"
+	}
+	for i := 1; i+1 < k; i++ { // a name said to someone before what they are asked
+		w := toks[i]
+		if t.vocab.people[w] == "" && !kinWords[w] || objectVerbs[toks[i-1]] {
+			continue
+		}
+		if next := toks[i+1]; (next == "can" || next == "could" || next == "would" || next == "will") && i+2 < k && (toks[i+2] == "you" || toks[i+2] == "u") ||
+			commandVerb(next) || next == "hang" {
+			return actAddressed
+		}
+	}
+	if last := toks[k-1]; k > 3 && (t.vocab.people[last] != "" || kinWords[last]) && !objectVerbs[toks[k-2]] &&
+		(toks[k-2] == "on" && toks[k-3] != "up" && toks[k-3] != "in" || toks[k-2] == "off" || toks[k-2] == "please") {
+		return actAddressed // "turn the office light on dad" ("hang up on grandma" is who)
+	}
+	return ""
+}
+
+// objectVerbs take a person as their object ("call mom", "ring dad", "tell mum"): a name
+// after one is who is called, not who is spoken to.
+var objectVerbs = words2set("call ring phone dial facetime tell ask text message get for to with and from video is are " +
+	"busy free wake remind miss love want need see visit bye goodbye hi hello hey thank thanks night than like about of " +
+	"at my our your dear")
+
+// farewellOrSo after a report verb make it no report: "we've said goodbye", "until said otherwise".
+var farewellOrSo = words2set("goodbye goodbyes bye otherwise so hello hi goodnight")
+
+// namedCommandVerbs open a command that a copula may name as words ("the answer is turn off
+// the light", "a show called call mom"); "is open", "are shut" say how a thing is.
+var namedCommandVerbs = words2set("turn switch put call ring phone dial cancel start hang play set")
+
+// familyVerb: w opens a request of the family frames (a call, a timer, privacy, a game).
+func familyVerb(w string) bool {
+	switch w {
+	case "call", "ring", "phone", "dial", "facetime", "cancel", "start", "play", "hang", "end", "block", "enable", "disable":
+		return true
+	}
+	return false
+}
+
+// takenBack: the speaker takes what they said back ("just kidding", "I'm joking", "jk",
+// "..., haha no", "yeah right", "... maybe").
+func takenBack(toks []string) bool {
+	for i, w := range toks {
+		if takeBacks[w] {
+			return true
+		}
+		if i+1 < len(toks) && (w == "yeah" && (toks[i+1] == "right" || toks[i+1] == "no") || (w == "haha" || w == "lol") && toks[i+1] == "no" ||
+			w == "or" && toks[i+1] == "something") {
+			return true
+		}
+	}
+	return len(toks) > 3 && (toks[len(toks)-1] == "maybe" || toks[len(toks)-1] == "no" && (toks[len(toks)-2] == "off" || toks[len(toks)-2] == "on"))
 }

@@ -1,6 +1,7 @@
 package intents
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -123,10 +124,13 @@ func (t *Table) farewellAfter(n Normalized) (string, lexHit, bool) {
 	if n.Question || len(toks) < 1 {
 		return "", lexHit{}, false
 	}
-	if l := t.vocab.lex["farewell.thanks"].at(toks, 0); l > 0 && (l == len(toks) || commandForm(toks[l:], n) != FormImperative) && !n.Polite && !n.Negated {
-		return IntentThanks, lexHit{set: "farewell.thanks", phrase: strings.Join(toks[:l], " "), n: l}, true // "thank you very much for the help, you're the best"
+	if intent, hit, ok := t.farewellFirst(n); ok {
+		return intent, hit, true
 	}
-	for _, f := range []struct{ set, intent string }{{"farewell.bye", IntentGoodbye}, {"farewell.night", IntentGoodNight}, {"farewell.thanks", IntentThanks}} {
+	if k := len(toks); k > 2 && farewellVocatives[toks[k-1]] {
+		toks = toks[:k-1] // "right I'm off to work, good night everyone"
+	}
+	for _, f := range farewellSets {
 		for k := 1; k <= 3 && k <= len(toks); k++ {
 			i := len(toks) - k
 			if l := t.vocab.lex[f.set].at(toks, i); l == k {
@@ -135,6 +139,54 @@ func (t *Table) farewellAfter(n Normalized) (string, lexHit, bool) {
 		}
 	}
 	return "", lexHit{}, false
+}
+
+// farewellSets are the lexicon sets of a farewell and the small talk each answers.
+var farewellSets = []struct{ set, intent string }{{"farewell.bye", IntentGoodbye}, {"farewell.night", IntentGoodNight}, {"farewell.thanks", IntentThanks}}
+
+// farewellVocatives may follow a farewell: "good night everyone", "bye guys".
+var farewellVocatives = words2set("everyone everybody all guys folks robot yall")
+
+// farewellFirst: a statement that opens with thanks or a goodbye and asks for nothing after it
+// ("thank you for the light", "goodbye robot we have to go home now"): the farewell is the
+// answer, before any frame reads the things it names.
+func (t *Table) farewellFirst(n Normalized) (string, lexHit, bool) {
+	toks := n.tokens()
+	if n.Question || n.Polite || n.Negated || len(toks) < 1 {
+		return "", lexHit{}, false
+	}
+	for _, f := range farewellSets {
+		l := t.vocab.lex[f.set].at(toks, 0)
+		if l == 0 {
+			continue
+		}
+		rest := toks[l:]
+		if len(rest) > 0 && (farewellVocatives[rest[0]] || t.vocab.wake.isName(rest[0])) {
+			rest = rest[1:] // "goodbye robot, ..."
+		}
+		if len(rest) == 0 || f.intent == IntentThanks && !slices.ContainsFunc(rest, thanksThenAsks) &&
+			(rest[0] == "for" || commandForm(rest, n) != FormImperative) ||
+			f.intent != IntentThanks && notCommand(rest, n) {
+			return f.intent, lexHit{set: f.set, phrase: strings.Join(toks[:l], " "), n: l}, true
+		}
+	}
+	return "", lexHit{}, false
+}
+
+// thanksThenAsks: a word after "thanks for ..." that asks for something more ("thanks for
+// the help now turn off the light"); "thank you for turning on the light" thanks for it.
+func thanksThenAsks(w string) bool {
+	switch w {
+	case "turn", "switch", "put", "set", "start", "stop", "cancel", "call", "play", "hang", "end", "finish", "now", "please", "can", "could":
+		return true
+	}
+	return false
+}
+
+// notCommand: words said after a goodbye are a statement, not a request ("we have to go home
+// now"): they open with a subject and ask for nothing.
+func notCommand(rest []string, n Normalized) bool {
+	return len(rest) > 1 && reasonLeads[rest[0]] && rest[0] != "you" && commandForm(rest, n) != FormImperative
 }
 
 // personTimeWords ask about someone's time: such a question is about the home's people.
