@@ -79,15 +79,20 @@ func checkOutsideCorpus(t *testing.T, file string, minRows int) {
 //   - fresh-6: the second fresh set (first look 75.8%), 89.0% after the generalization round.
 //   - fresh-7: the third (first look 78.2% at 3ca33cc), 95.0% after its classes were fixed.
 //   - fresh-8: the sealed set (first look 364/383, 95.0%, at a4a000f).
+//   - fresh-9: the next round's first set (first look 298/359, 83.0%, at 8556e56), 98.9%
+//     after its classes were fixed.
+//   - fresh-10: that round's sealed set (first look 301/338, 89.1%, at 70b1975).
 func TestFreshSetsActOnlyWhenAsked(t *testing.T) {
 	tb := demo(t)
 	for _, f := range []struct {
 		file         string
 		rows, passes int
 	}{
-		{"fresh-6.tsv", 320, 291},
-		{"fresh-7.tsv", 370, 361},
-		{"fresh-8.tsv", 380, 364},
+		{"fresh-6.tsv", 320, 311},
+		{"fresh-7.tsv", 370, 367},
+		{"fresh-8.tsv", 380, 375},
+		{"fresh-9.tsv", 350, 355},
+		{"fresh-10.tsv", 330, 305},
 	} {
 		cases := loadCases(t, "testdata/"+f.file)
 		if len(cases) < f.rows {
