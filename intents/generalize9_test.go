@@ -285,3 +285,23 @@ func TestNothingSaidAboutARequestActs(t *testing.T) {
 		{"please get the kitchen lights off", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
 	})
 }
+
+// TestGamesAndDevicesInOtherEnglishes: the games and the AC in the words of other Englishes
+// and other languages ("paper scissors stone", "the clima", "the sleeping room").
+func TestGamesAndDevicesInOtherEnglishes(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"play paper scissors stone with me", "play.rps", nil},
+		{"scissors paper stone reachy", "play.rps", nil},
+		{"lets do the dancing and stopping game", "play.freeze", nil},
+		{"close the clima in the living room", "house.ac.set", map[string]string{"room": "living room", "state": "off"}},
+		{"put the aircon on in the bedroom", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"open the air condition in sleeping room", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"turn off light in sleeping room please", "house.light.set", map[string]string{"room": "bedroom", "state": "off"}},
+	})
+	for _, s := range []string{"my grandma played scissors paper stone as a girl", "is the clima on in the living room"} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %v)", s, d.Intent, d.Args, d.Doctrine)
+		}
+	}
+}

@@ -63,6 +63,7 @@ var deviceWords = map[string]string{
 	"light": "light", "lights": "light", "lamp": "light", "lamps": "light", "lighting": "light", "lightbulb": "light",
 	"lightbulbs": "light", "bulb": "light", "bulbs": "light",
 	"ac": "ac", "climate": "ac", "thermostat": "ac", "thermostats": "ac", "temperature": "ac", "temp": "ac",
+	"clima": "ac", "klima": "ac", "climatiseur": "ac", "aircon": "ac", // a learner's or a Briton's word for the AC
 	// Appliances and fixtures the home cannot drive: naming one with an action is still a
 	// sentence about the house (answered locally), never a question for the agent.
 	"tv": "other", "television": "other", "oven": "other", "fridge": "other", "freezer": "other", "heating": "other",
