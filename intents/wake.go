@@ -107,15 +107,21 @@ func (w wakeMatcher) isName(tok string) bool {
 func (w wakeMatcher) vocative(toks []string) bool {
 	named := false
 	for _, t := range toks {
-		switch {
-		case w.isName(t):
-			named = true
-		case w.leads[t]:
-		default:
+		name, ok := w.phraseWord(t)
+		if !ok {
 			return false
 		}
+		named = named || name
 	}
 	return named
+}
+
+// phraseWord reports whether t may stand in a wake phrase (ok) and whether it is the name.
+func (w wakeMatcher) phraseWord(t string) (name, ok bool) {
+	if w.isName(t) {
+		return true, true
+	}
+	return false, w.leads[t]
 }
 
 // vocativeText is vocative(words(s)), read word by word: most segments stop at their first.
@@ -124,13 +130,11 @@ func (w wakeMatcher) vocativeText(s string) bool {
 	var buf [4]string // one word's expansion
 	for raw := range rawTokens(joinSigns(s)) {
 		for _, t := range appendExpanded(buf[:0], raw) {
-			switch {
-			case w.isName(t):
-				named = true
-			case w.leads[t]:
-			default:
+			name, ok := w.phraseWord(t)
+			if !ok {
 				return false
 			}
+			named = named || name
 		}
 	}
 	return named
