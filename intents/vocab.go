@@ -2,7 +2,6 @@ package intents
 
 import (
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 )
@@ -200,76 +199,4 @@ func (v vocab) resolveLabel(phrase string) (labelRef, string) {
 		return labelKnown, l
 	}
 	return labelUnknown, ""
-}
-
-// ownerWords maps each word that names a room's owners (Room.Whose, a person's name standing
-// for all their aliases) to that room. A word two rooms claim names neither.
-func ownerWords(h Home) map[string]*Room {
-	aliases := map[string][]string{}
-	for _, p := range h.People {
-		for _, w := range append([]string{p.Name}, p.Aliases...) {
-			aliases[normalizeVocab(p.Name)] = append(aliases[normalizeVocab(p.Name)], normalizeVocab(w))
-		}
-	}
-	out, shared := map[string]*Room{}, map[string]bool{}
-	for i := range h.Rooms {
-		r := &h.Rooms[i]
-		for _, o := range r.Whose {
-			forms := aliases[normalizeVocab(o)]
-			if forms == nil {
-				forms = []string{normalizeVocab(o)}
-			}
-			for _, f := range forms {
-				if prev, ok := out[f]; ok && prev != r {
-					shared[f] = true
-				}
-				out[f] = r
-			}
-		}
-	}
-	for f := range shared {
-		delete(out, f)
-	}
-	return out
-}
-
-// ownerPhrase is a way of naming a room by whose it is.
-type ownerPhrase struct {
-	words string
-	room  *Room
-}
-
-// ownerPhrases are the ways a room is named by whose it is, as normalizing leaves them (the
-// apostrophe gone): "mums room", "mum room", "mom and dads bedroom", "the kids bedroom" is
-// "kids bedroom".
-func ownerPhrases(h Home, owners map[string]*Room) []ownerPhrase {
-	var out []ownerPhrase
-	nouns := []string{"room", "bedroom"}
-	for o, r := range owners {
-		for _, n := range nouns {
-			out = append(out, ownerPhrase{o + "s " + n, r}, ownerPhrase{o + " " + n, r})
-			if strings.HasSuffix(o, "s") {
-				out = append(out, ownerPhrase{o + "es " + n, r}) // as a recogniser may write "bosses"
-			}
-			for o2, r2 := range owners {
-				if r2 == r && o2 != o && !sameOwner(h, o, o2) {
-					out = append(out, ownerPhrase{o + " and " + o2 + "s " + n, r}, ownerPhrase{o + " and " + o2 + " " + n, r})
-				}
-			}
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].words < out[j].words }) // the same table every load
-	return out
-}
-
-// sameOwner: a and b name the same person of the home ("mom", "mum").
-func sameOwner(h Home, a, b string) bool {
-	for _, p := range h.People {
-		names := append([]string{p.Name}, p.Aliases...)
-		if slices.ContainsFunc(names, func(w string) bool { return normalizeVocab(w) == a }) &&
-			slices.ContainsFunc(names, func(w string) bool { return normalizeVocab(w) == b }) {
-			return true
-		}
-	}
-	return false
 }

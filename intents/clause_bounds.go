@@ -1,0 +1,255 @@
+package intents
+
+import (
+	"slices"
+	"strings"
+)
+
+// Where a transcript without commas parts: a reason said straight after a request ("lights
+// off in the kids room they're asleep"), a command said straight after a statement ("I'm cold
+// put the AC on"), and the words that keep a sentence whole — words reported, named or taken
+// back ("she texted", "the example is ...", "just kidding"). appendClauses (compound.go)
+// splits where these say.
+
+// reasonSubjects open a statement said after a request without a pause; a finite verb
+// (finiteWords) follows them ("they are", "i have", "we need"), except "its", which is one.
+var reasonSubjects = words2set("i we they he she it its")
+
+// clauseLinks come before a subject that belongs to the sentence's own clause: "tell me
+// when it is ready", "turn it off if i am out", "I think it is on". No reason opens after one.
+var clauseLinks = words2set("when if that what how why where who whom whose which whether because cause cos since as so " +
+	"until till before after while once unless than and or but think know knew guess hope say said says tell told mean " +
+	"sure bet believe suppose wonder remember forget see notice feel wish reckon like whenever wherever " +
+	"you would could should will can may might must shall do does did") // "I wish you'd we're done ...": an unfinished wish
+
+// objectLinks come before "it", "its" or a noun that is their object, never a new subject:
+// "set the oven to its highest", "turn it on for it is ...".
+var objectLinks = words2set("to for of in at with by from about into onto")
+
+// reasonOpens: toks[i] opens a reason said after a request without a pause — a subject and
+// its verb ("... they are finally asleep", "... i have an exam", "... its blinding me"), or
+// a noun subject with "is"/"are" ("... the baby is asleep"). The words before must not link
+// the subject into their own clause ("tell me when it is ready").
+func reasonOpens(toks []string, i int) bool {
+	if i < 2 || i+1 >= len(toks) {
+		return false
+	}
+	w, next := toks[i], toks[i+1]
+	switch w { // most words open no reason: one string switch, before any lookup
+	case "i", "we", "they", "he", "she", "it", "its", "the", "my", "our":
+	default:
+		return false
+	}
+	if clauseLinks[toks[i-1]] {
+		return false
+	}
+	if (w == "it" || w == "its" || w == "the" || w == "my" || w == "our") && objectLinks[toks[i-1]] {
+		return false
+	}
+	switch {
+	case w == "its":
+		return !finiteWords[next] || next == "like" || next == "been" || next == "got" // "its freezing", "its like a sauna"; not "its is"
+	case reasonSubjects[w]:
+		if reasonAdverbs[next] && i+2 < len(toks) {
+			next = toks[i+2] // "i really need to sleep"
+		}
+		return finiteWords[next] && next != "like" && next != "think" && next != "know" && next != "hope" && next != "wish"
+	case w == "the" || w == "my" || w == "our":
+		// "the baby is asleep", "my show is on": a noun or two, then is / are
+		for k := i + 2; k <= i+3 && k < len(toks); k++ {
+			if toks[k] == "is" || toks[k] == "are" || toks[k] == "was" || toks[k] == "were" {
+				return !functionWords[toks[k-1]]
+			}
+		}
+	}
+	return false
+}
+
+// mayAsk: toks hold a word some request is made of (a device, an action, a frame's or a
+// lexicon's word, a number): only then can a reason said after them be split off — a
+// general question keeps its words together, as it was said.
+func (t *Table) mayAsk(toks []string) bool {
+	for _, w := range toks {
+		wi := t.vocab.words[w]
+		if wi.lex != 0 || wi.cls&(wcAction|wcOnVerb|wcOffVerb|wcDevice|wcBuiltinFrame|wcTimerFrame|wcPlay|wcCalendar) != 0 || isDigits(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// commandBlockers before a verb make it part of the statement, not a new command: "going to
+// turn", "you turn", "can switch", "the call", "not put".
+var commandBlockers = words2set("to you i we they he she it can could will would should shall must may might not never " +
+	"do does did dont and or lets let gonna wanna a an the my your our his her their this that these those just")
+
+// statementOpening reports how toks open, for commandOpens: stated — a statement with its
+// own subject and verb ("mum is asleep", "i am cold", "its dark", "the baby is sleeping"),
+// after which a command may follow (verbAfter2: not before its fourth word); felt — the
+// position of a word of how it feels among the first four ("lowkey freezing"), after which a
+// polite request may follow, or -1. Worked out once per sentence, not once per word.
+func (t *Table) statementOpening(toks []string) (stated, verbAfter2 bool, felt int) {
+	felt = -1
+	if len(toks) < 3 {
+		return false, false, felt
+	}
+	for k, w := range toks[:min(4, len(toks))] {
+		if wordClasses[w]&wcWarmth != 0 || feelingWords[w] {
+			felt = k
+			break
+		}
+	}
+	first, verb := toks[0], toks[1]
+	switch {
+	case slices.ContainsFunc(toks, func(w string) bool { return speechVerbs[w] }):
+		return false, false, -1 // "she was shouting turn off the light": words said, not a command
+	case first == "its":
+		return true, false, felt
+	case first == "the" || first == "my" || first == "our":
+		return len(toks) > 3 && (toks[2] == "is" || toks[2] == "are" || len(toks) > 4 && (toks[3] == "is" || toks[3] == "are")), false, felt
+	case reasonSubjects[first] || t.vocab.people[first] != "" || t.vocab.owners[first] != nil:
+		if reasonAdverbs[verb] {
+			verb = toks[2]
+		}
+		stated = presentVerbs[verb]
+		return stated, stated, felt // a subject's statement: the command comes after its third word
+	}
+	return false, false, felt
+}
+
+// presentVerbs may follow the subject of a statement said before a command: how things are
+// now ("mum is asleep", "I have a headache", "we are going out"). A past ("she was ...") or a
+// wish ("I want ...") is not such a statement.
+var presentVerbs = words2set("is are am has have do does can cannot must should keeps stays looks feels seems gets goes")
+
+// speechVerbs report words said: what follows them is quoted, never a command said now
+// ("she was shouting turn off the light", "mom is always saying turn off the lights").
+var speechVerbs = words2set("say says saying said tell tells telling told ask asks asking asked shout shouts shouting " +
+	"shouted yell yells yelling yelled scream screams screaming screamed whisper whispers whispering whispered " +
+	"sing sings singing sang text texts texting texted repeat repeats repeating repeated complain complains " +
+	"complained complaining joked called named titled goes went")
+
+// commandOpens: toks[i] opens a command said straight after a statement with its own subject
+// ("mum is asleep turn her light off", "i am cold put the AC on", "we are going out switch
+// off all the lights"), opening as statementOpening said. The statement opens with its
+// subject and verb; a wish ("I want", "I need") is a request of its own and is left to the
+// request rules.
+func (t *Table) commandOpens(toks []string, i int, stated, verbAfter2 bool, felt int) bool {
+	if i < 2 || i+1 >= len(toks) || !stated && (felt < 0 || felt >= i) {
+		return false
+	}
+	polite := politeOpens(toks, i)
+	if !polite && !commandVerb(toks[i]) || commandBlockers[toks[i-1]] || clauseLinks[toks[i-1]] {
+		return false
+	}
+	if last := toks[i-1]; copulas[last] || t.vocab.people[last] != "" || kinWords[last] || t.vocab.owners[last] != nil ||
+		!stativeEnd(last) && t.vocab.rooms[last] == nil {
+		// "the example is cancel the timer": the command is what the statement says;
+		// "I'm bored dad start a timer", "it's late jack turn ...": said to someone else
+		return false
+	}
+	if countCopulas(toks[:i]) > 1 || countCopulas(toks[i:]) > 0 {
+		// "the first rule is mum is asleep turn ...", "I'm cold put the AC on is all I hear":
+		// a sentence about the words, not a command
+		return false
+	}
+	if polite && felt >= 0 && felt < i && i <= 4 {
+		return true // "lowkey freezing can u put the bedroom ac on 25", "so dark could you ..."
+	}
+	return stated && (!verbAfter2 || i > 2)
+}
+
+// copulas join a subject to what it is.
+var copulas = words2set("is are am was were")
+
+func countCopulas(toks []string) int {
+	n := 0
+	for _, w := range toks {
+		if copulas[w] {
+			n++
+		}
+	}
+	return n
+}
+
+// stativeEnd: w may end a statement said before a command — how someone or something is
+// ("asleep", "cold", "reading", "back", "done"), not a name said to get someone's attention
+// ("I'm bored dad ...", "it's late jack ...").
+func stativeEnd(w string) bool {
+	return statives[w] || feelingWords[w] || wordClasses[w]&(wcWarmth|wcExplained) != 0 && !functionWords[w] ||
+		len(w) > 4 && (strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "ed")) || isDigits(w)
+}
+
+// statives say how someone or something is, at the end of a statement before a command.
+var statives = words2set("asleep awake bored tired late early back home out done ready finished busy sick ill hungry " +
+	"thirsty scared afraid upset sad happy cross grumpy noisy loud quiet dark bright cold hot warm freezing boiling " +
+	"roasting here there now again already today tonight outside inside bed work school away gone over up")
+
+// speechVerbs and quoteNouns report words said, and takeBacks take a request back: where
+// one is, nothing said is split into a reason and a request ("she texted", "is a lie",
+// "the example is ...", "just kidding").
+var quoteNouns = words2set("example phrase answer command lyric lyrics lesson advice instructions instruction rule " +
+	"title line sentence excuse lie message quote saying slogan password motto")
+
+var takeBacks = words2set("kidding joking jk jking")
+
+// reportVerbs say that words were said, by someone (a past or a third person): a reason
+// that holds one reports ("..., she texted", "..., mum always says").
+var reportVerbs = words2set("said says told tells texted texts shouted shouts yelled yells screamed screams whispered " +
+	"whispers complained complains asked asks wrote writes sang sings repeated repeats joked messaged")
+
+// reportedOrTakenBack: toks report words said ("she texted", "is a lie", "was the message")
+// or take a request back ("I'm joking"): never a reason beside a request.
+func reportedOrTakenBack(toks []string) bool {
+	for i, w := range toks {
+		if reportVerbs[w] && !(i > 0 && toks[i-1] == "simon") || takeBacks[w] { // "simon says" is a game
+			return true
+		}
+		if copulas[w] && (i+1 < len(toks) && quoteNouns[toks[i+1]] || i+2 < len(toks) && quoteNouns[toks[i+2]] ||
+			i+3 < len(toks) && quoteNouns[toks[i+3]]) {
+			return true // "is a lie", "was her excuse", "is a line from the film"
+		}
+	}
+	return false
+}
+
+// quotedOrTakenBack: toks report words said (a speech verb, a quotation's noun) or take the
+// request back.
+func quotedOrTakenBack(toks []string) bool {
+	for _, w := range toks {
+		if speechVerbs[w] || quoteNouns[w] || takeBacks[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// commandVerb: w can open a command said after a statement ("... turn her light off").
+func commandVerb(w string) bool {
+	return w != "set" && w != "left" && (wordClasses[w]&(wcAction|wcOnVerb|wcOffVerb) != 0 || w == "cancel" || w == "hang" || w == "mute")
+}
+
+// feelingWords say how a room feels, as a reason before a request: "boiling, can you ...".
+var feelingWords = words2set("dark gloomy bright boiling roasting baking sweltering stuffy muggy humid sweating dim pitch")
+
+// politeOpens: toks[i] opens a polite request to act ("could you turn ...", "can u put ...").
+func politeOpens(toks []string, i int) bool {
+	return (toks[i] == "can" || toks[i] == "could" || toks[i] == "would" || toks[i] == "will") && i+2 < len(toks) &&
+		(toks[i+1] == "you" || toks[i+1] == "u") && wordClasses[toks[i+2]]&(wcAction|wcOnVerb|wcOffVerb) != 0
+}
+
+// commandAfterStatement: a command opens somewhere after the sentence's first words, said
+// straight after a statement (commandOpens).
+func (t *Table) commandAfterStatement(n Normalized) bool {
+	toks := n.tokens()
+	stated, verbAfter2, felt := t.statementOpening(toks)
+	if !stated && felt < 0 || quotedOrTakenBack(toks) {
+		return false
+	}
+	for i := 2; i < len(toks); i++ {
+		if t.commandOpens(toks, i, stated, verbAfter2, felt) {
+			return true
+		}
+	}
+	return false
+}

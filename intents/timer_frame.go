@@ -1,0 +1,231 @@
+package intents
+
+import (
+	"slices"
+	"strings"
+)
+
+// The timer frame: a sentence that names a timer, read whole — what is asked (start, cancel,
+// how long is left), its length and label anywhere in it, and its form across its clauses.
+
+// timerFrame decides the three timer intents from a sentence that names a timer: what is
+// asked (cancel, start, or how long is left), the duration and the label anywhere in it, and
+// its form. Only a request starts or cancels a timer; any other form reads.
+func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, bool) {
+	toks := n.tokens()
+	if len(toks) == 0 || m.named || m.seen&wcTimerFrame == 0 && !isDigits(toks[0]) && !lengthOpeners[toks[0]] || len(toks) > 20 || !t.aboutTimer(n, toks) || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
+		return Decision{}, false // "should I set a timer?" asks for advice
+	}
+	if slices.ContainsFunc(toks, isNegativeNumber) {
+		return Decision{}, false // "a timer for minus 60 seconds" is never 60 seconds: the patterns refuse it
+	}
+	if n.Question && applianceTimer(toks) {
+		return Decision{}, false // "how do you stop a timer on a microwave": an appliance's timer, not the robot's
+	}
+	view := strings.Fields(n.durations())
+	captured := map[string]string{}
+	unexplained := 0
+	for i, w := range view {
+		switch {
+		case strings.HasPrefix(w, "~"):
+			if d, ok := captured["duration"]; !ok {
+				captured["duration"] = w[1:]
+			} else if _, o := parseDuration(d); o != durationOK {
+				if _, o := parseDuration(w[1:]); o == durationOK {
+					captured["duration"] = w[1:] // "one of your timers ..., forty five minutes": the length is the one that reads
+				}
+			}
+		case t.vocab.labels[w] != "":
+			if _, ok := captured["label"]; !ok {
+				captured["label"] = w
+			}
+		case timerNouns[w], timerCancel[w], timerStart[w], timerStatus[w], timerFill[w], frameFill[w]:
+		default:
+			if i > 0 && (view[i-1] == "and" || view[i-1] == "then") {
+				return Decision{}, false // "..., and call mom": a second request
+			}
+			unexplained++
+		}
+	}
+	if unexplained > 2 {
+		return Decision{}, false
+	}
+	form := t.timerForm(n, toks)
+	if verblessTimer(view) && !n.Negated && !n.Question {
+		form = FormImperative // "ten minutes for the pasta": a length for something, said as a request
+	}
+	unsupported := anyOf(toks, timerUnsupported) || contains(toks, "add") && contains(toks, "to")
+	if form == FormImperative && (contains(toks, "or") || contains(toks, "either")) {
+		form = FormQuestion // "ten or fifteen minutes?": a choice offered is not a request to act
+		m.Alternatives = true
+	}
+	m.Form = form
+	name := "timer.status"
+	switch {
+	case form != FormImperative, unsupported:
+	case anyOf(toks, timerCancel) && !(contains(toks, "off") && (contains(toks, "go") || contains(toks, "gone") || contains(toks, "went"))):
+		name = "timer.cancel"
+	case anyOf(toks, timerStart) || !anyOf(toks, timerStatus):
+		name = "timer.start" // "set a pasta timer", "timer for the pasta", "a timer please": how long is asked
+	}
+	if name == "timer.cancel" && allTimers(toks) {
+		captured["label"] = "all" // "stop all the timers, we're ordering pizza": every timer, whatever else is named
+	}
+	var kept map[string]string
+	in := t.byName[name]
+	if in == nil || in.Unavailable {
+		return Decision{}, false
+	}
+	kept = map[string]string{}
+	for k, v := range captured {
+		if _, ok := in.Arg(k); ok {
+			kept[k] = v
+		}
+	}
+	rule := &Rule{Intent: name, Index: -1, Pattern: "timer frame (intents/builtin_frames.go)", Where: in.where}
+	d := t.settle(in, t.bind(in, kept, ctx), rule, n)
+	d.Mentions = m.ref()
+	d.Doctrine = append([]string{"frame: a timer, form " + form + ": " + name}, d.Doctrine...)
+	switch {
+	case unsupported && form == FormImperative:
+		d.NotActed = "a timer operation this home does not have"
+	case form != FormImperative && (anyOf(toks, timerCancel) || anyOf(toks, timerStart)):
+		d.NotActed = formNeverActs[form]
+	}
+	return d, true
+}
+
+// allTimers: "all the timers", "every timer", "all timers", "all of the timers", "each timer".
+func allTimers(toks []string) bool {
+	for i, w := range toks {
+		if !timerNouns[w] {
+			continue
+		}
+		for j := i - 1; j >= 0 && j >= i-4; j-- {
+			switch toks[j] {
+			case "all", "every", "each", "both":
+				return true
+			case "the", "of", "my", "our", "those", "these", "them", "running", "active", "kitchen":
+				continue
+			}
+			break
+		}
+	}
+	return false
+}
+
+// aboutTimer: the sentence names a timer, or times something ("time the tea for four
+// minutes"), or asks how long a labelled timer has left ("how much longer on the rice?").
+func (t *Table) aboutTimer(n Normalized, toks []string) bool {
+	if anyOf(toks, timerNouns) {
+		return true
+	}
+	if verblessTimer(strings.Fields(n.durations())) {
+		return true // "two minutes for the tea please"
+	}
+	if toks[0] == "how" && (contains(toks, "till") || contains(toks, "until") || hasPrefix(toks, []string{"how", "much", "time"}) && !anyOf(toks, cookingAsks)) && len(toks) <= 9 {
+		for _, w := range toks {
+			if t.vocab.labels[w] != "" {
+				return true // "how many minutes till the rice is done"
+			}
+		}
+	}
+	if lead := stripRequestLeads(toks); len(lead) > 1 && lead[0] == "time" && strings.Contains(n.durations(), "~") {
+		return true
+	}
+	for i, w := range toks {
+		if t.vocab.labels[w] == "" {
+			continue
+		}
+		if i+1 < len(toks) && (toks[i+1] == "1" || toks[i+1] == "one") && (anyOf(toks, timerCancel) || anyOf(toks, timerStatus)) {
+			return true // "cancel the bath one", "how long is left on the rice one"
+		}
+		if lead := stripRequestLeads(toks); len(lead) > 2 && lead[0] == "give" && i <= 3 && strings.Contains(n.durations(), "~") && !anyOf(toks, timerMore) {
+			return true // "give the eggs six minutes"
+		}
+	}
+	if !contains(toks, "longer") && !contains(toks, "left") && !contains(toks, "remaining") {
+		return false
+	}
+	if toks[0] == "how" && (contains(toks, "minutes") || contains(toks, "seconds") || contains(toks, "hours")) && len(toks) <= 6 {
+		return true // "how many minutes left": a timer's time
+	}
+	for _, w := range toks {
+		if t.vocab.labels[w] != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// cookingAsks make "how much time ..." a question about cooking, not about a timer: "how much
+// time does pasta take".
+var cookingAsks = words2set("does do did should take takes need needs cook boil bake")
+
+// timerMore asks for more time on a timer ("give the pasta five more minutes"): timers here
+// cannot be extended, and that is no new timer.
+var timerMore = words2set("more extra another additional")
+
+// timerUnsupported are things done to a timer that timers here cannot do: such a sentence
+// reads the timers rather than starting a new one ("add 5 minutes to the pasta timer").
+var timerUnsupported = words2set("pause paused resume extend snooze reset restart change move rename repeat")
+
+// adviceLeads open a question that asks what to do ("should I ...").
+var adviceLeads = words2set("should shall would could can may might must")
+
+// timerForm is the form of a timer sentence: across its clauses ("the cookies need nine
+// minutes, start a timer"), a request in one clause with statements around it is a request;
+// any clause that is negated, reported, conditional, in the past or the future is not.
+func (t *Table) timerForm(n Normalized, toks []string) string {
+	toks = timerRelative(toks)
+	whole := commandForm(toks, n)
+	if whole == FormImperative || !mayBeCompound(n) && !t.commandAfterStatement(n) {
+		return whole
+	}
+	form := whole
+	request := false
+	for _, c := range t.clauses(n) {
+		ct := c.tokens()
+		switch f := commandForm(ct, c); f {
+		case FormImperative:
+			// Only a clause that names the timer or what to do with it asks: "a quarter" in
+			// "set for an hour and a quarter" is part of a duration.
+			request = request || anyOf(ct, timerNouns) || anyOf(ct, timerStart) || anyOf(ct, timerCancel)
+		case FormStatement:
+		default:
+			return f
+		}
+	}
+	if request {
+		return FormImperative
+	}
+	return form
+}
+
+// timerRelative takes off what is said of the timers after their name — "scrap every timer
+// you've got", "cancel the timers that are running", "stop all the timers you have going" —
+// so the request's form is read: it is part of the thing acted on, not a statement.
+func timerRelative(toks []string) []string {
+	for i, w := range toks {
+		if !timerNouns[w] || i+1 >= len(toks) {
+			continue
+		}
+		rest := toks[i+1:]
+		if rest[0] == "that" || rest[0] == "which" {
+			rest = rest[1:]
+		}
+		if (hasPrefix(rest, []string{"you", "have"}) || hasPrefix(rest, []string{"you", "got"}) || hasPrefix(rest, []string{"are"})) &&
+			only(rest, timerRelativeWords) {
+			return toks[:i+1]
+		}
+	}
+	return toks
+}
+
+var timerRelativeWords = words2set("you have got are running going on set now still left")
+
+// isNegativeNumber reports whether a normalized token is a number with its minus sign
+// ("-60"; normalization keeps "minus 60" and "negative 60" that way).
+func isNegativeNumber(tok string) bool {
+	return len(tok) > 1 && tok[0] == '-' && isASCIIDigit(tok[1])
+}
