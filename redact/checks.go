@@ -63,17 +63,24 @@ func validIBAN(m string) bool {
 	}
 	rem := 0
 	for k := 0; k < n; k++ {
-		c := buf[(k+4)%n]
-		switch {
-		case c >= '0' && c <= '9':
-			rem = (rem*10 + int(c-'0')) % 97
-		case c >= 'A' && c <= 'Z':
-			rem = (rem*100 + int(c-'A'+10)) % 97
-		default:
+		var ok bool
+		if rem, ok = ibanStep(rem, rune(buf[(k+4)%n])); !ok {
 			return false
 		}
 	}
 	return rem == 1
+}
+
+// ibanStep folds one character of a rearranged IBAN into its remainder mod 97 (a letter
+// counts as two digits, A = 10); ok is false for any other character.
+func ibanStep(rem int, c rune) (int, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return (rem*10 + int(c-'0')) % 97, true
+	case c >= 'A' && c <= 'Z':
+		return (rem*100 + int(c-'A'+10)) % 97, true
+	}
+	return rem, false
 }
 
 // validIBANSlow is validIBAN for text that is not ASCII.
@@ -85,12 +92,8 @@ func validIBANSlow(m string) bool {
 	s = s[4:] + s[:4]
 	rem := 0
 	for _, c := range s {
-		switch {
-		case c >= '0' && c <= '9':
-			rem = (rem*10 + int(c-'0')) % 97
-		case c >= 'A' && c <= 'Z':
-			rem = (rem*100 + int(c-'A'+10)) % 97
-		default:
+		var ok bool
+		if rem, ok = ibanStep(rem, c); !ok {
 			return false
 		}
 	}
