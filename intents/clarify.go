@@ -92,6 +92,9 @@ func (t *Table) Complete(p Pending, answer string, ctx Context) (Decision, bool)
 	if !ok {
 		return Decision{}, false
 	}
+	if p.Missing == MissingConfirm {
+		return t.confirm(in, p, answer, ctx)
+	}
 	spec, ok := in.Arg(p.Missing)
 	if !ok {
 		return Decision{}, false
@@ -138,4 +141,35 @@ func (t *Table) Complete(p Pending, answer string, ctx Context) (Decision, bool)
 func (t *Table) isRoom(s string) bool {
 	ref, _ := t.vocab.resolveRoom(s)
 	return ref == roomKnown
+}
+
+// MissingConfirm is the Pending.Missing of a question that asks whether to do what was
+// heard ("Do you want me to turn on the kitchen light?"): a yes does it, anything else is
+// routed as a new sentence.
+const MissingConfirm = "confirm"
+
+// confirm answers a MissingConfirm question: a plain yes ("yes", "yeah please", "ok do it")
+// does the pending action with its arguments bound again, as if asked for in so many words.
+func (t *Table) confirm(in *Intent, p Pending, answer string, ctx Context) (Decision, bool) {
+	n := normalize(answer, t.vocab.wake)
+	toks := words(strings.ToLower(answer)) // as said: normalisation drops a "yeah" or a "please"
+	if len(toks) == 0 || len(toks) > 4 || t.vocab.lex["answer.yes"].at(toks, 0) == 0 {
+		return Decision{}, false
+	}
+	for _, w := range toks[1:] {
+		if w == "not" || w == "no" || w == "dont" || w == "don't" {
+			return Decision{}, false // "yes no wait", "ok don't"
+		}
+	}
+	captured := map[string]string{}
+	for k, v := range p.Args {
+		captured[k] = v
+	}
+	b := t.bind(in, captured, ctx)
+	if b.notApplicable || len(b.problems) > 0 {
+		return Decision{}, false
+	}
+	d := t.settle(in, b, nil, n)
+	d.Doctrine = append([]string{"a yes to \"do you want me to\": " + in.Name + " is done"}, d.Doctrine...)
+	return d, true
 }

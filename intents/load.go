@@ -231,6 +231,7 @@ func build(home Home, custom, builtins []intentYAML, file string) (*Table, error
 		}
 	}
 	t.customIx, t.builtinIx = newPatternIndex(t.custom), newPatternIndex(t.builtins)
+	t.sound = newSoundAlike(&t.vocab, t.intents)
 	for _, in := range t.intents {
 		if in.Fallback == "" {
 			continue

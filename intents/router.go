@@ -61,10 +61,23 @@ func (t *Table) Route(transcript string, ctx Context) (d Decision) {
 	return t.routeTranscript(transcript, ctx)
 }
 
+// routeTranscript is routeSentence, then, for a sentence that reached nobody, the reading of
+// a small child's speech (soundalike.go).
+func (t *Table) routeTranscript(transcript string, ctx Context) Decision {
+	d := t.routeSentence(transcript, ctx)
+	if understood(d) || d.NotActed != "" {
+		return d
+	}
+	if c, ok := t.readAsChildSpeech(transcript, d.Normalized, ctx); ok {
+		return c
+	}
+	return d
+}
+
 // RouterFault opens the doctrine of a decision made after the router failed.
 const RouterFault = "router fault: answered as unclear"
 
-func (t *Table) routeTranscript(transcript string, ctx Context) Decision {
+func (t *Table) routeSentence(transcript string, ctx Context) Decision {
 	n := normalize(transcript, t.vocab.wake)
 	if n.Text == "" {
 		if n.Wake {

@@ -321,6 +321,12 @@ func (t *Table) neverActs(n Normalized, d Decision, act string) Decision {
 // offer words what a decision would have done, from the home's closed words only — never the
 // sentence's.
 func (t *Table) offer(d Decision) string {
+	return "I only do what I'm asked myself. If you want me to " + t.offerWhat(d) + ", just ask me."
+}
+
+// offerWhat words what a decision would do ("turn on the kitchen light"), from the home's
+// closed words only.
+func (t *Table) offerWhat(d Decision) string {
 	what := "do that"
 	a := d.Args
 	switch d.Intent {
@@ -366,7 +372,7 @@ func (t *Table) offer(d Decision) string {
 			what = "start the game"
 		}
 	}
-	return "I only do what I'm asked myself. If you want me to " + what + ", just ask me."
+	return what
 }
 
 func spokenSeconds(s string) string {
