@@ -273,7 +273,8 @@ func (t *Table) mentions(n Normalized) Mentions {
 		}
 		if isDigits(w) && len(w) <= 3 && (prev == "to" || prev == "at" || prev == "on" || next == "degrees" || prev == "ac" || prev == "temperature" || prev == "thermostat" ||
 			(prev == "put" || prev == "make" || prev == "keep") && contains(toks, "ac") ||
-			prev == "it" && i >= 2 && (toks[i-2] == "make" || toks[i-2] == "keep" || toks[i-2] == "set" || toks[i-2] == "get" || toks[i-2] == "put" || toks[i-2] == "turn")) { // "make it 22 in the lounge"
+			prev == "it" && i >= 2 && (toks[i-2] == "make" || toks[i-2] == "keep" || toks[i-2] == "set" || toks[i-2] == "get" || toks[i-2] == "put" || toks[i-2] == "turn") || // "make it 22 in the lounge"
+			trailingSetting(toks, i)) {
 			m.Temperature = w
 		}
 	}
@@ -414,6 +415,32 @@ func cutReason(toks []string) []string {
 		}
 	}
 	return toks
+}
+
+// climateWords name the AC or what it does, for trailingSetting.
+var climateWords = map[string]bool{"ac": true, "thermostat": true, "temperature": true, "cool": true, "warm": true,
+	"cooler": true, "warmer": true, "heat": true, "heating": true}
+
+// trailingSetting: a two-digit number said last, after the AC and its room, is what it is set
+// to ("ac on in here please twenty two", "cool the bedroom down like 20 maybe") — not a
+// delay ("in 20") or a length ("for 20").
+func trailingSetting(toks []string, i int) bool {
+	if len(toks[i]) != 2 || i < 2 {
+		return false
+	}
+	named := false // the AC named, or its effect asked for first ("warmer in the bedroom 26")
+	for k, w := range toks[:i] {
+		named = named || climateWords[w] && (k < 2 || w == "ac" || w == "thermostat" || w == "temperature")
+	}
+	if !named {
+		return false
+	}
+	switch toks[i-1] {
+	case "in", "for", "by", "after", "until", "till", "every", "at", "to", "about":
+		return false
+	}
+	rest := toks[i+1:]
+	return len(rest) == 0 || len(rest) == 1 && (rest[0] == "maybe" || rest[0] == "ish" || rest[0] == "please" || rest[0] == "thanks")
 }
 
 // withForm fills in the sentence's form (the command rule, command.go), once.

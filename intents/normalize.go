@@ -210,13 +210,23 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	}
 	n.toks = toks
 	n.memo = &normMemo{}
-	if len(toks) > 0 && (questionWords[toks[0]] || doQuestion(toks) || hasPrefix(toks, []string{"i", "wonder"})) {
+	if len(toks) > 0 && (questionWords[toks[0]] || doQuestion(toks) || hasPrefix(toks, []string{"i", "wonder"}) || elidedQuestion(toks)) {
 		n.Question = true
 	}
 	if endsWithQ && !n.Polite {
 		n.Question = true
 	}
 	return n
+}
+
+// elidedQuestion: "any lights on in the bedroom", "anything on in the kitchen", "anyone
+// home": a question whose "are there" was never said.
+func elidedQuestion(toks []string) bool {
+	switch toks[0] {
+	case "any", "anything", "anyone", "anybody":
+		return len(toks) > 1
+	}
+	return false
 }
 
 // joinedRun is strings.Join(toks, " ") for toks that are the run all[lead:lead+len(toks)],

@@ -19,6 +19,8 @@ import (
 type soundAlike struct {
 	known map[string]bool     // every word the table's lists and patterns hold
 	keys  map[string][]string // spelling key -> the known words of three letters or more with that key
+	wake  wakeMatcher         // the robot's names, heard as the wake phrase hears them
+	lex   lexicon             // phrases of two words or more tell the better of two readings
 }
 
 // childWords are whole words a small child says for a word the table knows.
@@ -33,7 +35,7 @@ var patternWord = regexp.MustCompile(`\\.|[a-z]+`)
 // newSoundAlike gathers the table's words: the word lists the router reads, the lexicons,
 // rooms, people, expressions, timer labels, wake names and every literal word of a pattern.
 func newSoundAlike(v *vocab, intents []*Intent) soundAlike {
-	s := soundAlike{known: map[string]bool{}, keys: map[string][]string{}}
+	s := soundAlike{known: map[string]bool{}, keys: map[string][]string{}, wake: v.wake, lex: v.lex}
 	add := func(phrase string) {
 		for _, w := range strings.Fields(phrase) {
 			s.known[w] = true
@@ -153,7 +155,7 @@ func (s *soundAlike) heardAs(w string) []string {
 		if len(out) >= 4 {
 			return
 		}
-		if v != w && s.known[v] {
+		if v != w && (s.known[v] || s.wake.isName(v)) {
 			if !containsString(out, v) {
 				out = append(out, v)
 			}
@@ -163,13 +165,40 @@ func (s *soundAlike) heardAs(w string) []string {
 			out = append(out, ks[0])
 		}
 	}
-	for _, g := range unglide(w) {
+	// The fewest changes that make a known word win: "wock" is rock or lock (a glide undone),
+	// never "work" (a glide kept and an r added).
+	glides := unglide(w)
+	for _, g := range glides {
 		found(g)
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, g := range glides {
 		for _, v := range oneChange(g) {
 			found(v)
 		}
 	}
 	return out
+}
+
+// phraseCover counts the words of a reading inside a lexicon phrase of two words or more:
+// "rock paper scissors" is one, "lock paper scissors" none.
+func (s *soundAlike) phraseCover(toks []string) int {
+	covered := 0
+	for i := 0; i < len(toks); {
+		longest := 0
+		for _, set := range s.lex {
+			longest = max(longest, set.at(toks, i))
+		}
+		if longest >= 2 {
+			covered += longest
+			i += longest
+			continue
+		}
+		i++
+	}
+	return covered
 }
 
 // unglide is a word with each of its (at most three) glide w's read as w, r or l.
@@ -277,20 +306,28 @@ func (t *Table) readAsChildSpeech(transcript string, n Normalized, ctx Context) 
 	readings := t.sound.childReadings(tokenize(strings.ToLower(transcript)))
 	var took Decision
 	var heard string
+	best := -1    // the most words in the table's phrases, of the readings understood
+	torn := false // readings as good as the best do different things
 	for _, r := range readings {
 		text := strings.Join(r, " ")
 		d := t.routeSentence(text, ctx)
 		if !understood(d) {
 			continue
 		}
-		if heard != "" && !sameAction(took, d) {
-			return Decision{}, false // "wight": light or right, and each reading does something else
-		}
-		if heard == "" || unexplained(d) < unexplained(took) {
+		cover := t.sound.phraseCover(words(text))
+		switch {
+		case cover > best:
+			took, heard, best, torn = d, text, cover, false
+		case cover < best:
+		case !sameAction(took, d):
+			// "wight": light or right, each reading does something else, and neither
+			// makes more of the table's phrases
+			torn = true
+		case unexplained(d) < unexplained(took):
 			took, heard = d, text // of readings doing the same, the one the table explains best
 		}
 	}
-	if heard == "" {
+	if heard == "" || torn {
 		return Decision{}, false
 	}
 	why := "read as a small child says it: \"" + n.Text + "\" heard as \"" + heard + "\""

@@ -198,5 +198,12 @@ func (v vocab) resolveLabel(phrase string) (labelRef, string) {
 	if l, ok := v.labels[p]; ok {
 		return labelKnown, l
 	}
+	// "for Ada's bath", "the kids' bath", "mum's eggs": whose it is, then a label the home
+	// knows (the apostrophe is gone by now: "adas bath").
+	if owner, last, ok := strings.Cut(p, " "); ok && !strings.Contains(last, " ") && (strings.HasSuffix(owner, "s") || v.people[owner] != "") {
+		if l, ok := v.labels[last]; ok {
+			return labelKnown, l
+		}
+	}
 	return labelUnknown, ""
 }

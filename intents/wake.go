@@ -99,7 +99,26 @@ func (w wakeMatcher) isName(tok string) bool {
 		return false
 	}
 	var buf [32]byte
-	return w.keys[string(appendSpellingKey(buf[:0], tok))] // spellingKey(tok), not copied
+	if w.keys[string(appendSpellingKey(buf[:0], tok))] { // spellingKey(tok), not copied
+		return true
+	}
+	return w.glidedName(tok, buf[:0])
+}
+
+// glidedName: a small child glides a name's r or l into w ("weachy", "wichie"). A word that
+// starts with w and ends like a pet name (y, ie, i) is the name when, with an r for its w, it
+// keys like one; "watch" and "which" do not end so, and so are never the name.
+func (w wakeMatcher) glidedName(tok string, buf []byte) bool {
+	if tok[0] != 'w' || len(tok) < 4 || !(strings.HasSuffix(tok, "y") || strings.HasSuffix(tok, "ie") || strings.HasSuffix(tok, "i")) {
+		return false
+	}
+	for _, first := range []byte{'r', 'l'} {
+		b := appendSpellingKey(append(buf[:0], first), tok[1:]) // the key of first+tok[1:]: r and l key as themselves
+		if w.keys[string(b)] {
+			return true
+		}
+	}
+	return false
 }
 
 // vocative reports whether toks is only a wake phrase: leads and at least one name
