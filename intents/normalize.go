@@ -200,7 +200,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		out = append(out, t)
 	}
 	toks = trimTails(out)
-	if k := len(toks); k >= 2 && toks[k-1] == "of" && (toks[k-2] == "light" || toks[k-2] == "lights" || toks[k-2] == "ac") {
+	if k := len(toks); k >= 2 && toks[k-1] == "of" && (toks[k-2] == "light" || toks[k-2] == "lights" || toks[k-2] == "ac" || toks[k-2] == "privacy" || toks[k-2] == "mode" || toks[k-2] == "mute") {
 		toks, kept = append(toks[:k-1:k-1], "off"), false // "turn the kitchen light of": whisper's "off"
 	}
 	if kept {

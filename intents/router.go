@@ -427,6 +427,9 @@ func (t *Table) bind(in *Intent, captured map[string]string, ctx Context) bindin
 			}
 		case ArgLabel:
 			ref, label := t.vocab.resolveLabel(raw)
+			if ref == labelUnknown {
+				ref, label = t.heardLabel(raw) // "for my baff": a child's bath
+			}
 			switch {
 			case ref == labelNotALabel:
 				b.notApplicable = true

@@ -141,8 +141,9 @@ func glided(w string) bool {
 
 // heardAs is the known words an unknown word may be, by the sound changes of a small
 // child's speech: the glides undone (each w an r or an l), then at most one more change —
-// an r after a vowel ("tun"), s for th ("thimon"), th for a leading d or f, two consonants
-// swapped ("aminal") — compared letter for letter or by spelling key. At most four.
+// an r after a vowel ("tun"), s for th ("thimon"), th for a leading d or f, for a final f
+// ("baff") or for a v ("muvver"), two consonants swapped ("aminal") — compared letter for
+// letter or by spelling key; a change more is tried only when fewer find nothing. At most four.
 func (s *soundAlike) heardAs(w string) []string {
 	if to, ok := childWords[w]; ok {
 		return []string{to}
@@ -231,6 +232,12 @@ func oneChange(w string) []string {
 	if w[0] == 'd' || w[0] == 'f' {
 		out = append(out, "th"+w[1:]) // "fink" -> "think"
 	}
+	if f := strings.TrimRight(w, "f"); len(f) < len(w) && len(f) >= 2 {
+		out = append(out, f+"th") // "baff" -> "bath", "toof" -> "tooth"
+	}
+	if i := strings.IndexByte(w, 'v'); i > 0 {
+		out = append(out, w[:i]+"th"+w[i+1:]) // "muvver" -> "muther"
+	}
 	for i := 0; i+1 < len(w); i++ {
 		for j := i + 1; j <= i+2 && j < len(w); j++ {
 			if !isVowel(w[i]) && !isVowel(w[j]) && w[i] != w[j] {
@@ -241,6 +248,28 @@ func oneChange(w string) []string {
 		}
 	}
 	return out
+}
+
+// heardLabel reads an unknown timer label's last word as a small child says it ("my baff"):
+// a label the home knows when exactly one of the words it may be is one.
+func (t *Table) heardLabel(raw string) (labelRef, string) {
+	ws := strings.Fields(raw)
+	if len(ws) == 0 || t.sound.known[ws[len(ws)-1]] {
+		return labelUnknown, ""
+	}
+	var got string
+	for _, h := range t.sound.heardAs(ws[len(ws)-1]) {
+		if l, ok := t.vocab.labels[h]; ok {
+			if got != "" && got != l {
+				return labelUnknown, ""
+			}
+			got = l
+		}
+	}
+	if got == "" {
+		return labelUnknown, ""
+	}
+	return labelKnown, got
 }
 
 // maxReadings bounds how many ways a sentence is read again.
