@@ -38,7 +38,11 @@ func reasonOpens(toks []string, i int) bool {
 	switch w { // most words open no reason: one string switch, before any lookup
 	case "i", "we", "they", "he", "she", "it", "its", "the", "my", "our":
 	default:
-		return false
+		if w[len(w)-1] != 's' || !possessiveKin(w) {
+			return false
+		}
+		// "... the bedroom light dads napping": a kin word with the "'s" of "is" folded on
+		return strings.HasSuffix(next, "ing") || reasonPredicates[next]
 	}
 	if clauseLinks[toks[i-1]] {
 		return false

@@ -299,13 +299,17 @@ func (t *Table) placeReason(c Normalized) bool {
 
 // possessiveKin: a kin word with the "'s" of "is" folded onto it ("grandpas", "mums").
 func possessiveKin(w string) bool {
-	return len(w) > 3 && w[len(w)-1] == 's' && kinWords[w[:len(w)-1]]
+	return len(w) > 3 && w[len(w)-1] == 's' && (kinWords[w[:len(w)-1]] || parentWords[w[:len(w)-1]])
 }
+
+// parentWords name a parent in any home ("dad's napping", "mummy's cooking").
+var parentWords = words2set("mom mum mommy mummy mam mama mamma dad daddy papa father mother")
 
 // reasonPredicates follow a noun whose "'s" the transcript folded: "dinner's ready", "the
 // film's starting".
 var reasonPredicates = words2set("ready done over here coming starting started finished on asleep late early up back home " +
-	"tired sleeping sick cold hot boring loud cooking")
+	"tired sleeping sick cold hot boring loud cooking scared afraid frightened freezing boiling awake ill poorly unwell " +
+	"busy out away upset hungry bored")
 
 // nounSubject: a clause that opens with a noun as its subject and says how things are
 // ("lunch is ready", "dinner's ready", "the film's starting").
@@ -320,14 +324,18 @@ func nounSubject(toks []string) bool {
 			k = 2 // "my little brother's asleep"
 		}
 	}
-	if k+1 >= len(toks) {
-		return false
+	// The subject may be a name of two or three words the home does not know ("auntie funmi
+	// is shivering", "ada's scared of the dark").
+	for j := k; j < k+3 && j+1 < len(toks); j++ {
+		w, next := toks[j], toks[j+1]
+		if functionWords[w] || isImperativeVerb(w) || questionWords[w] || isDigits(w) || j > k && wordClasses[w] != 0 {
+			return false
+		}
+		if next == "is" || next == "are" || next == "was" || strings.HasSuffix(w, "s") && (reasonPredicates[next] || strings.HasSuffix(next, "ing")) {
+			return true
+		}
 	}
-	w, next := toks[k], toks[k+1]
-	if functionWords[w] || isImperativeVerb(w) || questionWords[w] || isDigits(w) {
-		return false
-	}
-	return next == "is" || next == "are" || next == "was" || strings.HasSuffix(w, "s") && (reasonPredicates[next] || strings.HasSuffix(next, "ing"))
+	return false
 }
 
 // negatedStatement: a statement with a subject that says "not" after its verb ("she's not

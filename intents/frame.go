@@ -17,7 +17,7 @@ import (
 const IntentUnclear = "unclear"
 
 // unclearTopics are what an unclear sentence may be about (the closed values of its topic).
-var unclearTopics = []string{"light", "ac", "device", "room", "person", "timer", "secret"}
+var unclearTopics = []string{"light", "ac", "device", "room", "person", "timer", "secret", "no_light", "no_ac"}
 
 // houseFrame decides a sentence that names a light or the AC.
 func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, bool) {
@@ -333,6 +333,15 @@ func (t *Table) UnclearPrompt(topic string) string {
 		lead, ex = "I can only time a length, not a clock time", example("timer.start")
 	case "secret":
 		return "That's not something I can tell you."
+	case "no_ac", "no_light":
+		// asked about a device in a room that has none: which rooms have one
+		device := topic[len("no_"):]
+		rooms := t.roomsWith(device)
+		verb := "have"
+		if len(rooms) == 1 {
+			verb = "has"
+		}
+		return fmt.Sprintf("That room has no %s — only %s %s it.", deviceWord(device), spokenList(rooms, "and"), verb)
 	case "device":
 		lead = "I can't do that here"
 		var can []string

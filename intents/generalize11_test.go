@@ -64,3 +64,56 @@ func TestALabelSaidWithWhoseItIs(t *testing.T) {
 		{"start a twenty minute timer for mum's rice", "timer.start", map[string]string{"duration": "1200", "label": "rice"}},
 	})
 }
+
+// TestAReasonAboutSomeoneTheHomeDoesNotKnow: a reason after a request names a guest the home
+// has never heard of ("Auntie Funmi is shivering", "Ada's scared of the dark") or folds the
+// "is" onto a parent ("dad's napping"); the request is still one request.
+func TestAReasonAboutSomeoneTheHomeDoesNotKnow(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"AC off in the bedroom, uncle Kofi is freezing", "house.ac.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"could you put the office light on? Priya's scared of the dark.", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"turn off the living room light, little Tomasz is asleep", "house.light.set", map[string]string{"room": "living room", "state": "off"}},
+		{"psst turn off the kitchen light mum's napping", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"switch the bedroom ac off daddys sleeping", "house.ac.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"set the living room AC to 20 dad said I could", "house.ac.set", map[string]string{"room": "living room", "temperature": "20"}},
+		{"turn on the office light mum says it's ok", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+	})
+	for _, s := range []string{
+		"mum said I could turn the AC on",
+		"turn off the light mom said",
+		"uncle Kofi turned off the bedroom ac, he was freezing",
+		"Priya's scared of the dark so don't turn the office light off",
+	} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %s)", s, d.Intent, d.Args, strings.Join(d.Doctrine, "; "))
+		}
+	}
+}
+
+// TestAskingAboutADeviceARoomDoesNotHave: the answer says which rooms have one; it asks
+// nothing back (there is nothing to read), and a command there still asks which room.
+func TestAskingAboutADeviceARoomDoesNotHave(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{"is the ac on in the office", "what's the kids room AC set to", "is the kitchen air con running"} {
+		d := tb.Route(s, Context{})
+		if d.Intent != IntentUnclear || d.Args["topic"] != "no_ac" {
+			t.Errorf("%q: %s %v, want unclear no_ac (why: %s)", s, d.Intent, d.Args, strings.Join(d.Doctrine, "; "))
+			continue
+		}
+		if p := tb.UnclearPrompt(d.Args["topic"]); !strings.Contains(p, "living room") || !strings.Contains(p, "bedroom") {
+			t.Errorf("%q: says %q, want the rooms that have air conditioning", s, p)
+		}
+	}
+	if d := tb.Route("turn on the ac in the office", Context{}); d.Intent != IntentClarify || d.Pending == nil {
+		t.Errorf("a command in a room without AC: %s %v, want a question which room", d.Intent, d.Args)
+	}
+}
+
+// TestWhisperWritesOffAsOf: "privacy of", "quiet mode of" are whisper's "off".
+func TestWhisperWritesOffAsOf(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"privacy mode of", "privacy.set", map[string]string{"state": "off"}},
+		{"reachy privacy of please", "privacy.set", map[string]string{"state": "off"}},
+	})
+}

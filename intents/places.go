@@ -45,7 +45,10 @@ func (t *Table) unknownPlace(toks []string, used []bool, classes []wordClass) (b
 		for k < len(toks) && k-i <= 3 && !used[k] && !explained(toks[k]) {
 			k++
 		}
-		if k > i+1 && (k == len(toks) || !used[k]) {
+		if k > i+1 && (k == len(toks) || !used[k]) && !nounSubject(toks[i+1:]) && !possessiveKin(toks[i+1]) &&
+			!(i+2 < len(toks) && reportVerbs[toks[i+2]]) {
+			// (not a reason said straight after the device: "... the bedroom light dad's
+			// napping", "... the office light mum says it's ok")
 			return true, span(i+1, k)
 		}
 		j := i - 1

@@ -538,6 +538,11 @@ func (t *Table) settle(in *Intent, b binding, rule *Rule, n Normalized) Decision
 		return d
 	}
 	p := b.problems[0]
+	if spec, _ := in.Arg(p.arg); p.why == "no_device" && in.Kind == KindRead && (spec.Device == "ac" || spec.Device == "light") {
+		// "is the AC on in the kitchen": a room without one — nothing to read, nothing to
+		// ask back; which rooms have one is the answer
+		return t.unclear(n, "no_"+spec.Device, in.Name+" in a room without "+deviceWord(spec.Device))
+	}
 	d := t.decide(t.byName[IntentClarify], map[string]string{}, rule, n)
 	d.Pending = &Pending{Intent: in.Name, Args: b.args, Missing: p.arg}
 	spec, _ := in.Arg(p.arg)

@@ -282,7 +282,7 @@ func (t *Table) speechAct(n Normalized) (act string, quoted []string) {
 			return actRelayed, nil // "you are dad now. call mom": a part to play, not the speaker's request
 		}
 		if f&swRelayVerb != 0 && i > 0 && (t.vocab.people[toks[i-1]] != "" || kinWords[toks[i-1]] || toks[i-1] == "he" || toks[i-1] == "she" || toks[i-1] == "they" || toks[i-1] == "someone") &&
-			!(ownWish[toks[i]] && i+1 < len(toks) && toks[i+1] == "to") {
+			!(ownWish[toks[i]] && i+1 < len(toks) && toks[i+1] == "to") && !permissionAfter(toks, i) {
 			return actRelayed, nil
 		}
 		if f&swCondition != 0 && !conditionCourtesyAt(toks[i+1:]) {
@@ -455,6 +455,24 @@ func (t *Table) sameShape(a, b []string) bool {
 // made up ("tell me a story where you call mom"), or said to someone of the family by name
 // ("so dark dad could you ...", "we're done mum hang up", "turn the office light on dad").
 // It returns why, or "".
+// permissionAfter: "..., mom said I could", "... dad says it's ok": a permission reported
+// after the request, as its reason — the request is the speaker's own. Said first ("mom
+// said I could turn the AC on") it reports, and does not ask.
+func permissionAfter(toks []string, i int) bool {
+	if i < 3 {
+		return false
+	}
+	rest := toks[i+1:]
+	switch len(rest) {
+	case 2:
+		return (rest[0] == "i" || rest[0] == "we") && (rest[1] == "can" || rest[1] == "could" || rest[1] == "may" || rest[1] == "might") ||
+			rest[0] == "it" && rest[1] == "is" // "it's ok": normalisation took the "ok" off the end
+	case 3:
+		return rest[0] == "it" && rest[1] == "is" && (rest[2] == "ok" || rest[2] == "okay" || rest[2] == "fine" || rest[2] == "alright")
+	}
+	return false
+}
+
 func (t *Table) notARequestToMe(toks []string) string {
 	k := len(toks)
 	if k == 0 {
@@ -466,7 +484,7 @@ func (t *Table) notARequestToMe(toks []string) string {
 	for i, w := range toks {
 		switch {
 		case (reportVerbs[w] || w == "jokes") && !(i > 0 && (toks[i-1] == "simon" || toks[i-1] == "until" || toks[i-1] == "unless" || toks[i-1] == "till")) &&
-			!(i+1 < k && farewellOrSo[toks[i+1]] || i+2 < k && farewellOrSo[toks[i+2]]):
+			!(i+1 < k && farewellOrSo[toks[i+1]] || i+2 < k && farewellOrSo[toks[i+2]]) && !permissionAfter(toks, i):
 			// "simon says" is a game; "until said otherwise", "we've said goodbye" report nothing
 			return actRelayed
 		case w == "cannot" && i+1 < k && (commandVerb(toks[i+1]) || familyVerb(toks[i+1]) ||
