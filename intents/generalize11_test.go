@@ -117,3 +117,30 @@ func TestWhisperWritesOffAsOf(t *testing.T) {
 		{"reachy privacy of please", "privacy.set", map[string]string{"state": "off"}},
 	})
 }
+
+// TestAKindOfRoomIsNotThisHomesRoom: a question about rooms, lights or temperatures in
+// general ("the ideal bedroom temperature", "a baby's bedroom", "for a house", "is light a
+// wave") goes to the agent; the home's own room, named as the home's, stays home.
+func TestAKindOfRoomIsNotThisHomesRoom(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{
+		"what's the ideal kitchen temperature for cooking",
+		"what temperature ought a nursery to be kept at",
+		"how warm should a baby's bedroom be",
+		"is 18 degrees too cold for a house",
+		"is bad to leave the air con on the whole night",
+		"when did people first have electric lights in houses",
+		"how do light bulbs work",
+		"how fast is light",
+		"translate 'turn off the light' into French",
+	} {
+		if d := tb.Route(s, Context{}); d.Intent != IntentGeneralAsk && d.Intent != IntentDeepAsk {
+			t.Errorf("%q: %s %v, want the agent (why: %s)", s, d.Intent, d.Args, strings.Join(d.Doctrine, "; "))
+		}
+	}
+	checkRoutes(t, tb, []routeCase{
+		{"what's the temperature in the bedroom", "house.ac.get", map[string]string{"room": "bedroom"}},
+		{"is the light on in the kitchen", "house.light.get", map[string]string{"room": "kitchen"}},
+		{"is it bad to leave the kitchen light on", "house.light.get", nil},
+	})
+}

@@ -45,7 +45,7 @@ func (t *Table) aboutWorld(n Normalized, m Mentions) (lexHit, bool) {
 	// joke is made up; what it is about is never read or done
 	creative := lead > 0 && anyOf(toks[:lead], wordSet{"story": true, "poem": true, "song": true, "joke": true, "sing": true, "write": true}) &&
 		!mayBeCompound(n) // "tell me a joke and turn off the kitchen light" is two requests
-	if (len(m.Rooms) > 0 || m.Here) && !language && !creative {
+	if (len(m.Rooms) > 0 && t.homeRoomNamed(toks) || m.Here) && !language && !creative {
 		return lexHit{}, false // "how do you spell kitchen" names a room as a word, "is it bad to leave the kitchen light on" this home's
 	}
 	// Advice asked about the world names the home's people as its subject matter ("how do I
@@ -59,8 +59,8 @@ func (t *Table) aboutWorld(n Normalized, m Mentions) (lexHit, bool) {
 		return lexHit{}, false // "how do I start the animal game": how to use this robot, its own frames answer
 	}
 	for i, w := range toks {
-		if t.vocab.people[w] == "" && !kinWords[w] || advice {
-			continue
+		if t.vocab.people[w] == "" && !kinWords[w] || advice || language {
+			continue // (a person in words to translate or spell is quoted: "translate 'call my dad'")
 		}
 		j := i - 1
 		if j >= 0 && (toks[j] == "my" || toks[j] == "our" || toks[j] == "the" || toks[j] == "her" || toks[j] == "his") {
@@ -73,6 +73,44 @@ func (t *Table) aboutWorld(n Normalized, m Mentions) (lexHit, bool) {
 	}
 	return word, true
 }
+
+// homeRoomNamed: a room of the home is named as this home's, not as a kind of room: "the
+// ideal bedroom temperature", "a bedroom", "a baby's bedroom" name rooms in general.
+func (t *Table) homeRoomNamed(toks []string) bool {
+	for i := 0; i < len(toks); i++ {
+		if !t.vocab.roomStarts[toks[i]] {
+			continue
+		}
+		for l := min(t.vocab.roomWords, len(toks)-i); l >= 1; l-- {
+			if _, ok := t.vocab.rooms[strings.Join(toks[i:i+l], " ")]; !ok {
+				continue
+			}
+			if !genericRoomAt(toks, i) {
+				return true
+			}
+			i += l - 1
+			break
+		}
+	}
+	return false
+}
+
+// genericRoomAt: the room phrase at toks[i] names a kind of room ("a bedroom", "the ideal
+// bedroom temperature", "a baby's bedroom").
+func genericRoomAt(toks []string, i int) bool {
+	if i == 0 {
+		return false
+	}
+	prev := toks[i-1]
+	if genericLeads[prev] {
+		return true
+	}
+	// "a babys bedroom": someone's, after "a" — no one of this home
+	return i >= 2 && strings.HasSuffix(prev, "s") && (toks[i-2] == "a" || toks[i-2] == "an")
+}
+
+// genericLeads before a room make it a kind of room, not one of this home's.
+var genericLeads = words2set("a an ideal perfect typical average normal recommended every any most")
 
 // callVerbSaid: a call verb is said as a verb ("how do I ring dad"), not as a thing
 // someone has ("how do I tell my dad I broke his phone").
