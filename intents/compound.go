@@ -380,7 +380,7 @@ func (t *Table) together(a, b Decision, c Normalized, ctx Context) (Decision, bo
 	}
 	// A part that asks which room because the room it named cannot do it ("set the kitchen to
 	// 21": no AC there) is not without a room: nothing is joined.
-	if amiss != "" && t.mentionsRoom(a.Normalized.tokens()) || bmiss != "" && t.mentionsRoom(c.tokens()) {
+	if amiss == "room" && t.mentionsRoom(a.Normalized.tokens()) || bmiss == "room" && t.mentionsRoom(c.tokens()) {
 		return Decision{}, false
 	}
 	switch {
@@ -423,7 +423,7 @@ func (t *Table) together(a, b Decision, c Normalized, ctx Context) (Decision, bo
 }
 
 // setWords may go with a bare temperature in a clause of its own: "set it to 21", "25 please".
-var setWords = words2set("set it to at make put keep and then the temperature degrees thermostat ac")
+var setWords = words2set("set it to at make put keep and then the temperature degrees thermostat ac like about around maybe perhaps please")
 
 // clauseTemperature is the number of a clause that says only a temperature ("set it to 21",
 // "25"), or "".

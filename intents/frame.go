@@ -159,6 +159,20 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 			d.Doctrine = append([]string{trace + ": switched without saying on or off"}, d.Doctrine...)
 			return d, true
 		}
+		if m.Action && dev == "ac" && anyOf(n.tokens(), acLevelWords) {
+			// "make it cooler in here", "turn the bedroom AC up a bit": a change of setting
+			// with no number — the number is asked for, never guessed
+			if b := t.bind(set, captured, ctx); len(b.problems) == 0 && !b.notApplicable {
+				d := t.decide(t.byName[IntentClarify], map[string]string{}, frameRule(set), n)
+				d.Pending = &Pending{Intent: set.Name, Args: b.args, Missing: "temperature"}
+				spec, _ := set.Arg("temperature")
+				d.Prompt = t.question(spec, problem{arg: "temperature", why: "missing"})
+				d.Mentions = m.ref()
+				d.NotActed = "the temperature was not said"
+				d.Doctrine = append([]string{trace + ": warmer or cooler without a number: ask the temperature"}, d.Doctrine...)
+				return d, true
+			}
+		}
 		if m.Action {
 			// "dim the lights", "turn up the ac": an action this home cannot do.
 			d := t.unclear(n, dev, trace+": an action without a state the home can set")
@@ -414,6 +428,9 @@ func madeTo(toks []string, dev string) (state, temp string) {
 	}
 	return "", ""
 }
+
+// acLevelWords ask the AC for more or less: the temperature is then asked for.
+var acLevelWords = words2set("warmer cooler colder hotter up down higher lower increase decrease raise crank bump nudge")
 
 // toggleVerbs switch a device without a setting: said without "on" or "off", they leave
 // the state to ask about ("flip the kitchen light").

@@ -144,3 +144,27 @@ func TestAKindOfRoomIsNotThisHomesRoom(t *testing.T) {
 		{"is it bad to leave the kitchen light on", "house.light.get", nil},
 	})
 }
+
+// TestWarmerOrCoolerAsksTheTemperature: "make it cooler in here", "turn the bedroom AC up a
+// bit" name no number: the temperature is asked for, never guessed, and the answer sets it.
+func TestWarmerOrCoolerAsksTheTemperature(t *testing.T) {
+	tb := demo(t)
+	for said, room := range map[string]string{
+		"make it cooler in here would you":      "living room",
+		"turn the AC up a bit in the bedroom":   "bedroom",
+		"can you make the bedroom a bit warmer": "bedroom",
+	} {
+		d := tb.Route(said, Context{})
+		if d.Intent != IntentClarify || d.Pending == nil || d.Pending.Missing != "temperature" || d.Pending.Args["room"] != room {
+			t.Errorf("%q: %s %+v, want the temperature asked for the %s AC (why: %s)", said, d.Intent, d.Pending, room, strings.Join(d.Doctrine, "; "))
+			continue
+		}
+		got, ok := tb.Complete(*d.Pending, "twenty one", Context{})
+		if !ok || got.Intent != "house.ac.set" || got.Args["temperature"] != "21" || got.Args["room"] != room {
+			t.Errorf("%q then \"twenty one\": %v %s %v", said, ok, got.Intent, got.Args)
+		}
+	}
+	checkRoutes(t, tb, []routeCase{
+		{"make the bedroom cooler, like 20 degrees", "house.ac.set", map[string]string{"room": "bedroom", "temperature": "20"}},
+	})
+}

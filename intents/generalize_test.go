@@ -421,7 +421,8 @@ func TestCommandsWithTheirReasonsAndAsides(t *testing.T) {
 
 // TestADevicesEffectAskedFor: light asked for ("make light in the office") is the light on;
 // a cooler room with its number ("make the bedroom cooler, 21") is that temperature; a
-// cooler room with no number, warmer, brighter are changes this home cannot make (unclear).
+// cooler or warmer room with no number asks the temperature (never a guessed one); lights
+// made warmer are a change this home cannot make (unclear).
 func TestADevicesEffectAskedFor(t *testing.T) {
 	tb := demo(t)
 	checkRoutes(t, tb, []routeCase{
@@ -432,9 +433,9 @@ func TestADevicesEffectAskedFor(t *testing.T) {
 		{"make the bedroom cooler 21 degrees", "house.ac.set", map[string]string{"room": "bedroom", "temperature": "21"}},
 		{"make the living room colder, 19", "house.ac.set", map[string]string{"room": "living room", "temperature": "19"}},
 		{"get the bedroom cooler, 22 degrees", "house.ac.set", map[string]string{"room": "bedroom", "temperature": "22"}},
-		{"make the living room cooler", "unclear", nil},
+		{"make the living room cooler", "clarify", map[string]string{"pending": "house.ac.set", "missing": "temperature"}},
 		{"make the living room lights warmer", "unclear", nil},
-		{"make the bedroom a bit warmer", "unclear", nil},
+		{"make the bedroom a bit warmer", "clarify", map[string]string{"pending": "house.ac.set", "missing": "temperature"}},
 	})
 	for _, s := range []string{"did you make light in the office", "don't make light in the kids room", "mom made the living room cooler, 21",
 		"if it's dark make light in the office"} {

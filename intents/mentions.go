@@ -440,7 +440,7 @@ func trailingSetting(toks []string, i int) bool {
 		return false
 	}
 	rest := toks[i+1:]
-	return len(rest) == 0 || len(rest) == 1 && (rest[0] == "maybe" || rest[0] == "ish" || rest[0] == "please" || rest[0] == "thanks")
+	return len(rest) == 0 || len(rest) == 1 && (rest[0] == "maybe" || rest[0] == "perhaps" || rest[0] == "ish" || rest[0] == "please" || rest[0] == "thanks")
 }
 
 // withForm fills in the sentence's form (the command rule, command.go), once.
