@@ -33,15 +33,19 @@ type Normalized struct {
 type normMemo struct {
 	// durs are the duration views worked out so far: the sentence's, and its clauses' (a
 	// clause's words are a run of its part's, and the frames read each clause's view again).
-	durs []durView
+	// Their first ones are kept in durBuf, allocated with the memo.
+	durs   []durView
+	durBuf [4]durView
 	// parts are the sentence's parts between punctuation, each normalized on its own (see
 	// partsOf), for the raw text partsRaw; nil until asked.
 	parts    []Normalized
 	partsRaw string
-	// clauses are the clauses of clausesOf (see Table.clauses): the timer frame and the
-	// compound rule both split the same sentence.
-	clauses   []Normalized
-	clausesOf *Normalized
+	// clauses are the clauses of clausesOf (see Table.clauses), when haveClauses: the timer
+	// frame and the compound rule both split the same sentence. The sentence is kept by
+	// value, in the memo's own allocation.
+	clauses     []Normalized
+	clausesOf   Normalized
+	haveClauses bool
 }
 
 // sameSentence reports whether a and b are the same sentence: every field equal, and the
@@ -99,6 +103,9 @@ func (n Normalized) durations() string {
 		v = durationView(n.toks) // its homophones read ("an our", "ate minutes"), then its runs joined
 	}
 	if m := n.memo; m != nil && len(m.durs) < maxDurViews {
+		if m.durs == nil {
+			m.durs = m.durBuf[:0]
+		}
 		m.durs = append(m.durs, durView{&n.toks[0], len(n.toks), v})
 	}
 	return v
