@@ -1,6 +1,7 @@
 package intents
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 )
@@ -15,13 +16,34 @@ import (
 // wordSet is a closed list of words.
 type wordSet map[string]bool
 
+// words2set makes a package-level set (it is called only while the package is initialized,
+// never after): its words' shapes are kept for anyOf (setShapes).
 func words2set(s string) wordSet {
 	out := wordSet{}
+	shapes := new(wordShapes)
 	for _, w := range strings.Fields(s) {
 		out[w] = true
+		shapes.add(w)
 	}
+	setShapes[setID(out)] = shapedSet{out, shapes}
 	return out
 }
+
+// setShapes holds, by its identity (setID), the shapes of every set words2set made: a word
+// of a shape none of its words has is not in it, which anyOf learns without hashing the
+// word. Written only while the package is initialized; a set missing from it (a literal) is
+// read word by word.
+var setShapes = map[uintptr]shapedSet{}
+
+// shapedSet is a set and its words' shapes.
+type shapedSet struct {
+	set    wordSet
+	shapes *wordShapes
+}
+
+// setID is a set's identity: the same map, not equal contents (a set is never changed after
+// it is made).
+func setID(s wordSet) uintptr { return reflect.ValueOf(s).Pointer() }
 
 // only reports whether every word of toks is in one of the sets, or is core.
 func only(toks []string, sets ...wordSet) bool {
@@ -41,6 +63,16 @@ func only(toks []string, sets ...wordSet) bool {
 }
 
 func anyOf(toks []string, s wordSet) bool {
+	if len(toks) > 2 {
+		if shapes := setShapes[setID(s)].shapes; shapes != nil {
+			for _, w := range toks {
+				if shapes.may(w) && s[w] {
+					return true
+				}
+			}
+			return false
+		}
+	}
 	for _, w := range toks {
 		if s[w] {
 			return true
