@@ -47,9 +47,19 @@ func setID(s wordSet) uintptr { return reflect.ValueOf(s).Pointer() }
 
 // only reports whether every word of toks is in one of the sets, or is core.
 func only(toks []string, sets ...wordSet) bool {
+	var buf [8]*wordShapes
+	shapes := buf[:0] // each set's shapes (nil: none kept), looked up once
+	if len(toks) > 1 && len(sets) <= len(buf) {
+		for _, s := range sets {
+			shapes = append(shapes, setShapes[setID(s)].shapes)
+		}
+	}
 	for _, w := range toks {
 		ok := false
-		for _, s := range sets {
+		for k, s := range sets {
+			if k < len(shapes) && shapes[k] != nil && !shapes[k].may(w) {
+				continue // not in s: no lookup
+			}
 			if s[w] {
 				ok = true
 				break

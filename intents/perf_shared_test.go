@@ -82,3 +82,75 @@ func TestWordInfosSharedAsLookedUp(t *testing.T) {
 		}
 	}
 }
+
+// plainOnly is only without the shapes: a lookup per word and set.
+func plainOnly(toks []string, sets ...wordSet) bool {
+	return !slices.ContainsFunc(toks, func(w string) bool {
+		return !slices.ContainsFunc(sets, func(s wordSet) bool { return s[w] })
+	})
+}
+
+// plainReportedOrTakenBack is reportedOrTakenBack without the test that skips its loop.
+func plainReportedOrTakenBack(toks []string) bool {
+	for i, w := range toks {
+		if reportVerbs[w] && !(i > 0 && toks[i-1] == "simon") || takeBacks[w] {
+			return true
+		}
+		if copulas[w] && (i+1 < len(toks) && quoteNouns[toks[i+1]] || i+2 < len(toks) && quoteNouns[toks[i+2]] ||
+			i+3 < len(toks) && quoteNouns[toks[i+3]]) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestWordTestsAsPlain: only, reportedOrTakenBack and the lexicon's phrase sets (at,
+// lastWordOf) answer as their plain loops do on every corpus sentence and clause (and each
+// of its tails), every set.
+func TestWordTestsAsPlain(t *testing.T) {
+	tb := demo(t)
+	for _, ps := range tb.vocab.lex {
+		for first := range ps.byFirst {
+			if !ps.may(first) {
+				t.Fatalf("set %s turns away %q, a phrase's first word", ps.name, first)
+			}
+		}
+	}
+	var sets []wordSet
+	for _, e := range setShapes {
+		sets = append(sets, e.set)
+	}
+	for _, s := range append(corpusSentences(t), "she was saying it is a lie", "simon says jump", "just kidding") {
+		n := normalize(s, tb.vocab.wake)
+		for _, c := range append([]Normalized{n}, tb.clauses(n)...) {
+			toks := c.tokens()
+			for k := range toks {
+				tail := toks[k:]
+				if got, want := reportedOrTakenBack(tail), plainReportedOrTakenBack(tail); got != want {
+					t.Fatalf("%q: reportedOrTakenBack = %v, the plain loop %v", tail, got, want)
+				}
+				for i, s := range sets {
+					if got, want := only(tail, s, sets[(i+1)%len(sets)], frameFill), plainOnly(tail, s, sets[(i+1)%len(sets)], frameFill); got != want {
+						t.Fatalf("%q: only = %v, the plain loop %v", tail, got, want)
+					}
+				}
+				for _, ps := range tb.vocab.lex {
+					plain := 0
+					for _, p := range ps.byFirst[tail[0]] {
+						if hasPrefix(tail, p) {
+							plain = len(p)
+							break
+						}
+					}
+					if got := ps.at(tail, 0); got != plain {
+						t.Fatalf("%q: set %s finds a phrase of %d words, the plain loop %d", tail, ps.name, got, plain)
+					}
+					single := slices.ContainsFunc(ps.byFirst[tail[0]], func(p []string) bool { return len(p) == 1 })
+					if got := lastWordOf(ps, tail[0]); got != single {
+						t.Fatalf("%q: lastWordOf(%s) = %v, the plain loop %v", tail[0], ps.name, got, single)
+					}
+				}
+			}
+		}
+	}
+}
