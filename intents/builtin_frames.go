@@ -1,7 +1,6 @@
 package intents
 
 import (
-	"reflect"
 	"slices"
 	"strings"
 )
@@ -17,47 +16,29 @@ import (
 type wordSet map[string]bool
 
 // words2set makes a package-level set (it is called only while the package is initialized,
-// never after): its words' shapes are kept for anyOf (setShapes).
+// never after): its words' filter is kept for anyOf and only (word_sets.go).
 func words2set(s string) wordSet {
 	out := wordSet{}
-	shapes := new(wordShapes)
 	for _, w := range strings.Fields(s) {
 		out[w] = true
-		shapes.add(w)
 	}
-	setShapes[setID(out)] = shapedSet{out, shapes}
+	registerSet(out)
 	return out
 }
 
-// setShapes holds, by its identity (setID), the shapes of every set words2set made: a word
-// of a shape none of its words has is not in it, which anyOf learns without hashing the
-// word. Written only while the package is initialized; a set missing from it (a literal) is
-// read word by word.
-var setShapes = map[uintptr]shapedSet{}
-
-// shapedSet is a set and its words' shapes.
-type shapedSet struct {
-	set    wordSet
-	shapes *wordShapes
-}
-
-// setID is a set's identity: the same map, not equal contents (a set is never changed after
-// it is made).
-func setID(s wordSet) uintptr { return reflect.ValueOf(s).Pointer() }
-
 // only reports whether every word of toks is in one of the sets, or is core.
 func only(toks []string, sets ...wordSet) bool {
-	var buf [8]*wordShapes
-	shapes := buf[:0] // each set's shapes (nil: none kept), looked up once
+	var buf [8]*wordFilter
+	filters := buf[:0] // each set's filter (nil: none kept), looked up once
 	if len(toks) > 1 && len(sets) <= len(buf) {
 		for _, s := range sets {
-			shapes = append(shapes, setShapes[setID(s)].shapes)
+			filters = append(filters, filterOf(s))
 		}
 	}
 	for _, w := range toks {
 		ok := false
 		for k, s := range sets {
-			if k < len(shapes) && shapes[k] != nil && !shapes[k].may(w) {
+			if k < len(filters) && filters[k] != nil && !filters[k].may(w) {
 				continue // not in s: no lookup
 			}
 			if s[w] {
@@ -74,9 +55,9 @@ func only(toks []string, sets ...wordSet) bool {
 
 func anyOf(toks []string, s wordSet) bool {
 	if len(toks) > 2 {
-		if shapes := setShapes[setID(s)].shapes; shapes != nil {
+		if f := filterOf(s); f != nil {
 			for _, w := range toks {
-				if shapes.may(w) && s[w] {
+				if f.may(w) && s[w] {
 					return true
 				}
 			}

@@ -7,40 +7,44 @@ import (
 )
 
 // More of the router's shortcuts held to the plain computation they stand for (see
-// perf_equivalence_test.go): the shapes anyOf reads a set's words by, and the word index's
+// perf_equivalence_test.go): the filters anyOf and only read a set's words by, and the word index's
 // entries a sentence's memo shares with its clauses.
 
-// plainAnyOf is anyOf without the shapes: one lookup per word.
+// plainAnyOf is anyOf without the filter: one lookup per word.
 func plainAnyOf(toks []string, s wordSet) bool {
 	return slices.ContainsFunc(toks, func(w string) bool { return s[w] })
 }
 
 // TestSetShapesAdmitTheirWords: every set words2set made is known by its identity, its
-// shapes admit each of its words, and anyOf answers as the plain loop does for every corpus
+// filter admits each of its words, and anyOf answers as the plain loop does for every corpus
 // sentence and clause, and every set.
 func TestSetShapesAdmitTheirWords(t *testing.T) {
 	tb := demo(t)
-	if len(setShapes) < 50 {
-		t.Fatalf("only %d sets have shapes", len(setShapes))
+	sets := keptSets()
+	if len(sets) < 50 {
+		t.Fatalf("only %d sets have filters", len(sets))
 	}
-	for id, e := range setShapes {
-		if setID(e.set) != id {
-			t.Fatalf("a set is kept under another's identity")
+	for _, s := range sets {
+		if filterOf(s) == nil {
+			t.Fatalf("a kept set has no filter")
 		}
-		for w := range e.set {
-			if !e.shapes.may(w) {
-				t.Fatalf("shapes turn away %q, a word of the set", w)
+		for w := range s {
+			if !filterOf(s).may(w) {
+				t.Fatalf("a filter turns away %q, a word of its set", w)
 			}
 		}
 	}
-	for _, s := range corpusSentences(t) {
-		n := normalize(s, tb.vocab.wake)
+	if filterOf(wordSet{"stop": true}) != nil {
+		t.Fatalf("a literal set has a filter")
+	}
+	for _, sentence := range corpusSentences(t) {
+		n := normalize(sentence, tb.vocab.wake)
 		for _, c := range append([]Normalized{n}, tb.clauses(n)...) {
 			toks := append(slices.Clone(c.tokens()), "", "a", "stop")
-			for _, e := range setShapes {
+			for _, s := range sets {
 				for k := range len(toks) + 1 {
-					if got, want := anyOf(toks[:k], e.set), plainAnyOf(toks[:k], e.set); got != want {
-						t.Fatalf("%q: anyOf(%q) = %v, the plain loop %v", s, toks[:k], got, want)
+					if got, want := anyOf(toks[:k], s), plainAnyOf(toks[:k], s); got != want {
+						t.Fatalf("%q: anyOf(%q) = %v, the plain loop %v", sentence, toks[:k], got, want)
 					}
 				}
 			}
@@ -83,7 +87,7 @@ func TestWordInfosSharedAsLookedUp(t *testing.T) {
 	}
 }
 
-// plainOnly is only without the shapes: a lookup per word and set.
+// plainOnly is only without the filters: a lookup per word and set.
 func plainOnly(toks []string, sets ...wordSet) bool {
 	return !slices.ContainsFunc(toks, func(w string) bool {
 		return !slices.ContainsFunc(sets, func(s wordSet) bool { return s[w] })
@@ -116,10 +120,7 @@ func TestWordTestsAsPlain(t *testing.T) {
 			}
 		}
 	}
-	var sets []wordSet
-	for _, e := range setShapes {
-		sets = append(sets, e.set)
-	}
+	sets := keptSets()
 	for _, s := range append(corpusSentences(t), "she was saying it is a lie", "simon says jump", "just kidding") {
 		n := normalize(s, tb.vocab.wake)
 		for _, c := range append([]Normalized{n}, tb.clauses(n)...) {
@@ -153,4 +154,15 @@ func TestWordTestsAsPlain(t *testing.T) {
 			}
 		}
 	}
+}
+
+// keptSets are the sets setTable holds.
+func keptSets() []wordSet {
+	var out []wordSet
+	for _, e := range setTable {
+		if e.id != 0 {
+			out = append(out, e.set)
+		}
+	}
+	return out
 }
