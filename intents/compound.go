@@ -148,7 +148,8 @@ func mayBeCompound(n Normalized) bool {
 	}
 	meaningful := 0
 	var buf [32]string // a piece's words, only read here
-	for _, piece := range rawParts(n.raw) {
+	var pieces [8]string
+	for _, piece := range appendRawParts(pieces[:0], n.raw) {
 		for _, w := range appendTokens(buf[:0], joinSigns(piece), false) { // tokenize(piece)
 			if !ignorableWords[w] && !leadFillers[w] && w != "hey" && w != "hi" && w != "hello" {
 				meaningful++

@@ -307,8 +307,15 @@ func (t *Table) partsOf(n Normalized) []Normalized {
 	if m := n.memo; m != nil && m.parts != nil && m.partsRaw == n.raw {
 		return m.parts
 	}
-	raw := rawParts(n.raw)
+	if m := n.memo; m != nil && m.partsRaw == n.raw && m.onePart {
+		return nil
+	}
+	var buf [8]string // the parts, only read here
+	raw := appendRawParts(buf[:0], n.raw)
 	if len(raw) < 2 {
+		if n.memo != nil {
+			n.memo.parts, n.memo.partsRaw, n.memo.onePart = nil, n.raw, true
+		}
 		return nil
 	}
 	out := make([]Normalized, len(raw))
@@ -316,15 +323,17 @@ func (t *Table) partsOf(n Normalized) []Normalized {
 		out[i], _ = courtesy(normalize(p, t.vocab.wake))
 	}
 	if n.memo != nil {
-		n.memo.parts, n.memo.partsRaw = out, n.raw
+		n.memo.parts, n.memo.partsRaw, n.memo.onePart = out, n.raw, false
 	}
 	return out
 }
 
 // rawParts splits a sentence at the punctuation that parts clauses (". ! ? ; : ,"),
 // dropping empty parts: strings.FieldsFunc's result, without a call per rune.
-func rawParts(raw string) []string {
-	var out []string
+func rawParts(raw string) []string { return appendRawParts(nil, raw) }
+
+// appendRawParts appends rawParts(raw) to out (a caller's buffer: nothing escapes).
+func appendRawParts(out []string, raw string) []string {
 	start := -1
 	for i := 0; i < len(raw); i++ {
 		switch raw[i] {

@@ -33,13 +33,14 @@ type Normalized struct {
 type normMemo struct {
 	// durs are the duration views worked out so far: the sentence's, and its clauses' (a
 	// clause's words are a run of its part's, and the frames read each clause's view again).
-	// Their first ones are kept in durBuf, allocated with the memo.
+	// The first two are kept in durBuf, allocated with the memo.
 	durs   []durView
-	durBuf [4]durView
+	durBuf [2]durView
 	// parts are the sentence's parts between punctuation, each normalized on its own (see
 	// partsOf), for the raw text partsRaw; nil until asked.
 	parts    []Normalized
 	partsRaw string
+	onePart  bool // partsRaw has fewer than two parts: parts stays nil
 	// clauses are the clauses of clausesOf (see Table.clauses), when haveClauses: the timer
 	// frame and the compound rule both split the same sentence. The sentence is kept by
 	// value, in the memo's own allocation.

@@ -166,3 +166,41 @@ func keptSets() []wordSet {
 	}
 	return out
 }
+
+// TestPartsKeptForTheirRaw: the parts a memo keeps (or that there are none) are given back
+// only for the raw sentence they were split from: copies sharing the memo with another raw
+// text, asked in turn, each get their own.
+func TestPartsKeptForTheirRaw(t *testing.T) {
+	tb := demo(t)
+	plain := func(raw string) []string {
+		parts := rawParts(raw)
+		if len(parts) < 2 {
+			return nil
+		}
+		var out []string
+		for _, p := range parts {
+			c, _ := courtesy(normalize(p, tb.vocab.wake))
+			out = append(out, c.Text)
+		}
+		return out
+	}
+	texts := func(ns []Normalized) []string {
+		var out []string
+		for _, n := range ns {
+			out = append(out, n.Text)
+		}
+		return out
+	}
+	for _, s := range append(corpusSentences(t), "turn on the light, then stop", "stop") {
+		n := normalize(s, tb.vocab.wake)
+		one, two := n, n
+		one.raw, two.raw = "turn on the light", "hello, turn on the light"
+		for round := 0; round < 2; round++ {
+			for _, v := range []Normalized{n, one, two, n} {
+				if got, want := texts(tb.partsOf(v)), plain(v.raw); !slices.Equal(got, want) {
+					t.Fatalf("%q (raw %q): parts %q, split anew %q", s, v.raw, got, want)
+				}
+			}
+		}
+	}
+}
