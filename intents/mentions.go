@@ -114,8 +114,7 @@ var placeStop = map[string]bool{"on": true, "off": true, "to": true, "and": true
 
 // mentions reads a normalized sentence.
 func (t *Table) mentions(n Normalized) Mentions {
-	words := n.tokens()
-	toks := cutReason(words)
+	toks := cutReason(n.tokens())
 	var m Mentions
 	var usedBuf [32]bool
 	used := usedBuf[:0] // tokens that are part of a room name
@@ -127,11 +126,10 @@ func (t *Table) mentions(n Normalized) Mentions {
 	var clsBuf [32]wordClass
 	var infoBuf [32]wordInfo
 	classes := clsBuf[:0] // each token's word class, looked up once
-	// and all mentions reads of it (word_index.go), in the same lookup: the sentence's words
-	// and each clause's are looked up once
-	all := t.wordInfos(n, words, infoBuf[:0])
-	info := all[:len(toks)]
-	for _, wi := range info {
+	info := infoBuf[:0]   // and all mentions reads of it (word_index.go), in the same lookup
+	for _, w := range toks {
+		wi := t.vocab.words[w]
+		info = append(info, wi)
 		classes = append(classes, wi.cls)
 		m.seen |= wi.cls
 		m.lex |= wi.lex
@@ -139,8 +137,8 @@ func (t *Table) mentions(n Normalized) Mentions {
 			m.seen |= wcExpression
 		}
 	}
-	for _, wi := range all[len(toks):] { // the reason cut off may hold what a frame reads
-		m.lex |= wi.lex
+	for _, w := range n.tokens()[len(toks):] { // the reason cut off may hold what a frame reads
+		m.lex |= t.vocab.words[w].lex
 	}
 	// Rooms, longest phrase first ("living room" before "room").
 	for i := 0; i < len(toks); i++ {

@@ -47,10 +47,6 @@ type normMemo struct {
 	clauses     []Normalized
 	clausesOf   Normalized
 	haveClauses bool
-	// words are the words of the sentence the memo was made for (its toks, never written
-	// to), and infos the word index's entries for them, once asked (Table.wordInfos).
-	words []string
-	infos []wordInfo
 }
 
 // sameSentence reports whether a and b are the same sentence: every field equal, and the
@@ -221,7 +217,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		n.Text = strings.Join(toks, " ")
 	}
 	n.toks = toks
-	n.memo = &normMemo{words: toks}
+	n.memo = &normMemo{}
 	if len(toks) > 0 && (questionWords[toks[0]] || doQuestion(toks) || hasPrefix(toks, []string{"i", "wonder"})) {
 		n.Question = true
 	}

@@ -1,14 +1,13 @@
 package intents
 
 import (
-	"reflect"
 	"slices"
 	"testing"
 )
 
 // More of the router's shortcuts held to the plain computation they stand for (see
-// perf_equivalence_test.go): the filters anyOf and only read a set's words by, and the word index's
-// entries a sentence's memo shares with its clauses.
+// perf_equivalence_test.go): the filters anyOf and only read a set's words by, the word
+// tests built on them, and the parts a sentence's memo keeps.
 
 // plainAnyOf is anyOf without the filter: one lookup per word.
 func plainAnyOf(toks []string, s wordSet) bool {
@@ -52,36 +51,6 @@ func TestSetShapesAdmitTheirWords(t *testing.T) {
 				return speechVerbs[w] || quoteNouns[w] || takeBacks[w]
 			}); got != want {
 				t.Fatalf("%q: quotedOrTakenBack = %v, the plain loop %v", c.Text, got, want)
-			}
-		}
-	}
-}
-
-// TestWordInfosSharedAsLookedUp: the word index's entries a memo gives a sentence and each
-// of its clauses (and each part's) are those looked up word by word, in any order, and
-// mentions reads the same with the memo as without it.
-func TestWordInfosSharedAsLookedUp(t *testing.T) {
-	tb := demo(t)
-	for _, s := range append(corpusSentences(t), "turn on the light and set a timer, then stop", "it's dark in here, lights on please") {
-		n := normalize(s, tb.vocab.wake)
-		all := append(tb.clauses(n), n) // clauses first: they ask before their sentence
-		all = append(all, tb.partsOf(n)...)
-		for round := 0; round < 2; round++ {
-			for _, c := range all {
-				toks := c.tokens()
-				got := tb.wordInfos(c, toks, nil)
-				want := make([]wordInfo, 0, len(toks))
-				for _, w := range toks {
-					want = append(want, tb.vocab.words[w])
-				}
-				if !slices.Equal(got, want) {
-					t.Fatalf("%q, clause %q: shared entries differ from the index's", s, c.Text)
-				}
-				plain := c
-				plain.memo = nil
-				if m, p := tb.mentions(c), tb.mentions(plain); !reflect.DeepEqual(m, p) {
-					t.Fatalf("%q, clause %q: mentions %+v with the memo, %+v without", s, c.Text, m, p)
-				}
 			}
 		}
 	}

@@ -92,39 +92,3 @@ func newWordIndex(v *vocab) map[string]wordInfo {
 	}
 	return out
 }
-
-// wordInfos returns the word index's entries for toks, n's words or a run of them (a
-// clause's): read from the memo of the sentence they are the words of, where they are looked
-// up once for all its words, so the sentence and each of its clauses share them. Words that
-// are no run of the memo's (a corrected sentence's) are looked up into buf.
-func (t *Table) wordInfos(n Normalized, toks []string, buf []wordInfo) []wordInfo {
-	if m := n.memo; m != nil && len(toks) > 0 {
-		if k := runAt(m.words, toks); k >= 0 {
-			if m.infos == nil {
-				m.infos = make([]wordInfo, len(m.words))
-				for i, w := range m.words {
-					m.infos[i] = t.vocab.words[w]
-				}
-			}
-			return m.infos[k : k+len(toks) : k+len(toks)]
-		}
-	}
-	for _, w := range toks {
-		buf = append(buf, t.vocab.words[w])
-	}
-	return buf
-}
-
-// runAt returns where toks start in words when toks are a run of words (the same strings in
-// the same array, not equal words), or -1.
-func runAt(words, toks []string) int {
-	if len(toks) == 0 || len(toks) > len(words) {
-		return -1
-	}
-	for k := range len(words) - len(toks) + 1 {
-		if &words[k] == &toks[0] {
-			return k
-		}
-	}
-	return -1
-}
