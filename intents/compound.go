@@ -24,13 +24,14 @@ var separatorShapes = func() (out wordShapes) {
 // They are kept in the sentence's memo for that sentence: the timer frame and the compound
 // rule split the same one. The slice is shared: never written to.
 func (t *Table) clauses(n Normalized) []Normalized {
-	if m := n.memo; m != nil && m.haveClauses && sameSentence(&m.clausesOf, &n) {
+	if m := n.memo; m != nil && m.clausesOf != nil && sameSentence(m.clausesOf, &n) {
 		return m.clauses
 	}
 	var buf [8]Normalized // most sentences have a handful: worked out on the stack, kept at their size
 	out := slices.Clone(t.appendClauses(buf[:0], n))
 	if n.memo != nil {
-		n.memo.clauses, n.memo.clausesOf, n.memo.haveClauses = out, n, true
+		kept := n // on the heap only when kept
+		n.memo.clauses, n.memo.clausesOf = out, &kept
 	}
 	return out
 }

@@ -305,16 +305,16 @@ func (t *Table) pieces(n Normalized) []Normalized {
 // memo, and never written to.
 func (t *Table) partsOf(n Normalized) []Normalized {
 	if m := n.memo; m != nil && m.parts != nil && m.partsRaw == n.raw {
+		if len(m.parts) == 0 {
+			return nil // one part, kept as none
+		}
 		return m.parts
-	}
-	if m := n.memo; m != nil && m.partsRaw == n.raw && m.onePart {
-		return nil
 	}
 	var buf [8]string // the parts, only read here
 	raw := appendRawParts(buf[:0], n.raw)
 	if len(raw) < 2 {
 		if n.memo != nil {
-			n.memo.parts, n.memo.partsRaw, n.memo.onePart = nil, n.raw, true
+			n.memo.parts, n.memo.partsRaw = noParts, n.raw
 		}
 		return nil
 	}
@@ -323,10 +323,13 @@ func (t *Table) partsOf(n Normalized) []Normalized {
 		out[i], _ = courtesy(normalize(p, t.vocab.wake))
 	}
 	if n.memo != nil {
-		n.memo.parts, n.memo.partsRaw, n.memo.onePart = out, n.raw, false
+		n.memo.parts, n.memo.partsRaw = out, n.raw
 	}
 	return out
 }
+
+// noParts is what a memo keeps for a sentence of one part: empty, not nil (nil is not asked).
+var noParts = []Normalized{}
 
 // rawParts splits a sentence at the punctuation that parts clauses (". ! ? ; : ,"),
 // dropping empty parts: strings.FieldsFunc's result, without a call per rune.

@@ -33,20 +33,15 @@ type Normalized struct {
 type normMemo struct {
 	// durs are the duration views worked out so far: the sentence's, and its clauses' (a
 	// clause's words are a run of its part's, and the frames read each clause's view again).
-	// The first two are kept in durBuf, allocated with the memo.
-	durs   []durView
-	durBuf [2]durView
+	durs []durView
 	// parts are the sentence's parts between punctuation, each normalized on its own (see
-	// partsOf), for the raw text partsRaw; nil until asked.
+	// partsOf), for the raw text partsRaw; nil until asked, empty (not nil) when it has one.
 	parts    []Normalized
 	partsRaw string
-	onePart  bool // partsRaw has fewer than two parts: parts stays nil
-	// clauses are the clauses of clausesOf (see Table.clauses), when haveClauses: the timer
-	// frame and the compound rule both split the same sentence. The sentence is kept by
-	// value, in the memo's own allocation.
-	clauses     []Normalized
-	clausesOf   Normalized
-	haveClauses bool
+	// clauses are the clauses of clausesOf (see Table.clauses): the timer frame and the
+	// compound rule both split the same sentence.
+	clauses   []Normalized
+	clausesOf *Normalized
 }
 
 // sameSentence reports whether a and b are the same sentence: every field equal, and the
@@ -104,9 +99,6 @@ func (n Normalized) durations() string {
 		v = durationView(n.toks) // its homophones read ("an our", "ate minutes"), then its runs joined
 	}
 	if m := n.memo; m != nil && len(m.durs) < maxDurViews {
-		if m.durs == nil {
-			m.durs = m.durBuf[:0]
-		}
 		m.durs = append(m.durs, durView{&n.toks[0], len(n.toks), v})
 	}
 	return v
