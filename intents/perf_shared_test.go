@@ -166,7 +166,7 @@ func TestPartsKeptForTheirRaw(t *testing.T) {
 		one.raw, two.raw = "turn on the light", "hello, turn on the light"
 		for round := 0; round < 2; round++ {
 			for _, v := range []Normalized{n, one, two, n} {
-				if got, want := texts(tb.partsOf(v)), plain(v.raw); !slices.Equal(got, want) {
+				if got, want := texts(tb.partsOf(v)), plain(v.raw); !slices.Equal(got, want) || (tb.partsOf(v) == nil) != (want == nil) {
 					t.Fatalf("%q (raw %q): parts %q, split anew %q", s, v.raw, got, want)
 				}
 			}
