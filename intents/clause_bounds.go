@@ -198,8 +198,8 @@ var reportVerbs = words2set("said says told tells texted texts shouted shouts ye
 // reportedOrTakenBack: toks report words said ("she texted", "is a lie", "was the message")
 // or take a request back ("I'm joking"): never a reason beside a request.
 func reportedOrTakenBack(toks []string) bool {
-	if !anyOf(toks, reportVerbs) && !anyOf(toks, takeBacks) && !anyOf(toks, copulas) {
-		return false // each test below needs a word of one of them: most sentences have none
+	if !anyOf(toks, reportVerbs) && !anyOf(toks, takeBacks) && !(anyOf(toks, quoteNouns) && anyOf(toks, copulas)) {
+		return false // each test below needs a report verb, a take-back, or a copula and a quotation's noun
 	}
 	for i, w := range toks {
 		if reportVerbs[w] && !(i > 0 && toks[i-1] == "simon") || takeBacks[w] { // "simon says" is a game

@@ -118,6 +118,7 @@ const maxGreetingWords = 8
 var socialIntents = []string{IntentGreeting, IntentThanks, IntentGoodNight, IntentGoodbye}
 
 func (t *Table) isGreeting(c Normalized) bool {
+	spaces := strings.Count(c.Text, " ")
 	for _, name := range socialIntents {
 		in := t.byName[name]
 		if in == nil {
@@ -126,7 +127,7 @@ func (t *Table) isGreeting(c Normalized) bool {
 		for i := range in.patterns {
 			p := &in.patterns[i]
 			// The gate (gate.go), then the prefilter: necessary conditions, cheapest first.
-			if p.gate.admits(c.Text, strings.Count(c.Text, " ")) && p.filter.admits(c.Text) && p.re.MatchString(c.Text) {
+			if p.gate.admits(c.Text, spaces) && p.filter.admits(c.Text) && p.re.MatchString(c.Text) {
 				return true
 			}
 		}
