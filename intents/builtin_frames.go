@@ -12,66 +12,6 @@ import (
 // nothing else — and its form (command.go): "Be quiet for a second.", "Got the time,
 // Reachy?", "Forget the homework timer.", "The cookies need nine minutes, start a timer."
 
-// wordSet is a closed list of words.
-type wordSet map[string]bool
-
-// words2set makes a package-level set (it is called only while the package is initialized,
-// never after): its words' filter is kept for anyOf and only (word_sets.go).
-func words2set(s string) wordSet {
-	out := wordSet{}
-	for _, w := range strings.Fields(s) {
-		out[w] = true
-	}
-	registerSet(out)
-	return out
-}
-
-// only reports whether every word of toks is in one of the sets, or is core.
-func only(toks []string, sets ...wordSet) bool {
-	var buf [8]*wordFilter
-	filters := buf[:0] // each set's filter (nil: none kept), looked up once
-	if len(toks) > 1 && len(sets) <= len(buf) {
-		for _, s := range sets {
-			filters = append(filters, filterOf(s))
-		}
-	}
-	for _, w := range toks {
-		ok := false
-		for k, s := range sets {
-			if k < len(filters) && filters[k] != nil && !filters[k].may(w) {
-				continue // not in s: no lookup
-			}
-			if s[w] {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
-}
-
-func anyOf(toks []string, s wordSet) bool {
-	if len(toks) > 2 {
-		if f := filterOf(s); f != nil {
-			for _, w := range toks {
-				if f.may(w) && s[w] {
-					return true
-				}
-			}
-			return false
-		}
-	}
-	for _, w := range toks {
-		if s[w] {
-			return true
-		}
-	}
-	return false
-}
-
 // Words that go with any built-in frame: articles, pronouns, politeness, time fillers.
 var frameFill = words2set("a an the it that this is are me us you your i we please now right just so okay ok " +
 	"can could would will do does tell give let know say kindly quick quickly again reachy jeeves love mate dear " +

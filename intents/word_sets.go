@@ -1,10 +1,73 @@
 package intents
 
-import "reflect"
+import (
+	"reflect"
+	"strings"
+)
 
-// Filters for the package's word sets: a set words2set makes keeps its words' shapes,
-// found by the set's identity, so anyOf and only turn away most words of a sentence with
-// two loads instead of hashing them (a lookup in a Go map hashes the whole word).
+// The package's word sets, and their filters: a set words2set makes keeps its words'
+// shapes, found by the set's identity, so anyOf and only turn away most words of a sentence
+// with two loads instead of hashing them (a lookup in a Go map hashes the whole word).
+
+// wordSet is a closed list of words.
+type wordSet map[string]bool
+
+// words2set makes a package-level set (it is called only while the package is initialized,
+// never after): its words' filter is kept for anyOf and only (word_sets.go).
+func words2set(s string) wordSet {
+	out := wordSet{}
+	for _, w := range strings.Fields(s) {
+		out[w] = true
+	}
+	registerSet(out)
+	return out
+}
+
+// only reports whether every word of toks is in one of the sets, or is core.
+func only(toks []string, sets ...wordSet) bool {
+	var buf [8]*wordFilter
+	filters := buf[:0] // each set's filter (nil: none kept), looked up once
+	if len(toks) > 1 && len(sets) <= len(buf) {
+		for _, s := range sets {
+			filters = append(filters, filterOf(s))
+		}
+	}
+	for _, w := range toks {
+		ok := false
+		for k, s := range sets {
+			if k < len(filters) && filters[k] != nil && !filters[k].may(w) {
+				continue // not in s: no lookup
+			}
+			if s[w] {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func anyOf(toks []string, s wordSet) bool {
+	if len(toks) > 2 {
+		if f := filterOf(s); f != nil {
+			for _, w := range toks {
+				if f.may(w) && s[w] {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	for _, w := range toks {
+		if s[w] {
+			return true
+		}
+	}
+	return false
+}
 
 // wordFilter holds a set's words' shapes (wordShapes: by first byte, a bit for the length).
 type wordFilter = wordShapes
