@@ -12,43 +12,6 @@ import (
 // nothing else — and its form (command.go): "Be quiet for a second.", "Got the time,
 // Reachy?", "Forget the homework timer.", "The cookies need nine minutes, start a timer."
 
-// wordSet is a closed list of words.
-type wordSet map[string]bool
-
-func words2set(s string) wordSet {
-	out := wordSet{}
-	for _, w := range strings.Fields(s) {
-		out[w] = true
-	}
-	return out
-}
-
-// only reports whether every word of toks is in one of the sets, or is core.
-func only(toks []string, sets ...wordSet) bool {
-	for _, w := range toks {
-		ok := false
-		for _, s := range sets {
-			if s[w] {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
-}
-
-func anyOf(toks []string, s wordSet) bool {
-	for _, w := range toks {
-		if s[w] {
-			return true
-		}
-	}
-	return false
-}
-
 // Words that go with any built-in frame: articles, pronouns, politeness, time fillers.
 var frameFill = words2set("a an the it that this is are me us you your i we please now right just so okay ok " +
 	"can could would will do does tell give let know say kindly quick quickly again reachy jeeves love mate dear " +

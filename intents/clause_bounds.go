@@ -1,9 +1,6 @@
 package intents
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // Where a transcript without commas parts: a reason said straight after a request ("lights
 // off in the kids room they're asleep"), a command said straight after a statement ("I'm cold
@@ -105,7 +102,7 @@ func (t *Table) statementOpening(toks []string) (stated, verbAfter2 bool, felt i
 	}
 	first, verb := toks[0], toks[1]
 	switch {
-	case slices.ContainsFunc(toks, func(w string) bool { return speechVerbs[w] }):
+	case anyOf(toks, speechVerbs):
 		return false, false, -1 // "she was shouting turn off the light": words said, not a command
 	case first == "its":
 		return true, false, felt
@@ -205,6 +202,9 @@ var reportVerbs = words2set("said says told tells texted texts shouted shouts ye
 // reportedOrTakenBack: toks report words said ("she texted", "is a lie", "was the message")
 // or take a request back ("I'm joking"): never a reason beside a request.
 func reportedOrTakenBack(toks []string) bool {
+	if !anyOf(toks, reportVerbs) && !anyOf(toks, takeBacks) && !(anyOf(toks, quoteNouns) && anyOf(toks, copulas)) {
+		return false // each test below needs a report verb, a take-back, or a copula and a quotation's noun
+	}
 	for i, w := range toks {
 		if reportVerbs[w] && !(i > 0 && toks[i-1] == "simon") || takeBacks[w] { // "simon says" is a game
 			return true
@@ -220,12 +220,7 @@ func reportedOrTakenBack(toks []string) bool {
 // quotedOrTakenBack: toks report words said (a speech verb, a quotation's noun) or take the
 // request back.
 func quotedOrTakenBack(toks []string) bool {
-	for _, w := range toks {
-		if speechVerbs[w] || quoteNouns[w] || takeBacks[w] {
-			return true
-		}
-	}
-	return false
+	return anyOf(toks, speechVerbs) || anyOf(toks, quoteNouns) || anyOf(toks, takeBacks) // a word in any of them
 }
 
 // commandVerb: w can open a command said after a statement ("... turn her light off").

@@ -2,6 +2,7 @@ package intents
 
 import (
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -26,9 +27,11 @@ func (t *Table) clauses(n Normalized) []Normalized {
 	if m := n.memo; m != nil && m.clausesOf != nil && sameSentence(m.clausesOf, &n) {
 		return m.clauses
 	}
-	out := t.appendClauses(nil, n)
+	var buf [8]Normalized // most sentences have a handful: worked out on the stack, kept at their size
+	out := slices.Clone(t.appendClauses(buf[:0], n))
 	if n.memo != nil {
-		n.memo.clauses, n.memo.clausesOf = out, &n
+		kept := n // on the heap only when kept
+		n.memo.clauses, n.memo.clausesOf = out, &kept
 	}
 	return out
 }
@@ -115,6 +118,7 @@ const maxGreetingWords = 8
 var socialIntents = []string{IntentGreeting, IntentThanks, IntentGoodNight, IntentGoodbye}
 
 func (t *Table) isGreeting(c Normalized) bool {
+	spaces := strings.Count(c.Text, " ")
 	for _, name := range socialIntents {
 		in := t.byName[name]
 		if in == nil {
@@ -123,7 +127,7 @@ func (t *Table) isGreeting(c Normalized) bool {
 		for i := range in.patterns {
 			p := &in.patterns[i]
 			// The gate (gate.go), then the prefilter: necessary conditions, cheapest first.
-			if p.gate.admits(c.Text, strings.Count(c.Text, " ")) && p.filter.admits(c.Text) && p.re.MatchString(c.Text) {
+			if p.gate.admits(c.Text, spaces) && p.filter.admits(c.Text) && p.re.MatchString(c.Text) {
 				return true
 			}
 		}
@@ -146,7 +150,8 @@ func mayBeCompound(n Normalized) bool {
 	}
 	meaningful := 0
 	var buf [32]string // a piece's words, only read here
-	for _, piece := range rawParts(n.raw) {
+	var pieces [8]string
+	for _, piece := range appendRawParts(pieces[:0], n.raw) {
 		for _, w := range appendTokens(buf[:0], joinSigns(piece), false) { // tokenize(piece)
 			if !ignorableWords[w] && !leadFillers[w] && w != "hey" && w != "hi" && w != "hello" {
 				meaningful++

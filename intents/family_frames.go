@@ -305,10 +305,17 @@ func (t *Table) pieces(n Normalized) []Normalized {
 // memo, and never written to.
 func (t *Table) partsOf(n Normalized) []Normalized {
 	if m := n.memo; m != nil && m.parts != nil && m.partsRaw == n.raw {
+		if len(m.parts) == 0 {
+			return nil // one part, kept as none
+		}
 		return m.parts
 	}
-	raw := rawParts(n.raw)
+	var buf [8]string // the parts, only read here
+	raw := appendRawParts(buf[:0], n.raw)
 	if len(raw) < 2 {
+		if n.memo != nil {
+			n.memo.parts, n.memo.partsRaw = noParts, n.raw
+		}
 		return nil
 	}
 	out := make([]Normalized, len(raw))
@@ -321,10 +328,15 @@ func (t *Table) partsOf(n Normalized) []Normalized {
 	return out
 }
 
+// noParts is what a memo keeps for a sentence of one part: empty, not nil (nil is not asked).
+var noParts = []Normalized{}
+
 // rawParts splits a sentence at the punctuation that parts clauses (". ! ? ; : ,"),
 // dropping empty parts: strings.FieldsFunc's result, without a call per rune.
-func rawParts(raw string) []string {
-	var out []string
+func rawParts(raw string) []string { return appendRawParts(nil, raw) }
+
+// appendRawParts appends rawParts(raw) to out (a caller's buffer: nothing escapes).
+func appendRawParts(out []string, raw string) []string {
 	start := -1
 	for i := 0; i < len(raw); i++ {
 		switch raw[i] {

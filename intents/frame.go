@@ -233,7 +233,7 @@ func generalKnowledge(n Normalized, m Mentions) bool {
 	}
 	// "a light year", "an ac", "the speed of light": a device spoken of in general.
 	for i, w := range toks {
-		if deviceWords[w] != "" && i > 0 && (toks[i-1] == "a" || toks[i-1] == "an" || toks[i-1] == "of") {
+		if i > 0 && (toks[i-1] == "a" || toks[i-1] == "an" || toks[i-1] == "of") && deviceWords[w] != "" {
 			return true
 		}
 	}

@@ -22,8 +22,15 @@ type phraseSet struct {
 	name    string
 	byFirst map[string][][]string // first word -> phrases (longest first)
 	// shapes holds, by a first word's first byte, a bit for its length (31: longer): a word
-	// of a shape no phrase starts with is looked up nowhere.
-	shapes [256]uint32
+	// of a shape no phrase starts with is looked up nowhere. lasts holds the same by a first
+	// word's last byte: a word must pass both.
+	shapes, lasts [256]uint32
+}
+
+// may reports whether w can be the first word of one of the set's phrases: false means it is
+// not (two loads each, no hashing).
+func (s *phraseSet) may(w string) bool {
+	return w != "" && s.shapes[w[0]]&wordShape(w) != 0 && s.lasts[w[len(w)-1]]&wordShape(w) != 0
 }
 
 // wordShape is the bit of a word's length in phraseSet.shapes.
@@ -81,13 +88,14 @@ func (lx lexicon) add(name string, words []string, file string) error {
 		}
 		s.byFirst[toks[0]] = append(s.byFirst[toks[0]], toks)
 		s.shapes[toks[0][0]] |= wordShape(toks[0])
+		s.lasts[toks[0][len(toks[0])-1]] |= wordShape(toks[0])
 	}
 	return nil
 }
 
 // at reports the length of the longest phrase of the set that starts at toks[i] (0: none).
 func (s *phraseSet) at(toks []string, i int) int {
-	if s == nil || toks[i] == "" || s.shapes[toks[i][0]]&wordShape(toks[i]) == 0 {
+	if s == nil || !s.may(toks[i]) {
 		return 0
 	}
 	for _, p := range s.byFirst[toks[i]] {

@@ -116,7 +116,13 @@ var placeStop = map[string]bool{"on": true, "off": true, "to": true, "and": true
 func (t *Table) mentions(n Normalized) Mentions {
 	toks := cutReason(n.tokens())
 	var m Mentions
-	used := make([]bool, len(toks)) // tokens that are part of a room name
+	var usedBuf [32]bool
+	used := usedBuf[:0] // tokens that are part of a room name
+	if len(toks) <= len(usedBuf) {
+		used = usedBuf[:len(toks)]
+	} else {
+		used = make([]bool, len(toks))
+	}
 	var clsBuf [32]wordClass
 	var infoBuf [32]wordInfo
 	classes := clsBuf[:0] // each token's word class, looked up once

@@ -35,7 +35,7 @@ type normMemo struct {
 	// clause's words are a run of its part's, and the frames read each clause's view again).
 	durs []durView
 	// parts are the sentence's parts between punctuation, each normalized on its own (see
-	// partsOf), for the raw text partsRaw; nil until asked.
+	// partsOf), for the raw text partsRaw; nil until asked, empty (not nil) when it has one.
 	parts    []Normalized
 	partsRaw string
 	// clauses are the clauses of clausesOf (see Table.clauses): the timer frame and the

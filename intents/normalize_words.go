@@ -88,18 +88,25 @@ var wordExpansions = func() map[string][]string {
 	return out
 }()
 
-// wordShapes holds, by a word's first byte, a bit for its length (63: longer): a word of a
-// shape none of a set's words has is not in the set, which two loads tell without hashing it.
-type wordShapes [256]uint64
+// wordShapes holds, by a word's first byte, a bit for its length (63: longer), and by its
+// last byte the same (31: longer): a word of a shape none of a set's words has is not in the
+// set, which four loads tell without hashing it.
+type wordShapes struct {
+	first [256]uint64
+	last  [256]uint32
+}
 
 func (s *wordShapes) add(w string) {
 	if w != "" {
-		s[w[0]] |= 1 << min(len(w), 63)
+		s.first[w[0]] |= 1 << min(len(w), 63)
+		s.last[w[len(w)-1]] |= 1 << min(len(w), 31)
 	}
 }
 
 // may reports whether w can be one of the words: false means it is not.
-func (s *wordShapes) may(w string) bool { return w != "" && s[w[0]]&(1<<min(len(w), 63)) != 0 }
+func (s *wordShapes) may(w string) bool {
+	return w != "" && s.first[w[0]]&(1<<min(len(w), 63)) != 0 && s.last[w[len(w)-1]]&(1<<min(len(w), 31)) != 0
+}
 
 // expansionShapes are the shapes of the words of wordExpansions without an apostrophe (the
 // only ones a word without one can be).

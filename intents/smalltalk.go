@@ -92,6 +92,9 @@ func (t *Table) socialStart(toks []string) bool {
 
 // lastWordOf: a one-word phrase of the set is w ("..., bye", "..., thanks").
 func lastWordOf(ps *phraseSet, w string) bool {
+	if !ps.may(w) {
+		return false // no phrase starts with a word of its shape: no lookup
+	}
 	for _, p := range ps.byFirst[w] {
 		if len(p) == 1 {
 			return true

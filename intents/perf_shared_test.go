@@ -1,0 +1,175 @@
+package intents
+
+import (
+	"slices"
+	"testing"
+)
+
+// More of the router's shortcuts held to the plain computation they stand for (see
+// perf_equivalence_test.go): the filters anyOf and only read a set's words by, the word
+// tests built on them, and the parts a sentence's memo keeps.
+
+// plainAnyOf is anyOf without the filter: one lookup per word.
+func plainAnyOf(toks []string, s wordSet) bool {
+	return slices.ContainsFunc(toks, func(w string) bool { return s[w] })
+}
+
+// TestSetShapesAdmitTheirWords: every set words2set made is known by its identity, its
+// filter admits each of its words, and anyOf answers as the plain loop does for every corpus
+// sentence and clause, and every set.
+func TestSetShapesAdmitTheirWords(t *testing.T) {
+	tb := demo(t)
+	sets := keptSets()
+	if len(sets) < 50 {
+		t.Fatalf("only %d sets have filters", len(sets))
+	}
+	for _, s := range sets {
+		if filterOf(s) == nil {
+			t.Fatalf("a kept set has no filter")
+		}
+		for w := range s {
+			if !filterOf(s).may(w) {
+				t.Fatalf("a filter turns away %q, a word of its set", w)
+			}
+		}
+	}
+	if filterOf(wordSet{"stop": true}) != nil {
+		t.Fatalf("a literal set has a filter")
+	}
+	for _, sentence := range corpusSentences(t) {
+		n := normalize(sentence, tb.vocab.wake)
+		for _, c := range append([]Normalized{n}, tb.clauses(n)...) {
+			toks := append(slices.Clone(c.tokens()), "", "a", "stop")
+			for _, s := range sets {
+				for k := range len(toks) + 1 {
+					if got, want := anyOf(toks[:k], s), plainAnyOf(toks[:k], s); got != want {
+						t.Fatalf("%q: anyOf(%q) = %v, the plain loop %v", sentence, toks[:k], got, want)
+					}
+				}
+			}
+			if got, want := quotedOrTakenBack(c.tokens()), slices.ContainsFunc(c.tokens(), func(w string) bool {
+				return speechVerbs[w] || quoteNouns[w] || takeBacks[w]
+			}); got != want {
+				t.Fatalf("%q: quotedOrTakenBack = %v, the plain loop %v", c.Text, got, want)
+			}
+		}
+	}
+}
+
+// plainOnly is only without the filters: a lookup per word and set.
+func plainOnly(toks []string, sets ...wordSet) bool {
+	return !slices.ContainsFunc(toks, func(w string) bool {
+		return !slices.ContainsFunc(sets, func(s wordSet) bool { return s[w] })
+	})
+}
+
+// plainReportedOrTakenBack is reportedOrTakenBack without the test that skips its loop.
+func plainReportedOrTakenBack(toks []string) bool {
+	for i, w := range toks {
+		if reportVerbs[w] && !(i > 0 && toks[i-1] == "simon") || takeBacks[w] {
+			return true
+		}
+		if copulas[w] && (i+1 < len(toks) && quoteNouns[toks[i+1]] || i+2 < len(toks) && quoteNouns[toks[i+2]] ||
+			i+3 < len(toks) && quoteNouns[toks[i+3]]) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestWordTestsAsPlain: only, reportedOrTakenBack and the lexicon's phrase sets (at,
+// lastWordOf) answer as their plain loops do on every corpus sentence and clause (and each
+// of its tails), every set.
+func TestWordTestsAsPlain(t *testing.T) {
+	tb := demo(t)
+	for _, ps := range tb.vocab.lex {
+		for first := range ps.byFirst {
+			if !ps.may(first) {
+				t.Fatalf("set %s turns away %q, a phrase's first word", ps.name, first)
+			}
+		}
+	}
+	sets := keptSets()
+	for _, s := range append(corpusSentences(t), "she was saying it is a lie", "simon says jump", "just kidding") {
+		n := normalize(s, tb.vocab.wake)
+		for _, c := range append([]Normalized{n}, tb.clauses(n)...) {
+			toks := c.tokens()
+			for k := range toks {
+				tail := toks[k:]
+				if got, want := reportedOrTakenBack(tail), plainReportedOrTakenBack(tail); got != want {
+					t.Fatalf("%q: reportedOrTakenBack = %v, the plain loop %v", tail, got, want)
+				}
+				for i, s := range sets {
+					if got, want := only(tail, s, sets[(i+1)%len(sets)], frameFill), plainOnly(tail, s, sets[(i+1)%len(sets)], frameFill); got != want {
+						t.Fatalf("%q: only = %v, the plain loop %v", tail, got, want)
+					}
+				}
+				for _, ps := range tb.vocab.lex {
+					plain := 0
+					for _, p := range ps.byFirst[tail[0]] {
+						if hasPrefix(tail, p) {
+							plain = len(p)
+							break
+						}
+					}
+					if got := ps.at(tail, 0); got != plain {
+						t.Fatalf("%q: set %s finds a phrase of %d words, the plain loop %d", tail, ps.name, got, plain)
+					}
+					single := slices.ContainsFunc(ps.byFirst[tail[0]], func(p []string) bool { return len(p) == 1 })
+					if got := lastWordOf(ps, tail[0]); got != single {
+						t.Fatalf("%q: lastWordOf(%s) = %v, the plain loop %v", tail[0], ps.name, got, single)
+					}
+				}
+			}
+		}
+	}
+}
+
+// keptSets are the sets setTable holds.
+func keptSets() []wordSet {
+	var out []wordSet
+	for _, e := range setTable {
+		if e.id != 0 {
+			out = append(out, e.set)
+		}
+	}
+	return out
+}
+
+// TestPartsKeptForTheirRaw: the parts a memo keeps (or that there are none) are given back
+// only for the raw sentence they were split from: copies sharing the memo with another raw
+// text, asked in turn, each get their own.
+func TestPartsKeptForTheirRaw(t *testing.T) {
+	tb := demo(t)
+	plain := func(raw string) []string {
+		parts := rawParts(raw)
+		if len(parts) < 2 {
+			return nil
+		}
+		var out []string
+		for _, p := range parts {
+			c, _ := courtesy(normalize(p, tb.vocab.wake))
+			out = append(out, c.Text)
+		}
+		return out
+	}
+	texts := func(ns []Normalized) []string {
+		var out []string
+		for _, n := range ns {
+			out = append(out, n.Text)
+		}
+		return out
+	}
+	for _, s := range append(corpusSentences(t), "turn on the light, then stop", "stop") {
+		n := normalize(s, tb.vocab.wake)
+		one, two := n, n
+		one.raw, two.raw = "turn on the light", "hello, turn on the light"
+		for round := 0; round < 2; round++ {
+			for _, v := range []Normalized{n, one, two, n} {
+				if got, want := texts(tb.partsOf(v)), plain(v.raw); !slices.Equal(got, want) || (tb.partsOf(v) == nil) != (want == nil) {
+					t.Fatalf("%q (raw %q): parts %q, split anew %q", s, v.raw, got, want)
+				}
+			}
+		}
+	}
+}
