@@ -6,47 +6,16 @@ import (
 )
 
 // More of the router's shortcuts held to the plain computation they stand for (see
-// perf_equivalence_test.go): the filters anyOf and only read a set's words by, the word
-// tests built on them, and the parts a sentence's memo keeps.
+// perf_equivalence_test.go): the word tests that skip their loops, the lexicon's phrase-set
+// filters, and the parts a sentence's memo keeps.
 
-// plainAnyOf is anyOf without the filter: one lookup per word.
-func plainAnyOf(toks []string, s wordSet) bool {
-	return slices.ContainsFunc(toks, func(w string) bool { return s[w] })
-}
-
-// TestSetShapesAdmitTheirWords: every set words2set made is known by its identity, its
-// filter admits each of its words, and anyOf answers as the plain loop does for every corpus
-// sentence and clause, and every set.
-func TestSetShapesAdmitTheirWords(t *testing.T) {
+// TestQuotedOrTakenBackAsPlain: quotedOrTakenBack answers as its plain loop does for every
+// corpus sentence and clause.
+func TestQuotedOrTakenBackAsPlain(t *testing.T) {
 	tb := demo(t)
-	sets := keptSets()
-	if len(sets) < 50 {
-		t.Fatalf("only %d sets have filters", len(sets))
-	}
-	for _, s := range sets {
-		if filterOf(s) == nil {
-			t.Fatalf("a kept set has no filter")
-		}
-		for w := range s {
-			if !filterOf(s).may(w) {
-				t.Fatalf("a filter turns away %q, a word of its set", w)
-			}
-		}
-	}
-	if filterOf(wordSet{"stop": true}) != nil {
-		t.Fatalf("a literal set has a filter")
-	}
 	for _, sentence := range corpusSentences(t) {
 		n := normalize(sentence, tb.vocab.wake)
 		for _, c := range append([]Normalized{n}, tb.clauses(n)...) {
-			toks := append(slices.Clone(c.tokens()), "", "a", "stop")
-			for _, s := range sets {
-				for k := range len(toks) + 1 {
-					if got, want := anyOf(toks[:k], s), plainAnyOf(toks[:k], s); got != want {
-						t.Fatalf("%q: anyOf(%q) = %v, the plain loop %v", sentence, toks[:k], got, want)
-					}
-				}
-			}
 			if got, want := quotedOrTakenBack(c.tokens()), slices.ContainsFunc(c.tokens(), func(w string) bool {
 				return speechVerbs[w] || quoteNouns[w] || takeBacks[w]
 			}); got != want {
@@ -54,13 +23,6 @@ func TestSetShapesAdmitTheirWords(t *testing.T) {
 			}
 		}
 	}
-}
-
-// plainOnly is only without the filters: a lookup per word and set.
-func plainOnly(toks []string, sets ...wordSet) bool {
-	return !slices.ContainsFunc(toks, func(w string) bool {
-		return !slices.ContainsFunc(sets, func(s wordSet) bool { return s[w] })
-	})
 }
 
 // plainReportedOrTakenBack is reportedOrTakenBack without the test that skips its loop.
@@ -77,7 +39,7 @@ func plainReportedOrTakenBack(toks []string) bool {
 	return false
 }
 
-// TestWordTestsAsPlain: only, reportedOrTakenBack and the lexicon's phrase sets (at,
+// TestWordTestsAsPlain: reportedOrTakenBack and the lexicon's phrase sets (at,
 // lastWordOf) answer as their plain loops do on every corpus sentence and clause (and each
 // of its tails), every set.
 func TestWordTestsAsPlain(t *testing.T) {
@@ -89,7 +51,6 @@ func TestWordTestsAsPlain(t *testing.T) {
 			}
 		}
 	}
-	sets := keptSets()
 	for _, s := range append(corpusSentences(t), "she was saying it is a lie", "simon says jump", "just kidding") {
 		n := normalize(s, tb.vocab.wake)
 		for _, c := range append([]Normalized{n}, tb.clauses(n)...) {
@@ -98,11 +59,6 @@ func TestWordTestsAsPlain(t *testing.T) {
 				tail := toks[k:]
 				if got, want := reportedOrTakenBack(tail), plainReportedOrTakenBack(tail); got != want {
 					t.Fatalf("%q: reportedOrTakenBack = %v, the plain loop %v", tail, got, want)
-				}
-				for i, s := range sets {
-					if got, want := only(tail, s, sets[(i+1)%len(sets)], frameFill), plainOnly(tail, s, sets[(i+1)%len(sets)], frameFill); got != want {
-						t.Fatalf("%q: only = %v, the plain loop %v", tail, got, want)
-					}
 				}
 				for _, ps := range tb.vocab.lex {
 					plain := 0
@@ -123,17 +79,6 @@ func TestWordTestsAsPlain(t *testing.T) {
 			}
 		}
 	}
-}
-
-// keptSets are the sets setTable holds.
-func keptSets() []wordSet {
-	var out []wordSet
-	for _, e := range setTable {
-		if e.id != 0 {
-			out = append(out, e.set)
-		}
-	}
-	return out
 }
 
 // TestPartsKeptForTheirRaw: the parts a memo keeps (or that there are none) are given back
