@@ -59,6 +59,13 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	if generalKnowledge(n, m) {
 		return Decision{}, false
 	}
+	if state := t.lightRemedy(n, m, dev); state != "" {
+		// "it's pitch black in the office, can you get the light", "too dark in the kitchen,
+		// sort it out would you": the dark said, and something asked to be done about it
+		m.States, m.Form = []string{state}, FormImperative
+		m.Unexplained = min(m.Unexplained, maxUnexplained)
+		trace += ", the dark said and a remedy asked for"
+	}
 	acting := m.Form == FormImperative
 	if m.Form == FormCorrected {
 		// A self-correction is never guessed at: ask which room, keeping what is certain.
@@ -427,6 +434,32 @@ func madeTo(toks []string, dev string) (state, temp string) {
 		}
 	}
 	return "", ""
+}
+
+// lightRemedy: a sentence that says how dark (or how bright) a room is and asks for
+// something to be done about it ("house.remedy": sort it out, do something, get the light, no
+// more) asks for its light on (off) — never a question, a negation, a report or a condition.
+func (t *Table) lightRemedy(n Normalized, m Mentions, dev string) string {
+	if dev != "light" || len(m.States) > 0 {
+		return ""
+	}
+	switch m.Form {
+	case FormImperative, FormWish, FormStatement, "":
+	default:
+		return ""
+	}
+	toks := n.tokens()
+	lx := t.vocab.lex
+	if !lx.has(toks, "house.remedy") {
+		return ""
+	}
+	switch {
+	case lx.has(toks, "house.dark"):
+		return "on"
+	case lx.has(toks, "house.bright"):
+		return "off"
+	}
+	return ""
 }
 
 // acLevelWords ask the AC for more or less: the temperature is then asked for.

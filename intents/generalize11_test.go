@@ -168,3 +168,27 @@ func TestWarmerOrCoolerAsksTheTemperature(t *testing.T) {
 		{"make the bedroom cooler, like 20 degrees", "house.ac.set", map[string]string{"room": "bedroom", "temperature": "20"}},
 	})
 }
+
+// TestTheDarkSaidWithARemedy: how dark (or bright) a room is, said with a request to do
+// something about it, asks for its light on (off); said alone, asked, denied or reported, it
+// acts on nothing.
+func TestTheDarkSaidWithARemedy(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"it's so dark in the office, sort it out please", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"the bedroom is pitch black can you do something about it", "house.light.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"no more dark in the kitchen", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
+		{"way too bright in the living room, fix it", "house.light.set", map[string]string{"room": "living room", "state": "off"}},
+	})
+	for _, s := range []string{
+		"it's dark in the kitchen",
+		"is it dark in the office, do something",
+		"it's not dark in the bedroom, do something else",
+		"mum said it's dark in the kitchen, sort it out",
+		"if it gets dark in the office, fix it",
+	} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %s)", s, d.Intent, d.Args, strings.Join(d.Doctrine, "; "))
+		}
+	}
+}

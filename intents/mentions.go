@@ -291,7 +291,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 		m.Device = "light" // verbs only lights take
 	case m.Temperature != "" && (placed || m.Warmth):
 		m.Device = "ac" // "set the living room to 21 degrees", "cool the bedroom to 21"
-	case (placed || contains(toks, "room")) && (contains(toks, "dark") || contains(toks, "gloomy") || contains(toks, "bright")):
+	case (placed || contains(toks, "room")) && (contains(toks, "dark") || contains(toks, "gloomy") || contains(toks, "bright") || contains(toks, "pitch")):
 		m.Device = "light" // "it's dark in here": the lights read it
 	case m.Warmth && placed:
 		m.Device = "ac" // "is it warm in the bedroom", "it's freezing in here": the climate device reads it
