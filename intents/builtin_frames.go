@@ -56,14 +56,14 @@ var frameFill = words2set("a an the it that this is are me us you your i we plea
 
 var (
 	stopCore = words2set("stop quiet quieter hush shush shh silence silent mute muted unmute enough shut zip sleep " +
-		"pipe")
+		"pipe wheesht whisht wheesh")
 	stopTalk = words2set("talk talking speak speaking respond responding reply replying answer chat chatting " +
 		"say saying noise noises sound sounds yapping babbling rambling")
 	stopFill = words2set("there for second sec seconds moment minute minutes bit while audio speaker speakers " +
 		"volume responses response all be already up set go to touch button from settings yourself voice everything " +
 		"down more no one little until till said otherwise anything anymore any longer mode on off get make whoa my music around about " +
 		"trying hear news asleep baby sleeping hour next time wait hold dancing moving singing nodding that " +
-		"word words peep another single like about around roughly maybe quite move")
+		"word words peep another single like about around roughly maybe quite move head arms")
 	timeCore = words2set("time times clock hour oclock")
 	timeFill = words2set("what whats current exact currently got have know check clock watch hour at on present looking " +
 		"moment precise like to want need asking show read out late how oclock o please by exactly excuse sorry " +

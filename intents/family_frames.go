@@ -28,7 +28,7 @@ func (t *Table) familyFrame(n Normalized, m Mentions, ctx Context) (Decision, bo
 		return Decision{}, false
 	}
 	g := t.vocab.lexGate
-	if len(m.People) == 1 && len(toks) <= 5 && !m.named {
+	if len(m.People) == 1 && len(toks) <= 9 && !m.named {
 		if d, ok := t.wantPerson(n, toks, m); ok {
 			return d, true // "i want daddy"
 		}

@@ -59,6 +59,14 @@ var phraseRewrites = []struct {
 	{[]string{"degrees", "c"}, []string{"degrees"}},
 	{[]string{"degree", "celsius"}, []string{"degrees"}},
 	{[]string{"do", "not", "disturb"}, []string{"do-not-disturb"}},
+	{[]string{"quite", "mode"}, []string{"quiet", "mode"}}, // whisper's "quite" for "quiet"
+	{[]string{"quite", "time"}, []string{"quiet", "time"}},
+	{[]string{"hang", "op"}, []string{"hang", "up"}},
+	{[]string{"cut", "it", "out"}, []string{"stop", "it"}}, // the idiom is a stop
+	{[]string{"to", "day"}, []string{"today"}},
+	{[]string{"keep", "mum"}, []string{"keep", "quiet"}}, // the idiom: say nothing
+	{[]string{"keeping", "mum"}, []string{"keeping", "quiet"}},
+	{[]string{"stay", "mum"}, []string{"stay", "quiet"}},
 }
 
 // rewriteStarts are the first words of phraseRewrites: most words start none.

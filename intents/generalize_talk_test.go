@@ -1,0 +1,93 @@
+package intents
+
+import (
+	"strings"
+	"testing"
+)
+
+// The talk classes of the eleventh and twelfth fresh sets: time, quiet, stop, calls,
+// emergencies and hang-up said in the ways people say them. Every sentence here is this
+// file's own; the counterexamples (reported, negated, past, about someone else) never act.
+
+// checkNeverActs: none of these sentences acts, nor would act on a yes.
+func checkNeverActs(t *testing.T, tb *Table, said []string) {
+	t.Helper()
+	for _, s := range said {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q acts: %s %v (why: %s)", s, d.Intent, Comparable(d), strings.Join(d.Doctrine, "; "))
+		}
+	}
+}
+
+// TestTalkStopIdioms: a stop said as an idiom or a dialect word ("wheesht", "cut it out"),
+// or the robot's moving stopped ("stop moving your arms").
+func TestTalkStopIdioms(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"whisht now", "robot.stop", nil},
+		{"wheesht reachy", "robot.stop", nil},
+		{"oh cut it out", "robot.stop", nil},
+		{"cut it out, would you", "robot.stop", nil},
+		{"stop moving your arms", "robot.stop", nil},
+		{"stop moving your head around please", "robot.stop", nil},
+	})
+	checkNeverActs(t, tb, []string{"she cut it out of the magazine", "he never cuts it out",
+		"the dog will not stop moving its head"})
+}
+
+// TestTalkQuietIdioms: quiet asked for in other words ("keep the noise down", "keep mum",
+// "keep your voice down") with how long it should last.
+func TestTalkQuietIdioms(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"keep the noise down for twenty minutes", "robot.quiet", map[string]string{"state": "on", "duration": "1200"}},
+		{"could you keep your voice down for a while the twins are napping", "robot.quiet", map[string]string{"state": "on"}},
+		{"keep mum till the guests go", "robot.quiet", map[string]string{"state": "on"}},
+		{"would you mind keeping mum for half an hour", "robot.quiet", map[string]string{"state": "on", "duration": "1800"}},
+		{"go silent for the rest of the evening", "robot.quiet", map[string]string{"state": "on"}},
+	})
+	checkNeverActs(t, tb, []string{"the neighbours never keep the noise down", "he told me to keep mum about the party",
+		"I kept mum for an hour yesterday", "mum is asleep for an hour", "grandma can't hear the tv"})
+}
+
+// TestTalkWhisperSpellings: the recogniser's spellings of quiet, hang up and today ("quite
+// mode", "hang op", "to day").
+func TestTalkWhisperSpellings(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"quite mode on", "robot.quiet", map[string]string{"state": "on"}},
+		{"turn quite mode off please", "robot.quiet", map[string]string{"state": "off"}},
+		{"quite time is over", "robot.quiet", map[string]string{"state": "off"}},
+		{"hang op now", "session.end", nil},
+		{"you can hang op", "session.end", nil},
+		{"what is the date to day", "date.today", nil},
+		{"what day is it to day", "date.today", nil},
+	})
+	checkNeverActs(t, tb, []string{"it was quite quiet", "she did not hang op", "did you hang op on grandma"})
+}
+
+// TestTalkEmergencyNumberMixed: an emergency number said half in words ("nine 11").
+func TestTalkEmergencyNumberMixed(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"call nine 11", "help.emergency", nil},
+		{"ring nine one one now", "help.emergency", nil},
+		{"dial nine 11 grandpa fell", "help.emergency", nil},
+	})
+	checkNeverActs(t, tb, []string{"he called nine 11 last week", "don't call nine 11"})
+}
+
+// TestTalkPersonOnTheScreen: a person of the home wanted on a screen ("I want daddy on the
+// video set", "get mum on the video set") is a call.
+func TestTalkPersonOnTheScreen(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"I want daddy on the video set", "teleport.call", map[string]string{"person": "dad"}},
+		{"i want mum on the screen please", "teleport.call", map[string]string{"person": "mom"}},
+		{"i want dad on the ipad now", "teleport.call", map[string]string{"person": "dad"}},
+		{"could you get mum on the video set", "teleport.call", map[string]string{"person": "mom"}},
+		{"put dad on the picture phone", "teleport.call", map[string]string{"person": "dad"}},
+	})
+	checkNeverActs(t, tb, []string{"dad was on the video set all morning", "i want dad on the phone with the bank",
+		"i want dad on", "mum is on the robot tv", "I don't want mum on the screen", "dad was on a call all morning"})
+}
