@@ -67,11 +67,11 @@ var (
 	timeCore = words2set("time times clock hour oclock")
 	timeFill = words2set("what whats current exact currently got have know check clock watch hour at on present looking " +
 		"moment precise like to want need asking show read out late how oclock o please by exactly excuse sorry " +
-		"roughly about approximately there still yet already which remind")
+		"roughly about approximately there still yet already which remind did was be wetin")
 	dateCore = words2set("date day month year weekday today todays monday tuesday wednesday thursday friday " +
 		"saturday sunday")
 	dateFill = words2set("what whats current which of week we in have check on todays today date day month year " +
-		"for is it the calendar exactly excuse sorry or remind")
+		"for is it the calendar exactly excuse sorry or remind be wetin")
 	helpCore = words2set("do help capable able skills abilities features commands good can")
 	helpFill = words2set("what kind kinds sort sorts type types of things stuff else are able to capable help " +
 		"with how skills abilities features commands good at all for exactly really actually list other " +
@@ -201,7 +201,7 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 	case m.seen&wcDateCore != 0 && only(asked, dateFill, frameFill, dateCore) && !(len(toks) <= 2 && toks[0] == "day") &&
 		!hasPrefix(toks, []string{"do", "i", "have"}) && asks():
 		return decide("date.today", "a date word and nothing else", map[string]string{})
-	case m.seen&wcTimeCore != 0 && only(asked, timeFill, frameFill, timeCore) && asks():
+	case m.seen&wcTimeCore != 0 && only(partOfDayAfter(asked), timeFill, frameFill, timeCore) && asks():
 		return decide("time.now", "a time word and nothing else", map[string]string{})
 	case m.seen&wcHelpCore != 0 && (contains(toks, "you") || contains(toks, "your") || robotNamed(toks)) && only(toks, helpFill, frameFill, helpUse) &&
 		(helpForm(toks, n, form) == FormQuestion || form() == FormIndirect || hasPrefix(toks, []string{"i", "need", "help"})):
@@ -465,12 +465,15 @@ var (
 )
 
 func (t *Table) clockQuestion(toks []string, n Normalized, decide func(name, why string, args map[string]string) (Decision, bool)) (Decision, bool) {
-	if !n.Question || !hasPrefix(toks, []string{"is", "it"}) || len(toks) > 8 {
+	if !n.Question || len(toks) > 8 || !hasPrefix(toks, []string{"is", "it"}) && !(len(toks) > 2 && toks[0] == "is" && clockLeads[toks[1]]) {
 		return Decision{}, false
 	}
-	rest := toks[2:]
+	rest := toks[1:] // "is already five o'clock?": the "it" not heard
+	if toks[1] == "it" {
+		rest = toks[2:]
+	}
 	switch {
-	case anyOf(rest, partsOfDay) && only(rest, partsOfDay, timeFill, frameFill, clockLeads, wordSet{"or": true}):
+	case anyOf(rest, partsOfDay) && only(rest, partsOfDay, timeFill, timeCore, frameFill, clockLeads, wordSet{"or": true}):
 		return decide("time.now", "a part of the day asked about", map[string]string{})
 	case anyOf(rest, clockLeads) && slices.ContainsFunc(rest, isDigits) && only(rest, clockLeads, timeFill, frameFill, wordSet{"oclock": true}) ||
 		anyOf(rest, clockLeads) && slices.ContainsFunc(rest, isDigits) && len(rest) <= 4:
@@ -483,6 +486,18 @@ func (t *Table) clockQuestion(toks []string, n Normalized, decide func(name, why
 		return decide("date.today", "a day asked about", map[string]string{}) // "is it friday yet", "is it the weekend already"
 	}
 	return Decision{}, false
+}
+
+// partOfDayAfter takes a part of the day asked about after the time off: "what time is it,
+// is it bedtime", "what time is it is it morning yet".
+func partOfDayAfter(toks []string) []string {
+	for i := len(toks) - 3; i >= 2; i-- {
+		if toks[i] == "is" && toks[i+1] == "it" && anyOf(toks[i+2:], partsOfDay) &&
+			only(toks[i+2:], partsOfDay, clockLeads, dayAskFill, wordSet{"time": true}) {
+			return toks[:i]
+		}
+	}
+	return toks
 }
 
 // dayAskFill may go with a day in "is it ... yet": "is it the weekend already".

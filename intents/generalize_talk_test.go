@@ -91,3 +91,26 @@ func TestTalkPersonOnTheScreen(t *testing.T) {
 	checkNeverActs(t, tb, []string{"dad was on the video set all morning", "i want dad on the phone with the bank",
 		"i want dad on", "mum is on the robot tv", "I don't want mum on the screen", "dad was on a call all morning"})
 }
+
+// TestTalkTimeAskedWithMore: the time or the date asked with more talk around it — a part of
+// the day asked after it ("what time is it is it lunchtime"), "did you say", "would it be", a
+// pidgin "wetin", an "it" not heard ("is already six o'clock").
+func TestTalkTimeAskedWithMore(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"what time is it is it lunchtime yet", "time.now", nil},
+		{"what's the time is it evening already", "time.now", nil},
+		{"is it afternoon or is it evening time", "time.now", nil},
+		{"what time did you say it was again", "time.now", nil},
+		{"what day would it be today", "date.today", nil},
+		{"wetin be the date today", "date.today", nil},
+		{"wetin be the time now", "time.now", nil},
+		{"is already six o'clock", "time.now", nil},
+	})
+	checkNeverActs(t, tb, []string{"what time did you say the film starts", "is it bedtime for the cat"})
+	for _, s := range []string{"what time did you say the film starts", "is it bedtime for the cat", "what day would be best for the party"} {
+		if d := tb.Route(s, Context{}); d.Intent == "time.now" || d.Intent == "date.today" {
+			t.Errorf("%q: %s, not a question about the time now", s, d.Intent)
+		}
+	}
+}
