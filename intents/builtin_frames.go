@@ -378,7 +378,7 @@ func hangUp(toks []string) bool {
 // the call now"), "that's enough", "we're done here".
 var hangLeads = words2set("bye goodbye byebye ok okay alright right so well that thats is it enough we are were have " +
 	"done here finished over now then thanks thank you cheers all good love see later talk soon for today our " +
-	"chat chatting talking with the conversation dear love sweetheart darling")
+	"chat chatting talking with the conversation dear love sweetheart darling tonight")
 
 // hangFarewell are the hangLeads that say goodbye: only after one may a person be named
 // ("bye dad, end the call"); "dad, end the call" is said to dad.
@@ -392,12 +392,14 @@ func (t *Table) hangUpAfter(toks []string, n Normalized) bool {
 	if len(toks) > 12 {
 		return false
 	}
-	farewell, person := false, false
+	farewell, person, noun := false, false, false
 	for i := 1; i+1 < len(toks); i++ {
 		w := toks[i-1]
 		switch {
 		case hangFarewell[w]:
 			farewell = true
+		case (hangNouns[w] || w == "calls") && slices.Contains(toks[:i-1], "enough"):
+			noun = true // "that's enough video for today, end it": the call named before
 		case t.vocab.people[w] != "" || kinWords[w]:
 			person = true
 		case t.vocab.wake.isName(w): // "bye daddy richie you can hang up now"
@@ -407,7 +409,8 @@ func (t *Table) hangUpAfter(toks []string, n Normalized) bool {
 			return false
 		}
 		tail := toks[i:]
-		if person && !farewell || !hangUp(tail) || !t.onlyOrPeople(tail, hangFill, frameFill) {
+		endIt := noun && len(tail) <= 3 && hangVerbs[tail[0]] && only(tail[1:], wordSet{"it": true, "now": true, "then": true})
+		if person && !farewell || !hangUp(tail) && !endIt || !t.onlyOrPeople(tail, hangFill, frameFill) {
 			continue
 		}
 		if commandForm(tail, Normalized{Text: strings.Join(tail, " "), toks: tail, Polite: n.Polite}) == FormImperative {

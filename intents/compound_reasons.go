@@ -31,6 +31,8 @@ var tagPhrases = [][]string{
 	// asking leave to speak: "excuse me, robot, ...", "sorry to bother you, ..."
 	{"excuse", "me"}, {"pardon", "me"}, {"sorry"}, {"sorry", "to", "bother", "you"}, {"sorry", "to", "bug", "you"},
 	{"sorry", "to", "interrupt"}, {"i", "am", "sorry"}, {"if", "i", "may"}, {"one", "thing"}, {"quick", "question"},
+	// a learner's "that's all" after a stop or a hang-up: "stop the call, finish", "stop to talk, is enough"
+	{"finish"}, {"is", "enough"}, {"it", "is", "enough"},
 }
 
 // tagStarts are the first words of tagPhrases.

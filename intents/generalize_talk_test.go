@@ -114,3 +114,22 @@ func TestTalkTimeAskedWithMore(t *testing.T) {
 		}
 	}
 }
+
+// TestTalkHangUpSaidOtherwise: a hang-up said as the handset put down ("put the phone down"),
+// as "end it" after the call was named ("enough video for today, end it"), or with a
+// learner's "finish" / "is enough" after it.
+func TestTalkHangUpSaidOtherwise(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"put the phone down please", "session.end", nil},
+		{"you can put the receiver down now, we're all done", "session.end", nil},
+		{"that's enough video calls for tonight, end it", "session.end", nil},
+		{"ok that's enough video now stop it", "session.end", nil},
+		{"end the call, finish", "session.end", nil},
+		{"hang up now, is enough", "session.end", nil},
+		{"stop talking please, it is enough", "robot.stop", nil},
+	})
+	checkNeverActs(t, tb, []string{"she put the phone down on me", "did you put the receiver down",
+		"put the phone down on the table", "mum put the phone down", "that's enough video, dad will end it",
+		"grandma put the phone down after an hour"})
+}

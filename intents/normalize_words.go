@@ -64,6 +64,10 @@ var phraseRewrites = []struct {
 	{[]string{"hang", "op"}, []string{"hang", "up"}},
 	{[]string{"cut", "it", "out"}, []string{"stop", "it"}}, // the idiom is a stop
 	{[]string{"to", "day"}, []string{"today"}},
+	{[]string{"put", "the", "receiver", "down"}, []string{"hang", "up"}}, // the handset put back
+	{[]string{"put", "the", "phone", "down"}, []string{"hang", "up"}},
+	{[]string{"put", "down", "the", "phone"}, []string{"hang", "up"}},
+	{[]string{"put", "down", "the", "receiver"}, []string{"hang", "up"}},
 	{[]string{"keep", "mum"}, []string{"keep", "quiet"}}, // the idiom: say nothing
 	{[]string{"keeping", "mum"}, []string{"keeping", "quiet"}},
 	{[]string{"stay", "mum"}, []string{"stay", "quiet"}},
