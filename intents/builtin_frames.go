@@ -191,8 +191,12 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 		}
 	}
 	switch {
-	case m.seen&(wcStopCore|wcStopTalk) != 0 && t.stopWords(stopLead(toks), n, func() string {
-		if st := stopLead(toks); len(st) != len(toks) {
+	case m.seen&(wcStopCore|wcStopTalk) != 0 && t.stopWords(t.stopLead(toks), n, func() string {
+		if st := t.stopLead(toks); len(st) != len(toks) {
+			if len(st) < len(toks)-1 && t.stopForSomeone(toks, len(st)) {
+				// "shh dad's on a call": the stop's own form, the reason read apart
+				return commandForm(st, Normalized{Text: strings.Join(st, " "), toks: st, Polite: n.Polite, Negated: n.Negated})
+			}
 			return commandForm(st, n) // "no no no stop", "be quiet, I'm on the phone with grandma"
 		}
 		return form()
@@ -530,11 +534,15 @@ func isOrdinal(w string) bool {
 }
 
 // stopLead takes off the "no"s before a stop word ("no no no stop"): the stop must always work.
-func stopLead(toks []string) []string {
+func (t *Table) stopLead(toks []string) []string {
 	for i := 1; i+1 < len(toks); i++ { // "be quiet i'm on the phone": the reason said after
 		if (toks[i] == "i" || toks[i] == "we" || toks[i] == "you" || toks[i] == "it" || toks[i] == "that" || toks[i] == "this") && (toks[i+1] == "am" || toks[i+1] == "are" ||
 			toks[i+1] == "is" || toks[i+1] == "have" || toks[i+1] == "need" || toks[i+1] == "want" || toks[i+1] == "cannot") && anyOf(toks[:i], stopCore) {
 			toks = toks[:i]
+			break
+		}
+		if t.stopForSomeone(toks, i) {
+			toks = toks[:i] // "shh dad's on a call": someone of the home busy is the reason
 			break
 		}
 	}
@@ -547,6 +555,30 @@ func stopLead(toks []string) []string {
 	}
 	return toks
 }
+
+// stopForSomeone: toks[i:] says someone of the home is busy or asleep ("dad is on a call",
+// "mum is in a meeting", "grandpa is sleeping": stop.reasons), after a stop word.
+func (t *Table) stopForSomeone(toks []string, i int) bool {
+	rest := toks[i+1:] // "dad's on a call": the 's folded into the name
+	w := toks[i]
+	switch {
+	case (t.vocab.people[w] != "" || kinWords[w]) && stopSubjectVerbs[toks[i+1]]:
+		rest = toks[i+2:]
+	case len(w) < 4 || w[len(w)-1] != 's' || t.vocab.people[w[:len(w)-1]] == "" && !kinWords[w[:len(w)-1]]:
+		return false
+	}
+	if !anyOf(toks[:i], stopCore) {
+		return false
+	}
+	hit, ok := t.vocab.lex.find(rest, "stop.reasons")
+	return ok && !stopReasonsWeak[hit.phrase] && !contains(toks[i:], "not") && !anyOf(toks[i:], pastWords)
+}
+
+var (
+	stopSubjectVerbs = words2set("is has")
+	// stopReasonsWeak go with a stop without saying why: "stop it now, dude"
+	stopReasonsWeak = words2set("please now already man dude enough")
+)
 
 // audience: toks[i] is in a short "for ..." at the end of an expression request ("do a dance
 // for our guests", "for my birthday") or names who is shown ("show grandma your happy

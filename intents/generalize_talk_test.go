@@ -133,3 +133,24 @@ func TestTalkHangUpSaidOtherwise(t *testing.T) {
 		"put the phone down on the table", "mum put the phone down", "that's enough video, dad will end it",
 		"grandma put the phone down after an hour"})
 }
+
+// TestTalkStopForSomeoneBusy: a stop word said before someone of the home busy or asleep
+// ("shh dad's on a call", "hush mum's in a meeting") stops the robot and never calls nor
+// reads the calendar; the same news reported, negated or in the past stops nothing.
+func TestTalkStopForSomeoneBusy(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"shh mum's on a call", "robot.stop", nil},
+		{"hush dad is on the phone", "robot.stop", nil},
+		{"quiet please mum's in a meeting", "robot.stop", nil},
+		{"shush grandpa has a headache", "robot.stop", nil},
+		{"stop it mum's on a work call", "robot.stop", nil},
+	})
+	for _, s := range []string{"shh mum's on a call", "hush dad is on the phone", "dad was on a call all morning"} {
+		if d := tb.Route(s, Context{}); d.Intent == "teleport.call" || d.Intent == "session.end" || d.Intent == "privacy.set" {
+			t.Errorf("%q: %s, a call word about someone is no call", s, d.Intent)
+		}
+	}
+	checkNeverActs(t, tb, []string{"dad said shh he is on a call", "shh dad was on a call", "shh mum is not on a call",
+		"don't shush me mum's on a call", "I told him shh dad's on a call", "dad was on a call all morning"})
+}
