@@ -56,7 +56,7 @@ var frameFill = words2set("a an the it that this is are me us you your i we plea
 
 var (
 	stopCore = words2set("stop quiet quieter hush shush shh silence silent mute muted unmute enough shut zip sleep " +
-		"pipe wheesht whisht wheesh")
+		"pipe wheesht whisht wheesh unmuted")
 	stopTalk = words2set("talk talking speak speaking respond responding reply replying answer chat chatting " +
 		"say saying noise noises sound sounds yapping babbling rambling")
 	stopFill = words2set("there for second sec seconds moment minute minutes bit while audio speaker speakers " +
@@ -344,6 +344,8 @@ func frameWordsOf(v vocab) map[string]bool {
 // "don't talk", "no talking", "mute the speaker", "go to sleep").
 func (t *Table) stopWords(toks []string, n Normalized, form func() string) bool {
 	switch {
+	case contains(toks, "unmute") || contains(toks, "unmuted"):
+		return false // "be unmuted": quiet time ended (quietEnd), never a stop
 	case anyOf(toks, stopCore):
 		if !only(toks, stopCore, stopTalk, stopFill, frameFill) {
 			return false

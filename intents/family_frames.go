@@ -173,9 +173,9 @@ func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, b
 	view := strings.Fields(n.durations())
 	duration, lasting, span := "", false, len(view)
 	for i, w := range view {
-		if strings.HasPrefix(w, "~") && i > 0 && (view[i-1] == "for" || view[i-1] == "next" ||
+		if strings.HasPrefix(w, "~") && i > 0 && (view[i-1] == "for" || view[i-1] == "next" || i == hit.at+hit.n ||
 			i > 1 && view[i-2] == "for" && (view[i-1] == "like" || view[i-1] == "about" || view[i-1] == "around")) {
-			if only(strings.Split(w[1:], "_"), quietMoments) {
+			if only(strings.Split(w[1:], "_"), quietMoments) || i+1 < len(view) && view[i+1] == "ago" {
 				return Decision{}, false // "be quiet for a second": the moment only (robot.stop)
 			}
 			if strings.HasSuffix(w, "_while") {
@@ -444,6 +444,9 @@ func (t *Table) quietUntil(n Normalized, toks []string, m Mentions, hit lexHit) 
 	}
 	lx := t.vocab.lex
 	form := t.requestForm(n, toks[:at], func(ct []string) bool { return lx.has(ct, "quiet.verbs") })
+	if form == FormStatement && hit.at == 0 && toks[0] == "no" && !n.Negated {
+		form = FormImperative // "no talking during the film": a ban said without a verb
+	}
 	if form != FormImperative || conditional(toks) || reported(toks) {
 		return Decision{}, false
 	}

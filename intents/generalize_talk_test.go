@@ -154,3 +154,22 @@ func TestTalkStopForSomeoneBusy(t *testing.T) {
 	checkNeverActs(t, tb, []string{"dad said shh he is on a call", "shh dad was on a call", "shh mum is not on a call",
 		"don't shush me mum's on a call", "I told him shh dad's on a call", "dad was on a call all morning"})
 }
+
+// TestTalkQuietSaidOtherwise: quiet time ended by "you're unmuted", asked with a fraction
+// ("mute 1 1/2 hours", "for 1/2 an hour") or a length straight after the verb ("keep quiet
+// 20 minutes"), a verbless ban to an event ("no talking during the film"), after a whisper
+// for attention ("psst").
+func TestTalkQuietSaidOtherwise(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"you're unmuted now", "robot.quiet", map[string]string{"state": "off"}},
+		{"okay you are unmuted", "robot.quiet", map[string]string{"state": "off"}},
+		{"mute 2 1/2 hours", "robot.quiet", map[string]string{"state": "on", "duration": "9000"}},
+		{"be quiet for 1/2 an hour", "robot.quiet", map[string]string{"state": "on", "duration": "1800"}},
+		{"keep quiet 20 minutes", "robot.quiet", map[string]string{"state": "on", "duration": "1200"}},
+		{"no talking during the match", "robot.quiet", map[string]string{"state": "on"}},
+		{"psst reachy keep it down till the film ends", "robot.quiet", map[string]string{"state": "on"}},
+	})
+	checkNeverActs(t, tb, []string{"you are not unmuted", "mum is unmuted", "be unmuted", "mute 5 minutes ago",
+		"there was no talking during the match", "I was muted 20 minutes"})
+}

@@ -247,13 +247,14 @@ func joinedRun(joined string, all []string, lead int, toks []string) string {
 }
 
 // needsRawReplace reports whether rawReplacer may change s: it holds "a." or "a/" (each of
-// its ASCII keys starts so: "a.c.", "a. c.", "a/c", "a.c") or a non-ASCII byte (the
+// its ASCII keys starts so: "a.c.", "a. c.", "a/c", "a.c"), a half written "1/2", or a non-ASCII byte (the
 // typographic apostrophes, the degree sign, the dashes). A byte scan, where
 // strings.ContainsAny with non-ASCII characters decodes every rune; a sentence's closing
 // full stop alone no longer sends it through the replacer, which always copies.
 func needsRawReplace(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c == '.' || c == '/') && i > 0 && s[i-1] == 'a' || c >= utf8.RuneSelf {
+		if c := s[i]; (c == '.' || c == '/') && i > 0 && s[i-1] == 'a' || c >= utf8.RuneSelf ||
+			c == '/' && i > 0 && s[i-1] == '1' && i+1 < len(s) && s[i+1] == '2' { // "1 1/2 hours"
 			return true
 		}
 	}
