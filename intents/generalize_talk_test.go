@@ -173,3 +173,21 @@ func TestTalkQuietSaidOtherwise(t *testing.T) {
 	checkNeverActs(t, tb, []string{"you are not unmuted", "mum is unmuted", "be unmuted", "mute 5 minutes ago",
 		"there was no talking during the match", "I was muted 20 minutes"})
 }
+
+// TestTalkTimerSaidOtherwise: a timer asked as "give me a (little) ring in ...", "put (an)
+// alarm in ...", whisper's "set a time for 45 seconds", a label in other words ("the
+// washing" is the laundry timer).
+func TestTalkTimerSaidOtherwise(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"give me a ring in ten minutes", "timer.start", map[string]string{"duration": "600"}},
+		{"could you give me a little shout in half an hour", "timer.start", map[string]string{"duration": "1800"}},
+		{"put an alarm in 25 minutes", "timer.start", map[string]string{"duration": "1500"}},
+		{"put alarm in an hour for the washing", "timer.start", map[string]string{"duration": "3600", "label": "laundry"}},
+		{"set a time for 90 seconds", "timer.start", map[string]string{"duration": "90"}},
+		{"can you start a time for twelve minutes", "timer.start", map[string]string{"duration": "720"}},
+		{"how long is left on the washing timer", "timer.status", map[string]string{"label": "laundry"}},
+	})
+	checkNeverActs(t, tb, []string{"we set a time for 5 o'clock", "set a time for the meeting", "give me a ring",
+		"dad said give me a ring in 10 minutes", "she put an alarm in 20 minutes yesterday", "don't give me a ring in an hour"})
+}

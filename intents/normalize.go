@@ -126,6 +126,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 
 	toks := words(raw)
 	toks = rewriteTokens(toks)
+	timeForTimer(toks)
 	if len(toks) > 1 && toks[0] == "its" { // "its dark in here": whisper's "it's"; "its" opens no sentence as itself
 		toks = append([]string{"it", "is"}, toks[1:]...)
 	}
@@ -424,3 +425,19 @@ func doQuestion(toks []string) bool {
 	}
 	return false
 }
+
+// timeForTimer reads whisper's "time" for "timer" where only a timer fits: "set a time for 45
+// seconds" (a verb that starts one, then "for" and a number).
+func timeForTimer(toks []string) {
+	for i := 2; i+2 < len(toks); i++ {
+		if toks[i] == "time" && toks[i-1] == "a" && timerStartVerbs[toks[i-2]] && toks[i+1] == "for" && isDigits(toks[i+2]) &&
+			(i == 2 || timerStartLeads[toks[i-3]]) {
+			toks[i] = "timer"
+		}
+	}
+}
+
+var timerStartVerbs = words2set("set start make put")
+
+// timerStartLeads may come before the verb: "can you set a time for ...", "please set ...".
+var timerStartLeads = words2set("you please can could would just now and so ok okay")
