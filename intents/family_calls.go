@@ -402,8 +402,8 @@ func (t *Table) missedCall(n Normalized, toks []string, m Mentions, who int, ver
 	}
 	rest := toks[verb.at:]
 	obj := len(rest) > verb.n && (rest[verb.n] == "him" || rest[verb.n] == "her" || rest[verb.n] == "them")
-	subj := verb.at > 0 && (toks[verb.at-1] == "he" || toks[verb.at-1] == "she") && len(rest) > verb.n &&
-		t.vocab.lex["call.back"].at(rest, verb.n) > 0
+	subj := verb.at > 0 && (toks[verb.at-1] == "he" || toks[verb.at-1] == "she") && (len(rest) > verb.n &&
+		t.vocab.lex["call.back"].at(rest, verb.n) > 0 || len(rest) == verb.n) // "I miss mommy can she call"
 	if !obj && !subj {
 		return Decision{}, false
 	}

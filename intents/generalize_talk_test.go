@@ -191,3 +191,17 @@ func TestTalkTimerSaidOtherwise(t *testing.T) {
 	checkNeverActs(t, tb, []string{"we set a time for 5 o'clock", "set a time for the meeting", "give me a ring",
 		"dad said give me a ring in 10 minutes", "she put an alarm in 20 minutes yesterday", "don't give me a ring in an hour"})
 }
+
+// TestTalkCallAskedAsLonging: the person missed asked to call ("I miss daddy can he ring"),
+// or a word wanted with them ("I'd like a word with dad on the video phone").
+func TestTalkCallAskedAsLonging(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"I miss daddy can he ring", "teleport.call", map[string]string{"person": "dad"}},
+		{"I miss mum so much could she phone", "teleport.call", map[string]string{"person": "mom"}},
+		{"I'd like a word with dad on the video phone", "teleport.call", map[string]string{"person": "dad"}},
+		{"could I have a word with mum on the picture phone", "teleport.call", map[string]string{"person": "mom"}},
+	})
+	checkNeverActs(t, tb, []string{"I miss mommy she called", "I miss mommy but she can't call", "grandma misses mommy can she call",
+		"I had a word with dad on the phone yesterday", "mum wants a word with dad on the video", "I miss mommy she can call"})
+}
