@@ -201,11 +201,25 @@ func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, b
 	for i, w := range view {
 		used[i] = strings.HasPrefix(w, "~") || w == "next" || w == "the" || i >= span
 	}
+	// "dad's got calls for the next hour so keep it down": the reason first, then "so"
+	so := slices.Index(toks[:hit.at], "so")
+	if so > 1 && !n.Negated && !n.Question && !conditional(toks) && !reported(toks[:so]) && !anyOf(toks[:so], pastWords) {
+		for i := range view {
+			used[i] = used[i] || view[i] != "so" && i < so
+		}
+	} else {
+		so = -1
+	}
 	if t.unexplainedBy(view, used, []string{"quiet.verbs", "stop.reasons"}, familyFill, stopFill, frameFill) > maxFamilyUnexplained && !mayBeCompound(n) {
 		return Decision{}, false
 	}
 	// "stay silent for tonight": how long it lasts is no future
 	form := t.requestForm(t.privacyTimeless(n), timeless(toks), func(ct []string) bool { return lx.has(ct, "quiet.verbs") })
+	if so > 0 && form != FormImperative {
+		if tail := timeless(toks[so+1:]); commandForm(tail, Normalized{Text: strings.Join(tail, " "), toks: tail, Polite: n.Polite}) == FormImperative {
+			form = FormImperative
+		}
+	}
 	if form != FormImperative {
 		return Decision{}, false
 	}

@@ -205,3 +205,16 @@ func TestTalkCallAskedAsLonging(t *testing.T) {
 	checkNeverActs(t, tb, []string{"I miss mommy she called", "I miss mommy but she can't call", "grandma misses mommy can she call",
 		"I had a word with dad on the phone yesterday", "mum wants a word with dad on the video", "I miss mommy she can call"})
 }
+
+// TestTalkQuietAfterItsReason: "<reason> so <quiet request>" asks for quiet time, the length
+// said in either part; a reason reported, past or conditional asks nothing.
+func TestTalkQuietAfterItsReason(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"mum has a meeting so keep it down for an hour", "robot.quiet", map[string]string{"state": "on", "duration": "3600"}},
+		{"dad's got calls for the next two hours so keep it down", "robot.quiet", map[string]string{"state": "on", "duration": "7200"}},
+		{"I'm on a call so keep quiet for half an hour", "robot.quiet", map[string]string{"state": "on", "duration": "1800"}},
+	})
+	checkNeverActs(t, tb, []string{"dad said he has calls so keep it down for an hour", "mum kept it down for an hour so she could work",
+		"dad was on calls all day so we kept it down for an hour", "if the baby sleeps so keep it down for an hour"})
+}
