@@ -218,3 +218,16 @@ func TestTalkQuietAfterItsReason(t *testing.T) {
 	checkNeverActs(t, tb, []string{"dad said he has calls so keep it down for an hour", "mum kept it down for an hour so she could work",
 		"dad was on calls all day so we kept it down for an hour", "if the baby sleeps so keep it down for an hour"})
 }
+
+// TestTalkClockTimeWrittenTogether: an alarm or a wake-up at a clock time written together
+// ("7am", "6:30pm") is said not to be a timer, never asked how long.
+func TestTalkClockTimeWrittenTogether(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"set an alarm for 6am", "unclear", nil},
+		{"set an alarm for 6:45am", "unclear", nil},
+		{"wake me up at 8am please", "unclear", nil},
+		{"put an alarm on for 10pm", "unclear", nil},
+	})
+	checkNeverActs(t, tb, []string{"set an alarm for 6am", "set an alarm for 6:45am", "wake me up at 8am please", "remind me at 5pm"})
+}

@@ -124,7 +124,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	trimmed := strings.TrimRightFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || r == '.' || r == '!' || r == '"' })
 	endsWithQ := strings.HasSuffix(trimmed, "?")
 
-	toks := words(raw)
+	toks := splitClockSuffix(words(raw))
 	toks = rewriteTokens(toks)
 	timeForTimer(toks)
 	if len(toks) > 1 && toks[0] == "its" { // "its dark in here": whisper's "it's"; "its" opens no sentence as itself
@@ -441,3 +441,24 @@ var timerStartVerbs = words2set("set start make put")
 
 // timerStartLeads may come before the verb: "can you set a time for ...", "please set ...".
 var timerStartLeads = words2set("you please can could would just now and so ok okay")
+
+// splitClockSuffix parts a clock time written together: "7am" is "7 am", "30pm" "30 pm".
+func splitClockSuffix(toks []string) []string {
+	var out []string
+	for i, w := range toks {
+		if len(w) < 3 || !isASCIIDigit(w[0]) || !strings.HasSuffix(w, "am") && !strings.HasSuffix(w, "pm") || !isDigits(w[:len(w)-2]) {
+			if out != nil {
+				out = append(out, w)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]string, 0, len(toks)+1), toks[:i]...)
+		}
+		out = append(out, w[:len(w)-2], w[len(w)-2:])
+	}
+	if out == nil {
+		return toks
+	}
+	return out
+}
