@@ -83,6 +83,10 @@ func (t *Table) afterthought(c Normalized) bool {
 	if len(toks) <= 2 && t.vocab.wake.isName(toks[len(toks)-1]) {
 		return true
 	}
+	if (hasPrefix(toks, []string{"thank", "you", "for"}) || hasPrefix(toks, []string{"thanks", "for"})) && len(toks) <= 8 &&
+		!slices.ContainsFunc(toks, func(w string) bool { return wordClasses[w]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0 }) {
+		return true // "..., thank you for being so patient": thanks, asking nothing
+	}
 	if len(toks) <= 5 && toks[0] == "say" && len(toks) > 1 && (toks[1] == "bye" || toks[1] == "goodbye" || toks[1] == "good" || toks[1] == "night") {
 		return true // "say bye to mum, ok end the call": a farewell, not words to repeat
 	}

@@ -203,6 +203,9 @@ func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, b
 	}
 	// "dad's got calls for the next hour so keep it down": the reason first, then "so"
 	so := slices.Index(toks[:hit.at], "so")
+	if so < 0 && hit.at > 1 && toks[hit.at] == "no" && t.sleeperReason(toks[:hit.at]) {
+		so = hit.at - 1 // "ada's asleep no noise for two hours": someone asleep, then the ban
+	}
 	if so > 1 && !n.Negated && !n.Question && !conditional(toks) && !reported(toks[:so]) && !anyOf(toks[:so], pastWords) {
 		for i := range view {
 			used[i] = used[i] || view[i] != "so" && i < so
@@ -216,7 +219,7 @@ func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, b
 	// "stay silent for tonight": how long it lasts is no future
 	form := t.requestForm(t.privacyTimeless(n), timeless(toks), func(ct []string) bool { return lx.has(ct, "quiet.verbs") })
 	if so > 0 && form != FormImperative {
-		if tail := timeless(toks[so+1:]); commandForm(tail, Normalized{Text: strings.Join(tail, " "), toks: tail, Polite: n.Polite}) == FormImperative {
+		if tail := timeless(toks[so+1:]); tail[0] == "no" || commandForm(tail, Normalized{Text: strings.Join(tail, " "), toks: tail, Polite: n.Polite}) == FormImperative {
 			form = FormImperative
 		}
 	}

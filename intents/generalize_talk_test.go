@@ -231,3 +231,19 @@ func TestTalkClockTimeWrittenTogether(t *testing.T) {
 	})
 	checkNeverActs(t, tb, []string{"set an alarm for 6am", "set an alarm for 6:45am", "wake me up at 8am please", "remind me at 5pm"})
 }
+
+// TestTalkThanksAndSleepersAroundQuiet: thanks said after leave to talk ("..., thank you for
+// being so patient") asks nothing; someone asleep said before a verbless ban ("grandpa is
+// sleeping no noise for an hour") is its reason.
+func TestTalkThanksAndSleepersAroundQuiet(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"you may talk again now, thank you for waiting", "robot.quiet", map[string]string{"state": "off"}},
+		{"you can speak again, thanks for being so quiet", "robot.quiet", map[string]string{"state": "off"}},
+		{"hang up now, thank you for the lovely chat", "session.end", nil},
+		{"the baby's asleep no talking for an hour", "robot.quiet", map[string]string{"state": "on", "duration": "3600"}},
+		{"grandpa is sleeping no noise for twenty minutes", "robot.quiet", map[string]string{"state": "on", "duration": "1200"}},
+	})
+	checkNeverActs(t, tb, []string{"the baby was asleep no noise for an hour", "thanks for turning the light off",
+		"thank you for being so patient"})
+}
