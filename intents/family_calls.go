@@ -211,7 +211,9 @@ func (t *Table) callUnknown(n Normalized, toks []string, m Mentions, verb lexHit
 		return Decision{}, false
 	}
 	for i := 1; i < len(rest); i++ {
-		if !familyFill[rest[i]] && t.vocab.lex["call.fill"].at(rest, i) == 0 {
+		if l := t.vocab.lex["call.fill"].at(rest, i); l > 1 {
+			i += l - 1 // "call sarah next door": the whole phrase
+		} else if !familyFill[rest[i]] && l == 0 {
 			return Decision{}, false
 		}
 	}

@@ -247,3 +247,20 @@ func TestTalkThanksAndSleepersAroundQuiet(t *testing.T) {
 	checkNeverActs(t, tb, []string{"the baby was asleep no noise for an hour", "thanks for turning the light off",
 		"thank you for being so patient"})
 }
+
+// TestTalkCallSomeoneNextDoor: someone the home does not list, said with where they live
+// ("call mr fraser next door"), is asked about, never guessed.
+func TestTalkCallSomeoneNextDoor(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"call mrs brown next door", "clarify", nil},
+		{"ring sarah next door", "clarify", nil},
+		{"phone mr singh across the road", "clarify", nil},
+	})
+	for _, s := range []string{"call mrs brown next door", "ring sarah next door"} {
+		if d := tb.Route(s, Context{}); d.Intent == "teleport.call" || d.Intent == "general.ask" {
+			t.Errorf("%q: %s, want it asked about", s, d.Intent)
+		}
+	}
+	checkNeverActs(t, tb, []string{"mrs brown next door called", "did you call mr singh across the road", "don't ring sarah next door"})
+}
