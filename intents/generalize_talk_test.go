@@ -264,3 +264,15 @@ func TestTalkCallSomeoneNextDoor(t *testing.T) {
 	}
 	checkNeverActs(t, tb, []string{"mrs brown next door called", "did you call mr singh across the road", "don't ring sarah next door"})
 }
+
+// TestTalkCorrectedToAFraction: a length corrected to a number with its fraction ("2 hours
+// for the oven, no make it two and a half") keeps the unit and the label said before.
+func TestTalkCorrectedToAFraction(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"a timer for 3 hours for the oven, no, make it three and a half", "timer.start", map[string]string{"duration": "12600", "label": "oven"}},
+		{"set a timer for 1 minute no 1 and a half", "timer.start", map[string]string{"duration": "90"}},
+		{"timer for the pasta 8 minutes no wait 8 and a half", "timer.start", map[string]string{"duration": "510", "label": "pasta"}},
+	})
+	checkNeverActs(t, tb, []string{"I set a timer for 2 hours no 2 and a half yesterday"})
+}
