@@ -19,22 +19,22 @@ var frameFill = words2set("a an the it that this is are me us you your i we plea
 
 var (
 	stopCore = words2set("stop quiet quieter hush shush shh silence silent mute muted unmute enough shut zip sleep " +
-		"pipe")
+		"pipe wheesht whisht wheesh unmuted")
 	stopTalk = words2set("talk talking speak speaking respond responding reply replying answer chat chatting " +
 		"say saying noise noises sound sounds yapping babbling rambling")
 	stopFill = words2set("there for second sec seconds moment minute minutes bit while audio speaker speakers " +
 		"volume responses response all be already up set go to touch button from settings yourself voice everything " +
 		"down more no one little until till said otherwise anything anymore any longer mode on off get make whoa my music around about " +
 		"trying hear news asleep baby sleeping hour next time wait hold dancing moving singing nodding that " +
-		"word words peep another single like about around roughly maybe quite move")
+		"word words peep another single like about around roughly maybe quite move head arms")
 	timeCore = words2set("time times clock hour oclock")
 	timeFill = words2set("what whats current exact currently got have know check clock watch hour at on present looking " +
 		"moment precise like to want need asking show read out late how oclock o please by exactly excuse sorry " +
-		"roughly about approximately there still yet already which remind")
+		"roughly about approximately there still yet already which remind did was be wetin")
 	dateCore = words2set("date day month year weekday today todays monday tuesday wednesday thursday friday " +
 		"saturday sunday")
 	dateFill = words2set("what whats current which of week we in have check on todays today date day month year " +
-		"for is it the calendar exactly excuse sorry or remind")
+		"for is it the calendar exactly excuse sorry or remind be wetin")
 	helpCore = words2set("do help capable able skills abilities features commands good can")
 	helpFill = words2set("what kind kinds sort sorts type types of things stuff else are able to capable help " +
 		"with how skills abilities features commands good at all for exactly really actually list other " +
@@ -154,8 +154,12 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 		}
 	}
 	switch {
-	case m.seen&(wcStopCore|wcStopTalk) != 0 && t.stopWords(stopLead(toks), n, func() string {
-		if st := stopLead(toks); len(st) != len(toks) {
+	case m.seen&(wcStopCore|wcStopTalk) != 0 && t.stopWords(t.stopLead(toks), n, func() string {
+		if st := t.stopLead(toks); len(st) != len(toks) {
+			if len(st) < len(toks)-1 && t.stopForSomeone(toks, len(st)) {
+				// "shh dad's on a call": the stop's own form, the reason read apart
+				return commandForm(st, Normalized{Text: strings.Join(st, " "), toks: st, Polite: n.Polite, Negated: n.Negated})
+			}
 			return commandForm(st, n) // "no no no stop", "be quiet, I'm on the phone with grandma"
 		}
 		return form()
@@ -164,7 +168,7 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 	case m.seen&wcDateCore != 0 && only(asked, dateFill, frameFill, dateCore) && !(len(toks) <= 2 && toks[0] == "day") &&
 		!hasPrefix(toks, []string{"do", "i", "have"}) && asks():
 		return decide("date.today", "a date word and nothing else", map[string]string{})
-	case m.seen&wcTimeCore != 0 && only(asked, timeFill, frameFill, timeCore) && asks():
+	case m.seen&wcTimeCore != 0 && only(partOfDayAfter(asked), timeFill, frameFill, timeCore) && asks():
 		return decide("time.now", "a time word and nothing else", map[string]string{})
 	case m.seen&wcHelpCore != 0 && (contains(toks, "you") || contains(toks, "your") || robotNamed(toks)) && only(toks, helpFill, frameFill, helpUse) &&
 		(helpForm(toks, n, form) == FormQuestion || form() == FormIndirect || hasPrefix(toks, []string{"i", "need", "help"})):
@@ -303,6 +307,8 @@ func frameWordsOf(v vocab) map[string]bool {
 // "don't talk", "no talking", "mute the speaker", "go to sleep").
 func (t *Table) stopWords(toks []string, n Normalized, form func() string) bool {
 	switch {
+	case contains(toks, "unmute") || contains(toks, "unmuted"):
+		return false // "be unmuted": quiet time ended (quietEnd), never a stop
 	case anyOf(toks, stopCore):
 		if !only(toks, stopCore, stopTalk, stopFill, frameFill) {
 			return false
@@ -341,7 +347,7 @@ func hangUp(toks []string) bool {
 // the call now"), "that's enough", "we're done here".
 var hangLeads = words2set("bye goodbye byebye ok okay alright right so well that thats is it enough we are were have " +
 	"done here finished over now then thanks thank you cheers all good love see later talk soon for today our " +
-	"chat chatting talking with the conversation dear love sweetheart darling")
+	"chat chatting talking with the conversation dear love sweetheart darling tonight")
 
 // hangFarewell are the hangLeads that say goodbye: only after one may a person be named
 // ("bye dad, end the call"); "dad, end the call" is said to dad.
@@ -355,12 +361,14 @@ func (t *Table) hangUpAfter(toks []string, n Normalized) bool {
 	if len(toks) > 12 {
 		return false
 	}
-	farewell, person := false, false
+	farewell, person, noun := false, false, false
 	for i := 1; i+1 < len(toks); i++ {
 		w := toks[i-1]
 		switch {
 		case hangFarewell[w]:
 			farewell = true
+		case (hangNouns[w] || w == "calls") && slices.Contains(toks[:i-1], "enough"):
+			noun = true // "that's enough video for today, end it": the call named before
 		case t.vocab.people[w] != "" || kinWords[w]:
 			person = true
 		case t.vocab.wake.isName(w): // "bye daddy richie you can hang up now"
@@ -370,7 +378,8 @@ func (t *Table) hangUpAfter(toks []string, n Normalized) bool {
 			return false
 		}
 		tail := toks[i:]
-		if person && !farewell || !hangUp(tail) || !t.onlyOrPeople(tail, hangFill, frameFill) {
+		endIt := noun && len(tail) <= 3 && hangVerbs[tail[0]] && only(tail[1:], wordSet{"it": true, "now": true, "then": true})
+		if person && !farewell || !hangUp(tail) && !endIt || !t.onlyOrPeople(tail, hangFill, frameFill) {
 			continue
 		}
 		if commandForm(tail, Normalized{Text: strings.Join(tail, " "), toks: tail, Polite: n.Polite}) == FormImperative {
@@ -428,12 +437,15 @@ var (
 )
 
 func (t *Table) clockQuestion(toks []string, n Normalized, decide func(name, why string, args map[string]string) (Decision, bool)) (Decision, bool) {
-	if !n.Question || !hasPrefix(toks, []string{"is", "it"}) || len(toks) > 8 {
+	if !n.Question || len(toks) > 8 || !hasPrefix(toks, []string{"is", "it"}) && !(len(toks) > 2 && toks[0] == "is" && clockLeads[toks[1]]) {
 		return Decision{}, false
 	}
-	rest := toks[2:]
+	rest := toks[1:] // "is already five o'clock?": the "it" not heard
+	if toks[1] == "it" {
+		rest = toks[2:]
+	}
 	switch {
-	case anyOf(rest, partsOfDay) && only(rest, partsOfDay, timeFill, frameFill, clockLeads, wordSet{"or": true}):
+	case anyOf(rest, partsOfDay) && only(rest, partsOfDay, timeFill, timeCore, frameFill, clockLeads, wordSet{"or": true}):
 		return decide("time.now", "a part of the day asked about", map[string]string{})
 	case anyOf(rest, clockLeads) && slices.ContainsFunc(rest, isDigits) && only(rest, clockLeads, timeFill, frameFill, wordSet{"oclock": true}) ||
 		anyOf(rest, clockLeads) && slices.ContainsFunc(rest, isDigits) && len(rest) <= 4:
@@ -446,6 +458,18 @@ func (t *Table) clockQuestion(toks []string, n Normalized, decide func(name, why
 		return decide("date.today", "a day asked about", map[string]string{}) // "is it friday yet", "is it the weekend already"
 	}
 	return Decision{}, false
+}
+
+// partOfDayAfter takes a part of the day asked about after the time off: "what time is it,
+// is it bedtime", "what time is it is it morning yet".
+func partOfDayAfter(toks []string) []string {
+	for i := len(toks) - 3; i >= 2; i-- {
+		if toks[i] == "is" && toks[i+1] == "it" && anyOf(toks[i+2:], partsOfDay) &&
+			only(toks[i+2:], partsOfDay, clockLeads, dayAskFill, wordSet{"time": true}) {
+			return toks[:i]
+		}
+	}
+	return toks
 }
 
 // dayAskFill may go with a day in "is it ... yet": "is it the weekend already".
@@ -475,11 +499,15 @@ func isOrdinal(w string) bool {
 }
 
 // stopLead takes off the "no"s before a stop word ("no no no stop"): the stop must always work.
-func stopLead(toks []string) []string {
+func (t *Table) stopLead(toks []string) []string {
 	for i := 1; i+1 < len(toks); i++ { // "be quiet i'm on the phone": the reason said after
 		if (toks[i] == "i" || toks[i] == "we" || toks[i] == "you" || toks[i] == "it" || toks[i] == "that" || toks[i] == "this") && (toks[i+1] == "am" || toks[i+1] == "are" ||
 			toks[i+1] == "is" || toks[i+1] == "have" || toks[i+1] == "need" || toks[i+1] == "want" || toks[i+1] == "cannot") && anyOf(toks[:i], stopCore) {
 			toks = toks[:i]
+			break
+		}
+		if t.stopForSomeone(toks, i) {
+			toks = toks[:i] // "shh dad's on a call": someone of the home busy is the reason
 			break
 		}
 	}

@@ -31,6 +31,8 @@ var tagPhrases = [][]string{
 	// asking leave to speak: "excuse me, robot, ...", "sorry to bother you, ..."
 	{"excuse", "me"}, {"pardon", "me"}, {"sorry"}, {"sorry", "to", "bother", "you"}, {"sorry", "to", "bug", "you"},
 	{"sorry", "to", "interrupt"}, {"i", "am", "sorry"}, {"if", "i", "may"}, {"one", "thing"}, {"quick", "question"},
+	// a learner's "that's all" after a stop or a hang-up: "stop the call, finish", "stop to talk, is enough"
+	{"finish"}, {"is", "enough"}, {"it", "is", "enough"},
 }
 
 // tagStarts are the first words of tagPhrases.
@@ -80,6 +82,10 @@ func (t *Table) afterthought(c Normalized) bool {
 	}
 	if len(toks) <= 2 && t.vocab.wake.isName(toks[len(toks)-1]) {
 		return true
+	}
+	if (hasPrefix(toks, []string{"thank", "you", "for"}) || hasPrefix(toks, []string{"thanks", "for"})) && len(toks) <= 8 &&
+		!slices.ContainsFunc(toks, func(w string) bool { return wordClasses[w]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0 }) {
+		return true // "..., thank you for being so patient": thanks, asking nothing
 	}
 	if len(toks) <= 5 && toks[0] == "say" && len(toks) > 1 && (toks[1] == "bye" || toks[1] == "goodbye" || toks[1] == "good" || toks[1] == "night") {
 		return true // "say bye to mum, ok end the call": a farewell, not words to repeat

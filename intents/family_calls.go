@@ -211,7 +211,9 @@ func (t *Table) callUnknown(n Normalized, toks []string, m Mentions, verb lexHit
 		return Decision{}, false
 	}
 	for i := 1; i < len(rest); i++ {
-		if !familyFill[rest[i]] && t.vocab.lex["call.fill"].at(rest, i) == 0 {
+		if l := t.vocab.lex["call.fill"].at(rest, i); l > 1 {
+			i += l - 1 // "call sarah next door": the whole phrase
+		} else if !familyFill[rest[i]] && l == 0 {
 			return Decision{}, false
 		}
 	}
@@ -289,7 +291,7 @@ var personOwners = words2set("my our their his her your")
 // person of the home, nothing else: a call to them. "I want daddy to come home", "I don't
 // want mum" and "does mommy want tea" are not.
 func (t *Table) wantPerson(n Normalized, toks []string, m Mentions) (Decision, bool) {
-	if len(toks) < 2 || len(toks) > 5 || n.Negated || n.Question || len(m.People) != 1 {
+	if len(toks) < 2 || len(toks) > 9 || n.Negated || n.Question || len(m.People) != 1 {
 		return Decision{}, false
 	}
 	i := 0
@@ -303,7 +305,7 @@ func (t *Table) wantPerson(n Normalized, toks []string, m Mentions) (Decision, b
 	if i < len(toks) && personOwners[toks[i]] {
 		i++
 	}
-	if i >= len(toks) || t.vocab.people[toks[i]] == "" || !only(toks[i+1:], wantPersonFill) {
+	if i >= len(toks) || t.vocab.people[toks[i]] == "" || !t.wantPersonRest(toks[i+1:]) {
 		return Decision{}, false
 	}
 	return t.familyDecision("teleport.call", map[string]string{"person": t.vocab.people[toks[i]]}, n, m, FormImperative,
@@ -312,6 +314,24 @@ func (t *Table) wantPerson(n Normalized, toks []string, m Mentions) (Decision, b
 
 // wantPersonFill may follow the person a child asks for: "i want mommy now please".
 var wantPersonFill = words2set("now please right here back")
+
+// wantPersonRest: what follows the person asked for is fill ("now please") or the screen
+// they are to be seen on ("i want mommy on the robot tv"): nothing else.
+func (t *Table) wantPersonRest(rest []string) bool {
+	if len(rest) > 3 && !anyOf(rest, callMeans) && !contains(rest, "video") && !contains(rest, "screen") {
+		return false
+	}
+	for i := 0; i < len(rest); {
+		if wantPersonFill[rest[i]] {
+			i++
+		} else if l := t.vocab.lex["call.fill"].at(rest, i); l > 1 && rest[i] == "on" {
+			i += l
+		} else {
+			return false
+		}
+	}
+	return true
+}
 
 // callMeans are more of the screens a call is seen on: "get daddy on the tv".
 var callMeans = words2set("tv telly telephone tablet computer ipad")
@@ -384,8 +404,8 @@ func (t *Table) missedCall(n Normalized, toks []string, m Mentions, who int, ver
 	}
 	rest := toks[verb.at:]
 	obj := len(rest) > verb.n && (rest[verb.n] == "him" || rest[verb.n] == "her" || rest[verb.n] == "them")
-	subj := verb.at > 0 && (toks[verb.at-1] == "he" || toks[verb.at-1] == "she") && len(rest) > verb.n &&
-		t.vocab.lex["call.back"].at(rest, verb.n) > 0
+	subj := verb.at > 0 && (toks[verb.at-1] == "he" || toks[verb.at-1] == "she") && (len(rest) > verb.n &&
+		t.vocab.lex["call.back"].at(rest, verb.n) > 0 || len(rest) == verb.n) // "I miss mommy can she call"
 	if !obj && !subj {
 		return Decision{}, false
 	}

@@ -28,7 +28,7 @@ func (t *Table) familyFrame(n Normalized, m Mentions, ctx Context) (Decision, bo
 		return Decision{}, false
 	}
 	g := t.vocab.lexGate
-	if len(m.People) == 1 && len(toks) <= 5 && !m.named {
+	if len(m.People) == 1 && len(toks) <= 9 && !m.named {
 		if d, ok := t.wantPerson(n, toks, m); ok {
 			return d, true // "i want daddy"
 		}
@@ -173,9 +173,9 @@ func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, b
 	view := strings.Fields(n.durations())
 	duration, lasting, span := "", false, len(view)
 	for i, w := range view {
-		if strings.HasPrefix(w, "~") && i > 0 && (view[i-1] == "for" || view[i-1] == "next" ||
+		if strings.HasPrefix(w, "~") && i > 0 && (view[i-1] == "for" || view[i-1] == "next" || i == hit.at+hit.n ||
 			i > 1 && view[i-2] == "for" && (view[i-1] == "like" || view[i-1] == "about" || view[i-1] == "around")) {
-			if only(strings.Split(w[1:], "_"), quietMoments) {
+			if only(strings.Split(w[1:], "_"), quietMoments) || i+1 < len(view) && view[i+1] == "ago" {
 				return Decision{}, false // "be quiet for a second": the moment only (robot.stop)
 			}
 			if strings.HasSuffix(w, "_while") {
@@ -201,11 +201,28 @@ func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, b
 	for i, w := range view {
 		used[i] = strings.HasPrefix(w, "~") || w == "next" || w == "the" || i >= span
 	}
+	// "dad's got calls for the next hour so keep it down": the reason first, then "so"
+	so := slices.Index(toks[:hit.at], "so")
+	if so < 0 && hit.at > 1 && toks[hit.at] == "no" && t.sleeperReason(toks[:hit.at]) {
+		so = hit.at - 1 // "ada's asleep no noise for two hours": someone asleep, then the ban
+	}
+	if so > 1 && !n.Negated && !n.Question && !conditional(toks) && !reported(toks[:so]) && !anyOf(toks[:so], pastWords) {
+		for i := range view {
+			used[i] = used[i] || view[i] != "so" && i < so
+		}
+	} else {
+		so = -1
+	}
 	if t.unexplainedBy(view, used, []string{"quiet.verbs", "stop.reasons"}, familyFill, stopFill, frameFill) > maxFamilyUnexplained && !mayBeCompound(n) {
 		return Decision{}, false
 	}
 	// "stay silent for tonight": how long it lasts is no future
 	form := t.requestForm(t.privacyTimeless(n), timeless(toks), func(ct []string) bool { return lx.has(ct, "quiet.verbs") })
+	if so > 0 && form != FormImperative {
+		if tail := timeless(toks[so+1:]); tail[0] == "no" || commandForm(tail, Normalized{Text: strings.Join(tail, " "), toks: tail, Polite: n.Polite}) == FormImperative {
+			form = FormImperative
+		}
+	}
 	if form != FormImperative {
 		return Decision{}, false
 	}
@@ -456,6 +473,9 @@ func (t *Table) quietUntil(n Normalized, toks []string, m Mentions, hit lexHit) 
 	}
 	lx := t.vocab.lex
 	form := t.requestForm(n, toks[:at], func(ct []string) bool { return lx.has(ct, "quiet.verbs") })
+	if form == FormStatement && hit.at == 0 && toks[0] == "no" && !n.Negated {
+		form = FormImperative // "no talking during the film": a ban said without a verb
+	}
 	if form != FormImperative || conditional(toks) || reported(toks) {
 		return Decision{}, false
 	}

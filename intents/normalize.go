@@ -124,8 +124,9 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	trimmed := strings.TrimRightFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || r == '.' || r == '!' || r == '"' })
 	endsWithQ := strings.HasSuffix(trimmed, "?")
 
-	toks := words(raw)
+	toks := splitClockSuffix(words(raw))
 	toks = rewriteTokens(toks)
+	timeForTimer(toks)
 	if len(toks) > 1 && toks[0] == "its" { // "its dark in here": whisper's "it's"; "its" opens no sentence as itself
 		toks = append([]string{"it", "is"}, toks[1:]...)
 	}
@@ -247,13 +248,14 @@ func joinedRun(joined string, all []string, lead int, toks []string) string {
 }
 
 // needsRawReplace reports whether rawReplacer may change s: it holds "a." or "a/" (each of
-// its ASCII keys starts so: "a.c.", "a. c.", "a/c", "a.c") or a non-ASCII byte (the
+// its ASCII keys starts so: "a.c.", "a. c.", "a/c", "a.c"), a half written "1/2", or a non-ASCII byte (the
 // typographic apostrophes, the degree sign, the dashes). A byte scan, where
 // strings.ContainsAny with non-ASCII characters decodes every rune; a sentence's closing
 // full stop alone no longer sends it through the replacer, which always copies.
 func needsRawReplace(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c == '.' || c == '/') && i > 0 && s[i-1] == 'a' || c >= utf8.RuneSelf {
+		if c := s[i]; (c == '.' || c == '/') && i > 0 && s[i-1] == 'a' || c >= utf8.RuneSelf ||
+			c == '/' && i > 0 && s[i-1] == '1' && i+1 < len(s) && s[i+1] == '2' { // "1 1/2 hours"
 			return true
 		}
 	}
@@ -422,4 +424,41 @@ func doQuestion(toks []string) bool {
 		return true
 	}
 	return false
+}
+
+// timeForTimer reads whisper's "time" for "timer" where only a timer fits: "set a time for 45
+// seconds" (a verb that starts one, then "for" and a number).
+func timeForTimer(toks []string) {
+	for i := 2; i+2 < len(toks); i++ {
+		if toks[i] == "time" && toks[i-1] == "a" && timerStartVerbs[toks[i-2]] && toks[i+1] == "for" && isDigits(toks[i+2]) &&
+			(i == 2 || timerStartLeads[toks[i-3]]) {
+			toks[i] = "timer"
+		}
+	}
+}
+
+var timerStartVerbs = words2set("set start make put")
+
+// timerStartLeads may come before the verb: "can you set a time for ...", "please set ...".
+var timerStartLeads = words2set("you please can could would just now and so ok okay")
+
+// splitClockSuffix parts a clock time written together: "7am" is "7 am", "30pm" "30 pm".
+func splitClockSuffix(toks []string) []string {
+	var out []string
+	for i, w := range toks {
+		if len(w) < 3 || !isASCIIDigit(w[0]) || !strings.HasSuffix(w, "am") && !strings.HasSuffix(w, "pm") || !isDigits(w[:len(w)-2]) {
+			if out != nil {
+				out = append(out, w)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]string, 0, len(toks)+1), toks[:i]...)
+		}
+		out = append(out, w[:len(w)-2], w[len(w)-2:])
+	}
+	if out == nil {
+		return toks
+	}
+	return out
 }

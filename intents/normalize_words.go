@@ -15,6 +15,8 @@ var rawReplacer = strings.NewReplacer(
 	"a.c.", " ac ", "a. c.", " ac ", "a/c", " ac ", "a.c", " ac ",
 	"’", "'", "‘", "'", // typographic apostrophes
 	"°", " degrees ",
+	// a half written as a fraction: "1 1/2 hours" is one and a half, "1/2 an hour" half an hour
+	"1/2 an ", " half an ", "1/2 a ", " half a ", "½ an ", " half an ", "½ a ", " half a ", "1/2", " and a half ", "½", " and a half ",
 	"\u2212", "-", "\u2013", "-", "\ufe63", "-", "\uff0d", "-", // minus signs and dashes: a sign is kept (scanTokens)
 )
 
@@ -59,6 +61,18 @@ var phraseRewrites = []struct {
 	{[]string{"degrees", "c"}, []string{"degrees"}},
 	{[]string{"degree", "celsius"}, []string{"degrees"}},
 	{[]string{"do", "not", "disturb"}, []string{"do-not-disturb"}},
+	{[]string{"quite", "mode"}, []string{"quiet", "mode"}}, // whisper's "quite" for "quiet"
+	{[]string{"quite", "time"}, []string{"quiet", "time"}},
+	{[]string{"hang", "op"}, []string{"hang", "up"}},
+	{[]string{"cut", "it", "out"}, []string{"stop", "it"}}, // the idiom is a stop
+	{[]string{"to", "day"}, []string{"today"}},
+	{[]string{"put", "the", "receiver", "down"}, []string{"hang", "up"}}, // the handset put back
+	{[]string{"put", "the", "phone", "down"}, []string{"hang", "up"}},
+	{[]string{"put", "down", "the", "phone"}, []string{"hang", "up"}},
+	{[]string{"put", "down", "the", "receiver"}, []string{"hang", "up"}},
+	{[]string{"keep", "mum"}, []string{"keep", "quiet"}}, // the idiom: say nothing
+	{[]string{"keeping", "mum"}, []string{"keeping", "quiet"}},
+	{[]string{"stay", "mum"}, []string{"stay", "quiet"}},
 }
 
 // rewriteStarts are the first words of phraseRewrites: most words start none.
@@ -252,7 +266,8 @@ var tailEnds = map[string]bool{"much": true, "you": true, "lot": true, "thanks":
 // leadFillers open a sentence without meaning anything: "okay, okay, stop", "so, what time is it".
 var leadFillers = map[string]bool{"okay": true, "ok": true, "alright": true, "so": true, "well": true, "oh": true, "psst": true, "pssst": true,
 	"right": true, "now": true, "and": true, "yes": true, "yeah": true, "hmm": true, "um": true, "listen": true,
-	"dear": true, "darling": true, "sweetie": true, "sweetheart": true, "honey": true} // "Reachy dear, would you ..."
+	"dear": true, "darling": true, "sweetie": true, "sweetheart": true, "honey": true, // "Reachy dear, would you ..."
+	"psst": true, "pssst": true, "pst": true} // a whisper for attention: "psst reachy go silent"
 
 // likeFillerNext: an opening "like" before one of these is a filler ("like can you turn
 // the light on"), never the verb ("like the song").

@@ -426,3 +426,27 @@ func (t *Table) stopOtherwise(n Normalized, toks []string, m Mentions) (string, 
 
 // stopLaterFill may follow "not now": who it is said to, and a reason's first words.
 var stopLaterFill = words2set("robot please thanks thank you buddy mate love dear sweetie honey ok okay")
+
+// stopForSomeone: toks[i:] says someone of the home is busy or asleep ("dad is on a call",
+// "mum is in a meeting", "grandpa is sleeping": stop.reasons), after a stop word.
+func (t *Table) stopForSomeone(toks []string, i int) bool {
+	rest := toks[i+1:] // "dad's on a call": the 's folded into the name
+	w := toks[i]
+	switch {
+	case (t.vocab.people[w] != "" || kinWords[w]) && stopSubjectVerbs[toks[i+1]]:
+		rest = toks[i+2:]
+	case len(w) < 4 || w[len(w)-1] != 's' || t.vocab.people[w[:len(w)-1]] == "" && !kinWords[w[:len(w)-1]]:
+		return false
+	}
+	if !anyOf(toks[:i], stopCore) {
+		return false
+	}
+	hit, ok := t.vocab.lex.find(rest, "stop.reasons")
+	return ok && !stopReasonsWeak[hit.phrase] && !contains(toks[i:], "not") && !anyOf(toks[i:], pastWords)
+}
+
+var (
+	stopSubjectVerbs = words2set("is has")
+	// stopReasonsWeak go with a stop without saying why: "stop it now, dude"
+	stopReasonsWeak = words2set("please now already man dude enough")
+)

@@ -1,6 +1,7 @@
 package intents
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -91,11 +92,22 @@ func (t *Table) correct(n Normalized) (Normalized, bool) {
 		out := append(append(make([]string, 0, j+len(after)), before[:j]...), after...)
 		if len(after) == 1 && j < len(before) && t.wordKind(before[j]) != "" {
 			out = append(out, before[j+1:]...) // "ten minutes no fifteen": only the number is taken back
+		} else if j < len(before) && isNumber(before[j]) && isNumber(after[0]) && only(after, quantityWords) {
+			out = append(out, before[j+1:]...) // "2 hours for the oven, no make it 2 and a half": the unit kept
 		}
 		return rebuilt(n, out), true
 	}
 	return n, false
 }
+
+// quantityWords say a number with its fraction: "2 and a half", "1 and a quarter".
+var quantityWords = func() wordSet {
+	s := words2set("and a an half quarter")
+	for i := 0; i <= 100; i++ {
+		s[strconv.Itoa(i)] = true
+	}
+	return s
+}()
 
 // alignCorrection finds where the corrected words start again in what came before the
 // marker: the same first word ("call mom no wait call dad"), or the last word of the same

@@ -52,6 +52,11 @@ func newVocab(h Home) vocab {
 		v.labels[strings.TrimSuffix(n, "s")] = n // "egg timer" for eggs
 		v.labels[n+"s"] = n
 	}
+	for alias, l := range labelAliases {
+		if _, ok := v.labels[l]; ok && v.labels[alias] == "" {
+			v.labels[alias] = l // "the washing": the laundry timer
+		}
+	}
 	for i := range h.Rooms {
 		r := &h.Rooms[i]
 		for _, w := range append([]string{r.Name}, r.Aliases...) {
@@ -179,6 +184,9 @@ const (
 	labelUnknown
 	labelNotALabel // the capture swallowed words of the sentence
 )
+
+// labelAliases name a timer label the home has in other words.
+var labelAliases = map[string]string{"washing": "laundry"}
 
 func (v vocab) resolveLabel(phrase string) (labelRef, string) {
 	p := strings.TrimSpace(phrase)
