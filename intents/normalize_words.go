@@ -264,7 +264,7 @@ var tailEnds = map[string]bool{"much": true, "you": true, "lot": true, "thanks":
 	"sweetheart": true, "maybe": true, "so": true, "ish": true}
 
 // leadFillers open a sentence without meaning anything: "okay, okay, stop", "so, what time is it".
-var leadFillers = map[string]bool{"okay": true, "ok": true, "alright": true, "so": true, "well": true, "oh": true, "psst": true, "pssst": true,
+var leadFillers = map[string]bool{"okay": true, "ok": true, "alright": true, "so": true, "well": true, "oh": true,
 	"right": true, "now": true, "and": true, "yes": true, "yeah": true, "hmm": true, "um": true, "listen": true,
 	"dear": true, "darling": true, "sweetie": true, "sweetheart": true, "honey": true, // "Reachy dear, would you ..."
 	"psst": true, "pssst": true, "pst": true} // a whisper for attention: "psst reachy go silent"
