@@ -168,7 +168,7 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 	case m.seen&wcDateCore != 0 && only(asked, dateFill, frameFill, dateCore) && !(len(toks) <= 2 && toks[0] == "day") &&
 		!hasPrefix(toks, []string{"do", "i", "have"}) && asks():
 		return decide("date.today", "a date word and nothing else", map[string]string{})
-	case m.seen&wcTimeCore != 0 && only(partOfDayAfter(asked), timeFill, frameFill, timeCore) && asks():
+	case m.seen&wcTimeCore != 0 && only(partOfDayAfter(asked), timeFill, frameFill, timeCore) && !didByOthers(toks) && asks():
 		return decide("time.now", "a time word and nothing else", map[string]string{})
 	case m.seen&wcHelpCore != 0 && (contains(toks, "you") || contains(toks, "your") || robotNamed(toks)) && only(toks, helpFill, frameFill, helpUse) &&
 		(helpForm(toks, n, form) == FormQuestion || form() == FormIndirect || hasPrefix(toks, []string{"i", "need", "help"})):
@@ -588,4 +588,17 @@ func (t *Table) choreFrame(n Normalized, m Mentions) (Decision, bool) {
 	d.Mentions = m.ref()
 	d.NotActed = "a chore this robot cannot do"
 	return d, true
+}
+
+// didByOthers: "what I did at this time", "what time did we leave": a past asked about
+// someone, not the time now ("what time did you say it was" asks it).
+func didByOthers(toks []string) bool {
+	for i := 0; i+1 < len(toks); i++ {
+		a, b := toks[i], toks[i+1]
+		if a == "did" && (b == "i" || b == "we" || b == "he" || b == "she" || b == "they") ||
+			b == "did" && (a == "i" || a == "we" || a == "he" || a == "she" || a == "they") {
+			return true
+		}
+	}
+	return false
 }

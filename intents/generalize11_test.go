@@ -192,3 +192,15 @@ func TestTheDarkSaidWithARemedy(t *testing.T) {
 		}
 	}
 }
+
+// TestThePastOfSomeoneIsNotTheTime: "what I did at this time" asks about a past, not the
+// time now; "what time did you say it was" still asks it.
+func TestThePastOfSomeoneIsNotTheTime(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{"what i did at this time", "what time did we leave yesterday", "what time did she get home"} {
+		if d := tb.Route(s, Context{}); d.Intent == "time.now" {
+			t.Errorf("%q: time.now (why: %s)", s, strings.Join(d.Doctrine, "; "))
+		}
+	}
+	checkRoutes(t, tb, []routeCase{{"what time did you say it was", "time.now", nil}})
+}
