@@ -110,13 +110,13 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 			return d, true
 		}
 	}
-	if m.lex&t.vocab.lexGate.help != 0 && n.Question {
+	if m.lex&t.vocab.lexGate.help != 0 && (n.Question || !n.Negated) {
 		// "what are you for", "what's your purpose": what the robot is for, the whole sentence
 		ht := toks
 		if anyOf(ht, helpEmphasis) { // "what are you even for"
 			ht = slices.DeleteFunc(slices.Clone(ht), func(w string) bool { return helpEmphasis[w] })
 		}
-		if l := t.vocab.lex["help.asks"].at(ht, 0); l > 0 && only(ht[l:], helpFill, frameFill) {
+		if l := t.vocab.lex["help.asks"].at(ht, 0); l > 0 && (only(ht[l:], helpFill, frameFill) || helpAside(ht[l:])) {
 			if in := t.byName["help"]; in != nil && !in.Unavailable {
 				d := t.decide(in, map[string]string{}, &Rule{Intent: "help", Index: -1, Pattern: "built-in frame (intents/builtin_frames.go)", Where: in.where}, n)
 				d.Mentions = m.ref()
@@ -279,6 +279,27 @@ func helpForm(toks []string, n Normalized, form func() string) string {
 }
 
 var helpEmphasis = words2set("actually really exactly even")
+
+// helpAside: what may follow a question about what the robot is for — a vocative ("young
+// man") and an aside that opens with besides, apart from, except, while ... ("what can you
+// help me with while the kids are asleep", "what is it you do, besides stand there").
+func helpAside(rest []string) bool {
+	for i, w := range rest {
+		switch {
+		case helpFill[w] || frameFill[w] || helpVocative[w]:
+		case helpAsideLeads[w] && i+1 < len(rest) && len(rest)-i <= 8:
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+var (
+	helpVocative   = words2set("young man lady sir madam son lad lass boy girl robot")
+	helpAsideLeads = words2set("besides apart except other while")
+)
 
 // expressionAsked: toks ask for one of the robot's expressions and little else ("celebrate
 // with me", "do a happy dance").

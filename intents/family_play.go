@@ -1,6 +1,9 @@
 package intents
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The family frames for privacy mode and the games (family_frames.go says how the frames
 // decide).
@@ -152,10 +155,19 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 	if game.set == "game.freeze" {
 		lx.cover(toks, used, "game.freeze.fill") // "... stop the music and we freeze": the game described, no stop
 	}
+	formN, formToks := n, toks
+	if game.set == "game.hide" {
+		// "you count, I hide, no peeking": the game described; its "no" corrects nothing
+		if fill := lx.cover(toks, used, "game.hide.fill"); len(fill) > 0 {
+			formToks = withoutHits(toks, fill)
+			formN.toks, formN.Text = formToks, strings.Join(formToks, " ")
+		}
+	}
 	if named && (toks[0] == "who" || toks[0] == "why" || toks[0] == "when" || toks[0] == "where") && n.Question {
 		return Decision{}, false // "who made up simon says": a question about the game, for the agent
 	}
 	stopHits := lx.cover(toks, used, "game.stop")
+
 	startHits := lx.cover(toks, used, "game.start")
 	unexplained := 0
 	for i, w := range toks {
@@ -164,14 +176,20 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 			unexplained++
 		}
 	}
-	form := t.requestForm(n, toks, func(ct []string) bool {
+	form := t.requestForm(formN, formToks, func(ct []string) bool {
 		return lx.has(ct, "game.start") || lx.has(ct, "game.any") || anyGame(lx, ct)
 	}, gameSets...)
 	if !named && unexplained <= 4 && form == FormQuestion && contains(toks, "play") && !n.Negated && toks[0] != "did" && !anyOf(toks, pastWords) {
 		// "would the little ones be able to play a game with you?": a question about playing
 		return t.familyDecision("play.invite", map[string]string{}, n, m, form, "a question about playing a game ("+hitWords(game)+")")
 	}
+	if unexplained > 0 && clauseName(game.phrase) && unexplainedAfter(toks, used, game.at+game.n) {
+		return Decision{}, false // "we hide the cookies", "the kids are hiding in the shed": a statement, not the game
+	}
 	if unexplained > 1 && !(unexplained <= 3 && (form == FormQuestion || form == FormReported) && named) {
+		if d, ok := t.gameFirstPiece(n, m); ok {
+			return d, true // "that'll do for the games now, thank you, it's bath time"
+		}
 		return Decision{}, false // "simon says touch your nose": a move of the game, not a request to start it
 	}
 	if form == FormStatement && named && !n.Negated && len(startHits) > 0 && endsWithRequest(startHits[len(startHits)-1], toks) {
@@ -179,6 +197,9 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 	}
 	if form != FormImperative && !n.Negated && wantsTo(toks, lx, "game.start") {
 		form = FormImperative // "I want to play rock paper scissors with you", "let's play simon says"
+	}
+	if form == FormFuture && len(stopHits) > 0 && strings.HasPrefix(stopHits[0].phrase, "that will") {
+		form = FormStatement // "that'll do for the games": its "will" is no future
 	}
 	switch {
 	case len(stopHits) > 0 && (form == FormImperative || n.Negated || form == FormStatement):
@@ -286,3 +307,51 @@ var unwantedCalls = words2set("any anyone anybody calls video people the visitor
 
 // privacyWish are the words of a wish put as a request: "I'd rather nobody rang through".
 var privacyWish = words2set("rather prefer through")
+
+// withoutHits is toks without the words of hits.
+func withoutHits(toks []string, hits []lexHit) []string {
+	out := make([]string, 0, len(toks))
+	for i, w := range toks {
+		in := false
+		for _, h := range hits {
+			in = in || i >= h.at && i < h.at+h.n
+		}
+		if !in {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// clauseName: a game named by what its players do ("i hide", "we freeze", "the kids are
+// hiding"): with any other word about it, the sentence says what someone does.
+func clauseName(phrase string) bool {
+	f := strings.Fields(phrase)
+	return len(f) > 0 && (f[0] == "i" || f[0] == "we" || f[0] == "you" || f[0] == "they" || f[0] == "kids" ||
+		f[0] == "everyone" || f[0] == "are" || f[0] == "and" || slices.Contains(f, "are") || slices.Contains(f, "is"))
+}
+
+// unexplainedAfter: a word from toks[from:] that no list explained.
+func unexplainedAfter(toks []string, used []bool, from int) bool {
+	for i := from; i < len(toks); i++ {
+		if !used[i] && !familyFill[toks[i]] {
+			return true
+		}
+	}
+	return false
+}
+
+// gameFirstPiece: the game asked for in the sentence's first part, what is said after it only
+// afterthoughts (thanks, a reason: "that'll do for the games now, thank you, it's bath time").
+func (t *Table) gameFirstPiece(n Normalized, m Mentions) (Decision, bool) {
+	ps := t.pieces(n)
+	if len(ps) < 2 || !t.vocab.lex.has(ps[0].tokens(), "game.any") && !anyGame(t.vocab.lex, ps[0].tokens()) {
+		return Decision{}, false
+	}
+	for _, p := range ps[1:] {
+		if !t.afterthought(p) {
+			return Decision{}, false
+		}
+	}
+	return t.gameFrame(ps[0], ps[0].tokens(), m)
+}

@@ -22,6 +22,14 @@ var socialSets = []string{"farewell.night", "farewell.bye", "farewell.thanks", "
 // sentence with anything else in it.
 func (t *Table) socialFrame(n Normalized) (Decision, bool) {
 	toks := n.tokens()
+	if len(toks) > 0 && len(toks) <= 3 && toks[0] == "night" && only(toks[1:], farewellVocatives, shortNightFill) && !n.Question {
+		// "night", "night all": good night said short, as the whole sentence ("I work at night" is none)
+		if in := t.byName[IntentGoodNight]; in != nil && !in.Unavailable {
+			d := t.decide(in, map[string]string{}, nil, n)
+			d.Doctrine = append(d.Doctrine, "good night said short (\"night\"), the whole sentence: "+IntentGoodNight)
+			return d, true
+		}
+	}
 	if len(toks) == 0 || len(toks) > 16 || n.Negated || !t.socialStart(toks) {
 		return Decision{}, false
 	}
@@ -86,6 +94,11 @@ func (t *Table) socialStart(toks []string) bool {
 		if ps != nil && (ps.at(toks, 0) > 0 || lastWordOf(ps, last)) {
 			return true
 		}
+		for k := 2; ps != nil && k <= 4 && k < len(toks); k++ {
+			if ps.at(toks, len(toks)-k) == k { // "that's me away to my bed": a phrase said last
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -121,3 +134,6 @@ func slicesHasImperative(toks []string) bool {
 	}
 	return false
 }
+
+// shortNightFill may follow a good night said short: "night then", "night love".
+var shortNightFill = words2set("then now love dear mate buddy")
