@@ -77,7 +77,7 @@ var (
 		"with how skills abilities features commands good at all for exactly really actually list other " +
 		"should use ask anything tricks")
 	exprFill = words2set("pretend act like show give do let see go on come bit of for with some moves move quick big bust then " +
-		"one try little face look be act make pull your best")
+		"one try little face look be act make pull your best thing")
 	hangFill = words2set("call phone up hang end stop finish close drop cut off terminate disconnect leave quit ring sign " +
 		"video session line conversation chat teleport our my go ahead and on them her him we done all then " +
 		"bye goodbye want need to with")
@@ -223,6 +223,10 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 			m.Form = FormImperative // "nod if you understand me": the expression is the answer asked for
 			return decide("robot.expression", "an expression asked as a sign (\"if you ...\")", map[string]string{"expression": e})
 		}
+		if head, ok := likeAside(toks); ok && t.expressionAsked(head, n) {
+			m.Form = FormImperative // "act sleepy like dad after lunch": how to show it, said after it
+			return decide("robot.expression", "an expression with what it is like (\"like ...\")", map[string]string{"expression": e})
+		}
 		rest := 0
 		for i, w := range toks {
 			if audience(toks, i) {
@@ -232,8 +236,11 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 				rest++
 			}
 		}
-		if f := form(); rest <= 1 && (f == FormImperative || f == FormIndirect && (toks[0] == "show" || toks[0] == "let") ||
+		if f := form(); rest <= 1 && (f == FormImperative || rest == 0 && hasPrefix(toks, []string{"do", "the"}) || f == FormIndirect && (toks[0] == "show" || toks[0] == "let") ||
 			hasPrefix(toks, []string{"let", "me", "see"}) || hasPrefix(toks, []string{"let", "us", "see"})) {
+			if rest == 0 && hasPrefix(toks, []string{"do", "the"}) {
+				m.Form = FormImperative // "do the curious face thing": a request, not "do the ...?"
+			}
 			return decide("robot.expression", "an expression the robot has", map[string]string{"expression": e})
 		}
 		if rest > 1 && !n.Negated {
@@ -279,27 +286,6 @@ func helpForm(toks []string, n Normalized, form func() string) string {
 }
 
 var helpEmphasis = words2set("actually really exactly even")
-
-// helpAside: what may follow a question about what the robot is for — a vocative ("young
-// man") and an aside that opens with besides, apart from, except, while ... ("what can you
-// help me with while the kids are asleep", "what is it you do, besides stand there").
-func helpAside(rest []string) bool {
-	for i, w := range rest {
-		switch {
-		case helpFill[w] || frameFill[w] || helpVocative[w]:
-		case helpAsideLeads[w] && i+1 < len(rest) && len(rest)-i <= 8:
-			return true
-		default:
-			return false
-		}
-	}
-	return false
-}
-
-var (
-	helpVocative   = words2set("young man lady sir madam son lad lass boy girl robot")
-	helpAsideLeads = words2set("besides apart except other while")
-)
 
 // expressionAsked: toks ask for one of the robot's expressions and little else ("celebrate
 // with me", "do a happy dance").

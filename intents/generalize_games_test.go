@@ -105,3 +105,19 @@ func TestGameEndedInOtherWords(t *testing.T) {
 		{"we found everybody", "general.ask", nil},
 	})
 }
+
+// TestExpressionsWithWhatTheyAreLike: an expression asked with what it is to look like ("act
+// sleepy like you've had a big lunch") or with "the ... thing"; what someone else looks like
+// stays a statement.
+func TestExpressionsWithWhatTheyAreLike(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"look sad like a lost puppy", "robot.expression", map[string]string{"expression": "sad"}},
+		{"act surprised like you saw a ghost", "robot.expression", map[string]string{"expression": "surprised"}},
+		{"be happy like it's your birthday", "robot.expression", map[string]string{"expression": "happy"}},
+		{"do the sleepy face thing", "robot.expression", map[string]string{"expression": "sleepy"}},
+		{"do the happy face", "robot.expression", map[string]string{"expression": "happy"}},
+	})
+	mustNotAct(t, tb, "I feel sleepy like a bear", "grandpa looks sleepy like a cat after lunch",
+		"do the kids like dancing", "do you like the sad face", "dance like nobody is watching")
+}

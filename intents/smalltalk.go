@@ -1,6 +1,9 @@
 package intents
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Small talk in a family's words: a greeting, thanks, good night or goodbye said with what
 // people say around it — a vocative ("hiya robot"), pleasantries ("nice to meet you", "how
@@ -137,3 +140,34 @@ func slicesHasImperative(toks []string) bool {
 
 // shortNightFill may follow a good night said short: "night then", "night love".
 var shortNightFill = words2set("then now love dear mate buddy")
+
+// likeAside: toks end in "like ..." saying what an expression is to look like ("act sleepy like
+// you're going to bed", "look sad like a lost puppy"); the request before it is returned.
+func likeAside(toks []string) ([]string, bool) {
+	i := slices.Index(toks, "like")
+	if i < 2 || len(toks)-i-1 < 1 || len(toks)-i-1 > 6 {
+		return nil, false
+	}
+	return toks[:i], true
+}
+
+// helpAside: what may follow a question about what the robot is for — a vocative ("young
+// man") and an aside that opens with besides, apart from, except, while ... ("what can you
+// help me with while the kids are asleep", "what is it you do, besides stand there").
+func helpAside(rest []string) bool {
+	for i, w := range rest {
+		switch {
+		case helpFill[w] || frameFill[w] || helpVocative[w]:
+		case helpAsideLeads[w] && i+1 < len(rest) && len(rest)-i <= 8:
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+var (
+	helpVocative   = words2set("young man lady sir madam son lad lass boy girl robot")
+	helpAsideLeads = words2set("besides apart except other while")
+)
