@@ -155,6 +155,10 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 	if game.set == "game.freeze" {
 		lx.cover(toks, used, "game.freeze.fill") // "... stop the music and we freeze": the game described, no stop
 	}
+	if game.set == "game.animal" {
+		animalClue(toks, used, game.at+game.n) // "I'm thinking of an animal, it has a trunk, guess"
+	}
+	butAside(toks, used, game.at+game.n) // "let's do simon says but I'm the boss first"
 	formN, formToks := n, toks
 	if game.set == "game.hide" {
 		// "you count, I hide, no peeking": the game described; its "no" corrects nothing
@@ -163,12 +167,17 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 			formN.toks, formN.Text = formToks, strings.Join(formToks, " ")
 		}
 	}
-	if named && (toks[0] == "who" || toks[0] == "why" || toks[0] == "when" || toks[0] == "where") && n.Question {
-		return Decision{}, false // "who made up simon says": a question about the game, for the agent
+	if named && n.Question && (toks[0] == "who" || toks[0] == "why" || toks[0] == "when" || toks[0] == "where" ||
+		game.at >= 2 && toks[game.at-1] == "of" && !anyOf(toks[:game.at], gamePlayWords)) {
+		return Decision{}, false // "who made up simon says", "what's the origin of simon says": about the game, for the agent
 	}
 	stopHits := lx.cover(toks, used, "game.stop")
 
 	startHits := lx.cover(toks, used, "game.start")
+	if named && !n.Question && !n.Negated && len(startHits) > 0 && gamePutOffIn(toks) {
+		// "let's play simon says after dinner": the game asked for later is not started now
+		return t.familyDecision("play.invite", map[string]string{}, n, m, FormFuture, "a game put off ("+hitWords(game)+")")
+	}
 	unexplained := 0
 	for i, w := range toks {
 		if !used[i] && !familyFill[w] && !isDigits(w) && w != "want" && w != "not" && w != "of" && w != "am" && w != "let" &&
@@ -179,6 +188,10 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 	form := t.requestForm(formN, formToks, func(ct []string) bool {
 		return lx.has(ct, "game.start") || lx.has(ct, "game.any") || anyGame(lx, ct)
 	}, gameSets...)
+	if !named && n.Question && !n.Negated && (toks[0] == "what" || toks[0] == "which") && game.at == 1 && only(toks[2:], gamesAsked) {
+		// "what games do you even know", "which games have you actually got": the games asked for
+		return t.familyDecision("play.invite", map[string]string{}, n, m, FormQuestion, "a question about the games ("+hitWords(game)+")")
+	}
 	if !named && unexplained <= 4 && form == FormQuestion && contains(toks, "play") && !n.Negated && toks[0] != "did" && !anyOf(toks, pastWords) {
 		// "would the little ones be able to play a game with you?": a question about playing
 		return t.familyDecision("play.invite", map[string]string{}, n, m, form, "a question about playing a game ("+hitWords(game)+")")
@@ -253,11 +266,11 @@ func anyGame(lx lexicon, toks []string) bool {
 // beneficiaryLeads come before a person who is spoken of, not asked about: "a present FOR
 
 // endsWithRequest: a game's start word closes the sentence as a request of its own ("...
-// guess it", "... you count"), with no past or future in it.
+// guess it", "... you count", "... guess what it is"), with no past or future in it.
 func endsWithRequest(h lexHit, toks []string) bool {
 	end := h.at + h.n
 	for _, w := range toks[end:] {
-		if w != "it" && w != "me" && w != "us" && w != "now" && w != "then" {
+		if w != "it" && w != "me" && w != "us" && w != "now" && w != "then" && w != "what" && w != "is" && w != "which" && w != "animal" {
 			return false
 		}
 	}
@@ -355,3 +368,52 @@ func (t *Table) gameFirstPiece(n Normalized, m Mentions) (Decision, bool) {
 	}
 	return t.gameFrame(ps[0], ps[0].tokens(), m)
 }
+
+// gamesAsked may follow "what games": "what games do you even know", "which games have you got".
+var gamesAsked = words2set("do you know have got can play are there any other else even actually really reachy robot " +
+	"we i us with")
+
+// animalClue marks as explained a clue said after the animal is named ("... it has a trunk",
+// "... it lives in the sea"), up to the request that follows it ("guess").
+func animalClue(toks []string, used []bool, from int) {
+	if from+2 > len(toks) || toks[from] != "it" && toks[from] != "its" || !clueVerbs[toks[from+1]] {
+		return
+	}
+	for i := from; i < len(toks) && i < from+8 && toks[i] != "guess" && toks[i] != "what" && toks[i] != "can"; i++ {
+		used[i] = true
+	}
+}
+
+// clueVerbs open a clue about the animal: "it has", "it lives", "it is big".
+var clueVerbs = words2set("has is lives can eats likes got makes says goes swims flies climbs runs hops")
+
+// butAside marks as explained who plays which part, said after the game's name with "but"
+// ("... but I'm the boss first", "... but you go first"); nothing else is.
+func butAside(toks []string, used []bool, from int) {
+	i := slices.Index(toks, "but")
+	if i < from || i+2 >= len(toks) || len(toks)-i > 7 || !only(toks[i+1:], butRoles) {
+		return
+	}
+	for k := i; k < len(toks); k++ {
+		used[k] = true
+	}
+}
+
+// butRoles say who plays which part: "I'm the boss", "you go first", "me first".
+var butRoles = words2set("i you we me am are is the boss first go goes start starts it simon seeker leader my your turn be can")
+
+// gamePutOffIn: the game is put off ("let's play hide and seek later", "... after dinner"),
+// not described ("freeze after the music stops").
+func gamePutOffIn(toks []string) bool {
+	for i, w := range toks {
+		if gamePutOff[w] || w == "after" && i+1 < len(toks) && toks[i+1] != "the" && toks[i+1] != "it" && toks[i+1] != "each" {
+			return true
+		}
+	}
+	return false
+}
+
+var gamePutOff = words2set("later tomorrow tonight afterwards soon")
+
+// gamePlayWords ask to play, said before "of <game>": "can we have a round of simon says".
+var gamePlayWords = words2set("play playing round rounds game games go turn rules how")

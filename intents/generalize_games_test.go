@@ -121,3 +121,74 @@ func TestExpressionsWithWhatTheyAreLike(t *testing.T) {
 	mustNotAct(t, tb, "I feel sleepy like a bear", "grandpa looks sleepy like a cat after lunch",
 		"do the kids like dancing", "do you like the sad face", "dance like nobody is watching")
 }
+
+// TestGamesAskedAboutWithEmphasis: "what games do you even know" asks what there is to play,
+// as "what games do you know" does; a question about games played stays the agent's.
+func TestGamesAskedAboutWithEmphasis(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"what games do you really know", "play.invite", nil},
+		{"which games have you actually got", "play.invite", nil},
+		{"what games can we even play", "play.invite", nil},
+		{"what games do you know reachy", "play.invite", nil},
+	})
+	checkRoutes(t, tb, []routeCase{
+		{"what games did you play yesterday", "general.ask", nil},
+		{"what games do kids like at parties", "general.ask", nil},
+		{"what's the origin of rock paper scissors", "general.ask", nil},
+	})
+}
+
+// TestAnimalGameWithItsClue: the child thinks of the animal and gives the first clue before
+// asking the robot to guess.
+func TestAnimalGameWithItsClue(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"I'm thinking of an animal, it lives in the sea, guess", "play.animal", nil},
+		{"I'm thinking of an animal it has stripes guess what it is", "play.animal", nil},
+		{"thinking of an animal, it eats bamboo, try to guess", "play.animal", nil},
+		{"I'm thinking of an animal it can fly, you guess", "play.animal", nil},
+	})
+	mustNotAct(t, tb, "I'm thinking of getting a dog", "I was thinking of an animal it has a trunk guess",
+		"I'm thinking of an animal it has a trunk", "it has a trunk guess what my homework is about")
+}
+
+// TestGameWithWhoGoesFirst: who plays which part, said after the game with "but"; anything
+// else after "but" keeps the sentence from starting it.
+func TestGameWithWhoGoesFirst(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"let's play simon says but you go first", "play.simon", nil},
+		{"let's do simon says but I'm simon", "play.simon", nil},
+		{"let's play hide and seek but you're the seeker", "play.hide", nil},
+	})
+	mustNotAct(t, tb, "let's play hide and seek but I'm too tired", "let's play simon says but after dinner",
+		"we played simon says but I was the boss", "let's play simon says but not now")
+}
+
+// TestFreezeDanceAsTheRecogniserSpellsIt: "frieze dance", "freese dance" are the game, not
+// a dance.
+func TestFreezeDanceAsTheRecogniserSpellsIt(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"frieze dance", "play.freeze", nil},
+		{"let's play freese dance", "play.freeze", nil},
+		{"can we do the frieze dancing", "play.invite", nil},
+		{"do a dance", "robot.expression", map[string]string{"expression": "dance"}},
+	})
+	mustNotAct(t, tb, "we did a frieze dance at school", "the frieze on the wall is old")
+}
+
+// TestGamePutOffIsNotStarted: a game asked for later ("after dinner", "tomorrow") is
+// answered with how to start one, never started now.
+func TestGamePutOffIsNotStarted(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"let's play hide and seek after school", "play.invite", nil},
+		{"we can play simon says later", "play.invite", nil},
+		{"let's do rock paper scissors tomorrow", "play.invite", nil},
+		{"freeze dance after the music stops", "play.freeze", nil},
+	})
+	mustNotAct(t, tb, "let's play simon says after dinner", "play guess the animal with me tonight",
+		"let's play freeze dance after bath time")
+}
