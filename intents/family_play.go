@@ -174,6 +174,11 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 	stopHits := lx.cover(toks, used, "game.stop")
 
 	startHits := lx.cover(toks, used, "game.start")
+	if named && !n.Negated && keepsBusy(toks, game) {
+		// "could you keep young Sam busy with a game of simon says while I put the kettle on":
+		// others to be kept playing; the robot says how to start the game
+		return t.familyDecision("play.invite", map[string]string{}, n, m, FormIndirect, "others kept busy with a game ("+hitWords(game)+")")
+	}
 	if named && !n.Question && !n.Negated && len(startHits) > 0 && gamePutOffIn(toks) {
 		// "let's play simon says after dinner": the game asked for later is not started now
 		return t.familyDecision("play.invite", map[string]string{}, n, m, FormFuture, "a game put off ("+hitWords(game)+")")
@@ -417,3 +422,22 @@ var gamePutOff = words2set("later tomorrow tonight afterwards soon")
 
 // gamePlayWords ask to play, said before "of <game>": "can we have a round of simon says".
 var gamePlayWords = words2set("play playing round rounds game games go turn rules how")
+
+// keepsBusy: "keep the kids busy with a game of hide and seek", "entertain Sam with simon
+// says": the game asked for others, with at most a reason after it ("while I ...").
+func keepsBusy(toks []string, game lexHit) bool {
+	lead := stripRequestLeads(toks)
+	off := len(toks) - len(lead)
+	if len(lead) == 0 || !busyVerbs[lead[0]] {
+		return false
+	}
+	with := slices.Index(lead, "with")
+	if with < 2 || with > 5 || with+off > game.at || game.at-(with+off) > 4 {
+		return false
+	}
+	rest := toks[game.at+game.n:]
+	return len(rest) == 0 || len(cutReason(append([]string{"x", "x", "x"}, rest...))) == 3 // a reason: "while I ..."
+}
+
+// busyVerbs keep others playing: "keep", "entertain", "amuse", "occupy".
+var busyVerbs = words2set("keep entertain amuse occupy")

@@ -192,3 +192,17 @@ func TestGamePutOffIsNotStarted(t *testing.T) {
 	mustNotAct(t, tb, "let's play simon says after dinner", "play guess the animal with me tonight",
 		"let's play freeze dance after bath time")
 }
+
+// TestGameAskedForOthers: a grown-up asks the robot to keep the children busy with a game;
+// the robot says how to start it, and what is said after it is the reason.
+func TestGameAskedForOthers(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"keep the kids busy with a game of hide and seek", "play.invite", nil},
+		{"could you entertain the twins with rock paper scissors while I cook", "play.invite", nil},
+		{"keep Lily busy with simon says while we finish dinner", "play.invite", nil},
+		{"amuse the little ones with the animal game", "play.invite", nil},
+	})
+	mustNotAct(t, tb, "keep the kids away from rock paper scissors", "we kept the kids busy with hide and seek",
+		"keep the kids busy with hide and seek and turn off the kitchen light")
+}
