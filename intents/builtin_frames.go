@@ -223,7 +223,7 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 			m.Form = FormImperative // "nod if you understand me": the expression is the answer asked for
 			return decide("robot.expression", "an expression asked as a sign (\"if you ...\")", map[string]string{"expression": e})
 		}
-		if head, ok := likeAside(toks); ok && t.expressionAsked(head, n) {
+		if head, ok := likeAside(toks); ok && !n.Negated && t.expressionAsked(head, n) {
 			m.Form = FormImperative // "act sleepy like dad after lunch": how to show it, said after it
 			return decide("robot.expression", "an expression with what it is like (\"like ...\")", map[string]string{"expression": e})
 		}

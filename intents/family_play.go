@@ -162,7 +162,9 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 	formN, formToks := n, toks
 	if game.set == "game.hide" {
 		// "you count, I hide, no peeking": the game described; its "no" corrects nothing
-		if fill := lx.cover(toks, used, "game.hide.fill"); len(fill) > 0 {
+		if fill := slices.DeleteFunc(lx.cover(toks, used, "game.hide.fill"), func(h lexHit) bool {
+			return !strings.HasPrefix(h.phrase, "no ") && !strings.HasPrefix(h.phrase, "and no ") && !strings.HasPrefix(h.phrase, "do not ")
+		}); len(fill) > 0 {
 			formToks = withoutHits(toks, fill)
 			formN.toks, formN.Text = formToks, strings.Join(formToks, " ")
 		}

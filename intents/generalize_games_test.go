@@ -80,14 +80,15 @@ func TestGamesNamedInOtherWords(t *testing.T) {
 		{"let's do the dancy game", "play.freeze", nil},
 		{"play the freezy one with me", "play.freeze", nil},
 		{"can we do the dancing one", "play.invite", nil},
-		{"the game where we stop when the music stops", "play.freeze", nil},
+		{"the dancy game where we stop when the music stops", "play.freeze", nil},
 		{"you count, we all hide", "play.hide", nil},
 		{"I hide, you count, no peeking", "play.hide", nil},
 		{"let's play hiding and seeking", "play.hide", nil},
 		{"start the guess animal game", "play.animal", nil},
 	})
 	mustNotAct(t, tb, "we hide the cookies in the cupboard", "I hide my diary", "the kids are hiding in the shed",
-		"we played freeze dance yesterday", "the dancing one was fun at the party", "no peeking")
+		"we played freeze dance yesterday", "the dancing one was fun at the party", "no peeking",
+		"the kids stop when the music stops", "we found everyone at hide and seek")
 }
 
 // TestGameEndedInOtherWords: "that'll do for the games", "no more hide and seek, we found
@@ -119,7 +120,8 @@ func TestExpressionsWithWhatTheyAreLike(t *testing.T) {
 		{"do the happy face", "robot.expression", map[string]string{"expression": "happy"}},
 	})
 	mustNotAct(t, tb, "I feel sleepy like a bear", "grandpa looks sleepy like a cat after lunch",
-		"do the kids like dancing", "do you like the sad face", "dance like nobody is watching")
+		"do the kids like dancing", "do you like the sad face", "dance like nobody is watching",
+		"don't look sad like that", "never act sleepy like grandpa")
 }
 
 // TestGamesAskedAboutWithEmphasis: "what games do you even know" asks what there is to play,
