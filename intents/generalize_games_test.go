@@ -208,3 +208,23 @@ func TestGameAskedForOthers(t *testing.T) {
 	mustNotAct(t, tb, "keep the kids away from rock paper scissors", "we kept the kids busy with hide and seek",
 		"keep the kids busy with hide and seek and turn off the kitchen light")
 }
+
+// TestOffToBedIsGoodNight: the speaker leaving for bed says good night ("I'm off to bed",
+// "that's me away to my bed"); bed said of others, or asked about, is none.
+func TestOffToBedIsGoodNight(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"I'm off to bed", "smalltalk.good_night", nil},
+		{"right, I'm away to my bed", "smalltalk.good_night", nil},
+		{"that's me off to my bed now", "smalltalk.good_night", nil},
+		{"bye reachy, off to bed", "smalltalk.good_night", nil},
+		{"I'm heading up to bed", "smalltalk.good_night", nil},
+		{"that's me away then", "smalltalk.goodbye", nil},
+	})
+	checkRoutes(t, tb, []routeCase{
+		{"the kids went to bed", "general.ask", nil},
+		{"are you going to bed", "general.ask", nil},
+		{"put the kids to bed", "general.ask", nil},
+		{"go to sleep reachy", "robot.stop", nil},
+	})
+}

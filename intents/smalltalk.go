@@ -19,7 +19,7 @@ var socialOrder = []struct{ set, intent string }{
 	{"social.greeting", IntentGreeting},
 }
 
-var socialSets = []string{"farewell.night", "farewell.bye", "farewell.thanks", "social.greeting", "social.fill", "social.leaving"}
+var socialSets = []string{"farewell.night", "farewell.bye", "farewell.thanks", "social.greeting", "social.fill", "social.leaving", "social.bed"}
 
 // socialFrame decides small talk said with pleasantries around it. It returns false for a
 // sentence with anything else in it.
@@ -38,6 +38,7 @@ func (t *Table) socialFrame(n Normalized) (Decision, bool) {
 	}
 	acts := map[string]bool{}
 	var said []lexHit
+	leaving := false // said in any part: "bye, off to bed"
 	for _, c := range t.pieces(n) {
 		ct := c.tokens()
 		used := make([]bool, len(ct))
@@ -45,7 +46,20 @@ func (t *Table) socialFrame(n Normalized) (Decision, bool) {
 		social := false
 		for _, h := range hits {
 			switch {
-			case h.set == "social.fill" || h.set == "social.leaving":
+			case h.set == "social.bed" && leaving && h.at+h.n == len(ct) && !c.Question:
+				acts["farewell.night"] = true // "I'm off to bed": leaving, and where to
+				said = append(said, h)
+				social = true
+			case h.set == "social.bed":
+				return Decision{}, false // "the kids went to bed" says nothing to the robot
+			case h.set == "social.leaving":
+				leaving = true
+			case h.set == "social.fill":
+			case h.set == "farewell.bye" && h.at == 0:
+				leaving = true // "that's me away, off to bed"
+				acts[h.set] = true
+				said = append(said, h)
+				social = true
 			case h.at != 0 && (h.set == "social.greeting" || h.at+h.n != len(ct)):
 				return Decision{}, false // a greeting opens what it greets; "is dad free this afternoon" greets nobody
 			default:
@@ -101,6 +115,12 @@ func (t *Table) socialStart(toks []string) bool {
 			if ps.at(toks, len(toks)-k) == k { // "that's me away to my bed": a phrase said last
 				return true
 			}
+		}
+	}
+	bed := t.vocab.lex["social.bed"]
+	for k := 1; k <= 3 && k < len(toks); k++ {
+		if bed.at(toks, len(toks)-k) == k { // "I'm off to bed": leaving, said before it
+			return true
 		}
 	}
 	return false
