@@ -116,6 +116,9 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 		if anyOf(ht, helpEmphasis) { // "what are you even for"
 			ht = slices.DeleteFunc(slices.Clone(ht), func(w string) bool { return helpEmphasis[w] })
 		}
+		if hasPrefix(ht, []string{"tell", "me"}) && len(ht) > 3 {
+			ht = ht[2:] // "tell me what you are useful for"
+		}
 		if l := t.vocab.lex["help.asks"].at(ht, 0); l > 0 && (only(ht[l:], helpFill, frameFill) || helpAside(ht[l:])) {
 			if in := t.byName["help"]; in != nil && !in.Unavailable {
 				d := t.decide(in, map[string]string{}, &Rule{Intent: "help", Index: -1, Pattern: "built-in frame (intents/builtin_frames.go)", Where: in.where}, n)

@@ -65,8 +65,15 @@ func TestHelpAskedInOtherWords(t *testing.T) {
 		{"what use are you", "help", nil},
 		{"what is it you do", "help", nil},
 		{"what can you help us with", "help", nil},
+		{"what can you help me with this evening", "help", nil},
+		{"tell me what you are useful for", "help", nil},
+		{"so what do you do around here then", "help", nil},
+		{"what's it you do exactly, besides blinking", "help", nil},
+		{"what can you help with while I'm cooking", "help", nil},
 	})
 	checkRoutes(t, tb, []routeCase{
+		{"what do you do for fun", "general.ask", nil},
+		{"what do you do if the power goes out", "general.ask", nil},
 		{"what is a hammer useful for", "general.ask", nil},
 		{"what can you help me find in the dictionary about whales", "general.ask", nil},
 	})

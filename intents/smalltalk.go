@@ -177,17 +177,18 @@ func likeAside(toks []string) ([]string, bool) {
 func helpAside(rest []string) bool {
 	for i, w := range rest {
 		switch {
-		case helpFill[w] || frameFill[w] || helpVocative[w]:
+		case helpFill[w] || frameFill[w] || helpVocative[w] || helpWhen[w]:
 		case helpAsideLeads[w] && i+1 < len(rest) && len(rest)-i <= 8:
 			return true
 		default:
 			return false
 		}
 	}
-	return false
+	return len(rest) > 0 && only(rest, helpFill, frameFill, helpVocative, helpWhen) // "what can you help me with today"
 }
 
 var (
 	helpVocative   = words2set("young man lady sir madam son lad lass boy girl robot")
+	helpWhen       = words2set("today then around here these days anyway tonight evening morning afternoon")
 	helpAsideLeads = words2set("besides apart except other while")
 )
