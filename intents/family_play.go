@@ -140,7 +140,7 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 		// whisper writes "we're" as "were": "were done playing" is no question
 		question := n.Question && !(toks[0] == "were" && len(toks) > 1 && (toks[1] == "done" || toks[1] == "finished" || toks[1] == "bored"))
 		// "stop playing, it's bath time": the game's end asked for, a reason around it
-		if first := t.pieces(n)[0].tokens(); !n.Negated && len(toks) <= 10 && len(first) >= 2 && len(first) <= 4 &&
+		if first := gameStopLead(t.pieces(n)[0].tokens()); !n.Negated && len(toks) <= 10 && len(first) >= 2 && len(first) <= 4 &&
 			hasPrefix(stripRequestLeads(first), []string{"stop", "playing"}) && only(stripRequestLeads(first)[2:], gameQuitFill) {
 			return t.familyDecision("play.stop", map[string]string{}, n, m, FormImperative, "an end to playing (\"stop playing\")")
 		}
@@ -220,6 +220,10 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 	}
 	if form == FormFuture && len(stopHits) > 0 && strings.HasPrefix(stopHits[0].phrase, "that will") {
 		form = FormStatement // "that'll do for the games": its "will" is no future
+	}
+	if form == FormQuestion && len(stopHits) > 0 && len(toks) > 2 && (toks[0] == "can" || toks[0] == "could") && (toks[1] == "we" || toks[1] == "you") &&
+		stopHits[0].at == 2 && !n.Negated {
+		form = FormImperative // "can we stop the game, it's dinner time": a polite request
 	}
 	switch {
 	case len(stopHits) > 0 && (form == FormImperative || n.Negated || form == FormStatement):
@@ -443,3 +447,11 @@ func keepsBusy(toks []string, game lexHit) bool {
 
 // busyVerbs keep others playing: "keep", "entertain", "amuse", "occupy".
 var busyVerbs = words2set("keep entertain amuse occupy")
+
+// gameStopLead takes "time to" off "time to stop playing".
+func gameStopLead(toks []string) []string {
+	if hasPrefix(toks, []string{"time", "to"}) || hasPrefix(toks, []string{"it", "is", "time", "to"}) {
+		return toks[slices.Index(toks, "to")+1:]
+	}
+	return toks
+}

@@ -235,3 +235,18 @@ func TestOffToBedIsGoodNight(t *testing.T) {
 		{"go to sleep reachy", "robot.stop", nil},
 	})
 }
+
+// TestGameEndedPolitelyOrBored: "can we stop the game", "time to stop playing", "we're bored
+// of freeze dance" end it; past boredom and a question about stopping someone else do not.
+func TestGameEndedPolitelyOrBored(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"can we stop the game now, it's dinner time", "play.stop", nil},
+		{"could we end the game", "play.stop", nil},
+		{"time to stop playing", "play.stop", nil},
+		{"we're tired of hide and seek", "play.stop", nil},
+		{"I'm fed up with simon says", "play.stop", nil},
+	})
+	mustNotAct(t, tb, "we got bored of simon says yesterday", "I'm tired of losing at rock paper scissors",
+		"can we stop the game from being so hard", "when can we stop playing")
+}
