@@ -77,7 +77,7 @@ var (
 		"with how skills abilities features commands good at all for exactly really actually list other " +
 		"should use ask anything tricks")
 	exprFill = words2set("pretend act like show give do let see go on come bit of for with some moves move quick big bust then " +
-		"one try little face look be act make pull your best thing")
+		"one 1 try little face look be act make pull your best thing")
 	hangFill = words2set("call phone up hang end stop finish close drop cut off terminate disconnect leave quit ring sign " +
 		"video session line conversation chat teleport our my go ahead and on them her him we done all then " +
 		"bye goodbye want need to with")
@@ -246,6 +246,12 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 			}
 			return decide("robot.expression", "an expression the robot has", map[string]string{"expression": e})
 		}
+		if rest > 1 && !n.Negated && (!n.Question || hasPrefix(toks, []string{"do", "the"})) {
+			if _, ok := t.expressionThenReason(toks, n); ok {
+				m.Form = FormImperative // "do a happy dance I passed my test": the reason after, without a comma
+				return decide("robot.expression", "an expression the robot has, before a reason", map[string]string{"expression": e})
+			}
+		}
 		if rest > 1 && !n.Negated {
 			// "we won the match celebrate with me": the reason first, without a comma
 			if tail, ok := t.reasonBefore(toks, func(tail []string) bool { return t.expressionAsked(tail, n) }); ok {
@@ -304,7 +310,7 @@ func (t *Table) expressionAsked(toks []string, n Normalized) bool {
 	}
 	f := commandForm(toks, Normalized{Text: strings.Join(toks, " "), toks: toks, Polite: n.Polite})
 	// "celebrate with me": the expression's own word opens the request
-	return rest == 0 && (f == FormImperative || f == FormStatement && t.vocab.expressions[toks[0]] != "")
+	return rest == 0 && (f == FormImperative || f == FormStatement && t.vocab.expressions[toks[0]] != "" || hasPrefix(toks, []string{"do", "the"}))
 }
 
 // reasonBefore splits toks into a reason said first without a comma and the request after it

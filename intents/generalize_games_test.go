@@ -250,3 +250,18 @@ func TestGameEndedPolitelyOrBored(t *testing.T) {
 	mustNotAct(t, tb, "we got bored of simon says yesterday", "I'm tired of losing at rock paper scissors",
 		"can we stop the game from being so hard", "when can we stop playing")
 }
+
+// TestExpressionWithItsReasonAfter: an expression asked, then why, without a comma ("make a
+// happy face because it's my birthday", "celebrate I lost my tooth"); a condition or a time
+// after it is not a reason.
+func TestExpressionWithItsReasonAfter(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"celebrate I got a gold star at school", "robot.expression", map[string]string{"expression": "celebrate"}},
+		{"be happy because we won the match", "robot.expression", map[string]string{"expression": "happy"}},
+		{"look sad my goldfish died", "robot.expression", map[string]string{"expression": "sad"}},
+		{"do the surprised one grandma is here", "robot.expression", map[string]string{"expression": "surprised"}},
+	})
+	mustNotAct(t, tb, "do a happy dance if I pass my test", "make a happy face when I come home",
+		"do a dance I said turn off the light", "don't look sad my goldfish died")
+}

@@ -192,3 +192,27 @@ var (
 	helpWhen       = words2set("today then around here these days anyway tonight evening morning afternoon")
 	helpAsideLeads = words2set("besides apart except other while")
 )
+
+// expressionThenReason splits toks into an expression asked for and a reason said after it without a
+// comma ("do a happy dance I passed my test", "make a happy face because it's my birthday"):
+// the reason opens with its own subject or "because" and names nothing of the house.
+func (t *Table) expressionThenReason(toks []string, n Normalized) ([]string, bool) {
+	for i := 1; i+2 <= len(toks); i++ {
+		if !reasonAfterLeads[toks[i]] {
+			continue
+		}
+		head, tail := toks[:i], toks[i:]
+		if !t.expressionAsked(head, n) {
+			continue
+		}
+		if because[tail[0]] || t.afterthought(Normalized{Text: strings.Join(tail, " "), toks: tail}) {
+			return head, true
+		}
+	}
+	return nil, false
+}
+
+var (
+	reasonAfterLeads = words2set("i we my our it its because cos cause the grandma grandpa mum mom dad today")
+	because          = words2set("because cos cause")
+)
