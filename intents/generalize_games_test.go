@@ -47,6 +47,10 @@ func TestGreetingsInOtherLanguages(t *testing.T) {
 		{"salaam alaikum robot", "greeting", nil},
 		{"howzit reachy", "greeting", nil},
 		{"kia ora", "greeting", nil},
+		{"hola amigo, que tal", "greeting", nil},
+		{"bonjour reachy, ça va", "greeting", nil},
+		{"good morning reachy, how did you sleep", "greeting", nil},
+		{"how far my guy", "greeting", nil},
 	})
 	checkRoutes(t, tb, []routeCase{
 		{"how far is the moon", "general.ask", nil},
