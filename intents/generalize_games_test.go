@@ -161,9 +161,11 @@ func TestAnimalGameWithItsClue(t *testing.T) {
 		{"I'm thinking of an animal it has stripes guess what it is", "play.animal", nil},
 		{"thinking of an animal, it eats bamboo, try to guess", "play.animal", nil},
 		{"I'm thinking of an animal it can fly, you guess", "play.animal", nil},
+		{"I'll pick an animal and you guess it", "play.animal", nil},
 	})
 	mustNotAct(t, tb, "I'm thinking of getting a dog", "I was thinking of an animal it has a trunk guess",
-		"I'm thinking of an animal it has a trunk", "it has a trunk guess what my homework is about")
+		"I'm thinking of an animal it has a trunk", "it has a trunk guess what my homework is about",
+		"I will pick an animal at the zoo", "I'll think of an animal for my project")
 }
 
 // TestGameWithWhoGoesFirst: who plays which part, said after the game with "but"; anything
