@@ -40,7 +40,7 @@ var (
 		"with how skills abilities features commands good at all for exactly really actually list other " +
 		"should use ask anything tricks")
 	exprFill = words2set("pretend act like show give do let see go on come bit of for with some moves move quick big bust then " +
-		"one try little face look be act make pull your best")
+		"one 1 try little face look be act make pull your best thing")
 	hangFill = words2set("call phone up hang end stop finish close drop cut off terminate disconnect leave quit ring sign " +
 		"video session line conversation chat teleport our my go ahead and on them her him we done all then " +
 		"bye goodbye want need to with")
@@ -73,13 +73,16 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 			return d, true
 		}
 	}
-	if m.lex&t.vocab.lexGate.help != 0 && n.Question {
+	if m.lex&t.vocab.lexGate.help != 0 && (n.Question || !n.Negated) {
 		// "what are you for", "what's your purpose": what the robot is for, the whole sentence
 		ht := toks
 		if anyOf(ht, helpEmphasis) { // "what are you even for"
 			ht = slices.DeleteFunc(slices.Clone(ht), func(w string) bool { return helpEmphasis[w] })
 		}
-		if l := t.vocab.lex["help.asks"].at(ht, 0); l > 0 && only(ht[l:], helpFill, frameFill) {
+		if hasPrefix(ht, []string{"tell", "me"}) && len(ht) > 3 {
+			ht = ht[2:] // "tell me what you are useful for"
+		}
+		if l := t.vocab.lex["help.asks"].at(ht, 0); l > 0 && (only(ht[l:], helpFill, frameFill) || helpAside(ht[l:])) {
 			if in := t.byName["help"]; in != nil && !in.Unavailable {
 				d := t.decide(in, map[string]string{}, &Rule{Intent: "help", Index: -1, Pattern: "built-in frame (intents/builtin_frames.go)", Where: in.where}, n)
 				d.Mentions = m.ref()
@@ -190,6 +193,10 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 			m.Form = FormImperative // "nod if you understand me": the expression is the answer asked for
 			return decide("robot.expression", "an expression asked as a sign (\"if you ...\")", map[string]string{"expression": e})
 		}
+		if head, ok := likeAside(toks); ok && !n.Negated && t.expressionAsked(head, n) {
+			m.Form = FormImperative // "act sleepy like dad after lunch": how to show it, said after it
+			return decide("robot.expression", "an expression with what it is like (\"like ...\")", map[string]string{"expression": e})
+		}
 		rest := 0
 		for i, w := range toks {
 			if audience(toks, i) {
@@ -199,9 +206,18 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 				rest++
 			}
 		}
-		if f := form(); rest <= 1 && (f == FormImperative || f == FormIndirect && (toks[0] == "show" || toks[0] == "let") ||
+		if f := form(); rest <= 1 && (f == FormImperative || rest == 0 && hasPrefix(toks, []string{"do", "the"}) || f == FormIndirect && (toks[0] == "show" || toks[0] == "let") ||
 			hasPrefix(toks, []string{"let", "me", "see"}) || hasPrefix(toks, []string{"let", "us", "see"})) {
+			if rest == 0 && hasPrefix(toks, []string{"do", "the"}) {
+				m.Form = FormImperative // "do the curious face thing": a request, not "do the ...?"
+			}
 			return decide("robot.expression", "an expression the robot has", map[string]string{"expression": e})
+		}
+		if rest > 1 && !n.Negated && (!n.Question || hasPrefix(toks, []string{"do", "the"})) {
+			if _, ok := t.expressionThenReason(toks, n); ok {
+				m.Form = FormImperative // "do a happy dance I passed my test": the reason after, without a comma
+				return decide("robot.expression", "an expression the robot has, before a reason", map[string]string{"expression": e})
+			}
 		}
 		if rest > 1 && !n.Negated {
 			// "we won the match celebrate with me": the reason first, without a comma
@@ -261,7 +277,7 @@ func (t *Table) expressionAsked(toks []string, n Normalized) bool {
 	}
 	f := commandForm(toks, Normalized{Text: strings.Join(toks, " "), toks: toks, Polite: n.Polite})
 	// "celebrate with me": the expression's own word opens the request
-	return rest == 0 && (f == FormImperative || f == FormStatement && t.vocab.expressions[toks[0]] != "")
+	return rest == 0 && (f == FormImperative || f == FormStatement && t.vocab.expressions[toks[0]] != "" || hasPrefix(toks, []string{"do", "the"}))
 }
 
 // reasonBefore splits toks into a reason said first without a comma and the request after it

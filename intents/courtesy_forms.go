@@ -60,7 +60,7 @@ func asksAfterGreeting(rest []string) bool {
 }
 
 // foldGameNames puts back the games' names as a recogniser or a child spells them: "rock
-// paper sissors", "simon sez", "hide and seak", "stone paper scissors". A word is folded only
+// paper sissors", "simon sez", "hide and seak", "stone paper scissors", "frieze dance". A word is folded only
 // next to the words of its name, by its spelling key (spellKey), so no other word changes.
 func foldGameNames(toks []string) ([]string, bool) {
 	var out []string
@@ -83,6 +83,8 @@ func foldGameNames(toks []string) ([]string, bool) {
 			set(i, "says")
 		case prev != "simon" && w == "says" && spellKey(prev) == "smn":
 			set(i-1, "simon")
+		case (w == "dance" || w == "dancing") && prev != "freeze" && prev != "fries" && len(prev) >= 5 && spellKey(prev) == "frs":
+			set(i-1, "freeze") // "frieze dance", "freese dance"
 		case w != "seek" && i > 1 && toks[i-2] == "hide" && (prev == "and" || prev == "n" || prev == "go") && (spellKey(w) == "sk" || w == "sick"):
 			set(i, "seek") // "hide and seak", "hide and sick"
 		}
@@ -179,7 +181,7 @@ const (
 )
 
 var courtesyFlags = func() map[string]uint8 {
-	out := map[string]uint8{"paper": cfGame, "rock": cfGame, "hide": cfGame, "says": cfGame, "stone": cfGame, "like": cfHedge,
+	out := map[string]uint8{"paper": cfGame, "rock": cfGame, "hide": cfGame, "says": cfGame, "stone": cfGame, "dance": cfGame, "dancing": cfGame, "like": cfHedge,
 		"actually": cfActually}
 	for w := range bareContractions {
 		out[w] |= cfContraction

@@ -1,6 +1,9 @@
 package intents
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The family frames for privacy mode and the games (family_frames.go says how the frames
 // decide).
@@ -137,7 +140,7 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 		// whisper writes "we're" as "were": "were done playing" is no question
 		question := n.Question && !(toks[0] == "were" && len(toks) > 1 && (toks[1] == "done" || toks[1] == "finished" || toks[1] == "bored"))
 		// "stop playing, it's bath time": the game's end asked for, a reason around it
-		if first := t.pieces(n)[0].tokens(); !n.Negated && len(toks) <= 10 && len(first) >= 2 && len(first) <= 4 &&
+		if first := gameStopLead(t.pieces(n)[0].tokens()); !n.Negated && len(toks) <= 10 && len(first) >= 2 && len(first) <= 4 &&
 			hasPrefix(stripRequestLeads(first), []string{"stop", "playing"}) && only(stripRequestLeads(first)[2:], gameQuitFill) {
 			return t.familyDecision("play.stop", map[string]string{}, n, m, FormImperative, "an end to playing (\"stop playing\")")
 		}
@@ -152,11 +155,36 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 	if game.set == "game.freeze" {
 		lx.cover(toks, used, "game.freeze.fill") // "... stop the music and we freeze": the game described, no stop
 	}
-	if named && (toks[0] == "who" || toks[0] == "why" || toks[0] == "when" || toks[0] == "where") && n.Question {
-		return Decision{}, false // "who made up simon says": a question about the game, for the agent
+	if game.set == "game.animal" {
+		animalClue(toks, used, game.at+game.n) // "I'm thinking of an animal, it has a trunk, guess"
+	}
+	butAside(toks, used, game.at+game.n) // "let's do simon says but I'm the boss first"
+	formN, formToks := n, toks
+	if game.set == "game.hide" {
+		// "you count, I hide, no peeking": the game described; its "no" corrects nothing
+		if fill := slices.DeleteFunc(lx.cover(toks, used, "game.hide.fill"), func(h lexHit) bool {
+			return !strings.HasPrefix(h.phrase, "no ") && !strings.HasPrefix(h.phrase, "and no ") && !strings.HasPrefix(h.phrase, "do not ")
+		}); len(fill) > 0 {
+			formToks = withoutHits(toks, fill)
+			formN.toks, formN.Text = formToks, strings.Join(formToks, " ")
+		}
+	}
+	if named && n.Question && (toks[0] == "who" || toks[0] == "why" || toks[0] == "when" || toks[0] == "where" ||
+		game.at >= 2 && toks[game.at-1] == "of" && !anyOf(toks[:game.at], gamePlayWords)) {
+		return Decision{}, false // "who made up simon says", "what's the origin of simon says": about the game, for the agent
 	}
 	stopHits := lx.cover(toks, used, "game.stop")
+
 	startHits := lx.cover(toks, used, "game.start")
+	if named && !n.Negated && keepsBusy(toks, game) {
+		// "could you keep young Sam busy with a game of simon says while I put the kettle on":
+		// others to be kept playing; the robot says how to start the game
+		return t.familyDecision("play.invite", map[string]string{}, n, m, FormIndirect, "others kept busy with a game ("+hitWords(game)+")")
+	}
+	if named && !n.Question && !n.Negated && len(startHits) > 0 && gamePutOffIn(toks) {
+		// "let's play simon says after dinner": the game asked for later is not started now
+		return t.familyDecision("play.invite", map[string]string{}, n, m, FormFuture, "a game put off ("+hitWords(game)+")")
+	}
 	unexplained := 0
 	for i, w := range toks {
 		if !used[i] && !familyFill[w] && !isDigits(w) && w != "want" && w != "not" && w != "of" && w != "am" && w != "let" &&
@@ -164,14 +192,24 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 			unexplained++
 		}
 	}
-	form := t.requestForm(n, toks, func(ct []string) bool {
+	form := t.requestForm(formN, formToks, func(ct []string) bool {
 		return lx.has(ct, "game.start") || lx.has(ct, "game.any") || anyGame(lx, ct)
 	}, gameSets...)
+	if !named && n.Question && !n.Negated && (toks[0] == "what" || toks[0] == "which") && game.at == 1 && only(toks[2:], gamesAsked) {
+		// "what games do you even know", "which games have you actually got": the games asked for
+		return t.familyDecision("play.invite", map[string]string{}, n, m, FormQuestion, "a question about the games ("+hitWords(game)+")")
+	}
 	if !named && unexplained <= 4 && form == FormQuestion && contains(toks, "play") && !n.Negated && toks[0] != "did" && !anyOf(toks, pastWords) {
 		// "would the little ones be able to play a game with you?": a question about playing
 		return t.familyDecision("play.invite", map[string]string{}, n, m, form, "a question about playing a game ("+hitWords(game)+")")
 	}
+	if unexplained > 0 && clauseName(game.phrase) && unexplainedAfter(toks, used, game.at+game.n) {
+		return Decision{}, false // "we hide the cookies", "the kids are hiding in the shed": a statement, not the game
+	}
 	if unexplained > 1 && !(unexplained <= 3 && (form == FormQuestion || form == FormReported) && named) {
+		if d, ok := t.gameFirstPiece(n, m); ok {
+			return d, true // "that'll do for the games now, thank you, it's bath time"
+		}
 		return Decision{}, false // "simon says touch your nose": a move of the game, not a request to start it
 	}
 	if form == FormStatement && named && !n.Negated && len(startHits) > 0 && endsWithRequest(startHits[len(startHits)-1], toks) {
@@ -179,6 +217,13 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 	}
 	if form != FormImperative && !n.Negated && wantsTo(toks, lx, "game.start") {
 		form = FormImperative // "I want to play rock paper scissors with you", "let's play simon says"
+	}
+	if form == FormFuture && len(stopHits) > 0 && strings.HasPrefix(stopHits[0].phrase, "that will") {
+		form = FormStatement // "that'll do for the games": its "will" is no future
+	}
+	if form == FormQuestion && len(stopHits) > 0 && len(toks) > 2 && (toks[0] == "can" || toks[0] == "could") && (toks[1] == "we" || toks[1] == "you") &&
+		stopHits[0].at == 2 && !n.Negated {
+		form = FormImperative // "can we stop the game, it's dinner time": a polite request
 	}
 	switch {
 	case len(stopHits) > 0 && (form == FormImperative || n.Negated || form == FormStatement):
@@ -232,11 +277,11 @@ func anyGame(lx lexicon, toks []string) bool {
 // beneficiaryLeads come before a person who is spoken of, not asked about: "a present FOR
 
 // endsWithRequest: a game's start word closes the sentence as a request of its own ("...
-// guess it", "... you count"), with no past or future in it.
+// guess it", "... you count", "... guess what it is"), with no past or future in it.
 func endsWithRequest(h lexHit, toks []string) bool {
 	end := h.at + h.n
 	for _, w := range toks[end:] {
-		if w != "it" && w != "me" && w != "us" && w != "now" && w != "then" {
+		if w != "it" && w != "me" && w != "us" && w != "now" && w != "then" && w != "what" && w != "is" && w != "which" && w != "animal" {
 			return false
 		}
 	}
@@ -286,3 +331,127 @@ var unwantedCalls = words2set("any anyone anybody calls video people the visitor
 
 // privacyWish are the words of a wish put as a request: "I'd rather nobody rang through".
 var privacyWish = words2set("rather prefer through")
+
+// withoutHits is toks without the words of hits.
+func withoutHits(toks []string, hits []lexHit) []string {
+	out := make([]string, 0, len(toks))
+	for i, w := range toks {
+		in := false
+		for _, h := range hits {
+			in = in || i >= h.at && i < h.at+h.n
+		}
+		if !in {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// clauseName: a game named by what its players do ("i hide", "we freeze", "the kids are
+// hiding"): with any other word about it, the sentence says what someone does.
+func clauseName(phrase string) bool {
+	f := strings.Fields(phrase)
+	return len(f) > 0 && (f[0] == "i" || f[0] == "we" || f[0] == "you" || f[0] == "they" || f[0] == "kids" ||
+		f[0] == "everyone" || f[0] == "are" || f[0] == "and" || slices.Contains(f, "are") || slices.Contains(f, "is"))
+}
+
+// unexplainedAfter: a word from toks[from:] that no list explained.
+func unexplainedAfter(toks []string, used []bool, from int) bool {
+	for i := from; i < len(toks); i++ {
+		if !used[i] && !familyFill[toks[i]] {
+			return true
+		}
+	}
+	return false
+}
+
+// gameFirstPiece: the game asked for in the sentence's first part, what is said after it only
+// afterthoughts (thanks, a reason: "that'll do for the games now, thank you, it's bath time").
+func (t *Table) gameFirstPiece(n Normalized, m Mentions) (Decision, bool) {
+	ps := t.pieces(n)
+	if len(ps) < 2 || !t.vocab.lex.has(ps[0].tokens(), "game.any") && !anyGame(t.vocab.lex, ps[0].tokens()) {
+		return Decision{}, false
+	}
+	for _, p := range ps[1:] {
+		if !t.afterthought(p) {
+			return Decision{}, false
+		}
+	}
+	return t.gameFrame(ps[0], ps[0].tokens(), m)
+}
+
+// gamesAsked may follow "what games": "what games do you even know", "which games have you got".
+var gamesAsked = words2set("do you know have got can play are there any other else even actually really reachy robot " +
+	"we i us with")
+
+// animalClue marks as explained a clue said after the animal is named ("... it has a trunk",
+// "... it lives in the sea"), up to the request that follows it ("guess").
+func animalClue(toks []string, used []bool, from int) {
+	if from+2 > len(toks) || toks[from] != "it" && toks[from] != "its" || !clueVerbs[toks[from+1]] {
+		return
+	}
+	for i := from; i < len(toks) && i < from+8 && toks[i] != "guess" && toks[i] != "what" && toks[i] != "can"; i++ {
+		used[i] = true
+	}
+}
+
+// clueVerbs open a clue about the animal: "it has", "it lives", "it is big".
+var clueVerbs = words2set("has is lives can eats likes got makes says goes swims flies climbs runs hops")
+
+// butAside marks as explained who plays which part, said after the game's name with "but"
+// ("... but I'm the boss first", "... but you go first"); nothing else is.
+func butAside(toks []string, used []bool, from int) {
+	i := slices.Index(toks, "but")
+	if i < from || i+2 >= len(toks) || len(toks)-i > 7 || !only(toks[i+1:], butRoles) {
+		return
+	}
+	for k := i; k < len(toks); k++ {
+		used[k] = true
+	}
+}
+
+// butRoles say who plays which part: "I'm the boss", "you go first", "me first".
+var butRoles = words2set("i you we me am are is the boss first go goes start starts it simon seeker leader my your turn be can")
+
+// gamePutOffIn: the game is put off ("let's play hide and seek later", "... after dinner"),
+// not described ("freeze after the music stops").
+func gamePutOffIn(toks []string) bool {
+	for i, w := range toks {
+		if gamePutOff[w] || w == "after" && i+1 < len(toks) && toks[i+1] != "the" && toks[i+1] != "it" && toks[i+1] != "each" {
+			return true
+		}
+	}
+	return false
+}
+
+var gamePutOff = words2set("later tomorrow tonight afterwards soon")
+
+// gamePlayWords ask to play, said before "of <game>": "can we have a round of simon says".
+var gamePlayWords = words2set("play playing round rounds game games go turn rules how")
+
+// keepsBusy: "keep the kids busy with a game of hide and seek", "entertain Sam with simon
+// says": the game asked for others, with at most a reason after it ("while I ...").
+func keepsBusy(toks []string, game lexHit) bool {
+	lead := stripRequestLeads(toks)
+	off := len(toks) - len(lead)
+	if len(lead) == 0 || !busyVerbs[lead[0]] {
+		return false
+	}
+	with := slices.Index(lead, "with")
+	if with < 2 || with > 5 || with+off > game.at || game.at-(with+off) > 4 {
+		return false
+	}
+	rest := toks[game.at+game.n:]
+	return len(rest) == 0 || len(cutReason(append([]string{"x", "x", "x"}, rest...))) == 3 // a reason: "while I ..."
+}
+
+// busyVerbs keep others playing: "keep", "entertain", "amuse", "occupy".
+var busyVerbs = words2set("keep entertain amuse occupy")
+
+// gameStopLead takes "time to" off "time to stop playing".
+func gameStopLead(toks []string) []string {
+	if hasPrefix(toks, []string{"time", "to"}) || hasPrefix(toks, []string{"it", "is", "time", "to"}) {
+		return toks[slices.Index(toks, "to")+1:]
+	}
+	return toks
+}
