@@ -62,6 +62,9 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 				}
 			}
 		}
+		if nobodyStatement(toks) {
+			return Decision{}, false // "nobody called in today", "nobody rings through anyway": what is, not a request
+		}
 		if state == "" && (strings.HasPrefix(calls.phrase, "nobody ") || strings.HasPrefix(calls.phrase, "no 1 ")) {
 			state, stateHit = "on", calls // "nobody call the robot tonight": the block is in the phrase
 		}
@@ -104,6 +107,26 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 	}
 	return t.familyDecision("privacy.set", map[string]string{"state": state}, n, m, form, "privacy mode ("+hitWords(name, stateHit)+")")
 }
+
+// nobodyStatement: a sentence opening with "nobody" / "no one" that says what happened or
+// what is ("nobody called in today", "nobody rings through anyway", "no one ever calls") — a
+// statement about calls, never a request to keep them out.
+func nobodyStatement(toks []string) bool {
+	if len(toks) < 2 || !(toks[0] == "nobody" || toks[0] == "noone" || toks[0] == "no" && toks[1] == "1") {
+		return false
+	}
+	for _, w := range toks[1:] {
+		if callsSaidOf[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// callsSaidOf are words that make a sentence about calls say what happened or what is: a past
+// or a third person's call verb, or "anyway", "ever", "usually".
+var callsSaidOf = words2set("called rang rung phoned dialled dialed facetimed tried came calls rings phones " +
+	"anyway ever usually never always yet has have had did does")
 
 var gameSets = []string{"game.rps", "game.animal", "game.simon", "game.freeze", "game.hide"}
 

@@ -204,3 +204,19 @@ func TestThePastOfSomeoneIsNotTheTime(t *testing.T) {
 	}
 	checkRoutes(t, tb, []routeCase{{"what time did you say it was", "time.now", nil}})
 }
+
+// TestNobodyCallingIsSaidOf: "nobody called in today", "nobody rings through anyway" say what
+// happened or what is — never privacy mode; "nobody is to ring through tonight" asks for it.
+func TestNobodyCallingIsSaidOf(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{"nobody called in today", "nobody can call in anyway", "nobody rings through anyway",
+		"no one ever calls us", "nobody has rung all week", "nobody tried to video call"} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %s)", s, d.Intent, d.Args, strings.Join(d.Doctrine, "; "))
+		}
+	}
+	checkRoutes(t, tb, []routeCase{
+		{"nobody is to ring through till after supper", "privacy.set", map[string]string{"state": "on"}},
+		{"no one call the robot tonight", "privacy.set", map[string]string{"state": "on"}},
+	})
+}
