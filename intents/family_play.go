@@ -124,8 +124,8 @@ func nobodyStatement(toks []string) bool {
 }
 
 // callsSaidOf are words that make a sentence about calls say what happened or what is: a past
-// or a third person's call verb, or "anyway", "ever", "usually".
-var callsSaidOf = words2set("called rang rung phoned dialled dialed facetimed tried came calls rings phones " +
+// call verb, or "anyway", "ever", "usually" ("nobody rings through tonight" still asks).
+var callsSaidOf = words2set("called rang rung phoned dialled dialed facetimed tried came " +
 	"anyway ever usually never always yet has have had did does")
 
 var gameSets = []string{"game.rps", "game.animal", "game.simon", "game.freeze", "game.hide"}
