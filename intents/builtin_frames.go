@@ -597,8 +597,9 @@ func (t *Table) choreFrame(n Normalized, m Mentions) (Decision, bool) {
 	if len(lead) < 2 || n.Question && !n.Polite || n.Negated || t.vocab.lex["house.chores"].at(lead, 0) == 0 {
 		return Decision{}, false
 	}
-	if f := commandForm(toks, n); f != FormImperative {
-		return Decision{}, false
+	switch commandForm(toks, n) {
+	case FormReported, FormConditional, FormNegated, FormQuestion, FormCorrected, FormIndirect:
+		return Decision{}, false // the chore's own verb opens the rest: "text mr fraser that the parcel came"
 	}
 	d := t.unclear(n, "device", "a chore this robot cannot do")
 	d.Mentions = m.ref()

@@ -220,3 +220,25 @@ func TestNobodyCallingIsSaidOf(t *testing.T) {
 		{"no one call the robot tonight", "privacy.set", map[string]string{"state": "on"}},
 	})
 }
+
+// TestThingsTheRobotCannotDoAreAnsweredHome: a text to send, the radio, music, "speak up"
+// are requests about this home the robot cannot do — answered here (unclear), never sent to
+// the agent; said as past or asked how, they are not requests.
+func TestThingsTheRobotCannotDoAreAnsweredHome(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{"text the neighbour that the parcel came", "could you put the radio on please",
+		"speak up dear", "play some music", "send a message to my sister"} {
+		if d := tb.Route(s, Context{}); d.Intent != IntentUnclear {
+			t.Errorf("%q: %s %v, want unclear (why: %s)", s, d.Intent, d.Args, strings.Join(d.Doctrine, "; "))
+		}
+	}
+	for _, s := range []string{"how do I send a text from my phone", "who invented the radio"} {
+		if d := tb.Route(s, Context{}); d.Intent != IntentGeneralAsk {
+			t.Errorf("%q: %s, want the agent", s, d.Intent)
+		}
+	}
+	checkRoutes(t, tb, []routeCase{
+		{"have a proper think, why is the sky blue", "general.ask.deep", nil},
+		{"put your thinking cap on: what is the biggest prime under 100", "general.ask.deep", nil},
+	})
+}

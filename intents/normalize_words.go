@@ -313,6 +313,8 @@ var questionWords = map[string]bool{
 }
 
 var deepPhrases = [][]string{
+	{"have", "a", "proper", "think"}, {"have", "a", "long", "think"}, {"have", "a", "good", "think"}, {"have", "a", "real", "think"},
+	{"put", "your", "thinking", "cap", "on"}, {"thinking", "cap"},
 	{"think", "very", "carefully", "about", "this"}, {"think", "carefully", "about", "this"}, {"think", "hard", "about", "this"},
 	{"think", "very", "carefully"}, {"think", "carefully", "about"}, {"think", "carefully"}, {"think", "hard"}, {"think", "deeply"},
 	{"think", "step", "by", "step"}, {"think", "it", "through"}, {"think", "this", "through"}, {"think", "it", "over"},
