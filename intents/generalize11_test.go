@@ -242,3 +242,25 @@ func TestThingsTheRobotCannotDoAreAnsweredHome(t *testing.T) {
 		{"put your thinking cap on: what is the biggest prime under 100", "general.ask.deep", nil},
 	})
 }
+
+// TestALearnersHouseWords: "do the lights off" (a child's or a learner's turn), "the room of
+// the children", "the air of the bedroom" (the AC) — and "do the lights ..." as a question
+// stays one.
+func TestALearnersHouseWords(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"do the lights off in the office please", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+		{"do the bedroom light on", "house.light.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"switch off the light in the room of the children", "house.light.set", map[string]string{"room": "kids room", "state": "off"}},
+		{"is the light on in the bedroom of mom", "house.light.get", map[string]string{"room": "bedroom"}},
+		{"put the air in the bedroom to 20", "house.ac.set", map[string]string{"room": "bedroom", "temperature": "20"}},
+	})
+	for s, want := range map[string]string{
+		"do the lights go off at night": "house.light.get",
+		"do the kids have school today": IntentGeneralAsk,
+	} {
+		if d := tb.Route(s, Context{}); d.Intent != want {
+			t.Errorf("%q: %s %v, want %s (why: %s)", s, d.Intent, d.Args, want, strings.Join(d.Doctrine, "; "))
+		}
+	}
+}

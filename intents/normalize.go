@@ -420,7 +420,16 @@ func doQuestion(toks []string) bool {
 		return false
 	}
 	switch toks[1] {
-	case "you", "i", "we", "they", "he", "she", "it", "any", "all", "the":
+	case "you", "i", "we", "they", "he", "she", "it", "any", "all":
+		return true
+	case "the":
+		// "do the lights off in the office": a child's or a learner's "turn" — a device then
+		// its state, with no verb of its own
+		for k := 2; k+1 < len(toks) && k <= 4; k++ {
+			if (toks[k] == "light" || toks[k] == "lights" || toks[k] == "ac" || toks[k] == "lamp") && (toks[k+1] == "off" || toks[k+1] == "on") {
+				return false
+			}
+		}
 		return true
 	}
 	return false

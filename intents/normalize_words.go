@@ -48,6 +48,10 @@ var phraseRewrites = []struct {
 	{[]string{"air", "condition"}, []string{"ac"}},              // "open the air condition in bedroom"
 	{[]string{"the", "air", "on"}, []string{"the", "ac", "on"}}, // "put the air on in the bedroom"
 	{[]string{"the", "air", "off"}, []string{"the", "ac", "off"}},
+	{[]string{"the", "air", "of"}, []string{"the", "ac", "of"}}, // a learner's "the air of living room at 18"
+	{[]string{"the", "air", "in"}, []string{"the", "ac", "in"}},
+	{[]string{"the", "air", "to"}, []string{"the", "ac", "to"}},
+	{[]string{"the", "air", "at"}, []string{"the", "ac", "at"}},
 	{[]string{"air", "conditions"}, []string{"ac"}},
 	{[]string{"air", "conditioned"}, []string{"ac"}},
 	{[]string{"air", "cons"}, []string{"ac"}},

@@ -54,7 +54,9 @@ func ownerPhrases(h Home, owners map[string]*Room) []ownerPhrase {
 	nouns := []string{"room", "bedroom"}
 	for o, r := range owners {
 		for _, n := range nouns {
-			out = append(out, ownerPhrase{o + "s " + n, r}, ownerPhrase{o + " " + n, r})
+			out = append(out, ownerPhrase{o + "s " + n, r}, ownerPhrase{o + " " + n, r},
+				// a learner's "room of children", "the bedroom of the parents"
+				ownerPhrase{n + " of " + o, r}, ownerPhrase{n + " of the " + o, r}, ownerPhrase{n + " of my " + o, r})
 			if strings.HasSuffix(o, "s") {
 				out = append(out, ownerPhrase{o + "es " + n, r}) // as a recogniser may write "bosses"
 			}
