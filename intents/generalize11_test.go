@@ -264,3 +264,13 @@ func TestALearnersHouseWords(t *testing.T) {
 		}
 	}
 }
+
+// TestACorrectionSaidWithIt: a command said again with "it" for its object ("turn on the
+// kitchen light, actually no, turn it off") takes the first saying's object.
+func TestACorrectionSaidWithIt(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"turn on the kitchen light actually no turn it off", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"turn the bedroom ac off, no wait, turn it on", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"switch off the office lamp sorry switch it on", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+	})
+}

@@ -1,6 +1,7 @@
 package intents
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -89,6 +90,9 @@ func (t *Table) correct(n Normalized) (Normalized, bool) {
 			out := append(append(append(make([]string, 0, len(before)), before[:j]...), after...), before[j+span:]...)
 			return rebuilt(n, out), true
 		}
+		if j == 0 {
+			after = objectForPronoun(before, after) // "turn on the kitchen light, actually no, turn it off"
+		}
 		out := append(append(make([]string, 0, j+len(after)), before[:j]...), after...)
 		if len(after) == 1 && j < len(before) && t.wordKind(before[j]) != "" {
 			out = append(out, before[j+1:]...) // "ten minutes no fifteen": only the number is taken back
@@ -98,6 +102,35 @@ func (t *Table) correct(n Normalized) (Normalized, bool) {
 		return rebuilt(n, out), true
 	}
 	return n, false
+}
+
+// objectForPronoun: a command said again with "it" for its object ("turn it off") takes the
+// object the first saying named ("the kitchen light"): the device and the words before it
+// back to its article.
+func objectForPronoun(before, after []string) []string {
+	i := slices.Index(after, "it")
+	if i < 1 || i > 2 {
+		return after
+	}
+	dev := -1
+	for k, w := range before {
+		if wordClasses[w]&wcHouseDevice != 0 {
+			dev = k
+		}
+	}
+	if dev < 0 {
+		return after
+	}
+	start := dev
+	for start > 0 && (before[start-1] != "the" && before[start-1] != "my" && before[start-1] != "our") && dev-start < 3 &&
+		wordClasses[before[start-1]]&(wcOnVerb|wcOffVerb|wcAction) == 0 {
+		start--
+	}
+	if start > 0 && (before[start-1] == "the" || before[start-1] == "my" || before[start-1] == "our") {
+		start--
+	}
+	out := append(append(append(make([]string, 0, len(after)+dev-start+1), after[:i]...), before[start:dev+1]...), after[i+1:]...)
+	return out
 }
 
 // quantityWords say a number with its fraction: "2 and a half", "1 and a quarter".
