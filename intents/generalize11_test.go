@@ -274,3 +274,19 @@ func TestACorrectionSaidWithIt(t *testing.T) {
 		{"switch off the office lamp sorry switch it on", "house.light.set", map[string]string{"room": "office", "state": "on"}},
 	})
 }
+
+// TestWhatADeviceDoesIsNotAPlace: "the AC blasting in here", "the AC even on", "sitting in
+// the dark" say how, not where; a place the home lacks is still asked about.
+func TestWhatADeviceDoesIsNotAPlace(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"is the ac blasting in the bedroom or is it just me", "house.ac.get", map[string]string{"room": "bedroom"}},
+		{"is the kitchen light even on", "house.light.get", map[string]string{"room": "kitchen"}},
+		{"is the office light still on or is mum sitting in the dark", "house.light.get", map[string]string{"room": "office"}},
+	})
+	for _, s := range []string{"turn on the light upstairs", "switch off the lights first floor"} {
+		if d := tb.Route(s, Context{}); d.Intent != IntentClarify {
+			t.Errorf("%q: %s %v, want a question which room", s, d.Intent, d.Args)
+		}
+	}
+}

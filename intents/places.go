@@ -46,7 +46,7 @@ func (t *Table) unknownPlace(toks []string, used []bool, classes []wordClass) (b
 			k++
 		}
 		if k > i+1 && (k == len(toks) || !used[k]) && !nounSubject(toks[i+1:]) && !possessiveKin(toks[i+1]) &&
-			!(i+2 < len(toks) && reportVerbs[toks[i+2]]) {
+			!(i+2 < len(toks) && reportVerbs[toks[i+2]]) && !deviceDoing(toks[i+1]) {
 			// (not a reason said straight after the device: "... the bedroom light dad's
 			// napping", "... the office light mum says it's ok")
 			return true, span(i+1, k)
@@ -67,6 +67,14 @@ func (t *Table) unknownPlace(toks []string, used []bool, classes []wordClass) (b
 	return false, nil
 }
 
+// deviceDoing: a word after a device word that says what it does or how ("the AC blasting
+// in here", "the AC even on"), not where it is.
+func deviceDoing(w string) bool {
+	return strings.HasSuffix(w, "ing") || deviceAdverbs[w]
+}
+
+var deviceAdverbs = words2set("even still really just actually already currently definitely properly again also too")
+
 // placeIsKnown: words after "in" that name no place ("in here", "in the house", "in a minute").
 func placeIsKnown(phrase []string) bool {
 	if laterNouns[phrase[0]] || timesOfDay[phrase[0]] {
@@ -74,6 +82,7 @@ func placeIsKnown(phrase []string) bool {
 	}
 	switch phrase[0] {
 	case "here", "this", "house", "home", "apartment", "flat", "entire", "whole", "every", "each", "all", "a", "an",
+		"dark", "sun", "shade", "heat", "cold", "light", "way", // "sitting in the dark": how, not where
 		"general", "case", "minute", "moment", "bit", "there", "which", "what", "rooms", "total", "front", "charge",
 		"any", "bed", "order", "fact", "time", "advance", "mind", "future", "winter", "summer", "morning", "evening":
 		return true
