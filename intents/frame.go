@@ -79,7 +79,7 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		d.Doctrine = append([]string{trace + ": the speaker corrected themselves, so ask"}, d.Doctrine...)
 		return d, true
 	}
-	if !acting && m.Form != FormQuestion {
+	if !acting && (m.Form != FormQuestion || n.tokens()[0] == "why") { // "why is the lounge aircon dripping"
 		if hit, ok := t.faultReport(n.tokens()); ok {
 			d := t.unclear(n, "device", trace+": a fault reported ("+hitWords(hit)+")")
 			d.Mentions = m.ref()
