@@ -81,6 +81,8 @@ func (t *Table) calendarAsk(n Normalized, toks []string, m Mentions, ctx Context
 	for i := 0; i < len(subject); i++ {
 		w := subject[i]
 		switch {
+		case t.vocab.people[w] != "" && t.someoneElses(subject, i):
+			unknown = append(unknown, subject[i-1]+" "+w) // "is sophies mum busy": someone else's mum
 		case t.vocab.people[w] != "":
 			people = append(people, t.vocab.people[w])
 		case anyoneWords[w]:
@@ -98,6 +100,8 @@ func (t *Table) calendarAsk(n Normalized, toks []string, m Mentions, ctx Context
 			unknown = append(unknown, strings.Join(subject[i:i+l], " "))
 			i += l - 1
 		case calendarFill[w] || w == "they" || w == "he" || w == "she":
+		case i+1 < len(subject) && t.vocab.people[subject[i+1]] != "" && t.someoneElses(subject, i+1):
+			// "sophies" of "is sophies mum busy": whose the person is
 		case i > 0 && (personOwners[subject[i-1]] || subject[i-1] == "the") && i+1 < len(subject) && lx["people.roles"].at(subject, i+1) > 0:
 			// "my piano teacher": a word that says which
 		default:

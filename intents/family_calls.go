@@ -104,7 +104,11 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 	}
 	person, who := "", -1
 	for i, w := range toks {
-		if p := t.vocab.people[w]; p != "" {
+		if p := t.vocab.people[w]; p != "" && t.someoneElses(toks, i) {
+			if person == "" && who < 0 {
+				person, who = toks[i-1]+" "+w, i // "call sophies mum": someone else's mum, asked about
+			}
+		} else if p != "" {
 			if i > 0 && who == 0 && toks[0] != "call" {
 				person, who = "", -1 // "mommy, I'm scared, call daddy": the first was said to get attention
 			}

@@ -290,3 +290,21 @@ func TestWhatADeviceDoesIsNotAPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestSomeoneElsesParentIsNotThisHomes: "call sophie's mum", "is my friend's dad free" name
+// someone the home does not know — asked about, never this home's mum or dad; "the kids'
+// mum" is this home's.
+func TestSomeoneElsesParentIsNotThisHomes(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{"call sophie's mum", "ring jack's dad please", "call my friend's mom", "is oliver's dad busy"} {
+		d := tb.Route(s, Context{})
+		if actsOrWouldAct(tb, d) && d.Intent != IntentClarify || d.Args["person"] != "" {
+			t.Errorf("%q: %s %v, want who asked about (why: %s)", s, d.Intent, d.Args, strings.Join(d.Doctrine, "; "))
+		}
+	}
+	checkRoutes(t, tb, []routeCase{
+		{"call the kids' mum", "teleport.call", map[string]string{"person": "mom"}},
+		{"when's dad free today", "calendar.status", map[string]string{"person": "dad"}},
+		{"is the twins' dad busy", "calendar.status", map[string]string{"person": "dad"}},
+	})
+}

@@ -274,7 +274,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 		if cls&wcWarmth != 0 {
 			m.Warmth = true
 		}
-		if p, ok := t.vocab.personName(info[i]), info[i].person != 0; ok && !contains(m.People, p) {
+		if p, ok := t.vocab.personName(info[i]), info[i].person != 0; ok && !contains(m.People, p) && !t.someoneElses(toks, i) {
 			m.People = append(m.People, p)
 		}
 		if isDigits(w) && len(w) <= 3 && (prev == "to" || prev == "at" || prev == "on" || next == "degrees" || prev == "ac" || prev == "temperature" || prev == "thermostat" ||

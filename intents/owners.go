@@ -166,3 +166,29 @@ func agrees(pronoun, owner string) bool {
 	}
 	return !strings.HasSuffix(owner, "s") && owner != "children" // "his"/"her" is one person, never "the kids"
 }
+
+// someoneElses: the person word at toks[i] is someone else's ("sophies mum", "my friends
+// dad", "jacks dad"): a possessive the home does not know before it — never this home's
+// person ("the kids mum", "the twins dad" are the home's: their owner words are the home's).
+func (t *Table) someoneElses(toks []string, i int) bool {
+	if i == 0 {
+		return false
+	}
+	prev := toks[i-1]
+	if len(prev) < 4 || prev[len(prev)-1] != 's' || functionWords[prev] || t.vocab.owners[prev] != nil ||
+		t.vocab.owners[prev[:len(prev)-1]] != nil || t.vocab.people[prev] != "" || t.vocab.people[prev[:len(prev)-1]] != "" ||
+		homeGroups[prev] || wordClasses[prev] != 0 || notPossessive[prev] || t.sound.known[prev] && !possessiveNouns[prev] {
+		return false
+	}
+	return true
+}
+
+// notPossessive are words ending in s that own nothing: "whens dad free", "mom says dad ...".
+var notPossessive = words2set("whens whats wheres hows whos thats lets heres theres says wants needs thinks knows likes " +
+	"tells asks calls sends gets makes thanks yes plus always sometimes perhaps tonights todays")
+
+// possessiveNouns are words the table knows that still own a person: "my friends dad".
+var possessiveNouns = words2set("friends neighbours neighbors teachers cousins boss bosses")
+
+// homeGroups name the home's own children together: "the kids mum" is this home's mum.
+var homeGroups = words2set("kids childrens children twins boys girls babys littluns little ones ours")
