@@ -308,3 +308,17 @@ func TestSomeoneElsesParentIsNotThisHomes(t *testing.T) {
 		{"is the twins' dad busy", "calendar.status", map[string]string{"person": "dad"}},
 	})
 }
+
+// TestANumberWrittenDigitByDigit: whisper writes "twenty" as "2 0" and "twenty four" as "2 4":
+// closed up where it cannot be a range; "two three minutes" (two or three) is not.
+func TestANumberWrittenDigitByDigit(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"set a timer for 3 0 minutes", "timer.start", map[string]string{"duration": "1800"}},
+		{"bedroom ac to two two degrees", "house.ac.set", map[string]string{"room": "bedroom", "temperature": "22"}},
+		{"turn the living room ac to 1 9", "house.ac.set", map[string]string{"room": "living room", "temperature": "19"}},
+	})
+	if d := tb.Route("set a timer for two three minutes", Context{}); d.Intent == "timer.start" && d.Args["duration"] == "1380" {
+		t.Errorf("two or three minutes read as 23")
+	}
+}

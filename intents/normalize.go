@@ -126,6 +126,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 
 	toks := splitClockSuffix(words(raw))
 	toks = rewriteTokens(toks)
+	toks = joinSplitDigits(toks)
 	timeForTimer(toks)
 	if len(toks) > 1 && toks[0] == "its" { // "its dark in here": whisper's "it's"; "its" opens no sentence as itself
 		toks = append([]string{"it", "is"}, toks[1:]...)

@@ -277,3 +277,34 @@ func spelledLetterAt(s string, i int) bool {
 	}
 	return i+2 >= len(s) || s[i+2] == ' ' || s[i+2] >= 'a' && s[i+2] <= 'z' || s[i+2] == ',' || s[i+2] == '?' || s[i+2] == '!'
 }
+
+// joinSplitDigits closes up a two-digit number whisper wrote digit by digit: "timer for 2 0
+// minutes" is 20, "the bedroom ac to 2 4" and "two three degrees" are 24 and 23. Only where
+// it cannot be a range ("two three minutes" may mean two or three): a 0 second digit before a
+// unit, or a temperature (before "degrees", or after "to" / "at" at the end) from 10 to 35.
+func joinSplitDigits(toks []string) []string {
+	for i := 0; i+1 < len(toks); i++ {
+		a, b := toks[i], toks[i+1]
+		if len(a) != 1 || len(b) != 1 || !isASCIIDigit(a[0]) || !isASCIIDigit(b[0]) || a[0] == '0' {
+			continue
+		}
+		next, prev := "", ""
+		if i+2 < len(toks) {
+			next = toks[i+2]
+		}
+		if i > 0 {
+			prev = toks[i-1]
+		}
+		v := int(a[0]-'0')*10 + int(b[0]-'0')
+		zeroUnit := b == "0" && splitUnits[next]
+		temperature := v >= 10 && v <= 35 && (next == "degrees" || next == "degree" || (prev == "to" || prev == "at") && (next == "" || next == "please"))
+		if !zeroUnit && !temperature {
+			continue
+		}
+		toks = append(append(toks[:i:i], a+b), toks[i+2:]...)
+	}
+	return toks
+}
+
+// splitUnits are the units a number written digit by digit may stand before.
+var splitUnits = words2set("minutes minute mins min seconds second secs hours hour degrees degree")
