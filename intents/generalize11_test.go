@@ -322,3 +322,27 @@ func TestANumberWrittenDigitByDigit(t *testing.T) {
 		t.Errorf("two or three minutes read as 23")
 	}
 }
+
+// TestAGrandparentsSpanish: a sentence in Spanish (foreign.yaml) is read word by word into
+// English and routed as read; negated, it acts on nothing; English with a stray Spanish word
+// is left as said.
+func TestAGrandparentsSpanish(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"apaga la luz del dormitorio por favor", "house.light.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"enciende el aire de la sala", "house.ac.set", map[string]string{"room": "living room", "state": "on"}},
+		{"qué hora es", "time.now", nil},
+		{"llama a papá", "teleport.call", map[string]string{"person": "dad"}},
+		{"llama a una ambulancia", "help.emergency", nil},
+		{"pon un temporizador de diez minutos para el arroz", "timer.start", map[string]string{"duration": "600", "label": "rice"}},
+		{"gracias", "smalltalk.thanks", nil},
+	})
+	for _, s := range []string{"no apagues la luz de la cocina", "mamá dijo apaga la luz"} {
+		if d := tb.Route(s, Context{}); actsOrWouldAct(tb, d) {
+			t.Errorf("%q: %s %v acts (why: %s)", s, d.Intent, d.Args, strings.Join(d.Doctrine, "; "))
+		}
+	}
+	if d := tb.Route("what does la cocina mean", Context{}); d.Intent != IntentGeneralAsk {
+		t.Errorf("a question about a Spanish word: %s, want the agent", d.Intent)
+	}
+}

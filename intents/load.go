@@ -232,6 +232,9 @@ func build(home Home, custom, builtins []intentYAML, file string) (*Table, error
 	}
 	t.customIx, t.builtinIx = newPatternIndex(t.custom), newPatternIndex(t.builtins)
 	t.sound = newSoundAlike(&t.vocab, t.intents)
+	if t.foreign, err = loadForeign(); err != nil {
+		return nil, err
+	}
 	for _, in := range t.intents {
 		if in.Fallback == "" {
 			continue

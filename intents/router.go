@@ -62,7 +62,7 @@ func (t *Table) Route(transcript string, ctx Context) (d Decision) {
 }
 
 // routeTranscript is routeSentence, then, for a sentence that reached nobody, the reading of
-// a small child's speech (soundalike.go).
+// a small child's speech (soundalike.go) or of another language (foreign.go).
 func (t *Table) routeTranscript(transcript string, ctx Context) Decision {
 	d := t.routeSentence(transcript, ctx)
 	if understood(d) || d.NotActed != "" {
@@ -70,6 +70,9 @@ func (t *Table) routeTranscript(transcript string, ctx Context) Decision {
 	}
 	if c, ok := t.readAsChildSpeech(transcript, d.Normalized, ctx); ok {
 		return c
+	}
+	if c, ok := t.readAsForeign(transcript, d.Normalized, ctx); ok {
+		return c // "apaga la luz de la cocina"
 	}
 	return d
 }

@@ -248,6 +248,7 @@ type Table struct {
 	guide               []GuideEntry
 	zone                *time.Location // the home's time zone, loaded once when the table is built
 	sound               soundAlike     // the table's words, for reading a small child's speech
+	foreign             []foreignLanguage
 }
 
 // Location is the home's time zone (time.Local when the home names none).
