@@ -346,3 +346,21 @@ func TestAGrandparentsSpanish(t *testing.T) {
 		t.Errorf("a question about a Spanish word: %s, want the agent", d.Intent)
 	}
 }
+
+// TestOtherEnglishesAndAHushedName: the name said between hushes ("shh richie shh"), an Irish
+// household's words ("mammy", "the guards"), an "even" that weighs nothing.
+func TestOtherEnglishesAndAHushedName(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"shh reachy shh", "robot.stop", nil},
+		{"hush richie hush", "robot.stop", nil},
+		{"ring mammy on the video", "teleport.call", map[string]string{"person": "mom"}},
+		{"is mam busy", "calendar.status", map[string]string{"person": "mom"}},
+		{"ring the guards quick", "help.emergency", nil},
+		{"what day is it even", "date.today", nil},
+		{"what can you even do", "help", nil},
+	})
+	if d := tb.Route("is 7 even", Context{}); d.Intent != IntentGeneralAsk {
+		t.Errorf("is 7 even: %s, want the agent", d.Intent)
+	}
+}

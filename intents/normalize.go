@@ -144,6 +144,9 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	for len(toks) > 1 && (leadFillers[toks[0]] || toks[0] == "like" && len(toks) > 2 && likeFillerNext[toks[1]]) {
 		toks = toks[1:] // "okay, okay, stop", "so what time is it", "um so like can you ..."
 	}
+	if t, ok := wake.stripAfterHush(toks); ok {
+		toks, n.Wake = t, true // "shh richie shh"
+	}
 	if hasSuffix(toks, []string{"please"}) || hasSuffix(toks, []string{"would", "you"}) || hasSuffix(toks, []string{"will", "you"}) ||
 		hasSuffix(toks, []string{"could", "you"}) {
 		n.Polite = true // a request's tag: "pop the light on, would you?"

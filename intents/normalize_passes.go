@@ -133,6 +133,15 @@ func nextOrEmpty(toks []string, i int) string {
 // dropHedges takes out "like" where it hedges a command ("can you like turn the lights
 // off", "get dad to, like, call the robot"): before a verb that opens a command.
 func dropHedges(toks []string) []string {
+	// "what can you even do", "what month is it even", "is the AC even on": an "even" after a
+	// pronoun or at the end weighs nothing ("is 4 even" keeps it)
+	for i := 1; i < len(toks); i++ {
+		if toks[i] == "even" && (i == len(toks)-1 && (toks[i-1] == "it" || toks[i-1] == "is" || toks[i-1] == "you") ||
+			i+1 < len(toks) && (toks[i-1] == "you" || toks[i-1] == "it" || toks[i-1] == "we" || toks[i-1] == "they")) {
+			toks = append(toks[:i:i], toks[i+1:]...)
+			break
+		}
+	}
 	for i := 0; i+1 < len(toks); i++ {
 		if toks[i] == "like" && (isImperativeVerb(toks[i+1]) || toks[i+1] == "call" || toks[i+1] == "play") &&
 			(i == 0 || toks[i-1] != "would" && toks[i-1] != "i" && toks[i-1] != "we" && toks[i-1] != "you" || i >= 2 && toks[i-2] == "can") {

@@ -334,7 +334,7 @@ func (t *Table) quietEndAmong(n Normalized) bool {
 
 // quietEndCues: a sentence that ends quiet time holds one of these ("you can talk again",
 // "you're allowed to speak", "no more quiet time", "back to normal", "unmute").
-var quietEndCues = words2set("again can may allowed normal more unmute unmuted over resume")
+var quietEndCues = words2set("again can may allowed normal more unmute unmuted over resume away")
 
 // quietReleased: the speaker says quiet is no longer needed — "you don't have to be quiet
 // anymore", "no need to stay silent now", "you needn't keep quiet any longer". Only quiet's

@@ -308,3 +308,14 @@ func appendSpellingKey(b []byte, word string) []byte {
 	}
 	return b
 }
+
+// stripAfterHush takes off the name said between a hush or a stop and more words ("shh
+// richie shh", "stop reachy stop it"): a vocative with no comma around it.
+func (w wakeMatcher) stripAfterHush(toks []string) ([]string, bool) {
+	for i := 1; i+1 < len(toks); i++ {
+		if p := toks[i-1]; (hushWord(p) || p == "stop" || p == "quiet" || p == "enough" || p == "hush" || p == "shush") && w.isName(toks[i]) {
+			return append(toks[:i:i], toks[i+1:]...), true
+		}
+	}
+	return toks, false
+}
