@@ -45,7 +45,7 @@ var (
 		"video session line conversation chat teleport our my go ahead and on them her him we done all then " +
 		"bye goodbye want need to with")
 	hangNouns = words2set("call phone line session conversation chat teleport video")
-	hangVerbs = words2set("end stop finish close drop cut terminate leave quit disconnect")
+	hangVerbs = words2set("end stop finish close drop cut terminate leave quit disconnect kill")
 )
 
 // builtinFrame decides stop, time, date, help, expressions and hang-up from a sentence's

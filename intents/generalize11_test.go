@@ -364,3 +364,12 @@ func TestOtherEnglishesAndAHushedName(t *testing.T) {
 		t.Errorf("is 7 even: %s, want the agent", d.Intent)
 	}
 }
+
+// TestAHangUpSaidRoughly: "kill the call" hangs up; "kill the lights" is the lights.
+func TestAHangUpSaidRoughly(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"kill the call", "session.end", nil},
+		{"kill the video call now", "session.end", nil},
+		{"kill the kitchen lights", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+	})
+}
