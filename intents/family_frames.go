@@ -170,13 +170,20 @@ func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, b
 	if !ok {
 		return Decision{}, false
 	}
+	if agreementTag(n, toks) {
+		n.Question = false // "no speak during the film, ok?"
+	}
 	if d, ok := t.quietUntil(n, toks, m, hit); ok {
 		return d, true
 	}
 	view := strings.Fields(n.durations())
 	duration, lasting, span := "", false, len(view)
 	for i, w := range view {
+		if w == "~while" {
+			continue // "be quiet while I'm on this call": the conjunction, not "a while"
+		}
 		if strings.HasPrefix(w, "~") && i > 0 && (view[i-1] == "for" || view[i-1] == "next" || i == hit.at+hit.n ||
+			i > hit.at+hit.n && lengthSaidBy[view[i-1]] || // "..., it's like 45 minutes", "it'll take about an hour"
 			i > 1 && view[i-2] == "for" && (view[i-1] == "like" || view[i-1] == "about" || view[i-1] == "around")) {
 			if only(strings.Split(w[1:], "_"), quietMoments) || i+1 < len(view) && view[i+1] == "ago" {
 				return Decision{}, false // "be quiet for a second": the moment only (robot.stop)
@@ -206,12 +213,13 @@ func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, b
 	}
 	// "dad's got calls for the next hour so keep it down": the reason first, then "so"
 	so := slices.Index(toks[:hit.at], "so")
+	sleeper := false
 	if so < 0 && hit.at > 1 && toks[hit.at] == "no" && t.sleeperReason(toks[:hit.at]) {
-		so = hit.at - 1 // "ada's asleep no noise for two hours": someone asleep, then the ban
+		so, sleeper = hit.at-1, true // "ada's asleep no noise for two hours": someone asleep, then the ban
 	}
-	if so > 1 && !n.Negated && !n.Question && !conditional(toks) && !reported(toks[:so]) && !anyOf(toks[:so], pastWords) {
+	if (so > 1 || sleeper) && !n.Negated && !n.Question && !conditional(toks) && !reported(toks[:so]) && !anyOf(toks[:so], pastWords) {
 		for i := range view {
-			used[i] = used[i] || view[i] != "so" && i < so
+			used[i] = used[i] || view[i] != "so" && i < so || sleeper && i == so
 		}
 	} else {
 		so = -1
@@ -221,6 +229,9 @@ func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, b
 	}
 	// "stay silent for tonight": how long it lasts is no future
 	form := t.requestForm(t.privacyTimeless(n), timeless(toks), func(ct []string) bool { return lx.has(ct, "quiet.verbs") })
+	if form == FormStatement && hit.at == 0 && hit.n > 1 && quietVerbOpeners[toks[0]] && !n.Negated && !anyOf(toks, pastWords) && !reported(toks) && !conditional(toks) {
+		form = FormImperative // "stay silent while I'm on this call, it's like 45 minutes": quiet's own words open it
+	}
 	if so > 0 && form != FormImperative {
 		if tail := timeless(toks[so+1:]); tail[0] == "no" || commandForm(tail, Normalized{Text: strings.Join(tail, " "), toks: tail, Polite: n.Polite}) == FormImperative {
 			form = FormImperative
@@ -456,6 +467,12 @@ var quietSpans = words2set("until till during while whilst")
 // time until it is ended, at most the longest. Only words the lists explain may go before the
 // span, and the sentence must be a request.
 func (t *Table) quietUntil(n Normalized, toks []string, m Mentions, hit lexHit) (Decision, bool) {
+	view := strings.Fields(n.durations())
+	for i := hit.at + hit.n; i < len(view); i++ {
+		if strings.HasPrefix(view[i], "~") && view[i] != "~while" && lengthSaidBy[view[i-1]] {
+			return Decision{}, false // "..., it's like 45 minutes": the length is read with the request's words
+		}
+	}
 	at := -1
 	for i := hit.at + hit.n; i < len(toks); i++ {
 		if quietSpans[toks[i]] {

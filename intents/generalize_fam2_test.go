@@ -30,3 +30,28 @@ func TestPrivacyByItsEffect(t *testing.T) {
 		"nobody rang through this morning",
 	)
 }
+
+// TestQuietLengthInItsOwnClause: the length of quiet time said in a clause after the
+// request ("..., it'll take about an hour"), "while" as the conjunction (never "a while"),
+// someone asleep said with no verb before a ban, and a request closed by "ok?".
+func TestQuietLengthInItsOwnClause(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"please stay silent while I'm in this meeting, it's about 30 minutes", "robot.quiet", map[string]string{"state": "on", "duration": "1800"}},
+		{"keep it down while the exam's on, it takes like two hours", "robot.quiet", map[string]string{"state": "on", "duration": "7200"}},
+		{"could you be quiet whilst I read, it'll last about an hour", "robot.quiet", map[string]string{"state": "on", "duration": "3600"}},
+		{"grandma asleep no talking for an hour", "robot.quiet", map[string]string{"state": "on", "duration": "3600"}},
+		{"twins napping no noise for 40 minutes", "robot.quiet", map[string]string{"state": "on", "duration": "2400"}},
+		{"no talking during dinner, okay?", "robot.quiet", map[string]string{"state": "on"}},
+		{"stay silent till the baby wakes, alright?", "robot.quiet", map[string]string{"state": "on"}},
+	})
+	mustNotAct(t, tb,
+		"were you quiet during the film, ok?",
+		"you stayed silent during dinner, right?",
+		"she said be quiet while she's on the call, it's about an hour",
+		"the meeting is about 30 minutes",
+		"grandma was asleep no noise for an hour",
+		"staying quiet while I'm on a call is hard, it's like 45 minutes",
+		"I kept quiet while he was on the call, it was like 45 minutes",
+	)
+}
