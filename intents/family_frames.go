@@ -36,7 +36,7 @@ func (t *Table) familyFrame(n Normalized, m Mentions, ctx Context) (Decision, bo
 			return d, true // "i want daddy"
 		}
 	}
-	if (n.Question || n.Polite || toks[0] == "i") && (m.Calendar || m.lex&g.calendar != 0) {
+	if (n.Question || n.Polite || toks[0] == "i" || calendarParticles[toks[0]]) && (m.Calendar || m.lex&g.calendar != 0) {
 		if d, ok := t.calendarAsk(n, toks, m, ctx); ok {
 			return d, true // "are mom and dad both busy", "does my mother have anything on"
 		}

@@ -55,3 +55,33 @@ func TestQuietLengthInItsOwnClause(t *testing.T) {
 		"I kept quiet while he was on the call, it was like 45 minutes",
 	)
 }
+
+// TestSomeonesTimeInOtherShapes: a question about someone's time opened by a particle
+// ("abeg", "so"), with the person said first and taken up by a pronoun, asked after another
+// question joined by "or", with its calls or meetings as what someone has ("has mum got any
+// meetings"), "every one" for everyone, and someone the home does not list (a grandchild, an
+// "oga") asked about, never sent to the agent.
+func TestSomeonesTimeInOtherShapes(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"has mom got any meetings tomorrow morning", "calendar.status", map[string]string{"person": "mom"}},
+		{"does dad have any calls later", "calendar.status", map[string]string{"person": "dad"}},
+		{"should I knock or is dad in the meeting", "calendar.status", map[string]string{"person": "dad"}},
+		{"biko is mom on the phone", "calendar.status", map[string]string{"person": "mom"}},
+		{"my dad, is he still on the call?", "calendar.status", nil},
+		{"is every one busy this evening", "clarify", nil},
+		{"is my granddaughter free on saturday", "clarify", nil},
+		{"is the oga busy today", "clarify", nil},
+		{"my wife, she is in a meeting still?", "clarify", nil},
+	})
+	for _, s := range []string{"is my nephew available tonight", "abeg is your oga free now", "is every one free tonight"} {
+		if d := tb.Route(s, Context{}); d.Intent == "general.ask" {
+			t.Errorf("%q went to the agent", s)
+		}
+	}
+	mustNotAct(t, tb,
+		"dad was on a call all morning",
+		"my husband, he was in the meeting",
+		"abeg dad is busy",
+	)
+}
