@@ -85,3 +85,26 @@ func TestSomeonesTimeInOtherShapes(t *testing.T) {
 		"abeg dad is busy",
 	)
 }
+
+// TestCallsInOtherWords: someone brought onto the screen ("make daddy come on the video"),
+// after a longing ("I miss grandma, make her come on the tv"), named by whose they are in a
+// guest's words ("the kids' dad"), and someone called where they are ("ring my cousin in
+// toronto": someone the home does not list is asked about, never sent to the agent).
+func TestCallsInOtherWords(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"make daddy come on the video please", "teleport.call", map[string]string{"person": "dad"}},
+		{"we miss mummy make her come on the tv", "teleport.call", map[string]string{"person": "mom"}},
+		{"I'd like to speak to the kids' dad on the video", "teleport.call", map[string]string{"person": "dad"}},
+		{"ring my cousin in toronto", "clarify", nil},
+		{"phone uncle femi over in accra", "clarify", nil},
+		{"video call my auntie at the hospital", "clarify", nil},
+	})
+	mustNotAct(t, tb,
+		"she made daddy come on the video yesterday",
+		"don't make mummy come on the screen",
+		"make dad a cup of tea",
+		"call dad in five minutes",
+		"I called my cousin in toronto",
+	)
+}
