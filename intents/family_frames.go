@@ -31,6 +31,9 @@ func (t *Table) familyFrame(n Normalized, m Mentions, ctx Context) (Decision, bo
 	if d, ok := t.privacyByEffect(n, toks, m); ok {
 		return d, true // "make it so dad can't video in", "turn privacy off so mum can call"
 	}
+	if d, ok := t.personOff(n, toks, m); ok {
+		return d, true // "bye mommy, turn mommy off"
+	}
 	if len(m.People) == 1 && len(toks) <= 9 && !m.named {
 		if d, ok := t.wantPerson(n, toks, m); ok {
 			return d, true // "i want daddy"

@@ -108,3 +108,22 @@ func TestCallsInOtherWords(t *testing.T) {
 		"I called my cousin in toronto",
 	)
 }
+
+// TestAPersonTurnedOffEndsTheCall: a child ends a call by turning the person off, alone or
+// after a farewell; said of the past, negated, or said to someone, nothing ends.
+func TestAPersonTurnedOffEndsTheCall(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"turn daddy off", "session.end", nil},
+		{"bye bye grandma love you turn grandma off", "session.end", nil},
+		{"night night mommy switch mommy off now", "session.end", nil},
+		{"okay goodbye now turn daddy off please", "session.end", nil},
+	})
+	mustNotAct(t, tb,
+		"daddy turned grandma off",
+		"don't turn mommy off",
+		"mommy switch daddy off",
+		"did you turn grandpa off",
+		"I turned daddy off by mistake",
+	)
+}
