@@ -157,7 +157,8 @@ var askLeads = words2set("can could should may shall")
 // calendarReshaped reads a question about someone's time said in another shape as its plain
 // form: a particle before the lead ("abeg is your oga free"), the person said first and taken
 // up by a pronoun ("my husband, he is still in the meeting?"), or the question as the last of
-// two asked together ("can I go into the office or is dad on a call").
+// two asked together when the first asks leave ("can I go into the office or is dad on a
+// call"; "is mom busy or is dad free" is not read this way: its first question is about someone's time).
 func calendarReshaped(toks []string) ([]string, bool) {
 	switch {
 	case len(toks) > 3 && calendarParticles[toks[0]] && calendarLeads[toks[1]]:
@@ -169,7 +170,7 @@ func calendarReshaped(toks []string) ([]string, bool) {
 			}
 		}
 	}
-	if k := slices.Index(toks, "or"); k > 1 && k+3 < len(toks) && calendarLeads[toks[k+1]] && (calendarLeads[toks[0]] || askLeads[toks[0]]) {
+	if k := slices.Index(toks, "or"); k > 1 && k+3 < len(toks) && calendarLeads[toks[k+1]] && askLeads[toks[0]] {
 		return toks[k+1:], true
 	}
 	return nil, false
