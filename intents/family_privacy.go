@@ -119,6 +119,9 @@ func callerEffect(toks []string) (blocked bool, verb string, ok bool) {
 	if len(toks) < 3 {
 		return false, "", false
 	}
+	if toks[0] == "i" || toks[0] == "we" || toks[0] == "you" || toks[0] == "u" {
+		return false, "", false // "make it so I can call mum": the speaker calls out, no one calls in
+	}
 	nobody := toks[0] == "nobody" || toks[0] == "noone" || hasPrefix(toks, []string{"no", "one"}) || hasPrefix(toks, []string{"no", "1"})
 	for k := 1; k < len(toks)-1 && k <= 4; k++ {
 		if !effectModals[toks[k]] {

@@ -28,6 +28,8 @@ func TestPrivacyByItsEffect(t *testing.T) {
 		"can people call the robot again",
 		"I turned privacy on so the kids couldn't see",
 		"nobody rang through this morning",
+		"make it so I can call mum",
+		"I'd rather you could ring grandma",
 	)
 }
 
