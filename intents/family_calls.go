@@ -124,7 +124,7 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 		return t.callUnknown(n, toks, m, strong, okStrong)
 	}
 	verb := strong
-	if !okStrong || okWeak && weak.at < strong.at && weak.at < who {
+	if !okStrong || okWeak && weak.at < strong.at && weak.at < who && weak.phrase != "make" { // "make it so I can call mum": the call is the verb
 		verb = weak
 	}
 	if verb.at > 0 && objectLeads[toks[verb.at-1]] || anyOf(toks[:verb.at], hangVerbs) {

@@ -186,7 +186,7 @@ func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, b
 			continue // "be quiet while I'm on this call": the conjunction, not "a while"
 		}
 		if strings.HasPrefix(w, "~") && i > 0 && (view[i-1] == "for" || view[i-1] == "next" || i == hit.at+hit.n ||
-			i > hit.at+hit.n && lengthSaidBy[view[i-1]] || // "..., it's like 45 minutes", "it'll take about an hour"
+			i > hit.at+hit.n && lengthClause(view, i) || // "..., it's like 45 minutes", "it'll take about an hour"
 			i > 1 && view[i-2] == "for" && (view[i-1] == "like" || view[i-1] == "about" || view[i-1] == "around")) {
 			if only(strings.Split(w[1:], "_"), quietMoments) || i+1 < len(view) && view[i+1] == "ago" {
 				return Decision{}, false // "be quiet for a second": the moment only (robot.stop)
@@ -472,7 +472,7 @@ var quietSpans = words2set("until till during while whilst")
 func (t *Table) quietUntil(n Normalized, toks []string, m Mentions, hit lexHit) (Decision, bool) {
 	view := strings.Fields(n.durations())
 	for i := hit.at + hit.n; i < len(view); i++ {
-		if strings.HasPrefix(view[i], "~") && view[i] != "~while" && lengthSaidBy[view[i-1]] {
+		if lengthClause(view, i) {
 			return Decision{}, false // "..., it's like 45 minutes": the length is read with the request's words
 		}
 	}
