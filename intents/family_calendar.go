@@ -51,6 +51,9 @@ func (t *Table) calendarAsk(n Normalized, toks []string, m Mentions, ctx Context
 	if in == nil || in.Unavailable || n.Negated || len(toks) < 3 || len(toks) > 14 || m.named {
 		return Decision{}, false
 	}
+	if q, ok := calendarReshaped(toks); ok {
+		toks, n.Question = q, true // "abeg is your oga free", "my husband, he is still in the meeting?"
+	}
 	if q, ok := indirectCalendar(toks); ok {
 		toks = q // "would you happen to know whether my son is occupied": "is my son occupied"
 	} else if !n.Question || len(toks) > 12 {
@@ -87,6 +90,8 @@ func (t *Table) calendarAsk(n Normalized, toks []string, m Mentions, ctx Context
 			people = append(people, t.vocab.people[w])
 		case anyoneWords[w]:
 			anyone = true
+		case w == "every" && i+1 < len(subject) && (subject[i+1] == "1" || subject[i+1] == "one" || subject[i+1] == "body"):
+			anyone, i = true, i+1 // "is every one free tonight"
 		case kinWords[w]:
 			unknown = append(unknown, w)
 			if hasPrefix(subject[i+1:], []string{"in", "law"}) {
@@ -143,4 +148,34 @@ func (t *Table) calendarAsk(n Normalized, toks []string, m Mentions, ctx Context
 	d.Mentions = m.ref()
 	d.Doctrine = append([]string{"frame: " + why + ": calendar.status"}, d.Doctrine...)
 	return d, true
+}
+
+// calendarParticles may open a question about someone's time before its lead: "abeg is your
+// oga free now", "so is dad busy".
+var calendarParticles = words2set("abeg biko oya so oh ehn ah hey um uh well")
+
+// askLeads open a question put before a question about someone's time: "can I go in or is
+// dad on a call".
+var askLeads = words2set("can could should may shall")
+
+// calendarReshaped reads a question about someone's time said in another shape as its plain
+// form: a particle before the lead ("abeg is your oga free"), the person said first and taken
+// up by a pronoun ("my husband, he is still in the meeting?"), or the question as the last of
+// two asked together when the first asks leave ("can I go into the office or is dad on a
+// call"; "is mom busy or is dad free" is not read this way: its first question is about someone's time).
+func calendarReshaped(toks []string) ([]string, bool) {
+	switch {
+	case len(toks) > 3 && calendarParticles[toks[0]] && calendarLeads[toks[1]]:
+		return toks[1:], true
+	case len(toks) > 4 && (toks[0] == "my" || toks[0] == "our" || toks[0] == "your"):
+		for j := 2; j < 5 && j+1 < len(toks); j++ {
+			if (toks[j] == "he" || toks[j] == "she" || toks[j] == "they") && calendarLeads[toks[j+1]] {
+				return append(append([]string{toks[j+1]}, toks[:j]...), toks[j+2:]...), true
+			}
+		}
+	}
+	if k := slices.Index(toks, "or"); k > 1 && k+3 < len(toks) && calendarLeads[toks[k+1]] && askLeads[toks[0]] {
+		return toks[k+1:], true
+	}
+	return nil, false
 }

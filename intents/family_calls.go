@@ -1,6 +1,7 @@
 package intents
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -127,7 +128,7 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 		return t.callUnknown(n, toks, m, strong, okStrong)
 	}
 	verb := strong
-	if !okStrong || okWeak && weak.at < strong.at && weak.at < who {
+	if !okStrong || okWeak && weak.at < strong.at && weak.at < who && weak.phrase != "make" { // "make it so I can call mum": the call is the verb
 		verb = weak
 	}
 	if verb.at > 0 && objectLeads[toks[verb.at-1]] || anyOf(toks[:verb.at], hangVerbs) {
@@ -141,8 +142,13 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 	}
 	used := make([]bool, len(toks))
 	used[who] = true
-	if who > 0 && personOwners[toks[who-1]] {
-		used[who-1] = true // "get their mom on the video": whose mom is the home's
+	if who > 0 && (personOwners[toks[who-1]] || childOwners[toks[who-1]]) {
+		used[who-1] = true // "get their mom on the video", "the children's mum": whose mom is the home's
+	}
+	if at := t.whereTheyAre(toks, who); at > 0 {
+		for i := at; i < len(toks); i++ {
+			used[i] = true // "call my uncle in lagos": where the one called is, not more words
+		}
 	}
 	unexplained := t.unexplainedBy(toks, used, []string{"call.verbs", "call.reach", "call.fill"}, familyFill)
 	lead := stripRequestLeads(toks)
@@ -435,6 +441,38 @@ var callAskLeads = words2set("can could would will we you please let us just may
 
 // missSubjects before "miss" make it the verb: "I miss dad", "we really miss grandma".
 var missSubjects = words2set("i we really so still do")
+
+// childOwners say whose a person of the home is in a child's or a guest's words: "the
+// children's mum", "the kids' dad".
+var childOwners = words2set("childrens kids childs babys boys girls twins")
+
+// whereTheyAre: the sentence ends with where the one called is ("in lagos", "at the office",
+// "over in spain") — one or two words after "in" / "at", no time ("in five minutes", "at
+// lunch" are when) and no room of this home. It returns where that starts, or 0.
+func (t *Table) whereTheyAre(toks []string, who int) int {
+	for i := who + 1; i < len(toks)-1; i++ {
+		if toks[i] != "in" && toks[i] != "at" {
+			continue
+		}
+		place := toks[i+1:]
+		if place[0] == "the" {
+			place = place[1:]
+		}
+		if len(place) == 0 || len(place) > 2 || anyOf(place, callTimeWords) || slices.ContainsFunc(place, isDigits) || t.mentionsRoom(place) {
+			return 0
+		}
+		if i > who+1 && toks[i-1] == "over" {
+			i--
+		}
+		return i
+	}
+	return 0
+}
+
+// callTimeWords make "in ..." / "at ..." a when, not a where: "call dad in a bit".
+var callTimeWords = words2set("a an minute minutes min mins hour hours second seconds sec secs bit while moment mo " +
+	"morning afternoon evening night tonight noon midnight lunch lunchtime dinner dinnertime breakfast supper teatime " +
+	"half quarter day days week weeks time once one two three four five six seven eight nine ten twenty thirty o clock")
 
 // callBackWhen may follow a call back asked for: "could mum ring us back tonight".
 var callBackWhen = words2set("tonight today later soon after")

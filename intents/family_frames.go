@@ -28,12 +28,18 @@ func (t *Table) familyFrame(n Normalized, m Mentions, ctx Context) (Decision, bo
 		return Decision{}, false
 	}
 	g := t.vocab.lexGate
+	if d, ok := t.privacyByEffect(n, toks, m); ok {
+		return d, true // "make it so dad can't video in", "turn privacy off so mum can call"
+	}
+	if d, ok := t.personOff(n, toks, m); ok {
+		return d, true // "bye mommy, turn mommy off"
+	}
 	if len(m.People) == 1 && len(toks) <= 9 && !m.named {
 		if d, ok := t.wantPerson(n, toks, m); ok {
 			return d, true // "i want daddy"
 		}
 	}
-	if (n.Question || n.Polite || toks[0] == "i") && (m.Calendar || m.lex&g.calendar != 0) {
+	if (n.Question || n.Polite || toks[0] == "i" || calendarParticles[toks[0]]) && (m.Calendar || m.lex&g.calendar != 0) {
 		if d, ok := t.calendarAsk(n, toks, m, ctx); ok {
 			return d, true // "are mom and dad both busy", "does my mother have anything on"
 		}
@@ -167,13 +173,20 @@ func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, b
 	if !ok {
 		return Decision{}, false
 	}
+	if agreementTag(n, toks) {
+		n.Question = false // "no speak during the film, ok?"
+	}
 	if d, ok := t.quietUntil(n, toks, m, hit); ok {
 		return d, true
 	}
 	view := strings.Fields(n.durations())
 	duration, lasting, span := "", false, len(view)
 	for i, w := range view {
+		if w == "~while" {
+			continue // "be quiet while I'm on this call": the conjunction, not "a while"
+		}
 		if strings.HasPrefix(w, "~") && i > 0 && (view[i-1] == "for" || view[i-1] == "next" || i == hit.at+hit.n ||
+			i > hit.at+hit.n && lengthClause(view, i) || // "..., it's like 45 minutes", "it'll take about an hour"
 			i > 1 && view[i-2] == "for" && (view[i-1] == "like" || view[i-1] == "about" || view[i-1] == "around")) {
 			if only(strings.Split(w[1:], "_"), quietMoments) || i+1 < len(view) && view[i+1] == "ago" {
 				return Decision{}, false // "be quiet for a second": the moment only (robot.stop)
@@ -203,12 +216,13 @@ func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, b
 	}
 	// "dad's got calls for the next hour so keep it down": the reason first, then "so"
 	so := slices.Index(toks[:hit.at], "so")
+	sleeper := false
 	if so < 0 && hit.at > 1 && toks[hit.at] == "no" && t.sleeperReason(toks[:hit.at]) {
-		so = hit.at - 1 // "ada's asleep no noise for two hours": someone asleep, then the ban
+		so, sleeper = hit.at-1, true // "ada's asleep no noise for two hours": someone asleep, then the ban
 	}
-	if so > 1 && !n.Negated && !n.Question && !conditional(toks) && !reported(toks[:so]) && !anyOf(toks[:so], pastWords) {
+	if (so > 1 || sleeper) && !n.Negated && !n.Question && !conditional(toks) && !reported(toks[:so]) && !anyOf(toks[:so], pastWords) {
 		for i := range view {
-			used[i] = used[i] || view[i] != "so" && i < so
+			used[i] = used[i] || view[i] != "so" && i < so || sleeper && i == so
 		}
 	} else {
 		so = -1
@@ -218,6 +232,9 @@ func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, b
 	}
 	// "stay silent for tonight": how long it lasts is no future
 	form := t.requestForm(t.privacyTimeless(n), timeless(toks), func(ct []string) bool { return lx.has(ct, "quiet.verbs") })
+	if form == FormStatement && hit.at == 0 && hit.n > 1 && quietVerbOpeners[toks[0]] && !n.Negated && !anyOf(toks, pastWords) && !reported(toks) && !conditional(toks) {
+		form = FormImperative // "stay silent while I'm on this call, it's like 45 minutes": quiet's own words open it
+	}
 	if so > 0 && form != FormImperative {
 		if tail := timeless(toks[so+1:]); tail[0] == "no" || commandForm(tail, Normalized{Text: strings.Join(tail, " "), toks: tail, Polite: n.Polite}) == FormImperative {
 			form = FormImperative
@@ -453,6 +470,12 @@ var quietSpans = words2set("until till during while whilst")
 // time until it is ended, at most the longest. Only words the lists explain may go before the
 // span, and the sentence must be a request.
 func (t *Table) quietUntil(n Normalized, toks []string, m Mentions, hit lexHit) (Decision, bool) {
+	view := strings.Fields(n.durations())
+	for i := hit.at + hit.n; i < len(view); i++ {
+		if lengthClause(view, i) {
+			return Decision{}, false // "..., it's like 45 minutes": the length is read with the request's words
+		}
+	}
 	at := -1
 	for i := hit.at + hit.n; i < len(toks); i++ {
 		if quietSpans[toks[i]] {

@@ -1,0 +1,169 @@
+package intents
+
+import "strings"
+
+// privacyByEffect: privacy mode asked for by what it does to the people who would call or
+// look in, not by its name — "make it so dad can't video in", "I'd rather nobody could
+// peek in through the camera", "nobody's to ring through till after supper", "ok, people
+// can call you again" — and privacy mode named with its purpose after "so" ("turn privacy
+// off so mum can call"). A request opens with its request words; the same effect said as
+// a statement ("nobody can call in anyway", "people can call you on weekends") is what
+// is, and nothing is set (docs/intents.md, "Privacy said by its effect").
+func (t *Table) privacyByEffect(n Normalized, toks []string, m Mentions) (Decision, bool) {
+	if n.Question || reported(toks) || anyOf(toks, pastWords) || len(toks) < 3 {
+		return Decision{}, false
+	}
+	if i := purposeAt(toks); i > 0 && t.vocab.lex.has(toks[:i], "privacy.names") {
+		head := n
+		head.toks = toks[:i]
+		head.Text = strings.Join(head.toks, " ")
+		head.raw = head.Text
+		return t.privacyFrame(head, head.toks, m) // "turn privacy mode off so mum can call"
+	}
+	lead := stripRequestLeads(toks)
+	state, why := "", ""
+	switch {
+	case hasPrefix(lead, []string{"nobodys", "to"}) || hasPrefix(lead, []string{"nobody", "is", "to"}) ||
+		hasPrefix(lead, []string{"no", "one", "is", "to"}) || hasPrefix(lead, []string{"noone", "is", "to"}):
+		// "nobody's to ring through": an order, as "you are to" is
+		to := slicesIndex(lead, "to")
+		if to+1 < len(lead) && callerVerbs[lead[to+1]] {
+			state, why = "on", "nobody is to "+lead[to+1]
+		}
+	default:
+		for _, op := range effectOpeners {
+			if !hasPrefix(lead, op) {
+				continue
+			}
+			if blocked, verb, ok := callerEffect(lead[len(op):]); ok {
+				state, why = "off", strings.Join(op, " ")+" ... can "+verb
+				if blocked {
+					state, why = "on", strings.Join(op, " ")+" ... cannot "+verb
+				}
+			}
+			break
+		}
+		if state == "" && permissionOpener(n) && rawHas(n, "again", "now") {
+			// "ok, calls can come through again": a permission given now, not what is
+			if blocked, verb, ok := callerEffect(lead); ok && !blocked {
+				state, why = "off", "ok ... can "+verb+" again"
+			}
+		}
+	}
+	if state == "" {
+		return Decision{}, false
+	}
+	return t.familyDecision("privacy.set", map[string]string{"state": state}, n, m, FormImperative, "privacy mode by its effect ("+why+")")
+}
+
+// effectOpeners open a request that says what should be so: "make it so ...", "I'd
+// rather ...".
+var effectOpeners = [][]string{
+	{"make", "it", "so", "that"}, {"make", "it", "so"}, {"set", "it", "up", "so"}, {"set", "it", "so"},
+	{"i", "would", "rather"}, {"we", "would", "rather"}, {"i", "would", "prefer", "it", "if"}, {"i", "would", "prefer", "if"},
+	{"i", "would", "prefer"}, {"i", "would", "like", "it", "if"},
+}
+
+// permissionOpener: the transcript as heard opens with "ok", "okay", "right", "alright" —
+// the word that gives a permission now ("ok people can call you again").
+func permissionOpener(n Normalized) bool {
+	w := strings.ToLower(strings.TrimLeft(n.raw, " \t"))
+	for _, o := range []string{"ok ", "ok,", "okay ", "okay,", "right ", "right,", "alright ", "alright,", "all right ", "all right,"} {
+		if strings.HasPrefix(w, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// rawHas: one of words is a word of the transcript as heard (normalisation takes a last
+// "now" off).
+func rawHas(n Normalized, words ...string) bool {
+	for _, f := range strings.Fields(strings.ToLower(n.raw)) {
+		f = strings.Trim(f, ".,!?;:'\"")
+		for _, w := range words {
+			if f == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// purposeAt is where "so (that) SUBJECT can/cannot ..." starts after a request, or 0.
+func purposeAt(toks []string) int {
+	for i := 2; i+2 < len(toks); i++ {
+		if toks[i] != "so" {
+			continue
+		}
+		rest := toks[i+1:]
+		if len(rest) > 0 && rest[0] == "that" {
+			rest = rest[1:]
+		}
+		if _, _, ok := callerEffect(rest); ok {
+			return i
+		}
+		for j := 1; j < len(rest) && j <= 4; j++ {
+			if effectModals[rest[j]] {
+				return i
+			}
+		}
+	}
+	return 0
+}
+
+// callerEffect reads "SUBJECT can/cannot VERB": whether callers are kept out ("dad
+// cannot video in", "nobody could peek in") and the verb, when the verb is one of calling
+// or of looking in.
+func callerEffect(toks []string) (blocked bool, verb string, ok bool) {
+	if len(toks) < 3 {
+		return false, "", false
+	}
+	if toks[0] == "i" || toks[0] == "we" || toks[0] == "you" || toks[0] == "u" {
+		return false, "", false // "make it so I can call mum": the speaker calls out, no one calls in
+	}
+	nobody := toks[0] == "nobody" || toks[0] == "noone" || hasPrefix(toks, []string{"no", "one"}) || hasPrefix(toks, []string{"no", "1"})
+	for k := 1; k < len(toks)-1 && k <= 4; k++ {
+		if !effectModals[toks[k]] {
+			continue
+		}
+		blocked = negModals[toks[k]]
+		v := k + 1
+		if toks[v] == "not" {
+			blocked, v = true, v+1
+		}
+		if hasPrefix(toks[v:], []string{"be", "able", "to"}) {
+			v += 3
+		}
+		if v >= len(toks) {
+			return false, "", false
+		}
+		w := toks[v]
+		looks := lookVerbs[w] && (v+1 < len(toks) && toks[v+1] == "in" || anyOf(toks, wordSet{"camera": true, "robot": true, "robots": true, "screen": true}))
+		through := (w == "come" || w == "get") && v+1 < len(toks) && toks[v+1] == "through"
+		if !callerVerbs[w] && !looks && !through {
+			return false, "", false
+		}
+		return blocked != nobody, w, true
+	}
+	return false, "", false
+}
+
+var effectModals = words2set("can cannot cant could couldnt will wont would wouldnt should shouldnt may")
+
+var negModals = words2set("cannot cant couldnt wont wouldnt shouldnt")
+
+// callerVerbs are what a caller does to reach the robot; lookVerbs what someone does to
+// see through its camera (with "in", or the camera named).
+var callerVerbs = words2set("call ring phone video facetime dial videocall buzz skype")
+
+var lookVerbs = words2set("see look peek peep watch spy")
+
+func slicesIndex(toks []string, w string) int {
+	for i, x := range toks {
+		if x == w {
+			return i
+		}
+	}
+	return -1
+}
