@@ -373,3 +373,20 @@ func TestAHangUpSaidRoughly(t *testing.T) {
 		{"kill the kitchen lights", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
 	})
 }
+
+// TestSplitNameAndGameNicknames: whisper splits the name ("reach he, ..."); children name the
+// games their own way ("the hidey game", "the freezy dancey", "the copy game", "statue dance").
+func TestSplitNameAndGameNicknames(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"reach he what time is it", "time.now", nil},
+		{"can we do the hidey game", "play.invite", nil},
+		{"let's play the hidey game", "play.hide", nil},
+		{"let's do the freezy dancey", "play.freeze", nil},
+		{"play the copy game", "play.simon", nil},
+		{"let's play the statue game", "play.freeze", nil},
+	})
+	if d := tb.Route("reach me the salt", Context{}); d.Normalized.Wake {
+		t.Errorf("reach me the salt woke the robot")
+	}
+}

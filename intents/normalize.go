@@ -125,6 +125,9 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	endsWithQ := strings.HasSuffix(trimmed, "?")
 
 	toks := splitClockSuffix(words(raw))
+	if len(toks) > 2 && (toks[0] == "reach" || toks[0] == "rich") && splitNameEnds[toks[1]] {
+		toks = append([]string{"reachy"}, toks[2:]...) // "reach he, set a timer": whisper split the name in two
+	}
 	toks = rewriteTokens(toks)
 	toks = joinSplitDigits(toks)
 	timeForTimer(toks)
@@ -223,6 +226,10 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	}
 	return n
 }
+
+// splitNameEnds are the second halves of the robot's name as whisper splits it at the start
+// of a sentence: "reach he", "rich e" ("reach me the salt" is English).
+var splitNameEnds = map[string]bool{"he": true, "e": true, "y": true, "ee": true, "ie": true}
 
 // elidedQuestion: "any lights on in the bedroom", "anything on in the kitchen", "anyone
 // home": a question whose "are there" was never said.
