@@ -390,3 +390,24 @@ func TestSplitNameAndGameNicknames(t *testing.T) {
 		t.Errorf("reach me the salt woke the robot")
 	}
 }
+
+// TestNumbersAndWordsWhisperRunsTogetherOrSplits: "isthe kitchen light on" asks (it never
+// switches the light on), "turnoff the kitchenlight" acts; "twenty too" is 22 and "one point
+// five hours" 1.5 hours — never 20, never 5 hours.
+func TestNumbersAndWordsWhisperRunsTogetherOrSplits(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"isthe office light on", "house.light.get", map[string]string{"room": "office"}},
+		{"turnoff the bedroomlight", "house.light.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"settimer for 5 minutes", "timer.start", map[string]string{"duration": "300"}},
+		{"ismom busy", "calendar.status", map[string]string{"person": "mom"}},
+		{"hangup", "session.end", nil},
+		{"set the living room ac to twenty too", "house.ac.set", map[string]string{"room": "living room", "temperature": "22"}},
+		{"set the bedroom ac to twenty won", "house.ac.set", map[string]string{"room": "bedroom", "temperature": "21"}},
+		{"timer for two point five hours", "timer.start", map[string]string{"duration": "9000"}},
+		{"timer for 1 point 5 minutes", "timer.start", map[string]string{"duration": "90"}},
+	})
+	if d := tb.Route("the setup is fine", Context{}); actsOrWouldAct(tb, d) {
+		t.Errorf("the setup is fine: %s acts", d.Intent)
+	}
+}

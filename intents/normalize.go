@@ -124,7 +124,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	trimmed := strings.TrimRightFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || r == '.' || r == '!' || r == '"' })
 	endsWithQ := strings.HasSuffix(trimmed, "?")
 
-	toks := splitClockSuffix(words(raw))
+	toks := splitRunTogether(splitClockSuffix(words(raw)))
 	if len(toks) > 2 && (toks[0] == "reach" || toks[0] == "rich") && splitNameEnds[toks[1]] {
 		toks = append([]string{"reachy"}, toks[2:]...) // "reach he, set a timer": whisper split the name in two
 	}

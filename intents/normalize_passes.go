@@ -105,6 +105,9 @@ func numbersToDigits(in []string) []string {
 				if u, ok := units[in[i+1]]; ok && u > 0 && u < 10 {
 					v += u
 					i++
+				} else if d := numberSounds[in[i+1]]; len(d) == 1 && d != "0" {
+					v += int(d[0] - '0') // "twenty too" is 22: after a tens word the sound is only a number
+					i++
 				}
 			}
 			out = append(out, strconv.Itoa(v))
@@ -114,6 +117,13 @@ func numbersToDigits(in []string) []string {
 			if i+1 < len(in) && in[i+1] == "hundred" {
 				v *= 100
 				i++
+			}
+			if i+2 < len(in) && in[i+1] == "point" {
+				if d, ok := units[in[i+2]]; ok && d < 10 {
+					out = append(out, strconv.Itoa(v)+"."+strconv.Itoa(d)) // "one point five" is 1.5, never 5
+					i += 2
+					continue
+				}
 			}
 			out = append(out, strconv.Itoa(v))
 			continue
@@ -292,6 +302,11 @@ func spelledLetterAt(s string, i int) bool {
 // it cannot be a range ("two three minutes" may mean two or three): a 0 second digit before a
 // unit, or a temperature (before "degrees", or after "to" / "at" at the end) from 10 to 35.
 func joinSplitDigits(toks []string) []string {
+	for i := 0; i+2 < len(toks); i++ {
+		if toks[i+1] == "point" && isDigits(toks[i]) && isDigits(toks[i+2]) {
+			toks = append(append(toks[:i:i], toks[i]+"."+toks[i+2]), toks[i+3:]...) // "1 point 5 hours" is 1.5, never 5
+		}
+	}
 	for i := 0; i+1 < len(toks); i++ {
 		a, b := toks[i], toks[i+1]
 		if len(a) != 1 || len(b) != 1 || !isASCIIDigit(a[0]) || !isASCIIDigit(b[0]) || a[0] == '0' {
@@ -317,3 +332,42 @@ func joinSplitDigits(toks []string) []string {
 
 // splitUnits are the units a number written digit by digit may stand before.
 var splitUnits = words2set("minutes minute mins min seconds second secs hours hour degrees degree")
+
+// splitRunTogether parts two words whisper ran together ("isthe kitchen light on", "turnoff
+// the kitchenlight", "settimer", "hangup"): a word that is a first part and a second part of
+// the lists below, said as one, and no word of its own. Without it "isthe kitchen light on"
+// read as a command with one word unexplained, and switched the light on.
+func splitRunTogether(toks []string) []string {
+	for i := 0; i < len(toks); i++ {
+		w := toks[i]
+		if len(w) < 4 || len(w) > 16 || !runFirstBytes[w[0]] || runTogetherKeep[w] {
+			continue
+		}
+		for _, first := range runFirsts {
+			if len(first) >= len(w) || !strings.HasPrefix(w, first) || !runSeconds[w[len(first):]] {
+				continue
+			}
+			toks = append(append(toks[:i:i], first, w[len(first):]), toks[i+1:]...)
+			i++
+			break
+		}
+	}
+	return toks
+}
+
+// runFirsts and runSeconds are the words whisper runs together, first and second.
+var runFirsts = []string{"is", "are", "was", "do", "does", "did", "can", "could", "turn", "switch", "set", "hang", "put",
+	"shut", "what", "whats", "wat", "where", "who", "how", "kitchen", "bedroom", "office", "living", "kids", "bath", "call"}
+
+var runSeconds = words2set("the off on up down it dad mom mum mommy daddy timer timers light lights lamp time room you there")
+
+// runTogetherKeep are real words the lists would part.
+var runTogetherKeep = words2set("canon cantime turnup setup puton")
+
+// runFirstBytes are the first letters of runFirsts.
+var runFirstBytes = func() (out [256]bool) {
+	for _, f := range runFirsts {
+		out[f[0]] = true
+	}
+	return out
+}()
