@@ -119,9 +119,16 @@ async function call(device, action, body, contentType) {
   } else if (body instanceof Blob) {
     headers["Content-Type"] = contentType || "audio/wav";
   }
-  const resp = await fetch(`/console/api/robots/${encodeURIComponent(device)}/${action}`, {
+  const send = () => fetch(`/console/api/robots/${encodeURIComponent(device)}/${action}`, {
     method: "POST", headers, body: payload, credentials: "same-origin",
   });
+  let resp = await send();
+  if (resp.status === 403 && await refreshToken()) {
+    // The broker restarted before this page's poll noticed: the click goes on with the new
+    // run's token, once (a request refused for another reason is refused again).
+    headers["X-Console-Token"] = tokenMeta.content;
+    resp = await send();
+  }
   const data = await resp.json().catch(() => null);
   if (!resp.ok) {
     const msg = data && data.error ? data.error.message : `HTTP ${resp.status}`;
