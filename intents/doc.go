@@ -1,7 +1,9 @@
 // Package intents owns the closed allowlist: the intent table (built-in and from the home's
 // config), the home's closed vocabularies (rooms, devices, people, expressions, timer
 // labels), the router's lexicons (lexicon.yaml, extended by a home's words), the transcript
-// normalizer and the wake-phrase check, the deterministic router — whole-sentence patterns
+// normalizer and the wake-phrase check, the readings of a sentence that reached nobody as
+// said (a small child's sounds against the table's own words, soundalike.go; another
+// language word by word, foreign.yaml), the deterministic router — whole-sentence patterns
 // for the home's own intents and the built-ins, frames (mentions + sentence form) for every
 // built-in intent, the family frames over the lexicons, the speech-act rules (a
 // self-correction takes the corrected value; a quoted, relayed or conditional command is
