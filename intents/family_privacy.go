@@ -10,6 +10,9 @@ import "strings"
 // a statement ("nobody can call in anyway", "people can call you on weekends") is what
 // is, and nothing is set (docs/intents.md, "Privacy said by its effect").
 func (t *Table) privacyByEffect(n Normalized, toks []string, m Mentions) (Decision, bool) {
+	if m.lex&t.vocab.lexGate.privacy == 0 && !anyOf(toks, callerVerbs) && !anyOf(toks, lookVerbs) {
+		return Decision{}, false // no privacy word, no calling or looking in: most sentences
+	}
 	if n.Question || reported(toks) || anyOf(toks, pastWords) || len(toks) < 3 {
 		return Decision{}, false
 	}

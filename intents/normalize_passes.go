@@ -340,11 +340,11 @@ var splitUnits = words2set("minutes minute mins min seconds second secs hours ho
 func splitRunTogether(toks []string) []string {
 	for i := 0; i < len(toks); i++ {
 		w := toks[i]
-		if len(w) < 4 || len(w) > 16 || !runFirstBytes[w[0]] || runTogetherKeep[w] {
+		if len(w) < 4 || len(w) > 16 {
 			continue
 		}
-		for _, first := range runFirsts {
-			if len(first) >= len(w) || !strings.HasPrefix(w, first) || !runSeconds[w[len(first):]] {
+		for _, first := range runFirstsBy[w[0]] { // most words start none of them
+			if len(first) >= len(w) || w[:len(first)] != first || !runSeconds[w[len(first):]] || runTogetherKeep[w] {
 				continue
 			}
 			toks = append(append(toks[:i:i], first, w[len(first):]), toks[i+1:]...)
@@ -364,10 +364,10 @@ var runSeconds = words2set("the off on up down it dad mom mum mommy daddy timer 
 // runTogetherKeep are real words the lists would part.
 var runTogetherKeep = words2set("canon cantime turnup setup puton")
 
-// runFirstBytes are the first letters of runFirsts.
-var runFirstBytes = func() (out [256]bool) {
+// runFirstsBy are runFirsts by their first byte.
+var runFirstsBy = func() (out [256][]string) {
 	for _, f := range runFirsts {
-		out[f[0]] = true
+		out[f[0]] = append(out[f[0]], f)
 	}
 	return out
 }()
