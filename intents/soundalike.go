@@ -77,21 +77,12 @@ func newSoundAlike(v *vocab, intents []*Intent) soundAlike {
 	for w := range s.known {
 		if len(w) >= 3 {
 			k := childKey(w)
-			if !containsString(s.keys[k], w) {
+			if !contains(s.keys[k], w) {
 				s.keys[k] = append(s.keys[k], w)
 			}
 		}
 	}
 	return s
-}
-
-func containsString(list []string, w string) bool {
-	for _, x := range list {
-		if x == w {
-			return true
-		}
-	}
-	return false
 }
 
 // childKey writes a word as it sounds, keeping its vowels (finer than the wake names' spellingKey): c, ck, k and q are k (s before e, i, y),
@@ -157,12 +148,12 @@ func (s *soundAlike) heardAs(w string) []string {
 			return
 		}
 		if v != w && (s.known[v] || s.wake.isName(v)) {
-			if !containsString(out, v) {
+			if !contains(out, v) {
 				out = append(out, v)
 			}
 			return
 		}
-		if ks := s.keys[childKey(v)]; len(ks) == 1 && !containsString(out, ks[0]) {
+		if ks := s.keys[childKey(v)]; len(ks) == 1 && !contains(out, ks[0]) {
 			out = append(out, ks[0])
 		}
 	}

@@ -75,7 +75,7 @@ func TestChildWordsAreHeardAgainstTheTable(t *testing.T) {
 		"wobot": "robot", "pway": "play", "fweeze": "freeze", "aminal": "animal", "tun": "turn",
 		"da": "the", "sizzors": "scissors", "thimon": "simon",
 	} {
-		if got := tb.sound.heardAs(w); !containsString(got, want) {
+		if got := tb.sound.heardAs(w); !contains(got, want) {
 			t.Errorf("heardAs(%q) = %v, want it to hold %q", w, got, want)
 		}
 	}
