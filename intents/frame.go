@@ -169,7 +169,8 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		if m.Action && dev == "ac" && anyOf(n.tokens(), acLevelWords) {
 			// "make it cooler in here", "turn the bedroom AC up a bit": a change of setting
 			// with no number — the number is asked for, never guessed
-			if b := t.bind(set, captured, ctx); len(b.problems) == 0 && !b.notApplicable {
+			if b := t.bind(set, captured, ctx); onlyRoomMissing(b.problems) && !b.notApplicable {
+				// "crank the AC up": the number is asked first, then the room
 				d := t.decide(t.byName[IntentClarify], map[string]string{}, frameRule(set), n)
 				d.Pending = &Pending{Intent: set.Name, Args: b.args, Missing: "temperature"}
 				spec, _ := set.Arg("temperature")
@@ -501,4 +502,15 @@ func deviceCount(toks []string) bool {
 		return false
 	}
 	return contains(toks, "there") || contains(toks, "have") || contains(toks, "got") || contains(toks, "has")
+}
+
+// onlyRoomMissing: nothing is wrong with a binding but, perhaps, an unsaid room (asked
+// for after the question at hand).
+func onlyRoomMissing(ps []problem) bool {
+	for _, p := range ps {
+		if p.arg != "room" || p.why != "missing" {
+			return false
+		}
+	}
+	return true
 }

@@ -129,6 +129,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		toks = append([]string{"reachy"}, toks[2:]...) // "reach he, set a timer": whisper split the name in two
 	}
 	toks = rewriteTokens(toks)
+	roomAir(toks)
 	toks = joinSplitDigits(toks)
 	timeForTimer(toks)
 	if len(toks) > 1 && toks[0] == "its" { // "its dark in here": whisper's "it's"; "its" opens no sentence as itself

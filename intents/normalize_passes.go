@@ -371,3 +371,15 @@ var runFirstsBy = func() (out [256][]string) {
 	}
 	return out
 }()
+
+// roomAir reads a room's "air" as its AC, in place: "bedroom air off", "is the living room
+// air still going" ("air con" and the like are already "ac").
+func roomAir(toks []string) {
+	for i := 1; i < len(toks); i++ {
+		if toks[i] == "air" && airRooms[toks[i-1]] {
+			toks[i] = "ac"
+		}
+	}
+}
+
+var airRooms = words2set("bedroom room lounge office kitchen")

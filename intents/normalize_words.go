@@ -34,6 +34,8 @@ var contractions = map[string][]string{
 	"i've": {"i", "have"}, "we've": {"we", "have"}, "you've": {"you", "have"}, "they've": {"they", "have"},
 	"we'd": {"we", "would"}, "you'd": {"you", "would"}, "he'd": {"he", "would"}, "she'd": {"she", "would"},
 	"they'd": {"they", "would"}, "hasn't": {"has", "not"}, "haven't": {"have", "not"}, "hadn't": {"had", "not"},
+	// a transcript's spelling of words said run together: "wat time izzit", "wassat"
+	"izzit": {"is", "it"}, "issit": {"is", "it"}, "wassat": {"what", "is", "that"}, "wotsit": {"what", "is", "it"},
 }
 
 // Multi-word rewrites, longest first within each leading word.
@@ -55,6 +57,12 @@ var phraseRewrites = []struct {
 	{[]string{"air", "conditions"}, []string{"ac"}},
 	{[]string{"air", "conditioned"}, []string{"ac"}},
 	{[]string{"air", "cons"}, []string{"ac"}},
+	{[]string{"air", "thing"}, []string{"ac"}}, // a child's "the air thing", "the air fing"
+	{[]string{"air", "fing"}, []string{"ac"}},
+	{[]string{"leaving", "room"}, []string{"living", "room"}}, // whisper's and a learner's homophone
+	{[]string{"a", "our"}, []string{"an", "hour"}},            // "for a our": the homophone
+	{[]string{"an", "our"}, []string{"an", "hour"}},
+	{[]string{"tin", "minutes"}, []string{"10", "minutes"}}, // an accent's "ten" as whisper writes it
 	{[]string{"a", "c"}, []string{"ac"}},
 	{[]string{"never", "mind"}, []string{"nevermind"}},
 	{[]string{"each", "and", "every"}, []string{"every"}},
@@ -91,6 +99,9 @@ var rewriteStarts = func() map[string]bool {
 var singleRewrites = map[string]string{
 	"aircon": "ac", "airconditioning": "ac", "airconditioner": "ac", "cooling": "ac", "acs": "ac",
 	"lites": "lights", "lite": "light", "aircondition": "ac",
+	// a learner's word for the AC from their own language: French "clim", Dutch "airco"
+	"airco": "ac", "clim": "ac", "climatisation": "ac", "climatization": "ac", "climatizador": "ac",
+	"wat": "what", "wot": "what", // a transcript's spelling
 }
 
 // wordExpansions are contractions and singleRewrites in one map, for words without an
