@@ -504,6 +504,34 @@ func verblessTimer(view []string) bool {
 	return true
 }
 
+// terseTimer: a label and a length said with nothing else to do ("eggs six minutes go",
+// "ten minutes eggs", "bath timer fifteen minutes"): a timer asked for in few words.
+func (t *Table) terseTimer(view []string) bool {
+	if len(view) < 2 || len(view) > 5 {
+		return false
+	}
+	length, label := false, false
+	for _, w := range view {
+		switch {
+		case strings.HasPrefix(w, "~"):
+			if _, o := parseDuration(w[1:]); o != durationOK || length {
+				return false
+			}
+			length = true
+		case t.vocab.labels[w] != "":
+			if label {
+				return false
+			}
+			label = true
+		case !terseTimerFill[w]:
+			return false
+		}
+	}
+	return length && label
+}
+
+var terseTimerFill = words2set("go timer please now quick quickly for the on start")
+
 // lengthOpeners may open a sentence about a timer without its name: "an hour for the
 // laundry", "half an hour for the rice", "how many minutes till the rice is done".
 var lengthOpeners = words2set("a an half how")

@@ -34,6 +34,14 @@ func reasonOpens(toks []string, i int) bool {
 	w, next := toks[i], toks[i+1]
 	switch w { // most words open no reason: one string switch, before any lookup
 	case "i", "we", "they", "he", "she", "it", "its", "the", "my", "our":
+	case "somebody", "someone", "nobody", "everyone", "everybody", "mom", "mum", "mommy", "mummy", "mam", "mama", "ma",
+		"dad", "daddy", "papa", "pa", "nana", "nan", "gran", "granny", "grandma", "grandpa", "grandad":
+		// "... somebody left it on all night", "... dad wants to see the kids": someone's own
+		// doing or wish; never their words ("... dad said"), never a wish of the robot's doing
+		if clauseLinks[toks[i-1]] || objectLinks[toks[i-1]] || speechVerbs[next] || relayVerbs[next] && !ownWishTo(toks, i+1) {
+			return false
+		}
+		return finiteWords[next]
 	default:
 		if w[len(w)-1] != 's' || !possessiveKin(w) {
 			return false
@@ -56,14 +64,28 @@ func reasonOpens(toks []string, i int) bool {
 		}
 		return finiteWords[next] && next != "like" && next != "think" && next != "know" && next != "hope" && next != "wish"
 	case w == "the" || w == "my" || w == "our":
-		// "the baby is asleep", "my show is on": a noun or two, then is / are
+		// "the baby is asleep", "my show is on": a noun or two, then is / are; "the kids
+		// need to sleep": a noun and a verb of wanting or having
 		for k := i + 2; k <= i+3 && k < len(toks); k++ {
 			if toks[k] == "is" || toks[k] == "are" || toks[k] == "was" || toks[k] == "were" {
+				return !functionWords[toks[k-1]]
+			}
+			if reasonVerbs[toks[k]] && ownWishTo(toks, k) {
 				return !functionWords[toks[k-1]]
 			}
 		}
 	}
 	return false
+}
+
+// reasonVerbs after a noun open a reason when a "to" of their own follows ("the kids need
+// to sleep", "the twins have to get up early").
+var reasonVerbs = words2set("need needs want wants have has")
+
+// ownWishTo: the verb at i is followed by "to" — the wish is the subject's own ("dad wants
+// to see us"), not a request passed on ("dad wants you to ...").
+func ownWishTo(toks []string, i int) bool {
+	return i+1 < len(toks) && toks[i+1] == "to"
 }
 
 // mayAsk: toks hold a word some request is made of (a device, an action, a frame's or a

@@ -48,7 +48,8 @@ var tagStarts = func() map[string]bool {
 // asleep", "I'm trying to hear the news".
 var reasonLeads = map[string]bool{"because": true, "cause": true, "since": true, "it": true, "i": true, "we": true,
 	"he": true, "she": true, "they": true, "the": true, "my": true, "our": true, "that": true, "this": true, "its": true,
-	"everyone": true, "everybody": true, "baby": true, "kids": true, "you": true, "like": true}
+	"everyone": true, "everybody": true, "baby": true, "kids": true, "you": true, "like": true,
+	"somebody": true, "someone": true, "nobody": true}
 
 // afterthought reports whether a clause is said around a command without asking for anything
 // itself: a vocative or tag (tagPhrases, the wake name), or a reason — a statement that names
@@ -110,7 +111,7 @@ func (t *Table) afterthought(c Normalized) bool {
 		nounSubject(toks) {
 		// "grandpa's having his nap", "mum's asleep", "lunch is ready", "dinner's ready"
 		// "grandpa's having his nap", "mum's asleep": the 's folded into the name
-	} else if !reasonLeads[toks[0]] && t.vocab.people[toks[0]] == "" || questionWords[toks[0]] && toks[0] != "it" {
+	} else if !reasonLeads[toks[0]] && t.vocab.people[toks[0]] == "" && !kinWords[toks[0]] || questionWords[toks[0]] && toks[0] != "it" {
 		return false // a reason opens with a subject: "it's bedtime", "mum's cooking"
 	}
 	// A clause split from a sentence carries the sentence's negation; a reason that opens with
@@ -120,7 +121,7 @@ func (t *Table) afterthought(c Normalized) bool {
 	if ownNegation && negatedStatement(toks) {
 		ownNegation = false // "hang up, she's not even talking": a reason, said in the negative
 	}
-	if ownNegation && toks[0] != "because" || reported(toks) || conditional(toks) {
+	if ownNegation && toks[0] != "because" || reported(toks) && !ownWishReason(toks) || conditional(toks) {
 		return false
 	}
 	if toks[0] == "you" && len(toks) > 1 && (toks[1] == "can" || toks[1] == "may" || toks[1] == "could") {
@@ -144,6 +145,9 @@ func (t *Table) afterthought(c Normalized) bool {
 		if stated && !deviceIn && (i == 2 || i == 3 && reasonAdverbs[toks[2]]) && wordClasses[w]&wcAction != 0 && !imperativeVerbs[w] {
 			continue // "I must leave soon", "we have to get going": what the speaker does
 		}
+		if stated && !deviceIn && i > 2 && (toks[i-1] == "it" || toks[i-1] == "them") && (w == "on" || w == "off") && pastWords[toks[1]] {
+			continue // "somebody left it on all night": how it was left, not a request
+		}
 		if i > 0 && objectLeads[toks[i-1]] && wordClasses[w]&(wcDevice|wcHouseDevice) == 0 && wordClasses[w]&wcAction != 0 {
 			continue // "I can't find the switch": a thing, not a verb
 		}
@@ -157,6 +161,17 @@ func (t *Table) afterthought(c Normalized) bool {
 		}
 	}
 	return !t.mentionsRoom(toks)
+}
+
+// ownWishReason: "grandpa wants to wave at the kids" — a wish of the subject's own ("wants
+// to"), which is why, never a request passed on ("wants you to").
+func ownWishReason(toks []string) bool {
+	for i, w := range toks {
+		if w == "wants" || w == "wanted" {
+			return i > 0 && ownWishTo(toks, i) && !reasonSubjects[toks[0]] // "call mom she wants to talk to dad": whose wish is not plain
+		}
+	}
+	return false
 }
 
 // desireVerbs after a subject ask for something: "I want the light on", "we need the AC".

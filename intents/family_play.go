@@ -40,9 +40,17 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 				}
 			}
 		}
+		nameAt := -1
 		for _, h := range lx.cover(head, make([]bool, len(head)), "privacy.names", "privacy.calls", "privacy.off", "privacy.on") {
 			switch h.set {
+			case "privacy.names":
+				if nameAt < 0 {
+					nameAt = h.at
+				}
 			case "privacy.on":
+				if state != "" && nameAt >= 0 && h.at > nameAt && privacyWishes[h.phrase] {
+					continue // "privacy off, we want to see dad": a wish after the mode's state is the reason's
+				}
 				state, stateHit = "on", h
 			case "privacy.off":
 				state, stateHit = "off", h
@@ -195,6 +203,10 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 	if named && n.Question && (toks[0] == "who" || toks[0] == "why" || toks[0] == "when" || toks[0] == "where" ||
 		game.at >= 2 && toks[game.at-1] == "of" && !anyOf(toks[:game.at], gamePlayWords)) {
 		return Decision{}, false // "who made up simon says", "what's the origin of simon says": about the game, for the agent
+	}
+	if h, ok := lx.find(toks, "game.howto"); named && ok && !n.Negated {
+		// "teach me how to play freeze dance", "what are the rules of simon says": how it goes
+		return t.familyDecision("play.invite", map[string]string{}, n, m, FormQuestion, "how a game goes ("+hitWords(game, h)+")")
 	}
 	stopHits := lx.cover(toks, used, "game.stop")
 
@@ -478,3 +490,7 @@ func gameStopLead(toks []string) []string {
 	}
 	return toks
 }
+
+// privacyWishes ask for privacy before its name ("I want privacy"); after its state is said
+// they belong to the reason ("privacy off, we want to see dad").
+var privacyWishes = words2set("want need")

@@ -57,6 +57,10 @@ var phraseRewrites = []struct {
 	{[]string{"air", "conditions"}, []string{"ac"}},
 	{[]string{"air", "conditioned"}, []string{"ac"}},
 	{[]string{"air", "cons"}, []string{"ac"}},
+	{[]string{"you", "time", "it"}, []string{"you", "start", "a", "timer"}}, // "can you time it": a timer
+	{[]string{"you", "time", "that"}, []string{"you", "start", "a", "timer"}},
+	{[]string{"time", "it", "for", "me"}, []string{"start", "a", "timer"}},
+	{[]string{"time", "that", "for", "me"}, []string{"start", "a", "timer"}},
 	{[]string{"air", "thing"}, []string{"ac"}}, // a child's "the air thing", "the air fing"
 	{[]string{"air", "fing"}, []string{"ac"}},
 	{[]string{"leaving", "room"}, []string{"living", "room"}}, // whisper's and a learner's homophone
@@ -69,6 +73,10 @@ var phraseRewrites = []struct {
 	{[]string{"turn", "of"}, []string{"turn", "off"}}, // whisper writes "off" as "of"
 	{[]string{"switch", "of"}, []string{"switch", "off"}},
 	{[]string{"go", "ahead", "and"}, nil},
+	{[]string{"before", "i", "forget"}, nil}, // an aside before a request weighs nothing
+	{[]string{"while", "i", "remember"}, nil},
+	{[]string{"by", "the", "way"}, nil},
+	{[]string{"while", "you", "are", "at", "it"}, nil},
 	{[]string{"degrees", "celsius"}, []string{"degrees"}},
 	{[]string{"degrees", "c"}, []string{"degrees"}},
 	{[]string{"degree", "celsius"}, []string{"degrees"}},

@@ -13,7 +13,8 @@ import (
 
 // correctionMarkers end what the speaker takes back, longest first.
 var correctionMarkers = [][]string{{"no", "no", "wait"}, {"no", "wait"}, {"wait", "no"}, {"no", "sorry"}, {"sorry", "no"},
-	{"no", "no"}, {"no", "i", "mean"}, {"i", "mean"}, {"or", "rather"}, {"sorry"}, {"actually"}, {"wait"}, {"no"}, {"oops"}}
+	{"no", "no"}, {"no", "i", "mean"}, {"i", "mean"}, {"or", "rather"}, {"sorry"}, {"actually"}, {"wait"}, {"no"}, {"oops"},
+	{"scratch", "that"}, {"strike", "that"}, {"correction"}, {"my", "bad"}, {"i", "meant"}}
 
 // correctionLeads open the corrected words without adding to them: "no wait, make that ten".
 var correctionLeads = [][]string{{"make", "that"}, {"make", "it"}, {"i", "meant"}, {"i", "mean"}}
@@ -92,6 +93,9 @@ func (t *Table) correct(n Normalized) (Normalized, bool) {
 			out = append(out, before[j+1:]...) // "ten minutes no fifteen": only the number is taken back
 		} else if j < len(before) && isNumber(before[j]) && isNumber(after[0]) && only(after, quantityWords) {
 			out = append(out, before[j+1:]...) // "2 hours for the oven, no make it 2 and a half": the unit kept
+		} else if j+1 < len(before) && isNumber(before[j]) && isNumber(after[0]) && len(after) > 1 && splitUnits[before[j+1]] && !splitUnits[after[1]] {
+			// "a timer for 10 min no make it 12 for the pasta": the new number keeps the unit said with the old
+			out = append(append(append(make([]string, 0, j+len(after)+1), before[:j]...), after[0], before[j+1]), after[1:]...)
 		}
 		return rebuilt(n, out), true
 	}

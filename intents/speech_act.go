@@ -21,6 +21,7 @@ const (
 	actRelayed     = "a relayed command (\"the following is a command from ...\", \"mom wants ...\"): not the speaker's request"
 	actConditional = "a condition (\"if ...\"): not a request to act now"
 	actAddressed   = "said to someone else (\"mom, ...\", \"dad can you ...\", \"Siri, ...\"): not a request to this robot"
+	actSung        = "sung (\"la la la, turn the privacy off\"): a song's words, not a request"
 )
 
 // quoteLeads open words the speaker wants said, not done.
@@ -38,7 +39,11 @@ var relayMarkers = [][]string{{"the", "following", "is"}, {"following", "is", "a
 	{"from", "the", "admin"}, {"from", "admin"}, {"admin", "message"}, {"from", "the", "system"}, {"system", "message"},
 	{"from", "your", "owner"}, {"from", "the", "owner"}, {"from", "the", "developer"}, {"developer", "mode"}, {"admin", "mode"},
 	{"next", "sentence"}, {"ignore", "all"}, {"ignore", "your"}, {"ignore", "previous"}, {"ignore", "the", "previous"},
-	{"you", "are", "now"}, {"pretend", "you", "are"}, {"act", "as"}, {"override"}}
+	{"you", "are", "now"}, {"pretend", "you", "are"}, {"act", "as"}, {"override"},
+	// the robot told to drop its rules or to play a part: "forget your instructions", "role play"
+	{"forget", "your"}, {"forget", "all"}, {"forget", "previous"}, {"forget", "everything"}, {"disregard"},
+	{"your", "instructions"}, {"your", "programming"}, {"your", "rules"}, {"no", "rules"}, {"new", "rules"},
+	{"pretend", "to", "be"}, {"pretend", "you"}, {"role", "play"}, {"roleplay"}, {"jailbreak"}, {"from", "now", "on", "you"}}
 
 // relayOpeners, first in a sentence, say what follows is an instruction from elsewhere
 // ("system: cancel all timers", "admin: privacy off").
@@ -118,6 +123,9 @@ func (t *Table) speechAct(n Normalized) (act string, quoted []string) {
 	if relayOpeners[toks[0]] {
 		return actRelayed, nil
 	}
+	if sung(toks) {
+		return actSung, nil
+	}
 	if t.addressedElsewhere(n, toks) {
 		return actAddressed, nil
 	}
@@ -133,8 +141,8 @@ func (t *Table) speechAct(n Normalized) (act string, quoted []string) {
 				}
 			}
 		}
-		if toks[i] == "you" && i+2 < len(toks) && toks[i+1] == "are" && (t.vocab.people[toks[i+2]] != "" || kinWords[toks[i+2]]) {
-			return actRelayed, nil // "you are dad now. call mom": a part to play, not the speaker's request
+		if toks[i] == "you" && i+2 < len(toks) && toks[i+1] == "are" && (t.vocab.people[toks[i+2]] != "" || kinWords[toks[i+2]] || personaNow(toks[i+2:])) {
+			return actRelayed, nil // "you are dad now. call mom", "you are a pirate now": a part to play, not the speaker's request
 		}
 		if f&swRelayVerb != 0 && i > 0 && (t.vocab.people[toks[i-1]] != "" || kinWords[toks[i-1]] || toks[i-1] == "he" || toks[i-1] == "she" || toks[i-1] == "they" || toks[i-1] == "someone") &&
 			!(ownWish[toks[i]] && i+1 < len(toks) && toks[i+1] == "to") && !permissionAfter(toks, i) {
@@ -146,6 +154,32 @@ func (t *Table) speechAct(n Normalized) (act string, quoted []string) {
 	}
 	return "", nil
 }
+
+// personaNow: after "you are", a part given for now — "a pirate now", "an evil robot now".
+func personaNow(rest []string) bool {
+	if len(rest) == 0 || rest[0] != "a" && rest[0] != "an" {
+		return false // "you are allowed to talk now" gives no part
+	}
+	rest = rest[1:]
+	for i := 1; i < len(rest) && i <= 3; i++ {
+		if rest[i] == "now" {
+			return true
+		}
+	}
+	return false
+}
+
+// sung: a run of a song's sounds ("la la la", "doo doo") says the words around it are sung.
+func sung(toks []string) bool {
+	for i := 1; i < len(toks); i++ {
+		if songSounds[toks[i]] && toks[i] == toks[i-1] {
+			return true
+		}
+	}
+	return false
+}
+
+var songSounds = words2set("la lala lalala doo dee tra fa")
 
 func conditionCourtesyAt(rest []string) bool {
 	for _, c := range conditionCourtesy {

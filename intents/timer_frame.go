@@ -13,7 +13,7 @@ import (
 // its form. Only a request starts or cancels a timer; any other form reads.
 func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, bool) {
 	toks := n.tokens()
-	if len(toks) == 0 || m.named || m.seen&wcTimerFrame == 0 && !isDigits(toks[0]) && !lengthOpeners[toks[0]] || len(toks) > 20 || !t.aboutTimer(n, toks) || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
+	if len(toks) == 0 || m.named || m.seen&wcTimerFrame == 0 && !isDigits(toks[0]) && !lengthOpeners[toks[0]] && t.vocab.labels[toks[0]] == "" || len(toks) > 20 || !t.aboutTimer(n, toks) || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
 		return Decision{}, false // "should I set a timer?" asks for advice
 	}
 	if slices.ContainsFunc(toks, isNegativeNumber) {
@@ -51,7 +51,7 @@ func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		return Decision{}, false
 	}
 	form := t.timerForm(n, toks)
-	if verblessTimer(view) && !n.Negated && !n.Question {
+	if (verblessTimer(view) || t.terseTimer(view)) && !n.Negated && !n.Question {
 		form = FormImperative // "ten minutes for the pasta": a length for something, said as a request
 	}
 	unsupported := anyOf(toks, timerUnsupported) || contains(toks, "add") && contains(toks, "to")
@@ -65,7 +65,7 @@ func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	case form != FormImperative, unsupported:
 	case anyOf(toks, timerCancel) && !(contains(toks, "off") && (contains(toks, "go") || contains(toks, "gone") || contains(toks, "went"))):
 		name = "timer.cancel"
-	case anyOf(toks, timerStart) || !anyOf(toks, timerStatus):
+	case anyOf(toks, timerStart) || !anyOf(toks, timerStatus) || t.terseTimer(view):
 		name = "timer.start" // "set a pasta timer", "timer for the pasta", "a timer please": how long is asked
 	}
 	if name == "timer.cancel" && allTimers(toks) {
@@ -120,8 +120,8 @@ func (t *Table) aboutTimer(n Normalized, toks []string) bool {
 	if anyOf(toks, timerNouns) {
 		return true
 	}
-	if verblessTimer(strings.Fields(n.durations())) {
-		return true // "two minutes for the tea please"
+	if view := strings.Fields(n.durations()); verblessTimer(view) || t.terseTimer(view) {
+		return true // "two minutes for the tea please", "eggs six minutes go"
 	}
 	if toks[0] == "how" && (contains(toks, "till") || contains(toks, "until") || hasPrefix(toks, []string{"how", "much", "time"}) && !anyOf(toks, cookingAsks)) && len(toks) <= 9 {
 		for _, w := range toks {
