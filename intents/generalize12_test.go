@@ -141,3 +141,51 @@ func TestAReasonWithItsOwnSubjectAfterARequest(t *testing.T) {
 	})
 	checkNeverActs(t, tb, []string{"turn off the light dad said", "cancel the timers mum wants you to"})
 }
+
+// TestTheNameInTheMiddle: the robot's name said mid-sentence without commas is taken out
+// ("hold your horses richie stop"); after a verb that makes it an object ("I told richie")
+// or a greeting it stays. "end the call richie": "call" is a noun there.
+func TestTheNameInTheMiddle(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"hang up now ritchie we have to go", "session.end", nil},
+		{"finish the call richie", "session.end", nil},
+		{"what day is it richie is it friday", "date.today", nil},
+		{"lights off reachy in the office", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+	})
+	checkNeverActs(t, tb, []string{"i told richie to turn off the lights", "i asked ritchie to cancel the timers"})
+}
+
+// TestWordsAsSaid: a dropped g ("mornin", "goin"), "everyone's" run together, tails of talk
+// ("then", "mate", "would ya") and a clock time asked with "yet".
+func TestWordsAsSaid(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"evenin reachy", "greeting", nil},
+		{"is the kitchen light still goin", "house.light.get", map[string]string{"room": "kitchen"}},
+		{"quiet mode please everybodys asleep", "robot.quiet", map[string]string{"state": "on"}},
+		{"what day is it then", "date.today", nil},
+		{"bedroom light off mate", "house.light.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"is it seven yet", "time.now", nil},
+		{"is it midnight yet", "time.now", nil},
+		{"is it half six yet", "time.now", nil},
+	})
+}
+
+// TestWaysOfAskingForQuiet: the lexicon's stop.words (an intent author's list) stop the
+// robot when said as a request, alone or with a reason; quiet time and its length are still
+// read first, and a negation or a question about them never stops it.
+func TestWaysOfAskingForQuiet(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"give it a rest will ya", "robot.stop", nil},
+		{"hold your horses", "robot.stop", nil},
+		{"would you keep quiet please", "robot.stop", nil},
+		{"stop interrupting", "robot.stop", nil},
+		{"shut up for like ten minutes", "robot.quiet", map[string]string{"state": "on", "duration": "600"}},
+	})
+	for _, s := range []string{"did you give it a rest", "give the dog a rest", "never hold your horses"} {
+		if d := tb.Route(s, Context{}); d.Intent == "robot.stop" {
+			t.Errorf("%q: stops the robot", s)
+		}
+	}
+}

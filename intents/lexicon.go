@@ -241,7 +241,7 @@ func (ix lexIndex) mask(names ...string) uint64 {
 
 // lexGates are the sets each family frame needs one of, as bits.
 type lexGates struct {
-	remind, emergency, secrets, call, privacy, quiet, game, world, farewell, faults, stop, calendar, help uint64
+	remind, emergency, secrets, call, privacy, quiet, game, world, farewell, faults, stop, stopWords, calendar, help uint64
 }
 
 func newLexGates(ix lexIndex) lexGates {
@@ -257,6 +257,7 @@ func newLexGates(ix lexIndex) lexGates {
 		farewell:  ix.mask("farewell.bye", "farewell.night", "farewell.thanks"),
 		faults:    ix.mask("house.faults"),
 		stop:      ix.mask("stop.foreign"),
+		stopWords: ix.mask("stop.words"),
 		calendar:  ix.mask("calendar.asks"),
 		help:      ix.mask("help.asks"),
 	}

@@ -148,6 +148,9 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	for len(toks) > 1 && (leadFillers[toks[0]] || toks[0] == "like" && len(toks) > 2 && likeFillerNext[toks[1]]) {
 		toks = toks[1:] // "okay, okay, stop", "so what time is it", "um so like can you ..."
 	}
+	if t, ok := wake.stripMiddle(toks); ok && !strings.ContainsAny(raw, ",.!?;:") { // commas part the name already
+		toks, n.Wake = t, true // "hold your horses richie stop"
+	}
 	if t, ok := wake.stripAfterHush(toks); ok {
 		toks, n.Wake = t, true // "shh richie shh"
 	}

@@ -34,6 +34,8 @@ var contractions = map[string][]string{
 	"i've": {"i", "have"}, "we've": {"we", "have"}, "you've": {"you", "have"}, "they've": {"they", "have"},
 	"we'd": {"we", "would"}, "you'd": {"you", "would"}, "he'd": {"he", "would"}, "she'd": {"she", "would"},
 	"they'd": {"they", "would"}, "hasn't": {"has", "not"}, "haven't": {"have", "not"}, "hadn't": {"had", "not"},
+	"everyone's": {"everyone", "is"}, "everyones": {"everyone", "is"}, "everybody's": {"everybody", "is"},
+	"everybodys": {"everybody", "is"}, "somebody's": {"somebody", "is"}, "someone's": {"someone", "is"},
 	// a transcript's spelling of words said run together: "wat time izzit", "wassat"
 	"izzit": {"is", "it"}, "issit": {"is", "it"}, "wassat": {"what", "is", "that"}, "wotsit": {"what", "is", "it"},
 }
@@ -110,6 +112,11 @@ var singleRewrites = map[string]string{
 	// a learner's word for the AC from their own language: French "clim", Dutch "airco"
 	"airco": "ac", "clim": "ac", "climatisation": "ac", "climatization": "ac", "climatizador": "ac",
 	"wat": "what", "wot": "what", // a transcript's spelling
+	// a dropped g, as a transcript writes it: "mornin richie", "is the air con goin"
+	"mornin": "morning", "evenin": "evening", "goin": "going", "doin": "doing", "daein": "doing", "nothin": "nothing",
+	"somethin": "something", "comin": "coming", "talkin": "talking", "playin": "playing", "runnin": "running",
+	"workin": "working", "sleepin": "sleeping", "nappin": "napping", "freezin": "freezing", "boilin": "boiling",
+	"roastin": "roasting", "stinkin": "stinking", "blastin": "blasting", "flippin": "flipping", "bloomin": "blooming",
 }
 
 // wordExpansions are contractions and singleRewrites in one map, for words without an
@@ -276,15 +283,18 @@ var courtesyTails = [][]string{
 	{"if", "you", "do", "not", "mind"}, {"if", "you", "would", "not", "mind"}, {"if", "that", "is", "ok"},
 	{"if", "that", "is", "okay"}, {"if", "you", "please"}, {"dear"}, {"darling"}, {"love"}, {"sweetheart"},
 	{"would", "you"}, {"will", "you"}, {"could", "you"}, // "ring mum for me would you": a tag, not a question
+	{"would", "ya"}, {"will", "ya"}, {"could", "ya"},
 	{"if", "you", "can", "hear", "me"}, {"if", "you", "hear", "me"},
 	{"maybe"}, {"or", "so"}, {"ish"}, // "cool the bedroom down, like 20 maybe"
+	{"then"}, {"actually"}, {"mate"}, {"hon"}, {"honey"}, {"sugar"}, {"pal"}, {"buddy"}, {"chatterbox"}, // "what's the time then", "lights on mate"
 }
 
 // tailEnds are the last words of the courtesy tails: a quick test before trying them.
 var tailEnds = map[string]bool{"much": true, "you": true, "lot": true, "thanks": true, "cheers": true, "please": true,
 	"me": true, "can": true, "could": true, "possible": true, "would": true, "quick": true, "quickly": true, "now": true,
 	"away": true, "ok": true, "okay": true, "alright": true, "mind": true, "dear": true, "darling": true, "love": true,
-	"sweetheart": true, "maybe": true, "so": true, "ish": true}
+	"sweetheart": true, "maybe": true, "so": true, "ish": true, "then": true, "actually": true, "mate": true, "hon": true,
+	"honey": true, "sugar": true, "pal": true, "buddy": true, "chatterbox": true, "ya": true}
 
 // leadFillers open a sentence without meaning anything: "okay, okay, stop", "so, what time is it".
 var leadFillers = map[string]bool{"okay": true, "ok": true, "alright": true, "so": true, "well": true, "oh": true,

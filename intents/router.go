@@ -194,6 +194,9 @@ func (t *Table) route(n Normalized, ctx Context) Decision {
 		d.Doctrine = append(d.Doctrine, "a statement that ends in a farewell ("+hitWords(hit)+"): "+intent)
 		return d
 	}
+	if d, ok := t.stopAsked(n, m); ok {
+		return d
+	}
 	if topic, ok := aboutHome(n, m); ok {
 		d := t.unclear(n, topic, "no intent fits a sentence about this home")
 		m.withForm(n)

@@ -10,8 +10,8 @@ import "slices"
 // partsOfDay and clockWords make "is it still morning", "is it past eight already" a question
 // about the time; an ordinal with "today" ("is it the 14th or the 15th today") one about the date.
 var (
-	partsOfDay = words2set("morning afternoon evening night daytime nighttime midday lunchtime bedtime")
-	clockLeads = words2set("past after before nearly almost gone already")
+	partsOfDay = words2set("morning afternoon evening night daytime nighttime midday lunchtime bedtime noon midnight teatime dinnertime")
+	clockLeads = words2set("past after before nearly almost gone already yet")
 )
 
 func (t *Table) clockQuestion(toks []string, n Normalized, decide func(name, why string, args map[string]string) (Decision, bool)) (Decision, bool) {

@@ -225,11 +225,34 @@ func (w wakeMatcher) stripEdges(toks []string) ([]string, bool) {
 
 // stripEnd takes a closing name off: "stop it reachy" (whisper left out the comma).
 func (w wakeMatcher) stripEnd(toks []string) ([]string, bool) {
-	if n := len(toks); n >= 2 && w.isName(toks[n-1]) && !wakeBlockers[toks[n-2]] {
+	if n := len(toks); n >= 2 && w.isName(toks[n-1]) && (!wakeBlockers[toks[n-2]] || nounCall(toks[:n-1])) {
 		return toks[:n-1], true
 	}
 	return toks, false
 }
+
+// nounCall: toks end with "call" used as a noun ("end the call", "this call"), after which a
+// name is said to the robot, not called.
+func nounCall(toks []string) bool {
+	n := len(toks)
+	return n >= 2 && toks[n-1] == "call" && (toks[n-2] == "the" || toks[n-2] == "this" || toks[n-2] == "that" || toks[n-2] == "a")
+}
+
+// stripMiddle takes the robot's name out of the middle of a sentence, where whisper left
+// out the commas around it ("hold your horses richie stop", "right hang up now richie we
+// gotta go"); after a word that makes it an object ("I told richie to stop") it stays.
+func (w wakeMatcher) stripMiddle(toks []string) ([]string, bool) {
+	for i := 1; i+1 < len(toks); i++ {
+		if w.isName(toks[i]) && (!wakeBlockers[toks[i-1]] || nounCall(toks[:i])) && !nameTakers[toks[i-1]] {
+			return append(toks[:i:i], toks[i+1:]...), true
+		}
+	}
+	return toks, false
+}
+
+// nameTakers before a name make it the object of a verb: "I told richie", "let richie".
+var nameTakers = words2set("told tell asked ask let make made help helps thank thanks give gave show showed watch " +
+	"bye goodbye night goodnight morning evening afternoon hi hello hey cheers ta love") // "bye reachy see you": the farewell's own
 
 // wakeBlockers are words after which a sentence-final name is what the sentence is about,
 // not who it is said to: "who made reachy", "tell me about reachy", "I love reachy".
