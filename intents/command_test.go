@@ -11,7 +11,7 @@ func actsOrWouldAct(tb *Table, d Decision) bool {
 	if d.Kind == KindWrite || d.Kind == KindRobot {
 		return true
 	}
-	if d.Intent == IntentClarify && d.Pending != nil {
+	if d.Intent == IntentClarify && d.Pending != nil && d.Pending.Missing != MissingConfirm { // an offer asked first acts on nothing
 		if pin, ok := tb.Lookup(d.Pending.Intent); ok && pin.Acts() {
 			return true
 		}

@@ -99,6 +99,11 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		d.Doctrine = append([]string{trace}, d.Doctrine...)
 		return d, true
 	}
+	if !acting && m.whole && (m.Form == FormStatement || m.Form == FormWish) && !n.Negated && len(m.States) == 0 && m.Temperature == "" {
+		if d, ok := t.offerRemedy(n, m, dev, set, captured, ctx, trace); ok {
+			return d, true // "it's pitch black in the office": "Do you want me to turn on the office light?"
+		}
+	}
 	if !acting {
 		b := t.bind(get, captured, ctx)
 		d := t.settle(get, b, frameRule(get), n)
@@ -187,6 +192,11 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 			d.Mentions = m.ref()
 			d.NotActed = "a mode or setting this home does not have"
 			return d, true
+		}
+		if m.whole && !n.Negated {
+			if d, ok := t.offerRemedy(n, m, dev, set, captured, ctx, trace); ok {
+				return d, true // "way too bright in the bedroom": no verb, a discomfort
+			}
 		}
 		b := t.bind(get, captured, ctx)
 		d := t.settle(get, b, frameRule(get), n)
@@ -513,4 +523,56 @@ func onlyRoomMissing(ps []problem) bool {
 		}
 	}
 	return true
+}
+
+// remedyState is what a discomfort said of a room asks of its device: the dark a light on,
+// the glare a light off, the heat the AC on, the cold the AC off ("" when nothing is felt).
+func (t *Table) remedyState(toks []string, dev string) string {
+	lx := t.vocab.lex
+	switch {
+	case dev == "light" && (lx.has(toks, "house.dark") || contains(toks, "dark") || contains(toks, "pitch")):
+		return "on"
+	case dev == "light" && lx.has(toks, "house.bright"):
+		return "off"
+	case dev == "ac" && anyOf(toks, feltHot):
+		return "on"
+	case dev == "ac" && anyOf(toks, feltCold):
+		return "off"
+	}
+	return ""
+}
+
+var (
+	feltHot  = words2set("hot boiling roasting sauna sweltering stifling toasty warm stuffy baking")
+	feltCold = words2set("cold freezing chilly baltic nippy icy frozen")
+)
+
+// offerRemedy: a discomfort stated about a room ("it's pitch black in the office", "it's like
+// a sauna in here") asks for nothing, so nothing is done; the robot offers the remedy, and a
+// plain yes does it (Pending.Missing "confirm"). The room must have the device.
+func (t *Table) offerRemedy(n Normalized, m Mentions, dev string, set *Intent, captured map[string]string, ctx Context, trace string) (Decision, bool) {
+	toks := n.tokens()
+	if toks[0] == "why" || toks[0] == "was" || toks[0] == "were" || anyOf(toks, pastWords) {
+		return Decision{}, false // "why is it so dark in the office", "it was freezing last night"
+	}
+	state := t.remedyState(toks, dev)
+	if state == "" {
+		return Decision{}, false
+	}
+	args := map[string]string{"state": state}
+	for k, v := range captured {
+		args[k] = v
+	}
+	b := t.bind(set, args, ctx)
+	if len(b.problems) > 0 || b.notApplicable {
+		return Decision{}, false
+	}
+	what := Decision{Intent: set.Name, Args: b.args}
+	d := t.decide(t.byName[IntentClarify], map[string]string{}, frameRule(set), n)
+	d.Prompt = "Do you want me to " + t.offerWhat(what) + "?"
+	d.Pending = &Pending{Intent: set.Name, Args: b.args, Missing: MissingConfirm}
+	d.Mentions = m.ref()
+	d.NotActed = "a discomfort stated, not a request: the remedy is offered"
+	d.Doctrine = append([]string{trace + ": how the room feels is said, so the remedy is offered, not done"}, d.Doctrine...)
+	return d, true
 }

@@ -189,3 +189,37 @@ func TestWaysOfAskingForQuiet(t *testing.T) {
 		}
 	}
 }
+
+// TestADiscomfortIsOfferedItsRemedy: how a room feels, said alone ("it's pitch black in the
+// office", "it's like a sauna in here"), acts on nothing: the robot offers the remedy, and a
+// plain yes does it. Asked, past, or in a room without the device, nothing is offered.
+func TestADiscomfortIsOfferedItsRemedy(t *testing.T) {
+	tb := demo(t)
+	for _, c := range []struct{ said, intent, room, state string }{
+		{"it's so dark in the kids room", "house.light.set", "kids room", "on"},
+		{"i can't see a thing in the office", "house.light.set", "office", "on"},
+		{"way too bright in the bedroom", "house.light.set", "bedroom", "off"},
+		{"phew it's roasting in here", "house.ac.set", "living room", "on"},
+		{"the bedroom is like a sauna", "house.ac.set", "bedroom", "on"},
+		{"brr it's nippy in the bedroom", "house.ac.set", "bedroom", "off"},
+	} {
+		d := tb.Route(c.said, Context{})
+		if d.Intent != IntentClarify || d.Pending == nil || d.Pending.Missing != MissingConfirm || d.Pending.Intent != c.intent {
+			t.Errorf("%q: %s %+v, want %s offered", c.said, d.Intent, d.Pending, c.intent)
+			continue
+		}
+		yes, ok := tb.Complete(*d.Pending, "yes please", Context{})
+		if !ok || yes.Intent != c.intent || yes.Args["room"] != c.room || yes.Args["state"] != c.state {
+			t.Errorf("%q then yes: %s %v, want %s %s %s", c.said, yes.Intent, yes.Args, c.intent, c.room, c.state)
+		}
+		if no, ok := tb.Complete(*d.Pending, "no thanks", Context{}); ok && actsOrWouldAct(tb, no) {
+			t.Errorf("%q then no: %s %v acts", c.said, no.Intent, no.Args)
+		}
+	}
+	for _, s := range []string{"is it dark in the office", "it was freezing in the bedroom last night", "why is it so dark in the kitchen",
+		"it's freezing in the kitchen"} {
+		if d := tb.Route(s, Context{}); d.Pending != nil && d.Pending.Missing == MissingConfirm {
+			t.Errorf("%q: offers %s", s, d.Pending.Intent)
+		}
+	}
+}

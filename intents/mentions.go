@@ -28,6 +28,7 @@ type Mentions struct {
 	named        bool      // a light or AC word was said (not implied)
 	lex          uint64    // the lexicon sets a phrase of which may start at one of the sentence's words
 	seen         wordClass // the word classes of all the sentence's words: which frames may apply
+	whole        bool      // the whole sentence, not one of its clauses: a remedy may be offered (frame.go)
 }
 
 // deferWords put an action at another time, which the router cannot do.
@@ -101,7 +102,8 @@ var calendarWords = map[string]bool{"working": true, "tied": true, "busy": true,
 	"swamped": true, "engaged": true, "minute": true, "spare": true, "sec": true, "snowed": true}
 
 var warmthWords = map[string]bool{"hot": true, "warm": true, "cold": true, "chilly": true, "cool": true, "temperature": true,
-	"temp": true, "heat": true, "warmer": true, "cooler": true, "colder": true, "hotter": true, "freezing": true, "degrees": true}
+	"temp": true, "heat": true, "warmer": true, "cooler": true, "colder": true, "hotter": true, "freezing": true, "degrees": true,
+	"sauna": true, "roasting": true, "sweltering": true, "stifling": true, "baltic": true, "nippy": true, "toasty": true} // "its like a sauna in here"
 
 // roomPrepositions open a place: "in the garage", "at the first floor", "on the porch".
 var roomPrepositions = map[string]bool{"in": true, "at": true, "inside": true}
@@ -291,7 +293,8 @@ func (t *Table) mentions(n Normalized) Mentions {
 		m.Device = "light" // verbs only lights take
 	case m.Temperature != "" && (placed || m.Warmth):
 		m.Device = "ac" // "set the living room to 21 degrees", "cool the bedroom to 21"
-	case (placed || contains(toks, "room")) && (contains(toks, "dark") || contains(toks, "gloomy") || contains(toks, "bright") || contains(toks, "pitch")):
+	case (placed || contains(toks, "room")) && (contains(toks, "dark") || contains(toks, "gloomy") || contains(toks, "bright") || contains(toks, "pitch") ||
+		contains(toks, "cannot") && contains(toks, "see")):
 		m.Device = "light" // "it's dark in here": the lights read it
 	case m.Warmth && placed:
 		m.Device = "ac" // "is it warm in the bedroom", "it's freezing in here": the climate device reads it

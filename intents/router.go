@@ -186,6 +186,7 @@ func (t *Table) route(n Normalized, ctx Context) Decision {
 			return d
 		}
 	}
+	m.whole = true
 	if d, ok := t.frames(n, m, ctx, false); ok { // the timer frame was tried above
 		return d
 	}
