@@ -223,3 +223,23 @@ func TestADiscomfortIsOfferedItsRemedy(t *testing.T) {
 		}
 	}
 }
+
+// TestTheFamilyAsWordsOrMakeBelieve: a question about words ("what rhymes with mum", "what do
+// you call your mum's mum", "the difference between mum and mom"), a make-believe ("if dad
+// raced the dog who would win"), a fact with a parent's view beside it, or things in general
+// ("do robots have a mum") mention the family as subject matter: the agent answers. A
+// question about a parent's own time stays home.
+func TestTheFamilyAsWordsOrMakeBelieve(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{"what rhymes with dad", "what do you call your mum's mum", "what's the difference between mom and mommy",
+		"if mom and the cat had a race who would win", "what's the capital of france, mum says it's lyon",
+		"do robots have a dad", "can robots have a mom and dad"} {
+		if d := tb.Route(s, Context{}); d.Intent != IntentGeneralAsk {
+			t.Errorf("%q: %s %v, want general.ask", s, d.Intent, d.Args)
+		}
+	}
+	checkRoutes(t, tb, []routeCase{
+		{"is dad free", "calendar.status", map[string]string{"person": "dad"}},
+		{"call mom", "teleport.call", map[string]string{"person": "mom"}},
+	})
+}

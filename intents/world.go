@@ -40,7 +40,9 @@ func (t *Table) aboutWorld(n Normalized, m Mentions) (lexHit, bool) {
 		return lexHit{}, false
 	}
 	words := strings.Fields(word.phrase)
-	language := anyOf(words, wordSet{"say": true, "spell": true, "mean": true, "means": true, "meaning": true, "translate": true, "word": true})
+	language := anyOf(words, wordSet{"say": true, "spell": true, "mean": true, "means": true, "meaning": true, "translate": true, "word": true,
+		"rhymes": true, "difference": true, "call": true}) ||
+		toks[0] == "if" && contains(words, "win") // "what rhymes with mom", "if dad and the hoover had a race who would win": people as words or a make-believe
 	// "tell me a story about turning on the bedroom light": a story, a poem, a song or a
 	// joke is made up; what it is about is never read or done
 	creative := lead > 0 && anyOf(toks[:lead], wordSet{"story": true, "poem": true, "song": true, "joke": true, "sing": true, "write": true}) &&
@@ -58,6 +60,7 @@ func (t *Table) aboutWorld(n Normalized, m Mentions) (lexHit, bool) {
 	if robotOwn && !okWord {
 		return lexHit{}, false // "how do I start the animal game": how to use this robot, its own frames answer
 	}
+	seenPerson := false
 	for i, w := range toks {
 		if t.vocab.people[w] == "" && !kinWords[w] || advice || language {
 			continue // (a person in words to translate or spell is quoted: "translate 'call my dad'")
@@ -66,7 +69,8 @@ func (t *Table) aboutWorld(n Normalized, m Mentions) (lexHit, bool) {
 		if j >= 0 && (toks[j] == "my" || toks[j] == "our" || toks[j] == "the" || toks[j] == "her" || toks[j] == "his") {
 			j--
 		}
-		spokenOf := j >= 0 && beneficiaryLeads[toks[j]] || i+1 < len(toks) && relayVerbs[toks[i+1]] || why
+		spokenOf := j >= 0 && (beneficiaryLeads[toks[j]] || toks[j] == "and" && seenPerson) || i+1 < len(toks) && relayVerbs[toks[i+1]] || why
+		seenPerson = true // "a mom and dad": the second as the first
 		if !spokenOf {
 			return lexHit{}, false // the person is who the sentence is about
 		}
