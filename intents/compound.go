@@ -278,6 +278,8 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 		d := decisions[0]
 		if rd, ok := t.roomFromReason(d, afterthoughts, ctx); ok {
 			d = rd // "it's freezing in here, switch the AC off": the reason says where
+		} else if pd, ok := t.personFromReason(d, afterthoughts, ctx); ok {
+			d = pd // "I need to talk to mum, can you ring her": the reason says who
 		}
 		if d.Intent == "robot.stop" && sleeperIn(afterthoughts) {
 			// "the baby's asleep, shush": the reason makes the quiet last.

@@ -124,6 +124,9 @@ func (t *Table) afterthought(c Normalized) bool {
 	if ownNegation && toks[0] != "because" || reported(toks) && !ownWishReason(toks) || conditional(toks) {
 		return false
 	}
+	if reasonSubjects[toks[0]] && len(toks) > 3 && desireVerbs[toks[1]] && t.wishToReach(toks) {
+		return false // "i need to speak to my dad, it's important": a wish to reach someone of the home asks for a call
+	}
 	if toks[0] == "you" && len(toks) > 1 && (toks[1] == "can" || toks[1] == "may" || toks[1] == "could") {
 		return false // permission: "you can hang up now"
 	}
@@ -161,6 +164,21 @@ func (t *Table) afterthought(c Normalized) bool {
 		}
 	}
 	return !t.mentionsRoom(toks)
+}
+
+// wishToReach: toks name a person of the home and a way of reaching them ("speak to my dad",
+// "see mommy", "call mum").
+func (t *Table) wishToReach(toks []string) bool {
+	lx := t.vocab.lex
+	if _, ok := lx.find(toks, "call.reach"); !ok && !callVerbSaid(lx, toks) {
+		return false
+	}
+	for _, w := range toks {
+		if t.vocab.people[w] != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // ownWishReason: "grandpa wants to wave at the kids" — a wish of the subject's own ("wants
@@ -201,6 +219,40 @@ func (t *Table) mentionsRoom(toks []string) bool {
 		}
 	}
 	return false
+}
+
+// personFromReason completes a call that asks who from the reason said with it, when the
+// call names its person with "her" or "him" and the reason names one person of the home: "I
+// need to talk to mum, can you ring her", "I want to show dad my drawing, call him".
+func (t *Table) personFromReason(d Decision, reasons []string, ctx Context) (Decision, bool) {
+	if d.Intent != IntentClarify || d.Pending == nil || d.Pending.Missing != "person" || d.Pending.Intent != "teleport.call" ||
+		len(reasons) == 0 || !contains(d.Normalized.tokens(), "her") && !contains(d.Normalized.tokens(), "him") {
+		return Decision{}, false
+	}
+	person := ""
+	for _, r := range reasons {
+		for _, w := range strings.Fields(r) {
+			if p := t.vocab.people[w]; p != "" {
+				if person != "" && person != p {
+					return Decision{}, false // two people: ask
+				}
+				person = p
+			}
+		}
+	}
+	in := t.byName[d.Pending.Intent]
+	if person == "" || in == nil || in.Unavailable {
+		return Decision{}, false
+	}
+	args := maps.Clone(d.Pending.Args)
+	if args == nil {
+		args = map[string]string{}
+	}
+	args["person"] = person
+	out := t.settle(in, t.bind(in, args, ctx), frameRule(in), d.Normalized)
+	out.Mentions = d.Mentions
+	out.Doctrine = append([]string{"the person called is the one the reason names (" + person + ")"}, out.Doctrine...)
+	return out, true
 }
 
 // roomFromReason completes a house command that asks which room from the reason said with

@@ -281,7 +281,7 @@ func (t *Table) callBack(n Normalized, toks []string, m Mentions) (Decision, boo
 		person = lead[i]
 	}
 	l := lx["call.verbs"].at(lead, i+2)
-	if person == "" || l == 0 || i+2+l >= len(lead) || lx["call.back"].at(lead, i+2+l) == 0 {
+	if person == "" || l == 0 || i+2+l > len(lead) || i+2+l < len(lead) && lx["call.back"].at(lead, i+2+l) == 0 { // "ask mum to call" ends there
 		return Decision{}, false
 	}
 	form := commandForm(toks, n)

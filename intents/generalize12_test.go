@@ -243,3 +243,23 @@ func TestTheFamilyAsWordsOrMakeBelieve(t *testing.T) {
 		{"call mom", "teleport.call", map[string]string{"person": "mom"}},
 	})
 }
+
+// TestCallsAskedAroundAReason: a parent asked to call the robot ("ask mum to call", "could you
+// ask my mom to video chat with the robot"), a call whose "her" the reason names ("I need to
+// talk to mum, can you ring her"), a wish to reach a parent with a reason after it, and a
+// parent's other names ("ma", "pa") are calls or their questions.
+func TestCallsAskedAroundAReason(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"ask dad to call", "teleport.call", map[string]string{"person": "dad"}},
+		{"could you ask my dad to video chat with the robot", "teleport.call", map[string]string{"person": "dad"}},
+		{"i miss dad so much, can you ring him", "teleport.call", map[string]string{"person": "dad"}},
+		{"i need to talk to my mum its urgent", "teleport.call", map[string]string{"person": "mom"}},
+		{"is pa busy right now", "calendar.status", map[string]string{"person": "dad"}},
+	})
+	for _, s := range []string{"mum and dad are out, call him", "i asked mom to call"} {
+		if d := tb.Route(s, Context{}); d.Kind == KindRobot || d.Kind == KindWrite {
+			t.Errorf("%q: %s %v acts", s, d.Intent, d.Args)
+		}
+	}
+}
