@@ -166,11 +166,12 @@ func mayBeCompound(n Normalized) bool {
 // kitchen light on", "we're going out so turn off all the lights"): what follows opens as a
 // command, and a statement with a subject comes before.
 func soCommand(toks []string, i int) bool {
-	if toks[i] != "so" || i < 2 || i+2 >= len(toks) || !reasonLeads[toks[0]] {
+	if toks[i] != "so" || i < 2 || i+2 >= len(toks) || !reasonLeads[toks[0]] && !kinWords[toks[0]] && !possessiveKin(toks[0]) {
 		return false
 	}
 	next := toks[i+1]
-	return isImperativeVerb(next) && !finiteWords[next] && next != "i" || deviceWords[next] != "" || roomLike(next)
+	return isImperativeVerb(next) && !finiteWords[next] && next != "i" || deviceWords[next] != "" || roomLike(next) ||
+		next == "stay" || next == "keep" // "grandpa's napping so stay silent for half an hour"
 }
 
 func ignorable(text string) bool {

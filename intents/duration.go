@@ -245,6 +245,9 @@ func joinDurations(toks []string) string {
 		for j > i && (toks[j-1] == "and" || toks[j-1] == "a" || toks[j-1] == "an" || toks[j-1] == "of" || toks[j-1] == "from") {
 			j--
 		}
+		if j > i+1 && toks[j-1] == "while" && durationUnits[toks[j-2]] > 0 {
+			j-- // "20 minutes while I'm on a call": the length ends at its unit; "while" opens a clause
+		}
 		// Nor starts on one: "a timer of 7 minute".
 		if j > i+1 && (toks[i] == "of" || toks[i] == "and" || toks[i] == "from") {
 			if b.Len() > 0 {

@@ -502,5 +502,17 @@ func (t *Table) quietUntil(n Normalized, toks []string, m Mentions, hit lexHit) 
 	if form != FormImperative || conditional(toks) || reported(toks) {
 		return Decision{}, false
 	}
-	return t.familyDecision(IntentQuiet, map[string]string{"state": "on"}, n, m, form, "quiet that lasts ("+hitWords(hit)+", "+toks[at]+" ...)")
+	args := map[string]string{"state": "on"}
+	for _, w := range view {
+		if quietSpans[w] {
+			break
+		}
+		if phrase, ok := strings.CutPrefix(w, "~"); ok && !only(strings.Split(phrase, "_"), quietMoments) {
+			if _, o := parseDuration(phrase); o == durationOK {
+				args["duration"] = phrase // "go quiet for twenty minutes while I'm on this call": the length said wins
+			}
+			break
+		}
+	}
+	return t.familyDecision(IntentQuiet, args, n, m, form, "quiet that lasts ("+hitWords(hit)+", "+toks[at]+" ...)")
 }

@@ -263,3 +263,20 @@ func TestCallsAskedAroundAReason(t *testing.T) {
 		}
 	}
 }
+
+// TestQuietEndedAndLastingInMoreWords: quiet time ended in more words ("you can make noise
+// again", "stop being quiet", "un-muted"), a length said before "while ..." kept, a reason
+// then "so stay silent", the Scots "can ye no", and a request said again after "I said".
+func TestQuietEndedAndLastingInMoreWords(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"ok you can make some noise again", "robot.quiet", map[string]string{"state": "off"}},
+		{"could you stop being silent now", "robot.quiet", map[string]string{"state": "off"}},
+		{"you're un-muted", "robot.quiet", map[string]string{"state": "off"}},
+		{"keep quiet for half an hour while the baby naps", "robot.quiet", map[string]string{"state": "on", "duration": "1800"}},
+		{"mum's napping so keep quiet for an hour", "robot.quiet", map[string]string{"state": "on", "duration": "3600"}},
+		{"can ye no be quiet for five minutes", "robot.quiet", map[string]string{"state": "on", "duration": "300"}},
+		{"shh shh i said shh", "robot.stop", nil},
+	})
+	checkNeverActs(t, tb, []string{"dad said be quiet", "the baby made noise again", "be unmuted"})
+}

@@ -137,6 +137,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	}
 	toks = dropHedges(toks)
 	toks = dropFalseStarts(toks)
+	toks = dropSaidAgain(toks)
 
 	// Wake phrase first: "hey jeeves, can you ..." (fillers already gone).
 	var atStart bool

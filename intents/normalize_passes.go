@@ -5,6 +5,7 @@ package intents
 // false starts, laughter and hushing, fillers and stutters, courtesy tails.
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -383,3 +384,18 @@ func roomAir(toks []string) {
 }
 
 var airRooms = words2set("bedroom room lounge office kitchen")
+
+// dropSaidAgain takes off a request said again after "I said" ("be quiet be quiet I said
+// be quiet"): the speaker repeats themselves; nobody else's words are reported.
+func dropSaidAgain(toks []string) []string {
+	for i := 1; i+2 < len(toks); i++ {
+		if toks[i] != "i" || toks[i+1] != "said" {
+			continue
+		}
+		rest := toks[i+2:]
+		if len(rest) <= i && slices.Equal(rest, toks[i-len(rest):i]) {
+			return toks[:i]
+		}
+	}
+	return toks
+}

@@ -63,6 +63,9 @@ var phraseRewrites = []struct {
 	{[]string{"you", "time", "that"}, []string{"you", "start", "a", "timer"}},
 	{[]string{"time", "it", "for", "me"}, []string{"start", "a", "timer"}},
 	{[]string{"time", "that", "for", "me"}, []string{"start", "a", "timer"}},
+	{[]string{"can", "ye", "no"}, []string{"can", "you"}}, // Scots "can ye no be quiet": a request
+	{[]string{"un", "muted"}, []string{"unmuted"}},        // "un-muted" as a transcript splits it
+	{[]string{"un", "mute"}, []string{"unmute"}},
 	{[]string{"air", "thing"}, []string{"ac"}}, // a child's "the air thing", "the air fing"
 	{[]string{"air", "fing"}, []string{"ac"}},
 	{[]string{"leaving", "room"}, []string{"living", "room"}}, // whisper's and a learner's homophone
