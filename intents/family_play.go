@@ -157,6 +157,12 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 			continue
 		}
 		if named && h.set != game.set {
+			// "rock paper scissors no simon says", "I don't wanna play simon says I wanna play
+			// freeze dance": a game taken back for another — the words after the change are read
+			if k := gameSwitchAt(toks, game.at+game.n, h.at); k > 0 {
+				tail := toks[k:]
+				return t.gameFrame(normalize(strings.Join(tail, " "), t.vocab.wake), tail, m)
+			}
 			return Decision{}, false // two games named: ask for one at a time elsewhere
 		}
 		game, named = h, true
@@ -494,3 +500,17 @@ func gameStopLead(toks []string) []string {
 // privacyWishes ask for privacy before its name ("I want privacy"); after its state is said
 // they belong to the reason ("privacy off, we want to see dad").
 var privacyWishes = words2set("want need")
+
+// gameSwitchAt: where the words between two games named (from, to) take the first back ("no",
+// "I mean", "actually", "I wanna"): the index after the last such word, or 0.
+func gameSwitchAt(toks []string, from, to int) int {
+	k := 0
+	for i := from; i < to && i < len(toks); i++ {
+		if gameSwitches[toks[i]] {
+			k = i + 1
+		}
+	}
+	return k
+}
+
+var gameSwitches = words2set("no nah not mean actually wait rather instead want wanna prefer")

@@ -280,3 +280,19 @@ func TestQuietEndedAndLastingInMoreWords(t *testing.T) {
 	})
 	checkNeverActs(t, tb, []string{"dad said be quiet", "the baby made noise again", "be unmuted"})
 }
+
+// TestAGameTakenBackForAnother: one game named, then taken back for another ("no", "I
+// wanna"), starts the last; games described by how they go ("the game where you freeze",
+// "the game of simon") are named.
+func TestAGameTakenBackForAnother(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"freeze dance no hide and seek", "play.hide", nil},
+		{"i don't want to play rock paper scissors i wanna play simon says", "play.simon", nil},
+		{"let's do the game where we freeze", "play.freeze", nil},
+		{"can we play the game of simon", "play.invite", nil},
+		{"play the game of simon with us", "play.simon", nil},
+		{"cover your eyes and count we're gonna hide", "play.hide", nil},
+	})
+	checkNeverActs(t, tb, []string{"we played freeze dance no we played hide and seek", "i love animals", "the kids stop when the music stops"})
+}
