@@ -34,6 +34,9 @@ func reasonOpens(toks []string, i int) bool {
 	w, next := toks[i], toks[i+1]
 	switch w { // most words open no reason: one string switch, before any lookup
 	case "i", "we", "they", "he", "she", "it", "its", "the", "my", "our":
+	case "there":
+		// "... there is a monster under the bed": what is there says why
+		return !clauseLinks[toks[i-1]] && !objectLinks[toks[i-1]] && (next == "is" || next == "are") && i+2 < len(toks) && !placeStop[toks[i+2]]
 	case "somebody", "someone", "nobody", "everyone", "everybody", "mom", "mum", "mommy", "mummy", "mam", "mama", "ma",
 		"dad", "daddy", "papa", "pa", "nana", "nan", "gran", "granny", "grandma", "grandpa", "grandad":
 		// "... somebody left it on all night", "... dad wants to see the kids": someone's own

@@ -483,7 +483,7 @@ func corrected(toks []string) bool {
 			return true
 		case w == "actually" || w == "sorry" || w == "instead" || w == "rather" || w == "wait" && i > 0:
 			return true
-		case w == "no" && i > 0 && i+1 < len(toks) && toks[i-1] != "is" && toks[i-1] != "are":
+		case w == "no" && i > 0 && i+1 < len(toks) && toks[i-1] != "is" && toks[i-1] != "are" && toks[i-1] != "or": // "yes or no"
 			return true
 		}
 	}

@@ -255,8 +255,8 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 			}
 			d = Decision{Intent: IntentGeneralAsk, Normalized: c} // free text: a request of its own
 		}
-		if len(decisions) > 0 && sameRequest(decisions[len(decisions)-1], d) {
-			continue // "stop, stop": the same request said twice is one
+		if len(decisions) > 0 && (sameRequest(decisions[len(decisions)-1], d) || callAgain(decisions[len(decisions)-1], d)) {
+			continue // "stop, stop", "I need to talk to mum, can you ring her": the same request said twice is one
 		}
 		if len(decisions) > 0 && decisions[len(decisions)-1].Intent == "teleport.call" && t.messageFor(c.tokens()) {
 			continue // "call dad, tell him dinner's ready": what to say on the call is the call's

@@ -49,7 +49,7 @@ var tagStarts = func() map[string]bool {
 var reasonLeads = map[string]bool{"because": true, "cause": true, "since": true, "it": true, "i": true, "we": true,
 	"he": true, "she": true, "they": true, "the": true, "my": true, "our": true, "that": true, "this": true, "its": true,
 	"everyone": true, "everybody": true, "baby": true, "kids": true, "you": true, "like": true,
-	"somebody": true, "someone": true, "nobody": true}
+	"somebody": true, "someone": true, "nobody": true, "there": true}
 
 // afterthought reports whether a clause is said around a command without asking for anything
 // itself: a vocative or tag (tagPhrases, the wake name), or a reason — a statement that names
@@ -106,6 +106,9 @@ func (t *Table) afterthought(c Normalized) bool {
 			return wordClasses[w]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0 || isDigits(w) || questionWords[w] || w == "not"
 		}) && !t.mentionsRoom(toks) {
 		return true // "lowkey freezing", "so dark": how it feels, said as the reason
+	}
+	if toks[0] == "is" && len(toks) >= 2 && len(toks) <= 5 && (toks[1] == "very" || toks[1] == "so" || toks[1] == "too" || wordClasses[toks[1]]&wcWarmth != 0 || toks[1] == "dark") {
+		return true // a learner's "is very dark there": the subject left out, how it is said as the reason
 	}
 	if possessiveKin(toks[0]) && len(toks) > 1 && (strings.HasSuffix(toks[1], "ing") || finiteWords[toks[1]] || quietSleeper[toks[1]]) ||
 		nounSubject(toks) {
@@ -219,6 +222,17 @@ func (t *Table) mentionsRoom(toks []string) bool {
 		}
 	}
 	return false
+}
+
+// callAgain: b asks for a call to "her" or "him" after a asked for a call to someone: the
+// same call said again ("I need to talk to mum, can you ring her").
+func callAgain(a, b Decision) bool {
+	if a.Intent != "teleport.call" || b.Intent != IntentClarify || b.Pending == nil || b.Pending.Intent != "teleport.call" ||
+		b.Pending.Missing != "person" {
+		return false
+	}
+	toks := b.Normalized.tokens()
+	return contains(toks, "her") || contains(toks, "him")
 }
 
 // personFromReason completes a call that asks who from the reason said with it, when the

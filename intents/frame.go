@@ -198,6 +198,18 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 				return d, true // "way too bright in the bedroom": no verb, a discomfort
 			}
 		}
+		if n.Polite && !n.Question && !n.Negated && m.Unexplained == 0 && len(n.tokens()) <= 4 && !anyOf(n.tokens(), settingWords) &&
+			!contains(n.tokens(), "status") && !contains(n.tokens(), "state") {
+			// "kitchen lights please": the device asked for, on or off not said: ask
+			b := t.bind(set, captured, ctx)
+			d := t.decide(t.byName[IntentClarify], map[string]string{}, frameRule(set), n)
+			d.Pending = &Pending{Intent: set.Name, Args: b.args, Missing: "state"}
+			d.Prompt = "On or off?"
+			d.Mentions = m.ref()
+			d.NotActed = "on or off was not said"
+			d.Doctrine = append([]string{trace + ": a device asked for without on or off"}, d.Doctrine...)
+			return d, true
+		}
 		b := t.bind(get, captured, ctx)
 		d := t.settle(get, b, frameRule(get), n)
 		d.Mentions = m.ref()

@@ -296,3 +296,22 @@ func TestAGameTakenBackForAnother(t *testing.T) {
 	})
 	checkNeverActs(t, tb, []string{"we played freeze dance no we played hide and seek", "i love animals", "the kids stop when the music stops"})
 }
+
+// TestRequestsWithWhatIsThereAndHowItIs: "there is ..." said after a request is its reason;
+// a learner's "is very dark there" (the subject left out) too; a word stretched for feeling
+// ("pleeease", "stooop") is the word; "kitchen lights please" asks on or off; "yes or no"
+// corrects nothing.
+func TestRequestsWithWhatIsThereAndHowItIs(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"put the bedroom light on there is a spider on the wall", "house.light.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"switch on light in office please, is too dark", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"pleeeease turn the kitchen light off", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"stoooop", "robot.stop", nil},
+		{"is the bedroom light on yes or no", "house.light.get", map[string]string{"room": "bedroom"}},
+	})
+	if d := tb.Route("office lights please", Context{}); d.Intent != IntentClarify || d.Pending == nil || d.Pending.Missing != "state" {
+		t.Errorf("office lights please: %s %+v, want on or off asked", d.Intent, d.Pending)
+	}
+	checkNeverActs(t, tb, []string{"there is a light on in the kitchen", "is very dark there"})
+}

@@ -125,6 +125,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	endsWithQ := strings.HasSuffix(trimmed, "?")
 
 	toks := splitRunTogether(splitClockSuffix(words(raw)))
+	unstretch(toks)
 	if len(toks) > 2 && (toks[0] == "reach" || toks[0] == "rich") && splitNameEnds[toks[1]] {
 		toks = append([]string{"reachy"}, toks[2:]...) // "reach he, set a timer": whisper split the name in two
 	}

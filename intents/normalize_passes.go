@@ -399,3 +399,47 @@ func dropSaidAgain(toks []string) []string {
 	}
 	return toks
 }
+
+// unstretch reads a word stretched for feeling ("pleeease", "stooop", "nooo", "byeee"): a
+// word with a letter said three times or more is the word whose letters, each said once,
+// are the same — from a short list of words people stretch.
+func unstretch(toks []string) {
+	for i, w := range toks {
+		if !hasRun3(w) {
+			continue
+		}
+		if to, ok := stretchedWords[dedupeLetters(w)]; ok {
+			toks[i] = to
+		}
+	}
+}
+
+func hasRun3(w string) bool {
+	for i := 2; i < len(w); i++ {
+		if w[i] == w[i-1] && w[i] == w[i-2] {
+			return true
+		}
+	}
+	return false
+}
+
+// dedupeLetters says each run of one letter once: "pleeease" and "please" are both "plese".
+func dedupeLetters(w string) string {
+	b := make([]byte, 0, len(w))
+	for i := 0; i < len(w); i++ {
+		if i == 0 || w[i] != w[i-1] {
+			b = append(b, w[i])
+		}
+	}
+	return string(b)
+}
+
+// stretchedWords: the words people stretch, by their letters said once.
+var stretchedWords = func() map[string]string {
+	out := map[string]string{}
+	for _, w := range strings.Fields("please no stop yes yeah bye hi hello mom mum dad mommy daddy so okay ok " +
+		"now quiet hey shh shush wow come on off lights light") {
+		out[dedupeLetters(w)] = w
+	}
+	return out
+}()
