@@ -229,7 +229,9 @@ var finiteWords = map[string]bool{"is": true, "are": true, "was": true, "were": 
 	"has": true, "have": true, "had": true, "do": true, "does": true, "did": true, "will": true, "would": true, "shall": true,
 	"should": true, "can": true, "could": true, "may": true, "might": true, "must": true, "cannot": true, "wish": true,
 	"hope": true, "think": true, "need": true, "needs": true, "want": true, "wants": true, "like": true, "likes": true,
-	"love": true, "hate": true, "went": true, "came": true, "got": true, "gotta": true, "gets": true, "goes": true, "stays": true,
+	"love": true, "hate": true, "went": true, "came": true, "got": true, "gotta": true,
+	// a device verb with its subject's -s says what someone does: "my character turns off the lights"
+	"turns": true, "switches": true, "puts": true, "shuts": true, "flips": true, "kills": true, "gets": true, "goes": true, "stays": true,
 	"stayed": true, "looks": true, "feels": true, "seems": true, "said": true, "says": true, "told": true, "know": true,
 	"forgot": true, "left": true, "turned": true, "switched": true, "killed": true, "powered": true, "activated": true,
 	"deactivated": true, "keeps": true, "kept": true, "stay": true, "remain": true, "remains": true, "gonna": true}

@@ -40,15 +40,10 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 				}
 			}
 		}
-		nameAt := -1
 		for _, h := range lx.cover(head, make([]bool, len(head)), "privacy.names", "privacy.calls", "privacy.off", "privacy.on") {
 			switch h.set {
-			case "privacy.names":
-				if nameAt < 0 {
-					nameAt = h.at
-				}
 			case "privacy.on":
-				if state != "" && nameAt >= 0 && h.at > nameAt && privacyWishes[h.phrase] {
+				if state != "" && h.at > stateHit.at && privacyWishes[h.phrase] {
 					continue // "privacy off, we want to see dad": a wish after the mode's state is the reason's
 				}
 				state, stateHit = "on", h
@@ -209,6 +204,11 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 	if named && n.Question && (toks[0] == "who" || toks[0] == "why" || toks[0] == "when" || toks[0] == "where" ||
 		game.at >= 2 && toks[game.at-1] == "of" && !anyOf(toks[:game.at], gamePlayWords)) {
 		return Decision{}, false // "who made up simon says", "what's the origin of simon says": about the game, for the agent
+	}
+	if named && !n.Negated && toks[0] == "play" && n.Polite && !contains(toks, "with") && askedIfCanPlay(n.raw) {
+		// "can you play rock paper scissors?": asked whether it can (with no "with me"), the
+		// robot says how to start it (play.invite, as the brief's "can we play simon says?")
+		return t.familyDecision("play.invite", map[string]string{}, n, m, FormQuestion, "a question about playing a game ("+hitWords(game)+")")
 	}
 	if h, ok := lx.find(toks, "game.howto"); named && ok && !n.Negated {
 		// "teach me how to play freeze dance", "what are the rules of simon says": how it goes
@@ -514,3 +514,10 @@ func gameSwitchAt(toks []string, from, to int) int {
 }
 
 var gameSwitches = words2set("no nah not mean actually wait rather instead want wanna prefer")
+
+// askedIfCanPlay: the sentence as said opens "can you play" or "could you play" (the polite
+// lead is gone from its words).
+func askedIfCanPlay(raw string) bool {
+	raw = strings.TrimLeft(raw, " ,.!?")
+	return strings.HasPrefix(raw, "can you play ") || strings.HasPrefix(raw, "could you play ")
+}

@@ -315,3 +315,23 @@ func TestRequestsWithWhatIsThereAndHowItIs(t *testing.T) {
 	}
 	checkNeverActs(t, tb, []string{"there is a light on in the kitchen", "is very dark there"})
 }
+
+// TestWhatSomeoneElseDoesNeverActs: a device verb with its subject's -s ("my character turns
+// off all the lights", "the hero switches on the kitchen light") tells what someone does.
+func TestWhatSomeoneElseDoesNeverActs(t *testing.T) {
+	checkNeverActs(t, demo(t), []string{"my character turns off all the lights", "the hero switches on the kitchen light",
+		"in the story grandpa puts the air con on", "the cat flips the light off with its paw"})
+}
+
+// TestEndsAndLabelsSaidOtherwise: "enough quiet time" ends it, "stop privacy" turns it off
+// whatever wish follows, a reminder's task names its label ("to get the laundry out"), and
+// "can you play ..." with no one to play with asks about the game.
+func TestEndsAndLabelsSaidOtherwise(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"enough quiet time now talk to me", "robot.quiet", map[string]string{"state": "off"}},
+		{"stop privacy grandma wants to call", "privacy.set", map[string]string{"state": "off"}},
+		{"remind me in twenty minutes to take the eggs off", "timer.start", map[string]string{"duration": "1200", "label": "eggs"}},
+		{"can you play hide and seek", "play.invite", nil},
+		{"can you play hide and seek with us", "play.hide", nil},
+	})
+}

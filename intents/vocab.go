@@ -213,5 +213,14 @@ func (v vocab) resolveLabel(phrase string) (labelRef, string) {
 			return labelKnown, l
 		}
 	}
+	// "to get the laundry out", "to take the eggs off": the label, and what is done with it
+	if first, last, ok := strings.Cut(p, " "); ok && labelParticles[last] {
+		if l, ok := v.labels[first]; ok {
+			return labelKnown, l
+		}
+	}
 	return labelUnknown, ""
 }
+
+// labelParticles may follow a label in a task: "get the laundry out", "take the eggs off".
+var labelParticles = words2set("out in off on done ready up down")
