@@ -168,6 +168,9 @@ func (t *Table) commandOpens(toks []string, i int, stated, verbAfter2 bool, felt
 	if !polite && !commandVerb(toks[i]) || commandBlockers[toks[i-1]] || clauseLinks[toks[i-1]] {
 		return false
 	}
+	if !polite && felt >= 0 && felt <= 1 && i <= 5 && !copulas[toks[i-1]] && t.vocab.people[toks[i-1]] == "" && !kinWords[toks[i-1]] {
+		return true // "too bright in here turn it off", "so hot put the ac on": how it feels, then the command
+	}
 	if last := toks[i-1]; copulas[last] || t.vocab.people[last] != "" || kinWords[last] || t.vocab.owners[last] != nil ||
 		!stativeEnd(last) && t.vocab.rooms[last] == nil {
 		// "the example is cancel the timer": the command is what the statement says;
@@ -254,7 +257,7 @@ func commandVerb(w string) bool {
 }
 
 // feelingWords say how a room feels, as a reason before a request: "boiling, can you ...".
-var feelingWords = words2set("dark gloomy bright boiling roasting baking sweltering stuffy muggy humid sweating dim pitch")
+var feelingWords = words2set("dark gloomy bright boiling roasting baking sweltering stuffy muggy humid sweating dim pitch sauna blinding")
 
 // politeOpens: toks[i] opens a polite request to act ("could you turn ...", "can u put ...").
 func politeOpens(toks []string, i int) bool {

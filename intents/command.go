@@ -111,7 +111,8 @@ var requestLeads = [][]string{
 	{"be", "so", "kind", "as", "to"}, {"be", "kind", "enough", "to"}, {"be", "a", "dear", "and"}, {"be", "a", "love", "and"},
 	{"do", "me", "a", "favour", "and"}, {"do", "me", "a", "favor", "and"}, {"do", "us", "a", "favour", "and"},
 	{"do", "us", "a", "favor", "and"}, {"go", "on", "and"}, {"go", "on"}, {"come", "on"}, {"you", "can"}, {"you", "may"},
-	{"you", "could"}, {"can", "u"}, {"could", "u"}, {"would", "u"}, {"can", "ya"}, {"just"}, {"quickly"}, {"quick"}, {"kindly"}, {"now"}, {"right"}, {"hey"}, {"oi"}, {"whoa"}, {"woah"},
+	{"you", "could"}, {"can", "u"}, {"could", "u"}, {"would", "u"}, {"can", "ya"}, {"could", "ya"}, {"would", "ya"}, {"will", "ya"},
+	{"just"}, {"quickly"}, {"quick"}, {"kindly"}, {"now"}, {"right"}, {"hey"}, {"oi"}, {"whoa"}, {"woah"},
 	{"okay"}, {"ok"}, {"alright"}, {"then"}, {"and"}, {"also"}, {"oh"}, {"so"}, {"mind"}, {"try", "and"}, {"try", "to"},
 	{"to"}, // "please to turn on light in kitchen": "please" is already off
 	{"awfully"}, {"terribly"}, {"ever", "so"}, {"quite"}, {"possibly"}, {"perhaps"},
@@ -188,6 +189,9 @@ func isRequest(toks []string, n Normalized) bool {
 	case w == "let" && len(toks) > 2 && toks[1] == "us" && isImperativeVerb(toks[2]), // "let me turn it off": the speaker will
 		w == "lets" && len(toks) > 1 && isImperativeVerb(toks[1]):
 		return true
+	case (w == "somebody" || w == "someone" || w == "anybody" || w == "anyone") && len(toks) > 2 && isImperativeVerb(toks[1]) &&
+		!pastAlike[toks[1]] && !pastWords[toks[1]]:
+		return true // "somebody get that kitchen light": said to whoever hears, the robot too ("somebody put it on" may tell what was done)
 	case w == "ensure" || w == "make" && len(toks) > 1 && toks[1] == "sure":
 		return true
 	case haveState(toks, n):
@@ -207,6 +211,10 @@ func isRequest(toks []string, n Normalized) bool {
 	}
 	return embeddedRequest(toks)
 }
+
+// pastAlike: verbs whose past is the same word: "somebody put the light on" may say what
+// was done.
+var pastAlike = words2set("put set cut shut hit let quit")
 
 // haveState: a polite request to have a device in a state ("[would it be possible to] have
 // the bedroom AC on at 22", "[please] get the lights off"): "have" or "get", then what to

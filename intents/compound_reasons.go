@@ -151,6 +151,10 @@ func (t *Table) afterthought(c Normalized) bool {
 		if stated && !deviceIn && (i == 2 || i == 3 && reasonAdverbs[toks[2]]) && wordClasses[w]&wcAction != 0 && !imperativeVerbs[w] {
 			continue // "I must leave soon", "we have to get going": what the speaker does
 		}
+		if stated && !deviceIn && i > 2 && (toks[i-1] == "to" || objectLeads[toks[i-1]]) && wordClasses[w]&(wcDevice|wcHouseDevice) == 0 &&
+			!isDigits(w) && !durationCore(w) && w != "timer" && w != "timers" {
+			continue // "i got emails to answer", "we have the kids to call": what the subject does
+		}
 		if stated && !deviceIn && i > 2 && (toks[i-1] == "it" || toks[i-1] == "them") && (w == "on" || w == "off") && pastWords[toks[1]] {
 			continue // "somebody left it on all night": how it was left, not a request
 		}

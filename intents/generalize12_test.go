@@ -335,3 +335,19 @@ func TestEndsAndLabelsSaidOtherwise(t *testing.T) {
 		{"can you play hide and seek with us", "play.hide", nil},
 	})
 }
+
+// TestRequestsSaidCasually: "could ya ...", a sigh before the words ("ugh ..."), "kitchen
+// lights up", "somebody turn off ..." (but not "somebody put it on", which may tell what was
+// done), a reason whose verbs are its subject's ("i've got emails to answer"), and how a room
+// feels said straight before the command.
+func TestRequestsSaidCasually(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"could ya pop the bedroom light on", "house.light.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"ugh it's freezing in the bedroom switch the ac off", "house.ac.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"office lights up please", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"somebody switch off the kitchen light", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"way too dark in the kids room put the light on", "house.light.set", map[string]string{"room": "kids room", "state": "on"}},
+	})
+	checkNeverActs(t, tb, []string{"somebody put the kitchen light on", "the kitchen lights up the room", "someone turned the bedroom light off"})
+}

@@ -265,7 +265,7 @@ func (t *Table) mentions(n Normalized) Mentions {
 			m.Action = true // "cool down the living room": the AC on
 			m.States = appendState(m.States, "on")
 		}
-		if w == "light" && (next == "up" || i == 0 && contains(toks, "up")) {
+		if (w == "light" || w == "lights" && i+2 == len(toks)) && (next == "up" || i == 0 && contains(toks, "up")) { // "kitchen lights up"
 			// "light up the kitchen", "light this room up": light is the verb
 			m.Action = true
 			m.States = appendState(m.States, "on")

@@ -303,7 +303,9 @@ var tailEnds = map[string]bool{"much": true, "you": true, "lot": true, "thanks":
 var leadFillers = map[string]bool{"okay": true, "ok": true, "alright": true, "so": true, "well": true, "oh": true,
 	"right": true, "now": true, "and": true, "yes": true, "yeah": true, "hmm": true, "um": true, "listen": true,
 	"dear": true, "darling": true, "sweetie": true, "sweetheart": true, "honey": true, // "Reachy dear, would you ..."
-	"psst": true, "pssst": true, "pst": true} // a whisper for attention: "psst reachy go silent"
+	"psst": true, "pssst": true, "pst": true, // a whisper for attention: "psst reachy go silent"
+	"ugh": true, "urgh": true, "argh": true, "phew": true, "brr": true, "brrr": true, "ooh": true, "oof": true, "yikes": true,
+	"gosh": true, "blimey": true, "jeez": true} // a sigh or a shiver before the words: "ugh it's pitch black in here"
 
 // likeFillerNext: an opening "like" before one of these is a filler ("like can you turn
 // the light on"), never the verb ("like the song").
