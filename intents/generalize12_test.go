@@ -351,3 +351,18 @@ func TestRequestsSaidCasually(t *testing.T) {
 	})
 	checkNeverActs(t, tb, []string{"somebody put the kitchen light on", "the kitchen lights up the room", "someone turned the bedroom light off"})
 }
+
+// TestTimersAskedAroundTheirLength: a length told then "make timer", "no more timer for ...",
+// "time the bath ... so it doesn't overflow" (the "not" is the reason's), "count three
+// minutes", "give me forty minutes for the oven".
+func TestTimersAskedAroundTheirLength(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"the eggs need six minutes make a timer", "timer.start", map[string]string{"duration": "360", "label": "eggs"}},
+		{"no more timer for the pasta", "timer.cancel", map[string]string{"label": "pasta"}},
+		{"time the rice for twelve minutes so it doesn't burn", "timer.start", map[string]string{"duration": "720", "label": "rice"}},
+		{"count five minutes for the eggs", "timer.start", map[string]string{"duration": "300", "label": "eggs"}},
+		{"give us twenty minutes for the laundry", "timer.start", map[string]string{"duration": "1200", "label": "laundry"}},
+	})
+	checkNeverActs(t, tb, []string{"don't time the rice for twelve minutes", "the eggs needed six minutes"})
+}

@@ -13,7 +13,7 @@ import (
 // its form. Only a request starts or cancels a timer; any other form reads.
 func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, bool) {
 	toks := n.tokens()
-	if len(toks) == 0 || m.named || m.seen&wcTimerFrame == 0 && !isDigits(toks[0]) && !lengthOpeners[toks[0]] && t.vocab.labels[toks[0]] == "" || len(toks) > 20 || !t.aboutTimer(n, toks) || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
+	if len(toks) == 0 || m.named || m.seen&wcTimerFrame == 0 && !isDigits(toks[0]) && !lengthOpeners[toks[0]] && t.vocab.labels[toks[0]] == "" && toks[0] != "count" || len(toks) > 20 || !t.aboutTimer(n, toks) || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
 		return Decision{}, false // "should I set a timer?" asks for advice
 	}
 	if slices.ContainsFunc(toks, isNegativeNumber) {
@@ -63,7 +63,8 @@ func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	name := "timer.status"
 	switch {
 	case form != FormImperative, unsupported:
-	case anyOf(toks, timerCancel) && !(contains(toks, "off") && (contains(toks, "go") || contains(toks, "gone") || contains(toks, "went"))):
+	case anyOf(toks, timerCancel) && !(contains(toks, "off") && (contains(toks, "go") || contains(toks, "gone") || contains(toks, "went"))) ||
+		hasPrefix(toks, []string{"no", "more"}):
 		name = "timer.cancel"
 	case anyOf(toks, timerStart) || !anyOf(toks, timerStatus) || t.terseTimer(view):
 		name = "timer.start" // "set a pasta timer", "timer for the pasta", "a timer please": how long is asked
@@ -130,8 +131,12 @@ func (t *Table) aboutTimer(n Normalized, toks []string) bool {
 			}
 		}
 	}
-	if lead := stripRequestLeads(toks); len(lead) > 1 && lead[0] == "time" && strings.Contains(n.durations(), "~") {
-		return true
+	if lead := stripRequestLeads(toks); len(lead) > 1 && (lead[0] == "time" && strings.Contains(n.durations(), "~") || lead[0] == "count" && lengthWithUnit(n.durations())) {
+		return true // "time the bath for fifteen minutes", "count three minutes for the tea"
+	}
+	if lead := stripRequestLeads(toks); len(lead) > 3 && lead[0] == "give" && (lead[1] == "me" || lead[1] == "us") && strings.Contains(n.durations(), "~") &&
+		slices.ContainsFunc(lead, func(w string) bool { return t.vocab.labels[w] != "" }) {
+		return true // "give me forty five minutes for the oven"
 	}
 	for i, w := range toks {
 		if t.vocab.labels[w] == "" {
@@ -179,6 +184,19 @@ var adviceLeads = words2set("should shall would could can may might must")
 func (t *Table) timerForm(n Normalized, toks []string) string {
 	toks = timerRelative(toks)
 	whole := commandForm(toks, n)
+	switch {
+	case whole == FormStatement && (timerRequestAtEnd(toks) || hasPrefix(toks, []string{"no", "more"}) && len(toks) > 2 && timerNouns[toks[2]]):
+		return FormImperative // "rice needs twenty minutes, make timer", "no more timer for the rice"
+	case whole == FormNegated:
+		// "time the bath for fifteen minutes so it doesn't overflow": the "not" is the reason's
+		if head := cutReason(toks); len(head) < len(toks) && !anyOf(head, negationWords) {
+			plain := n
+			plain.Negated = false
+			if f := commandForm(head, plain); f == FormImperative {
+				return f
+			}
+		}
+	}
 	if whole == FormImperative || !mayBeCompound(n) && !t.commandAfterStatement(n) {
 		return whole
 	}
@@ -201,6 +219,38 @@ func (t *Table) timerForm(n Normalized, toks []string) string {
 	}
 	return form
 }
+
+// lengthWithUnit: a duration view holds a length said with its unit ("~3_minutes"), not a
+// bare number ("count to twenty").
+func lengthWithUnit(view string) bool {
+	for w := range strings.FieldsSeq(view) {
+		if phrase, ok := strings.CutPrefix(w, "~"); ok {
+			for _, p := range strings.Split(phrase, "_") {
+				if durationUnits[p] > 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// timerRequestAtEnd: a sentence ends with a short request for a timer ("... make timer",
+// "..., start a timer please").
+func timerRequestAtEnd(toks []string) bool {
+	for j := max(1, len(toks)-4); j < len(toks)-1; j++ {
+		if timerEndVerbs[toks[j]] && only(toks[j+1:], timerEndFill) && anyOf(toks[j+1:], timerNouns) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	timerEndVerbs = words2set("make set start put")
+	timerEndFill  = words2set("a an the timer timers one please now for it")
+	negationWords = words2set("not never no dont")
+)
 
 // timerRelative takes off what is said of the timers after their name — "scrap every timer
 // you've got", "cancel the timers that are running", "stop all the timers you have going" —
