@@ -30,7 +30,7 @@ var (
 	timeCore = words2set("time times clock hour oclock")
 	timeFill = words2set("what whats current exact currently got have know check clock watch hour at on present looking " +
 		"moment precise like to want need asking show read out late how oclock o please by exactly excuse sorry " +
-		"roughly about approximately there still yet already which remind did was be wetin")
+		"roughly about approximately there still yet already which remind did was be wetin much many")
 	dateCore = words2set("date day month year weekday today todays monday tuesday wednesday thursday friday " +
 		"saturday sunday")
 	dateFill = words2set("what whats current which of week we in have check on todays today date day month year " +

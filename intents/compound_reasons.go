@@ -49,7 +49,7 @@ var tagStarts = func() map[string]bool {
 var reasonLeads = map[string]bool{"because": true, "cause": true, "since": true, "it": true, "i": true, "we": true,
 	"he": true, "she": true, "they": true, "the": true, "my": true, "our": true, "that": true, "this": true, "its": true,
 	"everyone": true, "everybody": true, "baby": true, "kids": true, "you": true, "like": true,
-	"somebody": true, "someone": true, "nobody": true, "there": true}
+	"somebody": true, "someone": true, "nobody": true, "there": true, "little": true}
 
 // afterthought reports whether a clause is said around a command without asking for anything
 // itself: a vocative or tag (tagPhrases, the wake name), or a reason — a statement that names

@@ -77,7 +77,7 @@ func (t *Table) familyFrame(n Normalized, m Mentions, ctx Context) (Decision, bo
 			return d, true
 		}
 	}
-	if m.lex&g.quiet != 0 {
+	if m.lex&g.quiet != 0 || n.Negated && len(toks) > 1 && stopTalk[toks[0]] {
 		if d, ok := t.quietWords(n, toks, m); ok {
 			return d, true
 		}
@@ -170,6 +170,9 @@ func (t *Table) reminderFrame(n Normalized, toks []string, m Mentions) (Decision
 func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, bool) {
 	lx := t.vocab.lex
 	hit, ok := lx.find(toks, "quiet.verbs")
+	if !ok && n.Negated && len(toks) > 1 && stopTalk[toks[0]] {
+		hit, ok = lexHit{set: "quiet.verbs", phrase: toks[0], n: 1}, true // "don't speak during dinner": the "don't" is the lead's
+	}
 	if !ok {
 		return Decision{}, false
 	}
@@ -491,6 +494,9 @@ func (t *Table) quietUntil(n Normalized, toks []string, m Mentions, hit lexHit) 
 		return Decision{}, false
 	}
 	used := make([]bool, at)
+	for k := hit.at; k < hit.at+hit.n && k < at; k++ {
+		used[k] = true // the quiet words themselves ("speak" of "don't speak")
+	}
 	if t.unexplainedBy(toks[:at], used, []string{"quiet.verbs", "stop.reasons"}, familyFill, stopFill, frameFill) > 0 {
 		return Decision{}, false
 	}
@@ -498,6 +504,9 @@ func (t *Table) quietUntil(n Normalized, toks []string, m Mentions, hit lexHit) 
 	form := t.requestForm(n, toks[:at], func(ct []string) bool { return lx.has(ct, "quiet.verbs") })
 	if form == FormStatement && hit.at == 0 && toks[0] == "no" && !n.Negated {
 		form = FormImperative // "no talking during the film": a ban said without a verb
+	}
+	if form == FormNegated && hit.at == 0 && (strings.HasPrefix(hit.phrase, "do not ") || n.Negated && stopTalk[hit.phrase]) && !conditional(toks) && !reported(toks) {
+		form = FormImperative // "don't speak during dinner": the ban is the request
 	}
 	if form != FormImperative || conditional(toks) || reported(toks) {
 		return Decision{}, false

@@ -366,3 +366,23 @@ func TestTimersAskedAroundTheirLength(t *testing.T) {
 	})
 	checkNeverActs(t, tb, []string{"don't time the rice for twelve minutes", "the eggs needed six minutes"})
 }
+
+// TestQuietAndTimeInALearnersWords: "keep silent until morning", "keep voice down for the
+// afternoon", "don't speak during dinner" (a ban, not a negation of a request), "you can come
+// off mute", a reason then "so hush for an hour", "chill"; the time asked "how much is the
+// clock", "how many o clock", "what time is it rn".
+func TestQuietAndTimeInALearnersWords(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"keep silent until the film ends", "robot.quiet", map[string]string{"state": "on"}},
+		{"please keep voice down for the evening", "robot.quiet", map[string]string{"state": "on"}},
+		{"don't talk during the match", "robot.quiet", map[string]string{"state": "on"}},
+		{"ok you can come off mute", "robot.quiet", map[string]string{"state": "off"}},
+		{"little one is asleep so hush for half an hour", "robot.quiet", map[string]string{"state": "on", "duration": "1800"}},
+		{"chill out reachy", "robot.stop", nil},
+		{"how much is the clock please", "time.now", nil},
+		{"how many o clock is it", "time.now", nil},
+		{"what's the time rn", "time.now", nil},
+	})
+	checkNeverActs(t, tb, []string{"mum said don't talk during the match", "if the baby sleeps don't talk during the film"})
+}

@@ -37,7 +37,7 @@ var contractions = map[string][]string{
 	"everyone's": {"everyone", "is"}, "everyones": {"everyone", "is"}, "everybody's": {"everybody", "is"},
 	"everybodys": {"everybody", "is"}, "somebody's": {"somebody", "is"}, "someone's": {"someone", "is"},
 	// a transcript's spelling of words said run together: "wat time izzit", "wassat"
-	"izzit": {"is", "it"}, "issit": {"is", "it"}, "wassat": {"what", "is", "that"}, "wotsit": {"what", "is", "it"},
+	"rn": {"right", "now"}, "izzit": {"is", "it"}, "issit": {"is", "it"}, "wassat": {"what", "is", "that"}, "wotsit": {"what", "is", "it"},
 }
 
 // Multi-word rewrites, longest first within each leading word.
@@ -66,6 +66,9 @@ var phraseRewrites = []struct {
 	{[]string{"can", "ye", "no"}, []string{"can", "you"}}, // Scots "can ye no be quiet": a request
 	{[]string{"un", "muted"}, []string{"unmuted"}},        // "un-muted" as a transcript splits it
 	{[]string{"un", "mute"}, []string{"unmute"}},
+	{[]string{"o", "clock"}, []string{"oclock"}},        // "how many o clock": a learner's question of the time
+	{[]string{"is", "sleep"}, []string{"is", "asleep"}}, // a learner's "the baby is sleep"
+	{[]string{"are", "sleep"}, []string{"are", "asleep"}},
 	{[]string{"air", "thing"}, []string{"ac"}}, // a child's "the air thing", "the air fing"
 	{[]string{"air", "fing"}, []string{"ac"}},
 	{[]string{"leaving", "room"}, []string{"living", "room"}}, // whisper's and a learner's homophone
@@ -305,7 +308,7 @@ var leadFillers = map[string]bool{"okay": true, "ok": true, "alright": true, "so
 	"dear": true, "darling": true, "sweetie": true, "sweetheart": true, "honey": true, // "Reachy dear, would you ..."
 	"psst": true, "pssst": true, "pst": true, // a whisper for attention: "psst reachy go silent"
 	"ugh": true, "urgh": true, "argh": true, "phew": true, "brr": true, "brrr": true, "ooh": true, "oof": true, "yikes": true,
-	"gosh": true, "blimey": true, "jeez": true} // a sigh or a shiver before the words: "ugh it's pitch black in here"
+	"gosh": true, "blimey": true, "jeez": true, "yo": true} // a sigh or a shiver before the words: "ugh it's pitch black in here"
 
 // likeFillerNext: an opening "like" before one of these is a filler ("like can you turn
 // the light on"), never the verb ("like the song").

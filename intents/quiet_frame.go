@@ -41,7 +41,7 @@ var (
 	quietModeVerbs = words2set("turn switch put on enable activate start go into in the")
 	// quietEndFill are the other words of "you can talk again", "start talking again".
 	quietEndFill = words2set("resume continue carry on feel free no more unmute unmuted yourself again now start back to me us you can may ok okay all turn time times mode quiet silent is over are allowed " +
-		"make away loud being as much like want some enough " + // "you can make noise again", "chat away again"
+		"make away loud being as much like want some enough come " + // "you can make noise again", "chat away again"
 		"off end ended finish finished done stop cancel exit leave disable deactivate")
 )
 
@@ -127,6 +127,8 @@ func quietEnd(toks []string) bool {
 		return true // "quiet time is over", "turn quiet mode off"
 	case (contains(toks, "quiet") || contains(toks, "silent")) && anyOf(toks, quietModes) && hasPrefix(toks, []string{"no", "more"}):
 		return true // "no more quiet time"
+	case hasPhrase(toks, []string{"off", "mute"}):
+		return true // "you can come off mute now"
 	case contains(toks, "enough") && (contains(toks, "quiet") || contains(toks, "silent")) && anyOf(toks, quietModes):
 		return true // "enough quiet time, talk to us"
 	case hasPhrase(toks, []string{"stop", "being", "quiet"}) || hasPhrase(toks, []string{"stop", "being", "silent"}) ||
