@@ -127,7 +127,7 @@ func (t *Table) afterthought(c Normalized) bool {
 	if ownNegation && toks[0] != "because" || reported(toks) && !ownWishReason(toks) || conditional(toks) {
 		return false
 	}
-	if reasonSubjects[toks[0]] && len(toks) > 3 && desireVerbs[toks[1]] && t.wishToReach(toks) {
+	if reasonSubjects[toks[0]] && len(toks) > 3 && (desireVerbs[toks[1]] || mustVerbs[toks[1]]) && t.wishToReach(toks) {
 		return false // "i need to speak to my dad, it's important": a wish to reach someone of the home asks for a call
 	}
 	if toks[0] == "you" && len(toks) > 1 && (toks[1] == "can" || toks[1] == "may" || toks[1] == "could") {
@@ -172,6 +172,9 @@ func (t *Table) afterthought(c Normalized) bool {
 	}
 	return !t.mentionsRoom(toks)
 }
+
+// mustVerbs say the speaker must do something: "I gotta speak to mommy".
+var mustVerbs = words2set("have got gotta must")
 
 // wishToReach: toks name a person of the home and a way of reaching them ("speak to my dad",
 // "see mommy", "call mum").

@@ -27,6 +27,9 @@ func (t *Table) emergencyFrame(n Normalized, toks []string, m Mentions) (Decisio
 	if !okSvc && !okEvent {
 		return Decision{}, false
 	}
+	if okSvc && emergencyNumbers[svc.phrase] && !n.Negated && !n.Question && only(toks, emergencyNumbers, emergencyNow) {
+		return t.familyDecision(IntentEmergency, map[string]string{}, n, m, FormImperative, "an emergency number said alone ("+hitWords(svc)+")") // "nine one one now"
+	}
 	if okEvent && !okSvc && !n.Negated {
 		// "there's smoke coming from the kitchen what do I do": what happened, then a cry
 		// for what to do — never "what do I do if there's a fire" (a question about the world)
@@ -84,7 +87,15 @@ var callForHelp = map[string]bool{"call": true, "ring": true, "phone": true, "di
 // desireToReach opens "I want to see mommy", "I need to talk to mom", "can I speak to dad".
 var desireToReach = [][]string{{"i", "want", "to"}, {"i", "wanna"}, {"we", "want", "to"}, {"we", "wanna"}, {"i", "need", "to"},
 	{"we", "need", "to"}, {"i", "would", "like", "to"}, {"we", "would", "like", "to"}, {"i", "miss"}, {"can", "i"}, {"can", "we"},
-	{"could", "i"}, {"could", "we"}, {"may", "i"}, {"let", "me"}, {"let", "us"}}
+	{"could", "i"}, {"could", "we"}, {"may", "i"}, {"let", "me"}, {"let", "us"},
+	{"i", "have", "to"}, {"i", "got", "to"}, {"i", "gotta"}, {"i", "must"}, {"we", "have", "to"}, {"we", "gotta"}, // "I gotta speak to mommy"
+	{"i", "want"}, {"we", "want"}, {"i", "need"}} // a learner's "i want talk with my mother"
+
+// emergencyNumbers said alone ("911 now!") ask for help.
+var (
+	emergencyNumbers = words2set("911 999 112 000")
+	emergencyNow     = words2set("now quick quickly please help hurry right away")
+)
 
 // callFrame: a verb that reaches someone (call.verbs, call.reach) and a person — of the home,
 // or a relative the home does not list (asked about). A strong verb ("call", "ring", "video

@@ -386,3 +386,25 @@ func TestQuietAndTimeInALearnersWords(t *testing.T) {
 	})
 	checkNeverActs(t, tb, []string{"mum said don't talk during the match", "if the baby sleeps don't talk during the film"})
 }
+
+// TestDeepCallsAndEmergencyNumbersSaidOtherwise: "give it some proper thought", "big brain
+// mode", "really concentrate"; a learner's "i want talk with my mother", "I gotta speak to
+// mommy" (with a reason after); an emergency number said as words or alone ("triple zero",
+// "nine one one now").
+func TestDeepCallsAndEmergencyNumbersSaidOtherwise(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"give it some proper thought how do tides work", "general.ask.deep", nil},
+		{"big brain mode what is gravity", "general.ask.deep", nil},
+		{"really concentrate why is the sky blue", "general.ask.deep", nil},
+		{"i want speak with my father", "teleport.call", map[string]string{"person": "dad"}},
+		{"i gotta talk to daddy it's urgent", "teleport.call", map[string]string{"person": "dad"}},
+		{"ring triple nine", "help.emergency", nil},
+		{"nine one one quick", "help.emergency", nil},
+	})
+	for _, s := range []string{"what is a big brain", "what is 911"} {
+		if d := tb.Route(s, Context{}); d.Intent != IntentGeneralAsk {
+			t.Errorf("%q: %s, want general.ask", s, d.Intent)
+		}
+	}
+}

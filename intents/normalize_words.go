@@ -68,6 +68,12 @@ var phraseRewrites = []struct {
 	{[]string{"un", "mute"}, []string{"unmute"}},
 	{[]string{"o", "clock"}, []string{"oclock"}},        // "how many o clock": a learner's question of the time
 	{[]string{"is", "sleep"}, []string{"is", "asleep"}}, // a learner's "the baby is sleep"
+	{[]string{"triple", "zero"}, []string{"000"}},       // emergency numbers as people say them
+	{[]string{"triple", "0"}, []string{"000"}},
+	{[]string{"triple", "nine"}, []string{"999"}},
+	{[]string{"triple", "9"}, []string{"999"}},
+	{[]string{"nine", "one", "one"}, []string{"911"}},
+	{[]string{"9", "1", "1"}, []string{"911"}},
 	{[]string{"are", "sleep"}, []string{"are", "asleep"}},
 	{[]string{"air", "thing"}, []string{"ac"}}, // a child's "the air thing", "the air fing"
 	{[]string{"air", "fing"}, []string{"ac"}},
@@ -366,6 +372,10 @@ var deepPhrases = [][]string{
 	{"think", "really", "hard", "about"}, {"think", "really", "hard"}, {"think", "really", "carefully"}, {"think", "long", "and", "hard"},
 	{"use", "your", "big", "brain"}, {"use", "your", "brain"}, {"ponder", "this", "deeply"}, {"ponder", "this"},
 	{"ponder", "deeply"}, {"ponder"}, {"deeply"}, {"think", "deep"},
+	{"give", "it", "some", "proper", "thought"}, {"some", "proper", "thought"}, {"proper", "thought"}, {"properly", "thought", "through"},
+	{"think", "very", "deep", "about", "this"}, {"think", "very", "deep", "about"}, {"think", "very", "deep"}, {"think", "deep", "about", "this"},
+	{"really", "concentrate", "now"}, {"really", "concentrate"}, {"concentrate", "hard"}, {"big", "brain", "mode"},
+	{"thinking", "hat"}, {"deep", "thinking"}, {"think", "it", "all", "through"}, {"mull", "it", "over"}, {"mull", "over"},
 }
 
 // deepStarts are the shapes of the first words of deepPhrases (hasPrefix then decides).
