@@ -38,7 +38,9 @@ func TestStalledAuditDoesNotHoldTheReply(t *testing.T) {
 	// record is dropped and counted, and the queued ones are kept.
 	queued := 0
 	for ; queued <= 2*store.AuditQueueLen; queued++ { // the writer holds a batch; the queue holds the rest
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		// Long enough that only a full queue refuses: on a loaded machine a short wait can
+		// end before the writer has taken its batch, and the queue is then not yet full.
+		ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
 		err := tb.state.QueueAudit(ctx, store.AuditRecord{Time: time.Now(), TurnID: fmt.Sprintf("q%d", queued), Device: "robot",
 			Route: "utterance", Intent: "time.now", Outcome: store.OutcomeOK})
 		cancel()
