@@ -63,14 +63,20 @@ func loadForeign() ([]foreignLanguage, error) {
 	return out, nil
 }
 
-// enough reports whether toks hold enough of this language's own words to be read from it.
-func (l *foreignLanguage) enough(toks []string) bool {
+// count is how many of toks are this language's own words.
+func (l *foreignLanguage) count(toks []string) int {
 	markers := 0
 	for _, w := range toks {
 		if l.markers[w] {
 			markers++
 		}
 	}
+	return markers
+}
+
+// enough reports whether toks hold enough of this language's own words to be read from it.
+func (l *foreignLanguage) enough(toks []string) bool {
+	markers := l.count(toks)
 	return markers >= 2 || markers == 1 && len(toks) <= 3
 }
 
@@ -107,7 +113,15 @@ func (t *Table) readAsForeign(transcript string, n Normalized, ctx Context) (Dec
 		return Decision{}, false // most sentences: no language's own words (read from what was routed, no copy)
 	}
 	toks := tokenize(strings.ToLower(transcript))
+	// The language with the most of its own words is read first ("apaga a luz da cozinha" is
+	// Portuguese before Spanish); one whose reading reaches nobody gives way to the next.
+	order := make([]int, len(t.foreign))
+	counts := make([]int, len(t.foreign))
 	for i := range t.foreign {
+		order[i], counts[i] = i, t.foreign[i].count(toks)
+	}
+	sort.SliceStable(order, func(a, b int) bool { return counts[order[a]] > counts[order[b]] })
+	for _, i := range order {
 		english := t.foreign[i].read(toks)
 		if english == nil {
 			continue
@@ -115,7 +129,7 @@ func (t *Table) readAsForeign(transcript string, n Normalized, ctx Context) (Dec
 		text := strings.Join(english, " ")
 		d := t.routeSentence(text, ctx)
 		if !understood(d) && d.Intent != IntentUnclear && d.Intent != IntentDeepAsk {
-			return Decision{}, false
+			continue
 		}
 		d.Doctrine = append([]string{"read from another language: \"" + strings.Join(toks, " ") + "\" as \"" + text + "\""}, d.Doctrine...)
 		return d, true
