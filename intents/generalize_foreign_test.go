@@ -12,11 +12,13 @@ func TestForeignHindi(t *testing.T) {
 	checkRoutes(t, tb, []routeCase{
 		{"rasoi ki batti bujhao", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
 		{"kitchen ki light band karo", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"bachchon ke kamre ki light band karo", "house.light.set", map[string]string{"room": "kids room", "state": "off"}},
 		{"kamre ka ac chalu karo", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
 		{"kitne baje hai", "time.now", nil},
 		{"aaj kaunsa din hai", "date.today", nil},
 		{"chup", "robot.stop", nil},
 		{"bas karo", "robot.stop", nil},
+		{"bas", "robot.stop", nil},
 		{"shukriya", "smalltalk.thanks", nil},
 		{"shubh ratri", "smalltalk.good_night", nil},
 		{"mummy ko phone karo", "teleport.call", map[string]string{"person": "mom"}},
@@ -79,6 +81,7 @@ func TestForeignPolish(t *testing.T) {
 		"mama powiedziała wyłącz światło",
 		`powiedziała "wyłącz światło"`,
 		"nie dzwoń do mamy",
+		"wezwij karetkę", // the robot cannot call out
 	})
 }
 
@@ -87,6 +90,7 @@ func TestForeignFrench(t *testing.T) {
 	tb := demo(t)
 	checkRoutes(t, tb, []routeCase{
 		{"éteins la lumière de la cuisine", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"allume la lumière de la chambre des enfants", "house.light.set", map[string]string{"room": "kids room", "state": "on"}},
 		{"allume la lumière du salon", "house.light.set", map[string]string{"room": "living room", "state": "on"}},
 		{"éteins la clim de la chambre", "house.ac.set", map[string]string{"room": "bedroom", "state": "off"}},
 		{"quelle heure est-il", "time.now", nil},
