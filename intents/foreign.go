@@ -109,10 +109,16 @@ func (l *foreignLanguage) read(toks []string) []string {
 
 // readAsForeign routes a sentence that reached nobody again as read from another language.
 func (t *Table) readAsForeign(transcript string, n Normalized, ctx Context) (Decision, bool) {
-	if !slices.ContainsFunc(t.foreign, func(l foreignLanguage) bool { return l.enough(n.tokens()) }) {
-		return Decision{}, false // most sentences: no language's own words (read from what was routed, no copy)
+	someLanguage := func(toks []string) bool {
+		return slices.ContainsFunc(t.foreign, func(l foreignLanguage) bool { return l.enough(toks) })
 	}
+	fromRouted := someLanguage(n.tokens()) // read from what was routed, no copy
 	toks := tokenize(strings.ToLower(transcript))
+	if !fromRouted && !someLanguage(toks) {
+		// most sentences: no language's own words, as said or as routed (the normalizer may
+		// have put English for one: "allume la clim du salon" was routed as "... ac ...")
+		return Decision{}, false
+	}
 	// The language with the most of its own words is read first ("apaga a luz da cozinha" is
 	// Portuguese before Spanish); one whose reading reaches nobody gives way to the next.
 	order := make([]int, len(t.foreign))
