@@ -107,16 +107,34 @@ func (l *foreignLanguage) read(toks []string) []string {
 	return out
 }
 
+// someForeignWord reports whether the routed words or the words as said hold a marker of
+// any language, reading both in place.
+func (t *Table) someForeignWord(routed []string, transcript string) bool {
+	for _, w := range routed {
+		if t.foreignMarkers[w] {
+			return true
+		}
+	}
+	for w := range rawTokens(transcript) {
+		if t.foreignMarkers[strings.ToLower(w)] {
+			return true
+		}
+	}
+	return false
+}
+
 // readAsForeign routes a sentence that reached nobody again as read from another language.
 func (t *Table) readAsForeign(transcript string, n Normalized, ctx Context) (Decision, bool) {
+	if !t.someForeignWord(n.tokens(), transcript) {
+		return Decision{}, false // most sentences: no language's own words (read with no copy)
+	}
+	// Enough of one language's words as routed, or as said (the normalizer may have put
+	// English for one: "allume la clim du salon" was routed as "... ac ...").
 	someLanguage := func(toks []string) bool {
 		return slices.ContainsFunc(t.foreign, func(l foreignLanguage) bool { return l.enough(toks) })
 	}
-	fromRouted := someLanguage(n.tokens()) // read from what was routed, no copy
 	toks := tokenize(strings.ToLower(transcript))
-	if !fromRouted && !someLanguage(toks) {
-		// most sentences: no language's own words, as said or as routed (the normalizer may
-		// have put English for one: "allume la clim du salon" was routed as "... ac ...")
+	if !someLanguage(n.tokens()) && !someLanguage(toks) {
 		return Decision{}, false
 	}
 	// The language with the most of its own words is read first ("apaga a luz da cozinha" is
