@@ -93,6 +93,7 @@ func TestForeignFrench(t *testing.T) {
 		{"allume la lumière de la chambre des enfants", "house.light.set", map[string]string{"room": "kids room", "state": "on"}},
 		{"allume la lumière du salon", "house.light.set", map[string]string{"room": "living room", "state": "on"}},
 		{"éteins la clim de la chambre", "house.ac.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"allume la clim du salon", "house.ac.set", map[string]string{"room": "living room", "state": "on"}},
 		{"quelle heure est-il", "time.now", nil},
 		{"quel jour sommes-nous", "date.today", nil},
 		{"tais-toi", "robot.stop", nil},
@@ -127,6 +128,7 @@ func TestForeignPortuguese(t *testing.T) {
 		{"vamos brincar de esconde-esconde", "play.hide", nil},
 		{"pedra papel e tesoura", "play.rps", nil},
 		{"põe um temporizador de dez minutos", "timer.start", map[string]string{"duration": "600"}},
+		{"põe um temporizador de meia hora", "timer.start", map[string]string{"duration": "1800"}},
 	})
 	checkNeverActs(t, tb, []string{
 		"não apaga a luz da cozinha",
