@@ -1,7 +1,8 @@
 package intents
 
 // A learner's or a grandparent's own language (foreign.yaml): "apaga la luz de la cocina por
-// favor", "que hora es", "llama a la policía". When a sentence reaches nobody as said and
+// favor", "que hora es", "llama a la policía", "kitne baje hai", "patayin ang ilaw", "wyłącz
+// światło", "appelle maman", "liga para a mãe", "ruf Mama an", "shukran". When a sentence reaches nobody as said and
 // holds enough of a language's own words, it is read word by word into English — phrases
 // first, longest first — and routed again as read. The reading is deterministic and never
 // guesses: a word the table has no English for stays as it was said, and the sentence is
