@@ -81,11 +81,13 @@ func (l *foreignLanguage) enough(toks []string) bool {
 	return markers >= 2 || markers == 1 && len(toks) <= 3
 }
 
-// read gives the English of toks, or nil when they are not enough of this language.
-func (l *foreignLanguage) read(toks []string) []string {
+// read gives the English of toks and how many of them were read, or nil when they are not
+// enough of this language.
+func (l *foreignLanguage) read(toks []string) ([]string, int) {
 	if !l.enough(toks) {
-		return nil
+		return nil, 0
 	}
+	covered := 0
 	out := make([]string, 0, len(toks)+4)
 	for i := 0; i < len(toks); {
 		matched := false
@@ -93,6 +95,7 @@ func (l *foreignLanguage) read(toks []string) []string {
 			if hasPrefix(toks[i:], p.from) {
 				out = append(out, p.to...)
 				i += len(p.from)
+				covered += len(p.from)
 				matched = true
 				break
 			}
@@ -103,9 +106,9 @@ func (l *foreignLanguage) read(toks []string) []string {
 		}
 	}
 	if slices.Equal(out, toks) {
-		return nil
+		return nil, 0
 	}
-	return out
+	return out, covered
 }
 
 // someForeignWord reports whether the routed words or the words as said hold a marker of
@@ -138,19 +141,25 @@ func (t *Table) readAsForeign(transcript string, n Normalized, ctx Context) (Dec
 	if !someLanguage(n.tokens()) && !someLanguage(toks) {
 		return Decision{}, false
 	}
-	// The language with the most of its own words is read first ("apaga a luz da cozinha" is
-	// Portuguese before Spanish); one whose reading reaches nobody gives way to the next.
-	order := make([]int, len(t.foreign))
-	counts := make([]int, len(t.foreign))
-	for i := range t.foreign {
-		order[i], counts[i] = i, t.foreign[i].count(toks)
+	// The language that reads the most of the sentence is read first, then the one with the
+	// most of its own words ("apaga a luz da cozinha, por favor" is Portuguese, not Spanish);
+	// one whose reading reaches nobody gives way to the next.
+	type reading struct {
+		english          []string
+		covered, markers int
 	}
-	sort.SliceStable(order, func(a, b int) bool { return counts[order[a]] > counts[order[b]] })
-	for _, i := range order {
-		english := t.foreign[i].read(toks)
-		if english == nil {
-			continue
+	var readings []reading
+	for i := range t.foreign {
+		if english, covered := t.foreign[i].read(toks); english != nil {
+			readings = append(readings, reading{english, covered, t.foreign[i].count(toks)})
 		}
+	}
+	sort.SliceStable(readings, func(a, b int) bool {
+		ra, rb := readings[a], readings[b]
+		return ra.covered > rb.covered || ra.covered == rb.covered && ra.markers > rb.markers
+	})
+	for _, r := range readings {
+		english := r.english
 		text := strings.Join(english, " ")
 		d := t.routeSentence(text, ctx)
 		if !understood(d) && d.Intent != IntentUnclear && d.Intent != IntentDeepAsk {

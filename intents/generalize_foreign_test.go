@@ -113,12 +113,13 @@ func TestForeignFrench(t *testing.T) {
 	})
 }
 
-// TestForeignPortuguese: Portuguese ("apaga a luz da cozinha" is read as Portuguese, not as
-// Spanish: it holds more Portuguese words).
+// TestForeignPortuguese: Portuguese ("apaga a luz da cozinha, por favor" is read as
+// Portuguese, not as Spanish: Portuguese reads more of it).
 func TestForeignPortuguese(t *testing.T) {
 	tb := demo(t)
 	checkRoutes(t, tb, []routeCase{
 		{"apaga a luz da cozinha", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"Apaga a luz da cozinha, por favor!", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
 		{"acende a luz do quarto", "house.light.set", map[string]string{"room": "bedroom", "state": "on"}},
 		{"desliga o ar condicionado do quarto", "house.ac.set", map[string]string{"room": "bedroom", "state": "off"}},
 		{"que horas são", "time.now", nil},
