@@ -1,7 +1,8 @@
 package intents
 
 // A learner's or a grandparent's own language (foreign.yaml): "apaga la luz de la cocina por
-// favor", "que hora es", "llama a la policía". When a sentence reaches nobody as said and
+// favor", "que hora es", "llama a la policía", "kitne baje hai", "patayin ang ilaw", "wyłącz
+// światło", "appelle maman", "liga para a mãe", "ruf Mama an", "shukran". When a sentence reaches nobody as said and
 // holds enough of a language's own words, it is read word by word into English — phrases
 // first, longest first — and routed again as read. The reading is deterministic and never
 // guesses: a word the table has no English for stays as it was said, and the sentence is
@@ -63,22 +64,30 @@ func loadForeign() ([]foreignLanguage, error) {
 	return out, nil
 }
 
-// enough reports whether toks hold enough of this language's own words to be read from it.
-func (l *foreignLanguage) enough(toks []string) bool {
+// count is how many of toks are this language's own words.
+func (l *foreignLanguage) count(toks []string) int {
 	markers := 0
 	for _, w := range toks {
 		if l.markers[w] {
 			markers++
 		}
 	}
+	return markers
+}
+
+// enough reports whether toks hold enough of this language's own words to be read from it.
+func (l *foreignLanguage) enough(toks []string) bool {
+	markers := l.count(toks)
 	return markers >= 2 || markers == 1 && len(toks) <= 3
 }
 
-// read gives the English of toks, or nil when they are not enough of this language.
-func (l *foreignLanguage) read(toks []string) []string {
+// read gives the English of toks and how many of them were read, or nil when they are not
+// enough of this language.
+func (l *foreignLanguage) read(toks []string) ([]string, int) {
 	if !l.enough(toks) {
-		return nil
+		return nil, 0
 	}
+	covered := 0
 	out := make([]string, 0, len(toks)+4)
 	for i := 0; i < len(toks); {
 		matched := false
@@ -86,6 +95,7 @@ func (l *foreignLanguage) read(toks []string) []string {
 			if hasPrefix(toks[i:], p.from) {
 				out = append(out, p.to...)
 				i += len(p.from)
+				covered += len(p.from)
 				matched = true
 				break
 			}
@@ -96,26 +106,64 @@ func (l *foreignLanguage) read(toks []string) []string {
 		}
 	}
 	if slices.Equal(out, toks) {
-		return nil
+		return nil, 0
 	}
-	return out
+	return out, covered
+}
+
+// someForeignWord reports whether the routed words or the words as said hold a marker of
+// any language, reading both in place.
+func (t *Table) someForeignWord(routed []string, transcript string) bool {
+	for _, w := range routed {
+		if t.foreignMarkers[w] {
+			return true
+		}
+	}
+	for w := range rawTokens(transcript) {
+		if t.foreignMarkers[strings.ToLower(w)] {
+			return true
+		}
+	}
+	return false
 }
 
 // readAsForeign routes a sentence that reached nobody again as read from another language.
 func (t *Table) readAsForeign(transcript string, n Normalized, ctx Context) (Decision, bool) {
-	if !slices.ContainsFunc(t.foreign, func(l foreignLanguage) bool { return l.enough(n.tokens()) }) {
-		return Decision{}, false // most sentences: no language's own words (read from what was routed, no copy)
+	if !t.someForeignWord(n.tokens(), transcript) {
+		return Decision{}, false // most sentences: no language's own words (read with no copy)
+	}
+	// Enough of one language's words as routed, or as said (the normalizer may have put
+	// English for one: "allume la clim du salon" was routed as "... ac ...").
+	someLanguage := func(toks []string) bool {
+		return slices.ContainsFunc(t.foreign, func(l foreignLanguage) bool { return l.enough(toks) })
 	}
 	toks := tokenize(strings.ToLower(transcript))
+	if !someLanguage(n.tokens()) && !someLanguage(toks) {
+		return Decision{}, false
+	}
+	// The language that reads the most of the sentence is read first, then the one with the
+	// most of its own words ("apaga a luz da cozinha, por favor" is Portuguese, not Spanish);
+	// one whose reading reaches nobody gives way to the next.
+	type reading struct {
+		english          []string
+		covered, markers int
+	}
+	var readings []reading
 	for i := range t.foreign {
-		english := t.foreign[i].read(toks)
-		if english == nil {
-			continue
+		if english, covered := t.foreign[i].read(toks); english != nil {
+			readings = append(readings, reading{english, covered, t.foreign[i].count(toks)})
 		}
+	}
+	sort.SliceStable(readings, func(a, b int) bool {
+		ra, rb := readings[a], readings[b]
+		return ra.covered > rb.covered || ra.covered == rb.covered && ra.markers > rb.markers
+	})
+	for _, r := range readings {
+		english := r.english
 		text := strings.Join(english, " ")
 		d := t.routeSentence(text, ctx)
 		if !understood(d) && d.Intent != IntentUnclear && d.Intent != IntentDeepAsk {
-			return Decision{}, false
+			continue
 		}
 		d.Doctrine = append([]string{"read from another language: \"" + strings.Join(toks, " ") + "\" as \"" + text + "\""}, d.Doctrine...)
 		return d, true

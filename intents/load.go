@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"reflect"
 	"regexp"
@@ -234,6 +235,10 @@ func build(home Home, custom, builtins []intentYAML, file string) (*Table, error
 	t.sound = newSoundAlike(&t.vocab, t.intents)
 	if t.foreign, err = loadForeign(); err != nil {
 		return nil, err
+	}
+	t.foreignMarkers = map[string]bool{}
+	for _, l := range t.foreign {
+		maps.Copy(t.foreignMarkers, l.markers)
 	}
 	for _, in := range t.intents {
 		if in.Fallback == "" {

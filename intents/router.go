@@ -63,6 +63,16 @@ func (t *Table) Route(transcript string, ctx Context) (d Decision) {
 // a small child's speech (soundalike.go) or of another language (foreign.go).
 func (t *Table) routeTranscript(transcript string, ctx Context) Decision {
 	d := t.routeSentence(transcript, ctx)
+	if d.Intent == IntentClarify && d.Pending != nil && d.NotActed == "" || d.Intent == IntentUnclear && d.NotActed != "" {
+		// Hindi said around English nouns ("light band karo": "band" is no English verb here)
+		// asks something else as said, or is left undone for words that are no house words
+		// ("bachchon ke kamre ki light band karo"); read in its language, it is what was asked
+		// (a switch that still asks which room asks that).
+		if c, ok := t.readAsForeign(transcript, d.Normalized, ctx); ok && understood(c) &&
+			(c.Intent != IntentClarify || d.Pending == nil || c.Pending.Intent != d.Pending.Intent) {
+			return c
+		}
+	}
 	if understood(d) || d.NotActed != "" {
 		return d
 	}

@@ -249,6 +249,7 @@ type Table struct {
 	zone                *time.Location // the home's time zone, loaded once when the table is built
 	sound               soundAlike     // the table's words, for reading a small child's speech
 	foreign             []foreignLanguage
+	foreignMarkers      map[string]bool // every language's markers: most sentences hold none
 }
 
 // Location is the home's time zone (time.Local when the home names none).
