@@ -408,3 +408,11 @@ func TestDeepCallsAndEmergencyNumbersSaidOtherwise(t *testing.T) {
 		}
 	}
 }
+
+// TestAHindiQuestionNeverActs: "kya ... hai" asks in Hindi; read into English it is a
+// question about the light, never a switch.
+func TestAHindiQuestionNeverActs(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{{"kya bedroom ki light on hai", "house.light.get", map[string]string{"room": "bedroom"}}})
+	checkNeverActs(t, tb, []string{"kya kitchen ki light band hai"})
+}
