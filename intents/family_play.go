@@ -178,7 +178,7 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 		}
 		// "I don't want to play any more", "I'm done playing": playing, and an end to it.
 		if (contains(toks, "play") || contains(toks, "playing")) && lx.has(toks, "game.stop") && len(toks) <= 10 &&
-			(n.Negated || contains(toks, "done") || contains(toks, "finished") || contains(toks, "bored")) && !question {
+			(n.Negated || contains(toks, "done") || contains(toks, "finished") || contains(toks, "bored") || toks[0] == "enough") && !question {
 			stop, _ := lx.find(toks, "game.stop")
 			return t.familyDecision("play.stop", map[string]string{}, n, m, FormImperative, "an end to playing ("+hitWords(stop)+")")
 		}

@@ -416,3 +416,22 @@ func TestAHindiQuestionNeverActs(t *testing.T) {
 	checkRoutes(t, tb, []routeCase{{"kya bedroom ki light on hai", "house.light.get", map[string]string{"room": "bedroom"}}})
 	checkNeverActs(t, tb, []string{"kya kitchen ki light band hai"})
 }
+
+// TestShortFormsAndAsidesAroundRequests: "thx", "pls" as tails; "before we go up" is now,
+// ahead of something; "get the air going"; a game's name with a plain variant ("stone paper
+// scissor"); "enough playing"; a question about bulbs or the past of air conditioning is the
+// agent's.
+func TestShortFormsAndAsidesAroundRequests(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"kitchen light off pls", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"turn on the bedroom light thx", "house.light.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"put the bedroom ac on before we go to bed", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"get the air going in the bedroom", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"stone paper scissor with me", "play.rps", nil},
+		{"enough playing now", "play.stop", nil},
+		{"do led bulbs last longer", "general.ask", nil},
+		{"what did people do before air conditioning", "general.ask", nil},
+	})
+	checkNeverActs(t, tb, []string{"turn the light off before bedtime", "the living room ac going on by itself"})
+}

@@ -331,6 +331,8 @@ func (t *Table) mentions(n Normalized) Mentions {
 		switch {
 		case w == "except" || w == "but" || w == "besides" || w == "excluding" || w == "apart" && next == "from" || w == "other" && next == "than":
 			m.Exception = true
+		case w == "before" && reasonSubjects[next]:
+			// "switch the AC on before we go up": now, ahead of what they will do
 		case cls&wcDefer != 0 || (w == "at" || w == "after" || w == "by") && laterNouns[next] ||
 			(w == "in" || w == "at" || w == "after" || w == "for") && (isDigits(next) && !(w == "at" && next == m.Temperature && m.Device == "ac") ||
 				(next == "a" || next == "an") && i+2 < len(toks) && durationCore(toks[i+2]) || next == "half"):

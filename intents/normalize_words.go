@@ -66,9 +66,11 @@ var phraseRewrites = []struct {
 	{[]string{"can", "ye", "no"}, []string{"can", "you"}}, // Scots "can ye no be quiet": a request
 	{[]string{"un", "muted"}, []string{"unmuted"}},        // "un-muted" as a transcript splits it
 	{[]string{"un", "mute"}, []string{"unmute"}},
-	{[]string{"o", "clock"}, []string{"oclock"}},        // "how many o clock": a learner's question of the time
-	{[]string{"is", "sleep"}, []string{"is", "asleep"}}, // a learner's "the baby is sleep"
-	{[]string{"triple", "zero"}, []string{"000"}},       // emergency numbers as people say them
+	{[]string{"o", "clock"}, []string{"oclock"}},                                 // "how many o clock": a learner's question of the time
+	{[]string{"is", "sleep"}, []string{"is", "asleep"}},                          // a learner's "the baby is sleep"
+	{[]string{"get", "the", "air", "going"}, []string{"get", "the", "ac", "on"}}, // "get the air going"
+	{[]string{"get", "the", "ac", "going"}, []string{"get", "the", "ac", "on"}},
+	{[]string{"triple", "zero"}, []string{"000"}}, // emergency numbers as people say them
 	{[]string{"triple", "0"}, []string{"000"}},
 	{[]string{"triple", "nine"}, []string{"999"}},
 	{[]string{"triple", "9"}, []string{"999"}},
@@ -298,7 +300,7 @@ var courtesyTails = [][]string{
 	{"would", "ya"}, {"will", "ya"}, {"could", "ya"},
 	{"if", "you", "can", "hear", "me"}, {"if", "you", "hear", "me"},
 	{"maybe"}, {"or", "so"}, {"ish"}, // "cool the bedroom down, like 20 maybe"
-	{"then"}, {"actually"}, {"mate"}, {"hon"}, {"honey"}, {"sugar"}, {"pal"}, {"buddy"}, {"chatterbox"}, // "what's the time then", "lights on mate"
+	{"thx"}, {"ty"}, {"pls"}, {"plz"}, {"then"}, {"actually"}, {"mate"}, {"hon"}, {"honey"}, {"sugar"}, {"pal"}, {"buddy"}, {"chatterbox"}, // "what's the time then", "lights on mate"
 }
 
 // tailEnds are the last words of the courtesy tails: a quick test before trying them.
@@ -306,7 +308,8 @@ var tailEnds = map[string]bool{"much": true, "you": true, "lot": true, "thanks":
 	"me": true, "can": true, "could": true, "possible": true, "would": true, "quick": true, "quickly": true, "now": true,
 	"away": true, "ok": true, "okay": true, "alright": true, "mind": true, "dear": true, "darling": true, "love": true,
 	"sweetheart": true, "maybe": true, "so": true, "ish": true, "then": true, "actually": true, "mate": true, "hon": true,
-	"honey": true, "sugar": true, "pal": true, "buddy": true, "chatterbox": true, "ya": true}
+	"honey": true, "sugar": true, "pal": true, "buddy": true, "chatterbox": true, "ya": true,
+	"thx": true, "ty": true, "pls": true, "plz": true}
 
 // leadFillers open a sentence without meaning anything: "okay, okay, stop", "so, what time is it".
 var leadFillers = map[string]bool{"okay": true, "ok": true, "alright": true, "so": true, "well": true, "oh": true,
@@ -314,7 +317,7 @@ var leadFillers = map[string]bool{"okay": true, "ok": true, "alright": true, "so
 	"dear": true, "darling": true, "sweetie": true, "sweetheart": true, "honey": true, // "Reachy dear, would you ..."
 	"psst": true, "pssst": true, "pst": true, // a whisper for attention: "psst reachy go silent"
 	"ugh": true, "urgh": true, "argh": true, "phew": true, "brr": true, "brrr": true, "ooh": true, "oof": true, "yikes": true,
-	"gosh": true, "blimey": true, "jeez": true, "yo": true} // a sigh or a shiver before the words: "ugh it's pitch black in here"
+	"gosh": true, "blimey": true, "jeez": true, "yo": true, "chatterbox": true} // a sigh or a shiver before the words: "ugh it's pitch black in here"
 
 // likeFillerNext: an opening "like" before one of these is a filler ("like can you turn
 // the light on"), never the verb ("like the song").
