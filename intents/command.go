@@ -111,7 +111,7 @@ var requestLeads = [][]string{
 	{"be", "so", "kind", "as", "to"}, {"be", "kind", "enough", "to"}, {"be", "a", "dear", "and"}, {"be", "a", "love", "and"},
 	{"do", "me", "a", "favour", "and"}, {"do", "me", "a", "favor", "and"}, {"do", "us", "a", "favour", "and"},
 	{"do", "us", "a", "favor", "and"}, {"go", "on", "and"}, {"go", "on"}, {"come", "on"}, {"you", "can"}, {"you", "may"},
-	{"you", "could"}, {"can", "u"}, {"could", "u"}, {"would", "u"}, {"can", "ya"}, {"could", "ya"}, {"would", "ya"}, {"will", "ya"},
+	{"you", "could"}, {"can", "u"}, {"could", "u"}, {"would", "u"}, {"can", "ya"}, {"could", "ya"}, {"would", "ya"}, {"will", "ya"}, {"can", "ye"}, {"could", "ye"}, {"will", "ye"},
 	{"just"}, {"quickly"}, {"quick"}, {"kindly"}, {"now"}, {"right"}, {"hey"}, {"oi"}, {"whoa"}, {"woah"},
 	{"okay"}, {"ok"}, {"alright"}, {"then"}, {"and"}, {"also"}, {"oh"}, {"so"}, {"mind"}, {"try", "and"}, {"try", "to"},
 	{"to"}, // "please to turn on light in kitchen": "please" is already off
@@ -145,7 +145,7 @@ func stripRequestLeads(toks []string) []string {
 }
 
 // imperativeVerbs open a command: the house verbs (actionVerbs, onVerbs, offVerbs) and these.
-var imperativeVerbs = map[string]bool{"pop": true, "flick": true, "cancel": true, "hang": true, "disconnect": true,
+var imperativeVerbs = map[string]bool{"chuck": true, "bung": true, "whack": true, "pop": true, "flick": true, "cancel": true, "hang": true, "disconnect": true,
 	"end": true, "forget": true, "delete": true, "remove": true, "clear": true, "begin": true, "create": true, "add": true,
 	"give": true, "show": true, "do": true, "mute": true, "silence": true, "stick": true, "count": true, "time": true,
 	"lights": true, "light": true, "switch": true, "shush": true, "hush": true, "cool": true, "warm": true, "heat": true,

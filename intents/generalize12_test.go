@@ -435,3 +435,14 @@ func TestShortFormsAndAsidesAroundRequests(t *testing.T) {
 	})
 	checkNeverActs(t, tb, []string{"turn the light off before bedtime", "the living room ac going on by itself"})
 }
+
+// TestRegionalWordsAndTheOtherOne: Scots "aff", "whit's", "can ye"; "chuck the AC on"; a
+// correction that names the device as "one" ("no wait, the office one").
+func TestRegionalWordsAndTheOtherOne(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"switch the bedroom light aff", "house.light.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"whit's the time", "time.now", nil},
+		{"chuck the air con on in the bedroom", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"turn off the bedroom light no wait the kitchen one", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+	})
+}

@@ -82,7 +82,7 @@ var fixtureWords = map[string]bool{"electric": true, "electrical": true, "big": 
 	"every": true, "each": true, "single": true, "the": true, "my": true, "our": true, "your": true, "these": true, "those": true}
 
 // actionVerbs act on a device; offVerbs and onVerbs also say the state.
-var actionVerbs = map[string]bool{"turns": true, "switches": true, "bump": true, "crank": true, "nudge": true, "knock": true, "turn": true, "switch": true, "put": true, "power": true, "shut": true, "set": true,
+var actionVerbs = map[string]bool{"chuck": true, "bung": true, "whack": true, "turns": true, "switches": true, "bump": true, "crank": true, "nudge": true, "knock": true, "turn": true, "switch": true, "put": true, "power": true, "shut": true, "set": true,
 	"flip": true, "make": true, "bring": true, "get": true, "leave": true, "keep": true, "start": true, "stop": true,
 	"open": true, "close": true, "lock": true, "unlock": true, "arm": true, "disarm": true, "dim": true, "brighten": true,
 	"raise": true, "lower": true, "increase": true, "decrease": true, "change": true, "adjust": true, "run": true, "hit": true}

@@ -37,7 +37,7 @@ var contractions = map[string][]string{
 	"everyone's": {"everyone", "is"}, "everyones": {"everyone", "is"}, "everybody's": {"everybody", "is"},
 	"everybodys": {"everybody", "is"}, "somebody's": {"somebody", "is"}, "someone's": {"someone", "is"},
 	// a transcript's spelling of words said run together: "wat time izzit", "wassat"
-	"rn": {"right", "now"}, "izzit": {"is", "it"}, "issit": {"is", "it"}, "wassat": {"what", "is", "that"}, "wotsit": {"what", "is", "it"},
+	"rn": {"right", "now"}, "whit's": {"what", "is"}, "whits": {"what", "is"}, "izzit": {"is", "it"}, "issit": {"is", "it"}, "wassat": {"what", "is", "that"}, "wotsit": {"what", "is", "it"},
 }
 
 // Multi-word rewrites, longest first within each leading word.
@@ -126,6 +126,7 @@ var singleRewrites = map[string]string{
 	// a learner's word for the AC from their own language: French "clim", Dutch "airco"
 	"airco": "ac", "clim": "ac", "climatisation": "ac", "climatization": "ac", "climatizador": "ac",
 	"wat": "what", "wot": "what", // a transcript's spelling
+	"aff": "off", "whit": "what", // Scots: "shut the air con aff", "whit's the time"
 	// a dropped g, as a transcript writes it: "mornin richie", "is the air con goin"
 	"mornin": "morning", "evenin": "evening", "goin": "going", "doin": "doing", "daein": "doing", "nothin": "nothing",
 	"somethin": "something", "comin": "coming", "talkin": "talking", "playin": "playing", "runnin": "running",

@@ -64,6 +64,11 @@ func (t *Table) correct(n Normalized) (Normalized, bool) {
 				break
 			}
 		}
+		if l := len(after); l > 1 && (after[l-1] == "one" || after[l-1] == "1") {
+			if dev := lastDevice(before); dev != "" {
+				after = append(append(make([]string, 0, l), after[:l-1]...), dev) // "no wait, the office one": the office light
+			}
+		}
 		if len(after) == 0 {
 			if len(mk) == 2 && mk[0] == "i" && mk[1] == "mean" && k > 2 {
 				return rebuilt(n, before), true // "is it on in the office, the light I mean": it specifies
@@ -100,6 +105,16 @@ func (t *Table) correct(n Normalized) (Normalized, bool) {
 		return rebuilt(n, out), true
 	}
 	return n, false
+}
+
+// lastDevice is the last device word of toks ("light", "ac"), or "".
+func lastDevice(toks []string) string {
+	for i := len(toks) - 1; i >= 0; i-- {
+		if wordClasses[toks[i]]&wcHouseDevice != 0 {
+			return toks[i]
+		}
+	}
+	return ""
 }
 
 // objectForPronoun: a command said again with "it" for its object ("turn it off") takes the
