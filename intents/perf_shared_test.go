@@ -118,3 +118,42 @@ func TestPartsKeptForTheirRaw(t *testing.T) {
 		}
 	}
 }
+
+// TestWordUnionsAsPlain: each union (wordUnion) answers as the plain loops over the sets it
+// joins, for every word of every corpus sentence and clause (and words of every set, and
+// words of no set), and its shapes admit every word of its sets.
+func TestWordUnionsAsPlain(t *testing.T) {
+	tb := demo(t)
+	unions := []struct {
+		name string
+		u    *wordUnion
+		sets []wordSet
+	}{
+		{"reportedWords", reportedWords, []wordSet{reportVerbs, takeBacks, quoteNouns}},
+		{"quotedWords", quotedWords, []wordSet{speechVerbs, quoteNouns, takeBacks}},
+		{"speechWordsOnly", speechWordsOnly, []wordSet{speechVerbs}},
+		{"callerOrLookVerbs", callerOrLookVerbs, []wordSet{callerVerbs, lookVerbs}},
+	}
+	var words [][]string
+	for _, s := range corpusSentences(t) {
+		n := normalize(s, tb.vocab.wake)
+		for _, c := range append([]Normalized{n}, tb.clauses(n)...) {
+			words = append(words, c.tokens())
+		}
+	}
+	for _, x := range unions {
+		for _, s := range x.sets {
+			for w := range s {
+				words = append(words, []string{w}, []string{w + "x"}, []string{w[:len(w)-1]})
+			}
+		}
+	}
+	for _, x := range unions {
+		for _, toks := range words {
+			want := slices.ContainsFunc(x.sets, func(s wordSet) bool { return anyOf(toks, s) })
+			if got := x.u.any(toks); got != want {
+				t.Fatalf("%s.any(%q) = %v, the plain loops %v", x.name, toks, got, want)
+			}
+		}
+	}
+}
