@@ -157,3 +157,29 @@ func TestWordUnionsAsPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestDurationKindsAsPlain: durationKinds answers durationWord and durationCore for every
+// word of every corpus sentence and of the duration lists (glued to a number too), and
+// numberSoundShapes admits every word of numberSounds.
+func TestDurationKindsAsPlain(t *testing.T) {
+	tb := demo(t)
+	var words []string
+	for _, s := range corpusSentences(t) {
+		words = append(words, normalize(s, tb.vocab.wake).tokens()...)
+	}
+	for w := range durationClasses {
+		words = append(words, w, "10"+w, "1.5"+w, w+"s")
+	}
+	words = append(words, "10", "1.5", "-3", "90s", "10min", "", "5x")
+	for _, w := range words {
+		word, core := durationKinds(w)
+		if word != durationWord(w) || core != durationCore(w) {
+			t.Fatalf("%q: durationKinds = %v %v, durationWord %v, durationCore %v", w, word, core, durationWord(w), durationCore(w))
+		}
+	}
+	for w := range numberSounds {
+		if !numberSoundShapes.may(w) {
+			t.Fatalf("numberSoundShapes turns away %q", w)
+		}
+	}
+}
