@@ -242,6 +242,9 @@ func (ix lexIndex) mask(names ...string) uint64 {
 // lexGates are the sets each family frame needs one of, as bits.
 type lexGates struct {
 	remind, emergency, secrets, call, privacy, quiet, game, world, farewell, faults, stop, stopWords, calendar, help uint64
+	// social: the sets socialStart reads (vocab.socialStarts, and social.bed): a sentence
+	// with no key word of them does not start small talk.
+	social uint64
 }
 
 func newLexGates(ix lexIndex) lexGates {
@@ -260,5 +263,6 @@ func newLexGates(ix lexIndex) lexGates {
 		stopWords: ix.mask("stop.words"),
 		calendar:  ix.mask("calendar.asks"),
 		help:      ix.mask("help.asks"),
+		social:    ix.mask(append(append([]string(nil), socialSets[:len(vocab{}.socialStarts)]...), "social.bed")...),
 	}
 }

@@ -183,3 +183,25 @@ func TestDurationKindsAsPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestSocialGateHoldsEverySocialStart: builtinFrame tries small talk only with a key word of
+// its sets in the sentence (lexGate.social) or a leading "night": every corpus sentence and
+// clause that socialStart or socialFrame takes has one.
+func TestSocialGateHoldsEverySocialStart(t *testing.T) {
+	tb := demo(t)
+	for _, s := range append(corpusSentences(t), "night", "night all", "bye", "thanks", "I'm off to bed", "hello there reachy") {
+		n := normalize(s, tb.vocab.wake)
+		for _, c := range append([]Normalized{n}, tb.clauses(n)...) {
+			toks := c.tokens()
+			if len(toks) == 0 {
+				continue
+			}
+			m := tb.mentions(c)
+			open := m.lex&tb.vocab.lexGate.social != 0 || toks[0] == "night"
+			_, social := tb.socialFrame(c)
+			if (tb.socialStart(toks) || social) && !open {
+				t.Fatalf("%q: small talk (socialStart %v, socialFrame %v) with the gate shut", c.Text, tb.socialStart(toks), social)
+			}
+		}
+	}
+}
