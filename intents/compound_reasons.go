@@ -136,7 +136,13 @@ func (t *Table) afterthought(c Normalized) bool {
 	if applianceState(toks) {
 		return !t.mentionsRoom(toks) // "the window's open anyway", "the tv is on": how a thing the home cannot drive is
 	}
-	deviceIn := slices.ContainsFunc(toks, func(w string) bool { return wordClasses[w]&(wcDevice|wcHouseDevice) != 0 })
+	var clsBuf [32]wordClass
+	cls, deviceIn := clsBuf[:0], false // each word's classes, looked up once
+	for _, w := range toks {
+		c := wordClasses[w]
+		cls = append(cls, c)
+		deviceIn = deviceIn || c&(wcDevice|wcHouseDevice) != 0
+	}
 	// "I'm watching TV", "we are using the oven": what someone is doing with a thing the home
 	// cannot drive says why, and asks nothing of it.
 	// A statement with its own subject and verb ("I must leave soon") says what its subject
@@ -145,27 +151,27 @@ func (t *Table) afterthought(c Normalized) bool {
 	doing := len(toks) > 3 && reasonSubjects[toks[0]] && (toks[1] == "am" || toks[1] == "are" || toks[1] == "is") &&
 		strings.HasSuffix(toks[2], "ing") && !contains(toks, "not")
 	for i, w := range toks {
-		if doing && wordClasses[w]&wcHouseDevice == 0 && deviceWords[w] == "other" && i > 2 {
+		if doing && cls[i]&wcHouseDevice == 0 && deviceWords[w] == "other" && i > 2 {
 			continue
 		}
-		if stated && !deviceIn && (i == 2 || i == 3 && reasonAdverbs[toks[2]]) && wordClasses[w]&wcAction != 0 && !imperativeVerbs[w] {
+		if stated && !deviceIn && (i == 2 || i == 3 && reasonAdverbs[toks[2]]) && cls[i]&wcAction != 0 && !imperativeVerbs[w] {
 			continue // "I must leave soon", "we have to get going": what the speaker does
 		}
-		if stated && !deviceIn && i > 2 && (toks[i-1] == "to" || objectLeads[toks[i-1]]) && wordClasses[w]&(wcDevice|wcHouseDevice) == 0 &&
+		if stated && !deviceIn && i > 2 && (toks[i-1] == "to" || objectLeads[toks[i-1]]) && cls[i]&(wcDevice|wcHouseDevice) == 0 &&
 			!isDigits(w) && !durationCore(w) && w != "timer" && w != "timers" {
 			continue // "i got emails to answer", "we have the kids to call": what the subject does
 		}
 		if stated && !deviceIn && i > 2 && (toks[i-1] == "it" || toks[i-1] == "them") && (w == "on" || w == "off") && pastWords[toks[1]] {
 			continue // "somebody left it on all night": how it was left, not a request
 		}
-		if i > 0 && objectLeads[toks[i-1]] && wordClasses[w]&(wcDevice|wcHouseDevice) == 0 && wordClasses[w]&wcAction != 0 {
+		if i > 0 && objectLeads[toks[i-1]] && cls[i]&(wcDevice|wcHouseDevice) == 0 && cls[i]&wcAction != 0 {
 			continue // "I can't find the switch": a thing, not a verb
 		}
 		if i > 1 && toks[i-1] == "to" && !deviceIn && (toks[i-2] == "need" ||
 			toks[i-2] == "needs" || toks[i-2] == "have" || toks[i-2] == "has" || toks[i-2] == "want" || toks[i-2] == "wants" || toks[i-2] == "got" || toks[i-2] == "going") {
 			continue // "the kids need to get to bed", "I have to fill in a form": what someone must do, not a request
 		}
-		if wordClasses[w]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0 || isDigits(w) || w == "timer" || w == "timers" ||
+		if cls[i]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0 || isDigits(w) || w == "timer" || w == "timers" ||
 			imperativeVerbs[w] && !reasonWords[w] || durationCore(w) && !subjectAdjectives[w] {
 			return false
 		}
