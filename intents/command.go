@@ -263,7 +263,7 @@ func verbless(toks []string) bool {
 		return false // "thanks for turning off the lights" is not "lights off"
 	}
 	for i, w := range toks {
-		if finiteWords[w] || w == "still" || gerunds[w] || reportGerunds[w] || pastWords[w] || futureWords[w] {
+		if w == "still" || reportWords.has(w) { // finiteWords, gerunds, reportGerunds, pastWords, futureWords
 			return false // "the kitchen light still on", "lights going off": a report
 		}
 		if i+1 < len(toks) && (w == "every" || w == "each" || w == "at" || w == "all" || w == "in") && timesOfDay[toks[i+1]] {
@@ -276,6 +276,10 @@ func verbless(toks []string) bool {
 	}
 	return true
 }
+
+// reportWords are the words that make a verbless sentence a report (verbless): one lookup
+// for the five lists.
+var reportWords = unionOf(finiteWords, gerunds, reportGerunds, pastWords, futureWords)
 
 // timesOfDay after "every", "each", "at", "all" or "in" make a verbless sentence a habit or a
 // later time, not a command for now.

@@ -133,6 +133,7 @@ func TestWordUnionsAsPlain(t *testing.T) {
 		{"quotedWords", quotedWords, []wordSet{speechVerbs, quoteNouns, takeBacks}},
 		{"speechWordsOnly", speechWordsOnly, []wordSet{speechVerbs}},
 		{"callerOrLookVerbs", callerOrLookVerbs, []wordSet{callerVerbs, lookVerbs}},
+		{"reportWords", reportWords, []wordSet{finiteWords, gerunds, reportGerunds, pastWords, futureWords}},
 	}
 	var words [][]string
 	for _, s := range corpusSentences(t) {
@@ -153,6 +154,11 @@ func TestWordUnionsAsPlain(t *testing.T) {
 			want := slices.ContainsFunc(x.sets, func(s wordSet) bool { return anyOf(toks, s) })
 			if got := x.u.any(toks); got != want {
 				t.Fatalf("%s.any(%q) = %v, the plain loops %v", x.name, toks, got, want)
+			}
+			for _, w := range toks {
+				if got, want := x.u.has(w), slices.ContainsFunc(x.sets, func(s wordSet) bool { return s[w] }); got != want {
+					t.Fatalf("%s.has(%q) = %v, the plain lookups %v", x.name, w, got, want)
+				}
 			}
 		}
 	}

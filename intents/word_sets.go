@@ -74,3 +74,8 @@ func (u *wordUnion) any(toks []string) bool {
 	}
 	return false
 }
+
+// has reports whether w is in one of the sets.
+func (u *wordUnion) has(w string) bool {
+	return u.shapes.may(w) && u.set[w]
+}
