@@ -211,3 +211,19 @@ func TestSocialGateHoldsEverySocialStart(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefilterReadsRunsAfterUnknown: past a part known only by its conditions (a label), a
+// run of parts known exactly still gives a condition ("for ~", "of ~" ...), so a timer
+// sentence whose duration does not follow "for" never runs the expression; a match is
+// still admitted (TestPrefilterAdmitsEveryMatch holds it on the corpora).
+func TestPrefilterReadsRunsAfterUnknown(t *testing.T) {
+	f := derivePrefilter(`^(?:(?:set|start) (?:a |the )?(?:(?P<label>[a-z0-9]+) )?timer(?: going| on)? (?:for|of|to|at|lasting) ~(?P<duration>[a-z0-9.]+(?:_[a-z0-9.]+)*))$`)
+	if f.admits("set a timer for the eggs ~7_minutes") {
+		t.Fatalf("prefilter %q admits a timer whose duration follows no \"for\"", f)
+	}
+	for _, s := range []string{"set a timer for ~7_minutes", "start the egg timer going lasting ~1_hour"} {
+		if !f.admits(s) {
+			t.Errorf("prefilter %q rejects %q", f, s)
+		}
+	}
+}
