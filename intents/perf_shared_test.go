@@ -2,6 +2,7 @@ package intents
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -224,6 +225,22 @@ func TestPrefilterReadsRunsAfterUnknown(t *testing.T) {
 	for _, s := range []string{"set a timer for ~7_minutes", "start the egg timer going lasting ~1_hour"} {
 		if !f.admits(s) {
 			t.Errorf("prefilter %q rejects %q", f, s)
+		}
+	}
+}
+
+// TestVerblessTimerOpensWithDuration: aboutTimer splits the duration view for verblessTimer
+// and terseTimer only when the view holds a duration; no corpus sentence or clause whose view
+// holds none is a verbless or terse timer.
+func TestVerblessTimerOpensWithDuration(t *testing.T) {
+	tb := demo(t)
+	for _, s := range append(corpusSentences(t), "ten minutes for the pasta", "2 minutes for the tea please", "eggs six minutes go") {
+		n := normalize(s, tb.vocab.wake)
+		for _, c := range append([]Normalized{n}, tb.clauses(n)...) {
+			v := c.durations()
+			if (verblessTimer(strings.Fields(v)) || tb.terseTimer(strings.Fields(v))) && !strings.Contains(v, "~") {
+				t.Fatalf("%q: a verbless or terse timer whose view %q holds no duration", c.Text, v)
+			}
 		}
 	}
 }
