@@ -101,9 +101,9 @@ func (t *Table) reminderFrame(n Normalized, toks []string, m Mentions) (Decision
 			lead = lead[1+len(strings.Split(strings.TrimPrefix(view[1][1:], "x_"), "_")):]
 		}
 	}
-	remind := lx["timer.remind"].at(lead, 0) > 0
-	clock, okClock := lx.find(toks, "timer.clock")
-	alarm, okAlarm := lx.find(toks, "timer.alarm")
+	remind := m.lex&t.vocab.lexIx.bit["timer.remind"] != 0 && lx["timer.remind"].at(lead, 0) > 0 // lead: a run of toks
+	clock, okClock := t.findSaid(m.lex, toks, "timer.clock")
+	alarm, okAlarm := t.findSaid(m.lex, toks, "timer.alarm")
 	if !remind && !okClock && !okAlarm {
 		return Decision{}, false
 	}

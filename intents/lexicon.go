@@ -117,6 +117,16 @@ func (lx lexicon) find(toks []string, name string) (lexHit, bool) {
 	return lexHit{}, false
 }
 
+// findSaid is t.vocab.lex.find(toks, name) for toks among the words whose mentions' lexicon
+// bits are lex: a phrase of the set holds its key word (lexIndex), so without the set's bit
+// in lex there is none, and the words are not scanned.
+func (t *Table) findSaid(lex uint64, toks []string, name string) (lexHit, bool) {
+	if lex&t.vocab.lexIx.bit[name] == 0 {
+		return lexHit{}, false
+	}
+	return t.vocab.lex.find(toks, name)
+}
+
 // has reports whether a phrase of the named set is in toks.
 func (lx lexicon) has(toks []string, name string) bool {
 	_, ok := lx.find(toks, name)

@@ -244,3 +244,29 @@ func TestVerblessTimerOpensWithDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestFindSaidAsFind: a phrase of a lexicon set found in a sentence's words, or in any run of
+// them, has the set's bit in the sentence's mentions (findSaid and the frames that skip a
+// set without its bit answer as find does), for every corpus sentence and clause.
+func TestFindSaidAsFind(t *testing.T) {
+	tb := demo(t)
+	for _, s := range corpusSentences(t) {
+		n := normalize(s, tb.vocab.wake)
+		for _, c := range append([]Normalized{n}, tb.clauses(n)...) {
+			toks := c.tokens()
+			lex := tb.mentions(c).lex
+			for name, ps := range tb.vocab.lex {
+				for i := range toks {
+					if ps.at(toks, i) > 0 && lex&tb.vocab.lexIx.bit[name] == 0 {
+						t.Fatalf("%q: a phrase of %s at %d, and its bit not in the mentions' lexicon bits", c.Text, name, i)
+					}
+				}
+				got, gotOK := tb.findSaid(lex, toks, name)
+				want, wantOK := tb.vocab.lex.find(toks, name)
+				if gotOK != wantOK || got != want {
+					t.Fatalf("%q: findSaid(%s) = %v %v, find %v %v", c.Text, name, got, gotOK, want, wantOK)
+				}
+			}
+		}
+	}
+}
