@@ -190,7 +190,10 @@ func ignorable(text string) bool {
 // asleep") — or the command said twice ("stop, stop") leaves that one command: only two
 // actions make a compound. If every clause asks for the same read, that read is the answer;
 // anything else is a general question.
-func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
+//
+// lex is the sentence's mentions' lexicon bits: small talk is read only with a key word of
+// its sets (lexGate.social).
+func (t *Table) compound(n Normalized, ctx Context, lex uint64) (Decision, bool) {
 	if !mayBeCompound(n) && !t.commandAfterStatement(n) {
 		return Decision{}, false
 	}
@@ -198,7 +201,7 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 		t.quietEndAmong(n) { // pure tests, the cheapest and rarest first
 		return Decision{}, false // "go back to normal, you can talk": one request, quiet time's (quiet_frame.go)
 	}
-	if toks := n.tokens(); t.socialStart(toks) {
+	if toks := n.tokens(); lex&t.vocab.lexGate.social != 0 && t.socialStart(toks) {
 		if _, ok := t.socialFrame(n); ok {
 			return Decision{}, false // "good night reachy, see you in the morning": small talk, whole (smalltalk.go)
 		}

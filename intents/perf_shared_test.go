@@ -191,9 +191,9 @@ func TestDurationKindsAsPlain(t *testing.T) {
 	}
 }
 
-// TestSocialGateHoldsEverySocialStart: builtinFrame tries small talk only with a key word of
-// its sets in the sentence (lexGate.social) or a leading "night": every corpus sentence and
-// clause that socialStart or socialFrame takes has one.
+// TestSocialGateHoldsEverySocialStart: builtinFrame and compound try small talk only with a
+// key word of its sets in the sentence (lexGate.social; builtinFrame also with a leading
+// "night"): every corpus sentence and clause that socialStart or socialFrame takes has one.
 func TestSocialGateHoldsEverySocialStart(t *testing.T) {
 	tb := demo(t)
 	for _, s := range append(corpusSentences(t), "night", "night all", "bye", "thanks", "I'm off to bed", "hello there reachy") {

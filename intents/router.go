@@ -176,7 +176,7 @@ func (t *Table) route(n Normalized, ctx Context) Decision {
 		return d
 	}
 	// A sentence of several parts is never acted on in part.
-	if d, ok := t.compound(n, ctx); ok {
+	if d, ok := t.compound(n, ctx, m.lex); ok {
 		return d
 	}
 	if m.lex&t.vocab.lexGate.farewell != 0 {
