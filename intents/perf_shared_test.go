@@ -270,3 +270,13 @@ func TestFindSaidAsFind(t *testing.T) {
 		}
 	}
 }
+
+// TestChildWordShapesAdmitTheirWords: glideHeard looks a word up in childWords only when its
+// shape is one of theirs: every word of childWords has such a shape.
+func TestChildWordShapesAdmitTheirWords(t *testing.T) {
+	for w := range childWords {
+		if !childWordShapes.may(w) {
+			t.Fatalf("childWordShapes turns away %q", w)
+		}
+	}
+}

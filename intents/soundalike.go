@@ -30,6 +30,14 @@ var childWords = map[string]string{
 	"pwetty": "pretty", "wanna": "want to",
 }
 
+// childWordShapes are the shapes of childWords' words: glideHeard looks up only a word of one.
+var childWordShapes = func() (out wordShapes) {
+	for w := range childWords {
+		out.add(w)
+	}
+	return out
+}()
+
 var patternWord = regexp.MustCompile(`\\.|[a-z]+`)
 
 // newSoundAlike gathers the table's words: the word lists the router reads, the lexicons,
@@ -269,7 +277,7 @@ func (t *Table) heardLabel(raw string) (labelRef, string) {
 // the award") is never read again.
 func (s *soundAlike) glideHeard(toks []string) bool {
 	for _, w := range toks {
-		if childWords[w] != "" && !s.known[w] {
+		if childWordShapes.may(w) && childWords[w] != "" && !s.known[w] {
 			return true
 		}
 		if len(w) < 3 || strings.IndexByte(w, 'w') < 0 || !glided(w) || s.known[w] {
