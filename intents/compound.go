@@ -192,8 +192,9 @@ func ignorable(text string) bool {
 // anything else is a general question.
 //
 // lex is the sentence's mentions' lexicon bits: small talk is read only with a key word of
-// its sets (lexGate.social).
-func (t *Table) compound(n Normalized, ctx Context, lex uint64) (Decision, bool) {
+// its sets (lexGate.social); info, its words' word-index entries (nil: not looked up), which
+// a clause whose words are a run of the sentence's reads.
+func (t *Table) compound(n Normalized, ctx Context, lex uint64, info []wordInfo) (Decision, bool) {
 	if !mayBeCompound(n) && !t.commandAfterStatement(n) {
 		return Decision{}, false
 	}
@@ -235,7 +236,7 @@ func (t *Table) compound(n Normalized, ctx Context, lex uint64) (Decision, bool)
 	}
 	decisions := decisionBuf[:0]
 	for i, c := range parts {
-		d, ok := t.routeClause(c, ctx)
+		d, ok := t.routeClause(c, ctx, runInfo(info, n.toks, c.toks))
 		if i > 0 && len(decisions) == 1 {
 			if md, ok := t.together(decisions[0], d, c, ctx); ok {
 				decisions[0] = md // "put the bedroom AC on and set it to 21", "it's dark in the kids room, turn the light on"

@@ -1,6 +1,7 @@
 package intents
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -278,5 +279,41 @@ func TestChildWordShapesAdmitTheirWords(t *testing.T) {
 		if !childWordShapes.may(w) {
 			t.Fatalf("childWordShapes turns away %q", w)
 		}
+	}
+}
+
+// TestMentionsOfKnownAsMentions: a clause whose words are a run of its sentence's is read
+// with the sentence's word-index entries (runInfo) exactly as mentions reads it anew, for
+// every corpus sentence and clause; a clause of another sentence's words gets none.
+func TestMentionsOfKnownAsMentions(t *testing.T) {
+	tb := demo(t)
+	for _, s := range corpusSentences(t) {
+		n := normalize(s, tb.vocab.wake)
+		info := tb.wordInfos(nil, n.tokens())
+		if got, want := tb.mentionsOf(n, info), tb.mentions(n); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: mentionsOf %+v, mentions %+v", n.Text, got, want)
+		}
+		for _, c := range tb.clauses(n) {
+			known := runInfo(info, n.toks, c.toks)
+			if known == nil {
+				if tb.partsOf(n) == nil && len(c.tokens()) > 0 {
+					t.Fatalf("%q: clause %q of a sentence without parts gets no entries", n.Text, c.Text)
+				}
+				continue
+			}
+			for i, w := range c.tokens() {
+				if known[i] != tb.vocab.words[w] {
+					t.Fatalf("%q: clause %q word %q: entry %+v, the index %+v", n.Text, c.Text, w, known[i], tb.vocab.words[w])
+				}
+			}
+			if got, want := tb.mentionsOf(c, known), tb.mentions(c); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q: clause %q: mentionsOf %+v, mentions %+v", n.Text, c.Text, got, want)
+			}
+		}
+	}
+	other := normalize("turn on the kitchen light", tb.vocab.wake)
+	n := normalize("turn on the kitchen light", tb.vocab.wake)
+	if runInfo(tb.wordInfos(nil, n.tokens()), n.toks, other.toks) != nil {
+		t.Fatal("runInfo gives entries for another sentence's words")
 	}
 }

@@ -153,7 +153,12 @@ func (t *Table) route(n Normalized, ctx Context) Decision {
 	if d, ok := t.match(n, ctx, false); ok {
 		return d
 	}
-	m := t.mentions(n)
+	var infoBuf [32]wordInfo // the sentence's word-index entries: its clauses' words are runs of its words
+	var info []wordInfo
+	if toks := n.tokens(); len(toks) <= len(infoBuf) {
+		info = t.wordInfos(infoBuf[:0], toks)
+	}
+	m := t.mentionsOf(n, info)
 	// No built-in pattern names a light or the AC: a sentence that does skips them.
 	if !m.named {
 		if d, ok := t.match(n, ctx, true); ok {
@@ -176,7 +181,7 @@ func (t *Table) route(n Normalized, ctx Context) Decision {
 		return d
 	}
 	// A sentence of several parts is never acted on in part.
-	if d, ok := t.compound(n, ctx, m.lex); ok {
+	if d, ok := t.compound(n, ctx, m.lex, info); ok {
 		return d
 	}
 	if m.lex&t.vocab.lexGate.farewell != 0 {
@@ -227,12 +232,13 @@ func (t *Table) frames(n Normalized, m Mentions, ctx Context, timers bool) (Deci
 	return t.calendarFrame(n, m, ctx)
 }
 
-// routeClause routes one part of a compound sentence.
-func (t *Table) routeClause(n Normalized, ctx Context) (Decision, bool) {
+// routeClause routes one part of a compound sentence; known: its words' word-index entries,
+// when looked up already (nil: none).
+func (t *Table) routeClause(n Normalized, ctx Context, known []wordInfo) (Decision, bool) {
 	if d, ok := t.match(n, ctx, false); ok {
 		return d, true
 	}
-	m := t.mentions(n)
+	m := t.mentionsOf(n, known)
 	if !m.named {
 		if d, ok := t.match(n, ctx, true); ok {
 			return d, true
