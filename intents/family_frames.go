@@ -122,7 +122,7 @@ func (t *Table) reminderFrame(n Normalized, toks []string, m Mentions) (Decision
 	if n.Negated || n.Question || noNeed(toks) || len(toks) > 16 {
 		return Decision{}, false
 	}
-	view := strings.Fields(n.durations())
+	view := n.durationWords()
 	duration := ""
 	for i, w := range view {
 		if strings.HasPrefix(w, "~") && (okClock || i > 0 && (view[i-1] == "in" || view[i-1] == "after" || view[i-1] == "when")) {
@@ -179,7 +179,7 @@ func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, b
 	if d, ok := t.quietUntil(n, toks, m, hit); ok {
 		return d, true
 	}
-	view := strings.Fields(n.durations())
+	view := n.durationWords()
 	duration, lasting, span := "", false, len(view)
 	for i, w := range view {
 		if w == "~while" {
@@ -470,7 +470,7 @@ var quietSpans = words2set("until till during while whilst")
 // time until it is ended, at most the longest. Only words the lists explain may go before the
 // span, and the sentence must be a request.
 func (t *Table) quietUntil(n Normalized, toks []string, m Mentions, hit lexHit) (Decision, bool) {
-	view := strings.Fields(n.durations())
+	view := n.durationWords()
 	for i := hit.at + hit.n; i < len(view); i++ {
 		if lengthClause(view, i) {
 			return Decision{}, false // "..., it's like 45 minutes": the length is read with the request's words

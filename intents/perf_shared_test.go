@@ -317,3 +317,22 @@ func TestMentionsOfKnownAsMentions(t *testing.T) {
 		t.Fatal("runInfo gives entries for another sentence's words")
 	}
 }
+
+// TestDurationWordsAsFields: durationWords gives the duration view's words as strings.Fields
+// does, for every corpus sentence, clause and part (and a corrected sentence).
+func TestDurationWordsAsFields(t *testing.T) {
+	tb := demo(t)
+	for _, s := range append(corpusSentences(t), "set a timer for an hour and a half", "be quiet for an our") {
+		n := normalize(s, tb.vocab.wake)
+		all := append([]Normalized{n}, tb.clauses(n)...)
+		all = append(all, tb.partsOf(n)...)
+		if c, ok := tb.selfCorrect(n); ok {
+			all = append(all, c)
+		}
+		for _, c := range all {
+			if got, want := c.durationWords(), strings.Fields(c.durations()); !slices.Equal(got, want) {
+				t.Fatalf("%q: durationWords %q, the view's fields %q", c.Text, got, want)
+			}
+		}
+	}
+}

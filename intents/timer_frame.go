@@ -22,7 +22,7 @@ func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	if n.Question && applianceTimer(toks) {
 		return Decision{}, false // "how do you stop a timer on a microwave": an appliance's timer, not the robot's
 	}
-	view := strings.Fields(n.durations())
+	view := n.durationWords()
 	captured := map[string]string{}
 	unexplained := 0
 	for i, w := range view {
