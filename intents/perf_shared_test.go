@@ -336,3 +336,44 @@ func TestDurationWordsAsFields(t *testing.T) {
 		}
 	}
 }
+
+// TestPatternPairsTurnAwayOnlyWhatThePrefilterDoes: a pattern's pair bits (patternRef.pairs)
+// are pairs of a literal alone in a group of its prefilter, so a text they turn away the
+// prefilter turns away too: held on every corpus sentence and clause, for every pattern.
+func TestPatternPairsTurnAwayOnlyWhatThePrefilterDoes(t *testing.T) {
+	tb := demo(t)
+	for _, x := range []*patternIndex{tb.customIx, tb.builtinIx} {
+		if x == nil {
+			continue
+		}
+		for k := range x.refs {
+			r := &x.refs[k]
+			p := &r.in.patterns[r.i]
+			if r.npairs == 0 {
+				continue
+			}
+			ok := slices.ContainsFunc(p.filter, func(g []string) bool {
+				if len(g) != 1 {
+					return false
+				}
+				lp := pairsOf(g[0])
+				return lp.holdsPairs(r)
+			})
+			if p.durations || !ok {
+				t.Fatalf("%s %s: pairs %v are no literal's alone in a group of %q", r.in.Name, p.where, r.pairs[:r.npairs], p.filter)
+			}
+		}
+		for _, s := range corpusSentences(t) {
+			n := normalize(s, tb.vocab.wake)
+			for _, c := range append([]Normalized{n}, tb.clauses(n)...) {
+				tp := pairsOf(c.Text)
+				for k := range x.refs {
+					r := &x.refs[k]
+					if p := &r.in.patterns[r.i]; !tp.holdsPairs(r) && p.filter.admits(c.Text) {
+						t.Fatalf("%q: the pairs of %s %s turn it away, its prefilter %q admits it", c.Text, r.in.Name, p.where, p.filter)
+					}
+				}
+			}
+		}
+	}
+}

@@ -270,6 +270,9 @@ func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) 
 	durText, durPairs, durSpaces, haveDur := "", &textPairs, 0, false
 	var dp pairSet
 	for k := next(set); k >= 0; k = next(set) {
+		if !textPairs.holdsPairs(&x.refs[k]) {
+			continue // a literal every match holds is not in the text (patternRef.pairs): the pattern is not read
+		}
 		in, i := x.refs[k].in, x.refs[k].i
 		p := &in.patterns[i] // not a copy
 		text, pairs, sp := n.Text, &textPairs, textSpaces
