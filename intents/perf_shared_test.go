@@ -377,3 +377,28 @@ func TestPatternPairsTurnAwayOnlyWhatThePrefilterDoes(t *testing.T) {
 		}
 	}
 }
+
+// TestGameCoverOfSaidSets: gameFrame covers a sentence with only the game sets whose bit its
+// mentions carry; the hits are those of every game set, for every corpus sentence and clause.
+func TestGameCoverOfSaidSets(t *testing.T) {
+	tb := demo(t)
+	all := append([]string{"game.any"}, gameSets...)
+	for _, s := range append(corpusSentences(t), "lets play hide and seek", "simon says jump", "rock paper scissors") {
+		n := normalize(s, tb.vocab.wake)
+		for _, c := range append([]Normalized{n}, tb.clauses(n)...) {
+			toks := c.tokens()
+			lex := tb.mentions(c).lex
+			var said []string
+			for _, name := range all {
+				if lex&tb.vocab.lexIx.bit[name] != 0 {
+					said = append(said, name)
+				}
+			}
+			got := tb.vocab.lex.cover(toks, make([]bool, len(toks)), said...)
+			want := tb.vocab.lex.cover(toks, make([]bool, len(toks)), all...)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%q: the said sets cover %v, every game set %v", c.Text, got, want)
+			}
+		}
+	}
+}
