@@ -402,3 +402,19 @@ func TestGameCoverOfSaidSets(t *testing.T) {
 		}
 	}
 }
+
+// TestForeignShapesAdmitTheirMarkers: enough looks a word up in a language's markers only
+// when it has one of their shapes: every marker of every language has such a shape.
+func TestForeignShapesAdmitTheirMarkers(t *testing.T) {
+	tb := demo(t)
+	if len(tb.foreign) == 0 {
+		t.Fatal("no foreign language loaded")
+	}
+	for _, l := range tb.foreign {
+		for w := range l.markers {
+			if !l.shapes.may(w) {
+				t.Fatalf("a language's shapes turn away its marker %q", w)
+			}
+		}
+	}
+}
