@@ -130,11 +130,20 @@ var requestLeadStarts = func() map[string]bool {
 	return out
 }()
 
+// requestLeadsByFirst are requestLeads by their first word, each word's in their order.
+var requestLeadsByFirst = func() map[string][][]string {
+	out := map[string][][]string{}
+	for _, l := range requestLeads {
+		out[l[0]] = append(out[l[0]], l)
+	}
+	return out
+}()
+
 // stripRequestLeads takes requestLeads off the start of toks.
 func stripRequestLeads(toks []string) []string {
-	for changed := true; changed && len(toks) > 1 && requestLeadStarts[toks[0]]; {
+	for changed := true; changed && len(toks) > 1; {
 		changed = false
-		for _, l := range requestLeads {
+		for _, l := range requestLeadsByFirst[toks[0]] { // those that can match, in requestLeads' order
 			if len(toks) > len(l) && hasPrefix(toks, l) {
 				toks, changed = toks[len(l):], true
 				break

@@ -418,3 +418,35 @@ func TestForeignShapesAdmitTheirMarkers(t *testing.T) {
 		}
 	}
 }
+
+// plainStripRequestLeads is stripRequestLeads reading every lead in order.
+func plainStripRequestLeads(toks []string) []string {
+	for changed := true; changed && len(toks) > 1 && requestLeadStarts[toks[0]]; {
+		changed = false
+		for _, l := range requestLeads {
+			if len(toks) > len(l) && hasPrefix(toks, l) {
+				toks, changed = toks[len(l):], true
+				break
+			}
+		}
+	}
+	return toks
+}
+
+// TestStripRequestLeadsAsPlain: stripRequestLeads, reading only the leads that start with the
+// first word, takes off what the plain loop does from every corpus sentence and clause (and
+// each of its tails).
+func TestStripRequestLeadsAsPlain(t *testing.T) {
+	tb := demo(t)
+	for _, s := range append(corpusSentences(t), "go on and just turn it off", "you can hang up now", "we are done end the call") {
+		n := normalize(s, tb.vocab.wake)
+		for _, c := range append([]Normalized{n}, tb.clauses(n)...) {
+			toks := c.tokens()
+			for k := range toks {
+				if got, want := stripRequestLeads(toks[k:]), plainStripRequestLeads(toks[k:]); !slices.Equal(got, want) {
+					t.Fatalf("%q: stripRequestLeads %q, the plain loop %q", toks[k:], got, want)
+				}
+			}
+		}
+	}
+}
