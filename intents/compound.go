@@ -119,6 +119,8 @@ var socialIntents = []string{IntentGreeting, IntentThanks, IntentGoodNight, Inte
 
 func (t *Table) isGreeting(c Normalized) bool {
 	spaces := strings.Count(c.Text, " ")
+	var pairs pairSet // the text's byte pairs, collected when a gate first admits it
+	havePairs := false
 	for _, name := range socialIntents {
 		in := t.byName[name]
 		if in == nil {
@@ -127,7 +129,13 @@ func (t *Table) isGreeting(c Normalized) bool {
 		for i := range in.patterns {
 			p := &in.patterns[i]
 			// The gate (gate.go), then the prefilter: necessary conditions, cheapest first.
-			if p.gate.admits(c.Text, spaces) && p.filter.admits(c.Text) && p.re.MatchString(c.Text) {
+			if !p.gate.admits(c.Text, spaces) {
+				continue
+			}
+			if !havePairs {
+				pairs, havePairs = pairsOf(c.Text), true
+			}
+			if p.filter.admitsPairs(c.Text, &pairs) && p.re.MatchString(c.Text) {
 				return true
 			}
 		}

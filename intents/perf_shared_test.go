@@ -450,3 +450,28 @@ func TestStripRequestLeadsAsPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestGreetingFiltersByPairsAsPlain: isGreeting reads the social patterns' prefilters with the
+// clause's byte pairs (admitsPairs); they answer as the plain substring searches (admits) on
+// every corpus sentence and clause.
+func TestGreetingFiltersByPairsAsPlain(t *testing.T) {
+	tb := demo(t)
+	for _, s := range corpusSentences(t) {
+		n := normalize(s, tb.vocab.wake)
+		for _, c := range append([]Normalized{n}, tb.clauses(n)...) {
+			pairs := pairsOf(c.Text)
+			for _, name := range socialIntents {
+				in := tb.byName[name]
+				if in == nil {
+					continue
+				}
+				for i := range in.patterns {
+					p := &in.patterns[i]
+					if p.filter.admitsPairs(c.Text, &pairs) != p.filter.admits(c.Text) {
+						t.Fatalf("%q: %s's prefilter %q by pairs %v, by search %v", c.Text, name, p.filter, !p.filter.admits(c.Text), p.filter.admits(c.Text))
+					}
+				}
+			}
+		}
+	}
+}
