@@ -475,3 +475,40 @@ func TestGreetingFiltersByPairsAsPlain(t *testing.T) {
 		}
 	}
 }
+
+// plainTrimTails is trimTails trying every courtesy tail in order.
+func plainTrimTails(toks []string) []string {
+	for changed := true; changed; {
+		changed = false
+		if len(toks) == 0 || !tailEnds[toks[len(toks)-1]] {
+			break
+		}
+		for _, c := range courtesyTails {
+			if hasSuffix(toks, c) && len(toks) > len(c) {
+				toks, changed = toks[:len(toks)-len(c)], true
+				break
+			}
+		}
+	}
+	return toks
+}
+
+// TestTrimTailsAsPlain: trimTails, trying only the tails that end in the last word, takes off
+// what the plain loop does from every corpus sentence's words (as said, and each of its
+// heads), and from sentences made of the tails themselves.
+func TestTrimTailsAsPlain(t *testing.T) {
+	var all [][]string
+	for _, s := range corpusSentences(t) {
+		all = append(all, words(strings.ToLower(s)))
+	}
+	for _, c := range courtesyTails {
+		all = append(all, append([]string{"turn", "it", "off"}, c...), append(append([]string{"stop"}, c...), "now", "please"))
+	}
+	for _, toks := range all {
+		for k := 0; k <= len(toks); k++ {
+			if got, want := trimTails(toks[:k]), plainTrimTails(toks[:k]); !slices.Equal(got, want) {
+				t.Fatalf("%q: trimTails %q, the plain loop %q", toks[:k], got, want)
+			}
+		}
+	}
+}
