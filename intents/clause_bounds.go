@@ -230,6 +230,9 @@ var takeBacks = words2set("kidding joking jk jking")
 var reportVerbs = words2set("said says told tells texted texts shouted shouts yelled yells screamed screams whispered " +
 	"whispers complained complains asked asks wrote writes sang sings repeated repeats joked messaged")
 
+// reportVerbsOnly are reportVerbs with their shapes (notARequestToMe).
+var reportVerbsOnly = unionOf(reportVerbs)
+
 // reportedOrTakenBack: toks report words said ("she texted", "is a lie", "was the message")
 // or take a request back ("I'm joking"): never a reason beside a request.
 func reportedOrTakenBack(toks []string) bool {

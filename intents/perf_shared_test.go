@@ -136,6 +136,7 @@ func TestWordUnionsAsPlain(t *testing.T) {
 		{"speechWordsOnly", speechWordsOnly, []wordSet{speechVerbs}},
 		{"callerOrLookVerbs", callerOrLookVerbs, []wordSet{callerVerbs, lookVerbs}},
 		{"reportWords", reportWords, []wordSet{finiteWords, gerunds, reportGerunds, pastWords, futureWords}},
+		{"reportVerbsOnly", reportVerbsOnly, []wordSet{reportVerbs}},
 	}
 	var words [][]string
 	for _, s := range corpusSentences(t) {
