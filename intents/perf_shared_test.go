@@ -513,3 +513,36 @@ func TestTrimTailsAsPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestPhrasesByFirstKeepOrder: courtesy's indexes hold, for each first word, exactly the
+// list's phrases that open with it, in the list's order — so the first phrase that matches
+// is the one the plain loop over the list finds.
+func TestPhrasesByFirstKeepOrder(t *testing.T) {
+	for _, x := range []struct {
+		name  string
+		list  [][]string
+		index map[string][][]string
+	}{
+		{"courtesyLeads", courtesyLeads, courtesyLeadsByFirst},
+		{"courtesyAsks", courtesyAsks, courtesyAsksByFirst},
+		{"politeLeads", politeLeads, politeLeadsByFirst},
+		{"requestLeads", requestLeads, requestLeadsByFirst},
+	} {
+		n := 0
+		for w, ps := range x.index {
+			var want [][]string
+			for _, p := range x.list {
+				if p[0] == w {
+					want = append(want, p)
+				}
+			}
+			if !slices.EqualFunc(ps, want, slices.Equal) {
+				t.Fatalf("%s by %q: %q, the list's %q", x.name, w, ps, want)
+			}
+			n += len(ps)
+		}
+		if n != len(x.list) {
+			t.Fatalf("%s: the index holds %d phrases, the list %d", x.name, n, len(x.list))
+		}
+	}
+}
