@@ -120,7 +120,7 @@ func (t *Table) statementOpening(toks []string) (stated, verbAfter2 bool, felt i
 		return false, false, felt
 	}
 	for k, w := range toks[:min(4, len(toks))] {
-		if wordClasses[w]&wcWarmth != 0 || feelingWords[w] {
+		if feltWords.has(w) { // wordClasses[w]&wcWarmth != 0 || feelingWords[w]
 			felt = k
 			break
 		}
@@ -271,6 +271,18 @@ func commandVerb(w string) bool {
 
 // feelingWords say how a room feels, as a reason before a request: "boiling, can you ...".
 var feelingWords = words2set("dark gloomy bright boiling roasting baking sweltering stuffy muggy humid sweating dim pitch sauna blinding")
+
+// feltWords are the words of warmth (wcWarmth) and feelingWords: statementOpening's one
+// lookup for both.
+var feltWords = unionOf(feelingWords, func() wordSet {
+	out := wordSet{}
+	for w, c := range wordClasses {
+		if c&wcWarmth != 0 {
+			out[w] = true
+		}
+	}
+	return out
+}())
 
 // politeOpens: toks[i] opens a polite request to act ("could you turn ...", "can u put ...").
 func politeOpens(toks []string, i int) bool {

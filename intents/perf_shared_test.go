@@ -137,6 +137,7 @@ func TestWordUnionsAsPlain(t *testing.T) {
 		{"callerOrLookVerbs", callerOrLookVerbs, []wordSet{callerVerbs, lookVerbs}},
 		{"reportWords", reportWords, []wordSet{finiteWords, gerunds, reportGerunds, pastWords, futureWords}},
 		{"reportVerbsOnly", reportVerbsOnly, []wordSet{reportVerbs}},
+		{"feltWords", feltWords, []wordSet{feelingWords, classWords(wcWarmth)}},
 	}
 	var words [][]string
 	for _, s := range corpusSentences(t) {
@@ -545,4 +546,15 @@ func TestPhrasesByFirstKeepOrder(t *testing.T) {
 			t.Fatalf("%s: the index holds %d phrases, the list %d", x.name, n, len(x.list))
 		}
 	}
+}
+
+// classWords are the words wordClasses puts in class c (a plain set, for the tests).
+func classWords(c wordClass) wordSet {
+	out := wordSet{}
+	for w, wc := range wordClasses {
+		if wc&c != 0 {
+			out[w] = true
+		}
+	}
+	return out
 }
