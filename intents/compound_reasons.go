@@ -101,7 +101,7 @@ func (t *Table) afterthought(c Normalized) bool {
 		!pastWords[name] && !futureWords[name] && !wishWords[name] && !notCommandStarts[name] && !timesOfDay[name] && !tagStarts[name] {
 		return true // a name said to get attention: "Alexa, ...", "Sophie, ...", "hey mum, ..."
 	}
-	if len(toks) <= 3 && slices.ContainsFunc(toks, func(w string) bool { return wordClasses[w]&wcWarmth != 0 || feelingWords[w] }) &&
+	if len(toks) <= 3 && feltWords.any(toks) && // wordClasses[w]&wcWarmth != 0 || feelingWords[w]
 		!slices.ContainsFunc(toks, func(w string) bool {
 			return wordClasses[w]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0 || isDigits(w) || questionWords[w] || w == "not"
 		}) && !t.mentionsRoom(toks) {
