@@ -528,6 +528,7 @@ func TestPhrasesByFirstKeepOrder(t *testing.T) {
 		{"courtesyAsks", courtesyAsks, courtesyAsksByFirst},
 		{"politeLeads", politeLeads, politeLeadsByFirst},
 		{"requestLeads", requestLeads, requestLeadsByFirst},
+		{"generalLeads", generalLeads, generalLeadsByFirst},
 	} {
 		n := 0
 		for w, ps := range x.index {
