@@ -226,7 +226,7 @@ func (t *Table) mentionsRoom(toks []string) bool {
 			return true
 		}
 		for l := 2; l <= t.vocab.roomWords && i+l <= len(toks); l++ {
-			if _, ok := t.vocab.rooms[strings.Join(toks[i:i+l], " ")]; ok {
+			if _, ok := roomOfWords(t.vocab.rooms, toks[i:i+l]); ok {
 				return true
 			}
 		}
@@ -340,12 +340,27 @@ func (t *Table) insideRoomName(toks []string, i int) bool {
 			continue
 		}
 		for l := min(t.vocab.roomWords, len(toks)-j); l >= 3 && j+l-1 > i; l-- {
-			if _, ok := t.vocab.rooms[strings.Join(toks[j:j+l], " ")]; ok {
+			if _, ok := roomOfWords(t.vocab.rooms, toks[j:j+l]); ok {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// roomOfWords is rooms[strings.Join(toks, " ")], the key built on the stack (no string is
+// allocated for a lookup).
+func roomOfWords(rooms map[string]*Room, toks []string) (*Room, bool) {
+	var buf [64]byte
+	b := buf[:0]
+	for i, w := range toks {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, w...)
+	}
+	r, ok := rooms[string(b)]
+	return r, ok
 }
 
 // roomsIn lists the rooms of the home toks name, by their names.
@@ -356,7 +371,7 @@ func (t *Table) roomsIn(toks []string) []string {
 			continue
 		}
 		for l := min(t.vocab.roomWords, len(toks)-i); l >= 1; l-- {
-			if r, ok := t.vocab.rooms[strings.Join(toks[i:i+l], " ")]; ok {
+			if r, ok := roomOfWords(t.vocab.rooms, toks[i:i+l]); ok {
 				out = append(out, r.Name)
 				i += l - 1
 				break

@@ -559,3 +559,29 @@ func classWords(c wordClass) wordSet {
 	}
 	return out
 }
+
+// TestRoomOfWordsAsJoin: roomOfWords finds what a lookup by the joined words finds, for every
+// room name and alias of the home, and every run of up to seven words of every corpus sentence.
+func TestRoomOfWordsAsJoin(t *testing.T) {
+	tb := demo(t)
+	var runs [][]string
+	for k := range tb.vocab.rooms {
+		runs = append(runs, strings.Fields(k))
+	}
+	for _, s := range corpusSentences(t) {
+		toks := normalize(s, tb.vocab.wake).tokens()
+		for i := range toks {
+			for l := 1; l <= 7 && i+l <= len(toks); l++ {
+				runs = append(runs, toks[i:i+l])
+			}
+		}
+	}
+	runs = append(runs, []string{strings.Repeat("long", 30), "room"})
+	for _, r := range runs {
+		got, gotOK := roomOfWords(tb.vocab.rooms, r)
+		want, wantOK := tb.vocab.rooms[strings.Join(r, " ")]
+		if got != want || gotOK != wantOK {
+			t.Fatalf("%q: roomOfWords %v %v, the joined lookup %v %v", r, got, gotOK, want, wantOK)
+		}
+	}
+}
