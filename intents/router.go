@@ -195,10 +195,12 @@ func (t *Table) route(n Normalized, ctx Context) Decision {
 	if d, ok := t.frames(n, m, ctx, false); ok { // the timer frame was tried above
 		return d
 	}
-	if intent, hit, ok := t.farewellAfter(n); m.lex&t.vocab.lexGate.farewell != 0 && ok {
-		d := t.decide(t.byName[intent], map[string]string{}, nil, n)
-		d.Doctrine = append(d.Doctrine, "a statement that ends in a farewell ("+hitWords(hit)+"): "+intent)
-		return d
+	if m.lex&t.vocab.lexGate.farewell != 0 { // the cheap test first: farewellAfter is read only with a farewell word
+		if intent, hit, ok := t.farewellAfter(n); ok {
+			d := t.decide(t.byName[intent], map[string]string{}, nil, n)
+			d.Doctrine = append(d.Doctrine, "a statement that ends in a farewell ("+hitWords(hit)+"): "+intent)
+			return d
+		}
 	}
 	if d, ok := t.stopAsked(n, m); ok {
 		return d
