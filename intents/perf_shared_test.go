@@ -585,3 +585,35 @@ func TestRoomOfWordsAsJoin(t *testing.T) {
 		}
 	}
 }
+
+// TestUnglideHeardAsPlain: unglideHeard answers as the loop over unglide(w)[1:] does, for
+// every corpus word with a w, the robot's names and the table's known words with their r and
+// l glided, and words of many w's.
+func TestUnglideHeardAsPlain(t *testing.T) {
+	tb := demo(t)
+	s := &tb.sound
+	plain := func(w string) bool {
+		for _, g := range unglide(w)[1:] {
+			if s.known[g] || s.wake.isName(g) {
+				return true
+			}
+		}
+		return false
+	}
+	var words []string
+	for _, sent := range corpusSentences(t) {
+		words = append(words, normalize(sent, tb.vocab.wake).tokens()...)
+	}
+	for k := range s.known {
+		words = append(words, strings.NewReplacer("r", "w", "l", "w").Replace(k))
+	}
+	words = append(words, "weachy", "wichie", "wawawa", "wowwowwow", "whwhw", "w", "ww", "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww")
+	for _, w := range words {
+		if strings.IndexByte(w, 'w') < 0 {
+			continue
+		}
+		if got, want := s.unglideHeard(w), plain(w); got != want {
+			t.Fatalf("%q: unglideHeard %v, the plain loop %v", w, got, want)
+		}
+	}
+}
