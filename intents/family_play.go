@@ -430,7 +430,11 @@ func (t *Table) gameFirstPiece(n Normalized, m Mentions) (Decision, bool) {
 			return Decision{}, false
 		}
 	}
-	return t.gameFrame(ps[0], ps[0].tokens(), m)
+	// The piece was normalized on its own: its words may hold a key word the sentence's do not,
+	// and gameFrame reads only the sets whose bits m.lex holds — so its own words' bits are added.
+	pm := m
+	pm.lex |= t.lexOf(ps[0].tokens())
+	return t.gameFrame(ps[0], ps[0].tokens(), pm)
 }
 
 // gamesAsked may follow "what games": "what games do you even know", "which games have you got".

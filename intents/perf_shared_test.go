@@ -617,3 +617,33 @@ func TestUnglideHeardAsPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestGameFramesReadWithTheirWordsBits: every call of gameFrame reads words whose lexicon bits
+// its Mentions holds (the sentence's, a run of them, or a piece's own words added), so the game
+// sets it skips for want of a bit have no phrase there: held for the whole sentence, for the
+// first piece gameFirstPiece reads, and for a sentence whose first piece holds a word its own
+// normalizing keeps and the sentence's drops.
+func TestGameFramesReadWithTheirWordsBits(t *testing.T) {
+	tb := demo(t)
+	all := append([]string{"game.any"}, gameSets...)
+	check := func(what string, toks []string, lex uint64) {
+		for _, name := range all {
+			if lex&tb.vocab.lexIx.bit[name] != 0 {
+				continue
+			}
+			for i := range toks {
+				if tb.vocab.lex[name].at(toks, i) > 0 {
+					t.Fatalf("%s %q: a phrase of %s with its bit not held", what, toks, name)
+				}
+			}
+		}
+	}
+	for _, s := range append(corpusSentences(t), "okay, simon says, thanks", "its hide and seek time, thank you") {
+		n := normalize(s, tb.vocab.wake)
+		m := tb.mentions(n)
+		check("sentence", n.tokens(), m.lex)
+		if ps := tb.pieces(n); len(ps) > 1 {
+			check("first piece", ps[0].tokens(), m.lex|tb.lexOf(ps[0].tokens()))
+		}
+	}
+}

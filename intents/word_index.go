@@ -114,3 +114,12 @@ func runInfo(info []wordInfo, toks, c []string) []wordInfo {
 	}
 	return nil
 }
+
+// lexOf is the lexicon bits of toks' words (as mentions gathers them into Mentions.lex).
+func (t *Table) lexOf(toks []string) uint64 {
+	var lex uint64
+	for _, w := range toks {
+		lex |= t.vocab.words[w].lex
+	}
+	return lex
+}
