@@ -57,9 +57,12 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 	if d, ok := t.choreFrame(n, m); ok {
 		return d, true // "make me a sandwich", "clean my room": asked of this home, answered here
 	}
-	if d, ok := t.socialFrame(n); ok {
-		d.Mentions = m.ref()
-		return d, true // "hiya robot", "ok bye, gotta go to school" (smalltalk.go)
+	// Small talk needs a key word of its sets (m.lex), or a short "night" (smalltalk.go).
+	if toks := n.tokens(); m.lex&t.vocab.lexGate.social != 0 || len(toks) > 0 && toks[0] == "night" {
+		if d, ok := t.socialFrame(n); ok {
+			d.Mentions = m.ref()
+			return d, true // "hiya robot", "ok bye, gotta go to school" (smalltalk.go)
+		}
 	}
 	toks := n.tokens()
 	if len(toks) == 0 || len(toks) > 14 {

@@ -120,14 +120,14 @@ func (t *Table) statementOpening(toks []string) (stated, verbAfter2 bool, felt i
 		return false, false, felt
 	}
 	for k, w := range toks[:min(4, len(toks))] {
-		if wordClasses[w]&wcWarmth != 0 || feelingWords[w] {
+		if feltWords.has(w) { // wordClasses[w]&wcWarmth != 0 || feelingWords[w]
 			felt = k
 			break
 		}
 	}
 	first, verb := toks[0], toks[1]
 	switch {
-	case anyOf(toks, speechVerbs):
+	case speechWordsOnly.any(toks):
 		return false, false, -1 // "she was shouting turn off the light": words said, not a command
 	case first == "its":
 		return true, false, felt
@@ -147,6 +147,9 @@ func (t *Table) statementOpening(toks []string) (stated, verbAfter2 bool, felt i
 // now ("mum is asleep", "I have a headache", "we are going out"). A past ("she was ...") or a
 // wish ("I want ...") is not such a statement.
 var presentVerbs = words2set("is are am has have do does can cannot must should keeps stays looks feels seems gets goes")
+
+// speechWordsOnly are speechVerbs with their shapes (statementOpening).
+var speechWordsOnly = unionOf(speechVerbs)
 
 // speechVerbs report words said: what follows them is quoted, never a command said now
 // ("she was shouting turn off the light", "mom is always saying turn off the lights").
@@ -227,10 +230,13 @@ var takeBacks = words2set("kidding joking jk jking")
 var reportVerbs = words2set("said says told tells texted texts shouted shouts yelled yells screamed screams whispered " +
 	"whispers complained complains asked asks wrote writes sang sings repeated repeats joked messaged")
 
+// reportVerbsOnly are reportVerbs with their shapes (notARequestToMe).
+var reportVerbsOnly = unionOf(reportVerbs)
+
 // reportedOrTakenBack: toks report words said ("she texted", "is a lie", "was the message")
 // or take a request back ("I'm joking"): never a reason beside a request.
 func reportedOrTakenBack(toks []string) bool {
-	if !anyOf(toks, reportVerbs) && !anyOf(toks, takeBacks) && !(anyOf(toks, quoteNouns) && anyOf(toks, copulas)) {
+	if !reportedWords.any(toks) || !anyOf(toks, reportVerbs) && !anyOf(toks, takeBacks) && !(anyOf(toks, quoteNouns) && anyOf(toks, copulas)) {
 		return false // each test below needs a report verb, a take-back, or a copula and a quotation's noun
 	}
 	for i, w := range toks {
@@ -245,11 +251,18 @@ func reportedOrTakenBack(toks []string) bool {
 	return false
 }
 
+// reportedWords: reportedOrTakenBack needs one of them (a report verb, a take-back or a
+// quotation's noun) before it reads further.
+var reportedWords = unionOf(reportVerbs, takeBacks, quoteNouns)
+
 // quotedOrTakenBack: toks report words said (a speech verb, a quotation's noun) or take the
 // request back.
 func quotedOrTakenBack(toks []string) bool {
-	return anyOf(toks, speechVerbs) || anyOf(toks, quoteNouns) || anyOf(toks, takeBacks) // a word in any of them
+	return quotedWords.any(toks) // a word in any of them
 }
+
+// quotedWords are the words quotedOrTakenBack looks for.
+var quotedWords = unionOf(speechVerbs, quoteNouns, takeBacks)
 
 // commandVerb: w can open a command said after a statement ("... turn her light off").
 func commandVerb(w string) bool {
@@ -258,6 +271,18 @@ func commandVerb(w string) bool {
 
 // feelingWords say how a room feels, as a reason before a request: "boiling, can you ...".
 var feelingWords = words2set("dark gloomy bright boiling roasting baking sweltering stuffy muggy humid sweating dim pitch sauna blinding")
+
+// feltWords are the words of warmth (wcWarmth) and feelingWords: statementOpening's one
+// lookup for both.
+var feltWords = unionOf(feelingWords, func() wordSet {
+	out := wordSet{}
+	for w, c := range wordClasses {
+		if c&wcWarmth != 0 {
+			out[w] = true
+		}
+	}
+	return out
+}())
 
 // politeOpens: toks[i] opens a polite request to act ("could you turn ...", "can u put ...").
 func politeOpens(toks []string, i int) bool {

@@ -130,11 +130,20 @@ var requestLeadStarts = func() map[string]bool {
 	return out
 }()
 
+// requestLeadsByFirst are requestLeads by their first word, each word's in their order.
+var requestLeadsByFirst = func() map[string][][]string {
+	out := map[string][][]string{}
+	for _, l := range requestLeads {
+		out[l[0]] = append(out[l[0]], l)
+	}
+	return out
+}()
+
 // stripRequestLeads takes requestLeads off the start of toks.
 func stripRequestLeads(toks []string) []string {
-	for changed := true; changed && len(toks) > 1 && requestLeadStarts[toks[0]]; {
+	for changed := true; changed && len(toks) > 1; {
 		changed = false
-		for _, l := range requestLeads {
+		for _, l := range requestLeadsByFirst[toks[0]] { // those that can match, in requestLeads' order
 			if len(toks) > len(l) && hasPrefix(toks, l) {
 				toks, changed = toks[len(l):], true
 				break
@@ -263,7 +272,7 @@ func verbless(toks []string) bool {
 		return false // "thanks for turning off the lights" is not "lights off"
 	}
 	for i, w := range toks {
-		if finiteWords[w] || w == "still" || gerunds[w] || reportGerunds[w] || pastWords[w] || futureWords[w] {
+		if w == "still" || reportWords.has(w) { // finiteWords, gerunds, reportGerunds, pastWords, futureWords
 			return false // "the kitchen light still on", "lights going off": a report
 		}
 		if i+1 < len(toks) && (w == "every" || w == "each" || w == "at" || w == "all" || w == "in") && timesOfDay[toks[i+1]] {
@@ -276,6 +285,10 @@ func verbless(toks []string) bool {
 	}
 	return true
 }
+
+// reportWords are the words that make a verbless sentence a report (verbless): one lookup
+// for the five lists.
+var reportWords = unionOf(finiteWords, gerunds, reportGerunds, pastWords, futureWords)
 
 // timesOfDay after "every", "each", "at", "all" or "in" make a verbless sentence a habit or a
 // later time, not a command for now.

@@ -119,6 +119,8 @@ var socialIntents = []string{IntentGreeting, IntentThanks, IntentGoodNight, Inte
 
 func (t *Table) isGreeting(c Normalized) bool {
 	spaces := strings.Count(c.Text, " ")
+	var pairs pairSet // the text's byte pairs, collected when a gate first admits it
+	havePairs := false
 	for _, name := range socialIntents {
 		in := t.byName[name]
 		if in == nil {
@@ -127,7 +129,13 @@ func (t *Table) isGreeting(c Normalized) bool {
 		for i := range in.patterns {
 			p := &in.patterns[i]
 			// The gate (gate.go), then the prefilter: necessary conditions, cheapest first.
-			if p.gate.admits(c.Text, spaces) && p.filter.admits(c.Text) && p.re.MatchString(c.Text) {
+			if !p.gate.admits(c.Text, spaces) {
+				continue
+			}
+			if !havePairs {
+				pairs, havePairs = pairsOf(c.Text), true
+			}
+			if p.filter.admitsPairs(c.Text, &pairs) && p.re.MatchString(c.Text) {
 				return true
 			}
 		}
@@ -190,7 +198,11 @@ func ignorable(text string) bool {
 // asleep") — or the command said twice ("stop, stop") leaves that one command: only two
 // actions make a compound. If every clause asks for the same read, that read is the answer;
 // anything else is a general question.
-func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
+//
+// lex is the sentence's mentions' lexicon bits: small talk is read only with a key word of
+// its sets (lexGate.social); info, its words' word-index entries (nil: not looked up), which
+// a clause whose words are a run of the sentence's reads.
+func (t *Table) compound(n Normalized, ctx Context, lex uint64, info []wordInfo) (Decision, bool) {
 	if !mayBeCompound(n) && !t.commandAfterStatement(n) {
 		return Decision{}, false
 	}
@@ -198,7 +210,7 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 		t.quietEndAmong(n) { // pure tests, the cheapest and rarest first
 		return Decision{}, false // "go back to normal, you can talk": one request, quiet time's (quiet_frame.go)
 	}
-	if toks := n.tokens(); t.socialStart(toks) {
+	if toks := n.tokens(); lex&t.vocab.lexGate.social != 0 && t.socialStart(toks) {
 		if _, ok := t.socialFrame(n); ok {
 			return Decision{}, false // "good night reachy, see you in the morning": small talk, whole (smalltalk.go)
 		}
@@ -232,7 +244,7 @@ func (t *Table) compound(n Normalized, ctx Context) (Decision, bool) {
 	}
 	decisions := decisionBuf[:0]
 	for i, c := range parts {
-		d, ok := t.routeClause(c, ctx)
+		d, ok := t.routeClause(c, ctx, runInfo(info, n.toks, c.toks))
 		if i > 0 && len(decisions) == 1 {
 			if md, ok := t.together(decisions[0], d, c, ctx); ok {
 				decisions[0] = md // "put the bedroom AC on and set it to 21", "it's dark in the kids room, turn the light on"

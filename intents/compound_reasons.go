@@ -101,7 +101,7 @@ func (t *Table) afterthought(c Normalized) bool {
 		!pastWords[name] && !futureWords[name] && !wishWords[name] && !notCommandStarts[name] && !timesOfDay[name] && !tagStarts[name] {
 		return true // a name said to get attention: "Alexa, ...", "Sophie, ...", "hey mum, ..."
 	}
-	if len(toks) <= 3 && slices.ContainsFunc(toks, func(w string) bool { return wordClasses[w]&wcWarmth != 0 || feelingWords[w] }) &&
+	if len(toks) <= 3 && feltWords.any(toks) && // wordClasses[w]&wcWarmth != 0 || feelingWords[w]
 		!slices.ContainsFunc(toks, func(w string) bool {
 			return wordClasses[w]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0 || isDigits(w) || questionWords[w] || w == "not"
 		}) && !t.mentionsRoom(toks) {
@@ -136,7 +136,13 @@ func (t *Table) afterthought(c Normalized) bool {
 	if applianceState(toks) {
 		return !t.mentionsRoom(toks) // "the window's open anyway", "the tv is on": how a thing the home cannot drive is
 	}
-	deviceIn := slices.ContainsFunc(toks, func(w string) bool { return wordClasses[w]&(wcDevice|wcHouseDevice) != 0 })
+	var clsBuf [32]wordClass
+	cls, deviceIn := clsBuf[:0], false // each word's classes, looked up once
+	for _, w := range toks {
+		c := wordClasses[w]
+		cls = append(cls, c)
+		deviceIn = deviceIn || c&(wcDevice|wcHouseDevice) != 0
+	}
 	// "I'm watching TV", "we are using the oven": what someone is doing with a thing the home
 	// cannot drive says why, and asks nothing of it.
 	// A statement with its own subject and verb ("I must leave soon") says what its subject
@@ -145,27 +151,27 @@ func (t *Table) afterthought(c Normalized) bool {
 	doing := len(toks) > 3 && reasonSubjects[toks[0]] && (toks[1] == "am" || toks[1] == "are" || toks[1] == "is") &&
 		strings.HasSuffix(toks[2], "ing") && !contains(toks, "not")
 	for i, w := range toks {
-		if doing && wordClasses[w]&wcHouseDevice == 0 && deviceWords[w] == "other" && i > 2 {
+		if doing && cls[i]&wcHouseDevice == 0 && deviceWords[w] == "other" && i > 2 {
 			continue
 		}
-		if stated && !deviceIn && (i == 2 || i == 3 && reasonAdverbs[toks[2]]) && wordClasses[w]&wcAction != 0 && !imperativeVerbs[w] {
+		if stated && !deviceIn && (i == 2 || i == 3 && reasonAdverbs[toks[2]]) && cls[i]&wcAction != 0 && !imperativeVerbs[w] {
 			continue // "I must leave soon", "we have to get going": what the speaker does
 		}
-		if stated && !deviceIn && i > 2 && (toks[i-1] == "to" || objectLeads[toks[i-1]]) && wordClasses[w]&(wcDevice|wcHouseDevice) == 0 &&
+		if stated && !deviceIn && i > 2 && (toks[i-1] == "to" || objectLeads[toks[i-1]]) && cls[i]&(wcDevice|wcHouseDevice) == 0 &&
 			!isDigits(w) && !durationCore(w) && w != "timer" && w != "timers" {
 			continue // "i got emails to answer", "we have the kids to call": what the subject does
 		}
 		if stated && !deviceIn && i > 2 && (toks[i-1] == "it" || toks[i-1] == "them") && (w == "on" || w == "off") && pastWords[toks[1]] {
 			continue // "somebody left it on all night": how it was left, not a request
 		}
-		if i > 0 && objectLeads[toks[i-1]] && wordClasses[w]&(wcDevice|wcHouseDevice) == 0 && wordClasses[w]&wcAction != 0 {
+		if i > 0 && objectLeads[toks[i-1]] && cls[i]&(wcDevice|wcHouseDevice) == 0 && cls[i]&wcAction != 0 {
 			continue // "I can't find the switch": a thing, not a verb
 		}
 		if i > 1 && toks[i-1] == "to" && !deviceIn && (toks[i-2] == "need" ||
 			toks[i-2] == "needs" || toks[i-2] == "have" || toks[i-2] == "has" || toks[i-2] == "want" || toks[i-2] == "wants" || toks[i-2] == "got" || toks[i-2] == "going") {
 			continue // "the kids need to get to bed", "I have to fill in a form": what someone must do, not a request
 		}
-		if wordClasses[w]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0 || isDigits(w) || w == "timer" || w == "timers" ||
+		if cls[i]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) != 0 || isDigits(w) || w == "timer" || w == "timers" ||
 			imperativeVerbs[w] && !reasonWords[w] || durationCore(w) && !subjectAdjectives[w] {
 			return false
 		}
@@ -223,7 +229,7 @@ func (t *Table) mentionsRoom(toks []string) bool {
 			return true
 		}
 		for l := 2; l <= t.vocab.roomWords && i+l <= len(toks); l++ {
-			if _, ok := t.vocab.rooms[strings.Join(toks[i:i+l], " ")]; ok {
+			if _, ok := roomOfWords(t.vocab.rooms, toks[i:i+l]); ok {
 				return true
 			}
 		}
@@ -337,12 +343,27 @@ func (t *Table) insideRoomName(toks []string, i int) bool {
 			continue
 		}
 		for l := min(t.vocab.roomWords, len(toks)-j); l >= 3 && j+l-1 > i; l-- {
-			if _, ok := t.vocab.rooms[strings.Join(toks[j:j+l], " ")]; ok {
+			if _, ok := roomOfWords(t.vocab.rooms, toks[j:j+l]); ok {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// roomOfWords is rooms[strings.Join(toks, " ")], the key built on the stack (no string is
+// allocated for a lookup).
+func roomOfWords(rooms map[string]*Room, toks []string) (*Room, bool) {
+	var buf [64]byte
+	b := buf[:0]
+	for i, w := range toks {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, w...)
+	}
+	r, ok := rooms[string(b)]
+	return r, ok
 }
 
 // roomsIn lists the rooms of the home toks name, by their names.
@@ -353,7 +374,7 @@ func (t *Table) roomsIn(toks []string) []string {
 			continue
 		}
 		for l := min(t.vocab.roomWords, len(toks)-i); l >= 1; l-- {
-			if r, ok := t.vocab.rooms[strings.Join(toks[i:i+l], " ")]; ok {
+			if r, ok := roomOfWords(t.vocab.rooms, toks[i:i+l]); ok {
 				out = append(out, r.Name)
 				i += l - 1
 				break

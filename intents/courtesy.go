@@ -114,6 +114,21 @@ var courtesyEndsByLast = func() map[string][][]string {
 	return out
 }()
 
+// courtesyLeadsByFirst, courtesyAsksByFirst and politeLeadsByFirst are those lists by their
+// phrases' first words, each word's in the list's order: courtesy tries only the phrases
+// that can open what is left.
+var courtesyLeadsByFirst, courtesyAsksByFirst, politeLeadsByFirst = phrasesByFirst(courtesyLeads),
+	phrasesByFirst(courtesyAsks), phrasesByFirst(politeLeads)
+
+// phrasesByFirst is list by its phrases' first words, each word's in list's order.
+func phrasesByFirst(list [][]string) map[string][][]string {
+	out := map[string][][]string{}
+	for _, p := range list {
+		out[p[0]] = append(out[p[0]], p)
+	}
+	return out
+}
+
 // expandPhrases turns "{a|b} c" alternatives into word lists, longest first.
 func expandPhrases(specs []string) [][]string {
 	var out [][]string
@@ -253,7 +268,7 @@ func courtesy(n Normalized) (Normalized, bool) {
 	out, changed, request, ask := toks, false, false, false
 	for more := true; more && len(out) > 2; {
 		more = false
-		for _, p := range courtesyLeads {
+		for _, p := range courtesyLeadsByFirst[out[0]] { // courtesyLeads, in order: those opening so
 			if len(out) > len(p) && hasPrefix(out, p) {
 				out, more, changed, request = out[len(p):], true, true, true
 				break
@@ -266,13 +281,13 @@ func courtesy(n Normalized) (Normalized, bool) {
 			out, more, changed = out[1:], true, true
 			continue
 		}
-		for _, p := range courtesyAsks {
+		for _, p := range courtesyAsksByFirst[out[0]] { // courtesyAsks, in order: those opening so
 			if len(out) > len(p)+1 && hasPrefix(out, p) && !request && !ask && out[len(p)] != "if" && out[len(p)] != "whether" {
 				out, more, changed, ask = out[len(p):], true, true, true
 				break
 			}
 		}
-		for _, p := range politeLeads {
+		for _, p := range politeLeadsByFirst[out[0]] { // politeLeads, in order: those opening so
 			if request && len(out) > len(p)+1 && hasPrefix(out, p) {
 				out, more, changed, request = out[len(p):], true, true, true
 				break

@@ -86,7 +86,11 @@ func durationWord(w string) bool {
 	if durationClass(w)&dcWord != 0 || isNumber(w) {
 		return true // a unit, a filler, a joining word, a vague word, a number
 	}
-	// A unit glued to a number: "10min", "90s".
+	return gluedUnit(w)
+}
+
+// gluedUnit: a unit glued to a number, "10min", "90s".
+func gluedUnit(w string) bool {
 	k := 0
 	for k < len(w) && (w[k] >= '0' && w[k] <= '9' || w[k] == '.') {
 		k++
@@ -96,6 +100,13 @@ func durationWord(w string) bool {
 	}
 	_, unit := durationUnits[w[k:]]
 	return unit
+}
+
+// durationKinds is durationWord(w) and durationCore(w), with one lookup of the word.
+func durationKinds(w string) (word, core bool) {
+	c, num := durationClass(w), isNumber(w)
+	word = c&dcWord != 0 || num || gluedUnit(w)
+	return word, c&dcCore != 0 || num || len(w) > 1 && w[0] >= '0' && w[0] <= '9' && word
 }
 
 // durationGate: the sentence may hold a duration — a core word, or "our" that may be whisper's
@@ -108,6 +119,15 @@ func durationGate(w string) bool { return durationCore(w) || w == "our" || w == 
 // ("a timer for minutes", "set it to minutes") are asked about.
 var numberSounds = map[string]string{"ate": "8", "won": "1", "tree": "3", "fife": "5", "sicks": "6", "nein": "9", "too": "2",
 	"tin": "10", "fourty": "40"}
+
+// numberSoundShapes are the shapes of numberSounds' words: numberHomophones looks up only
+// a word of one of them.
+var numberSoundShapes = func() (out wordShapes) {
+	for w := range numberSounds {
+		out.add(w)
+	}
+	return out
+}()
 
 // teenHeads are the first halves of a "-teen" number whisper wrote in two ("fif teen").
 var teenHeads = map[string]string{"thir": "13", "3": "13", "4": "14", "four": "14", "fif": "15", "5": "15", "6": "16", "7": "17",
@@ -129,7 +149,7 @@ func numberHomophones(toks []string) []string {
 			}
 			out[i-1], out[i] = teenHeads[toks[i-1]], ""
 			continue
-		case numberSounds[w] != "" && i+1 < len(toks) && spokenUnit(toks[i+1]) != "" && durationUnits[toks[i+1]] != 0:
+		case numberSoundShapes.may(w) && numberSounds[w] != "" && i+1 < len(toks) && spokenUnit(toks[i+1]) != "" && durationUnits[toks[i+1]] != 0:
 			r = numberSounds[w]
 		case (w == "our" || w == "ours") && i > 0 && (toks[i-1] == "an" || isNumber(toks[i-1]) || numberSounds[toks[i-1]] != ""):
 			r = "h" + w
@@ -237,8 +257,12 @@ func joinDurations(toks []string) string {
 		}
 		j := i
 		core := false
-		for j < len(toks) && durationWord(toks[j]) {
-			core = core || durationCore(toks[j])
+		for j < len(toks) {
+			word, isCore := durationKinds(toks[j]) // durationWord and durationCore, from one lookup
+			if !word {
+				break
+			}
+			core = core || isCore
 			j++
 		}
 		// A run never ends on a joining word: "5 minutes and turn on ...".

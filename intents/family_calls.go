@@ -19,11 +19,11 @@ func (t *Table) emergencyFrame(n Normalized, toks []string, m Mentions) (Decisio
 		// "help help help", "help me help me": a cry for help, not a question about the robot
 		return t.familyDecision(IntentEmergency, map[string]string{}, n, m, FormImperative, "a cry for help repeated")
 	}
-	if self, ok := lx.find(toks, "emergency.self"); ok && self.at <= 2 && !n.Question && !n.Negated {
+	if self, ok := t.findSaid(m.lex, toks, "emergency.self"); ok && self.at <= 2 && !n.Question && !n.Negated {
 		return t.familyDecision(IntentEmergency, map[string]string{}, n, m, FormStatement, "the speaker is hurt ("+hitWords(self)+")")
 	}
-	svc, okSvc := lx.find(toks, "emergency.services")
-	event, okEvent := lx.find(toks, "emergency.events")
+	svc, okSvc := t.findSaid(m.lex, toks, "emergency.services")
+	event, okEvent := t.findSaid(m.lex, toks, "emergency.events")
 	if !okSvc && !okEvent {
 		return Decision{}, false
 	}
@@ -103,8 +103,8 @@ var (
 // them ("I want to see mommy") or the means ("get mum on the video").
 func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) (Decision, bool) {
 	lx := t.vocab.lex
-	strong, okStrong := lx.find(toks, "call.verbs")
-	weak, okWeak := lx.find(toks, "call.reach")
+	strong, okStrong := t.findSaid(m.lex, toks, "call.verbs")
+	weak, okWeak := t.findSaid(m.lex, toks, "call.reach")
 	if !okStrong && !okWeak {
 		return Decision{}, false
 	}

@@ -101,9 +101,9 @@ func (t *Table) reminderFrame(n Normalized, toks []string, m Mentions) (Decision
 			lead = lead[1+len(strings.Split(strings.TrimPrefix(view[1][1:], "x_"), "_")):]
 		}
 	}
-	remind := lx["timer.remind"].at(lead, 0) > 0
-	clock, okClock := lx.find(toks, "timer.clock")
-	alarm, okAlarm := lx.find(toks, "timer.alarm")
+	remind := m.lex&t.vocab.lexIx.bit["timer.remind"] != 0 && lx["timer.remind"].at(lead, 0) > 0 // lead: a run of toks
+	clock, okClock := t.findSaid(m.lex, toks, "timer.clock")
+	alarm, okAlarm := t.findSaid(m.lex, toks, "timer.alarm")
 	if !remind && !okClock && !okAlarm {
 		return Decision{}, false
 	}
@@ -122,7 +122,7 @@ func (t *Table) reminderFrame(n Normalized, toks []string, m Mentions) (Decision
 	if n.Negated || n.Question || noNeed(toks) || len(toks) > 16 {
 		return Decision{}, false
 	}
-	view := strings.Fields(n.durations())
+	view := n.durationWords()
 	duration := ""
 	for i, w := range view {
 		if strings.HasPrefix(w, "~") && (okClock || i > 0 && (view[i-1] == "in" || view[i-1] == "after" || view[i-1] == "when")) {
@@ -182,7 +182,7 @@ func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, b
 	if d, ok := t.quietUntil(n, toks, m, hit); ok {
 		return d, true
 	}
-	view := strings.Fields(n.durations())
+	view := n.durationWords()
 	duration, lasting, span := "", false, len(view)
 	for i, w := range view {
 		if w == "~while" {
@@ -473,7 +473,7 @@ var quietSpans = words2set("until till during while whilst")
 // time until it is ended, at most the longest. Only words the lists explain may go before the
 // span, and the sentence must be a request.
 func (t *Table) quietUntil(n Normalized, toks []string, m Mentions, hit lexHit) (Decision, bool) {
-	view := strings.Fields(n.durations())
+	view := n.durationWords()
 	for i := hit.at + hit.n; i < len(view); i++ {
 		if lengthClause(view, i) {
 			return Decision{}, false // "..., it's like 45 minutes": the length is read with the request's words

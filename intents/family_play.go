@@ -142,7 +142,17 @@ var gameIntents = map[string]string{"game.rps": "play.rps", "game.animal": "play
 func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bool) {
 	lx := t.vocab.lex
 	used := make([]bool, len(toks))
-	hits := lx.cover(toks, used, append([]string{"game.any"}, gameSets...)...)
+	var setBuf [8]string
+	sets := setBuf[:0] // the game sets with a key word said (m.lex), in order: the others cover nothing
+	if m.lex&t.vocab.lexIx.bit["game.any"] != 0 {
+		sets = append(sets, "game.any")
+	}
+	for _, name := range gameSets {
+		if m.lex&t.vocab.lexIx.bit[name] != 0 {
+			sets = append(sets, name)
+		}
+	}
+	hits := lx.cover(toks, used, sets...)
 	game, named := lexHit{}, false
 	for _, h := range hits {
 		if h.set == "game.any" {
@@ -166,15 +176,17 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 		return t.familyDecision("play.invite", map[string]string{}, n, m, FormImperative, "playing, with no game named") // "I want to play"
 	}
 	if game.n == 0 {
-		if q, ok := lx.find(toks, "game.quit"); ok && q.at == 0 && only(toks[q.n:], gameQuitFill) && !n.Question {
+		if q, ok := t.findSaid(m.lex, toks, "game.quit"); ok && q.at == 0 && only(toks[q.n:], gameQuitFill) && !n.Question {
 			return t.familyDecision("play.stop", map[string]string{}, n, m, FormImperative, "giving up the game ("+hitWords(q)+")") // "i quit"
 		}
 		// whisper writes "we're" as "were": "were done playing" is no question
 		question := n.Question && !(toks[0] == "were" && len(toks) > 1 && (toks[1] == "done" || toks[1] == "finished" || toks[1] == "bored"))
 		// "stop playing, it's bath time": the game's end asked for, a reason around it
-		if first := gameStopLead(t.pieces(n)[0].tokens()); !n.Negated && len(toks) <= 10 && len(first) >= 2 && len(first) <= 4 &&
-			hasPrefix(stripRequestLeads(first), []string{"stop", "playing"}) && only(stripRequestLeads(first)[2:], gameQuitFill) {
-			return t.familyDecision("play.stop", map[string]string{}, n, m, FormImperative, "an end to playing (\"stop playing\")")
+		if !n.Negated && len(toks) <= 10 { // the first piece is read only then
+			if first := gameStopLead(t.pieces(n)[0].tokens()); len(first) >= 2 && len(first) <= 4 &&
+				hasPrefix(stripRequestLeads(first), []string{"stop", "playing"}) && only(stripRequestLeads(first)[2:], gameQuitFill) {
+				return t.familyDecision("play.stop", map[string]string{}, n, m, FormImperative, "an end to playing (\"stop playing\")")
+			}
 		}
 		// "I don't want to play any more", "I'm done playing": playing, and an end to it.
 		if (contains(toks, "play") || contains(toks, "playing")) && lx.has(toks, "game.stop") && len(toks) <= 10 &&
@@ -418,7 +430,11 @@ func (t *Table) gameFirstPiece(n Normalized, m Mentions) (Decision, bool) {
 			return Decision{}, false
 		}
 	}
-	return t.gameFrame(ps[0], ps[0].tokens(), m)
+	// The piece was normalized on its own: its words may hold a key word the sentence's do not,
+	// and gameFrame reads only the sets whose bits m.lex holds — so its own words' bits are added.
+	pm := m
+	pm.lex |= t.lexOf(ps[0].tokens())
+	return t.gameFrame(ps[0], ps[0].tokens(), pm)
 }
 
 // gamesAsked may follow "what games": "what games do you even know", "which games have you got".

@@ -10,7 +10,7 @@ import "strings"
 // a statement ("nobody can call in anyway", "people can call you on weekends") is what
 // is, and nothing is set (docs/intents.md, "Privacy said by its effect").
 func (t *Table) privacyByEffect(n Normalized, toks []string, m Mentions) (Decision, bool) {
-	if m.lex&t.vocab.lexGate.privacy == 0 && !anyOf(toks, callerVerbs) && !anyOf(toks, lookVerbs) {
+	if m.lex&t.vocab.lexGate.privacy == 0 && !callerOrLookVerbs.any(toks) {
 		return Decision{}, false // no privacy word, no calling or looking in: most sentences
 	}
 	if n.Question || reported(toks) || anyOf(toks, pastWords) || len(toks) < 3 {
@@ -161,6 +161,9 @@ var negModals = words2set("cannot cant couldnt wont wouldnt shouldnt")
 var callerVerbs = words2set("call ring phone video facetime dial videocall buzz skype")
 
 var lookVerbs = words2set("see look peek peep watch spy")
+
+// callerOrLookVerbs: privacyByEffect reads nothing further without one (or a privacy word).
+var callerOrLookVerbs = unionOf(callerVerbs, lookVerbs)
 
 func slicesIndex(toks []string, w string) int {
 	for i, x := range toks {

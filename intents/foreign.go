@@ -23,6 +23,8 @@ var foreignYAML []byte
 // foreignLanguage is one language of foreign.yaml, in lookup form.
 type foreignLanguage struct {
 	markers map[string]bool
+	// shapes are the markers' shapes: enough looks up only a word of one of them.
+	shapes *wordShapes
 	// byFirst: a phrase's first word -> its phrases (longest first), each with its English.
 	byFirst map[string][]foreignPhrase
 }
@@ -45,9 +47,10 @@ func loadForeign() ([]foreignLanguage, error) {
 	var out []foreignLanguage
 	for _, code := range sortedKeys(langs) {
 		y := langs[code]
-		l := foreignLanguage{markers: map[string]bool{}, byFirst: map[string][]foreignPhrase{}}
+		l := foreignLanguage{markers: map[string]bool{}, shapes: &wordShapes{}, byFirst: map[string][]foreignPhrase{}}
 		for _, m := range y.Markers {
 			l.markers[strings.ToLower(m)] = true
+			l.shapes.add(strings.ToLower(m))
 		}
 		for _, from := range sortedKeys(y.Words) {
 			f := tokenize(strings.ToLower(from))
@@ -68,7 +71,7 @@ func loadForeign() ([]foreignLanguage, error) {
 func (l *foreignLanguage) count(toks []string) int {
 	markers := 0
 	for _, w := range toks {
-		if l.markers[w] {
+		if l.shapes.may(w) && l.markers[w] {
 			markers++
 		}
 	}

@@ -235,6 +235,9 @@ var generalLeads = [][]string{{"how", "does"}, {"how", "do"}, {"how", "is", "a"}
 	{"when", "was"}, {"when", "were"}, {"tell", "me", "about"}, {"what", "does"}, {"how", "much", "does"}, {"how", "many", "watts"},
 	{"how", "long", "does"}, {"is", "it", "bad"}, {"is", "it", "safe"}, {"are", "lights"}, {"should", "you"}}
 
+// generalLeadsByFirst are generalLeads by their first words.
+var generalLeadsByFirst = phrasesByFirst(generalLeads)
+
 // generalKnowledge: a question that mentions a device but names no place, state or setting
 // of this home ("how does an air conditioner work?") is a general question.
 func generalKnowledge(n Normalized, m Mentions) bool {
@@ -256,9 +259,11 @@ func generalKnowledge(n Normalized, m Mentions) bool {
 			return true // "what is the temperature outside": the weather, not the house
 		}
 	}
-	for _, l := range generalLeads {
-		if hasPrefix(toks, l) {
-			return true
+	if len(toks) > 0 {
+		for _, l := range generalLeadsByFirst[toks[0]] { // generalLeads: those opening so
+			if hasPrefix(toks, l) {
+				return true
+			}
 		}
 	}
 	// "a light year", "an ac", "the speed of light": a device spoken of in general.

@@ -117,6 +117,16 @@ func (lx lexicon) find(toks []string, name string) (lexHit, bool) {
 	return lexHit{}, false
 }
 
+// findSaid is t.vocab.lex.find(toks, name) for toks among the words whose mentions' lexicon
+// bits are lex: a phrase of the set holds its key word (lexIndex), so without the set's bit
+// in lex there is none, and the words are not scanned.
+func (t *Table) findSaid(lex uint64, toks []string, name string) (lexHit, bool) {
+	if lex&t.vocab.lexIx.bit[name] == 0 {
+		return lexHit{}, false
+	}
+	return t.vocab.lex.find(toks, name)
+}
+
 // has reports whether a phrase of the named set is in toks.
 func (lx lexicon) has(toks []string, name string) bool {
 	_, ok := lx.find(toks, name)
@@ -242,6 +252,9 @@ func (ix lexIndex) mask(names ...string) uint64 {
 // lexGates are the sets each family frame needs one of, as bits.
 type lexGates struct {
 	remind, emergency, secrets, call, privacy, quiet, game, world, farewell, faults, stop, stopWords, calendar, help uint64
+	// social: the sets socialStart reads (vocab.socialStarts, and social.bed): a sentence
+	// with no key word of them does not start small talk.
+	social uint64
 }
 
 func newLexGates(ix lexIndex) lexGates {
@@ -260,5 +273,6 @@ func newLexGates(ix lexIndex) lexGates {
 		stopWords: ix.mask("stop.words"),
 		calendar:  ix.mask("calendar.asks"),
 		help:      ix.mask("help.asks"),
+		social:    ix.mask(append(append([]string(nil), socialSets[:len(vocab{}.socialStarts)]...), "social.bed")...),
 	}
 }

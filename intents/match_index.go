@@ -33,6 +33,39 @@ type patternRef struct {
 	// those in the view is in the text: a text that fails onText has a view the prefilter
 	// turns away, and the view is never worked out for it.
 	onText prefilter
+	// pairs are up to four byte-pair bits (pairBit) of a literal every match of a pattern
+	// matched against the text holds (its prefilter's longest literal alone in a group): a
+	// text whose pair set lacks one is turned away before the pattern is read (npairs: how
+	// many; 0 for a pattern matched against the duration view, or without such a literal).
+	pairs  [4]uint16
+	npairs uint8
+}
+
+// setPairs picks r's pairs from the prefilter of the pattern it stands for.
+func (r *patternRef) setPairs(p *pattern) {
+	if p.durations {
+		return
+	}
+	lit := ""
+	for _, g := range p.filter {
+		if len(g) == 1 && len(g[0]) > len(lit) {
+			lit = g[0]
+		}
+	}
+	for i := 0; i+1 < len(lit) && int(r.npairs) < len(r.pairs); i += max(1, (len(lit)-1)/len(r.pairs)) {
+		r.pairs[r.npairs] = uint16(pairBit(lit[i], lit[i+1]))
+		r.npairs++
+	}
+}
+
+// holdsPairs reports whether s has every pair bit of r.
+func (s *pairSet) holdsPairs(r *patternRef) bool {
+	for _, h := range r.pairs[:r.npairs] {
+		if s[h>>6]&(1<<(h&63)) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // spaceBuckets: a text of spaceBuckets-1 spaces or more shares the last bucket.
@@ -50,6 +83,7 @@ func newPatternIndex(list []*Intent) *patternIndex {
 					}
 				}
 			}
+			r.setPairs(&in.patterns[i])
 			x.refs = append(x.refs, r)
 		}
 	}

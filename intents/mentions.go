@@ -115,7 +115,12 @@ var placeStop = map[string]bool{"on": true, "off": true, "to": true, "and": true
 	"them": true, "out": true, "up": true, "down": true}
 
 // mentions reads a normalized sentence.
-func (t *Table) mentions(n Normalized) Mentions {
+func (t *Table) mentions(n Normalized) Mentions { return t.mentionsOf(n, nil) }
+
+// mentionsOf is mentions given the word-index entries of n's words, when they were looked up
+// already (known[i] is t.vocab.words[n.tokens()[i]]: a clause's are a run of its sentence's);
+// nil: they are looked up here.
+func (t *Table) mentionsOf(n Normalized, known []wordInfo) Mentions {
 	toks := cutReason(n.tokens())
 	var m Mentions
 	var usedBuf [32]bool
@@ -129,8 +134,13 @@ func (t *Table) mentions(n Normalized) Mentions {
 	var infoBuf [32]wordInfo
 	classes := clsBuf[:0] // each token's word class, looked up once
 	info := infoBuf[:0]   // and all mentions reads of it (word_index.go), in the same lookup
-	for _, w := range toks {
-		wi := t.vocab.words[w]
+	for i, w := range toks {
+		var wi wordInfo
+		if known != nil {
+			wi = known[i]
+		} else {
+			wi = t.vocab.words[w]
+		}
 		info = append(info, wi)
 		classes = append(classes, wi.cls)
 		m.seen |= wi.cls
@@ -139,8 +149,12 @@ func (t *Table) mentions(n Normalized) Mentions {
 			m.seen |= wcExpression
 		}
 	}
-	for _, w := range n.tokens()[len(toks):] { // the reason cut off may hold what a frame reads
-		m.lex |= t.vocab.words[w].lex
+	for i, w := range n.tokens()[len(toks):] { // the reason cut off may hold what a frame reads
+		if known != nil {
+			m.lex |= known[len(toks)+i].lex
+		} else {
+			m.lex |= t.vocab.words[w].lex
+		}
 	}
 	// Rooms, longest phrase first ("living room" before "room").
 	for i := 0; i < len(toks); i++ {

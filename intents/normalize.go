@@ -104,6 +104,17 @@ func (n Normalized) durations() string {
 	return v
 }
 
+// durationWords is strings.Fields(n.durations()), the words of the duration view: the
+// sentence's own words (shared: never written to) when the view is its text, as it is for
+// most sentences, so no slice is built for them.
+func (n Normalized) durationWords() []string {
+	v := n.durations()
+	if n.toks != nil && v == n.Text {
+		return n.toks
+	}
+	return strings.Fields(v)
+}
+
 // maxTranscript bounds the work normalizing does: a voice command is never this long.
 const maxTranscript = 2000
 

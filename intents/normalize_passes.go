@@ -227,7 +227,7 @@ func trimTails(toks []string) []string {
 		if len(toks) == 0 || !tailEnds[toks[len(toks)-1]] {
 			break
 		}
-		for _, c := range courtesyTails {
+		for _, c := range courtesyTailsByLast[toks[len(toks)-1]] { // those that can match, in courtesyTails' order
 			if hasSuffix(toks, c) && len(toks) > len(c) {
 				toks, changed = toks[:len(toks)-len(c)], true
 				break

@@ -304,6 +304,15 @@ var courtesyTails = [][]string{
 	{"thx"}, {"ty"}, {"pls"}, {"plz"}, {"then"}, {"actually"}, {"mate"}, {"hon"}, {"honey"}, {"sugar"}, {"pal"}, {"buddy"}, {"chatterbox"}, // "what's the time then", "lights on mate"
 }
 
+// courtesyTailsByLast are courtesyTails by their last word, each word's in their order.
+var courtesyTailsByLast = func() map[string][][]string {
+	out := map[string][][]string{}
+	for _, c := range courtesyTails {
+		out[c[len(c)-1]] = append(out[c[len(c)-1]], c)
+	}
+	return out
+}()
+
 // tailEnds are the last words of the courtesy tails: a quick test before trying them.
 var tailEnds = map[string]bool{"much": true, "you": true, "lot": true, "thanks": true, "cheers": true, "please": true,
 	"me": true, "can": true, "could": true, "possible": true, "would": true, "quick": true, "quickly": true, "now": true,

@@ -163,9 +163,38 @@ func exactInfo(re *syntax.Regexp) litInfo {
 		return litInfo{}
 	case syntax.OpConcat:
 		acc := litInfo{exact: []string{""}}
-		for _, sub := range re.Sub {
-			acc = acc.then(exactInfo(sub))
+		// Once the whole is past knowing exactly, a run of parts that are each known still
+		// is: the text holds one of the run's strings ("for ~", "of ~" in "... (?:for|of)
+		// ~{duration}"). run is that run's strings (nil: no run open).
+		var run []string
+		flush := func() {
+			if g := literalsOf(run); g != nil {
+				acc.req = append(acc.req, g)
+			}
+			run = nil
 		}
+		for _, sub := range re.Sub {
+			info := exactInfo(sub)
+			known := acc.exact != nil
+			acc = acc.then(info)
+			switch {
+			case acc.exact != nil:
+			case info.exact == nil:
+				flush()
+			case known || run == nil || len(run)*len(info.exact) > maxExact:
+				flush()
+				run = info.exact
+			default:
+				var longer []string
+				for _, a := range run {
+					for _, b := range info.exact {
+						longer = append(longer, a+b)
+					}
+				}
+				run = longer
+			}
+		}
+		flush()
 		return acc
 	case syntax.OpAlternate:
 		var exact []string

@@ -81,7 +81,7 @@ func (t *Table) quietFrame(toks []string, n Normalized, form func() string) (map
 		return map[string]string{"state": "off"}, "words that end quiet time", true
 	}
 	// Take the lasting parts off: what is left must be a sentence the stop frame accepts.
-	words, duration, lasting := quietLasting(strings.Fields(n.durations()))
+	words, duration, lasting := quietLasting(n.durationWords())
 	words = soundOff(words)
 	if n.Negated && n.Polite && len(words) > 1 && words[0] == "not" {
 		words = words[1:] // "could you not talk for an hour": a polite "don't"

@@ -163,7 +163,12 @@ func (t *Table) route(n Normalized, ctx Context) Decision {
 	if d, ok := t.match(n, ctx, false); ok {
 		return d
 	}
-	m := t.mentions(n)
+	var infoBuf [32]wordInfo // the sentence's word-index entries: its clauses' words are runs of its words
+	var info []wordInfo
+	if toks := n.tokens(); len(toks) <= len(infoBuf) {
+		info = t.wordInfos(infoBuf[:0], toks)
+	}
+	m := t.mentionsOf(n, info)
 	// No built-in pattern names a light or the AC: a sentence that does skips them.
 	if !m.named {
 		if d, ok := t.match(n, ctx, true); ok {
@@ -186,7 +191,7 @@ func (t *Table) route(n Normalized, ctx Context) Decision {
 		return d
 	}
 	// A sentence of several parts is never acted on in part.
-	if d, ok := t.compound(n, ctx); ok {
+	if d, ok := t.compound(n, ctx, m.lex, info); ok {
 		return d
 	}
 	if m.lex&t.vocab.lexGate.farewell != 0 {
@@ -200,10 +205,12 @@ func (t *Table) route(n Normalized, ctx Context) Decision {
 	if d, ok := t.frames(n, m, ctx, false); ok { // the timer frame was tried above
 		return d
 	}
-	if intent, hit, ok := t.farewellAfter(n); m.lex&t.vocab.lexGate.farewell != 0 && ok {
-		d := t.decide(t.byName[intent], map[string]string{}, nil, n)
-		d.Doctrine = append(d.Doctrine, "a statement that ends in a farewell ("+hitWords(hit)+"): "+intent)
-		return d
+	if m.lex&t.vocab.lexGate.farewell != 0 { // the cheap test first: farewellAfter is read only with a farewell word
+		if intent, hit, ok := t.farewellAfter(n); ok {
+			d := t.decide(t.byName[intent], map[string]string{}, nil, n)
+			d.Doctrine = append(d.Doctrine, "a statement that ends in a farewell ("+hitWords(hit)+"): "+intent)
+			return d
+		}
 	}
 	if d, ok := t.stopAsked(n, m); ok {
 		return d
@@ -237,12 +244,13 @@ func (t *Table) frames(n Normalized, m Mentions, ctx Context, timers bool) (Deci
 	return t.calendarFrame(n, m, ctx)
 }
 
-// routeClause routes one part of a compound sentence.
-func (t *Table) routeClause(n Normalized, ctx Context) (Decision, bool) {
+// routeClause routes one part of a compound sentence; known: its words' word-index entries,
+// when looked up already (nil: none).
+func (t *Table) routeClause(n Normalized, ctx Context, known []wordInfo) (Decision, bool) {
 	if d, ok := t.match(n, ctx, false); ok {
 		return d, true
 	}
-	m := t.mentions(n)
+	m := t.mentionsOf(n, known)
 	if !m.named {
 		if d, ok := t.match(n, ctx, true); ok {
 			return d, true
@@ -274,6 +282,9 @@ func (t *Table) match(n Normalized, ctx Context, builtin bool) (Decision, bool) 
 	durText, durPairs, durSpaces, haveDur := "", &textPairs, 0, false
 	var dp pairSet
 	for k := next(set); k >= 0; k = next(set) {
+		if !textPairs.holdsPairs(&x.refs[k]) {
+			continue // a literal every match holds is not in the text (patternRef.pairs): the pattern is not read
+		}
 		in, i := x.refs[k].in, x.refs[k].i
 		p := &in.patterns[i] // not a copy
 		text, pairs, sp := n.Text, &textPairs, textSpaces

@@ -30,6 +30,14 @@ var childWords = map[string]string{
 	"pwetty": "pretty", "wanna": "want to",
 }
 
+// childWordShapes are the shapes of childWords' words: glideHeard looks up only a word of one.
+var childWordShapes = func() (out wordShapes) {
+	for w := range childWords {
+		out.add(w)
+	}
+	return out
+}()
+
 var patternWord = regexp.MustCompile(`\\.|[a-z]+`)
 
 // newSoundAlike gathers the table's words: the word lists the router reads, the lexicons,
@@ -269,16 +277,50 @@ func (t *Table) heardLabel(raw string) (labelRef, string) {
 // the award") is never read again.
 func (s *soundAlike) glideHeard(toks []string) bool {
 	for _, w := range toks {
-		if childWords[w] != "" && !s.known[w] {
+		if childWordShapes.may(w) && childWords[w] != "" && !s.known[w] {
 			return true
 		}
 		if len(w) < 3 || strings.IndexByte(w, 'w') < 0 || !glided(w) || s.known[w] {
 			continue
 		}
+		if s.unglideHeard(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// unglideHeard reports whether a word of unglide(w)[1:] is known or the robot's name,
+// without building them: each of w's first three glides (a w not before h) is read as w, r
+// or l, in a buffer on the stack, every way but w's own.
+func (s *soundAlike) unglideHeard(w string) bool {
+	var at [3]int
+	n := 0
+	for i := 0; i < len(w) && n < len(at); i++ {
+		if w[i] == 'w' && (i+1 == len(w) || w[i+1] != 'h') {
+			at[n], n = i, n+1
+		}
+	}
+	var buf [32]byte
+	if n == 0 || len(w) > len(buf) {
 		for _, g := range unglide(w)[1:] {
 			if s.known[g] || s.wake.isName(g) {
 				return true
 			}
+		}
+		return false
+	}
+	b := append(buf[:0], w...)
+	ways := 1
+	for range n {
+		ways *= 3
+	}
+	for k := 1; k < ways; k++ { // k = 0 is w itself
+		for j, c := 0, k; j < n; j, c = j+1, c/3 {
+			b[at[j]] = "wrl"[c%3]
+		}
+		if s.known[string(b)] || s.wake.isName(string(b)) {
+			return true
 		}
 	}
 	return false

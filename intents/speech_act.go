@@ -356,7 +356,7 @@ func (t *Table) notARequestToMe(toks []string) string {
 	}
 	for i, w := range toks {
 		switch {
-		case (reportVerbs[w] || w == "jokes") && !(i > 0 && (toks[i-1] == "simon" || toks[i-1] == "until" || toks[i-1] == "unless" || toks[i-1] == "till")) &&
+		case (reportVerbsOnly.has(w) || w == "jokes") && !(i > 0 && (toks[i-1] == "simon" || toks[i-1] == "until" || toks[i-1] == "unless" || toks[i-1] == "till")) &&
 			!(i+1 < k && farewellOrSo[toks[i+1]] || i+2 < k && farewellOrSo[toks[i+2]]) && !permissionAfter(toks, i):
 			// "simon says" is a game; "until said otherwise", "we've said goodbye" report nothing
 			return actRelayed

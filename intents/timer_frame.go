@@ -22,7 +22,7 @@ func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	if n.Question && applianceTimer(toks) {
 		return Decision{}, false // "how do you stop a timer on a microwave": an appliance's timer, not the robot's
 	}
-	view := strings.Fields(n.durations())
+	view := n.durationWords()
 	captured := map[string]string{}
 	unexplained := 0
 	for i, w := range view {
@@ -121,8 +121,10 @@ func (t *Table) aboutTimer(n Normalized, toks []string) bool {
 	if anyOf(toks, timerNouns) {
 		return true
 	}
-	if view := strings.Fields(n.durations()); verblessTimer(view) || t.terseTimer(view) {
-		return true // "two minutes for the tea please", "eggs six minutes go"
+	if v := n.durations(); strings.Contains(v, "~") { // both need a duration in the view: without one no slice is built
+		if view := strings.Fields(v); verblessTimer(view) || t.terseTimer(view) {
+			return true // "two minutes for the tea please", "eggs six minutes go"
+		}
 	}
 	if toks[0] == "how" && (contains(toks, "till") || contains(toks, "until") || hasPrefix(toks, []string{"how", "much", "time"}) && !anyOf(toks, cookingAsks)) && len(toks) <= 9 {
 		for _, w := range toks {

@@ -134,7 +134,7 @@ func (v vocab) resolveRoom(phrase string) (roomRef, *Room) {
 	if p == "" {
 		return roomNone, nil
 	}
-	for _, w := range strings.Fields(p) {
+	for w := range strings.FieldsSeq(p) { // no slice built
 		if functionWords[w] {
 			return roomNotARoom, nil
 		}
@@ -159,7 +159,7 @@ func (v vocab) resolveRoom(phrase string) (roomRef, *Room) {
 
 func (v vocab) resolvePerson(phrase string) (string, bool, bool) {
 	p := strings.TrimSpace(phrase)
-	for _, w := range strings.Fields(p) {
+	for w := range strings.FieldsSeq(p) { // no slice built
 		if functionWords[w] {
 			return "", false, false // not a person: the pattern does not apply
 		}
@@ -198,7 +198,7 @@ func (v vocab) resolveLabel(phrase string) (labelRef, string) {
 	case "all", "all the", "all my", "all our", "all of the", "all of my", "all of them", "all those", "all these", "every", "both", "both the", "both my", "both those", "them all", "everything":
 		return labelAll, "all"
 	}
-	for _, w := range strings.Fields(p) {
+	for w := range strings.FieldsSeq(p) { // no slice built
 		if functionWords[w] || notLabelWords[w] {
 			return labelNotALabel, ""
 		}

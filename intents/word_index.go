@@ -92,3 +92,34 @@ func newWordIndex(v *vocab) map[string]wordInfo {
 	}
 	return out
 }
+
+// wordInfos appends the word-index entries of toks to out (a caller's buffer).
+func (t *Table) wordInfos(out []wordInfo, toks []string) []wordInfo {
+	for _, w := range toks {
+		out = append(out, t.vocab.words[w])
+	}
+	return out
+}
+
+// runInfo is the entries of c's words when they are a run of toks (the same words, not equal
+// ones: a clause of a sentence without parts), given info, the entries of toks; nil otherwise.
+func runInfo(info []wordInfo, toks, c []string) []wordInfo {
+	if info == nil || len(c) == 0 || len(info) != len(toks) {
+		return nil
+	}
+	for k := 0; k+len(c) <= len(toks); k++ {
+		if &toks[k] == &c[0] {
+			return info[k : k+len(c)]
+		}
+	}
+	return nil
+}
+
+// lexOf is the lexicon bits of toks' words (as mentions gathers them into Mentions.lex).
+func (t *Table) lexOf(toks []string) uint64 {
+	var lex uint64
+	for _, w := range toks {
+		lex |= t.vocab.words[w].lex
+	}
+	return lex
+}

@@ -26,8 +26,11 @@ func (t *Table) aboutWorld(n Normalized, m Mentions) (lexHit, bool) {
 		return lexHit{}, false
 	}
 	lx := t.vocab.lex
-	word, okWord := lx.find(toks, "world.words")
-	lead := lx["world.leads"].at(toks, 0)
+	word, okWord := t.findSaid(m.lex, toks, "world.words")
+	lead := 0
+	if m.lex&t.vocab.lexIx.bit["world.leads"] != 0 { // a lead's key word is said
+		lead = lx["world.leads"].at(toks, 0)
+	}
 	why := toks[0] == "why" && len(m.People) > 0 && m.Device == ""
 	switch {
 	case why:
