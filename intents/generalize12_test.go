@@ -446,3 +446,13 @@ func TestRegionalWordsAndTheOtherOne(t *testing.T) {
 		{"turn off the bedroom light no wait the kitchen one", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
 	})
 }
+
+// TestSomeonesTimeAsAZoomOrAGap: "is dad in one of his zoom things", "has mum got a gap this
+// afternoon" ask about a parent's time; "zoom mom" still calls.
+func TestSomeonesTimeAsAZoomOrAGap(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"is mum in a zoom thing right now", "calendar.status", map[string]string{"person": "mom"}},
+		{"has dad got a gap this afternoon", "calendar.status", map[string]string{"person": "dad"}},
+		{"zoom dad please", "teleport.call", map[string]string{"person": "dad"}},
+	})
+}

@@ -99,7 +99,8 @@ var calendarWords = map[string]bool{"working": true, "tied": true, "busy": true,
 	"appointment": true, "appointments": true, "doing": true, "where": true, "interrupt": true, "disturb": true,
 	"work": true, "office": true, "booked": true, "occupied": true, "back": true, "home": true, "out": true,
 	// "is mum swamped", "has dad got a minute", "is she engaged", "can dad spare a sec"
-	"swamped": true, "engaged": true, "minute": true, "spare": true, "sec": true, "snowed": true}
+	"swamped": true, "engaged": true, "minute": true, "spare": true, "sec": true, "snowed": true,
+	"zoom": true, "teams": true, "gap": true, "slot": true} // "is dad in one of his zoom things", "has mom got a gap this afternoon"
 
 var warmthWords = map[string]bool{"hot": true, "warm": true, "cold": true, "chilly": true, "cool": true, "temperature": true,
 	"temp": true, "heat": true, "warmer": true, "cooler": true, "colder": true, "hotter": true, "freezing": true, "degrees": true,
