@@ -41,8 +41,8 @@ func reasonOpens(toks []string, i int) bool {
 		"dad", "daddy", "papa", "pa", "nana", "nan", "gran", "granny", "grandma", "grandpa", "grandad":
 		// "... somebody left it on all night", "... dad wants to see the kids": someone's own
 		// doing or wish; never their words ("... dad said"), never a wish of the robot's doing
-		if clauseLinks[toks[i-1]] || objectLinks[toks[i-1]] || speechVerbs[next] || relayVerbs[next] && !ownWishTo(toks, i+1) {
-			return false
+		if clauseLinks[toks[i-1]] || objectLinks[toks[i-1]] || (speechVerbs[next] || relayVerbs[next] && !ownWishTo(toks, i+1)) && !reportedState(toks[i:]) {
+			return false // "... dad said" is his words; "... nana says it's freezing in there" how things are
 		}
 		return finiteWords[next]
 	default:

@@ -61,7 +61,7 @@ func (t *Table) appendClauses(out []Normalized, n Normalized) []Normalized {
 		inherit := n.Negated && !(negationElsewhere && !pn.Negated)
 		toks := pn.tokens()
 		stated, verbAfter2, felt := t.statementOpening(toks)
-		quoted := quotedOrTakenBack(toks) // no part is split off where words are reported or taken back
+		quoted := quotedOrTakenBack(toks) && !reportedState(toks) // no part is split off where words are reported or taken back (how things are, reported, may be)
 		start, politeNext := 0, false
 		for i := 0; i <= len(toks); i++ {
 			if i < len(toks) && i > start+1 && !quoted && (reasonOpens(toks, i) && t.mayAsk(toks[start:i]) ||

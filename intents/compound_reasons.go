@@ -60,7 +60,7 @@ func (t *Table) afterthought(c Normalized) bool {
 	if len(toks) == 0 {
 		return true
 	}
-	if reportedOrTakenBack(toks) && !slices.ContainsFunc(toks, func(w string) bool { return w == "bye" || w == "goodbye" || w == "goodbyes" || w == "goodnight" }) {
+	if reportedOrTakenBack(toks) && !reportedState(toks) && !slices.ContainsFunc(toks, func(w string) bool { return w == "bye" || w == "goodbye" || w == "goodbyes" || w == "goodnight" }) {
 		return false // "..., she texted", "..., I'm joking": words reported or a request taken back ask something of their own
 	}
 	if !c.Negated && (reasonLeads[toks[0]] || possessiveKin(toks[0])) && t.sleeperReason(toks) {
@@ -124,7 +124,7 @@ func (t *Table) afterthought(c Normalized) bool {
 	if ownNegation && negatedStatement(toks) {
 		ownNegation = false // "hang up, she's not even talking": a reason, said in the negative
 	}
-	if ownNegation && toks[0] != "because" || reported(toks) && !ownWishReason(toks) || conditional(toks) {
+	if ownNegation && toks[0] != "because" || reported(toks) && !ownWishReason(toks) && !reportedState(toks) || conditional(toks) {
 		return false
 	}
 	if reasonSubjects[toks[0]] && len(toks) > 3 && (desireVerbs[toks[1]] || mustVerbs[toks[1]]) && t.wishToReach(toks) {
@@ -177,6 +177,26 @@ func (t *Table) afterthought(c Normalized) bool {
 		}
 	}
 	return !t.mentionsRoom(toks)
+}
+
+// reportedState: someone's words that say how things are ("nana says it's like the north pole
+// in there", "mum said it's bedtime"), not what to do: said after a request, they are its
+// reason.
+func reportedState(toks []string) bool {
+	for i, w := range toks {
+		if w != "says" && w != "said" {
+			continue
+		}
+		rest := toks[i+1:]
+		if len(rest) > 0 && rest[0] == "that" {
+			rest = rest[1:]
+		}
+		return i > 0 && len(rest) > 2 && (rest[0] == "its" || reasonSubjects[rest[0]] && finiteWords[rest[1]] || rest[0] == "the" && (rest[2] == "is" || rest[2] == "are")) &&
+			!slices.ContainsFunc(rest, func(w string) bool {
+				return wordClasses[w]&(wcAction|wcOnVerb|wcOffVerb|wcDevice|wcHouseDevice) != 0 || isImperativeVerb(w)
+			})
+	}
+	return false
 }
 
 // mustVerbs say the speaker must do something: "I gotta speak to mommy".

@@ -456,3 +456,15 @@ func TestSomeonesTimeAsAZoomOrAGap(t *testing.T) {
 		{"zoom dad please", "teleport.call", map[string]string{"person": "dad"}},
 	})
 }
+
+// TestSomeonesWordsAboutHowThingsAreAreAReason: after a request, someone's words that say how
+// things are ("nana says it's like the north pole in there") are its reason; someone's words
+// that ask for something ("mum says turn it off") keep the sentence relayed.
+func TestSomeonesWordsAboutHowThingsAreAreAReason(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"bedroom ac off grandma says its freezing in there", "house.ac.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"switch the kitchen light off dad said its a waste", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+	})
+	checkNeverActs(t, tb, []string{"turn off the light mum says turn it off", "mum says the light should be off", "dad said its too bright turn it off"})
+}

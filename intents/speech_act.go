@@ -145,7 +145,7 @@ func (t *Table) speechAct(n Normalized) (act string, quoted []string) {
 			return actRelayed, nil // "you are dad now. call mom", "you are a pirate now": a part to play, not the speaker's request
 		}
 		if f&swRelayVerb != 0 && i > 0 && (t.vocab.people[toks[i-1]] != "" || kinWords[toks[i-1]] || toks[i-1] == "he" || toks[i-1] == "she" || toks[i-1] == "they" || toks[i-1] == "someone") &&
-			!(ownWish[toks[i]] && i+1 < len(toks) && toks[i+1] == "to") && !permissionAfter(toks, i) {
+			!(ownWish[toks[i]] && i+1 < len(toks) && toks[i+1] == "to") && !permissionAfter(toks, i) && !(i > 2 && reportedState(toks[i-1:])) {
 			return actRelayed, nil
 		}
 		if f&swCondition != 0 && !conditionCourtesyAt(toks[i+1:]) {
@@ -357,7 +357,8 @@ func (t *Table) notARequestToMe(toks []string) string {
 	for i, w := range toks {
 		switch {
 		case (reportVerbsOnly.has(w) || w == "jokes") && !(i > 0 && (toks[i-1] == "simon" || toks[i-1] == "until" || toks[i-1] == "unless" || toks[i-1] == "till")) &&
-			!(i+1 < k && farewellOrSo[toks[i+1]] || i+2 < k && farewellOrSo[toks[i+2]]) && !permissionAfter(toks, i):
+			!(i+1 < k && farewellOrSo[toks[i+1]] || i+2 < k && farewellOrSo[toks[i+2]]) && !permissionAfter(toks, i) &&
+			!(i > 2 && reportedState(toks[i-1:])): // "... grandma says it's freezing in there": how things are, the reason
 			// "simon says" is a game; "until said otherwise", "we've said goodbye" report nothing
 			return actRelayed
 		case w == "cannot" && i+1 < k && (commandVerb(toks[i+1]) || familyVerb(toks[i+1]) ||
