@@ -159,8 +159,9 @@ func (t *Table) settle(in *Intent, b binding, rule *Rule, n Normalized) Decision
 		return d
 	}
 	p := b.problems[0]
-	if spec, _ := in.Arg(p.arg); p.why == "no_device" && in.Kind == KindRead && (spec.Device == "ac" || spec.Device == "light") {
-		// "is the AC on in the kitchen": a room without one — nothing to read, nothing to
+	if spec, _ := in.Arg(p.arg); p.why == "no_device" && (in.Kind == KindRead || in.Kind == KindWrite) && (spec.Device == "ac" || spec.Device == "light") {
+		// "is the AC on in the kitchen", "put the AC on in the office": a room without one —
+		// nothing to read or set, nothing to
 		// ask back; which rooms have one is the answer
 		return t.unclear(n, "no_"+spec.Device, in.Name+" in a room without "+deviceWord(spec.Device))
 	}

@@ -468,3 +468,20 @@ func TestSomeonesWordsAboutHowThingsAreAreAReason(t *testing.T) {
 	})
 	checkNeverActs(t, tb, []string{"turn off the light mum says turn it off", "mum says the light should be off", "dad said its too bright turn it off"})
 }
+
+// TestThingsTheHomeCannotDoInMoreWords: a device the home cannot drive (a baby monitor, a
+// humidifier), shopping ("order more milk"), music ("put on some songs") and a door or garage
+// are answered here, never sent to the agent; a device asked for in a room without it ("put
+// the AC on in the office") is answered with the rooms that have one, for a command too.
+func TestThingsTheHomeCannotDoInMoreWords(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{"switch the baby monitor off", "turn the humidifier on in the bedroom", "order more bread",
+		"put on some jazz", "open the garage please", "put the ac on in the kitchen"} {
+		if d := tb.Route(s, Context{}); d.Intent != IntentUnclear {
+			t.Errorf("%q: %s %v, want unclear", s, d.Intent, d.Args)
+		}
+	}
+	if d := tb.Route("how does a baby monitor work", Context{}); d.Intent != IntentGeneralAsk {
+		t.Errorf("a question about monitors in general: %s", d.Intent)
+	}
+}

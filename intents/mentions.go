@@ -73,6 +73,7 @@ var deviceWords = map[string]string{
 	"washer": "other", "dryer": "other", "kettle": "other", "microwave": "other", "stove": "other", "boiler": "other",
 	"lock": "other", "sprinklers": "other", "telly": "other", "tele": "other", "vacuum": "other", "gate": "other", "music": "other",
 	"radio": "other", "speaker": "other", "coffee": "other", "socket": "other", "plug": "other", "outlet": "other",
+	"humidifier": "other", "dehumidifier": "other", "purifier": "other", "printer": "other", "projector": "other", "monitor": "other",
 }
 
 // fixtureWords describe a light, not a room: "the big light", "the ceiling lamp".
