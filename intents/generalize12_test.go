@@ -485,3 +485,13 @@ func TestThingsTheHomeCannotDoInMoreWords(t *testing.T) {
 		t.Errorf("a question about monitors in general: %s", d.Intent)
 	}
 }
+
+// TestALightNamedByWhoseRoomItIs: "kids light on", "the twins light off": the owners' room's
+// light (Room.Whose), not a command said to the kids.
+func TestALightNamedByWhoseRoomItIs(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"kids light off please", "house.light.set", map[string]string{"room": "kids room", "state": "off"}},
+		{"switch on the twins lamp", "house.light.set", map[string]string{"room": "kids room", "state": "on"}},
+		{"is the kids light still on", "house.light.get", map[string]string{"room": "kids room"}},
+	})
+}

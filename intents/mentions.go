@@ -206,6 +206,15 @@ func (t *Table) mentionsOf(n Normalized, known []wordInfo) Mentions {
 			m.Rooms = append(m.Rooms, r) // "the kids are asleep, switch their light off"
 		}
 	}
+	if len(m.Rooms) == 0 && len(t.vocab.owners) > 0 {
+		for i := 0; i+1 < len(toks); i++ {
+			if r := t.vocab.owners[toks[i]]; r != nil && classes[i+1]&wcHouseDevice != 0 {
+				m.Rooms = append(m.Rooms, r.Name) // "kids light on", "the twins light": the owners' room's light
+				used[i] = true
+				break
+			}
+		}
+	}
 	for i, w := range toks {
 		if used[i] {
 			continue

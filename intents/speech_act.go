@@ -309,7 +309,7 @@ func (t *Table) addressedElsewhere(n Normalized, toks []string) bool {
 		}
 		next := toks[i+l]
 		return strings.Contains(n.raw, name+",") || next == "can" || next == "could" || next == "would" ||
-			next == "will" || next == "go" || isImperativeVerb(next) && !finiteWords[next]
+			next == "will" || next == "go" || isImperativeVerb(next) && !finiteWords[next] && deviceWords[next] == "" // "kids light on": their light
 	}
 	if t.vocab.people[w] == "" && !kinWords[w] || strings.HasSuffix(w, "s") && t.vocab.people[w] != "" && t.vocab.people[strings.TrimSuffix(w, "s")] != "" {
 		return false // "moms calendar": a possessive, not a call
