@@ -88,6 +88,9 @@ func tagQuestion(toks []string, n Normalized) bool {
 	if haveState(toks, n) {
 		return true
 	}
+	if deviceMayGo(toks) {
+		return true // "can the kids room light go back on?": asked to let it go on
+	}
 	// "Is it possible to turn on the kitchen light?", "would it be possible to ...".
 	for _, lead := range [][]string{{"is", "it", "possible", "to"}, {"would", "it", "be", "possible", "to"}} {
 		if hasPrefix(toks, lead) && len(toks) > len(lead) && isImperativeVerb(toks[len(lead)]) {
@@ -205,6 +208,8 @@ func isRequest(toks []string, n Normalized) bool {
 		return true
 	case haveState(toks, n):
 		return true
+	case deviceMayGo(toks):
+		return true // "the bedroom light can go off now"
 	}
 	for _, l := range desireLeads {
 		if hasPrefix(toks, l) && len(toks) > len(l) && toks[len(l)] != "to" || hasPrefix(toks, l) && len(toks) > len(l)+1 && toks[len(l)] == "to" && isImperativeVerb(toks[len(l)+1]) {
@@ -219,6 +224,27 @@ func isRequest(toks []string, n Normalized) bool {
 		return tagQuestion(toks, n) // the polite questions tagQuestion lets through
 	}
 	return embeddedRequest(toks)
+}
+
+// deviceMayGo: a device may go on or off ("can the kids room light go back on", "the
+// bedroom light can go off now"): a request put as leave for it.
+func deviceMayGo(toks []string) bool {
+	can, dev := false, false
+	for i, w := range toks {
+		switch {
+		case w == "can" || w == "could" || w == "may":
+			can = true
+		case wordClasses[w]&wcHouseDevice != 0:
+			dev = dev || can || i+1 < len(toks) && (toks[i+1] == "can" || toks[i+1] == "could" || toks[i+1] == "may")
+		case w == "go" && can && dev && i+1 < len(toks):
+			rest := toks[i+1:]
+			if rest[0] == "back" && len(rest) > 1 {
+				rest = rest[1:]
+			}
+			return (rest[0] == "on" || rest[0] == "off") && !contains(rest, "itself") && !contains(rest, "automatically")
+		}
+	}
+	return false
 }
 
 // pastAlike: verbs whose past is the same word: "somebody put the light on" may say what

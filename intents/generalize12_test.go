@@ -495,3 +495,14 @@ func TestALightNamedByWhoseRoomItIs(t *testing.T) {
 		{"is the kids light still on", "house.light.get", map[string]string{"room": "kids room"}},
 	})
 }
+
+// TestADeviceLetGoOnOrOff: "can the kids room light go back on", "the bedroom light can go
+// off now" ask for it; "can the light go on by itself" asks how it works.
+func TestADeviceLetGoOnOrOff(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"can the office light go back on", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"right the kitchen light can go off now", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+	})
+	checkNeverActs(t, tb, []string{"can the kitchen light go on by itself", "the office light went off"})
+}
