@@ -573,7 +573,7 @@ var terseTimerFill = words2set("go timer please now quick quickly for the on sta
 
 // lengthOpeners may open a sentence about a timer without its name: "an hour for the
 // laundry", "half an hour for the rice", "how many minutes till the rice is done".
-var lengthOpeners = words2set("a an half how")
+var lengthOpeners = words2set("a an half how when")
 
 // helpUse are the words of asking how the robot is used: "how does this thing work", "how
 // does one work you", "I need help using you", "what can I ask it to do".

@@ -117,6 +117,7 @@ var requestLeads = [][]string{
 	{"you", "could"}, {"can", "u"}, {"could", "u"}, {"would", "u"}, {"can", "ya"}, {"could", "ya"}, {"would", "ya"}, {"will", "ya"}, {"can", "ye"}, {"could", "ye"}, {"will", "ye"},
 	{"just"}, {"quickly"}, {"quick"}, {"kindly"}, {"now"}, {"right"}, {"hey"}, {"oi"}, {"whoa"}, {"woah"},
 	{"okay"}, {"ok"}, {"alright"}, {"then"}, {"and"}, {"also"}, {"oh"}, {"so"}, {"mind"}, {"try", "and"}, {"try", "to"},
+	{"thanks"}, {"thank", "you"}, {"cheers"}, // "thanks, now cancel the timer": thanks for what was done, then the request
 	{"to"}, // "please to turn on light in kitchen": "please" is already off
 	{"awfully"}, {"terribly"}, {"ever", "so"}, {"quite"}, {"possibly"}, {"perhaps"},
 	// a statement that the talk is over, before what to do about it: "we're done, end the call"

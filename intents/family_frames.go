@@ -77,7 +77,7 @@ func (t *Table) familyFrame(n Normalized, m Mentions, ctx Context) (Decision, bo
 			return d, true
 		}
 	}
-	if m.lex&g.quiet != 0 || n.Negated && len(toks) > 1 && stopTalk[toks[0]] {
+	if m.lex&g.quiet != 0 || n.Negated && len(toks) > 1 && (stopTalk[toks[0]] || toks[0] == "a" && banNouns[toks[1]]) {
 		if d, ok := t.quietWords(n, toks, m); ok {
 			return d, true
 		}
@@ -173,6 +173,9 @@ func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, b
 	if !ok && n.Negated && len(toks) > 1 && stopTalk[toks[0]] {
 		hit, ok = lexHit{set: "quiet.verbs", phrase: toks[0], n: 1}, true // "don't speak during dinner": the "don't" is the lead's
 	}
+	if !ok && n.Negated && len(toks) > 2 && toks[0] == "a" && banNouns[toks[1]] {
+		hit, ok = lexHit{set: "quiet.verbs", phrase: "a " + toks[1], n: 2}, true // "not a peep from you for an hour"
+	}
 	if !ok {
 		return Decision{}, false
 	}
@@ -237,6 +240,10 @@ func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, b
 	form := t.requestForm(t.privacyTimeless(n), timeless(toks), func(ct []string) bool { return lx.has(ct, "quiet.verbs") })
 	if form == FormStatement && hit.at == 0 && hit.n > 1 && quietVerbOpeners[toks[0]] && !n.Negated && !anyOf(toks, pastWords) && !reported(toks) && !conditional(toks) {
 		form = FormImperative // "stay silent while I'm on this call, it's like 45 minutes": quiet's own words open it
+	}
+	if form == FormNegated && hit.at == 0 && (strings.HasPrefix(hit.phrase, "not a ") || strings.HasPrefix(hit.phrase, "do not ")) &&
+		!conditional(toks) && !reported(toks) && !anyOf(toks, pastWords) {
+		form = FormImperative // "not a peep from you for an hour": the ban is the request
 	}
 	if so > 0 && form != FormImperative {
 		if tail := timeless(toks[so+1:]); tail[0] == "no" || commandForm(tail, Normalized{Text: strings.Join(tail, " "), toks: tail, Polite: n.Polite}) == FormImperative {
@@ -463,6 +470,9 @@ func (t *Table) unexplainedBy(toks []string, used []bool, sets []string, words .
 	}
 	return count
 }
+
+// banNouns after "not a" ban the robot's noise: "not a peep from you".
+var banNouns = words2set("peep sound squeak word")
 
 // quietSpans are the words that make quiet last to an event the speaker names: "keep it down
 // till the guests leave", "stay quiet during the film", "be silent while I'm on the phone".

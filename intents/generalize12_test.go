@@ -506,3 +506,20 @@ func TestADeviceLetGoOnOrOff(t *testing.T) {
 	})
 	checkNeverActs(t, tb, []string{"can the kitchen light go on by itself", "the office light went off"})
 }
+
+// TestDeepTimersAndThanksSaidOtherwise: "give it some deep thought", "deep think", "a careful
+// answer, reason it through" ask for the deep model; "when will the eggs be done" asks the
+// eggs' timer; thanks before a timer request leave the request; thanks for the timer is
+// thanks; "not a peep" asks for quiet.
+func TestDeepTimersAndThanksSaidOtherwise(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"give it some deep thought, why do cats purr", "general.ask.deep", nil},
+		{"deep think: what is dark matter", "general.ask.deep", nil},
+		{"i want a careful answer, reason it through, is coffee bad for you", "general.ask.deep", nil},
+		{"when will the rice be ready", "timer.status", map[string]string{"label": "rice"}},
+		{"thanks, now set a timer for ten minutes", "timer.start", map[string]string{"duration": "600"}},
+		{"thanks for the timer", "smalltalk.thanks", nil},
+		{"not a peep from you for an hour", "robot.quiet", map[string]string{"state": "on", "duration": "3600"}},
+	})
+}

@@ -183,6 +183,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 			if hasPrefix(toks[i:], d) {
 				toks = append(append([]string(nil), toks[:i]...), toks[i+len(d):]...)
 				n.Deep = true
+				i-- // the word now at i may open another ("a careful answer, reason it through")
 				break
 			}
 		}

@@ -66,6 +66,7 @@ var phraseRewrites = []struct {
 	{[]string{"can", "ye", "no"}, []string{"can", "you"}}, // Scots "can ye no be quiet": a request
 	{[]string{"un", "muted"}, []string{"unmuted"}},        // "un-muted" as a transcript splits it
 	{[]string{"un", "mute"}, []string{"unmute"}},
+	{[]string{"thank", "u"}, []string{"thank", "you"}},                           // typed thanks
 	{[]string{"o", "clock"}, []string{"oclock"}},                                 // "how many o clock": a learner's question of the time
 	{[]string{"is", "sleep"}, []string{"is", "asleep"}},                          // a learner's "the baby is sleep"
 	{[]string{"get", "the", "air", "going"}, []string{"get", "the", "ac", "on"}}, // "get the air going"
@@ -388,7 +389,8 @@ var deepPhrases = [][]string{
 	{"give", "it", "some", "proper", "thought"}, {"some", "proper", "thought"}, {"proper", "thought"}, {"properly", "thought", "through"},
 	{"think", "very", "deep", "about", "this"}, {"think", "very", "deep", "about"}, {"think", "very", "deep"}, {"think", "deep", "about", "this"},
 	{"really", "concentrate", "now"}, {"really", "concentrate"}, {"concentrate", "hard"}, {"big", "brain", "mode"},
-	{"thinking", "hat"}, {"deep", "thinking"}, {"think", "it", "all", "through"}, {"mull", "it", "over"}, {"mull", "over"},
+	{"thinking", "hat"}, {"deep", "thinking"}, {"give", "it", "some", "deep", "thought"}, {"some", "deep", "thought"}, {"deep", "thought"}, {"deep", "think"},
+	{"a", "careful", "answer"}, {"careful", "answer"}, {"reason", "it", "through"}, {"reason", "it", "out"}, {"think", "it", "all", "through"}, {"mull", "it", "over"}, {"mull", "over"},
 }
 
 // deepStarts are the shapes of the first words of deepPhrases (hasPrefix then decides).

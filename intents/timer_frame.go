@@ -16,6 +16,9 @@ func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	if len(toks) == 0 || m.named || m.seen&wcTimerFrame == 0 && !isDigits(toks[0]) && !lengthOpeners[toks[0]] && t.vocab.labels[toks[0]] == "" && toks[0] != "count" || len(toks) > 20 || !t.aboutTimer(n, toks) || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
 		return Decision{}, false // "should I set a timer?" asks for advice
 	}
+	if (toks[0] == "thanks" || hasPrefix(toks, []string{"thank", "you"})) && !anyOf(toks, timerStart) && !anyOf(toks, timerCancel) {
+		return Decision{}, false // "thank you so much for the timer": thanks (smalltalk), not a question about it
+	}
 	if slices.ContainsFunc(toks, isNegativeNumber) {
 		return Decision{}, false // "a timer for minus 60 seconds" is never 60 seconds: the patterns refuse it
 	}
@@ -135,6 +138,10 @@ func (t *Table) aboutTimer(n Normalized, toks []string) bool {
 	}
 	if lead := stripRequestLeads(toks); len(lead) > 1 && (lead[0] == "time" && strings.Contains(n.durations(), "~") || lead[0] == "count" && lengthWithUnit(n.durations())) {
 		return true // "time the bath for fifteen minutes", "count three minutes for the tea"
+	}
+	if toks[0] == "when" && len(toks) <= 8 && (contains(toks, "done") || contains(toks, "ready") || contains(toks, "finished")) &&
+		slices.ContainsFunc(toks, func(w string) bool { return t.vocab.labels[w] != "" }) {
+		return true // "when will the eggs be done": the eggs' timer asked about
 	}
 	if lead := stripRequestLeads(toks); len(lead) > 3 && lead[0] == "give" && (lead[1] == "me" || lead[1] == "us") && strings.Contains(n.durations(), "~") &&
 		slices.ContainsFunc(lead, func(w string) bool { return t.vocab.labels[w] != "" }) {
