@@ -159,10 +159,11 @@ func (t *Table) settle(in *Intent, b binding, rule *Rule, n Normalized) Decision
 		return d
 	}
 	p := b.problems[0]
-	if spec, _ := in.Arg(p.arg); p.why == "no_device" && (in.Kind == KindRead || in.Kind == KindWrite) && (spec.Device == "ac" || spec.Device == "light") {
-		// "is the AC on in the kitchen", "put the AC on in the office": a room without one —
-		// nothing to read or set, nothing to
-		// ask back; which rooms have one is the answer
+	if spec, _ := in.Arg(p.arg); p.why == "no_device" && (in.Kind == KindRead || in.Kind == KindWrite && b.args["temperature"] != "") &&
+		(spec.Device == "ac" || spec.Device == "light") {
+		// "is the AC on in the kitchen", "set the office AC to 22": a room without one —
+		// nothing to read, no setting to ask back; which rooms have one is the answer ("turn
+		// on the AC in the kitchen" still asks which room)
 		return t.unclear(n, "no_"+spec.Device, in.Name+" in a room without "+deviceWord(spec.Device))
 	}
 	d := t.decide(t.byName[IntentClarify], map[string]string{}, rule, n)

@@ -92,11 +92,15 @@ func TestAReasonAboutSomeoneTheHomeDoesNotKnow(t *testing.T) {
 }
 
 // TestAskingAboutADeviceARoomDoesNotHave: the answer says which rooms have one; it asks
-// nothing back (there is nothing to read or set there), for a question or a command.
+// nothing back (there is nothing to read there, and no setting to ask back), and a command to
+// switch it there still asks which room.
 func TestAskingAboutADeviceARoomDoesNotHave(t *testing.T) {
 	tb := demo(t)
+	if d := tb.Route("turn on the ac in the office", Context{}); d.Intent != IntentClarify || d.Pending == nil {
+		t.Errorf("a command in a room without AC: %s %v, want a question which room", d.Intent, d.Args)
+	}
 	for _, s := range []string{"is the ac on in the office", "what's the kids room AC set to", "is the kitchen air con running",
-		"turn on the ac in the office", "set the kids room ac to 20"} {
+		"set the kids room ac to 20"} {
 		d := tb.Route(s, Context{})
 		if d.Intent != IntentUnclear || d.Args["topic"] != "no_ac" {
 			t.Errorf("%q: %s %v, want unclear no_ac (why: %s)", s, d.Intent, d.Args, strings.Join(d.Doctrine, "; "))
