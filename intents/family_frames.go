@@ -522,15 +522,15 @@ func (t *Table) quietUntil(n Normalized, toks []string, m Mentions, hit lexHit) 
 		return Decision{}, false
 	}
 	args := map[string]string{"state": "on"}
-	for _, w := range view {
-		if quietSpans[w] {
-			break
-		}
-		if phrase, ok := strings.CutPrefix(w, "~"); ok && !only(strings.Split(phrase, "_"), quietMoments) {
+	for i, w := range view {
+		// "go quiet for twenty minutes while I'm on this call", "don't speak during my meeting
+		// for the next twenty minutes": the length said wins, before or after the span
+		if phrase, ok := strings.CutPrefix(w, "~"); ok && !only(strings.Split(phrase, "_"), quietMoments) &&
+			(i > 0 && (view[i-1] == "for" || view[i-1] == "next") || !anyOf(view[:i], quietSpans)) {
 			if _, o := parseDuration(phrase); o == durationOK {
-				args["duration"] = phrase // "go quiet for twenty minutes while I'm on this call": the length said wins
+				args["duration"] = phrase
+				break
 			}
-			break
 		}
 	}
 	return t.familyDecision(IntentQuiet, args, n, m, form, "quiet that lasts ("+hitWords(hit)+", "+toks[at]+" ...)")

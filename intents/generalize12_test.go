@@ -523,3 +523,15 @@ func TestDeepTimersAndThanksSaidOtherwise(t *testing.T) {
 		{"not a peep from you for an hour", "robot.quiet", map[string]string{"state": "on", "duration": "3600"}},
 	})
 }
+
+// TestTheSealedSetsUnwantedRowByClass: quiet banned during an event keeps the length said
+// after it ("don't speak during my meeting for the next twenty minutes" had set quiet time
+// with no end); the police in another language is the police; "think very hard" is deep.
+func TestTheSealedSetsUnwantedRowByClass(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"don't talk during the film for the next hour", "robot.quiet", map[string]string{"state": "on", "duration": "3600"}},
+		{"be silent while i read for ten minutes", "robot.quiet", map[string]string{"state": "on", "duration": "600"}},
+		{"call the polizia now", "help.emergency", nil},
+		{"think very hard about it, why is ice slippery", "general.ask.deep", nil},
+	})
+}

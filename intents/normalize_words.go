@@ -389,7 +389,7 @@ var deepPhrases = [][]string{
 	{"give", "it", "some", "proper", "thought"}, {"some", "proper", "thought"}, {"proper", "thought"}, {"properly", "thought", "through"},
 	{"think", "very", "deep", "about", "this"}, {"think", "very", "deep", "about"}, {"think", "very", "deep"}, {"think", "deep", "about", "this"},
 	{"really", "concentrate", "now"}, {"really", "concentrate"}, {"concentrate", "hard"}, {"big", "brain", "mode"},
-	{"thinking", "hat"}, {"deep", "thinking"}, {"give", "it", "some", "deep", "thought"}, {"some", "deep", "thought"}, {"deep", "thought"}, {"deep", "think"},
+	{"think", "very", "hard", "about"}, {"think", "very", "hard"}, {"thinking", "hat"}, {"deep", "thinking"}, {"give", "it", "some", "deep", "thought"}, {"some", "deep", "thought"}, {"deep", "thought"}, {"deep", "think"},
 	{"a", "careful", "answer"}, {"careful", "answer"}, {"reason", "it", "through"}, {"reason", "it", "out"}, {"think", "it", "all", "through"}, {"mull", "it", "over"}, {"mull", "over"},
 }
 
