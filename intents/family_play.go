@@ -217,7 +217,7 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 		game.at >= 2 && toks[game.at-1] == "of" && !anyOf(toks[:game.at], gamePlayWords)) {
 		return Decision{}, false // "who made up simon says", "what's the origin of simon says": about the game, for the agent
 	}
-	if named && !n.Negated && toks[0] == "play" && n.Polite && !contains(toks, "with") && askedIfCanPlay(n.raw) {
+	if named && !n.Negated && askedIfCanPlay(n.raw, contains(toks, "with")) {
 		// "can you play rock paper scissors?": asked whether it can (with no "with me"), the
 		// robot says how to start it (play.invite, as the brief's "can we play simon says?")
 		return t.familyDecision("play.invite", map[string]string{}, n, m, FormQuestion, "a question about playing a game ("+hitWords(game)+")")
@@ -531,9 +531,11 @@ func gameSwitchAt(toks []string, from, to int) int {
 
 var gameSwitches = words2set("no nah not mean actually wait rather instead want wanna prefer")
 
-// askedIfCanPlay: the sentence as said opens "can you play" or "could you play" (the polite
-// lead is gone from its words).
-func askedIfCanPlay(raw string) bool {
+// askedIfCanPlay: the sentence as said asks whether the robot can play — "can you play ..."
+// with no one to play with, or "is it possible to play ..." (the polite lead is gone from its
+// words).
+func askedIfCanPlay(raw string, with bool) bool {
 	raw = strings.TrimLeft(raw, " ,.!?")
-	return strings.HasPrefix(raw, "can you play ") || strings.HasPrefix(raw, "could you play ")
+	return !with && (strings.HasPrefix(raw, "can you play ") || strings.HasPrefix(raw, "could you play ")) ||
+		strings.HasPrefix(raw, "is it possible to play ") || strings.HasPrefix(raw, "would it be possible to play ")
 }
