@@ -290,3 +290,43 @@ func learnerRequest(toks []string, n Normalized) ([]string, bool) {
 	}
 	return toks, false
 }
+
+// haveState: a polite request to have a device in a state ("[would it be possible to] have
+// the bedroom AC on at 22", "[please] get the lights off"): "have" or "get", then what to
+// have, then "on" or "off".
+func haveState(toks []string, n Normalized) bool {
+	if !n.Polite || len(toks) < 3 || toks[0] != "have" && toks[0] != "get" || !objectLeads[toks[1]] && toks[1] != "all" || anyOf(toks, wordSet(pastWords)) {
+		return false // "could you have turned it off": a question about the past
+	}
+	for _, w := range toks[2:] {
+		if w == "on" || w == "off" {
+			return true
+		}
+	}
+	return false
+}
+
+// deviceMayGo: a device may go on or off ("can the kids room light go back on", "the
+// bedroom light can go off now"): a request put as leave for it.
+func deviceMayGo(toks []string) bool {
+	can, dev := false, false
+	for i, w := range toks {
+		switch {
+		case w == "can" || w == "could" || w == "may":
+			can = true
+		case wordClasses[w]&wcHouseDevice != 0:
+			dev = dev || can || i+1 < len(toks) && (toks[i+1] == "can" || toks[i+1] == "could" || toks[i+1] == "may")
+		case w == "go" && can && dev && i+1 < len(toks):
+			rest := toks[i+1:]
+			if rest[0] == "back" && len(rest) > 1 {
+				rest = rest[1:]
+			}
+			return (rest[0] == "on" || rest[0] == "off") && !contains(rest, "itself") && !contains(rest, "automatically")
+		}
+	}
+	return false
+}
+
+// pastAlike: verbs whose past is the same word: "somebody put the light on" may say what
+// was done.
+var pastAlike = words2set("put set cut shut hit let quit")

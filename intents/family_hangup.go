@@ -1,6 +1,9 @@
 package intents
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // personOff: a child ends a call by turning the person off — "turn mommy off", "byeee
 // mommy love you reachy turn mommy off", "switch off grandpa now": the call ends
@@ -50,3 +53,62 @@ func (t *Table) personOff(n Normalized, toks []string, m Mentions) (Decision, bo
 
 // nightFarewell say goodbye at bedtime: "night night mommy, turn mommy off".
 var nightFarewell = words2set("night nighty nite goodnight")
+
+// hangUp: "hang up", or a verb that ends something with a call word ("end the call").
+func hangUp(toks []string) bool {
+	for i, w := range toks {
+		if w == "hang" && i+1 < len(toks) && (toks[i+1] == "up" || i+2 < len(toks) && toks[i+1] == "it" && toks[i+2] == "up") {
+			return true // "hang up", "hang it up"
+		}
+		if (w == "ring" || w == "sign") && i+1 < len(toks) && toks[i+1] == "off" {
+			return true // "you may ring off now", "sign off"
+		}
+	}
+	return anyOf(toks, hangVerbs) && anyOf(toks, hangNouns) || len(toks) <= 3 && contains(toks, "disconnect")
+}
+
+// hangLeads may be said before "hang up" without a comma: a farewell ("bye dad, you can end
+// the call now"), "that's enough", "we're done here".
+var hangLeads = words2set("bye goodbye byebye ok okay alright right so well that thats is it enough we are were have " +
+	"done here finished over now then thanks thank you cheers all good love see later talk soon for today our " +
+	"chat chatting talking with the conversation dear love sweetheart darling tonight")
+
+// hangFarewell are the hangLeads that say goodbye: only after one may a person be named
+// ("bye dad, end the call"); "dad, end the call" is said to dad.
+var hangFarewell = words2set("bye goodbye byebye thanks thank cheers love see later")
+
+// hangUpAfter: a request to end the call said after a farewell or "we're done" without a
+// comma ("ok bye dad you can end the call now", "that's enough hang up on him", "we're done
+// here close the call"). The request is read on its own; the words before it may only be
+// hangLeads and, after a farewell, the people of the home.
+func (t *Table) hangUpAfter(toks []string, n Normalized) bool {
+	if len(toks) > 12 {
+		return false
+	}
+	farewell, person, noun := false, false, false
+	for i := 1; i+1 < len(toks); i++ {
+		w := toks[i-1]
+		switch {
+		case hangFarewell[w]:
+			farewell = true
+		case (hangNouns[w] || w == "calls") && slices.Contains(toks[:i-1], "enough"):
+			noun = true // "that's enough video for today, end it": the call named before
+		case t.vocab.people[w] != "" || kinWords[w]:
+			person = true
+		case t.vocab.wake.isName(w): // "bye daddy richie you can hang up now"
+		case w == "will" && i >= 2 && toks[i-2] == "that", w == "be" && i >= 3 && toks[i-2] == "will" && toks[i-3] == "that":
+			// "that will be all": "mom will hang up" says what someone else will do
+		case !hangLeads[w]:
+			return false
+		}
+		tail := toks[i:]
+		endIt := noun && len(tail) <= 3 && hangVerbs[tail[0]] && only(tail[1:], wordSet{"it": true, "now": true, "then": true})
+		if person && !farewell || !hangUp(tail) && !endIt || !t.onlyOrPeople(tail, hangFill, frameFill) {
+			continue
+		}
+		if commandForm(tail, Normalized{Text: strings.Join(tail, " "), toks: tail, Polite: n.Polite}) == FormImperative {
+			return true
+		}
+	}
+	return false
+}

@@ -173,3 +173,110 @@ func slicesIndex(toks []string, w string) int {
 	}
 	return -1
 }
+
+// privacyFrame: privacy mode named, or the calls it keeps out with a verb that blocks or
+// allows them ("block the video calls for now"). The state is the last state word said; a
+// name alone ("privacy please") turns it on.
+func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision, bool) {
+	lx := t.vocab.lex
+	name, okName := lx.find(toks, "privacy.names")
+	calls, okCalls := lx.find(toks, "privacy.calls")
+	if !okName && !okCalls {
+		return Decision{}, false
+	}
+	if !okName && n.Negated && (contains(toks, "want") || contains(toks, "need")) && !reported(toks) && !conditional(toks) &&
+		(hasPrefix(toks, []string{"i", "do", "not"}) || hasPrefix(toks, []string{"we", "do", "not"})) && !anyOf(toks, callsEnding) &&
+		len(toks) > 4 && unwantedCalls[toks[4]] {
+		// "I don't want any calls coming in for a while": the calls kept out
+		return t.familyDecision("privacy.set", map[string]string{"state": "on"}, n, m, FormImperative, "calls not wanted ("+hitWords(calls)+")")
+	}
+	used := make([]bool, len(toks))
+	negated := n.Negated || noNeed(toks)
+	state := ""
+	var stateHit lexHit
+	if okName {
+		// A state word in the reason said after the request is not the request's ("go
+		// private, we've got guests over"): only the request's own words set the state.
+		head := toks[:len(cutReason(toks))]
+		if mayBeCompound(n) {
+			for _, c := range t.pieces(n) {
+				if ct := c.tokens(); lx.has(ct, "privacy.names") {
+					head = ct // "go private, my friends are over": the part that names it
+					break
+				}
+			}
+		}
+		for _, h := range lx.cover(head, make([]bool, len(head)), "privacy.names", "privacy.calls", "privacy.off", "privacy.on") {
+			switch h.set {
+			case "privacy.on":
+				if state != "" && h.at > stateHit.at && privacyWishes[h.phrase] {
+					continue // "privacy off, we want to see dad": a wish after the mode's state is the reason's
+				}
+				state, stateHit = "on", h
+			case "privacy.off":
+				state, stateHit = "off", h
+			}
+		}
+	} else {
+		// The calls it keeps out: a verb that blocks them turns it on, one that allows them
+		// off; "don't let anyone call" blocks.
+		for _, h := range lx.cover(toks, used, "privacy.calls", "privacy.block", "privacy.allow") {
+			switch h.set {
+			case "privacy.block":
+				state, stateHit = "on", h
+			case "privacy.allow":
+				state, stateHit = "off", h
+				if negated {
+					state, negated = "on", false
+				}
+			}
+		}
+		if nobodyStatement(toks) {
+			return Decision{}, false // "nobody called in today", "nobody rings through anyway": what is, not a request
+		}
+		if state == "" && (strings.HasPrefix(calls.phrase, "nobody ") || strings.HasPrefix(calls.phrase, "no 1 ")) {
+			state, stateHit = "on", calls // "nobody call the robot tonight": the block is in the phrase
+		}
+		if state == "" {
+			return Decision{}, false // "the calls were fun" is not privacy mode
+		}
+		if state == "on" && hangVerbs[toks[stateHit.at]] && (calls.phrase == "video call" || calls.phrase == "call") &&
+			calls.at > 0 && (toks[calls.at-1] == "the" || toks[calls.at-1] == "this" || toks[calls.at-1] == "our") {
+			return Decision{}, false // "stop the video call with grandma": the call in progress ends (session.end), no privacy mode
+		}
+		name = calls
+	}
+	if state == "" {
+		state = "on"
+	}
+	if okName {
+		lx.cover(toks, used, "privacy.names", "privacy.calls", "privacy.off", "privacy.on")
+	}
+	unexplained := 0
+	for i, w := range toks[:len(cutReason(toks))] { // "no calls please, I am in the bath": the reason is not counted
+		if !used[i] && !familyFill[w] && !isDigits(w) && w != "mode" && w != "for" && w != "while" && w != "minutes" &&
+			!privacyTimes[w] && !privacyWish[w] {
+			unexplained++
+		}
+	}
+	form := t.requestForm(t.privacyTimeless(n), timeless(toks), func(ct []string) bool { return lx.has(ct, "privacy.names") || lx.has(ct, "privacy.calls") })
+	if form == FormNegated && !negated || form == FormStatement && (!okName && (stateHit.at == 0 || only(toks[:stateHit.at], privacyTimes, wordSet{"this": true})) || okName && name.at == 0 && !anyOf(toks, finiteSet)) {
+		form = FormImperative // "don't let anyone video call", "no more video calls today"
+	}
+	if form != FormImperative {
+		lead := stripRequestLeads(toks)
+		if (hasPrefix(lead, []string{"i", "need"}) || hasPrefix(lead, []string{"i", "want"}) || hasPrefix(lead, []string{"we", "need"}) ||
+			hasPrefix(lead, []string{"i", "would", "rather"}) || hasPrefix(lead, []string{"i", "would", "prefer"}) ||
+			hasPrefix(lead, []string{"we", "would", "rather"})) && !n.Negated {
+			form = FormImperative // "I need some privacy"
+		}
+	}
+	if form != FormImperative || unexplained > maxFamilyUnexplained && !mayBeCompound(n) {
+		return Decision{}, false
+	}
+	return t.familyDecision("privacy.set", map[string]string{"state": state}, n, m, form, "privacy mode ("+hitWords(name, stateHit)+")")
+}
+
+// privacyWishes ask for privacy before its name ("I want privacy"); after its state is said
+// they belong to the reason ("privacy off, we want to see dad").
+var privacyWishes = words2set("want need")

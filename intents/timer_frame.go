@@ -288,3 +288,52 @@ var timerRelativeWords = words2set("you have got are running going on set now st
 func isNegativeNumber(tok string) bool {
 	return len(tok) > 1 && tok[0] == '-' && isASCIIDigit(tok[1])
 }
+
+// terseTimer: a label and a length said with nothing else to do ("eggs six minutes go",
+// "ten minutes eggs", "bath timer fifteen minutes"): a timer asked for in few words.
+func (t *Table) terseTimer(view []string) bool {
+	if len(view) < 2 || len(view) > 5 {
+		return false
+	}
+	length, label := false, false
+	for _, w := range view {
+		switch {
+		case strings.HasPrefix(w, "~"):
+			if _, o := parseDuration(w[1:]); o != durationOK || length {
+				return false
+			}
+			length = true
+		case t.vocab.labels[w] != "":
+			if label {
+				return false
+			}
+			label = true
+		case !terseTimerFill[w]:
+			return false
+		}
+	}
+	return length && label
+}
+
+var terseTimerFill = words2set("go timer please now quick quickly for the on start")
+
+// verblessTimer: a length for something and nothing else — "two minutes for the tea", "ten
+// minutes for the pasta please": a timer asked for without its name.
+func verblessTimer(view []string) bool {
+	if len(view) < 3 || len(view) > 5 || !strings.HasPrefix(view[0], "~") || view[1] != "for" {
+		return false
+	}
+	if _, outcome := parseDuration(view[0][1:]); outcome != durationOK {
+		return false
+	}
+	for _, w := range view[2:] {
+		if isImperativeVerb(w) || finiteWords[w] || pastWords[w] || futureWords[w] || strings.HasPrefix(w, "~") || wordClasses[w]&(wcDevice|wcHouseDevice) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// lengthOpeners may open a sentence about a timer without its name: "an hour for the
+// laundry", "half an hour for the rice", "how many minutes till the rice is done".
+var lengthOpeners = words2set("a an half how when")
