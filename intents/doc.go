@@ -3,12 +3,14 @@
 // labels), the router's lexicons (lexicon.yaml, extended by a home's words), the transcript
 // normalizer and the wake-phrase check, the readings of a sentence that reached nobody as
 // said (a small child's sounds against the table's own words, soundalike.go; another
-// language word by word, foreign.yaml), the deterministic router — whole-sentence patterns
+// language word by word, foreign.yaml: Spanish, Hindi, Tagalog, Polish, French, Portuguese,
+// German, Arabic), the deterministic router — whole-sentence patterns
 // for the home's own intents and the built-ins, frames (mentions + sentence form) for every
 // built-in intent, the family frames over the lexicons, the speech-act rules (a
 // self-correction takes the corrected value; a quoted, relayed or conditional command is
-// offered, never done), and the command rule (only a sentence that is positively a request
-// to act now may act) — with its doctrine,
+// offered, never done; a part to play, rules dropped or a song never act), the command rule
+// (only a sentence that is positively a request to act now may act; a discomfort said alone is
+// offered its remedy, remedy.go, never done) — with its doctrine,
 // clarification, the spoken duration parser, and the spoken command guide generated from the
 // table's own examples.
 //
