@@ -162,9 +162,7 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 			b := t.bind(set, captured, ctx)
 			d := t.settle(set, b, frameRule(set), n)
 			if d.Intent == set.Name { // the AC's state is optional (a set point may stand alone): ask all the same
-				d = t.decide(t.byName[IntentClarify], map[string]string{}, frameRule(set), n)
-				d.Pending = &Pending{Intent: set.Name, Args: b.args, Missing: "state"}
-				d.Prompt = "On or off?"
+				d = t.askOnOrOff(set, b, n)
 			}
 			d.Mentions = m.ref()
 			d.NotActed = "on or off was not said"
@@ -201,10 +199,7 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		if n.Polite && !n.Question && !n.Negated && m.Unexplained == 0 && len(n.tokens()) <= 4 && !anyOf(n.tokens(), settingWords) &&
 			!contains(n.tokens(), "status") && !contains(n.tokens(), "state") {
 			// "kitchen lights please": the device asked for, on or off not said: ask
-			b := t.bind(set, captured, ctx)
-			d := t.decide(t.byName[IntentClarify], map[string]string{}, frameRule(set), n)
-			d.Pending = &Pending{Intent: set.Name, Args: b.args, Missing: "state"}
-			d.Prompt = "On or off?"
+			d := t.askOnOrOff(set, t.bind(set, captured, ctx), n)
 			d.Mentions = m.ref()
 			d.NotActed = "on or off was not said"
 			d.Doctrine = append([]string{trace + ": a device asked for without on or off"}, d.Doctrine...)
@@ -503,4 +498,12 @@ func deviceCount(toks []string) bool {
 		return false
 	}
 	return contains(toks, "there") || contains(toks, "have") || contains(toks, "got") || contains(toks, "has")
+}
+
+// askOnOrOff asks whether to switch set's device on or off, keeping what the binding has.
+func (t *Table) askOnOrOff(set *Intent, b binding, n Normalized) Decision {
+	d := t.decide(t.byName[IntentClarify], map[string]string{}, frameRule(set), n)
+	d.Pending = &Pending{Intent: set.Name, Args: b.args, Missing: "state"}
+	d.Prompt = "On or off?"
+	return d
 }
