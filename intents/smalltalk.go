@@ -60,7 +60,7 @@ func (t *Table) socialFrame(n Normalized) (Decision, bool) {
 				acts[h.set] = true
 				said = append(said, h)
 				social = true
-			case h.at != 0 && (h.set == "social.greeting" || h.at+h.n != len(ct)):
+			case h.at != 0 && !t.saidBefore(ct, used, h.at) && (h.set == "social.greeting" || h.at+h.n != len(ct)):
 				return Decision{}, false // a greeting opens what it greets; "is dad free this afternoon" greets nobody
 			default:
 				acts[h.set] = true
@@ -78,8 +78,8 @@ func (t *Table) socialFrame(n Normalized) (Decision, bool) {
 		case len(rest) == 0:
 		case hangUp(ct):
 			return Decision{}, false // "ok bye dad, you can end the call now": the goodbye ends a call
-		case c.Question:
-			return Decision{}, false // "hello, what's the capital of France?": a question of its own
+		case c.Question || asksAfterSmallTalk(ct, used):
+			return Decision{}, false // "hello, what's the capital of France?", "hello good morning is mom busy": a question of its own
 		case t.introduces(ct):
 			// "I'm Linda from next door", "this is grandma": who is speaking
 		case social && len(rest) <= 4 && t.afterthought(Normalized{Text: strings.Join(rest, " "), toks: rest}):
@@ -219,3 +219,25 @@ var (
 	reasonAfterLeads = words2set("i we my our it its because cos cause the grandma grandpa mum mom dad today")
 	because          = words2set("because cos cause")
 )
+
+// saidBefore: every word before at is small talk, filler or the robot's name ("hello there
+// reachy, good morning"): a greeting after a greeting still opens what it greets.
+func (t *Table) saidBefore(ct []string, used []bool, at int) bool {
+	for i := 0; i < at; i++ {
+		if !used[i] && !frameFill[ct[i]] && !t.vocab.wake.isName(ct[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// asksAfterSmallTalk: the first word after the small talk opens a question ("hello good
+// morning, is mom busy today").
+func asksAfterSmallTalk(ct []string, used []bool) bool {
+	for i, w := range ct {
+		if !used[i] {
+			return questionWords[w] || finiteWords[w]
+		}
+	}
+	return false
+}

@@ -342,3 +342,41 @@ func (w wakeMatcher) stripAfterHush(toks []string) ([]string, bool) {
 	}
 	return toks, false
 }
+
+// nearNames are real words whisper writes for the robot's name when it mishears it
+// ("peachy, lights off", "ricky time please", "reach me, lights on"). Being real words, they
+// are never the wake phrase (a false wake sends a stray sentence into the house: n.Wake stays
+// false, and a broker that requires the wake phrase still ignores the sentence). Said first,
+// before a request, they are dropped so the request reads as itself.
+var nearNames = words2set("peachy preachy beachy ricky rickey ricki ruchi reechy richy")
+
+// nearNameRequestStarts may follow a misheard name at the start of a request: a verb said
+// to the robot, a question word, a modal of a polite request, a device or "please". After
+// anything else ("ricky is busy", "ricky says ...", "reach me the salt") the word is what the
+// sentence says, and stays.
+var nearNameRequestStarts = words2set("lights light lamp ac aircon timer time please pls what whats when how can could would will do turn switch put set start stop cancel play call")
+
+// dropNearName takes a misheard name off the start of a request ("peachy lights off in the
+// office" reads "lights off in the office"); wake reports nothing.
+func dropNearName(toks []string) []string {
+	if len(toks) < 3 {
+		return toks
+	}
+	k := 0
+	switch {
+	case nearNames[toks[0]]:
+		k = 1
+	case toks[0] == "reach" && toks[1] == "me":
+		k = 2 // "reach me lights on": "reach me the salt" keeps its words (the next check)
+	default:
+		return toks
+	}
+	if len(toks)-k < 2 {
+		return toks
+	}
+	next := toks[k]
+	if !nearNameRequestStarts[next] && !isImperativeVerb(next) {
+		return toks
+	}
+	return toks[k:]
+}
