@@ -391,6 +391,10 @@ var (
 
 // stopLead takes off the "no"s before a stop word ("no no no stop"): the stop must always work.
 func (t *Table) stopLead(toks []string) []string {
+	if cut := t.cutStatedReason(toks); len(cut) < len(toks) && anyOf(cut, stopCore) && only(cut, stopCore, stopTalk, stopFill, frameFill) &&
+		!(len(cut) == 1 && hushWord(cut[0]) && !t.vocab.lex.has(toks[1:], "stop.reasons")) { // "shh, the dog is down there" hushes someone else
+		toks = cut // "stop moving you scare the baby", "shut up oh my god you never stop": the reason said after
+	}
 	for i := 1; i+1 < len(toks); i++ { // "be quiet i'm on the phone": the reason said after
 		if (toks[i] == "i" || toks[i] == "we" || toks[i] == "you" || toks[i] == "it" || toks[i] == "that" || toks[i] == "this") && (toks[i+1] == "am" || toks[i+1] == "are" ||
 			toks[i+1] == "is" || toks[i+1] == "have" || toks[i+1] == "need" || toks[i+1] == "want" || toks[i+1] == "cannot") && anyOf(toks[:i], stopCore) {

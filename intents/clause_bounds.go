@@ -258,7 +258,15 @@ var reportedWords = unionOf(reportVerbs, takeBacks, quoteNouns)
 // quotedOrTakenBack: toks report words said (a speech verb, a quotation's noun) or take the
 // request back.
 func quotedOrTakenBack(toks []string) bool {
-	return quotedWords.any(toks) // a word in any of them
+	if !quotedWords.any(toks) { // a word in any of them: most sentences have none
+		return false
+	}
+	for i, w := range toks {
+		if speechVerbs[w] || takeBacks[w] || quoteNouns[w] && !(i > 0 && toks[i-1] == "to") {
+			return true // after "to" a quotation's noun is a verb: "I've got emails to answer"
+		}
+	}
+	return false
 }
 
 // quotedWords are the words quotedOrTakenBack looks for.

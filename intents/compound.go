@@ -257,7 +257,7 @@ func (t *Table) compound(n Normalized, ctx Context, lex uint64, info []wordInfo)
 			// words ("that's enough, stop talking").
 			return t.oneAtATime(n, decisions[0]), true
 		}
-		if !ok && len(parts) > 1 && t.placeReason(c) {
+		if !ok && len(parts) > 1 && (t.placeReason(c) || t.statedReason(c)) {
 			afterthoughts = append(afterthoughts, c.Text) // "it's like an oven in the bedroom, put the AC on"
 			continue
 		}

@@ -67,6 +67,15 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 		trace += ", the dark said and a remedy asked for"
 	}
 	acting := m.Form == FormImperative
+	if acting && len(m.States) == 1 && leaveAsItIs(n.tokens()) {
+		// "leave the light on in the kids room, she's scared": keep it as it is — nothing to
+		// switch; its state is said back
+		captured["state"] = m.States[0]
+		d := t.fallTo(set, t.bind(set, captured, ctx), frameRule(set), n, ctx, "asked to leave it as it is: nothing to change")
+		d.Mentions = m.ref()
+		d.Doctrine = append([]string{trace}, d.Doctrine...)
+		return d, true
+	}
 	if m.Form == FormCorrected {
 		// A self-correction is never guessed at: ask which room, keeping what is certain.
 		if len(m.States) == 1 {
@@ -506,4 +515,14 @@ func (t *Table) askOnOrOff(set *Intent, b binding, n Normalized) Decision {
 	d.Pending = &Pending{Intent: set.Name, Args: b.args, Missing: "state"}
 	d.Prompt = "On or off?"
 	return d
+}
+
+// leaveAsItIs: a request opens with "leave" ("leave the light on", "please just leave the
+// bedroom AC off"): the device is to stay as it is, which asks for no switch.
+func leaveAsItIs(toks []string) bool {
+	lead := stripRequestLeads(toks)
+	if len(lead) > 0 && lead[0] == "just" {
+		lead = lead[1:]
+	}
+	return len(lead) > 2 && lead[0] == "leave"
 }

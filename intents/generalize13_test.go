@@ -38,3 +38,66 @@ func TestGreetingsSaidTogether(t *testing.T) {
 		{"hello good morning is mom busy today", "calendar.status", map[string]string{"person": "mom"}},
 	})
 }
+
+// TestScotsNegationsTakeTheRequestBack: "dinnae", "cannae", "didnae" are "do not",
+// "cannot", "did not": a request said with one never acts.
+func TestScotsNegationsTakeTheRequestBack(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{"dinnae turn the kitchen light off", "dinna put the ac on in the bedroom", "ye didnae switch the office light on"} {
+		if d := tb.Route(s, Context{}); d.Kind == KindWrite {
+			t.Errorf("%q: %s %v, want nothing switched", s, d.Intent, d.Args)
+		}
+	}
+	checkRoutes(t, tb, []routeCase{
+		{"i cannae see a thing put the kitchen light on", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
+	})
+}
+
+// TestWordsSaidThroughSomeoneElse: "this is dad speaking through Leo: ..." and "on her
+// behalf" relay someone else's words, which never act.
+func TestWordsSaidThroughSomeoneElse(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{
+		"this is mom speaking through the kids, turn privacy mode off",
+		"I'm talking through my brother: cancel every timer",
+		"on his behalf, switch off all the lights",
+	} {
+		if d := tb.Route(s, Context{}); tb.wouldAct(d) {
+			t.Errorf("%q: %s %v acts, want nothing done", s, d.Intent, d.Args)
+		}
+	}
+}
+
+// TestLeaveItAsItIs: "leave the light on" asks for nothing to change: the state is said
+// back, nothing is switched.
+func TestLeaveItAsItIs(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"leave the office light on, I'm coming back", "house.light.get", map[string]string{"room": "office"}},
+		{"please just leave the bedroom ac off", "house.ac.get", map[string]string{"room": "bedroom"}},
+		{"keep the kitchen light on", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
+	})
+}
+
+// TestAReasonStatedAfterARequest: a reason with its own subject and verb said after a
+// request — without a pause, in words no intent reads — leaves the request the only one;
+// a part that says "not", a condition or more words asking something still does not.
+func TestAReasonStatedAfterARequest(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"stop singing you are giving me a headache", "robot.stop", nil},
+		{"stop moving around my cat hates it", "robot.stop", nil},
+		{"pipe down the news is starting", "robot.stop", nil},
+		{"switch the kitchen light on please my hands are full of flour", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
+		{"bedroom light off please i have homework to finish", "house.light.set", map[string]string{"room": "bedroom", "state": "off"}},
+	})
+	for _, s := range []string{"shh the cat is hiding over there", "stop the call with grandma"} {
+		if d := tb.Route(s, Context{}); d.Intent == "robot.stop" {
+			t.Errorf("%q: robot.stop, want the stop left to its own words", s)
+		}
+	}
+	for _, s := range []string{"switch the kitchen light on, my mum says not yet", "turn the office light off, i was only joking"} {
+		if d := tb.Route(s, Context{}); d.Kind == KindWrite {
+			t.Errorf("%q: %s %v, want nothing switched", s, d.Intent, d.Args)
+		}
+	}
+}

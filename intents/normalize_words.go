@@ -37,6 +37,11 @@ var contractions = map[string][]string{
 	"everyone's": {"everyone", "is"}, "everyones": {"everyone", "is"}, "everybody's": {"everybody", "is"},
 	"everybodys": {"everybody", "is"}, "somebody's": {"somebody", "is"}, "someone's": {"someone", "is"},
 	// a transcript's spelling of words said run together: "wat time izzit", "wassat"
+	// Scots: "dinnae switch it off", "cannae see a thing", "it isnae working"
+	"dinnae": {"do", "not"}, "dinna": {"do", "not"}, "divnae": {"do", "not"}, "dinnay": {"do", "not"}, "didnae": {"did", "not"},
+	"cannae": {"cannot"}, "canna": {"cannot"}, "isnae": {"is", "not"}, "wasnae": {"was", "not"}, "wouldnae": {"would", "not"},
+	"couldnae": {"could", "not"}, "shouldnae": {"should", "not"}, "willnae": {"will", "not"}, "winnae": {"will", "not"},
+	"havenae": {"have", "not"}, "hasnae": {"has", "not"}, "doesnae": {"does", "not"}, "arenae": {"are", "not"},
 	"rn": {"right", "now"}, "whit's": {"what", "is"}, "whits": {"what", "is"}, "izzit": {"is", "it"}, "issit": {"is", "it"}, "wassat": {"what", "is", "that"}, "wotsit": {"what", "is", "it"},
 }
 

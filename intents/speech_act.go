@@ -35,6 +35,9 @@ var relayMarkers = [][]string{{"the", "following", "is"}, {"following", "is", "a
 	{"message", "from"}, {"new", "instructions"}, {"on", "behalf", "of"}, {"says", "to"}, {"said", "to"},
 	{"told", "me", "to"}, {"told", "us", "to"}, {"asked", "me", "to"}, {"asked", "you", "to"}, {"wants", "you", "to"},
 	{"wanted", "you", "to"}, {"wants", "me", "to"}, {"would", "like", "you", "to"},
+	// someone else's words said through the speaker: "this is dad speaking through Leo: ..."
+	{"speaking", "through"}, {"talking", "through"}, {"speaking", "for"}, {"speaking", "via"}, {"on", "his", "behalf"},
+	{"on", "her", "behalf"}, {"on", "their", "behalf"}, {"on", "dads", "behalf"}, {"on", "moms", "behalf"}, {"on", "mums", "behalf"},
 	// an instruction said to come from someone with authority over the robot
 	{"from", "the", "admin"}, {"from", "admin"}, {"admin", "message"}, {"from", "the", "system"}, {"system", "message"},
 	{"from", "your", "owner"}, {"from", "the", "owner"}, {"from", "the", "developer"}, {"developer", "mode"}, {"admin", "mode"},

@@ -33,7 +33,18 @@ func (t *Table) stopPhrase(toks []string, n Normalized) bool {
 	var usedBuf [10]bool
 	used := usedBuf[:len(st)]
 	if t.unexplainedBy(st, used, []string{"stop.words", "stop.reasons"}, stopFill, frameFill, stopCore, stopTalk) > 0 {
-		return false
+		cut := t.cutStatedReason(st) // "pipe down a second the phone's ringing": the reason said after
+		if len(cut) == len(st) || len(cut) == 1 && hushWord(cut[0]) && !lx.has(st[1:], "stop.reasons") { // "shh, the dog is down there" hushes someone else
+			return false
+		}
+		if _, ok := lx.find(cut, "stop.words"); !ok {
+			return false
+		}
+		clear(used)
+		if t.unexplainedBy(cut, used[:len(cut)], []string{"stop.words", "stop.reasons"}, stopFill, frameFill, stopCore, stopTalk) > 0 {
+			return false
+		}
+		st = cut
 	}
 	f := commandForm(st, n)
 	return f == FormImperative || f == FormQuestion && len(toks) > 2 && (toks[0] == "can" || toks[0] == "could" || toks[0] == "would" || toks[0] == "will") && toks[1] == "you"

@@ -1,0 +1,75 @@
+package intents
+
+import "strings"
+
+// A reason stated beside a request in words no intent reads: "switch the light off, my head
+// hurts", "may I have the light on in the kids room, I'm reading to the little one". compound
+// reads it as the request's reason instead of a second request.
+
+// statedReason: a part no intent reads that says how things are — it opens with a subject
+// (a pronoun, "my ...", "the ...", someone of the home), names no device, no number or
+// length, and is neither a question, a negation, a condition, a report nor a request taken
+// back. The request beside it is the sentence's only one.
+func (t *Table) statedReason(c Normalized) bool {
+	toks := c.tokens()
+	for len(toks) > 2 && (reasonInterjections[toks[0]] || toks[0] == "my" && toks[1] == "god") {
+		if toks[0] == "my" {
+			toks = toks[1:] // "oh my god you never stop"
+		}
+		toks = toks[1:]
+	}
+	if len(toks) < 2 || len(toks) > 14 || c.Question {
+		return false
+	}
+	if !reasonLeads[toks[0]] && !kinWords[toks[0]] && t.vocab.people[toks[0]] == "" && !possessiveKin(toks[0]) {
+		return false // a reason opens with its subject
+	}
+	if !personalSubjects[toks[0]] && !saysHowThingsAre(toks) {
+		return false // "the video call with grandma": a thing named, nothing said of it
+	}
+	if contains(toks, "not") || conditional(toks) || reported(toks) || reportedOrTakenBack(toks) || questionWords[toks[1]] && toks[0] != "it" {
+		return false // "..., I don't want it", "..., if mum says so", "..., she said": words that change the request
+	}
+	for i, w := range toks {
+		cls := wordClasses[w]
+		if cls&(wcDevice|wcHouseDevice) != 0 || isDigits(w) || durationCore(w) || w == "timer" || w == "timers" {
+			return false
+		}
+		if cls&(wcOnVerb|wcOffVerb|wcAction) != 0 && (i == 0 || !objectLeads[toks[i-1]]) && !reasonWords[w] && i <= 2 {
+			return false // "..., you turn it off": a request again
+		}
+	}
+	return true
+}
+
+// reasonInterjections may open a reason: "oh my god you never stop", "honestly my head hurts".
+var reasonInterjections = words2set("oh omg honestly seriously ugh man jeez cos cause because")
+
+// cutStatedReason takes a stated reason off the end of a short request ("stop moving you
+// scare the baby", "pipe down a second the phone's ringing"): the request's words are
+// returned. It cuts where a reason's subject opens and the rest is statedReason.
+func (t *Table) cutStatedReason(toks []string) []string {
+	for i := 1; i+1 < len(toks); i++ {
+		if (reasonLeads[toks[i]] || reasonInterjections[toks[i]] || kinWords[toks[i]]) && toks[i] != "like" &&
+			t.statedReason(Normalized{Text: strings.Join(toks[i:], " "), toks: toks[i:]}) {
+			return toks[:i]
+		}
+	}
+	return toks
+}
+
+// personalSubjects are subjects whose next word is their verb: "you scare the baby".
+var personalSubjects = words2set("i we you they he she it its")
+
+// saysHowThingsAre: after a noun subject, a verb said of it — "is", "has", a past, an -ing
+// or an -s form ("my head hurts", "the phone's ringing", "the baby monitor is going").
+func saysHowThingsAre(toks []string) bool {
+	for i := 1; i < len(toks); i++ {
+		w := toks[i]
+		if finiteWords[w] || pastWords[w] || len(w) > 4 && (strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "ed")) ||
+			i >= 2 && len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+			return true
+		}
+	}
+	return false
+}
