@@ -33,7 +33,7 @@ func (t *Table) stopPhrase(toks []string, n Normalized) bool {
 	var usedBuf [10]bool
 	used := usedBuf[:len(st)]
 	if t.unexplainedBy(st, used, []string{"stop.words", "stop.reasons"}, stopFill, frameFill, stopCore, stopTalk) > 0 {
-		cut := t.cutStatedReason(st) // "pipe down a second the phone's ringing": the reason said after
+		cut := t.cutStatedReason(st)                                                                     // "pipe down a second the phone's ringing": the reason said after
 		if len(cut) == len(st) || len(cut) == 1 && hushWord(cut[0]) && !lx.has(st[1:], "stop.reasons") { // "shh, the dog is down there" hushes someone else
 			return false
 		}
