@@ -57,6 +57,10 @@ func (t *Table) appendClauses(out []Normalized, n Normalized) []Normalized {
 	if !ownNegation {
 		negationElsewhere = true // "switch it off if you don't mind, I left it on": the "not" was a courtesy's
 	}
+	// In a sentence said without a pause, the "not" said inside it is its part's own: a part
+	// split off beside it without one is not negated ("I don't want anyone calling in put
+	// privacy on"). A negation the sentence opens with is every part's.
+	said := len(normalized) == 1 && anyOf(n.tokens(), partNegations) && !negationLed(n)
 	for _, pn := range normalized {
 		inherit := n.Negated && !(negationElsewhere && !pn.Negated)
 		toks := pn.tokens()
@@ -73,7 +77,7 @@ func (t *Table) appendClauses(out []Normalized, n Normalized) []Normalized {
 				c.Text = strings.Join(toks[start:i], " ")
 				c.toks = toks[start:i:i]
 				c.Question = c.Question || n.Question
-				c.Negated = c.Negated || inherit
+				c.Negated = (c.Negated || inherit) && (!said || anyOf(c.toks, partNegations))
 				out = append(out, c)
 				start = i
 				if politeOpens(toks, i) {
@@ -94,7 +98,7 @@ func (t *Table) appendClauses(out []Normalized, n Normalized) []Normalized {
 				c.toks = toks[start:i:i]
 				c.Question = c.Question || n.Question && !politeNext
 				c.Polite = c.Polite || politeNext
-				c.Negated = c.Negated || inherit
+				c.Negated = (c.Negated || inherit) && (!said || anyOf(c.toks, partNegations))
 				out = append(out, c)
 				politeNext = false
 			}
@@ -251,6 +255,9 @@ func (t *Table) compound(n Normalized, ctx Context, lex uint64, info []wordInfo)
 				continue
 			}
 		}
+		if ok && i > 0 && len(decisions) == 1 && sameRequest(decisions[0], d) {
+			continue // "I don't want anybody calling in, put privacy mode on": the same request said twice is one
+		}
 		if i > 0 && len(decisions) == 1 && t.wouldAct(decisions[0]) && decisions[0].Kind != KindRobot {
 			// A write with another request after it (its words differ: a repetition was left
 			// out above) is two requests. Only the robot's own intents are said twice in other
@@ -313,7 +320,38 @@ func (t *Table) compound(n Normalized, ctx Context, lex uint64, info []wordInfo)
 			return t.oneAtATime(n, d), true
 		}
 	}
+	if d, ok := t.clockAmongAsides(decisions); ok {
+		d.Normalized = n
+		return d, true // "am I late? what time is it", "what's the date, I have to write it on the note"
+	}
 	return Decision{}, false
+}
+
+// clockAmongAsides: one part asks the time or the date and every other part is free text
+// said around it — a short aside ("am I late?") or a stated reason ("I have to write it on
+// the sick note"): the time or the date is what was asked.
+func (t *Table) clockAmongAsides(decisions []Decision) (Decision, bool) {
+	var clock *Decision
+	for i := range decisions {
+		d := &decisions[i]
+		switch {
+		case d.Intent == "time.now" || d.Intent == "date.today":
+			if clock != nil {
+				return Decision{}, false
+			}
+			clock = d
+		case d.Intent == IntentGeneralAsk && d.Rule == nil && d.Mentions == nil &&
+			(len(d.Normalized.tokens()) <= 5 || t.statedReason(d.Normalized)):
+		default:
+			return Decision{}, false
+		}
+	}
+	if clock == nil {
+		return Decision{}, false
+	}
+	d := *clock
+	d.Doctrine = append(d.Doctrine, "compound sentence: the "+strings.TrimSuffix(strings.TrimSuffix(d.Intent, ".now"), ".today")+" asked, with words said around it")
+	return d, true
 }
 
 // quoteList is fmt's %q of a list of strings (["a" "b"]), without fmt.
@@ -458,4 +496,18 @@ func clauseTemperature(toks []string) string {
 		}
 	}
 	return num
+}
+
+// partNegations say a part's own "not": a part split off beside one without it is not negated.
+var partNegations = words2set("not never dont")
+
+// negationLed: the sentence as heard opens with its negation ("don't turn it off, ..."),
+// which is every part's.
+func negationLed(n Normalized) bool {
+	toks := strings.Fields(n.Clean)
+	for len(toks) > 1 && (toks[0] == "please" || toks[0] == "wait" || toks[0] == "oh" || leadFillers[toks[0]]) {
+		toks = toks[1:]
+	}
+	return len(toks) > 0 && (partNegations[toks[0]] || toks[0] == "no" || hasPrefix(toks, []string{"do", "not"}) ||
+		hasPrefix(toks, []string{"you", "should", "not"}))
 }

@@ -101,3 +101,51 @@ func TestAReasonStatedAfterARequest(t *testing.T) {
 		}
 	}
 }
+
+// TestTheClockAskedWithWordsAround: a time or date question with an aside or a reason
+// around it ("am I late? what time is it") answers the time; with a second real question
+// it is still the agent's.
+func TestTheClockAskedWithWordsAround(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"oh no, am I late? what's the time", "time.now", nil},
+		{"what's today's date, I need it for a form", "date.today", nil},
+		{"my phone died, what time is it", "time.now", nil},
+	})
+	if d := tb.Route("what time is it, and why do cats purr so loudly at night", Context{}); d.Intent == "time.now" {
+		t.Errorf("a second question was dropped: %s", d.Intent)
+	}
+}
+
+// TestPrivacyWishedInOtherWords: calls or cameras kept out by what people may not do
+// ("don't let anyone video in", "stop letting people video into you"), and a wish said
+// with the mode's name in one breath, set privacy mode on; a statement of it does not.
+func TestPrivacyWishedInOtherWords(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"don't let anybody video in for now", "privacy.set", map[string]string{"state": "on"}},
+		{"please stop letting people video into you", "privacy.set", map[string]string{"state": "on"}},
+		{"we dont want anybody calling in put privacy on", "privacy.set", map[string]string{"state": "on"}},
+	})
+	for _, s := range []string{"I'm on camera all day at work", "grandpa was on camera yesterday"} {
+		if d := tb.Route(s, Context{}); d.Intent == "privacy.set" {
+			t.Errorf("%q: privacy.set, want nothing set", s)
+		}
+	}
+}
+
+// TestANegationStaysInItsPart: a part split off without a pause keeps the "not" said in it,
+// and the part beside it does not take it ("I don't want anyone calling in, put privacy
+// on"); a "don't" that opens the request still takes it back.
+func TestANegationStaysInItsPart(t *testing.T) {
+	tb := demo(t)
+	if d := tb.Route("i dont want anybody calling in put privacy mode on please", Context{}); d.Intent != "privacy.set" || d.Args["state"] != "on" {
+		t.Errorf("the request beside a negated wish: %s %v", d.Intent, d.Args)
+	}
+	for _, s := range []string{"dont turn off the light mum is asleep", "do not put the bedroom ac on we are going out",
+		"dont turn off the light i am not done", "please never switch the office light off i am not leaving yet"} {
+		if d := tb.Route(s, Context{}); d.Kind == KindWrite {
+			t.Errorf("%q: %s %v, want nothing switched", s, d.Intent, d.Args)
+		}
+	}
+}
