@@ -43,7 +43,7 @@ var (
 		"one 1 try little face look be act make pull your best thing")
 	hangFill = words2set("call phone up hang end stop finish close drop cut off terminate disconnect leave quit ring sign " +
 		"video session line conversation chat teleport our my go ahead and on them her him we done all then " +
-		"bye goodbye want need to with")
+		"bye goodbye want need to with are am finished this the")
 	hangNouns = words2set("call phone line session conversation chat teleport video")
 	hangVerbs = words2set("end stop finish close drop cut terminate leave quit disconnect kill")
 )
@@ -182,7 +182,7 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 			m.Form = FormQuestion // "what are you actually able to do": its emphasis corrects nothing
 		}
 		return decide("help", "a question about what the robot can do", map[string]string{})
-	case m.seen&wcHangCore != 0 && hangUp(toks) && t.onlyOrPeople(toks, hangFill, frameFill) && form() == FormImperative:
+	case m.seen&wcHangCore != 0 && hangUp(toks) && t.onlyOrPeople(toks, hangFill, frameFill) && (form() == FormImperative || doneWithCall(toks) && !n.Negated && !n.Question):
 		return decide("session.end", "words that end a call", map[string]string{})
 	case m.seen&wcHangCore != 0 && !n.Negated && t.hangUpAfter(toks, n):
 		m.Form = FormImperative

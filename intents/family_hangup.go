@@ -64,7 +64,20 @@ func hangUp(toks []string) bool {
 			return true // "you may ring off now", "sign off"
 		}
 	}
-	return anyOf(toks, hangVerbs) && anyOf(toks, hangNouns) || len(toks) <= 3 && contains(toks, "disconnect")
+	return anyOf(toks, hangVerbs) && anyOf(toks, hangNouns) || len(toks) <= 3 && contains(toks, "disconnect") || doneWithCall(toks)
+}
+
+// doneWithCall: "we're done with the call", "I'm finished with the video call": said to the
+// robot during a call, an end to it.
+func doneWithCall(toks []string) bool {
+	for i := 0; i+3 < len(toks); i++ {
+		if (toks[i] == "done" || toks[i] == "finished") && toks[i+1] == "with" && (toks[i+2] == "the" || toks[i+2] == "this") &&
+			hangNouns[toks[i+3]] && (i > 0 && toks[i-1] == "all" ||
+			i >= 2 && (toks[i-2] == "we" && toks[i-1] == "are" || toks[i-2] == "i" && toks[i-1] == "am")) {
+			return true
+		}
+	}
+	return false
 }
 
 // hangLeads may be said before "hang up" without a comma: a farewell ("bye dad, you can end

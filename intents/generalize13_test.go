@@ -149,3 +149,36 @@ func TestANegationStaysInItsPart(t *testing.T) {
 		}
 	}
 }
+
+// TestPidginPleaseAndTheRobotSaidLast: Nigerian Pidgin's "abeg" is a please, "oya" a lead;
+// "robot" said after a request is who it is said to, and stays where it is what the sentence
+// is about.
+func TestPidginPleaseAndTheRobotSaidLast(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"abeg stop talking", "robot.stop", nil},
+		{"oya turn off the kitchen light abeg", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"you can end the call now robot", "session.end", nil},
+		{"switch the office light on please little robot", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+	})
+	for _, s := range []string{"who is the best robot", "what is a robot"} {
+		if d := tb.Route(s, Context{}); d.Intent != IntentGeneralAsk || d.Args["question"] != s {
+			t.Errorf("%q: %s %v, want the whole question asked", s, d.Intent, d.Args)
+		}
+	}
+}
+
+// TestDoneWithTheCall: "we're done with the call" ends the call; asked ("are we done with
+// the call?") or said of the past it does not.
+func TestDoneWithTheCall(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"ok i am done with the call thank you", "session.end", nil},
+		{"we are finished with the video call", "session.end", nil},
+	})
+	for _, s := range []string{"are we done with the call", "we were done with the call by six", "i am not done with the call"} {
+		if d := tb.Route(s, Context{}); d.Intent == "session.end" {
+			t.Errorf("%q: session.end, want the call left alone", s)
+		}
+	}
+}

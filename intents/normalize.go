@@ -174,7 +174,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		hasSuffix(toks, []string{"could", "you"}) {
 		n.Polite = true // a request's tag: "pop the light on, would you?"
 	}
-	toks = trimTails(toks)
+	toks = trimTails(dropTrailingRobot(toks))
 	if t, ok := wake.stripEnd(toks); ok { // "stop it reachy please"
 		toks, n.Wake = trimTails(t), true
 	}
@@ -502,4 +502,29 @@ func splitClockSuffix(toks []string) []string {
 		return toks
 	}
 	return out
+}
+
+// robotTailBefore end a request, after which "robot" is said to the robot.
+var robotTailBefore = words2set("now please up off on it them down again thanks yet here already ok okay")
+
+// dropTrailingRobot takes "robot" said to the robot off the end of a request ("you can hang up
+// now robot", "lights off please mr robot"); after a word that makes it the object ("what is a
+// robot", "I love my robot") it stays.
+func dropTrailingRobot(toks []string) []string {
+	n := len(toks)
+	if n < 3 || toks[n-1] != "robot" {
+		return toks
+	}
+	prev := toks[n-2]
+	if prev == "mr" || prev == "little" || prev == "dear" || prev == "silly" {
+		if n < 4 {
+			return toks
+		}
+		n--
+		prev = toks[n-2]
+	}
+	if !robotTailBefore[prev] {
+		return toks // "who is the best robot": what the sentence says
+	}
+	return toks[:n-1]
 }

@@ -307,6 +307,7 @@ var courtesyTails = [][]string{
 	{"would", "ya"}, {"will", "ya"}, {"could", "ya"},
 	{"if", "you", "can", "hear", "me"}, {"if", "you", "hear", "me"},
 	{"maybe"}, {"or", "so"}, {"ish"}, // "cool the bedroom down, like 20 maybe"
+	{"abeg"}, {"abeg", "o"}, // Nigerian Pidgin's please: "hang up the call abeg"
 	{"thx"}, {"ty"}, {"pls"}, {"plz"}, {"then"}, {"actually"}, {"mate"}, {"hon"}, {"honey"}, {"sugar"}, {"pal"}, {"buddy"}, {"chatterbox"}, // "what's the time then", "lights on mate"
 }
 
@@ -325,13 +326,14 @@ var tailEnds = map[string]bool{"much": true, "you": true, "lot": true, "thanks":
 	"away": true, "ok": true, "okay": true, "alright": true, "mind": true, "dear": true, "darling": true, "love": true,
 	"sweetheart": true, "maybe": true, "so": true, "ish": true, "then": true, "actually": true, "mate": true, "hon": true,
 	"honey": true, "sugar": true, "pal": true, "buddy": true, "chatterbox": true, "ya": true,
-	"thx": true, "ty": true, "pls": true, "plz": true}
+	"thx": true, "ty": true, "pls": true, "plz": true, "abeg": true, "o": true}
 
 // leadFillers open a sentence without meaning anything: "okay, okay, stop", "so, what time is it".
 var leadFillers = map[string]bool{"okay": true, "ok": true, "alright": true, "so": true, "well": true, "oh": true,
 	"right": true, "now": true, "and": true, "yes": true, "yeah": true, "hmm": true, "um": true, "listen": true,
 	"dear": true, "darling": true, "sweetie": true, "sweetheart": true, "honey": true, // "Reachy dear, would you ..."
 	"psst": true, "pssst": true, "pst": true, // a whisper for attention: "psst reachy go silent"
+	"abeg": true, "oya": true, // Nigerian Pidgin: "abeg keep quiet", "oya, lights off"
 	"ugh": true, "urgh": true, "argh": true, "phew": true, "brr": true, "brrr": true, "ooh": true, "oof": true, "yikes": true,
 	"gosh": true, "blimey": true, "jeez": true, "yo": true, "chatterbox": true} // a sigh or a shiver before the words: "ugh it's pitch black in here"
 

@@ -71,7 +71,7 @@ var wordClasses = func() map[string]wordClass {
 	add(wordSet{"work": true, "use": true, "using": true, "operate": true}, wcHelpCore) // "how does this thing work"
 	add(hangVerbs, wcHangCore)
 	add(wordSet{"hang": true, "late": true}, wcHangCore|wcTimeCore)
-	add(wordSet{"ring": true, "sign": true}, wcHangCore) // "ring off", "sign off"
+	add(wordSet{"ring": true, "sign": true, "done": true, "finished": true}, wcHangCore) // "ring off", "sign off", "done with the call"
 	add(wordSet{"play": true, "playing": true}, wcPlay)
 	for name, phrases := range defaultExpressions {
 		for _, p := range append([]string{name}, phrases...) {
