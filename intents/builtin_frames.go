@@ -40,7 +40,7 @@ var (
 		"with how skills abilities features commands good at all for exactly really actually list other " +
 		"should use ask anything tricks")
 	exprFill = words2set("pretend act like show give do let see go on come bit of for with some moves move quick big bust then " +
-		"one 1 try little face look be act make pull your best thing")
+		"one 1 try little face look be act make pull your best thing head all")
 	hangFill = words2set("call phone up hang end stop finish close drop cut off terminate disconnect leave quit ring sign " +
 		"video session line conversation chat teleport our my go ahead and on them her him we done all then " +
 		"bye goodbye want need to with are am finished this the")
@@ -196,6 +196,10 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 			m.Form = FormImperative // "nod if you understand me": the expression is the answer asked for
 			return decide("robot.expression", "an expression asked as a sign (\"if you ...\")", map[string]string{"expression": e})
 		}
+		if showMe(toks) && !n.Negated {
+			m.Form = FormImperative // "show me how you look when you're sleepy", "how do you make a sad face, show me"
+			return decide("robot.expression", "an expression asked to be shown (\"show me\")", map[string]string{"expression": e})
+		}
 		if head, ok := likeAside(toks); ok && !n.Negated && t.expressionAsked(head, n) {
 			m.Form = FormImperative // "act sleepy like dad after lunch": how to show it, said after it
 			return decide("robot.expression", "an expression with what it is like (\"like ...\")", map[string]string{"expression": e})
@@ -222,8 +226,8 @@ func (t *Table) builtinFrame(n Normalized, m Mentions) (Decision, bool) {
 				return decide("robot.expression", "an expression the robot has, before a reason", map[string]string{"expression": e})
 			}
 		}
-		if rest > 1 && !n.Negated {
-			// "we won the match celebrate with me": the reason first, without a comma
+		if rest >= 1 && !n.Negated {
+			// "we won the match celebrate with me", "we won celebrate": the reason first, without a comma
 			if tail, ok := t.reasonBefore(toks, func(tail []string) bool { return t.expressionAsked(tail, n) }); ok {
 				m.Form = FormImperative
 				e, _ := t.expressionIn(tail)
@@ -463,4 +467,21 @@ func (t *Table) choreFrame(n Normalized, m Mentions) (Decision, bool) {
 	d.Mentions = m.ref()
 	d.NotActed = "a chore this robot cannot do"
 	return d, true
+}
+
+// showMe: the sentence opens with "show me" (or "show us", "let me see"), or ends with it and
+// at most two words: what is to be shown is the expression it names.
+func showMe(toks []string) bool {
+	lead := stripRequestLeads(toks)
+	for _, p := range [][]string{{"show", "me"}, {"show", "us"}, {"let", "me", "see"}, {"let", "us", "see"}} {
+		if hasPrefix(lead, p) || hasSuffix(toks, p) {
+			return true
+		}
+		for i := 1; i+len(p) < len(toks); i++ {
+			if hasPrefix(toks[i:], p) && len(toks)-i-len(p) <= 2 {
+				return true // "you look sleepy, show me sleepy": the request last
+			}
+		}
+	}
+	return false
 }

@@ -182,3 +182,23 @@ func TestDoneWithTheCall(t *testing.T) {
 		}
 	}
 }
+
+// TestExpressionsAskedWithWordsAround: an expression asked to be shown ("show me how you look
+// when you're sleepy", "..., show me"), as a sign ("nod your head if you hear me"), or
+// after a short reason said first ("we won, celebrate"); a condition on the world still
+// does not make it.
+func TestExpressionsAskedWithWordsAround(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"show us what you look like when you are surprised", "robot.expression", map[string]string{"expression": "surprised"}},
+		{"how do you look when you are sad, show me", "robot.expression", map[string]string{"expression": "sad"}},
+		{"nod your head if you can hear me", "robot.expression", map[string]string{"expression": "nod"}},
+		{"i scored celebrate with me", "robot.expression", map[string]string{"expression": "celebrate"}},
+		{"dance! his cast is off", "robot.expression", map[string]string{"expression": "dance"}},
+	})
+	for _, s := range []string{"nod if grandma comes in", "don't show me a sad face"} {
+		if d := tb.Route(s, Context{}); d.Intent == "robot.expression" {
+			t.Errorf("%q: robot.expression, want none", s)
+		}
+	}
+}

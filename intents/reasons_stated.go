@@ -21,7 +21,7 @@ func (t *Table) statedReason(c Normalized) bool {
 	if len(toks) < 2 || len(toks) > 14 || c.Question {
 		return false
 	}
-	if !reasonLeads[toks[0]] && !kinWords[toks[0]] && t.vocab.people[toks[0]] == "" && !possessiveKin(toks[0]) {
+	if !reasonLeads[toks[0]] && !kinWords[toks[0]] && t.vocab.people[toks[0]] == "" && !possessiveKin(toks[0]) && !possessiveOpeners[toks[0]] {
 		return false // a reason opens with its subject
 	}
 	if !personalSubjects[toks[0]] && !saysHowThingsAre(toks) {
@@ -66,10 +66,17 @@ var personalSubjects = words2set("i we you they he she it its")
 func saysHowThingsAre(toks []string) bool {
 	for i := 1; i < len(toks); i++ {
 		w := toks[i]
-		if finiteWords[w] || pastWords[w] || len(w) > 4 && (strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "ed")) ||
+		if finiteWords[w] || pastWords[w] || statePredicates[w] || len(w) > 4 && (strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "ed")) ||
 			i >= 2 && len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
 			return true
 		}
 	}
 	return false
 }
+
+// possessiveOpeners open a reason about someone's thing: "her fever's gone", "his bus is late".
+var possessiveOpeners = words2set("her his their your")
+
+// statePredicates say how a thing is after a subject whose "is" was folded away: "her fever's
+// gone", "the film's over".
+var statePredicates = words2set("gone over done back home asleep awake ready better finished broken here away out")
