@@ -315,6 +315,10 @@ func (t *Table) compound(n Normalized, ctx Context, lex uint64, info []wordInfo)
 		}
 		return d, true
 	}
+	if d, ok := t.callNamedBeside(decisions, ctx); ok {
+		d.Normalized = n
+		return d, true // "I want to show mom my drawing, can you call her"
+	}
 	for _, d := range decisions {
 		if t.wouldAct(d) {
 			return t.oneAtATime(n, d), true

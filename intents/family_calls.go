@@ -104,6 +104,9 @@ var (
 func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) (Decision, bool) {
 	lx := t.vocab.lex
 	strong, okStrong := t.findSaid(m.lex, toks, "call.verbs")
+	if okStrong && strong.phrase == "video" && strong.at > 0 && (objectLeads[toks[strong.at-1]] || toks[strong.at-1] == "on") {
+		okStrong = false // "come on the video": the video is a thing, not the verb
+	}
 	weak, okWeak := t.findSaid(m.lex, toks, "call.reach")
 	if !okStrong && !okWeak {
 		return Decision{}, false
@@ -182,6 +185,9 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 		tail := make([]bool, len(toks)-verb.at)
 		copy(tail, used[verb.at:])
 		unexplained = t.unexplainedBy(toks[verb.at:], tail, []string{"call.verbs", "call.reach", "call.fill"}, familyFill)
+	}
+	if verb.set == "call.reach" && fetchedFor(toks, verb, who) {
+		means = true // "get dad for me", "reach mum for us", "get me dad": the person fetched to the robot
 	}
 	if verb.set == "call.reach" && !wish && !means || unexplained > 1 {
 		return Decision{}, false
@@ -487,3 +493,18 @@ var callTimeWords = words2set("a an minute minutes min mins hour hours second se
 
 // callBackWhen may follow a call back asked for: "could mum ring us back tonight".
 var callBackWhen = words2set("tonight today later soon after")
+
+// fetchedFor: "get", "reach" or "contact" opens the request and the person follows, with only
+// who it is for after ("get dad for me", "get me mum"): the person is to be reached.
+func fetchedFor(toks []string, verb lexHit, who int) bool {
+	if verb.phrase != "get" && verb.phrase != "reach" && verb.phrase != "contact" {
+		return false
+	}
+	next := verb.at + 1
+	if next < len(toks) && (toks[next] == "me" || toks[next] == "us") {
+		next++
+	}
+	return who == next && only(toks[who+1:], fetchedForFill)
+}
+
+var fetchedForFill = words2set("for me us please now right quick quickly")

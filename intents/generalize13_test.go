@@ -202,3 +202,23 @@ func TestExpressionsAskedWithWordsAround(t *testing.T) {
 		}
 	}
 }
+
+// TestCallsAskedInOtherWords: a person fetched ("get dad for me", "reach mum for us"), asked
+// to video ("tell mum to video us"), a home's other words for its parents ("papi",
+// "papai"), and "her" or "him" named by a wish said before ("I miss daddy, can you ring
+// him") reach that person; someone's things or a video about them do not.
+func TestCallsAskedInOtherWords(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"get mum for us please", "teleport.call", map[string]string{"person": "mom"}},
+		{"reach dad for me", "teleport.call", map[string]string{"person": "dad"}},
+		{"ask mom to video us", "teleport.call", map[string]string{"person": "mom"}},
+		{"reachy call papai", "teleport.call", map[string]string{"person": "dad"}},
+		{"i want to tell mommy about school, can you call her", "teleport.call", map[string]string{"person": "mom"}},
+	})
+	for _, s := range []string{"get dads keys for me", "watch a video with mom", "i made a video for dad"} {
+		if d := tb.Route(s, Context{}); d.Intent == "teleport.call" {
+			t.Errorf("%q: teleport.call, want no call", s)
+		}
+	}
+}

@@ -104,3 +104,28 @@ func (t *Table) wishToReach(toks []string) bool {
 
 // mustVerbs say the speaker must do something: "I gotta speak to mommy".
 var mustVerbs = words2set("have got gotta must")
+
+// callNamedBeside: one part asks to call "her" or "him" and every other part is a statement
+// or wish that acts on nothing and names one person of the home ("I want to show mom my
+// drawing, can you call her", "I miss daddy, can you ring him"): the call is to that person.
+func (t *Table) callNamedBeside(decisions []Decision, ctx Context) (Decision, bool) {
+	call := -1
+	var said []string
+	for i, d := range decisions {
+		switch {
+		case d.Intent == IntentClarify && d.Pending != nil && d.Pending.Intent == "teleport.call" && d.Pending.Missing == "person":
+			if call >= 0 {
+				return Decision{}, false
+			}
+			call = i
+		case (d.Intent == IntentUnclear || d.Intent == IntentGeneralAsk) && !d.Normalized.Question && !d.Normalized.Negated:
+			said = append(said, d.Normalized.Text)
+		default:
+			return Decision{}, false
+		}
+	}
+	if call < 0 || len(said) == 0 {
+		return Decision{}, false
+	}
+	return t.personFromReason(decisions[call], said, ctx)
+}
