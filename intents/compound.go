@@ -76,7 +76,7 @@ func (t *Table) appendClauses(out []Normalized, n Normalized) []Normalized {
 				c := pn
 				c.Text = strings.Join(toks[start:i], " ")
 				c.toks = toks[start:i:i]
-				c.Question = c.Question || n.Question
+				c.Question = c.Question || n.Question && !c.Polite && !politeOpens(c.toks, 0)
 				c.Negated = (c.Negated || inherit) && (!said || anyOf(c.toks, partNegations))
 				out = append(out, c)
 				start = i
@@ -96,7 +96,7 @@ func (t *Table) appendClauses(out []Normalized, n Normalized) []Normalized {
 					c.Text = strings.Join(toks[start:i], " ")
 				}
 				c.toks = toks[start:i:i]
-				c.Question = c.Question || n.Question && !politeNext
+				c.Question = c.Question || n.Question && !politeNext && !c.Polite && !politeOpens(c.toks, 0) // "it's hot, can you turn the AC on?" asks it done
 				c.Polite = c.Polite || politeNext
 				c.Negated = (c.Negated || inherit) && (!said || anyOf(c.toks, partNegations))
 				out = append(out, c)
@@ -112,7 +112,8 @@ func (t *Table) appendClauses(out []Normalized, n Normalized) []Normalized {
 var ignorableWords = map[string]bool{"thanks": true, "thank": true, "you": true, "please": true, "okay": true, "ok": true,
 	"alright": true, "right": true, "now": true, "cheers": true, "quickly": true, "quick": true, "yes": true, "yeah": true,
 	"sure": true, "so": true, "well": true, "oh": true, "then": true, "also": true, "again": true, "very": true,
-	"much": true, "a": true, "lot": true, "great": true, "cool": true}
+	"much": true, "a": true, "lot": true, "great": true, "cool": true,
+	"would": true, "will": true, "could": true, "ya": true} // "..., would ya": a request's tag
 
 // maxGreetingWords is the most words a greeting pattern matches ("good morning everyone how
 // are you doing today"): a longer clause is not tried against them.

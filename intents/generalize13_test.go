@@ -222,3 +222,19 @@ func TestCallsAskedInOtherWords(t *testing.T) {
 		}
 	}
 }
+
+// TestAPoliteRequestAfterAReason: "it's too hot in here. Can you turn the AC on?" asks it
+// done — the question mark is the polite request's — and "..., would ya" is its tag; a
+// question about the state with "can you check" still only reads.
+func TestAPoliteRequestAfterAReason(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"It's so dark in the office. Could you switch the light on?", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"I'm roasting, can you put the bedroom AC on?", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"pop the kitchen light off, will ya", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"ugh its boiling in the bedroom put the ac on", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
+	})
+	if d := tb.Route("is the kitchen light on, can you check?", Context{}); d.Kind == KindWrite {
+		t.Errorf("a check: %s %v", d.Intent, d.Args)
+	}
+}

@@ -146,6 +146,8 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	timeForTimer(toks)
 	if len(toks) > 1 && toks[0] == "its" { // "its dark in here": whisper's "it's"; "its" opens no sentence as itself
 		toks = append([]string{"it", "is"}, toks[1:]...)
+	} else if len(toks) > 2 && toks[1] == "its" && leadFillers[toks[0]] { // "brr its freezing": after a sigh
+		toks = append([]string{toks[0], "it", "is"}, toks[2:]...)
 	}
 	toks = dropHedges(toks)
 	toks = dropFalseStarts(toks)
