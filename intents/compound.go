@@ -247,6 +247,10 @@ func (t *Table) compound(n Normalized, ctx Context, lex uint64, info []wordInfo)
 	if len(parts) == 0 || len(parts) == 1 && len(afterthoughts) == 0 {
 		return Decision{}, false
 	}
+	if d, ok := t.fragmentsJoined(parts, ctx); ok {
+		d.Normalized = n
+		return d, true // "Ritchie, the bedroom, lights off.", "the kitchen light. off. now."
+	}
 	decisions := decisionBuf[:0]
 	for i, c := range parts {
 		d, ok := t.routeClause(c, ctx, runInfo(info, n.toks, c.toks))
@@ -515,4 +519,45 @@ func negationLed(n Normalized) bool {
 	}
 	return len(toks) > 0 && (partNegations[toks[0]] || toks[0] == "no" || hasPrefix(toks, []string{"do", "not"}) ||
 		hasPrefix(toks, []string{"you", "should", "not"}))
+}
+
+// fragmentsJoined: a house command said in pieces ("the bedroom, lights off", "air
+// conditioning. living room. on."): every part a fragment of at most three words with no
+// verb of its own, no question and no negation. The pieces are read as one command; only a
+// light or AC command is taken.
+func (t *Table) fragmentsJoined(parts []Normalized, ctx Context) (Decision, bool) {
+	if len(parts) < 2 || len(parts) > 5 {
+		return Decision{}, false
+	}
+	var joined []string
+	for _, c := range parts {
+		toks := c.tokens()
+		if len(toks) == 0 || len(toks) > 3 || c.Negated || c.Question && !(len(toks) <= 2) {
+			return Decision{}, false
+		}
+		for _, w := range toks {
+			if finiteWords[w] || questionWords[w] || w == "not" || isImperativeVerb(w) && w != "off" && w != "on" && wordClasses[w]&(wcDevice|wcHouseDevice) == 0 {
+				return Decision{}, false
+			}
+		}
+		joined = append(joined, toks...)
+	}
+	c := parts[0]
+	c.toks = joined
+	c.Text = strings.Join(joined, " ")
+	c.Question = false
+	d, ok := t.routeClause(c, ctx, nil)
+	if !ok || !strings.HasPrefix(d.Intent, "house.") {
+		return Decision{}, false
+	}
+	d.Doctrine = append(d.Doctrine, "compound sentence: a command said in pieces ("+quoteList(partTexts(parts))+"), read as one")
+	return d, true
+}
+
+func partTexts(parts []Normalized) []string {
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = p.Text
+	}
+	return out
 }

@@ -238,3 +238,18 @@ func TestAPoliteRequestAfterAReason(t *testing.T) {
 		t.Errorf("a check: %s %v", d.Intent, d.Args)
 	}
 }
+
+// TestACommandSaidInPieces: a light or AC command said in fragments ("the bedroom, lights
+// off", "AC. Living room. Twenty one.") is one command; fragments that name two rooms still
+// ask one thing at a time, and a fragment with a verb of its own is a part of its own.
+func TestACommandSaidInPieces(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"reachy, the office, light on", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"AC. Living room. Twenty one.", "house.ac.set", map[string]string{"room": "living room", "temperature": "21"}},
+		{"kids room. lights. off.", "house.light.set", map[string]string{"room": "kids room", "state": "off"}},
+	})
+	if d := tb.Route("the kitchen, the bedroom, lights off", Context{}); d.Kind == KindWrite {
+		t.Errorf("two rooms in pieces: %s %v", d.Intent, d.Args)
+	}
+}
