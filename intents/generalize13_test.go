@@ -253,3 +253,18 @@ func TestACommandSaidInPieces(t *testing.T) {
 		t.Errorf("two rooms in pieces: %s %v", d.Intent, d.Args)
 	}
 }
+
+// TestAWholeCommandSaidAgainReplacesTheFirst: after "no", "no wait" or "no just", a whole
+// light or AC command replaces what was begun ("dim the, no, just turn off the office
+// light"); "not the X" before it takes X back.
+func TestAWholeCommandSaidAgainReplacesTheFirst(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"can you brighten no just switch off the bedroom light", "house.light.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"set the, no wait, put the bedroom ac on", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"no wait not the office the kitchen light on", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
+	})
+	if d := tb.Route("no wait not the office the kitchen light, don't switch it on", Context{}); d.Kind == KindWrite {
+		t.Errorf("taken back again: %s %v", d.Intent, d.Args)
+	}
+}

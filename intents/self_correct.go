@@ -17,7 +17,7 @@ var correctionMarkers = [][]string{{"no", "no", "wait"}, {"no", "wait"}, {"wait"
 	{"scratch", "that"}, {"strike", "that"}, {"correction"}, {"my", "bad"}, {"i", "meant"}}
 
 // correctionLeads open the corrected words without adding to them: "no wait, make that ten".
-var correctionLeads = [][]string{{"make", "that"}, {"make", "it"}, {"i", "meant"}, {"i", "mean"}}
+var correctionLeads = [][]string{{"make", "that"}, {"make", "it"}, {"i", "meant"}, {"i", "mean"}, {"just"}}
 
 // selfCorrect takes a request's courtesy wrappers off (courtesy.go) and applies a
 // self-correction to a normalized sentence. It changes nothing unless a wrapper stands at an
@@ -76,10 +76,20 @@ func (t *Table) correct(n Normalized) (Normalized, bool) {
 			return n, false
 		}
 		if k == 0 {
+			if a := notThisButThat(after); len(a) < len(after) && slices.Contains(mk, "wait") && wholeHouseCommand(a) {
+				r := rebuilt(n, a)
+				r.Negated = false // its "not" took back the kitchen, not the request
+				return r, true // "no wait, not the kitchen, the office light off"
+			}
 			if mk[0] == "actually" || mk[0] == "sorry" || mk[0] == "oops" {
 				return rebuilt(n, after), true // "actually, cancel that timer": a preface
 			}
 			return n, false // "no need ...", "no talking"
+		}
+		if a := notThisButThat(after); wholeHouseCommand(a) {
+			// "could you dim, no, just turn off the light in here", "no wait, not the kitchen,
+			// the office light off": a whole command said again replaces what came before
+			return rebuilt(n, a), true
 		}
 		j := t.alignCorrection(before, after)
 		if j < 0 {
@@ -231,4 +241,35 @@ func (t *Table) sameShape(a, b []string) bool {
 		differ++
 	}
 	return differ > 0 && len(a) > 1
+}
+
+// wholeHouseCommand: toks are a light or AC command of their own — a verb that switches or
+// sets and a device, or a device and its state ("turn off the light in here", "the office
+// light off").
+func wholeHouseCommand(toks []string) bool {
+	if len(toks) < 2 {
+		return false
+	}
+	device, verb, state := false, false, false
+	for i, w := range toks {
+		c := wordClasses[w]
+		device = device || c&wcHouseDevice != 0
+		verb = verb || i == 0 && c&(wcAction|wcOnVerb|wcOffVerb) != 0 && c&wcHouseDevice == 0
+		state = state || w == "on" || w == "off"
+	}
+	return device && (verb || state)
+}
+
+// notThisButThat takes "not the kitchen" off the front of a correction ("not the kitchen the
+// office light off"): what is meant follows it.
+func notThisButThat(toks []string) []string {
+	if len(toks) < 4 || toks[0] != "not" {
+		return toks
+	}
+	for i := 2; i < len(toks) && i <= 4; i++ {
+		if toks[i] == "the" || toks[i] == "my" {
+			return toks[i:]
+		}
+	}
+	return toks
 }
