@@ -79,7 +79,7 @@ func (t *Table) correct(n Normalized) (Normalized, bool) {
 			if a := notThisButThat(after); len(a) < len(after) && slices.Contains(mk, "wait") && wholeHouseCommand(a) {
 				r := rebuilt(n, a)
 				r.Negated = false // its "not" took back the kitchen, not the request
-				return r, true // "no wait, not the kitchen, the office light off"
+				return r, true    // "no wait, not the kitchen, the office light off"
 			}
 			if mk[0] == "actually" || mk[0] == "sorry" || mk[0] == "oops" {
 				return rebuilt(n, after), true // "actually, cancel that timer": a preface
