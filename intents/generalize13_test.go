@@ -268,3 +268,18 @@ func TestAWholeCommandSaidAgainReplacesTheFirst(t *testing.T) {
 		t.Errorf("taken back again: %s %v", d.Intent, d.Args)
 	}
 }
+
+// TestMorePoliteWrappers: Irish "would you ever", a learner's "you can to", "help me" and
+// "mister robot" wrap a request without changing it.
+func TestMorePoliteWrappers(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"would you ever switch off the office light", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+		{"you can to put the ac of bedroom on?", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"help me turn on the kids room light", "house.light.set", map[string]string{"room": "kids room", "state": "on"}},
+		{"hi mister robot could you put the kitchen light on", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
+	})
+	if d := tb.Route("would you ever turn the kitchen light off at night", Context{}); d.Intent == "house.light.set" && d.Args["state"] == "on" {
+		t.Errorf("wrong state")
+	}
+}
