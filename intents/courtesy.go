@@ -32,10 +32,10 @@ var courtesyLeads = expandPhrases([]string{
 	"if you {could|would|can} {just|please|kindly}",
 	"if you {could|would|can}",
 	"do me a {favour|favor} and",
-	"you may", // "you may ring off now": leave given is a request
-	"{would|will} {you|ya|ye} ever",   // Irish English: "would you ever turn on the light"
-	"{you|u} {can|could} to",          // a learner's "you can to switch off the AC?"
-	"help me {to|and}", "help me",     // "help me open the light kitchen"
+	"you may",                       // "you may ring off now": leave given is a request
+	"{would|will} {you|ya|ye} ever", // Irish English: "would you ever turn on the light"
+	"{you|u} {can|could} to",        // a learner's "you can to switch off the AC?"
+	"help me {to|and}", "help me",   // "help me open the light kitchen"
 	"{mister|mr} robot", "{hello|hi|hey} {mister|mr} robot", // the robot called by what it is
 	"{you|u} {must|need to|have to|gotta}",
 })
