@@ -283,3 +283,44 @@ func TestMorePoliteWrappers(t *testing.T) {
 		t.Errorf("wrong state")
 	}
 }
+
+// TestFamilyRequestsWithAReasonAfter: a game, privacy mode or a timer asked for with a
+// reason or a purpose said after it ("start simon says, the baby is asleep", "bath timer
+// fifteen minutes so they don't stay in forever") is the request; a "but" after it, a
+// question, or a verb's object is not cut off as a reason.
+func TestFamilyRequestsWithAReasonAfter(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"lets play rock paper scissors i am bored", "play.rps", nil},
+		{"turn privacy on my hair is a mess", "privacy.set", map[string]string{"state": "on"}},
+		{"cancel the rice timer we already ate", "timer.cancel", map[string]string{"label": "rice"}},
+		{"oven timer twenty minutes so the cake doesnt burn", "timer.start", map[string]string{"duration": "1200", "label": "oven"}},
+	})
+	for _, s := range []string{"let's play freeze dance but I'm too tired", "i quit my swimming lessons", "what games do children like at parties"} {
+		if d := tb.Route(s, Context{}); tb.wouldAct(d) {
+			t.Errorf("%q: %s acts", s, d.Intent)
+		}
+	}
+}
+
+// TestNegatedRequestsWithAReasonNeverAct: every acting request said with "don't", "never",
+// "no need to" and a reason after it — said with or without a pause — does nothing (the
+// "don't set a timer for ten minutes, I'm making tea" that started a timer).
+func TestNegatedRequestsWithAReasonNeverAct(t *testing.T) {
+	tb := demo(t)
+	cmds := []string{"set a timer for 10 minutes", "turn off the kitchen light", "put the bedroom ac on", "call dad",
+		"turn privacy off", "start simon says", "hang up", "cancel the pasta timer", "mute yourself for an hour"}
+	leads := []string{"don't ", "dont ", "please don't ", "never ", "no need to ", "you don't need to "}
+	reasons := []string{"", " i am making tea", ", i'm still here", " because we are eating out", " the baby is asleep",
+		" so they can sleep", " my head hurts", " we dont need it"}
+	for _, c := range cmds {
+		for _, l := range leads {
+			for _, r := range reasons {
+				s := l + c + r
+				if d := tb.Route(s, Context{}); tb.wouldAct(d) && d.Intent != "robot.stop" && !(d.Intent == IntentClarify && d.Pending == nil) {
+					t.Errorf("%q acts: %s %v", s, d.Intent, d.Args)
+				}
+			}
+		}
+	}
+}

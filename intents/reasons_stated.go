@@ -50,6 +50,15 @@ var reasonInterjections = words2set("oh omg honestly seriously ugh man jeez cos 
 // returned. It cuts where a reason's subject opens and the rest is statedReason.
 func (t *Table) cutStatedReason(toks []string) []string {
 	for i := 1; i+1 < len(toks); i++ {
+		prev := toks[i-1]
+		if prev == "but" || prev == "if" || prev == "when" || prev == "unless" || prev == "that" || objectLinks[prev] {
+			continue // "..., but I'm too tired", "tell me when it is ready": not a reason of its own
+		}
+		if possessiveOpeners[toks[i]] || toks[i] == "my" || toks[i] == "our" || toks[i] == "the" {
+			if isImperativeVerb(prev) || finiteWords[prev] || prev == "quit" {
+				continue // "i quit my piano lessons": the verb's object, not a new subject
+			}
+		}
 		if (reasonLeads[toks[i]] || reasonInterjections[toks[i]] || kinWords[toks[i]]) && toks[i] != "like" &&
 			t.statedReason(Normalized{Text: strings.Join(toks[i:], " "), toks: toks[i:]}) {
 			return toks[:i]
@@ -80,3 +89,30 @@ var possessiveOpeners = words2set("her his their your")
 // statePredicates say how a thing is after a subject whose "is" was folded away: "her fever's
 // gone", "the film's over".
 var statePredicates = words2set("gone over done back home asleep awake ready better finished broken here away out")
+
+// reasonCut is n without a reason or purpose said after its request ("start simon says, the
+// baby is asleep", "turn privacy on so they can't see me", "... then I'll hang it out"): the
+// request alone, for a frame to read. A "not" said only in the reason leaves the request
+// unnegated; a negation the sentence opens with stays.
+func (t *Table) reasonCut(n Normalized) (Normalized, bool) {
+	toks := n.tokens()
+	if len(toks) < 4 || n.Question || questionWords[toks[0]] {
+		return n, false
+	}
+	cut := t.cutStatedReason(toks)
+	if len(cut) == len(toks) {
+		cut = cutReason(thenClause(toks))
+	}
+	if len(cut) == len(toks) || len(cut) < 2 {
+		return n, false
+	}
+	if last := cut[len(cut)-1]; last == "but" || last == "and" || last == "or" || last == "if" || last == "unless" || last == "when" || last == "that" {
+		return n, false // "let's play hide and seek but I'm too tired": the rest takes it back
+	}
+	c := n
+	c.toks, c.Text = cut, strings.Join(cut, " ")
+	if n.Negated && !negationLed(n) && !anyOf(cut, partNegations) {
+		c.Negated = false // "..., so they don't see me": the reason's "not"
+	}
+	return c, true
+}

@@ -190,6 +190,15 @@ func (t *Table) route(n Normalized, ctx Context) Decision {
 	if d, ok := t.familyFrame(n, m, ctx); ok {
 		return d
 	}
+	if g := t.vocab.lexGate; m.lex&(g.call|g.privacy|g.game|g.quiet) != 0 && !m.named {
+		if c, ok := t.reasonCut(n); ok {
+			if d, ok := t.familyFrame(c, m, ctx); ok { // "start simon says, the baby is asleep"
+				d.Normalized = n
+				d.Doctrine = append(d.Doctrine, "a reason said after the request ("+strings.Join(n.tokens()[len(c.tokens()):], " ")+")")
+				return d
+			}
+		}
+	}
 	// A sentence of several parts is never acted on in part.
 	if d, ok := t.compound(n, ctx, m.lex, info); ok {
 		return d

@@ -12,6 +12,37 @@ import (
 // asked (cancel, start, or how long is left), the duration and the label anywhere in it, and
 // its form. Only a request starts or cancels a timer; any other form reads.
 func (t *Table) timerFrame(n Normalized, m Mentions, ctx Context) (Decision, bool) {
+	d, ok := t.timerFrameWhole(n, m, ctx)
+	if ok || m.seen&wcTimerFrame == 0 || len(n.tokens()) < 5 || n.Negated && negationLed(n) {
+		return d, ok
+	}
+	// "cancel the laundry timer I already took it out", "bath timer fifteen minutes so they
+	// don't stay in forever": the timer asked for, then a reason or a purpose of its own
+	c, cut := t.reasonCut(n)
+	if !cut || c.Negated {
+		return d, ok // no reason said after it, or the "not" is the request's own
+	}
+	cd, cok := t.timerFrameWhole(c, m, ctx)
+	if !cok {
+		return d, ok
+	}
+	cd.Normalized = n
+	cd.Doctrine = append(cd.Doctrine, "a timer with a reason said after it ("+strings.Join(n.tokens()[len(c.tokens()):], " ")+")")
+	return cd, true
+}
+
+// thenClause takes "then I'll hang it out" off a request: what the speaker does after.
+func thenClause(toks []string) []string {
+	for i := 2; i+1 < len(toks); i++ {
+		if toks[i] == "then" && (reasonSubjects[toks[i+1]] || toks[i+1] == "ill" || toks[i+1] == "well") {
+			return toks[:i]
+		}
+	}
+	return toks
+}
+
+// timerFrameWhole reads the whole sentence as the timer frame does.
+func (t *Table) timerFrameWhole(n Normalized, m Mentions, ctx Context) (Decision, bool) {
 	toks := n.tokens()
 	if len(toks) == 0 || m.named || m.seen&wcTimerFrame == 0 && !isDigits(toks[0]) && !lengthOpeners[toks[0]] && t.vocab.labels[toks[0]] == "" && toks[0] != "count" || len(toks) > 20 || !t.aboutTimer(n, toks) || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
 		return Decision{}, false // "should I set a timer?" asks for advice
@@ -198,7 +229,7 @@ func (t *Table) timerForm(n Normalized, toks []string) string {
 		return FormImperative // "rice needs twenty minutes, make timer", "no more timer for the rice"
 	case whole == FormNegated:
 		// "time the bath for fifteen minutes so it doesn't overflow": the "not" is the reason's
-		if head := cutReason(toks); len(head) < len(toks) && !anyOf(head, negationWords) {
+		if head := cutReason(toks); len(head) < len(toks) && !anyOf(head, negationWords) && !negationLed(n) { // "don't set a timer ..., I'm ..." stays negated
 			plain := n
 			plain.Negated = false
 			if f := commandForm(head, plain); f == FormImperative {
