@@ -428,6 +428,9 @@ func audience(toks []string, i int) bool {
 		if toks[j] == "for" && len(toks)-j <= 5 && j > 0 {
 			return true
 		}
+		if toks[j] == "with" && len(toks)-j <= 5 && j > 1 && playmates[toks[len(toks)-1]] {
+			return true // "... with the birthday kids": who plays
+		}
 	}
 	if len(toks) > 3 && toks[0] == "show" && i > 0 {
 		for j := i + 1; j < len(toks) && j <= i+3; j++ {
@@ -438,6 +441,9 @@ func audience(toks []string, i int) bool {
 	}
 	return false
 }
+
+// playmates close "with ..." naming who plays along: "with the birthday kids".
+var playmates = words2set("kids children friends guests cousins everyone everybody us them boys girls twins grandma grandpa nana granny auntie uncle")
 
 // helpUse are the words of asking how the robot is used: "how does this thing work", "how
 // does one work you", "I need help using you", "what can I ask it to do".

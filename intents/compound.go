@@ -530,8 +530,13 @@ func (t *Table) fragmentsJoined(parts []Normalized, ctx Context) (Decision, bool
 		return Decision{}, false
 	}
 	var joined []string
+	var kept []Normalized
 	for _, c := range parts {
 		toks := c.tokens()
+		if len(toks) > 2 && personalSubjects[toks[0]] && finiteWords[toks[1]] && !c.Negated && !c.Question {
+			continue // "..., I have a call in two minutes": the reason, not a piece of the command
+		}
+		kept = append(kept, c)
 		if len(toks) == 0 || len(toks) > 3 || c.Negated || c.Question && !(len(toks) <= 2) {
 			return Decision{}, false
 		}
@@ -542,7 +547,10 @@ func (t *Table) fragmentsJoined(parts []Normalized, ctx Context) (Decision, bool
 		}
 		joined = append(joined, toks...)
 	}
-	c := parts[0]
+	if len(kept) < 2 {
+		return Decision{}, false
+	}
+	c := kept[0]
 	c.toks = joined
 	c.Text = strings.Join(joined, " ")
 	c.Question = false

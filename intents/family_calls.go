@@ -56,7 +56,8 @@ func (t *Table) emergencyFrame(n Normalized, toks []string, m Mentions) (Decisio
 	}
 	helpCry := contains(toks, "help") && okEvent
 	real := okSvc && svc.phrase != "help" && (okVerb || okEvent) || okSvc && svc.phrase == "help" && okVerb && verb.phrase != "help" || helpCry
-	if !real || n.Negated || noNeed(toks) {
+	negated := (n.Negated || noNeed(toks)) && !eventsOwnNot(n, toks, event, okEvent) // "the baby's not breathing, call for help"
+	if !real || negated {
 		return Decision{}, false
 	}
 	switch commandForm(toks, n) {
@@ -72,6 +73,21 @@ func (t *Table) emergencyFrame(n Normalized, toks []string, m Mentions) (Decisio
 		return Decision{}, false // "what number do you dial for the police": a question about the world
 	}
 	return t.familyDecision(IntentEmergency, map[string]string{}, n, m, commandForm(toks, n), "an emergency ("+hitWords(svc, verb, event)+")")
+}
+
+// eventsOwnNot: the sentence's only "not" is the emergency's own ("not breathing"), and it
+// does not open with a negation: nothing is taken back.
+func eventsOwnNot(n Normalized, toks []string, event lexHit, ok bool) bool {
+	if !ok || negationLed(n) || !slices.Contains(strings.Fields(event.phrase), "not") {
+		return false
+	}
+	nots := 0
+	for _, w := range toks {
+		if w == "not" || w == "never" || w == "dont" {
+			nots++
+		}
+	}
+	return nots == 1
 }
 
 // finiteSet is finiteWords as a word set.

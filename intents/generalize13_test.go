@@ -324,3 +324,28 @@ func TestNegatedRequestsWithAReasonNeverAct(t *testing.T) {
 		}
 	}
 }
+
+// TestAnEmergencysOwnNot: "not breathing" is what happened, not a request taken back: with a
+// call for help it is an emergency; "don't call for help" still is not.
+func TestAnEmergencysOwnNot(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"my husband is not breathing call an ambulance", "help.emergency", nil},
+		{"the baby's not breathing right get help", "help.emergency", nil},
+	})
+	for _, s := range []string{"dont call an ambulance he is not breathing funny anymore", "no need to call the police"} {
+		if d := tb.Route(s, Context{}); d.Intent == "help.emergency" {
+			t.Errorf("%q: help.emergency", s)
+		}
+	}
+}
+
+// TestPiecesWithAReasonAndPlaymates: a command in pieces with a reason among them ("the office
+// light, on please, I have a call in two minutes") and a game with who plays ("with the
+// birthday kids").
+func TestPiecesWithAReasonAndPlaymates(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"the bedroom light, off please, i am going to sleep", "house.light.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"let's play freeze dance with my cousins", "play.freeze", nil},
+	})
+}
