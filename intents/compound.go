@@ -113,7 +113,8 @@ var ignorableWords = map[string]bool{"thanks": true, "thank": true, "you": true,
 	"alright": true, "right": true, "now": true, "cheers": true, "quickly": true, "quick": true, "yes": true, "yeah": true,
 	"sure": true, "so": true, "well": true, "oh": true, "then": true, "also": true, "again": true, "very": true,
 	"much": true, "a": true, "lot": true, "great": true, "cool": true,
-	"would": true, "will": true, "could": true, "ya": true} // "..., would ya": a request's tag
+	"would": true, "will": true, "could": true, "ya": true, // "..., would ya": a request's tag
+	"robot": true} // "excuse me robot, ...": the robot called
 
 // maxGreetingWords is the most words a greeting pattern matches ("good morning everyone how
 // are you doing today"): a longer clause is not tried against them.

@@ -349,3 +349,31 @@ func TestPiecesWithAReasonAndPlaymates(t *testing.T) {
 		{"let's play freeze dance with my cousins", "play.freeze", nil},
 	})
 }
+
+// TestWrappersLeaveTheRequestAsItIs: what people say before and after a request — the name,
+// "hey robot", "excuse me", "alright then", "oi", fillers, "please", "mate", "if you can" —
+// never changes what it asks: every request of every family, in every wrapping, routes as
+// it does bare.
+func TestWrappersLeaveTheRequestAsItIs(t *testing.T) {
+	tb := demo(t)
+	requests := []string{"set a timer for 10 minutes", "turn off the kitchen light", "put the bedroom ac on", "call dad",
+		"turn privacy on", "play simon says", "cancel the pasta timer", "be quiet for an hour", "what time is it",
+		"is mom busy", "stop", "hang up", "is the office light on", "what's the date", "dance", "let's play hide and seek",
+		"how long is left on the rice timer", "good night", "thank you", "what can you do", "end the game", "you can talk again"}
+	leads := []string{"", "reachy ", "hey reachy ", "um ", "uh reachy ", "ok so ", "richie ", "oi ", "right ", "excuse me reachy ",
+		"hey robot ", "so um ", "alright then "}
+	tails := []string{"", " please", " thanks", " now", " reachy", " would you", " mate", " love", " right now", " ok",
+		" thank you reachy", " if you can", " cheers"}
+	for _, r := range requests {
+		want := tb.Route(r, Context{})
+		for _, l := range leads {
+			for _, tail := range tails {
+				s := l + r + tail
+				d := tb.Route(s, Context{})
+				if d.Intent != want.Intent || d.Args["state"] != want.Args["state"] || d.Args["room"] != want.Args["room"] {
+					t.Errorf("%q: %s %v, want %s %v as said bare", s, d.Intent, d.Args, want.Intent, want.Args)
+				}
+			}
+		}
+	}
+}

@@ -149,6 +149,9 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	} else if len(toks) > 2 && toks[1] == "its" && leadFillers[toks[0]] { // "brr its freezing": after a sigh
 		toks = append([]string{toks[0], "it", "is"}, toks[2:]...)
 	}
+	if len(toks) > 2 && (toks[0] == "excuse" || toks[0] == "pardon") && toks[1] == "me" {
+		toks = toks[2:] // "excuse me reachy, dance": a way of asking for attention
+	}
 	toks = dropHedges(toks)
 	toks = dropFalseStarts(toks)
 	toks = dropSaidAgain(toks)
@@ -163,9 +166,7 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	for len(toks) > 1 && (leadFillers[toks[0]] || toks[0] == "like" && len(toks) > 2 && likeFillerNext[toks[1]]) {
 		toks = toks[1:] // "okay, okay, stop", "so what time is it", "um so like can you ..."
 	}
-	if !n.Wake {
-		toks = dropNearName(toks) // "peachy, lights off in the office": the name misheard as a word
-	}
+	toks = dropNearName(toks, n.Wake) // "peachy, lights off in the office": the name misheard as a word
 	if t, ok := wake.stripMiddle(toks); ok && !strings.ContainsAny(raw, ",.!?;:") { // commas part the name already
 		toks, n.Wake = t, true // "hold your horses richie stop"
 	}

@@ -334,6 +334,7 @@ var leadFillers = map[string]bool{"okay": true, "ok": true, "alright": true, "so
 	"dear": true, "darling": true, "sweetie": true, "sweetheart": true, "honey": true, // "Reachy dear, would you ..."
 	"psst": true, "pssst": true, "pst": true, // a whisper for attention: "psst reachy go silent"
 	"abeg": true, "oya": true, // Nigerian Pidgin: "abeg keep quiet", "oya, lights off"
+	"then": true, "oi": true, // "alright then, what time is it", "oi, thank you"
 	"ugh": true, "urgh": true, "argh": true, "phew": true, "brr": true, "brrr": true, "ooh": true, "oof": true, "yikes": true,
 	"gosh": true, "blimey": true, "jeez": true, "yo": true, "chatterbox": true} // a sigh or a shiver before the words: "ugh it's pitch black in here"
 

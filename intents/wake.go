@@ -344,35 +344,42 @@ func (w wakeMatcher) stripAfterHush(toks []string) ([]string, bool) {
 }
 
 // nearNames are real words whisper writes for the robot's name when it mishears it
-// ("peachy, lights off", "ricky time please", "reach me, lights on"). Being real words, they
+// ("peachy, lights off", "ricky time please", "reach me, lights on"), and "robot" said to it
+// ("hey robot, stop"). Being real words, they
 // are never the wake phrase (a false wake sends a stray sentence into the house: n.Wake stays
 // false, and a broker that requires the wake phrase still ignores the sentence). Said first,
 // before a request, they are dropped so the request reads as itself.
-var nearNames = words2set("peachy preachy beachy ricky rickey ricki ruchi reechy richy")
+var nearNames = words2set("peachy preachy beachy ricky rickey ricki ruchi reechy richy robot")
 
 // nearNameRequestStarts may follow a misheard name at the start of a request: a verb said
 // to the robot, a question word, a modal of a polite request, a device or "please". After
 // anything else ("ricky is busy", "ricky says ...", "reach me the salt") the word is what the
 // sentence says, and stays.
-var nearNameRequestStarts = words2set("lights light lamp ac aircon timer time please pls what whats when how can could would will do turn switch put set start stop cancel play call")
+var nearNameRequestStarts = words2set("lights light lamp ac aircon timer time please pls what whats when how can could would will do turn switch put set start stop cancel play call " +
+	"dance nod thank thanks sing show tell help hang end mute be let lets is are")
 
 // dropNearName takes a misheard name off the start of a request ("peachy lights off in the
 // office" reads "lights off in the office"); wake reports nothing.
-func dropNearName(toks []string) []string {
-	if len(toks) < 3 {
+func dropNearName(toks []string, woke bool) []string {
+	if len(toks) < 2 {
 		return toks
 	}
-	k := 0
+	k, lead := 0, 0
+	if wakeLeads[toks[0]] && len(toks) > 2 {
+		lead = 1 // "hey robot, stop"
+	}
 	switch {
-	case nearNames[toks[0]]:
-		k = 1
-	case toks[0] == "reach" && toks[1] == "me":
-		k = 2 // "reach me lights on": "reach me the salt" keeps its words (the next check)
+	case woke && toks[lead] != "robot":
+		return toks // the name was heard: another word is not it again
+	case nearNames[toks[lead]]:
+		k = lead + 1
+	case toks[lead] == "reach" && lead+1 < len(toks) && toks[lead+1] == "me":
+		k = lead + 2 // "reach me lights on": "reach me the salt" keeps its words (the next check)
 	default:
 		return toks
 	}
-	if len(toks)-k < 2 {
-		return toks
+	if len(toks)-k < 1 || len(toks)-k < 2 && toks[k-1] != "robot" && lead == 0 {
+		return toks // "ricky time" is too little to tell; "hey robot, stop" is not
 	}
 	next := toks[k]
 	if !nearNameRequestStarts[next] && !isImperativeVerb(next) {
