@@ -166,7 +166,8 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	for len(toks) > 1 && (leadFillers[toks[0]] || toks[0] == "like" && len(toks) > 2 && likeFillerNext[toks[1]]) {
 		toks = toks[1:] // "okay, okay, stop", "so what time is it", "um so like can you ..."
 	}
-	toks = dropNearName(toks, n.Wake)                                               // "peachy, lights off in the office": the name misheard as a word
+	// "peachy, lights off in the office": the name misheard as a word
+	toks = dropNearName(toks, n.Wake)
 	if t, ok := wake.stripMiddle(toks); ok && !strings.ContainsAny(raw, ",.!?;:") { // commas part the name already
 		toks, n.Wake = t, true // "hold your horses richie stop"
 	}
