@@ -53,6 +53,8 @@ func commandForm(toks []string, n Normalized) string {
 		return FormCorrected
 	case conditional(toks):
 		return FormConditional
+	case laterSaid(toks):
+		return FormFuture // "next time turn off the kitchen light", "call dad tomorrow": not now
 	case indirect(toks):
 		return FormIndirect
 	case n.Question && !tagQuestion(toks, n):
@@ -502,3 +504,30 @@ func corrected(toks []string) bool {
 
 // farewellSaid after "said" is what was said, not a report of a request: "we've said goodbye".
 var farewellSaid = words2set("goodbye goodbyes bye byes our good hello hi goodnight night")
+
+// laterTimes put a request off to another time: "next time ...", "... tomorrow", "in the
+// morning ...". (A length — "in ten minutes" — is a timer's, not one of these.)
+var laterTimes = [][]string{{"next", "time"}, {"another", "time"}, {"some", "other", "time"}, {"in", "the", "morning"},
+	{"tomorrow"}, {"next", "week"}, {"next", "weekend"}, {"later", "on"}, {"the", "day", "after"},
+	{"on", "monday"}, {"on", "tuesday"}, {"on", "wednesday"}, {"on", "thursday"}, {"on", "friday"}, {"on", "saturday"}, {"on", "sunday"}}
+
+// clockAsks ask for something at a clock time: their own frame says it cannot.
+var clockAsks = words2set("alarm alarms remind reminder wake")
+
+// laterSaid: toks put what they ask off to another time.
+func laterSaid(toks []string) bool {
+	if anyOf(toks, clockAsks) {
+		return false // "set an alarm for six tomorrow": a clock time, which the timer frame answers
+	}
+	for i, w := range toks {
+		switch w {
+		case "next", "another", "some", "in", "tomorrow", "later", "the", "on":
+			for _, p := range laterTimes {
+				if p[0] == w && hasPrefix(toks[i:], p) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
