@@ -417,3 +417,17 @@ func TestSpeechActsInManyShapesNeverAct(t *testing.T) {
 		}
 	}
 }
+
+// TestHowThingsWorkIsTheAgents: how an AC or a light works in general, what wastes
+// electricity, what an LED is better than, a smoke alarm, climate change — questions about
+// the world that mention a device — go to the agent; this home's AC asked about stays home.
+func TestHowThingsWorkIsTheAgents(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{"how does the ac actually make cold air", "does leaving the tv on waste electricity",
+		"is led light better than a normal bulb", "how do you turn off a smoke alarm", "how would you explain climate change to my son"} {
+		if d := tb.Route(s, Context{}); d.Intent != IntentGeneralAsk && d.Intent != IntentDeepAsk {
+			t.Errorf("%q: %s, want the agent", s, d.Intent)
+		}
+	}
+	checkRoutes(t, tb, []routeCase{{"is the bedroom ac on", "house.ac.get", map[string]string{"room": "bedroom"}}})
+}
