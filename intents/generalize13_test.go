@@ -431,3 +431,16 @@ func TestHowThingsWorkIsTheAgents(t *testing.T) {
 	}
 	checkRoutes(t, tb, []routeCase{{"is the bedroom ac on", "house.ac.get", map[string]string{"room": "bedroom"}}})
 }
+
+// TestSmallTalkInMoreWords: goodbyes and good nights with when ("see you after work", "for
+// real this time"), thanks for a thing, greetings in more languages ("xin chao", "merhaba").
+func TestSmallTalkInMoreWords(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"bye see you after school", "smalltalk.goodbye", nil},
+		{"gnight robot", "smalltalk.good_night", nil},
+		{"night night for real this time", "smalltalk.good_night", nil},
+		{"thanks so much for the help", "smalltalk.thanks", nil},
+		{"merhaba reachy", "greeting", nil},
+		{"kumusta", "greeting", nil},
+	})
+}
