@@ -444,3 +444,16 @@ func TestSmallTalkInMoreWords(t *testing.T) {
 		{"kumusta", "greeting", nil},
 	})
 }
+
+// TestMinutesPutOnALabel: "put ten minutes on the eggs" starts the eggs' timer; "put the oven
+// on 180" is a setting of an appliance the home cannot drive, not a timer.
+func TestMinutesPutOnALabel(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"put twenty minutes on the rice", "timer.start", map[string]string{"duration": "1200", "label": "rice"}},
+		{"please put half an hour on the laundry", "timer.start", map[string]string{"duration": "1800", "label": "laundry"}},
+	})
+	if d := tb.Route("put the oven on 200", Context{}); d.Intent == "timer.start" || d.Intent == IntentClarify && d.Pending != nil && d.Pending.Intent == "timer.start" {
+		t.Errorf("an oven's setting read as a timer: %s", d.Intent)
+	}
+}

@@ -44,7 +44,7 @@ func thenClause(toks []string) []string {
 // timerFrameWhole reads the whole sentence as the timer frame does.
 func (t *Table) timerFrameWhole(n Normalized, m Mentions, ctx Context) (Decision, bool) {
 	toks := n.tokens()
-	if len(toks) == 0 || m.named || m.seen&wcTimerFrame == 0 && !isDigits(toks[0]) && !lengthOpeners[toks[0]] && t.vocab.labels[toks[0]] == "" && toks[0] != "count" || len(toks) > 20 || !t.aboutTimer(n, toks) || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
+	if len(toks) == 0 || m.named || m.seen&wcTimerFrame == 0 && !isDigits(toks[0]) && !lengthOpeners[toks[0]] && t.vocab.labels[toks[0]] == "" && toks[0] != "count" && !(toks[0] == "put" && lengthWithUnit(n.durations())) || len(toks) > 20 || !t.aboutTimer(n, toks) || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
 		return Decision{}, false // "should I set a timer?" asks for advice
 	}
 	if (toks[0] == "thanks" || hasPrefix(toks, []string{"thank", "you"})) && !anyOf(toks, timerStart) && !anyOf(toks, timerCancel) {
@@ -177,6 +177,10 @@ func (t *Table) aboutTimer(n Normalized, toks []string) bool {
 	if lead := stripRequestLeads(toks); len(lead) > 3 && lead[0] == "give" && (lead[1] == "me" || lead[1] == "us") && strings.Contains(n.durations(), "~") &&
 		slices.ContainsFunc(lead, func(w string) bool { return t.vocab.labels[w] != "" }) {
 		return true // "give me forty five minutes for the oven"
+	}
+	if lead := stripRequestLeads(toks); len(lead) > 3 && lead[0] == "put" && lengthWithUnit(n.durations()) && !anyOf(toks, timerMore) &&
+		slices.ContainsFunc(lead[2:], func(w string) bool { return t.vocab.labels[w] != "" }) {
+		return true // "put ten minutes on the eggs"
 	}
 	for i, w := range toks {
 		if t.vocab.labels[w] == "" {
