@@ -274,8 +274,13 @@ var quotedWords = unionOf(speechVerbs, quoteNouns, takeBacks)
 
 // commandVerb: w can open a command said after a statement ("... turn her light off").
 func commandVerb(w string) bool {
-	return w != "set" && w != "left" && (wordClasses[w]&(wcAction|wcOnVerb|wcOffVerb) != 0 || w == "cancel" || w == "hang" || w == "mute")
+	return w != "set" && w != "left" && (wordClasses[w]&(wcAction|wcOnVerb|wcOffVerb) != 0 || w == "cancel" || w == "hang" || w == "mute" ||
+		quietOpeners[w])
 }
+
+// quietOpeners open a request for quiet said straight after a statement: "the baby is asleep
+// be quiet for an hour", "I'm on a call stay quiet for twenty minutes".
+var quietOpeners = words2set("be stay keep shh shush hush")
 
 // feelingWords say how a room feels, as a reason before a request: "boiling, can you ...".
 var feelingWords = words2set("dark gloomy bright boiling roasting baking sweltering stuffy muggy humid sweating dim pitch sauna blinding")

@@ -457,3 +457,14 @@ func TestMinutesPutOnALabel(t *testing.T) {
 		t.Errorf("an oven's setting read as a timer: %s", d.Intent)
 	}
 }
+
+// TestQuietAskedAfterAReason: quiet time asked straight after a statement, with no pause
+// ("the baby is asleep be quiet for an hour", "I'm on a call stay quiet for twenty minutes"),
+// and "stop making noise for ten minutes" last for their length.
+func TestQuietAskedAfterAReason(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"grandma is napping be quiet for half an hour", "robot.quiet", map[string]string{"state": "on", "duration": "1800"}},
+		{"we are on a call keep quiet for ten minutes", "robot.quiet", map[string]string{"state": "on", "duration": "600"}},
+		{"stop making noise for an hour", "robot.quiet", map[string]string{"state": "on", "duration": "3600"}},
+	})
+}
