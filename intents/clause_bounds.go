@@ -133,7 +133,8 @@ func (t *Table) statementOpening(toks []string) (stated, verbAfter2 bool, felt i
 		return true, false, felt
 	case first == "the" || first == "my" || first == "our":
 		return len(toks) > 3 && (toks[2] == "is" || toks[2] == "are" || len(toks) > 4 && (toks[3] == "is" || toks[3] == "are")), false, felt
-	case reasonSubjects[first] || t.vocab.people[first] != "" || t.vocab.owners[first] != nil:
+	case reasonSubjects[first] || t.vocab.people[first] != "" || t.vocab.owners[first] != nil || kinWords[first] && (verb == "is" || verb == "are"):
+		// "grandma is napping be quiet": a kin word of any home as the subject, with its "is"
 		if reasonAdverbs[verb] {
 			verb = toks[2]
 		}
