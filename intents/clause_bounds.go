@@ -127,8 +127,8 @@ func (t *Table) statementOpening(toks []string) (stated, verbAfter2 bool, felt i
 	}
 	first, verb := toks[0], toks[1]
 	switch {
-	case speechWordsOnly.any(toks):
-		return false, false, -1 // "she was shouting turn off the light": words said, not a command
+	case speechWordsOnly.any(toks) && !hasPhrase(toks, []string{"simon", "says"}):
+		return false, false, -1 // "she was shouting turn off the light": words said, not a command (the game's name says nothing)
 	case first == "its":
 		return true, false, felt
 	case first == "the" || first == "my" || first == "our":
@@ -279,9 +279,10 @@ func commandVerb(w string) bool {
 		quietOpeners[w])
 }
 
-// quietOpeners open a request for quiet said straight after a statement: "the baby is asleep
-// be quiet for an hour", "I'm on a call stay quiet for twenty minutes".
-var quietOpeners = words2set("be stay keep shh shush hush")
+// quietOpeners open a request for quiet or a game said straight after a statement: "the baby
+// is asleep be quiet for an hour", "I'm on a call stay quiet for twenty minutes", "we are
+// bored let's play simon says".
+var quietOpeners = words2set("be stay keep shh shush hush lets let")
 
 // feelingWords say how a room feels, as a reason before a request: "boiling, can you ...".
 var feelingWords = words2set("dark gloomy bright boiling roasting baking sweltering stuffy muggy humid sweating dim pitch sauna blinding")

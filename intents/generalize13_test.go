@@ -468,3 +468,24 @@ func TestQuietAskedAfterAReason(t *testing.T) {
 		{"stop making noise for an hour", "robot.quiet", map[string]string{"state": "on", "duration": "3600"}},
 	})
 }
+
+// TestGamesAskedInManyShapes: every game asked for in 25 everyday shapes — "come on, let's
+// play ...", "we're bored, let's play ...", "fancy a game of ...", "... again", "one round of
+// ..." — starts it (or is answered with how to start it).
+func TestGamesAskedInManyShapes(t *testing.T) {
+	tb := demo(t)
+	games := map[string]string{"rock paper scissors": "play.rps", "simon says": "play.simon", "freeze dance": "play.freeze",
+		"hide and seek": "play.hide", "guess the animal": "play.animal"}
+	shapes := []string{"let's play {g}", "play {g}", "can we play {g} now please", "i want to play {g}", "start {g}", "{g}!",
+		"{g} please", "how about {g}", "lets do {g}", "time for {g}", "we wanna play {g}", "play {g} with me", "play {g} with us",
+		"fancy a game of {g}", "let's have a game of {g}", "one round of {g}", "come on let's play {g}", "{g} time", "{g} again",
+		"another round of {g}", "let's do {g} reachy", "we are bored let's play {g}", "ok {g} go", "i'm bored, {g}?"}
+	for _, sh := range shapes {
+		for g, want := range games {
+			s := strings.Replace(sh, "{g}", g, 1)
+			if d := tb.Route(s, Context{}); d.Intent != want && d.Intent != "play.invite" {
+				t.Errorf("%q: %s, want %s", s, d.Intent, want)
+			}
+		}
+	}
+}

@@ -151,6 +151,8 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	}
 	if len(toks) > 2 && (toks[0] == "excuse" || toks[0] == "pardon") && toks[1] == "me" {
 		toks = toks[2:] // "excuse me reachy, dance": a way of asking for attention
+	} else if len(toks) > 3 && toks[0] == "come" && toks[1] == "on" && toks[2] != "in" {
+		toks = toks[2:] // "come on, let's play": urging, not a state
 	}
 	toks = dropHedges(toks)
 	toks = dropFalseStarts(toks)
