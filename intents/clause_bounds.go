@@ -263,8 +263,8 @@ func quotedOrTakenBack(toks []string) bool {
 		return false
 	}
 	for i, w := range toks {
-		if speechVerbs[w] || takeBacks[w] || quoteNouns[w] && !(i > 0 && toks[i-1] == "to") {
-			return true // after "to" a quotation's noun is a verb: "I've got emails to answer"
+		if speechVerbs[w] && !(i > 0 && toks[i-1] == "simon") || takeBacks[w] || quoteNouns[w] && !(i > 0 && toks[i-1] == "to") {
+			return true // after "to" a quotation's noun is a verb: "I've got emails to answer"; "simon says" is a game
 		}
 	}
 	return false

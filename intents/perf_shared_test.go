@@ -21,7 +21,7 @@ func TestQuotedOrTakenBackAsPlain(t *testing.T) {
 			toks := c.tokens()
 			want := false
 			for i, w := range toks {
-				want = want || speechVerbs[w] || takeBacks[w] || quoteNouns[w] && (i == 0 || toks[i-1] != "to")
+				want = want || speechVerbs[w] && (i == 0 || toks[i-1] != "simon") || takeBacks[w] || quoteNouns[w] && (i == 0 || toks[i-1] != "to")
 			}
 			if got := quotedOrTakenBack(toks); got != want {
 				t.Fatalf("%q: quotedOrTakenBack = %v, the plain loop %v", c.Text, got, want)
