@@ -23,6 +23,12 @@ func (t *Table) emergencyFrame(n Normalized, toks []string, m Mentions) (Decisio
 		return t.familyDecision(IntentEmergency, map[string]string{}, n, m, FormStatement, "the speaker is hurt ("+hitWords(self)+")")
 	}
 	svc, okSvc := t.findSaid(m.lex, toks, "emergency.services")
+	if okSvc && svc.phrase == "help" && svc.at+1 < len(toks) {
+		if other, ok := lx.find(toks[svc.at+1:], "emergency.services"); ok && other.phrase != "help" {
+			other.at += svc.at + 1
+			svc = other // "I need help, call an ambulance": the service named is the one called
+		}
+	}
 	event, okEvent := t.findSaid(m.lex, toks, "emergency.events")
 	if !okSvc && !okEvent {
 		return Decision{}, false
@@ -50,6 +56,9 @@ func (t *Table) emergencyFrame(n Normalized, toks []string, m Mentions) (Decisio
 				}
 			}
 		}
+	}
+	if okSvc && svc.phrase == "help" && !okEvent && len(m.People) > 0 && callVerbSaid(lx, toks) {
+		return Decision{}, false // "call dad, I need help with my homework": a person of the home is called
 	}
 	if okSvc && svc.phrase == "help" && okVerb && !callForHelp[verb.phrase] {
 		okVerb = false // "I need help using you" asks for help, not for the emergency services
@@ -202,8 +211,8 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 		copy(tail, used[verb.at:])
 		unexplained = t.unexplainedBy(toks[verb.at:], tail, []string{"call.verbs", "call.reach", "call.fill"}, familyFill)
 	}
-	if verb.set == "call.reach" && fetchedFor(toks, verb, who) {
-		means = true // "get dad for me", "reach mum for us", "get me dad": the person fetched to the robot
+	if verb.set == "call.reach" && (fetchedFor(toks, verb, who) || strings.Contains(verb.phrase, " through")) {
+		means = true // "get dad for me", "reach mum for us", "get me dad", "put me through to mum": the person reached
 	}
 	if verb.set == "call.reach" && !wish && !means || unexplained > 1 {
 		return Decision{}, false

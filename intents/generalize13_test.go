@@ -489,3 +489,14 @@ func TestGamesAskedInManyShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpForSomethingElseIsNoEmergency: "call dad, I need help with my homework" calls dad;
+// "I need help, call an ambulance" is an emergency (the service named is the one called);
+// "put me through to mum" reaches her.
+func TestHelpForSomethingElseIsNoEmergency(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"ring mom i need help with my project", "teleport.call", map[string]string{"person": "mom"}},
+		{"i need help call the police", "help.emergency", nil},
+		{"put me through to dad please", "teleport.call", map[string]string{"person": "dad"}},
+	})
+}
