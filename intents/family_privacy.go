@@ -26,6 +26,11 @@ func (t *Table) privacyByEffect(n Normalized, toks []string, m Mentions) (Decisi
 	lead := stripRequestLeads(toks)
 	state, why := "", ""
 	switch {
+	case nobodyModal(lead):
+		// "nobody should call in now", "nobody must be able to see me": an order, as "nobody is to"
+		if blocked, verb, ok := callerEffect(lead); ok && blocked {
+			state, why = "on", "nobody may "+verb
+		}
 	case hasPrefix(lead, []string{"nobodys", "to"}) || hasPrefix(lead, []string{"nobody", "is", "to"}) ||
 		hasPrefix(lead, []string{"no", "one", "is", "to"}) || hasPrefix(lead, []string{"noone", "is", "to"}):
 		// "nobody's to ring through": an order, as "you are to" is
@@ -280,3 +285,14 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 // privacyWishes ask for privacy before its name ("I want privacy"); after its state is said
 // they belong to the reason ("privacy off, we want to see dad").
 var privacyWishes = words2set("want need")
+
+// nobodyModal: "nobody should ...", "no one must ...": an order about what nobody may do.
+func nobodyModal(lead []string) bool {
+	k := 1
+	if hasPrefix(lead, []string{"no", "one"}) || hasPrefix(lead, []string{"no", "1"}) {
+		k = 2
+	} else if lead[0] != "nobody" && lead[0] != "noone" {
+		return false
+	}
+	return len(lead) > k+2 && (lead[k] == "should" || lead[k] == "must" || lead[k] == "shall")
+}

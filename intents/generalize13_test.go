@@ -500,3 +500,17 @@ func TestHelpForSomethingElseIsNoEmergency(t *testing.T) {
 		{"put me through to dad please", "teleport.call", map[string]string{"person": "dad"}},
 	})
 }
+
+// TestPrivacyOrderedOrAskedAfterAStatement: "nobody should call in now" is an order that
+// keeps calls out; "I'm getting changed privacy mode please" asks for it after its reason;
+// "nobody should have to work on Sundays" says nothing of calls.
+func TestPrivacyOrderedOrAskedAfterAStatement(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"no one should video in for the next hour", "privacy.set", map[string]string{"state": "on"}},
+		{"i am getting dressed privacy mode please", "privacy.set", map[string]string{"state": "on"}},
+	})
+	if d := tb.Route("nobody should have to work on sundays", Context{}); d.Intent == "privacy.set" {
+		t.Errorf("privacy set from a statement about work")
+	}
+}
