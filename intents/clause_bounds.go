@@ -282,7 +282,7 @@ func commandVerb(w string) bool {
 // quietOpeners open a request for quiet, a game or privacy said straight after a statement:
 // "the baby is asleep be quiet for an hour", "I'm on a call stay quiet for twenty minutes",
 // "we are bored let's play simon says", "I'm getting changed privacy mode please".
-var quietOpeners = words2set("be stay keep shh shush hush lets let privacy")
+var quietOpeners = words2set("be stay keep shh shush hush lets let privacy give pipe zip hold")
 
 // feelingWords say how a room feels, as a reason before a request: "boiling, can you ...".
 var feelingWords = words2set("dark gloomy bright boiling roasting baking sweltering stuffy muggy humid sweating dim pitch sauna blinding")

@@ -514,3 +514,15 @@ func TestPrivacyOrderedOrAskedAfterAStatement(t *testing.T) {
 		t.Errorf("privacy set from a statement about work")
 	}
 }
+
+// TestTheLexiconsQuietInAPart: the lexicon's ways of asking for quiet ("keep it down", "give
+// it a rest") work in a part of a sentence too: "the baby's asleep, keep it down" makes the
+// quiet last.
+func TestTheLexiconsQuietInAPart(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{"the baby is asleep, keep it down", "grandpa is napping give it a rest"} {
+		if d := tb.Route(s, Context{}); d.Intent != "robot.quiet" && d.Intent != "robot.stop" {
+			t.Errorf("%q: %s, want quiet", s, d.Intent)
+		}
+	}
+}

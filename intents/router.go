@@ -268,7 +268,10 @@ func (t *Table) routeClause(n Normalized, ctx Context, known []wordInfo) (Decisi
 	if d, ok := t.familyFrame(n, m, ctx); ok {
 		return d, true
 	}
-	return t.frames(n, m, ctx, true)
+	if d, ok := t.frames(n, m, ctx, true); ok {
+		return d, true
+	}
+	return t.stopAsked(n, m) // "the baby's asleep, keep it down": the lexicon's ways of asking for quiet, in a part too
 }
 
 // match tries the patterns of the config's intents (builtin false) or of the built-ins, in

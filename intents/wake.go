@@ -356,7 +356,7 @@ var nearNames = words2set("peachy preachy beachy ricky rickey ricki ruchi reechy
 // anything else ("ricky is busy", "ricky says ...", "reach me the salt") the word is what the
 // sentence says, and stays.
 var nearNameRequestStarts = words2set("lights light lamp ac aircon timer time please pls what whats when how can could would will do turn switch put set start stop cancel play call " +
-	"dance nod thank thanks sing show tell help hang end mute be let lets is are")
+	"dance nod thank thanks sing show tell help hang end mute be let lets")
 
 // dropNearName takes a misheard name off the start of a request ("peachy lights off in the
 // office" reads "lights off in the office"); wake reports nothing.
