@@ -526,3 +526,16 @@ func TestTheLexiconsQuietInAPart(t *testing.T) {
 		}
 	}
 }
+
+// TestSaidToAChildOfTheHouse: a request that speaks of "your sister", "your dad" is said to a
+// person of the house — the robot has no family — and a child called by name first
+// ("Lucas, ...") is who is asked: nothing is done.
+func TestSaidToAChildOfTheHouse(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{"Mateo, stop shouting, your brother is asleep!", "turn the tv off, your grandma is resting",
+		"priya switch off the kitchen light", "be quiet your cousins are sleeping"} {
+		if d := tb.Route(s, Context{}); tb.wouldAct(d) && !(d.Intent == IntentClarify && d.Pending == nil) {
+			t.Errorf("%q acts: %s %v", s, d.Intent, d.Args)
+		}
+	}
+}

@@ -70,6 +70,9 @@ var conditionCourtesy = [][]string{{"you", "do", "not", "mind"}, {"you", "would"
 	// a sign asked of the robot's own state: "nod if you understand me" (builtin_frames.go: signAsked)
 	{"you", "understand"}, {"you", "agree"}, {"you", "hear", "me"}, {"you", "are", "happy"}, {"you", "are", "listening"}}
 
+// familyOfYours after "your" name someone's family: said to a person, never to the robot.
+var familyOfYours = words2set("sister sisters brother brothers mum mom mummy mommy dad daddy grandma grandpa nana granny auntie aunt uncle cousin cousins homework teacher")
+
 // speechWords flags, per word, what it may start for the speech-act rules, so a sentence's
 // words are each looked up once.
 const (
@@ -299,6 +302,11 @@ func (t *Table) addressedElsewhere(n Normalized, toks []string) bool {
 	w := toks[i]
 	if otherAssistants[w] {
 		return true
+	}
+	for j := 0; j+1 < len(toks); j++ {
+		if toks[j] == "your" && familyOfYours[toks[j+1]] {
+			return true // "Lucas, stop shouting, your sister is sleeping": the robot has no sister
+		}
 	}
 	if t.vocab.people[w] == "" && !kinWords[w] && t.vocab.wake.isName(w) {
 		return false // the robot's own name, as the recogniser heard it
