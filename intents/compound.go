@@ -302,6 +302,9 @@ func (t *Table) compound(n Normalized, ctx Context, lex uint64, info []wordInfo)
 	}
 	if len(decisions) == 1 {
 		d := decisions[0]
+		if gameStart(d.Intent) && gameResultSaid(n.tokens()) {
+			return Decision{}, false // "rock paper scissors shoot! ha I won": played already, read whole
+		}
 		if rd, ok := t.roomFromReason(d, afterthoughts, ctx); ok {
 			d = rd // "it's freezing in here, switch the AC off": the reason says where
 		} else if pd, ok := t.personFromReason(d, afterthoughts, ctx); ok {
@@ -569,4 +572,9 @@ func partTexts(parts []Normalized) []string {
 		out[i] = p.Text
 	}
 	return out
+}
+
+// gameStart: the intent starts one of the games.
+func gameStart(intent string) bool {
+	return strings.HasPrefix(intent, "play.") && intent != "play.invite" && intent != "play.stop"
 }

@@ -93,6 +93,9 @@ func (t *Table) gameFrame(n Normalized, toks []string, m Mentions) (Decision, bo
 		}
 		return Decision{}, false
 	}
+	if named && gameResultSaid(toks) {
+		return Decision{}, false // "rock paper scissors shoot! ha I won": a game played by others, its result said
+	}
 	if game.set == "game.freeze" {
 		lx.cover(toks, used, "game.freeze.fill") // "... stop the music and we freeze": the game described, no stop
 	}
@@ -431,4 +434,18 @@ func askedIfCanPlay(raw string, with bool) bool {
 	raw = strings.TrimLeft(raw, " ,.!?")
 	return !with && (strings.HasPrefix(raw, "can you play ") || strings.HasPrefix(raw, "could you play ")) ||
 		strings.HasPrefix(raw, "is it possible to play ") || strings.HasPrefix(raw, "would it be possible to play ")
+}
+
+// gameResultSaid: someone says who won or lost ("ha I won", "you lost", "I beat you"): the
+// game was played, by whoever says it — no request to start one.
+func gameResultSaid(toks []string) bool {
+	for i := 1; i < len(toks); i++ {
+		switch toks[i] {
+		case "won", "lost", "beat":
+			if p := toks[i-1]; p == "i" || p == "you" || p == "we" || p == "he" || p == "she" || p == "they" {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -539,3 +539,15 @@ func TestSaidToAChildOfTheHouse(t *testing.T) {
 		}
 	}
 }
+
+// TestAGamePlayedAlreadyStartsNothing: a game's name with who won said beside it ("rock paper
+// scissors shoot! ha I won") is a game others played; nothing starts.
+func TestAGamePlayedAlreadyStartsNothing(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{"rock paper scissors shoot! ha I won, you do the dishes", "simon says freeze, ha you lost"} {
+		if d := tb.Route(s, Context{}); gameStart(d.Intent) {
+			t.Errorf("%q started %s", s, d.Intent)
+		}
+	}
+	checkRoutes(t, tb, []routeCase{{"rock paper scissors shoot", "play.rps", nil}})
+}

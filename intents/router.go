@@ -192,7 +192,7 @@ func (t *Table) route(n Normalized, ctx Context) Decision {
 	}
 	if g := t.vocab.lexGate; m.lex&(g.call|g.privacy|g.game|g.quiet) != 0 && !m.named {
 		if c, ok := t.reasonCut(n); ok {
-			if d, ok := t.familyFrame(c, m, ctx); ok { // "start simon says, the baby is asleep"
+			if d, ok := t.familyFrame(c, m, ctx); ok && !(gameStart(d.Intent) && gameResultSaid(n.tokens())) { // "start simon says, the baby is asleep"
 				d.Normalized = n
 				d.Doctrine = append(d.Doctrine, "a reason said after the request ("+strings.Join(n.tokens()[len(c.tokens()):], " ")+")")
 				return d
