@@ -302,7 +302,7 @@ func (t *Table) compound(n Normalized, ctx Context, lex uint64, info []wordInfo)
 	}
 	if len(decisions) == 1 {
 		d := decisions[0]
-		if gameStart(d.Intent) && gameResultSaid(n.tokens()) {
+		if gameStart(d.Intent) && (gameResultSaid(n.tokens()) || simonSaidTwice(n.tokens())) {
 			return Decision{}, false // "rock paper scissors shoot! ha I won": played already, read whole
 		}
 		if rd, ok := t.roomFromReason(d, afterthoughts, ctx); ok {
@@ -577,4 +577,16 @@ func partTexts(parts []Normalized) []string {
 // gameStart: the intent starts one of the games.
 func gameStart(intent string) bool {
 	return strings.HasPrefix(intent, "play.") && intent != "play.invite" && intent != "play.stop"
+}
+
+// simonSaidTwice: "simon says, hands on your head! simon says, jump!": the game's moves
+// called out, a game already being played.
+func simonSaidTwice(toks []string) bool {
+	n := 0
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i] == "simon" && toks[i+1] == "says" {
+			n++
+		}
+	}
+	return n >= 2
 }

@@ -217,6 +217,9 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 	if verb.set == "call.reach" && !wish && !means || unexplained > 1 {
 		return Decision{}, false
 	}
+	if callWhen(toks, verb.at) {
+		return Decision{}, false // "call dad when he wakes up": a call for later, not now
+	}
 	form := t.requestForm(n, toks, func(ct []string) bool { return lx.has(ct, "call.verbs") || lx.has(ct, "call.reach") })
 	if form == FormStatement && reasonFirst {
 		form = FormImperative // "mommy i'm scared call daddy": the reason first, without a comma
@@ -533,3 +536,16 @@ func fetchedFor(toks []string, verb lexHit, who int) bool {
 }
 
 var fetchedForFill = words2set("for me us please now right quick quickly")
+
+// callWhen: after the call's verb, "when" or "once" opens the event the call waits for, with
+// its own subject ("call dad when he wakes up", "... once mum is home"). A person asked to
+// call back when free ("ask mum to call us when she's free") is asked now (callBack).
+func callWhen(toks []string, verbAt int) bool {
+	for i := verbAt + 1; i+2 < len(toks); i++ {
+		if (toks[i] == "when" || toks[i] == "once") && (reasonSubjects[toks[i+1]] || kinWords[toks[i+1]]) &&
+			!(toks[i+1] == "you" || toks[i+1] == "it") {
+			return true
+		}
+	}
+	return false
+}

@@ -551,3 +551,17 @@ func TestAGamePlayedAlreadyStartsNothing(t *testing.T) {
 	}
 	checkRoutes(t, tb, []routeCase{{"rock paper scissors shoot", "play.rps", nil}})
 }
+
+// TestACallForLaterAndMovesCalledOut: "call dad when he wakes up" waits for an event, so
+// nothing is called now ("ask mum to call us when she's free" still asks her now); "simon
+// says ..., simon says ..." is a game being played, not one to start.
+func TestACallForLaterAndMovesCalledOut(t *testing.T) {
+	tb := demo(t)
+	if d := tb.Route("call mom once she is home", Context{}); d.Intent == "teleport.call" {
+		t.Errorf("a call for later made now")
+	}
+	if d := tb.Route("Simon says touch your toes! Simon says spin!", Context{}); gameStart(d.Intent) {
+		t.Errorf("moves called out started %s", d.Intent)
+	}
+	checkRoutes(t, tb, []routeCase{{"could you ask dad to ring us when he's free", "teleport.call", map[string]string{"person": "dad"}}})
+}
