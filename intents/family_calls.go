@@ -329,6 +329,9 @@ func (t *Table) callBack(n Normalized, toks []string, m Mentions) (Decision, boo
 	if person == "" || l == 0 || i+2+l > len(lead) || i+2+l < len(lead) && lx["call.back"].at(lead, i+2+l) == 0 { // "ask mum to call" ends there
 		return Decision{}, false
 	}
+	if callWhen(lead, i+2) && !freeWhen(lead) {
+		return Decision{}, false // "tell daddy to call me when he lands": the call waits for that; "... when she's free" asks now
+	}
 	form := commandForm(toks, n)
 	if form == FormStatement && !n.Question {
 		form = FormImperative // "ask mum to call us": it opens with the verb that asks
@@ -548,4 +551,10 @@ func callWhen(toks []string, verbAt int) bool {
 		}
 	}
 	return false
+}
+
+// freeWhen: the "when" a call back waits for is the person's own time ("when she's free",
+// "when he gets a minute", "when he can"): asking now is what is wanted.
+func freeWhen(toks []string) bool {
+	return anyOf(toks, wordSet{"free": true, "available": true, "can": true, "minute": true, "moment": true, "chance": true, "time": true, "sec": true, "second": true})
 }

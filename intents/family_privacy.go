@@ -236,6 +236,9 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 				}
 			}
 		}
+		if stopBlocking(toks) {
+			state, stateHit = "off", calls // "stop blocking the video calls", a learner's "stop to block ...": let them through
+		}
 		if nobodyStatement(toks) {
 			return Decision{}, false // "nobody called in today", "nobody rings through anyway": what is, not a request
 		}
@@ -295,4 +298,11 @@ func nobodyModal(lead []string) bool {
 		return false
 	}
 	return len(lead) > k+2 && (lead[k] == "should" || lead[k] == "must" || lead[k] == "shall")
+}
+
+// stopBlocking: "stop blocking ...", "stop to block ..." (a learner's), "quit blocking ...":
+// an end to keeping calls out.
+func stopBlocking(toks []string) bool {
+	return hasPhrase(toks, []string{"stop", "blocking"}) || hasPhrase(toks, []string{"stop", "to", "block"}) ||
+		hasPhrase(toks, []string{"quit", "blocking"}) || hasPhrase(toks, []string{"no", "more", "blocking"})
 }

@@ -565,3 +565,19 @@ func TestACallForLaterAndMovesCalledOut(t *testing.T) {
 	}
 	checkRoutes(t, tb, []routeCase{{"could you ask dad to ring us when he's free", "teleport.call", map[string]string{"person": "dad"}}})
 }
+
+// TestStopBlockingLetsCallsThrough: "stop blocking the calls" (and a learner's "stop to block
+// the calls") turns privacy mode off; "block the calls" turns it on. A call back asked "when
+// he lands" waits; "when she's free" is asked now.
+func TestStopBlockingLetsCallsThrough(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"please stop blocking the calls", "privacy.set", map[string]string{"state": "off"}},
+		{"stop to block video call please", "privacy.set", map[string]string{"state": "off"}},
+		{"block the calls", "privacy.set", map[string]string{"state": "on"}},
+		{"ask dad to ring us when he is free", "teleport.call", map[string]string{"person": "dad"}},
+	})
+	if d := tb.Route("tell mummy to call me when she lands", Context{}); d.Intent == "teleport.call" {
+		t.Errorf("a call back for after a landing asked now")
+	}
+}
