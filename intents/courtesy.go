@@ -32,7 +32,9 @@ var courtesyLeads = expandPhrases([]string{
 	"if you {could|would|can} {just|please|kindly}",
 	"if you {could|would|can}",
 	"do me a {favour|favor} and",
-	"you may",                       // "you may ring off now": leave given is a request
+	"you may", // "you may ring off now": leave given is a request
+	"{i|we} would appreciate it if you {would|could}", "{i|we} would really appreciate it if you {would|could}",
+	"{i|we} would be {ever so|very|so|most} grateful if you {would|could}", "{i|we} would be grateful if you {would|could}",
 	"{would|will} {you|ya|ye} ever", // Irish English: "would you ever turn on the light"
 	"{you|u} {can|could} to",        // a learner's "you can to switch off the AC?"
 	"help me {to|and}", "help me",   // "help me open the light kitchen"

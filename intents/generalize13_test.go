@@ -581,3 +581,18 @@ func TestStopBlockingLetsCallsThrough(t *testing.T) {
 		t.Errorf("a call back for after a landing asked now")
 	}
 }
+
+// TestLongPoliteRequestsWithTheirReasons: a grandparent's "I'd be ever so grateful if you'd
+// ...", "I'd appreciate it if you'd ..." wrap the request; a reason with a modal ("children
+// must sleep") or "these days" is still only the reason; a relative clause ("... celebrities
+// that are capricorns") is no reason, and "find me ..." stays a question.
+func TestLongPoliteRequestsWithTheirReasons(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"i would be ever so grateful if you would switch the bedroom light off", "house.light.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"i'd appreciate it if you'd be quiet for a while, grandad's napping", "robot.quiet", map[string]string{"state": "on"}},
+	})
+	if d := tb.Route("find me some films that are scary", Context{}); gameStart(d.Intent) {
+		t.Errorf("a question started %s", d.Intent)
+	}
+}

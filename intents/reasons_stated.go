@@ -1,6 +1,9 @@
 package intents
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // A reason stated beside a request in words no intent reads: "switch the light off, my head
 // hurts", "may I have the light on in the kids room, I'm reading to the little one". compound
@@ -21,18 +24,22 @@ func (t *Table) statedReason(c Normalized) bool {
 	if len(toks) < 2 || len(toks) > 14 || c.Question {
 		return false
 	}
-	if !reasonLeads[toks[0]] && !kinWords[toks[0]] && t.vocab.people[toks[0]] == "" && !possessiveKin(toks[0]) && !possessiveOpeners[toks[0]] {
+	if !reasonLeads[toks[0]] && !kinWords[toks[0]] && t.vocab.people[toks[0]] == "" && !possessiveKin(toks[0]) && !possessiveOpeners[toks[0]] &&
+		!peopleNouns[toks[0]] {
 		return false // a reason opens with its subject
 	}
 	if !personalSubjects[toks[0]] && !saysHowThingsAre(toks) {
 		return false // "the video call with grandma": a thing named, nothing said of it
 	}
-	if contains(toks, "not") || conditional(toks) || reported(toks) || reportedOrTakenBack(toks) || questionWords[toks[1]] && toks[0] != "it" {
+	if (toks[0] == "that" || toks[0] == "which" || toks[0] == "who") && (toks[1] == "are" || toks[1] == "were") {
+		return false // "... some celebrities that are capricorns": what the thing named is
+	}
+	if contains(toks, "not") || conditional(toks) || reported(toks) || reportedOrTakenBack(toks) || whWords[toks[1]] {
 		return false // "..., I don't want it", "..., if mum says so", "..., she said": words that change the request
 	}
 	for i, w := range toks {
 		cls := wordClasses[w]
-		if cls&(wcDevice|wcHouseDevice) != 0 || isDigits(w) || durationCore(w) || w == "timer" || w == "timers" {
+		if cls&(wcDevice|wcHouseDevice) != 0 || isDigits(w) || durationCore(w) && slices.ContainsFunc(toks, isDigits) || w == "timer" || w == "timers" {
 			return false
 		}
 		if cls&(wcOnVerb|wcOffVerb|wcAction) != 0 && (i == 0 || !objectLeads[toks[i-1]]) && !reasonWords[w] && i <= 2 {
@@ -51,7 +58,8 @@ var reasonInterjections = words2set("oh omg honestly seriously ugh man jeez cos 
 func (t *Table) cutStatedReason(toks []string) []string {
 	for i := 1; i+1 < len(toks); i++ {
 		prev := toks[i-1]
-		if prev == "but" || prev == "if" || prev == "when" || prev == "unless" || prev == "that" || objectLinks[prev] {
+		if prev == "but" || prev == "if" || prev == "when" || prev == "unless" || prev == "that" || prev == "once" || prev == "until" ||
+			prev == "till" || prev == "whenever" || prev == "before" || prev == "after" || objectLinks[prev] {
 			continue // "..., but I'm too tired", "tell me when it is ready": not a reason of its own
 		}
 		if possessiveOpeners[toks[i]] || toks[i] == "my" || toks[i] == "our" || toks[i] == "the" {
@@ -116,3 +124,10 @@ func (t *Table) reasonCut(n Normalized) (Normalized, bool) {
 	}
 	return c, true
 }
+
+// peopleNouns open a reason about people of any home: "children must sleep", "the guests are
+// here".
+var peopleNouns = words2set("children boys girls twins guests visitors neighbours neighbors people everyone everybody grandad granddad")
+
+// whWords after a subject ask something of their own: "..., you know what I mean".
+var whWords = words2set("what how why when where who which whether")
