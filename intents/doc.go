@@ -10,7 +10,8 @@
 // self-correction takes the corrected value; a quoted, relayed or conditional command is
 // offered, never done; a part to play, rules dropped or a song never act), the command rule
 // (only a sentence that is positively a request to act now may act; a discomfort said alone is
-// offered its remedy, remedy.go, never done) — with its doctrine,
+// offered its remedy, remedy.go, never done; a reason stated beside a request is its reason,
+// reasons_stated.go; a request put off to another time waits) — with its doctrine,
 // clarification, the spoken duration parser, and the spoken command guide generated from the
 // table's own examples.
 //
