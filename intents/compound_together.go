@@ -1,0 +1,100 @@
+package intents
+
+import "strings"
+
+// Parts of one breath read together: a command said in pieces, the time asked among asides,
+// a game already being played. compound reads its parts with these before it asks for one
+// thing at a time.
+
+// clockAmongAsides: one part asks the time or the date and every other part is free text
+// said around it — a short aside ("am I late?") or a stated reason ("I have to write it on
+// the sick note"): the time or the date is what was asked.
+func (t *Table) clockAmongAsides(decisions []Decision) (Decision, bool) {
+	var clock *Decision
+	for i := range decisions {
+		d := &decisions[i]
+		switch {
+		case d.Intent == "time.now" || d.Intent == "date.today":
+			if clock != nil {
+				return Decision{}, false
+			}
+			clock = d
+		case d.Intent == IntentGeneralAsk && d.Rule == nil && d.Mentions == nil &&
+			(len(d.Normalized.tokens()) <= 5 || t.statedReason(d.Normalized)):
+		default:
+			return Decision{}, false
+		}
+	}
+	if clock == nil {
+		return Decision{}, false
+	}
+	d := *clock
+	d.Doctrine = append(d.Doctrine, "compound sentence: the "+strings.TrimSuffix(strings.TrimSuffix(d.Intent, ".now"), ".today")+" asked, with words said around it")
+	return d, true
+}
+
+// fragmentsJoined: a house command said in pieces ("the bedroom, lights off", "air
+// conditioning. living room. on."): every part a fragment of at most three words with no
+// verb of its own, no question and no negation. The pieces are read as one command; only a
+// light or AC command is taken.
+func (t *Table) fragmentsJoined(parts []Normalized, ctx Context) (Decision, bool) {
+	if len(parts) < 2 || len(parts) > 5 {
+		return Decision{}, false
+	}
+	var joined []string
+	var kept []Normalized
+	for _, c := range parts {
+		toks := c.tokens()
+		if len(toks) > 2 && personalSubjects[toks[0]] && finiteWords[toks[1]] && !c.Negated && !c.Question {
+			continue // "..., I have a call in two minutes": the reason, not a piece of the command
+		}
+		kept = append(kept, c)
+		if len(toks) == 0 || len(toks) > 3 || c.Negated || c.Question && !(len(toks) <= 2) {
+			return Decision{}, false
+		}
+		for _, w := range toks {
+			if finiteWords[w] || questionWords[w] || w == "not" || isImperativeVerb(w) && w != "off" && w != "on" && wordClasses[w]&(wcDevice|wcHouseDevice) == 0 {
+				return Decision{}, false
+			}
+		}
+		joined = append(joined, toks...)
+	}
+	if len(kept) < 2 {
+		return Decision{}, false
+	}
+	c := kept[0]
+	c.toks = joined
+	c.Text = strings.Join(joined, " ")
+	c.Question = false
+	d, ok := t.routeClause(c, ctx, nil)
+	if !ok || !strings.HasPrefix(d.Intent, "house.") {
+		return Decision{}, false
+	}
+	d.Doctrine = append(d.Doctrine, "compound sentence: a command said in pieces ("+quoteList(partTexts(parts))+"), read as one")
+	return d, true
+}
+
+func partTexts(parts []Normalized) []string {
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = p.Text
+	}
+	return out
+}
+
+// gameStart: the intent starts one of the games.
+func gameStart(intent string) bool {
+	return strings.HasPrefix(intent, "play.") && intent != "play.invite" && intent != "play.stop"
+}
+
+// simonSaidTwice: "simon says, hands on your head! simon says, jump!": the game's moves
+// called out, a game already being played.
+func simonSaidTwice(toks []string) bool {
+	n := 0
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i] == "simon" && toks[i+1] == "says" {
+			n++
+		}
+	}
+	return n >= 2
+}
