@@ -189,6 +189,9 @@ func soCommand(toks []string, i int) bool {
 }
 
 func ignorable(text string) bool {
+	if text == "do 1 thing" || text == "do one thing" {
+		return true // Indian English's "please": "do one thing, off all the lights"
+	}
 	for w := range strings.FieldsSeq(text) {
 		if !ignorableWords[w] {
 			return false

@@ -1,6 +1,9 @@
 package intents
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Parts of one breath read together: a command said in pieces, the time asked among asides,
 // a game already being played. compound reads its parts with these before it asks for one
@@ -34,8 +37,9 @@ func (t *Table) clockAmongAsides(decisions []Decision) (Decision, bool) {
 }
 
 // fragmentsJoined: a house command said in pieces ("the bedroom, lights off", "air
-// conditioning. living room. on."): every part a fragment of at most three words with no
-// verb of its own, no question and no negation. The pieces are read as one command; only a
+// conditioning. living room. on.", "open the air condition, 24 degree, bedroom"): every part
+// a fragment of at most three words (the first, with the verb, six) with no verb of its own
+// (but the first's), no question and no negation. The pieces are read as one command; only a
 // light or AC command is taken.
 func (t *Table) fragmentsJoined(parts []Normalized, ctx Context) (Decision, bool) {
 	if len(parts) < 2 || len(parts) > 5 {
@@ -43,17 +47,20 @@ func (t *Table) fragmentsJoined(parts []Normalized, ctx Context) (Decision, bool
 	}
 	var joined []string
 	var kept []Normalized
-	for _, c := range parts {
+	for k, c := range parts {
 		toks := c.tokens()
 		if len(toks) > 2 && personalSubjects[toks[0]] && finiteWords[toks[1]] && !c.Negated && !c.Question {
 			continue // "..., I have a call in two minutes": the reason, not a piece of the command
 		}
 		kept = append(kept, c)
-		if len(toks) == 0 || len(toks) > 3 || c.Negated || c.Question && !(len(toks) <= 2) {
+		if k > 0 && len(parts[0].tokens()) > 3 && (len(t.roomsIn(toks)) == 0 || slices.ContainsFunc(toks, isDigits)) {
+			return Decision{}, false // after a whole request, only the room it lacks is a piece of it ("turn on the light, kitchen")
+		}
+		if len(toks) == 0 || len(toks) > 3 && !(k == 0 && len(toks) <= 6) || c.Negated || c.Question && !(len(toks) <= 2) {
 			return Decision{}, false
 		}
 		for _, w := range toks {
-			if finiteWords[w] || questionWords[w] || w == "not" || isImperativeVerb(w) && w != "off" && w != "on" && wordClasses[w]&(wcDevice|wcHouseDevice) == 0 {
+			if finiteWords[w] || questionWords[w] || w == "not" || k > 0 && isImperativeVerb(w) && w != "off" && w != "on" && wordClasses[w]&(wcDevice|wcHouseDevice) == 0 {
 				return Decision{}, false
 			}
 		}

@@ -485,3 +485,19 @@ func TestLongPoliteRequestsWithTheirReasons(t *testing.T) {
 		t.Errorf("a question started %s", d.Intent)
 	}
 }
+
+// TestWhispersHomophonesAndPiecesAfterAVerb: whisper's "the a see" is the AC, "tie mer" and
+// "time or for" a timer, "be quite" quiet, "bizzy" busy; a whole request with only its room
+// after it ("turn on the light, kitchen") or a verb's pieces ("open the air condition, 24
+// degree, bedroom") is one request; Indian English's "do one thing, ..." asks nothing itself.
+func TestWhispersHomophonesAndPiecesAfterAVerb(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"switch the eh see on in the bedroom", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"start the tie mer for two minutes", "timer.start", map[string]string{"duration": "120"}},
+		{"richie keep quite", "robot.stop", nil},
+		{"is dad bizzy", "calendar.status", map[string]string{"person": "dad"}},
+		{"switch off the light, office", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+		{"put the air condition, 21 degree, living room", "house.ac.set", map[string]string{"room": "living room", "temperature": "21"}},
+		{"do one thing, switch on the kitchen light", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
+	})
+}

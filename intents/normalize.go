@@ -153,6 +153,8 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		toks = toks[2:] // "excuse me reachy, dance": a way of asking for attention
 	} else if len(toks) > 3 && toks[0] == "come" && toks[1] == "on" && toks[2] != "in" {
 		toks = toks[2:] // "come on, let's play": urging, not a state
+	} else if len(toks) > 4 && toks[0] == "do" && (toks[1] == "1" || toks[1] == "one") && toks[2] == "thing" {
+		toks = toks[3:] // Indian English's "do one thing, switch on the light": a please
 	}
 	toks = dropHedges(toks)
 	toks = dropFalseStarts(toks)

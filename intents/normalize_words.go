@@ -42,6 +42,7 @@ var contractions = map[string][]string{
 	"cannae": {"cannot"}, "canna": {"cannot"}, "isnae": {"is", "not"}, "wasnae": {"was", "not"}, "wouldnae": {"would", "not"},
 	"couldnae": {"could", "not"}, "shouldnae": {"should", "not"}, "willnae": {"will", "not"}, "winnae": {"will", "not"},
 	"havenae": {"have", "not"}, "hasnae": {"has", "not"}, "doesnae": {"does", "not"}, "arenae": {"are", "not"},
+	"bizzy": {"busy"}, "bisy": {"busy"}, // whisper's spelling of a child's "busy"
 	"rn": {"right", "now"}, "whit's": {"what", "is"}, "whits": {"what", "is"}, "izzit": {"is", "it"}, "issit": {"is", "it"}, "wassat": {"what", "is", "that"}, "wotsit": {"what", "is", "it"},
 }
 
@@ -50,6 +51,12 @@ var phraseRewrites = []struct {
 	from []string
 	to   []string
 }{
+	// whisper's homophones of a few words the router reads
+	{[]string{"the", "a", "see"}, []string{"the", "ac"}}, {[]string{"the", "eh", "see"}, []string{"the", "ac"}},
+	{[]string{"the", "ay", "see"}, []string{"the", "ac"}}, {[]string{"tie", "mer"}, []string{"timer"}},
+	{[]string{"time", "or", "for"}, []string{"timer", "for"}}, {[]string{"time", "er"}, []string{"timer"}},
+	{[]string{"be", "quite"}, []string{"be", "quiet"}}, {[]string{"keep", "quite"}, []string{"keep", "quiet"}},
+	{[]string{"stay", "quite"}, []string{"stay", "quiet"}},
 	{[]string{"air", "conditioning"}, []string{"ac"}},
 	{[]string{"air", "conditioner"}, []string{"ac"}},
 	{[]string{"air", "conditioners"}, []string{"ac"}},
