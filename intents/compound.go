@@ -85,7 +85,7 @@ func (t *Table) appendClauses(out []Normalized, n Normalized) []Normalized {
 				}
 				continue
 			}
-			if i < len(toks) && (!(separatorShapes.may(toks[i]) && clauseSeparators[toks[i]]) && !soCommand(toks, i) || t.insideRoomName(toks, i)) {
+			if i < len(toks) && (!(separatorShapes.may(toks[i]) && clauseSeparators[toks[i]]) && !soCommand(toks, i) || t.insideRoomName(toks, i) || joinsInsidePhrase(toks, i)) {
 				continue // "mom and dad's room": a room's name, not two clauses
 			}
 			if i > start {
@@ -155,7 +155,7 @@ func (t *Table) isGreeting(c Normalized) bool {
 func mayBeCompound(n Normalized) bool {
 	toks := n.tokens()
 	for i, w := range toks {
-		if separatorShapes.may(w) && clauseSeparators[w] || w == "so" && soCommand(toks, i) || i > 1 && reasonOpens(toks, i) {
+		if separatorShapes.may(w) && clauseSeparators[w] && !joinsInsidePhrase(toks, i) || w == "so" && soCommand(toks, i) || i > 1 && reasonOpens(toks, i) {
 			return true
 		}
 	}
@@ -174,6 +174,39 @@ func mayBeCompound(n Normalized) bool {
 		}
 	}
 	return meaningful > 1
+}
+
+// joinsInsidePhrase: the joining word toks[i] is inside a number or a range, not between
+// two requests: "2 thousand and 17", "2 plus 2", "between 6 and 9 am", "between today and the
+// 21st", "the return after 5 years".
+func joinsInsidePhrase(toks []string, i int) bool {
+	if i == 0 || i+1 >= len(toks) {
+		return false
+	}
+	switch toks[i] {
+	case "and", "plus":
+		if numeric(toks[i-1]) && numeric(toks[i+1]) {
+			return true
+		}
+		if toks[i] == "and" {
+			for j := i - 1; j >= 0 && j >= i-4; j-- {
+				if toks[j] == "between" {
+					return true
+				}
+				if clauseSeparators[toks[j]] {
+					break
+				}
+			}
+		}
+	case "after":
+		return isDigits(toks[i+1]) || numberWords[toks[i+1]]
+	}
+	return false
+}
+
+// numeric: a number said in digits or in a number word ("2", "thousand", "hundred").
+func numeric(w string) bool {
+	return isDigits(w) || numberWords[w] || w == "hundred" || w == "thousand" || w == "million"
 }
 
 // soCommand: toks[i] is a "so" between a reason and a command ("I'm making dinner so

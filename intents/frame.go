@@ -35,7 +35,7 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 	}
 	m.withForm(n)
 	trace := "frame: device " + dev + ", form " + m.Form
-	if m.Form == FormImperative && unsupportedSetting(n.tokens(), dev) {
+	if m.Form == FormImperative && !m.Deferred && unsupportedSetting(n.tokens(), dev) { // "in 5 minutes" is a time, not a setting (below)
 		d := t.unclear(n, dev, trace+": a mode or setting this home does not have")
 		d.Mentions = m.ref()
 		d.NotActed = "a mode or setting this home does not have"
@@ -126,6 +126,13 @@ func (t *Table) houseFrame(n Normalized, m Mentions, ctx Context) (Decision, boo
 			why = "it asks for later, and only now can be done"
 		}
 		d := t.unclear(n, dev, trace+": "+why)
+		if m.Deferred {
+			what := "the lights"
+			if dev == "ac" {
+				what = "the air conditioning"
+			}
+			d.Prompt = "I can only switch " + what + " right now, not later — ask me again when you want it, or I can set a timer to remind you."
+		}
 		d.Mentions = m.ref()
 		d.NotActed = why
 		return d, true

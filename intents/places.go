@@ -17,8 +17,8 @@ func (t *Table) unknownPlace(toks []string, used []bool, classes []wordClass) (b
 		return out
 	}
 	for i := range toks {
-		if classes[i]&wcRoomPrep == 0 || i+1 >= len(toks) {
-			continue
+		if classes[i]&wcRoomPrep == 0 || i+1 >= len(toks) || timeAfter(toks, i) {
+			continue // "in half an hour" is when, not where
 		}
 		j := i + 1
 		for j < len(toks) && (toks[j] == "the" || toks[j] == "my" || toks[j] == "our" || toks[j] == "your") {
@@ -42,7 +42,7 @@ func (t *Table) unknownPlace(toks []string, used []bool, classes []wordClass) (b
 		}
 		// After the device: "turn off all the lights first floor".
 		k := i + 1
-		for k < len(toks) && k-i <= 3 && !used[k] && !explained(toks[k]) {
+		for k < len(toks) && k-i <= 3 && !used[k] && !explained(toks[k]) && !timeAfter(toks, k) {
 			k++
 		}
 		if k > i+1 && (k == len(toks) || !used[k]) && !nounSubject(toks[i+1:]) && !possessiveKin(toks[i+1]) &&
@@ -65,6 +65,21 @@ func (t *Table) unknownPlace(toks []string, used []bool, classes []wordClass) (b
 		return true, span(k, j+1)
 	}
 	return false, nil
+}
+
+// timeAfter: toks[i] opens a time, not a place ("in half an hour", "after 10 minutes", "at
+// bedtime"): the words after it say when.
+func timeAfter(toks []string, i int) bool {
+	if i+1 >= len(toks) {
+		return false
+	}
+	switch toks[i] {
+	case "in", "at", "after", "for", "by", "until", "till":
+		next := toks[i+1]
+		return isDigits(next) || next == "half" || laterNouns[next] ||
+			(next == "a" || next == "an") && i+2 < len(toks) && durationCore(toks[i+2])
+	}
+	return false
 }
 
 // deviceDoing: a word after a device word that says what it does or how ("the AC blasting
