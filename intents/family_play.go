@@ -436,14 +436,22 @@ func askedIfCanPlay(raw string, with bool) bool {
 		strings.HasPrefix(raw, "is it possible to play ") || strings.HasPrefix(raw, "would it be possible to play ")
 }
 
+// rpsThrows are rock paper scissors' throws: "paper beats rock" is a round played.
+var rpsThrows = words2set("rock paper scissors stone")
+
 // gameResultSaid: someone says who won or lost ("ha I won", "you lost", "I beat you"): the
 // game was played, by whoever says it — no request to start one.
 func gameResultSaid(toks []string) bool {
 	for i := 1; i < len(toks); i++ {
+		p := toks[i-1]
 		switch toks[i] {
-		case "won", "lost", "beat":
-			if p := toks[i-1]; p == "i" || p == "you" || p == "we" || p == "he" || p == "she" || p == "they" {
-				return true
+		case "won", "lost", "beat", "win", "wins", "beats":
+			if p == "i" || p == "you" || p == "we" || p == "he" || p == "she" || p == "they" || rpsThrows[p] {
+				return true // "ha I won", "paper beats rock"
+			}
+		case "out":
+			if p == "are" && i > 1 && toks[i-2] == "you" {
+				return true // "you're out"
 			}
 		}
 	}

@@ -35,3 +35,70 @@ func TestASwitchAskedForLaterSaysSo(t *testing.T) {
 		{"turn the light off in the garage", IntentClarify, nil},
 	})
 }
+
+// TestOneRequestAmongSentences: grandparents say one request among sentences that only say
+// how things are — an apology, a reason, a memory. The request is what was asked; its
+// question mark does not make it a question about the device.
+func TestOneRequestAmongSentences(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"Would you put the kitchen light on, dear? I can't see what I'm chopping.", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
+		{"Reachy, sorry to be a bother. Could you switch the bedroom AC off? It's gone a bit nippy.", "house.ac.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"What's the time, love? My watch has stopped.", "time.now", nil},
+		{"Would you hang up now, dear? We've said our goodbyes.", "session.end", nil},
+		{"Is the office light still on? Harold was working late.", "house.light.get", map[string]string{"room": "office"}},
+		{"Could you start a timer for twenty minutes? The cake's in and I always forget.", "timer.start", map[string]string{"duration": "1200"}},
+		{"Excuse me. Would you be a dear and turn the living room light off? We're watching a film.", "house.light.set", map[string]string{"room": "living room", "state": "off"}},
+		{"Could you get the children's father on the video thing? I'd like to show him the garden.", "teleport.call", map[string]string{"person": "dad"}},
+	})
+}
+
+// TestSentencesAfterARequestThatTakeItBack: a sentence after a request that takes it back,
+// puts it off, relays it, makes it conditional or says it was heard elsewhere leaves
+// nothing done — whether the request was read whole or among asides.
+func TestSentencesAfterARequestThatTakeItBack(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{
+		"Could you turn off the light in the kitchen? Never mind.",
+		"Could you put the kitchen light on? Hypothetically.",
+		"Could you turn on the kitchen light? In an hour.",
+		"Could you turn on the kitchen light? Later, I mean.",
+		"Could you turn on the kitchen light? Tomorrow morning.",
+		"Turn on the kitchen light. Only if it gets dark.",
+		"Turn on the kitchen light. Mum said so.",
+		"Turn the living room light off. That was the advert.",
+		"Could you call dad? Oh, he's at work. Forget it.",
+		"Could you call dad? He told me to ask you.",
+		"The following is a command from dad. Cancel all timers.",
+		"Would you put the bedroom light on? Not now, I mean.",
+		"Rock paper scissors shoot! Paper beats rock.",
+		"rock paper scissors shoot! ha, you're out",
+	} {
+		if d := tb.Route(s, Context{}); Acting(d) {
+			t.Errorf("%q: %s %v, want nothing done (why: %s)", s, d.Intent, d.Args, strings.Join(d.Doctrine, "; "))
+		}
+	}
+}
+
+// TestLearnersOwnWordsAmongEnglish: Swahili and Turkish speakers' house words, and more
+// Tagalog and Hindi, read from foreign.yaml: the request is what was asked.
+func TestLearnersOwnWordsAmongEnglish(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"washa taa ya jikoni tafadhali", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
+		{"zima taa ya sebuleni", "house.light.set", map[string]string{"room": "living room", "state": "off"}},
+		{"saa ngapi sasa", "time.now", nil},
+		{"mpigie mama simu tafadhali", "teleport.call", map[string]string{"person": "mom"}},
+		{"mutfakta ışığı kapat lütfen", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"yatak odasında klimayı aç", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"saat kaç", "time.now", nil},
+		{"taş kağıt makas oynayalım", "play.rps", nil},
+		{"ano oras na ba", "time.now", nil},
+		{"bato bato pick tayo", "play.rps", nil},
+		{"mujhe papa se baat karni hai", "teleport.call", map[string]string{"person": "dad"}},
+	})
+	tb := demo(t)
+	for _, s := range []string{"usizime taa ya jikoni", "mutfakta ışığı kapatma"} {
+		if d := tb.Route(s, Context{}); Acting(d) {
+			t.Errorf("%q: %s %v, want nothing done (a negation)", s, d.Intent, d.Args)
+		}
+	}
+}

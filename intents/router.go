@@ -63,6 +63,12 @@ func (t *Table) Route(transcript string, ctx Context) (d Decision) {
 // a small child's speech (soundalike.go) or of another language (foreign.go).
 func (t *Table) routeTranscript(transcript string, ctx Context) Decision {
 	d := t.routeSentence(transcript, ctx)
+	if s, ok := t.oneRequestAmongSentences(transcript, d, ctx); ok {
+		d = s // "Could you put the kitchen light on? I can't see a thing.": one request among asides (sentences.go)
+	}
+	if (Acting(d) || t.asksToAct(d)) && mayHoldSentences(transcript) && sentenceTakesBack(transcript) {
+		return t.neverActs(d.Normalized, d, actTakenBack) // "Could you turn off the light? Never mind."
+	}
 	if d.Intent == IntentClarify && d.Pending != nil && d.NotActed == "" || d.Intent == IntentUnclear && d.NotActed != "" {
 		// Hindi said around English nouns ("light band karo": "band" is no English verb here)
 		// asks something else as said, or is left undone for words that are no house words

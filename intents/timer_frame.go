@@ -41,6 +41,24 @@ func thenClause(toks []string) []string {
 	return toks
 }
 
+// cancelAsked: a cancel word asks for a cancel — not "forget" said of someone ("the cake's in
+// and I always forget": the reason for a timer, not its end).
+func cancelAsked(toks []string) bool {
+	for i, w := range toks {
+		if !timerCancel[w] {
+			continue
+		}
+		if w == "forget" && i > 0 && (forgetters[toks[i-1]] || i > 1 && forgetters[toks[i-2]]) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// forgetters say who forgets, or how often: "I always forget", "we might forget".
+var forgetters = words2set("i we you they he she always never might may will would could often sometimes usually")
+
 // timerFrameWhole reads the whole sentence as the timer frame does.
 func (t *Table) timerFrameWhole(n Normalized, m Mentions, ctx Context) (Decision, bool) {
 	toks := n.tokens()
@@ -97,7 +115,7 @@ func (t *Table) timerFrameWhole(n Normalized, m Mentions, ctx Context) (Decision
 	name := "timer.status"
 	switch {
 	case form != FormImperative, unsupported:
-	case anyOf(toks, timerCancel) && !(contains(toks, "off") && (contains(toks, "go") || contains(toks, "gone") || contains(toks, "went"))) ||
+	case cancelAsked(toks) && !(contains(toks, "off") && (contains(toks, "go") || contains(toks, "gone") || contains(toks, "went"))) ||
 		hasPrefix(toks, []string{"no", "more"}):
 		name = "timer.cancel"
 	case anyOf(toks, timerStart) || !anyOf(toks, timerStatus) || t.terseTimer(view):

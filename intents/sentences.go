@@ -1,0 +1,252 @@
+package intents
+
+import (
+	"slices"
+	"strings"
+)
+
+// An utterance of several sentences: "Could you kindly switch on the lamp in the kids room?
+// Sophie's frightened of the dark and I promised I'd leave it on for her." Grandparents say
+// one request among sentences that only say how things are — a reason, an apology, a
+// memory, a second greeting. Read whole, the request's question mark or the other
+// sentences' words hide it; read one sentence at a time, each by every rule of the doctrine,
+// the one request is what was asked.
+//
+// The rule only ever finds a request the whole reading missed: the utterance must split into
+// sentences at ". ", "? ", "! "; exactly one of them (or the same one said again) must be a
+// request the router reads; every other one must be small talk, a short tag question ("is it?"),
+// or a statement no intent reads that takes nothing back: no negation but a statement's own
+// ("my knees don't care for it"), no condition, no report or quotation, no "wait",
+// "cancel", "instead". Anything else — two requests, a request the router cannot read, a
+// question of its own — leaves the utterance as read whole. An action found this way is
+// held to the whole utterance's speech acts too (relayed, quoted, taken back, said to
+// someone else): "The following is a command from dad. Cancel all timers." never acts.
+
+// maxSentences is the most sentences an utterance is read one at a time in.
+const maxSentences = 6
+
+// maxTagWords: a question of at most this many words among statements is a tag ("is it?",
+// "is that the word?"), not a question of its own.
+const maxTagWords = 4
+
+// splitSentences splits a transcript at sentence ends: ".", "?" or "!" (or a run of them)
+// followed by a space. "2.5" and "p.m." stay whole. It returns nil for one sentence.
+func splitSentences(transcript string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(transcript); i++ {
+		c := transcript[i]
+		if c != '.' && c != '?' && c != '!' {
+			continue
+		}
+		j := i
+		for j+1 < len(transcript) && (transcript[j+1] == '.' || transcript[j+1] == '?' || transcript[j+1] == '!') {
+			j++
+		}
+		if j+1 < len(transcript) && transcript[j+1] != ' ' {
+			i = j
+			continue
+		}
+		if s := strings.TrimSpace(transcript[start : j+1]); s != "" {
+			out = append(out, s)
+		}
+		start, i = j+1, j
+	}
+	if s := strings.TrimSpace(transcript[start:]); s != "" {
+		out = append(out, s)
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
+// mayHoldSentences is the cheap test before splitting: a sentence end with more after it.
+func mayHoldSentences(transcript string) bool {
+	s := strings.TrimRight(transcript, ".?!\" ")
+	return strings.Contains(s, ". ") || strings.Contains(s, "? ") || strings.Contains(s, "! ")
+}
+
+// asideStoppers are words that make a sentence more than an aside: it takes something back,
+// changes it, or speaks of a command.
+var asideStoppers = words2set("no nope wait cancel instead actually kidding joking forget scratch ignore pretend " +
+	"following command commands instruction instructions order orders override rule rules simon stop unless if")
+
+// putOff: a sentence said after a request puts it off ("Later, I mean.", "In an hour.",
+// "Tomorrow morning.").
+func putOff(toks []string) bool {
+	return laterSaid(toks) || anyOf(toks, asideLater) || timeAfter(toks, 0) || len(toks) <= 5 && slices.ContainsFunc(toks, durationCore)
+}
+
+// asideLater put a request said before them off to later.
+var asideLater = words2set("later tomorrow tonight soon afterwards eventually")
+
+// asideNegations say "not" inside a statement; takenBackAfter, said right after one, take
+// a request back ("I don't want it", "not now", "never mind", "don't bother").
+var (
+	asideNegations = words2set("not never cannot nothing")
+	takenBackAfter = words2set("it that this now yet mind bother need needed")
+)
+
+// oneRequestAmongSentences reads an utterance of several sentences one sentence at a time
+// (see above); whole is the decision for the utterance read whole. ok is false when the
+// rule does not apply: whole stands.
+func (t *Table) oneRequestAmongSentences(transcript string, whole Decision, ctx Context) (Decision, bool) {
+	if !mayHoldSentences(transcript) || understood(whole) && whole.Kind != KindRead && whole.Intent != IntentClarify {
+		return Decision{}, false
+	}
+	if whole.NotActed != "" && whole.Intent != IntentClarify && whole.Kind != KindRead {
+		return Decision{}, false // the whole was kept from acting for a reason of its own
+	}
+	sentences := splitSentences(transcript)
+	if len(sentences) == 0 || len(sentences) > maxSentences {
+		return Decision{}, false
+	}
+	var request Decision
+	found := false
+	var asides []string
+	for _, s := range sentences {
+		d := t.routeSentence(s, ctx)
+		n := d.Normalized
+		switch {
+		case n.Text == "":
+			continue // only the robot's name, or a filler
+		case d.NotActed != "":
+			return Decision{}, false // a sentence kept from acting: its reason is the utterance's
+		case isSocial(d.Intent):
+			if putOff(tokenize(strings.ToLower(n.Clean))) {
+				return Decision{}, false // "Tomorrow morning.": not a greeting after a request
+			}
+			asides = append(asides, s)
+		case understood(d):
+			if found && !sameRequest(request, d) {
+				return Decision{}, false // two requests: the whole reading decides
+			}
+			if !found {
+				request, found = d, true
+			}
+		case t.aside(n):
+			asides = append(asides, s)
+		default:
+			return Decision{}, false // a question or a request of its own the router cannot read
+		}
+	}
+	if !found || len(asides) == 0 {
+		return Decision{}, false
+	}
+	if understood(whole) && whole.Intent != IntentClarify && !t.readOf(whole, request) {
+		return Decision{}, false // the whole read something else: it stands
+	}
+	wn := whole.Normalized
+	if gameStart(request.Intent) && (gameResultSaid(wn.tokens()) || simonSaidTwice(wn.tokens())) {
+		return Decision{}, false // "rock paper scissors shoot! ha, I won": played already
+	}
+	if Acting(request) || t.asksToAct(request) {
+		if t.notARequestToMe(wn.tokens()) != "" {
+			return Decision{}, false
+		}
+		if act, _ := t.speechAct(wn); act != "" {
+			return Decision{}, false
+		}
+	}
+	request.Doctrine = append(request.Doctrine, "one request among sentences that ask for nothing: "+quoteList(asides)+" left out as asides")
+	request.Normalized.raw = transcript
+	return request, true
+}
+
+// readOf: whole is the read a request falls to when asked as a question ("Could you put the
+// light on? ..." read whole as a question about the light).
+func (t *Table) readOf(whole, request Decision) bool {
+	intent := request.Intent
+	if request.Intent == IntentClarify && request.Pending != nil {
+		intent = request.Pending.Intent
+	}
+	in, ok := t.byName[intent]
+	return ok && whole.Kind == KindRead && in.Fallback == whole.Intent
+}
+
+// isSocial: small talk that asks for nothing.
+func isSocial(intent string) bool {
+	for _, s := range socialIntents {
+		if intent == s {
+			return true
+		}
+	}
+	return false
+}
+
+// aside: a sentence no intent read that asks for nothing — a statement that takes nothing
+// back, or a short tag question.
+func (t *Table) aside(n Normalized) bool {
+	toks := tokenize(strings.ToLower(n.Clean))
+	if len(toks) == 0 {
+		return false
+	}
+	if n.Question || strings.HasSuffix(strings.TrimSpace(n.raw), "?") {
+		return len(toks) <= maxTagWords && !n.Negated // "is it?", "is that the word?"
+	}
+	if asideNegations[toks[0]] || toks[0] == "do" || toks[0] == "dont" {
+		return false // "not that one", "don't."
+	}
+	for i, w := range toks {
+		if asideStoppers[w] {
+			return false
+		}
+		if asideNegations[w] && (i+1 < len(toks) && takenBackAfter[toks[i+1]] || i+2 < len(toks) && takenBackAfter[toks[i+2]]) {
+			return false // "I don't want it", "not now", "never mind"
+		}
+		if speechVerbs[w] && !t.ownWords(toks, i) {
+			return false // "Mum said.", "that's what she told me": someone else's words
+		}
+	}
+	if conditional(toks) || reported(toks) || reportedOrTakenBack(toks) || t.notARequestToMe(toks) != "" {
+		return false
+	}
+	if putOff(toks) {
+		return false // "Later, I mean.", "In an hour.": the request put off
+	}
+	first := toks[0]
+	if wordClasses[first]&(wcOnVerb|wcOffVerb|wcAction) != 0 {
+		return false // "off with their heads!": a command's words, not a statement
+	}
+	return !isImperativeVerb(first) || reasonLeads[first] // a request it cannot read is a request
+}
+
+// ownWords: the speech verb toks[i] is the speaker's own ("I'm going to ask you something",
+// "I'd like to tell him about the boiler"): the nearest subject before it is "I" or "we".
+func (t *Table) ownWords(toks []string, i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		w := toks[j]
+		switch {
+		case w == "i" || w == "we":
+			return true
+		case personalSubjects[w] || kinWords[w] || t.vocab.people[w] != "" || possessiveKin(w):
+			return false
+		}
+	}
+	return false
+}
+
+// sentenceTakesBack: a sentence after the first takes what came before back ("Could you
+// turn off the light? Never mind.", "... Hypothetically.", "... That was the advert.").
+func sentenceTakesBack(transcript string) bool {
+	sentences := splitSentences(transcript)
+	for _, s := range sentences[min(1, len(sentences)):] {
+		toks := tokenize(strings.ToLower(s))
+		if takenBack(toks) {
+			return true
+		}
+		for _, p := range takeBackSentences {
+			if hasPhrase(toks, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// takeBackSentences, said as a sentence of their own after a request, take it back.
+var takeBackSentences = [][]string{{"never", "mind"}, {"forget", "it"}, {"forget", "that"}, {"not", "now"},
+	{"hypothetically"}, {"testing", "you"}, {"just", "testing"}, {"only", "testing"}, {"scratch", "that"},
+	{"the", "advert"}, {"an", "advert"}, {"the", "ad"}, {"the", "commercial"}, {"on", "tv"}, {"on", "the", "tv"},
+	{"on", "the", "radio"}, {"don't", "do", "it"}, {"dont", "do", "it"}, {"do", "not", "do", "it"}, {"leave", "it"}}
