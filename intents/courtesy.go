@@ -15,6 +15,10 @@ import "strings"
 // courtesyLeads open a polite request: the rest is the request.
 var courtesyLeads = expandPhrases([]string{
 	"i wonder if you {could|would|might|can}",
+	"i wonder {dear|love|darling|pet|sweetheart} if you {could|would|might|can}",
+	"i {do not|dont} suppose you {could|would|might|can}", "i suppose you {could|would|might|can} not",
+	"i was hoping you {could|would|might|can}", "i was hoping that you {could|would|might}",
+	"{could|would} you see your way to", "{would|could} you be so {good|kind} as to",
 	"i was wondering if you {could|would|might|can}",
 	"i wonder whether you {could|would|might|can}",
 	"i was wondering whether you {could|would|might|can}",
@@ -34,7 +38,7 @@ var courtesyLeads = expandPhrases([]string{
 	"do me a {favour|favor} and",
 	"you may", // "you may ring off now": leave given is a request
 	"{i|we} would appreciate it if you {would|could}", "{i|we} would really appreciate it if you {would|could}",
-	"{i|we} would be {ever so|very|so|most} grateful if you {would|could}", "{i|we} would be grateful if you {would|could}",
+	"{i|we} would be {ever so|very|so|most|awfully|terribly|really|so very|most awfully} grateful if you {would|could}", "{i|we} would be grateful if you {would|could}",
 	"do one thing",                  // Indian English: "do one thing, off all the lights"
 	"{would|will} {you|ya|ye} ever", // Irish English: "would you ever turn on the light"
 	"{you|u} {can|could} to",        // a learner's "you can to switch off the AC?"

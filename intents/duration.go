@@ -272,6 +272,10 @@ func joinDurations(toks []string) string {
 		if j > i+1 && toks[j-1] == "while" && durationUnits[toks[j-2]] > 0 {
 			j-- // "20 minutes while I'm on a call": the length ends at its unit; "while" opens a clause
 		}
+		repeated := false
+		if j > i+2 && toks[j-1] == toks[i] && isDigits(toks[i]) && durationUnits[toks[j-2]] > 0 {
+			j, repeated = j-1, true // "12 minutes. 12.": the number said again, not 12 seconds more
+		}
 		// Nor starts on one: "a timer of 7 minute".
 		if j > i+1 && (toks[i] == "of" || toks[i] == "and" || toks[i] == "from") {
 			if b.Len() > 0 {
@@ -291,6 +295,9 @@ func joinDurations(toks []string) string {
 			}
 			b.WriteString(strings.Join(toks[i:j], "_"))
 			i = j
+			if repeated {
+				i++
+			}
 			continue
 		}
 		b.WriteString(toks[i])

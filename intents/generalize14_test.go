@@ -102,3 +102,57 @@ func TestLearnersOwnWordsAmongEnglish(t *testing.T) {
 		}
 	}
 }
+
+// TestGrandparentsPoliteLeads: "I don't suppose you could ...", "I'd be awfully grateful if
+// you could ...", "I wonder, dear, if you might ...", "would you be so good as to ..." wrap a
+// request: it acts as asked. A "not" inside the request itself still takes it back.
+func TestGrandparentsPoliteLeads(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"I don't suppose you could put the bedroom AC on", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"I'd be awfully grateful if you could switch the office light off", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+		{"I wonder, love, if you might turn the kids room light on", "house.light.set", map[string]string{"room": "kids room", "state": "on"}},
+		{"would you be so good as to put the kitchen light on", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
+		{"I was hoping you could turn the living room light off", "house.light.set", map[string]string{"room": "living room", "state": "off"}},
+	})
+	for _, s := range []string{"I don't suppose you could not turn the kitchen light on", "I suppose you could turn the kitchen light on"} {
+		if d := tb.Route(s, Context{}); Acting(d) {
+			t.Errorf("%q: %s %v, want nothing done", s, d.Intent, d.Args)
+		}
+	}
+}
+
+// TestWhispersOfBeforeARoom: whisper writes "off" as "of"; before a room or "i mean" it can
+// only be "off" ("turn the lights of in the office").
+func TestWhispersOfBeforeARoom(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"turn the lights of in the office", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+		{"switch the kids room light of i mean off", "house.light.set", map[string]string{"room": "kids room", "state": "off"}},
+		{"is the light of the kitchen on", "house.light.get", map[string]string{"room": "kitchen"}},
+	})
+}
+
+// TestANumberSaidAgainIsNotAdded: "twelve minutes. Twelve." is twelve minutes, said twice — not
+// twelve minutes and twelve seconds; "2 minutes 30" is still two and a half minutes.
+func TestANumberSaidAgainIsNotAdded(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"Set the timer for, oh, what was it, twelve minutes. Twelve. For the pasta.", "timer.start", map[string]string{"duration": "720", "label": "pasta"}},
+		{"timer for 3 minutes 3", "timer.start", map[string]string{"duration": "180"}},
+		{"set a timer for 2 minutes 30", "timer.start", map[string]string{"duration": "150"}},
+	})
+}
+
+// TestAClockQuestionThenAnAside: a whole clock question said first, then a reason or another
+// small question without a pause, is the clock's question; one about another place or day
+// is the agent's.
+func TestAClockQuestionThenAnAside(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"tell me the time my phone is dead", "time.now", nil},
+		{"could you tell me the time please i've left my glasses in the car", "time.now", nil},
+		{"what day is today is it bin day", "date.today", nil},
+		{"what's the date today my love i have a form to sign", "date.today", nil},
+		{"what time is it in tokyo", IntentGeneralAsk, nil},
+		{"what day is it tomorrow", IntentGeneralAsk, nil},
+	})
+}

@@ -102,6 +102,12 @@ var phraseRewrites = []struct {
 	{[]string{"turn", "of"}, []string{"turn", "off"}}, // whisper writes "off" as "of"
 	{[]string{"switch", "of"}, []string{"switch", "off"}},
 	{[]string{"go", "ahead", "and"}, nil},
+	{[]string{"i", "do", "not", "suppose", "you"}, []string{"i", "wonder", "if", "you"}}, // a grandparent's polite request
+	{[]string{"i", "dont", "suppose", "you"}, []string{"i", "wonder", "if", "you"}},
+	{[]string{"lights", "of", "in"}, []string{"lights", "off", "in"}}, // whisper's "of" before a room
+	{[]string{"light", "of", "in"}, []string{"light", "off", "in"}},
+	{[]string{"lights", "of", "i"}, []string{"lights", "off", "i"}}, // "... lights of i mean off"
+	{[]string{"light", "of", "i"}, []string{"light", "off", "i"}},
 	{[]string{"before", "i", "forget"}, nil}, // an aside before a request weighs nothing
 	{[]string{"while", "i", "remember"}, nil},
 	{[]string{"by", "the", "way"}, nil},

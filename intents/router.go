@@ -230,6 +230,9 @@ func (t *Table) route(n Normalized, ctx Context) Decision {
 	if d, ok := t.stopAsked(n, m); ok {
 		return d
 	}
+	if d, ok := t.clockLead(n); ok {
+		return d // "could you tell me the time please I've left my glasses upstairs" (clock_lead.go)
+	}
 	if topic, ok := aboutHome(n, m); ok {
 		d := t.unclear(n, topic, "no intent fits a sentence about this home")
 		m.withForm(n)
