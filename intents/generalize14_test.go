@@ -156,3 +156,22 @@ func TestAClockQuestionThenAnAside(t *testing.T) {
 		{"what day is it tomorrow", IntentGeneralAsk, nil},
 	})
 }
+
+// TestFamilyWordsForRoomsGamesAndGoodnights: more of a family's own words — "the parlour",
+// "the little ones' room", "don't let the bed bugs bite", "I'll say goodnight", "appreciate
+// it", "what you're for", "what sort of games", a child's "aminal", "think really really
+// hard", "give it a proper think".
+func TestFamilyWordsForRoomsGamesAndGoodnights(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"put the parlour light on would you", "house.light.set", map[string]string{"room": "living room", "state": "on"}},
+		{"switch off the light in the little ones' room", "house.light.set", map[string]string{"room": "kids room", "state": "off"}},
+		{"Night night, Reachy. Don't let the bed bugs bite.", "smalltalk.good_night", nil},
+		{"well I'll say good night then", "smalltalk.good_night", nil},
+		{"thanks, I appreciate it", "smalltalk.thanks", nil},
+		{"tell me what you are for", "help", nil},
+		{"what kind of games do you know", "play.invite", nil},
+		{"let's play the aminal guessing game", "play.animal", nil},
+		{"think really really hard, why is the sky blue", IntentDeepAsk, nil},
+		{"give it a proper think, why do cats purr", IntentDeepAsk, nil},
+	})
+}

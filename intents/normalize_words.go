@@ -108,6 +108,17 @@ var phraseRewrites = []struct {
 	{[]string{"light", "of", "in"}, []string{"light", "off", "in"}},
 	{[]string{"lights", "of", "i"}, []string{"lights", "off", "i"}}, // "... lights of i mean off"
 	{[]string{"light", "of", "i"}, []string{"light", "off", "i"}},
+	{[]string{"do", "not", "let", "the", "bed", "bugs", "bite"}, []string{"sleep", "tight"}}, // a good night's rhyme
+	{[]string{"do", "not", "let", "the", "bedbugs", "bite"}, []string{"sleep", "tight"}},
+	{[]string{"i", "will", "say", "goodnight"}, []string{"goodnight"}},
+	{[]string{"i", "will", "say", "good", "night"}, []string{"good", "night"}},
+	{[]string{"what", "sort", "of", "games"}, []string{"what", "games"}},
+	{[]string{"what", "kind", "of", "games"}, []string{"what", "games"}},
+	{[]string{"what", "sorts", "of", "games"}, []string{"what", "games"}},
+	{[]string{"what", "kinds", "of", "games"}, []string{"what", "games"}},
+	{[]string{"aminal"}, []string{"animal"}}, // a child's "animal"
+	{[]string{"aminals"}, []string{"animals"}},
+	{[]string{"amimal"}, []string{"animal"}},
 	{[]string{"before", "i", "forget"}, nil}, // an aside before a request weighs nothing
 	{[]string{"while", "i", "remember"}, nil},
 	{[]string{"by", "the", "way"}, nil},
@@ -404,6 +415,9 @@ var deepPhrases = [][]string{
 	{"step", "by", "step"}, {"reason", "carefully"}, {"carefully", "consider"}, {"consider", "carefully"},
 	{"give", "it", "some", "thought"}, {"in", "depth"}, {"in", "detail"}, {"thoroughly"},
 	{"i", "want", "a", "deep", "answer"}, {"give", "me", "a", "deep", "answer"}, {"a", "deep", "answer"}, {"deep", "answer"},
+	{"think", "really", "really", "hard", "about"}, {"think", "really", "really", "hard"}, {"think", "very", "very", "hard"},
+	{"think", "super", "hard"}, {"think", "extra", "hard"}, {"give", "it", "a", "proper", "think"}, {"give", "it", "a", "good", "think"},
+	{"give", "it", "a", "real", "think"}, {"reflect", "carefully", "and"}, {"reflect", "carefully"}, {"reflect", "deeply"},
 	{"think", "really", "hard", "about"}, {"think", "really", "hard"}, {"think", "really", "carefully"}, {"think", "long", "and", "hard"},
 	{"use", "your", "big", "brain"}, {"use", "your", "brain"}, {"ponder", "this", "deeply"}, {"ponder", "this"},
 	{"ponder", "deeply"}, {"ponder"}, {"deeply"}, {"think", "deep"},
