@@ -133,6 +133,9 @@ func (t *Table) afterthought(c Normalized) bool {
 	if toks[0] == "you" && len(toks) > 1 && (toks[1] == "can" || toks[1] == "may" || toks[1] == "could") {
 		return false // permission: "you can hang up now"
 	}
+	if blocked, _, ok := callerEffect(toks); ok && blocked {
+		return false // "..., nobody can call in": what privacy mode does, asked for
+	}
 	if applianceState(toks) {
 		return !t.mentionsRoom(toks) // "the window's open anyway", "the tv is on": how a thing the home cannot drive is
 	}

@@ -337,8 +337,14 @@ func (t *Table) personCallsBack(n Normalized, toks []string, m Mentions) (Decisi
 		b = 1
 	}
 	rest := toks[j+b:]
-	for len(rest) > 0 && (familyFill[rest[0]] || callBackWhen[rest[0]]) && rest[0] != "i" && rest[0] != "we" {
-		rest = rest[1:] // "now", "please", "for me", "tonight"
+	for len(rest) > 0 && rest[0] != "i" && rest[0] != "we" {
+		if familyFill[rest[0]] || callBackWhen[rest[0]] {
+			rest = rest[1:] // "now", "please", "for me", "tonight"
+		} else if f := lx["call.fill"].at(rest, 0); f > 0 {
+			rest = rest[f:] // "on video", "on the tablet"
+		} else {
+			break
+		}
 	}
 	if len(rest) > 0 && (len(rest) < 2 || !reasonLeads[rest[0]] || !t.afterthought(Normalized{Text: strings.Join(rest, " "), toks: rest}) && !wantsToShow(rest)) {
 		return Decision{}, false

@@ -147,7 +147,7 @@ func callerEffect(toks []string) (blocked bool, verb string, ok bool) {
 			return false, "", false
 		}
 		w := toks[v]
-		looks := lookVerbs[w] && (v+1 < len(toks) && toks[v+1] == "in" || anyOf(toks, wordSet{"camera": true, "robot": true, "robots": true, "screen": true}))
+		looks := lookVerbs[w] && (v+1 < len(toks) && toks[v+1] == "in" || anyOf(toks, wordSet{"camera": true, "robot": true, "robots": true, "screen": true, "video": true}))
 		through := (w == "come" || w == "get") && v+1 < len(toks) && toks[v+1] == "through"
 		if !callerVerbs[w] && !looks && !through {
 			return false, "", false
@@ -268,7 +268,8 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 		}
 	}
 	form := t.requestForm(t.privacyTimeless(n), timeless(toks), func(ct []string) bool { return lx.has(ct, "privacy.names") || lx.has(ct, "privacy.calls") })
-	if form == FormNegated && !negated || form == FormStatement && (!okName && (stateHit.at == 0 || only(toks[:stateHit.at], privacyTimes, wordSet{"this": true})) || okName && name.at == 0 && !anyOf(toks, finiteSet)) {
+	if form == FormNegated && !negated || form == FormStatement && (!okName && (stateHit.at == 0 || only(toks[:stateHit.at], privacyTimes, wordSet{"this": true})) || okName && name.at == 0 && !anyOf(toks, finiteSet) ||
+		okName && stateHit.phrase != "" && stateHit.at == 0 && name.at > 0 && name.at <= 2) { // "no more privacy mode, we're done": the state said first
 		form = FormImperative // "don't let anyone video call", "no more video calls today"
 	}
 	if form != FormImperative {

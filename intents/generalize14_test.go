@@ -175,3 +175,26 @@ func TestFamilyWordsForRoomsGamesAndGoodnights(t *testing.T) {
 		{"give it a proper think, why do cats purr", IntentDeepAsk, nil},
 	})
 }
+
+// TestCallsPrivacyAndQuietInMoreWords: a call back asked "on video", "fetch mum on the
+// video"; privacy by its effect on the video, after a reason ("I'm in my dressing gown,
+// nobody can call in"), or ended with its state said first ("no more privacy mode"); a stop
+// or quiet said straight after its reason ("i'm on the phone hush for 20 minutes").
+func TestCallsPrivacyAndQuietInMoreWords(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"can dad call us on video", "teleport.call", map[string]string{"person": "dad"}},
+		{"fetch dad on the video would you", "teleport.call", map[string]string{"person": "dad"}},
+		{"make it so nobody can see me on the video", "privacy.set", map[string]string{"state": "on"}},
+		{"I'm in my dressing gown, nobody can call in", "privacy.set", map[string]string{"state": "on"}},
+		{"no more privacy mode please", "privacy.set", map[string]string{"state": "off"}},
+		{"dad's on a work call hush for ten minutes", "robot.quiet", map[string]string{"state": "on", "duration": "600"}},
+		{"the twins are napping shh", "robot.stop", nil},
+	})
+	for _, s := range []string{"nobody can call in anyway", "it was quite quiet", "I kept quiet during the film", "I wish you'd be quiet",
+		"the kids always keep it down for an hour", "fetch my glasses"} {
+		if d := tb.Route(s, Context{}); Acting(d) || d.Intent == "robot.stop" {
+			t.Errorf("%q: %s %v, want nothing done", s, d.Intent, d.Args)
+		}
+	}
+}

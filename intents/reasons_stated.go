@@ -28,6 +28,9 @@ func (t *Table) statedReason(c Normalized) bool {
 		!peopleNouns[toks[0]] {
 		return false // a reason opens with its subject
 	}
+	if blocked, _, ok := callerEffect(toks); ok && blocked {
+		return false // "..., nobody can call in": what privacy mode does, asked for
+	}
 	if !personalSubjects[toks[0]] && !saysHowThingsAre(toks) {
 		return false // "the video call with grandma": a thing named, nothing said of it
 	}

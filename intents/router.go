@@ -217,6 +217,11 @@ func (t *Table) route(n Normalized, ctx Context) Decision {
 		}
 	}
 	m.whole = true
+	if m.lex&t.vocab.lexGate.stopWords != 0 {
+		if d, ok := t.quietAfterReason(n); ok {
+			return d // "dad's on a work call shush": the calendar's words are the reason (stop_words.go)
+		}
+	}
 	if d, ok := t.frames(n, m, ctx, false); ok { // the timer frame was tried above
 		return d
 	}
