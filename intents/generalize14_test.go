@@ -198,3 +198,17 @@ func TestCallsPrivacyAndQuietInMoreWords(t *testing.T) {
 		}
 	}
 }
+
+// TestWorldQuestionsInMoreWords: advice about temperatures in general ("a sensible
+// temperature for a bedroom", "the best temperature for sleeping in the bedroom"), animals
+// ("can dogs see in the dark ..."), and why a room is called what it is are the agent's; a
+// question about this home's bedroom stays home.
+func TestWorldQuestionsInMoreWords(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"what's a sensible temperature for a nursery", IntentGeneralAsk, nil},
+		{"what's the best temperature for working in the office", IntentGeneralAsk, nil},
+		{"can cats see in the dark or do they need a light on", IntentGeneralAsk, nil},
+		{"why is it called a kitchen", IntentGeneralAsk, nil},
+		{"what's the temperature in the bedroom", "house.ac.get", map[string]string{"room": "bedroom"}},
+	})
+}

@@ -44,7 +44,7 @@ func (t *Table) aboutWorld(n Normalized, m Mentions) (lexHit, bool) {
 	}
 	words := strings.Fields(word.phrase)
 	language := anyOf(words, wordSet{"say": true, "spell": true, "mean": true, "means": true, "meaning": true, "translate": true, "word": true,
-		"rhymes": true, "difference": true, "call": true}) ||
+		"rhymes": true, "difference": true, "call": true, "called": true}) ||
 		toks[0] == "if" && contains(words, "win") // "what rhymes with mom", "if dad and the hoover had a race who would win": people as words or a make-believe
 	// "tell me a story about turning on the bedroom light": a story, a poem, a song or a
 	// joke is made up; what it is about is never read or done
@@ -111,6 +111,9 @@ func genericRoomAt(toks []string, i int) bool {
 	prev := toks[i-1]
 	if genericLeads[prev] {
 		return true
+	}
+	if i >= 4 && prev == "the" && toks[i-2] == "in" && strings.HasSuffix(toks[i-3], "ing") && toks[i-4] == "for" {
+		return true // "the best temperature for sleeping in the bedroom": sleeping in any bedroom
 	}
 	// "a babys bedroom": someone's, after "a" — no one of this home
 	return i >= 2 && strings.HasSuffix(prev, "s") && (toks[i-2] == "a" || toks[i-2] == "an")
