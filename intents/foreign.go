@@ -23,6 +23,9 @@ var foreignYAML []byte
 // foreignLanguage is one language of foreign.yaml, in lookup form.
 type foreignLanguage struct {
 	markers map[string]bool
+	// englishToo are markers that are English words as well ("favor", "hindi"): alone in a
+	// sentence of English they say nothing of its language.
+	englishToo map[string]bool
 	// shapes are the markers' shapes: enough looks up only a word of one of them.
 	shapes *wordShapes
 	// byFirst: a phrase's first word -> its phrases (longest first), each with its English.
@@ -35,6 +38,8 @@ type foreignPhrase struct {
 
 type foreignYAMLLanguage struct {
 	Markers []string          `yaml:"markers"`
+	// EnglishToo lists markers that are English words too (see foreignLanguage.englishToo).
+	EnglishToo []string `yaml:"english_too"`
 	Words   map[string]string `yaml:"words"`
 }
 
@@ -47,7 +52,10 @@ func loadForeign() ([]foreignLanguage, error) {
 	var out []foreignLanguage
 	for _, code := range sortedKeys(langs) {
 		y := langs[code]
-		l := foreignLanguage{markers: map[string]bool{}, shapes: &wordShapes{}, byFirst: map[string][]foreignPhrase{}}
+		l := foreignLanguage{markers: map[string]bool{}, englishToo: map[string]bool{}, shapes: &wordShapes{}, byFirst: map[string][]foreignPhrase{}}
+		for _, w := range y.EnglishToo {
+			l.englishToo[strings.ToLower(w)] = true
+		}
 		for _, m := range y.Markers {
 			l.markers[strings.ToLower(m)] = true
 			l.shapes.add(strings.ToLower(m))
@@ -78,10 +86,20 @@ func (l *foreignLanguage) count(toks []string) int {
 	return markers
 }
 
-// enough reports whether toks hold enough of this language's own words to be read from it.
+// enough reports whether toks hold enough of this language's own words to be read from it:
+// two, or one that is no English word too — a learner's own verb among English nouns
+// ("enciende the light of the living", "washa the light please").
 func (l *foreignLanguage) enough(toks []string) bool {
-	markers := l.count(toks)
-	return markers >= 2 || markers == 1 && len(toks) <= 3
+	markers, english := 0, 0
+	for _, w := range toks {
+		if l.shapes.may(w) && l.markers[w] {
+			markers++
+			if l.englishToo[w] {
+				english++
+			}
+		}
+	}
+	return markers >= 2 || markers == 1 && (len(toks) <= 3 || english == 0)
 }
 
 // read gives the English of toks and how many of them were read, or nil when they are not
@@ -112,6 +130,26 @@ func (l *foreignLanguage) read(toks []string) ([]string, int) {
 		return nil, 0
 	}
 	return out, covered
+}
+
+// mostlyForeign: a language has two or more of its own words (none an English word too) in
+// the transcript as said, and they are at least a third of its words: "abbu ko call karo" is
+// Hindi around one English word, whatever an English reading made of it.
+func (t *Table) mostlyForeign(transcript string) bool {
+	toks := tokenize(strings.ToLower(transcript))
+	for i := range t.foreign {
+		l := &t.foreign[i]
+		own := 0
+		for _, w := range toks {
+			if l.shapes.may(w) && l.markers[w] && !l.englishToo[w] {
+				own++
+			}
+		}
+		if own >= 2 && 3*own >= len(toks) {
+			return true
+		}
+	}
+	return false
 }
 
 // someForeignWord reports whether the routed words or the words as said hold a marker of

@@ -212,3 +212,25 @@ func TestWorldQuestionsInMoreWords(t *testing.T) {
 		{"what's the temperature in the bedroom", "house.ac.get", map[string]string{"room": "bedroom"}},
 	})
 }
+
+// TestOneOwnWordAmongEnglish: a learner's own verb among English words ("enciende the light
+// in the office", "zima the lights in the kids room") is read from its language; a marker that
+// is an English word too ("favor") says nothing alone; a sentence mostly in its language
+// ("ammi ko call karo") is read from it even when English made a question of it. Negations
+// and statements in the language still do nothing.
+func TestOneOwnWordAmongEnglish(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"reachy enciende the light in the office please", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"zima the lights in the kids room", "house.light.set", map[string]string{"room": "kids room", "state": "off"}},
+		{"acende the kitchen light por favor", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
+		{"put a minutnik for 5 minutes", "timer.start", map[string]string{"duration": "300"}},
+		{"ammi ko call karo", "teleport.call", map[string]string{"person": "mom"}},
+		{"do me a favor and tell me a joke", IntentGeneralAsk, nil},
+	})
+	for _, s := range []string{"no apagues the kitchen light", "usizime the lights in the kitchen", "ya apagué la luz de la oficina"} {
+		if d := tb.Route(s, Context{}); Acting(d) {
+			t.Errorf("%q: %s %v, want nothing done", s, d.Intent, d.Args)
+		}
+	}
+}

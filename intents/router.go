@@ -69,6 +69,12 @@ func (t *Table) routeTranscript(transcript string, ctx Context) Decision {
 	if (Acting(d) || t.asksToAct(d)) && mayHoldSentences(transcript) && sentenceTakesBack(transcript) {
 		return t.neverActs(d.Normalized, d, actTakenBack) // "Could you turn off the light? Never mind."
 	}
+	if d.Kind == KindRead && t.someForeignWord(d.Normalized.tokens(), transcript) && t.mostlyForeign(transcript) {
+		// "abbu ko call karo": read in English it asked about dad; in its language it is a call
+		if c, ok := t.readAsForeign(transcript, d.Normalized, ctx); ok && understood(c) && c.Intent != d.Intent {
+			return c
+		}
+	}
 	if d.Intent == IntentClarify && d.Pending != nil && d.NotActed == "" || d.Intent == IntentUnclear && d.NotActed != "" {
 		// Hindi said around English nouns ("light band karo": "band" is no English verb here)
 		// asks something else as said, or is left undone for words that are no house words
