@@ -15,6 +15,8 @@ import "strings"
 // courtesyLeads open a polite request: the rest is the request.
 var courtesyLeads = expandPhrases([]string{
 	"i wonder if you {could|would|might|can}",
+	"{i am|} {ever so|so|very|terribly|awfully|really|} sorry to {bother|trouble} you {again|} but",
+	"sorry to be a {bother|nuisance|pain} but", "i hate to {bother|trouble} you but",
 	"i wonder {dear|love|darling|pet|sweetheart} if you {could|would|might|can}",
 	"i {do not|dont} suppose you {could|would|might|can}", "i suppose you {could|would|might|can} not",
 	"i was hoping you {could|would|might|can}", "i was hoping that you {could|would|might}",

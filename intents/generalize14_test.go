@@ -234,3 +234,32 @@ func TestOneOwnWordAmongEnglish(t *testing.T) {
 		}
 	}
 }
+
+// TestSentencesAroundARequestInMoreShapes: a room said in the sentence before a request
+// that did not name one ("The study's pitch black. Put a light on for him, would you?"); a
+// length said as a sentence of its own after the request ("... for my bath? Fifteen
+// minutes."); beside a question, a statement with someone's words or a "not" is still an
+// aside ("Is it Thursday today? Harold says Friday."); an opinion told is no relay ("My son
+// tells me you're very clever."); "I promised I'd leave it on for her" takes nothing back.
+func TestSentencesAroundARequestInMoreShapes(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"The office is pitch black and Harold's looking for his glasses. Put a light on for him, would you?", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"Could you put a timer on for my bath? Fifteen minutes. I don't want it running over.", "timer.start", map[string]string{"duration": "900", "label": "bath"}},
+		{"Is it Thursday today? Harold says it's Friday but he's usually wrong.", "date.today", nil},
+		{"What can you do, then? My son tells me you're very clever.", "help", nil},
+		{"Could you switch on the light in the kids room? She's scared of the dark and I promised I'd leave it on for her.", "house.light.set", map[string]string{"room": "kids room", "state": "on"}},
+		{"I'm ever so sorry to bother you again, but could the light go off in the office now?", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+		{"put out the bedroom light, would you", "house.light.set", map[string]string{"room": "bedroom", "state": "off"}},
+	})
+	for _, s := range []string{
+		"Could you put a timer on for my bath? Fifteen minutes. Oh, forget it.",
+		"Could you switch on the light in the kids room? My son tells me to ask you.",
+		"Could you switch on the light in the kids room? Leave it.",
+		"put out the fire",
+	} {
+		if d := tb.Route(s, Context{}); Acting(d) {
+			t.Errorf("%q: %s %v, want nothing done", s, d.Intent, d.Args)
+		}
+	}
+}

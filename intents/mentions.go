@@ -260,7 +260,8 @@ func (t *Table) mentionsOf(n Normalized, known []wordInfo) Mentions {
 			m.States = appendState(m.States, "on")
 		case w == "off" && takenOff(toks, i):
 			// "get the lights off the christmas tree": taken down from something, not switched off
-		case w == "off" || w == "out" && (i > 0 && classes[i-1]&wcDevice != 0 || prev == "lights") || w == "down" && (prev == "power" || prev == "shut"):
+		case w == "off" || w == "out" && (i > 0 && classes[i-1]&wcDevice != 0 || prev == "lights" || prev == "put" && lightAhead(toks, i)) || w == "down" && (prev == "power" || prev == "shut"):
+			// ("put out the kitchen light": a grandparent's "off")
 			m.States = appendState(m.States, "off")
 		case cls&wcOnVerb != 0:
 			m.States, m.Action = appendState(m.States, "on"), true
@@ -520,6 +521,17 @@ func (t *Table) anyPerson(toks []string) bool {
 func anyDevice(toks []string) bool {
 	for _, w := range toks {
 		if wordClasses[w]&wcDevice != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// lightAhead: a light is named within the four words after toks[i] ("put out the kitchen
+// light").
+func lightAhead(toks []string, i int) bool {
+	for j := i + 1; j < len(toks) && j <= i+4; j++ {
+		if deviceWords[toks[j]] == "light" {
 			return true
 		}
 	}

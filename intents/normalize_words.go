@@ -119,6 +119,10 @@ var phraseRewrites = []struct {
 	{[]string{"aminal"}, []string{"animal"}}, // a child's "animal"
 	{[]string{"aminals"}, []string{"animals"}},
 	{[]string{"amimal"}, []string{"animal"}},
+	{[]string{"put", "out", "the", "light"}, []string{"turn", "off", "the", "light"}}, // a grandparent's "put out the light"
+	{[]string{"put", "out", "the", "lights"}, []string{"turn", "off", "the", "lights"}},
+	{[]string{"put", "out", "all", "the", "lights"}, []string{"turn", "off", "all", "the", "lights"}},
+	{[]string{"put", "out", "all", "lights"}, []string{"turn", "off", "all", "lights"}},
 	{[]string{"before", "i", "forget"}, nil}, // an aside before a request weighs nothing
 	{[]string{"while", "i", "remember"}, nil},
 	{[]string{"by", "the", "way"}, nil},

@@ -98,26 +98,29 @@ func (t *Table) oneRequestAmongSentences(transcript string, whole Decision, ctx 
 	if whole.NotActed != "" && whole.Intent != IntentClarify && whole.Kind != KindRead {
 		return Decision{}, false // the whole was kept from acting for a reason of its own
 	}
-	sentences := splitSentences(transcript)
-	if len(sentences) == 0 || len(sentences) > maxSentences {
+	sentences := mergeFragments(splitSentences(transcript))
+	if len(sentences) < 2 || len(sentences) > maxSentences {
 		return Decision{}, false
 	}
 	var request Decision
 	found := false
-	var asides []string
+	var asides, asideTexts []string
+	var candidates []Normalized // statements that may be asides: how strictly is known once the request is
 	for _, s := range sentences {
 		d := t.routeSentence(s, ctx)
 		n := d.Normalized
 		switch {
 		case n.Text == "":
 			continue // only the robot's name, or a filler
+		case remedyOffered(d):
+			candidates = append(candidates, n) // "the study is pitch black ...": how a room is, said
 		case d.NotActed != "":
 			return Decision{}, false // a sentence kept from acting: its reason is the utterance's
 		case isSocial(d.Intent):
 			if putOff(tokenize(strings.ToLower(n.Clean))) {
 				return Decision{}, false // "Tomorrow morning.": not a greeting after a request
 			}
-			asides = append(asides, s)
+			asides, asideTexts = append(asides, s), append(asideTexts, n.Text)
 		case understood(d):
 			if found && !sameRequest(request, d) {
 				return Decision{}, false // two requests: the whole reading decides
@@ -125,11 +128,24 @@ func (t *Table) oneRequestAmongSentences(transcript string, whole Decision, ctx 
 			if !found {
 				request, found = d, true
 			}
-		case t.aside(n):
-			asides = append(asides, s)
 		default:
+			candidates = append(candidates, n)
+		}
+	}
+	if !found {
+		return Decision{}, false
+	}
+	strict := Acting(request) || t.asksToAct(request)
+	for _, n := range candidates {
+		if !t.aside(n, strict) {
 			return Decision{}, false // a question or a request of its own the router cannot read
 		}
+		asides, asideTexts = append(asides, n.raw), append(asideTexts, n.Text)
+	}
+	if rd, ok := t.roomFromReason(request, asideTexts, ctx); ok {
+		request = rd // "The study is pitch black. Put a light on for him, would you?": the aside says where
+	} else if pd, ok := t.personFromReason(request, asideTexts, ctx); ok {
+		request = pd
 	}
 	if !found || len(asides) == 0 {
 		return Decision{}, false
@@ -175,9 +191,10 @@ func isSocial(intent string) bool {
 	return false
 }
 
-// aside: a sentence no intent read that asks for nothing — a statement that takes nothing
-// back, or a short tag question.
-func (t *Table) aside(n Normalized) bool {
+// aside: a sentence no intent read that asks for nothing — a statement, or a short tag
+// question. Beside a request that would act (strict) it must also take nothing back: no
+// negation but a statement's own, no condition, no one else's words, nothing put off.
+func (t *Table) aside(n Normalized, strict bool) bool {
 	toks := tokenize(strings.ToLower(n.Clean))
 	if len(toks) == 0 {
 		return false
@@ -185,31 +202,96 @@ func (t *Table) aside(n Normalized) bool {
 	if n.Question || strings.HasSuffix(strings.TrimSpace(n.raw), "?") {
 		return len(toks) <= maxTagWords && !n.Negated // "is it?", "is that the word?"
 	}
-	if asideNegations[toks[0]] || toks[0] == "do" || toks[0] == "dont" {
+	first := toks[0]
+	if wordClasses[first]&(wcOnVerb|wcOffVerb|wcAction) != 0 || isImperativeVerb(first) && !reasonLeads[first] {
+		return false // "off with their heads!", a request it cannot read: a request of its own
+	}
+	if !strict {
+		return true // beside a question or a read, a statement changes nothing done
+	}
+	if asideNegations[first] || first == "do" || first == "dont" {
 		return false // "not that one", "don't."
 	}
 	for i, w := range toks {
 		if asideStoppers[w] {
 			return false
 		}
-		if asideNegations[w] && (i+1 < len(toks) && takenBackAfter[toks[i+1]] || i+2 < len(toks) && takenBackAfter[toks[i+2]]) {
+		if asideNegations[w] && (takenBackAt(toks, i+1) || takenBackAt(toks, i+2)) {
 			return false // "I don't want it", "not now", "never mind"
 		}
-		if speechVerbs[w] && !t.ownWords(toks, i) {
+		if speechVerbs[w] && !t.ownWords(toks, i) && !opinionTold(toks, i) {
 			return false // "Mum said.", "that's what she told me": someone else's words
 		}
 	}
-	if conditional(toks) || reported(toks) || reportedOrTakenBack(toks) || t.notARequestToMe(toks) != "" {
+	if conditional(toks) || reportedOrTakenBack(toks) && !opinionSaid(toks) || t.notARequestToMe(toks) != "" {
 		return false
 	}
-	if putOff(toks) {
-		return false // "Later, I mean.", "In an hour.": the request put off
+	return !putOff(toks) // "Later, I mean.", "In an hour.": the request put off
+}
+
+// takenBackAt: toks[j] is a takenBackAfter word that ends what is not wanted ("I don't want
+// it"), not the subject of what follows ("I don't want it running over").
+func takenBackAt(toks []string, j int) bool {
+	return j < len(toks) && takenBackAfter[toks[j]] && !(j+1 < len(toks) && strings.HasSuffix(toks[j+1], "ing"))
+}
+
+// opinionTold: the speech verb toks[i] tells what someone thinks of the robot or of how
+// things are ("my son tells me you're very clever"), not what to do: me or us, then a subject
+// and its "is".
+func opinionTold(toks []string, i int) bool {
+	return i+3 < len(toks) && (toks[i+1] == "me" || toks[i+1] == "us") && personalSubjects[toks[i+2]] && copulas[toks[i+3]]
+}
+
+// opinionSaid: toks hold an opinion told (opinionTold) at their speech verb.
+func opinionSaid(toks []string) bool {
+	for i, w := range toks {
+		if speechVerbs[w] && opinionTold(toks, i) {
+			return true
+		}
 	}
-	first := toks[0]
-	if wordClasses[first]&(wcOnVerb|wcOffVerb|wcAction) != 0 {
-		return false // "off with their heads!": a command's words, not a statement
+	return false
+}
+
+// remedyOffered: d offers a remedy for how a room is said to be ("the study is pitch black":
+// "Do you want me to turn on the office light?"): a statement, asking nothing itself.
+func remedyOffered(d Decision) bool {
+	return d.Intent == IntentClarify && d.Pending != nil && d.Pending.Missing == "confirm" && d.NotActed != ""
+}
+
+// mergeFragments joins a sentence that is only a length, a number or what it is for ("Fifteen
+// minutes.", "Twenty-four.", "For the pasta.") to the sentence before it: it completes that
+// request ("Could you put a timer on for my bath? Fifteen minutes.").
+func mergeFragments(sentences []string) []string {
+	if len(sentences) < 2 {
+		return sentences
 	}
-	return !isImperativeVerb(first) || reasonLeads[first] // a request it cannot read is a request
+	out := sentences[:1:1]
+	for _, s := range sentences[1:] {
+		toks := tokenize(strings.ToLower(s))
+		if len(toks) == 0 || len(toks) > 4 || !fragmentSentence(toks) {
+			out = append(out, s)
+			continue
+		}
+		prev := out[len(out)-1]
+		end := strings.TrimRight(prev, ".?!")
+		punct := prev[len(end):]
+		out[len(out)-1] = end + " " + strings.TrimRight(s, ".?!") + punct
+	}
+	return out
+}
+
+// fragmentSentence: toks are only a length or a number ("fifteen minutes", "twenty four",
+// "two four") or say what something is for ("for the pasta").
+func fragmentSentence(toks []string) bool {
+	if toks[0] == "for" && len(toks) <= 3 {
+		return true
+	}
+	for _, w := range toks {
+		if !isDigits(w) && !numberWords[w] && !durationCore(w) && w != "and" && w != "a" && w != "an" && w != "half" && w != "degrees" {
+			return false
+		}
+	}
+	return true
 }
 
 // ownWords: the speech verb toks[i] is the speaker's own ("I'm going to ask you something",
@@ -236,7 +318,16 @@ func sentenceTakesBack(transcript string) bool {
 		if takenBack(toks) {
 			return true
 		}
-		for _, p := range takeBackSentences {
+		lead := toks
+		for len(lead) > 1 && takeBackFillers[lead[0]] {
+			lead = lead[1:]
+		}
+		for _, p := range takeBackOpeners {
+			if hasPrefix(lead, p) {
+				return true
+			}
+		}
+		for _, p := range takeBackAnywhere {
 			if hasPhrase(toks, p) {
 				return true
 			}
@@ -245,8 +336,13 @@ func sentenceTakesBack(transcript string) bool {
 	return false
 }
 
-// takeBackSentences, said as a sentence of their own after a request, take it back.
-var takeBackSentences = [][]string{{"never", "mind"}, {"forget", "it"}, {"forget", "that"}, {"not", "now"},
-	{"hypothetically"}, {"testing", "you"}, {"just", "testing"}, {"only", "testing"}, {"scratch", "that"},
-	{"the", "advert"}, {"an", "advert"}, {"the", "ad"}, {"the", "commercial"}, {"on", "tv"}, {"on", "the", "tv"},
-	{"on", "the", "radio"}, {"don't", "do", "it"}, {"dont", "do", "it"}, {"do", "not", "do", "it"}, {"leave", "it"}}
+// takeBackOpeners open a sentence that takes a request said before it back; takeBackFillers
+// may come first ("oh, forget it"); takeBackAnywhere do so wherever they are said.
+var (
+	takeBackOpeners = [][]string{{"never", "mind"}, {"nevermind"}, {"forget", "it"}, {"forget", "that"}, {"forget", "about", "it"},
+		{"not", "now"}, {"scratch", "that"}, {"leave", "it"}, {"do", "not", "do", "it"}, {"dont", "do", "it"}, {"do", "not", "bother"},
+		{"dont", "bother"}, {"no", "need"}, {"cancel", "that"}}
+	takeBackFillers  = words2set("oh ah um uh well actually no wait reachy richie")
+	takeBackAnywhere = [][]string{{"hypothetically"}, {"testing", "you"}, {"just", "testing"}, {"only", "testing"},
+		{"the", "advert"}, {"an", "advert"}, {"the", "ad"}, {"the", "commercial"}, {"on", "tv"}, {"on", "the", "tv"}, {"on", "the", "radio"}}
+)
