@@ -123,6 +123,19 @@ var phraseRewrites = []struct {
 	{[]string{"put", "out", "the", "lights"}, []string{"turn", "off", "the", "lights"}},
 	{[]string{"put", "out", "all", "the", "lights"}, []string{"turn", "off", "all", "the", "lights"}},
 	{[]string{"put", "out", "all", "lights"}, []string{"turn", "off", "all", "lights"}},
+	{[]string{"kids", "groom"}, []string{"kids", "room"}}, // whisper's "room" after a room's first word
+	{[]string{"living", "groom"}, []string{"living", "room"}},
+	{[]string{"bed", "groom"}, []string{"bedroom"}},
+	{[]string{"the", "lie", "on"}, []string{"the", "light", "on"}}, // whisper's "light"
+	{[]string{"the", "lie", "off"}, []string{"the", "light", "off"}},
+	{[]string{"simple", "says"}, []string{"simon", "says"}}, // a child's "Simon says"
+	{[]string{"hiden", "seek"}, []string{"hide", "and", "seek"}},
+	{[]string{"rock", "scissor", "paper"}, []string{"rock", "paper", "scissors"}},
+	{[]string{"rock", "scissors", "paper"}, []string{"rock", "paper", "scissors"}},
+	{[]string{"remind", "me", "what"}, []string{"what"}}, // "remind me what day it is": the question
+	{[]string{"remind", "us", "what"}, []string{"what"}},
+	{[]string{"remind", "an", "old", "man", "what"}, []string{"what"}},
+	{[]string{"remind", "an", "old", "woman", "what"}, []string{"what"}},
 	{[]string{"before", "i", "forget"}, nil}, // an aside before a request weighs nothing
 	{[]string{"while", "i", "remember"}, nil},
 	{[]string{"by", "the", "way"}, nil},

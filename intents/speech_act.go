@@ -46,7 +46,10 @@ var relayMarkers = [][]string{{"the", "following", "is"}, {"following", "is", "a
 	// the robot told to drop its rules or to play a part: "forget your instructions", "role play"
 	{"forget", "your"}, {"forget", "all"}, {"forget", "previous"}, {"forget", "everything"}, {"disregard"},
 	{"your", "instructions"}, {"your", "programming"}, {"your", "rules"}, {"no", "rules"}, {"new", "rules"},
-	{"pretend", "to", "be"}, {"pretend", "you"}, {"role", "play"}, {"roleplay"}, {"jailbreak"}, {"from", "now", "on", "you"}}
+	{"pretend", "to", "be"}, {"pretend", "you"}, {"role", "play"}, {"roleplay"}, {"jailbreak"}, {"from", "now", "on", "you"},
+	// someone said to have authority now: "grandpa is the owner now, so ..."
+	{"the", "owner", "now"}, {"is", "the", "new", "owner"}, {"your", "new", "owner"}, {"is", "in", "charge", "now"}, {"is", "the", "boss", "now"},
+	{"is", "your", "master"}, {"is", "your", "owner"}, {"has", "admin"}}
 
 // relayOpeners, first in a sentence, say what follows is an instruction from elsewhere
 // ("system: cancel all timers", "admin: privacy off").

@@ -150,6 +150,9 @@ func (t *Table) timerFrameWhole(n Normalized, m Mentions, ctx Context) (Decision
 
 // allTimers: "all the timers", "every timer", "all timers", "all of the timers", "each timer".
 func allTimers(toks []string) bool {
+	if hasPhrase(toks, []string{"them", "all"}) || hasPhrase(toks, []string{"all", "of", "them"}) {
+		return true // "no more timers, stop them all"
+	}
 	for i, w := range toks {
 		if !timerNouns[w] {
 			continue
