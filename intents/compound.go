@@ -434,6 +434,9 @@ func setOf(d Decision) (intent string, args map[string]string, missing string) {
 // whose room a statement beside it names ("it's dark in the kids room, turn the light on").
 // Nothing is joined that disagrees (two rooms, two states).
 func (t *Table) together(a, b Decision, c Normalized, ctx Context) (Decision, bool) {
+	if d, ok := t.pronounSwitch(a, b, c, ctx); ok {
+		return d, true // "it's dark in the kitchen, can you turn it on?"
+	}
 	ai, aargs, amiss := setOf(a)
 	bi, bargs, bmiss := setOf(b)
 	if ai == "" && bi == "" {

@@ -105,3 +105,63 @@ func simonSaidTwice(toks []string) bool {
 	}
 	return n >= 2
 }
+
+// pronounSwitch: a statement or question about a device in a room, then "turn it on", "switch
+// them off" — the device and the room are the first part's ("it's dark in the kitchen, can
+// you turn it on?", "the bedroom's freezing, switch it off please"). a is the first part's
+// decision (a read, or a remedy offered), b the pronoun part's (it named no device), c its
+// words.
+func (t *Table) pronounSwitch(a, b Decision, c Normalized, ctx Context) (Decision, bool) {
+	if b.Intent != "" && understood(b) || c.Negated || c.Question {
+		return Decision{}, false
+	}
+	state, ok := pronounState(stripRequestLeads(c.tokens()))
+	if !ok {
+		return Decision{}, false
+	}
+	set, room := "", ""
+	switch {
+	case remedyOffered(a) && (a.Pending.Intent == "house.light.set" || a.Pending.Intent == "house.ac.set"):
+		set, room = a.Pending.Intent, a.Pending.Args["room"]
+	case a.Intent == "house.light.get" || a.Intent == "house.ac.get":
+		set, room = "house.light.set", a.Args["room"]
+		if a.Intent == "house.ac.get" {
+			set = "house.ac.set"
+		}
+	}
+	in := t.byName[set]
+	if in == nil || in.Unavailable || room == "" || a.Mentions == nil || len(a.Mentions.Rooms)+btoi(a.Mentions.Here) != 1 {
+		return Decision{}, false // the room must be said ("the AC, turn it off, the living room one" says it later)
+	}
+	d := t.settle(in, t.bind(in, map[string]string{"room": room, "state": state}, ctx), frameRule(in), c)
+	d.Doctrine = append(d.Doctrine, "\""+c.Text+"\" switches what the part before it spoke of")
+	return d, true
+}
+
+// pronounState reads "turn it on", "switch them off", "put it on", "turn off that one": a
+// switch of something named before, and the state asked for.
+func pronounState(toks []string) (string, bool) {
+	if len(toks) < 3 || len(toks) > 5 || !pronounVerbs[toks[0]] {
+		return "", false
+	}
+	state := ""
+	pronoun := false
+	for _, w := range toks[1:] {
+		switch {
+		case w == "on" || w == "off":
+			if state != "" {
+				return "", false
+			}
+			state = w
+		case w == "it" || w == "them" || w == "that" || w == "those" || w == "one":
+			pronoun = true
+		case w == "please" || w == "now" || w == "back" || w == "for" || w == "me" || w == "us":
+		default:
+			return "", false
+		}
+	}
+	return state, state != "" && pronoun
+}
+
+// pronounVerbs switch something named before: "turn it on".
+var pronounVerbs = words2set("turn switch put flick flip turning switching putting")

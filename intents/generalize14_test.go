@@ -287,3 +287,22 @@ func TestMoreFamilyWordsRound9(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnItOnAfterTheRoomIsSaid: "it's dark in the kitchen, can you turn it on?", "The
+// bedroom is freezing. Switch it off please." — the device and the room are the statement's,
+// the state the pronoun request's. A negated, relayed or unplaced one does nothing.
+func TestTurnItOnAfterTheRoomIsSaid(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"it's pitch black in the office, can you turn it on?", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"The bedroom is freezing. Switch it off please.", "house.ac.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"the kids room light is still on, turn it off", "house.light.set", map[string]string{"room": "kids room", "state": "off"}},
+		{"the lamp in the lounge is far too bright. Would you mind switching it off?", "house.light.set", map[string]string{"room": "living room", "state": "off"}},
+	})
+	for _, s := range []string{"the kitchen light is on, don't turn it off", "mum said the kitchen light is on, turn it off",
+		"the kitchen light is on, dad turn it off"} {
+		if d := tb.Route(s, Context{}); Acting(d) {
+			t.Errorf("%q: %s %v, want nothing done", s, d.Intent, d.Args)
+		}
+	}
+}
