@@ -119,6 +119,9 @@ func (t *Table) pronounSwitch(a, b Decision, c Normalized, ctx Context) (Decisio
 	if !ok {
 		return Decision{}, false
 	}
+	if at := a.Normalized.tokens(); len(at) > 0 && (t.vocab.people[at[0]] != "" || kinWords[at[0]] || at[len(at)-1] == "go" || at[len(at)-1] == "come") {
+		return Decision{}, false // "dad dad the kitchen light is still on go and turn it off": said to someone else
+	}
 	set, room := "", ""
 	switch {
 	case remedyOffered(a) && (a.Pending.Intent == "house.light.set" || a.Pending.Intent == "house.ac.set"):

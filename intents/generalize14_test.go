@@ -300,7 +300,7 @@ func TestTurnItOnAfterTheRoomIsSaid(t *testing.T) {
 		{"the lamp in the lounge is far too bright. Would you mind switching it off?", "house.light.set", map[string]string{"room": "living room", "state": "off"}},
 	})
 	for _, s := range []string{"the kitchen light is on, don't turn it off", "mum said the kitchen light is on, turn it off",
-		"the kitchen light is on, dad turn it off"} {
+		"the kitchen light is on, dad turn it off", "mum mum the office light is still on go and turn it off"} {
 		if d := tb.Route(s, Context{}); Acting(d) {
 			t.Errorf("%q: %s %v, want nothing done", s, d.Intent, d.Args)
 		}
