@@ -40,7 +40,8 @@ var courtesyLeads = expandPhrases([]string{
 	"do me a {favour|favor} and",
 	"you may", // "you may ring off now": leave given is a request
 	"{i|we} would appreciate it if you {would|could}", "{i|we} would really appreciate it if you {would|could}",
-	"{i|we} would be {ever so|very|so|most|awfully|terribly|really|so very|most awfully} grateful if you {would|could}", "{i|we} would be grateful if you {would|could}",
+	"{i|we} {would|should} be {ever so|very|so|most|awfully|terribly|really|so very|most awfully} grateful if you {would|could}", "{i|we} {would|should} be grateful if you {would|could}",
+	"{i|we} {would|should} be {much|most|very|} obliged if you {would|could}",
 	"do one thing",                  // Indian English: "do one thing, off all the lights"
 	"{would|will} {you|ya|ye} ever", // Irish English: "would you ever turn on the light"
 	"{you|u} {can|could} to",        // a learner's "you can to switch off the AC?"

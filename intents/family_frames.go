@@ -204,8 +204,9 @@ func (t *Table) quietWords(n Normalized, toks []string, m Mentions) (Decision, b
 			}
 			break
 		}
-		if w == "for" && i+1 < len(view) && restOfSpan(view[i+1:]) {
-			lasting, span = true, i // "stay silent for the rest of the evening"
+		if (w == "for" || w == "all" || w == "the" && i+1 < len(view) && view[i+1] == "whole") && i+1 < len(view) && restOfSpan(view[i+1:]) ||
+			w == "all" && i+1 < len(view) && restOfSpan(view[i:]) {
+			lasting, span = true, i // "stay silent for the rest of the evening", "be silent the whole afternoon"
 			break
 		}
 	}

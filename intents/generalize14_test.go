@@ -306,3 +306,19 @@ func TestTurnItOnAfterTheRoomIsSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestQuietForTheAfternoonAndObligedLeads: "be silent the whole afternoon", "for the
+// remainder of the afternoon" last until ended; "I would be obliged if you would ...", "I
+// should be most grateful if you would ..." wrap a request; "refrain from speaking for the
+// rest of the day" is no one speaking for someone else, who is still relayed.
+func TestQuietForTheAfternoonAndObligedLeads(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"please be silent the whole evening", "robot.quiet", map[string]string{"state": "on"}},
+		{"I would be obliged if you would refrain from speaking for the remainder of the day", "robot.quiet", map[string]string{"state": "on"}},
+		{"I should be most grateful if you would turn the office light off", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+	})
+	if d := tb.Route("I'm speaking for mum: turn off the kitchen light", Context{}); Acting(d) {
+		t.Errorf("words said for someone else acted: %s %v", d.Intent, d.Args)
+	}
+}

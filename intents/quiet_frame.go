@@ -34,7 +34,7 @@ var (
 	quietUntil = words2set("i we say says said tell tells told you so otherwise further notice it is ok okay to " +
 		"again can may talk speak morning tomorrow then back")
 	// quietRest: "for the rest of the day", "for the night", "for tonight".
-	quietRest = words2set("rest of the day night evening afternoon morning tonight today whole")
+	quietRest = words2set("rest of the day night evening afternoon morning tonight today whole remainder")
 	// quietMoments are lengths said as "a moment": "quiet for a second" stops the moment only.
 	quietMoments = words2set("a an second sec secs seconds moment mo tick bit minute min jiffy little")
 	// quietModeVerbs put the robot into quiet mode: "turn on quiet mode", "go into silent mode".

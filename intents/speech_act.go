@@ -36,7 +36,8 @@ var relayMarkers = [][]string{{"the", "following", "is"}, {"following", "is", "a
 	{"told", "me", "to"}, {"told", "us", "to"}, {"asked", "me", "to"}, {"asked", "you", "to"}, {"wants", "you", "to"},
 	{"wanted", "you", "to"}, {"wants", "me", "to"}, {"would", "like", "you", "to"},
 	// someone else's words said through the speaker: "this is dad speaking through Leo: ..."
-	{"speaking", "through"}, {"talking", "through"}, {"speaking", "for"}, {"speaking", "via"}, {"on", "his", "behalf"},
+	{"speaking", "through"}, {"talking", "through"}, {"speaking", "for", "dad"}, {"speaking", "for", "mum"}, {"speaking", "for", "mom"}, {"speaking", "for", "him"},
+	{"speaking", "for", "her"}, {"speaking", "for", "them"}, {"speaking", "for", "my"}, {"speaking", "via"}, {"on", "his", "behalf"},
 	{"on", "her", "behalf"}, {"on", "their", "behalf"}, {"on", "dads", "behalf"}, {"on", "moms", "behalf"}, {"on", "mums", "behalf"},
 	// an instruction said to come from someone with authority over the robot
 	{"from", "the", "admin"}, {"from", "admin"}, {"admin", "message"}, {"from", "the", "system"}, {"system", "message"},
