@@ -81,6 +81,8 @@ var courtesyEnds = expandPhrases([]string{
 	"that would be {great|lovely|wonderful|nice|brilliant|grand|good|perfect|super|helpful|fantastic|amazing}",
 	"that would be {very|really|ever so|most} {great|lovely|wonderful|nice|brilliant|grand|good|helpful|kind}",
 	"if you would be so kind", "if you would be {that|ever so} kind", "if you are able",
+	"if it is all the same to you", "if it is no trouble", "if it is not too much trouble", "if you do not mind",
+	"if that is {alright|all right|ok|okay} {with you|}", "if you would not mind",
 	"thank you {dear|love|darling|kindly|so much|ever so much|very much indeed}",
 	"thanks {dear|love|darling|so much|ever so much|a bunch|a million}",
 	"much obliged", "ta", "cheers {love|mate|dear}",

@@ -322,3 +322,19 @@ func TestQuietForTheAfternoonAndObligedLeads(t *testing.T) {
 		t.Errorf("words said for someone else acted: %s %v", d.Intent, d.Args)
 	}
 }
+
+// TestCourtesyConditionsAndCounting: "if it's all the same to you", "if it's no trouble",
+// "if you don't mind" are courtesy, not conditions — the request acts; a real condition
+// ("if it gets dark") does not. "You do the counting" starts hide and seek.
+func TestCourtesyConditionsAndCounting(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"I'd like some quiet for the rest of the evening, if it's all the same to you", "robot.quiet", map[string]string{"state": "on"}},
+		{"put the bedroom light on if it's no trouble", "house.light.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"switch off the office light if you don't mind", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+		{"you do the counting reachy", "play.hide", nil},
+	})
+	if d := tb.Route("switch off the office light if it gets too bright", Context{}); Acting(d) {
+		t.Errorf("a condition acted: %s %v", d.Intent, d.Args)
+	}
+}
