@@ -168,7 +168,7 @@ func (t *Table) commandOpens(toks []string, i int, stated, verbAfter2 bool, felt
 	if i < 2 || i+1 >= len(toks) || !stated && (felt < 0 || felt >= i) {
 		return false
 	}
-	polite := politeOpens(toks, i)
+	polite := politeOpens(toks, i) || toks[i] == "you" && felt >= 0 && felt < i && commandVerb(toks[i+1]) // a learner's "too hot like fire you open the air con"
 	if !polite && !commandVerb(toks[i]) || commandBlockers[toks[i-1]] || clauseLinks[toks[i-1]] {
 		return false
 	}
@@ -176,7 +176,7 @@ func (t *Table) commandOpens(toks []string, i int, stated, verbAfter2 bool, felt
 		return true // "too bright in here turn it off", "so hot put the ac on": how it feels, then the command
 	}
 	if last := toks[i-1]; copulas[last] || t.vocab.people[last] != "" || kinWords[last] || t.vocab.owners[last] != nil ||
-		!stativeEnd(last) && t.vocab.rooms[last] == nil {
+		!stativeEnd(last) && t.vocab.rooms[last] == nil && !(polite && toks[i] == "you") { // ("too hot like fire you open ...": how it feels, then the learner's request)
 		// "the example is cancel the timer": the command is what the statement says;
 		// "I'm bored dad start a timer", "it's late jack turn ...": said to someone else
 		return false

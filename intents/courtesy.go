@@ -46,6 +46,7 @@ var courtesyLeads = expandPhrases([]string{
 	"{would|will} {you|ya|ye} ever", // Irish English: "would you ever turn on the light"
 	"{you|u} {can|could} to",        // a learner's "you can to switch off the AC?"
 	"help me {to|and}", "help me",   // "help me open the light kitchen"
+	"{you|u} help me {to|and|}", "{can|could} you help me {to|and|}", // a learner's "you help me turn on light office"
 	"{mister|mr} robot", "{hello|hi|hey} {mister|mr} robot", // the robot called by what it is
 	"{you|u} {must|need to|have to|gotta}",
 })

@@ -37,10 +37,10 @@ type foreignPhrase struct {
 }
 
 type foreignYAMLLanguage struct {
-	Markers []string          `yaml:"markers"`
+	Markers []string `yaml:"markers"`
 	// EnglishToo lists markers that are English words too (see foreignLanguage.englishToo).
-	EnglishToo []string `yaml:"english_too"`
-	Words   map[string]string `yaml:"words"`
+	EnglishToo []string          `yaml:"english_too"`
+	Words      map[string]string `yaml:"words"`
 }
 
 // loadForeign reads foreign.yaml.

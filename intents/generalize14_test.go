@@ -338,3 +338,15 @@ func TestCourtesyConditionsAndCounting(t *testing.T) {
 		t.Errorf("a condition acted: %s %v", d.Intent, d.Args)
 	}
 }
+
+// TestLearnersRequestsInMoreShapes: "you help me turn on light office", "it's so hot you turn
+// on the ac bedroom" (a request said with "you" after how it feels), "how many minutes still
+// for the eggs", "keep your mouth closed for ten minutes".
+func TestLearnersRequestsInMoreShapes(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"you help me turn on light kitchen i need cook", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
+		{"it's so hot you turn on the ac living room", "house.ac.set", map[string]string{"room": "living room", "state": "on"}},
+		{"how many minutes still for the eggs", "timer.status", map[string]string{"label": "eggs"}},
+		{"keep your mouth closed for ten minutes", "robot.quiet", map[string]string{"state": "on", "duration": "600"}},
+	})
+}

@@ -136,6 +136,8 @@ var phraseRewrites = []struct {
 	{[]string{"remind", "us", "what"}, []string{"what"}},
 	{[]string{"remind", "an", "old", "man", "what"}, []string{"what"}},
 	{[]string{"remind", "an", "old", "woman", "what"}, []string{"what"}},
+	{[]string{"minutes", "still", "for"}, []string{"minutes", "left", "for"}}, // a learner's "how many minutes still for the laundry"
+	{[]string{"minute", "still", "for"}, []string{"minutes", "left", "for"}},
 	{[]string{"before", "i", "forget"}, nil}, // an aside before a request weighs nothing
 	{[]string{"while", "i", "remember"}, nil},
 	{[]string{"by", "the", "way"}, nil},
