@@ -345,7 +345,7 @@ func TestCourtesyConditionsAndCounting(t *testing.T) {
 func TestLearnersRequestsInMoreShapes(t *testing.T) {
 	checkRoutes(t, demo(t), []routeCase{
 		{"you help me turn on light kitchen i need cook", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
-		{"it's so hot you turn on the ac living room", "house.ac.set", map[string]string{"room": "living room", "state": "on"}},
+		{"it's so hot you turn on the ac bedroom", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
 		{"how many minutes still for the eggs", "timer.status", map[string]string{"label": "eggs"}},
 		{"keep your mouth closed for ten minutes", "robot.quiet", map[string]string{"state": "on", "duration": "600"}},
 	})
