@@ -350,3 +350,15 @@ func TestLearnersRequestsInMoreShapes(t *testing.T) {
 		{"keep your mouth closed for ten minutes", "robot.quiet", map[string]string{"state": "on", "duration": "600"}},
 	})
 }
+
+// TestForTonightIsNow: "set the bedroom to 18 for tonight" asks now, for the night ahead;
+// "turn the kitchen light on tonight" still asks for later.
+func TestForTonightIsNow(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"set the bedroom to nineteen degrees for tonight", "house.ac.set", map[string]string{"room": "bedroom", "temperature": "19"}},
+	})
+	if d := tb.Route("turn the office light on tonight", Context{}); Acting(d) {
+		t.Errorf("a switch for later acted: %s %v", d.Intent, d.Args)
+	}
+}

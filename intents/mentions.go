@@ -359,6 +359,8 @@ func (t *Table) mentionsOf(n Normalized, known []wordInfo) Mentions {
 			m.Exception = true
 		case w == "before" && reasonSubjects[next]:
 			// "switch the AC on before we go up": now, ahead of what they will do
+		case w == "tonight" && i > 0 && toks[i-1] == "for":
+			// "set the bedroom to 18 for tonight": now, for the night ahead
 		case cls&wcDefer != 0 || (w == "at" || w == "after" || w == "by") && laterNouns[next] ||
 			(w == "in" || w == "at" || w == "after" || w == "for") && (isDigits(next) && !(w == "at" && next == m.Temperature && m.Device == "ac") ||
 				(next == "a" || next == "an") && i+2 < len(toks) && durationCore(toks[i+2]) || next == "half"):
