@@ -362,3 +362,18 @@ func TestForTonightIsNow(t *testing.T) {
 		t.Errorf("a switch for later acted: %s %v", d.Intent, d.Args)
 	}
 }
+
+// TestGrandparentsNamesForTheAC: "the cold air thing", "that air machine", "the cooling
+// apparatus", "turn off the cold air" name the AC; cold air said of the weather does not.
+func TestGrandparentsNamesForTheAC(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"turn the cold air thing off in the bedroom", "house.ac.set", map[string]string{"room": "bedroom", "state": "off"}},
+		{"is that air machine on in the living room", "house.ac.get", map[string]string{"room": "living room"}},
+		{"switch on the cooling apparatus in the bedroom", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"switch off the cold air machine in the living room", "house.ac.set", map[string]string{"room": "living room", "state": "off"}},
+	})
+	if d := tb.Route("the cold air is coming in from the window", Context{}); Acting(d) || d.Intent == "house.ac.get" {
+		t.Errorf("cold air from the window read as the AC: %s %v", d.Intent, d.Args)
+	}
+}

@@ -138,6 +138,18 @@ var phraseRewrites = []struct {
 	{[]string{"remind", "an", "old", "woman", "what"}, []string{"what"}},
 	{[]string{"minutes", "still", "for"}, []string{"minutes", "left", "for"}}, // a learner's "how many minutes still for the laundry"
 	{[]string{"minute", "still", "for"}, []string{"minutes", "left", "for"}},
+	{[]string{"the", "cold", "air", "thing"}, []string{"the", "ac"}}, // a grandparent's names for the AC
+	{[]string{"the", "cold", "air", "machine"}, []string{"the", "ac"}},
+	{[]string{"off", "the", "cold", "air", "machine"}, []string{"off", "the", "ac"}},
+	{[]string{"on", "the", "cold", "air", "machine"}, []string{"on", "the", "ac"}},
+	{[]string{"off", "the", "cold", "air"}, []string{"off", "the", "ac"}},
+	{[]string{"on", "the", "cold", "air"}, []string{"on", "the", "ac"}},
+	{[]string{"the", "air", "machine"}, []string{"the", "ac"}},
+	{[]string{"that", "air", "machine"}, []string{"the", "ac"}},
+	{[]string{"the", "cooling", "apparatus"}, []string{"the", "ac"}},
+	{[]string{"ac", "apparatus"}, []string{"ac"}}, // "the cooling apparatus" ("cooling" is read as "ac" first)
+	{[]string{"ac", "machine"}, []string{"ac"}},
+	{[]string{"the", "air", "thing"}, []string{"the", "ac"}},
 	{[]string{"before", "i", "forget"}, nil}, // an aside before a request weighs nothing
 	{[]string{"while", "i", "remember"}, nil},
 	{[]string{"by", "the", "way"}, nil},
