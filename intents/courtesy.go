@@ -15,6 +15,7 @@ import "strings"
 // courtesyLeads open a polite request: the rest is the request.
 var courtesyLeads = expandPhrases([]string{
 	"i wonder if you {could|would|might|can}",
+	"{oh|so|very|} sorry {um|uh|}", // "sorry, um, can you switch on the lamp": an apology before the request
 	"{i am|} {ever so|so|very|terribly|awfully|really|} sorry to {bother|trouble} you {again|} but",
 	"sorry to be a {bother|nuisance|pain} but", "i hate to {bother|trouble} you but",
 	"i wonder {dear|love|darling|pet|sweetheart} if you {could|would|might|can}",

@@ -377,3 +377,19 @@ func TestGrandparentsNamesForTheAC(t *testing.T) {
 		t.Errorf("cold air from the window read as the AC: %s %v", d.Intent, d.Args)
 	}
 }
+
+// TestSorryBeforeARequestAndDegreesSaidWithIn: an apology before a request ("sorry, um, can
+// you ...") leaves the request; a learner's "put the AC in 24 degrees" is a setting, while "in
+// 20 minutes" still asks for later.
+func TestSorryBeforeARequestAndDegreesSaidWithIn(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"sorry, um, could you switch off the office light?", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+		{"put the air conditioner in 23 degrees in the bedroom", "house.ac.set", map[string]string{"room": "bedroom", "temperature": "23"}},
+	})
+	for _, s := range []string{"sorry, I switched off the office light", "turn the bedroom ac on in 20 minutes"} {
+		if d := tb.Route(s, Context{}); Acting(d) {
+			t.Errorf("%q: %s %v, want nothing done", s, d.Intent, d.Args)
+		}
+	}
+}

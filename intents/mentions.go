@@ -362,7 +362,8 @@ func (t *Table) mentionsOf(n Normalized, known []wordInfo) Mentions {
 		case w == "tonight" && i > 0 && toks[i-1] == "for":
 			// "set the bedroom to 18 for tonight": now, for the night ahead
 		case cls&wcDefer != 0 || (w == "at" || w == "after" || w == "by") && laterNouns[next] ||
-			(w == "in" || w == "at" || w == "after" || w == "for") && (isDigits(next) && !(w == "at" && next == m.Temperature && m.Device == "ac") ||
+			(w == "in" || w == "at" || w == "after" || w == "for") && (isDigits(next) && !((w == "at" || w == "in") && next == m.Temperature && m.Device == "ac") &&
+				!(i+2 < len(toks) && (toks[i+2] == "degrees" || toks[i+2] == "degree")) || // "put the ac in 24 degrees": a learner's setting
 				(next == "a" || next == "an") && i+2 < len(toks) && durationCore(toks[i+2]) || next == "half"):
 			m.Deferred = true
 		}
