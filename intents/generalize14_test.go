@@ -393,3 +393,15 @@ func TestSorryBeforeARequestAndDegreesSaidWithIn(t *testing.T) {
 		}
 	}
 }
+
+// TestAGameWhoseWinnerIsNamedWasPlayed: "rock paper scissors shoot and the champion is Dana"
+// is a round played by others, its winner announced: no game starts.
+func TestAGameWhoseWinnerIsNamedWasPlayed(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{"rock paper scissors shoot and the champion is Maya", "simon says jump! and the winner is grandpa"} {
+		if d := tb.Route(s, Context{}); Acting(d) {
+			t.Errorf("%q: %s, want no game started", s, d.Intent)
+		}
+	}
+	checkRoutes(t, tb, []routeCase{{"let's play rock paper scissors, grandad", "play.rps", nil}})
+}
