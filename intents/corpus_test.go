@@ -82,8 +82,9 @@ func checkOutsideCorpus(t *testing.T, file string, minRows int) {
 //   - fresh-9: the next round's first set (first look 298/359, 83.0%, at 8556e56), 98.9%
 //     after its classes were fixed.
 //   - fresh-10: that round's sealed set (first look 301/338, 89.1%, at 70b1975).
-//   - fresh-11 … 28: later rounds' sets; testdata/README.md has each first look (round 8's
-//     sealed sets fresh-26 and 27: 92.8% and 87.7% at 40db6e8).
+//   - fresh-11 … 35: later rounds' sets; testdata/README.md has each first look (round 8's
+//     sealed sets fresh-26 and 27: 92.8% and 87.7% at 40db6e8; round 9's fresh-32 and 33:
+//     94.7% and 97.2% at fb585bf).
 func TestFreshSetsActOnlyWhenAsked(t *testing.T) {
 	tb := demo(t)
 	for _, f := range []struct {
@@ -112,6 +113,13 @@ func TestFreshSetsActOnlyWhenAsked(t *testing.T) {
 		{"fresh-26.tsv", 330, 319},
 		{"fresh-27.tsv", 340, 306},
 		{"fresh-28.tsv", 340, 337},
+		{"fresh-29.tsv", 340, 301},
+		{"fresh-30.tsv", 340, 335},
+		{"fresh-31.tsv", 340, 329},
+		{"fresh-32.tsv", 340, 325},
+		{"fresh-33.tsv", 350, 344},
+		{"fresh-34.tsv", 340, 310},
+		{"fresh-35.tsv", 350, 334},
 	} {
 		cases := loadCases(t, "testdata/"+f.file)
 		if len(cases) < f.rows {
