@@ -168,7 +168,8 @@ func (t *Table) commandOpens(toks []string, i int, stated, verbAfter2 bool, felt
 	if i < 2 || i+1 >= len(toks) || !stated && (felt < 0 || felt >= i) {
 		return false
 	}
-	polite := politeOpens(toks, i) || toks[i] == "you" && felt >= 0 && felt < i && commandVerb(toks[i+1]) // a learner's "too hot like fire you open the air con"
+	polite := politeOpens(toks, i) || toks[i] == "you" && felt >= 0 && felt < i && commandVerb(toks[i+1]) || // a learner's "too hot like fire you open the air con"
+		toks[i] == "you" && stated && (toks[i+1] == "can" || toks[i+1] == "may") && i+2 < len(toks) && commandVerb(toks[i+2]) // "the eggs are done you can cancel that timer": leave given
 	if !polite && !commandVerb(toks[i]) || commandBlockers[toks[i-1]] || clauseLinks[toks[i-1]] {
 		return false
 	}

@@ -405,3 +405,33 @@ func TestAGameWhoseWinnerIsNamedWasPlayed(t *testing.T) {
 	}
 	checkRoutes(t, tb, []routeCase{{"let's play rock paper scissors, grandad", "play.rps", nil}})
 }
+
+// TestPhraseRewritesNeverLengthen: rewritePhrases works in place and never writes past what it
+// has read, so a rewrite may never be longer than the words it replaces — one that was ("hiden
+// seek" to "hide and seek") overwrote the words after it ("... with us" was lost).
+func TestPhraseRewritesNeverLengthen(t *testing.T) {
+	for _, r := range phraseRewrites {
+		if len(r.to) > len(r.from) {
+			t.Errorf("rewrite %q -> %q is longer than what it replaces", r.from, r.to)
+		}
+	}
+	checkRoutes(t, demo(t), []routeCase{{"reachy play hiden seek with us", "play.hide", nil}})
+}
+
+// TestLeaveGivenAfterAStatementAndWhispersWords: "the eggs are done you can cancel that timer"
+// gives leave, said without a pause; whisper's "time her", "simon's says", "free stance"; a
+// learner's "make alarm in 2 hours"; "can I see him on you" after a wish.
+func TestLeaveGivenAfterAStatementAndWhispersWords(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"the rice is done you can cancel that timer", "timer.cancel", map[string]string{"label": "rice"}},
+		{"set a time her for four minutes", "timer.start", map[string]string{"duration": "240"}},
+		{"can we play simon's says", "play.invite", nil},
+		{"let's do free stance", "play.freeze", nil},
+		{"please make alarm in 3 hours", "timer.start", map[string]string{"duration": "10800"}},
+		{"can i see mommy on you", "teleport.call", map[string]string{"person": "mom"}},
+	})
+	if d := tb.Route("dad says you can turn off the light", Context{}); Acting(d) {
+		t.Errorf("leave reported from someone else acted: %s %v", d.Intent, d.Args)
+	}
+}

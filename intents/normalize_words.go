@@ -71,8 +71,8 @@ var phraseRewrites = []struct {
 	{[]string{"air", "conditions"}, []string{"ac"}},
 	{[]string{"air", "conditioned"}, []string{"ac"}},
 	{[]string{"air", "cons"}, []string{"ac"}},
-	{[]string{"you", "time", "it"}, []string{"you", "start", "a", "timer"}}, // "can you time it": a timer
-	{[]string{"you", "time", "that"}, []string{"you", "start", "a", "timer"}},
+	{[]string{"you", "time", "it"}, []string{"you", "start", "timer"}}, // "can you time it": a timer
+	{[]string{"you", "time", "that"}, []string{"you", "start", "timer"}},
 	{[]string{"time", "it", "for", "me"}, []string{"start", "a", "timer"}},
 	{[]string{"time", "that", "for", "me"}, []string{"start", "a", "timer"}},
 	{[]string{"can", "ye", "no"}, []string{"can", "you"}}, // Scots "can ye no be quiet": a request
@@ -129,7 +129,7 @@ var phraseRewrites = []struct {
 	{[]string{"the", "lie", "on"}, []string{"the", "light", "on"}}, // whisper's "light"
 	{[]string{"the", "lie", "off"}, []string{"the", "light", "off"}},
 	{[]string{"simple", "says"}, []string{"simon", "says"}}, // a child's "Simon says"
-	{[]string{"hiden", "seek"}, []string{"hide", "and", "seek"}},
+	{[]string{"hiden", "seek"}, []string{"hide", "seek"}},
 	{[]string{"rock", "scissor", "paper"}, []string{"rock", "paper", "scissors"}},
 	{[]string{"rock", "scissors", "paper"}, []string{"rock", "paper", "scissors"}},
 	{[]string{"remind", "me", "what"}, []string{"what"}}, // "remind me what day it is": the question
@@ -150,6 +150,11 @@ var phraseRewrites = []struct {
 	{[]string{"ac", "apparatus"}, []string{"ac"}}, // "the cooling apparatus" ("cooling" is read as "ac" first)
 	{[]string{"ac", "machine"}, []string{"ac"}},
 	{[]string{"the", "air", "thing"}, []string{"the", "ac"}},
+	{[]string{"make", "alarm", "in"}, []string{"set", "alarm", "in"}}, // a learner's "please make alarm in 2 hours"
+	{[]string{"make", "an", "alarm", "in"}, []string{"set", "an", "alarm", "in"}},
+	{[]string{"time", "her", "for"}, []string{"timer", "for"}}, // whisper's "timer"
+	{[]string{"simons", "says"}, []string{"simon", "says"}},
+	{[]string{"free", "stance"}, []string{"freeze", "dance"}}, // whisper's "freeze dance"
 	{[]string{"before", "i", "forget"}, nil}, // an aside before a request weighs nothing
 	{[]string{"while", "i", "remember"}, nil},
 	{[]string{"by", "the", "way"}, nil},
@@ -446,6 +451,7 @@ var deepPhrases = [][]string{
 	{"step", "by", "step"}, {"reason", "carefully"}, {"carefully", "consider"}, {"consider", "carefully"},
 	{"give", "it", "some", "thought"}, {"in", "depth"}, {"in", "detail"}, {"thoroughly"},
 	{"i", "want", "a", "deep", "answer"}, {"give", "me", "a", "deep", "answer"}, {"a", "deep", "answer"}, {"deep", "answer"},
+	{"consider", "this", "very", "carefully"}, {"consider", "this", "carefully"}, {"consider", "it", "carefully"},
 	{"think", "really", "really", "hard", "about"}, {"think", "really", "really", "hard"}, {"think", "very", "very", "hard"},
 	{"think", "super", "hard"}, {"think", "extra", "hard"}, {"give", "it", "a", "proper", "think"}, {"give", "it", "a", "good", "think"},
 	{"give", "it", "a", "real", "think"}, {"reflect", "carefully", "and"}, {"reflect", "carefully"}, {"reflect", "deeply"},
