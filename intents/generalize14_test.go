@@ -435,3 +435,14 @@ func TestLeaveGivenAfterAStatementAndWhispersWords(t *testing.T) {
 		t.Errorf("leave reported from someone else acted: %s %v", d.Intent, d.Args)
 	}
 }
+
+// TestEnergyQuestionsNumbersAndThinkingGood: how much electricity or energy something uses is
+// the agent's question; a family member's mobile number is the home's secret; "think very
+// good about this" asks to think hard.
+func TestEnergyQuestionsNumbersAndThinkingGood(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"how much energy does it take to run the ac all day", IntentGeneralAsk, nil},
+		{"what's my daughter's mobile number", IntentUnclear, map[string]string{"topic": "secret"}},
+		{"think very good about this, why is the sea salty", IntentDeepAsk, nil},
+	})
+}

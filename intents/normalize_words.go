@@ -451,7 +451,7 @@ var deepPhrases = [][]string{
 	{"step", "by", "step"}, {"reason", "carefully"}, {"carefully", "consider"}, {"consider", "carefully"},
 	{"give", "it", "some", "thought"}, {"in", "depth"}, {"in", "detail"}, {"thoroughly"},
 	{"i", "want", "a", "deep", "answer"}, {"give", "me", "a", "deep", "answer"}, {"a", "deep", "answer"}, {"deep", "answer"},
-	{"consider", "this", "very", "carefully"}, {"consider", "this", "carefully"}, {"consider", "it", "carefully"},
+	{"think", "very", "good", "about", "this"}, {"think", "good", "about", "this"}, {"consider", "this", "very", "carefully"}, {"consider", "this", "carefully"}, {"consider", "it", "carefully"},
 	{"think", "really", "really", "hard", "about"}, {"think", "really", "really", "hard"}, {"think", "very", "very", "hard"},
 	{"think", "super", "hard"}, {"think", "extra", "hard"}, {"give", "it", "a", "proper", "think"}, {"give", "it", "a", "good", "think"},
 	{"give", "it", "a", "real", "think"}, {"reflect", "carefully", "and"}, {"reflect", "carefully"}, {"reflect", "deeply"},

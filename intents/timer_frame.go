@@ -191,9 +191,10 @@ func (t *Table) aboutTimer(n Normalized, toks []string) bool {
 	if lead := stripRequestLeads(toks); len(lead) > 1 && (lead[0] == "time" && strings.Contains(n.durations(), "~") || lead[0] == "count" && lengthWithUnit(n.durations())) {
 		return true // "time the bath for fifteen minutes", "count three minutes for the tea"
 	}
-	if toks[0] == "when" && len(toks) <= 8 && (contains(toks, "done") || contains(toks, "ready") || contains(toks, "finished")) &&
+	if (toks[0] == "when" || (toks[0] == "is" || toks[0] == "are") && n.Question && len(toks) <= 5) && len(toks) <= 8 &&
+		(contains(toks, "done") || contains(toks, "ready") || contains(toks, "finished")) &&
 		slices.ContainsFunc(toks, func(w string) bool { return t.vocab.labels[w] != "" }) {
-		return true // "when will the eggs be done": the eggs' timer asked about
+		return true // "when will the eggs be done", "is the rice done yet": the timer asked about
 	}
 	if lead := stripRequestLeads(toks); len(lead) > 3 && lead[0] == "give" && (lead[1] == "me" || lead[1] == "us") && strings.Contains(n.durations(), "~") &&
 		slices.ContainsFunc(lead, func(w string) bool { return t.vocab.labels[w] != "" }) {
