@@ -446,3 +446,13 @@ func TestEnergyQuestionsNumbersAndThinkingGood(t *testing.T) {
 		{"think very good about this, why is the sea salty", IntentDeepAsk, nil},
 	})
 }
+
+// TestDoTheDanceIsARequest: a short "do the ..." with no verb after it is something to do ("do
+// the dance", "do the robot dance"); "do the lights work" still asks.
+func TestDoTheDanceIsARequest(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"reachy do the dance", "robot.expression", map[string]string{"expression": "dance"}},
+		{"do the robot dance please", "robot.expression", map[string]string{"expression": "dance"}},
+		{"do the lights work in the office", "house.light.get", map[string]string{"room": "office"}},
+	})
+}

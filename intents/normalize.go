@@ -470,10 +470,16 @@ func doQuestion(toks []string) bool {
 				return false
 			}
 		}
-		return true
+		// "do the dance", "do the robot dance": a thing to do, no verb after it; "do the
+		// lights work" asks
+		return len(toks) > 4 || doQuestionVerbs[toks[len(toks)-1]]
 	}
 	return false
 }
+
+// doQuestionVerbs may end a short "do the ..." question: "do the lights work", "do the kids
+// know".
+var doQuestionVerbs = words2set("work like know matter exist sleep eat bite fly hurt need want come go count help")
 
 // timeForTimer reads whisper's "time" for "timer" where only a timer fits: "set a time for 45
 // seconds" (a verb that starts one, then "for" and a number).
