@@ -456,3 +456,18 @@ func TestDoTheDanceIsARequest(t *testing.T) {
 		{"do the lights work in the office", "house.light.get", map[string]string{"room": "office"}},
 	})
 }
+
+// TestAsideReportingHowThingsAre: someone's words about how things are ("He says he's
+// freezing.") are an aside to a request; someone's words that ask ("He says turn it off.",
+// "Mum says you should.") relay it, and nothing is done.
+func TestAsideReportingHowThingsAre(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"Could you switch the living room AC off? Grandpa says he's freezing.", "house.ac.set", map[string]string{"room": "living room", "state": "off"}},
+	})
+	for _, s := range []string{"Could you switch the living room AC off? He says turn it off.", "Could you switch the living room AC off? Mum says you should."} {
+		if d := tb.Route(s, Context{}); Acting(d) {
+			t.Errorf("%q: %s %v, want nothing done", s, d.Intent, d.Args)
+		}
+	}
+}

@@ -219,11 +219,11 @@ func (t *Table) aside(n Normalized, strict bool) bool {
 		if asideNegations[w] && (takenBackAt(toks, i+1) || takenBackAt(toks, i+2)) {
 			return false // "I don't want it", "not now", "never mind"
 		}
-		if speechVerbs[w] && !t.ownWords(toks, i) && !opinionTold(toks, i) {
+		if speechVerbs[w] && !t.ownWords(toks, i) && !opinionTold(toks, i) && !reportedState(toks) {
 			return false // "Mum said.", "that's what she told me": someone else's words
 		}
 	}
-	if conditional(toks) || reportedOrTakenBack(toks) && !opinionSaid(toks) || t.notARequestToMe(toks) != "" {
+	if conditional(toks) || reportedOrTakenBack(toks) && !opinionSaid(toks) && !reportedState(toks) || t.notARequestToMe(toks) != "" {
 		return false
 	}
 	return !putOff(toks) // "Later, I mean.", "In an hour.": the request put off
