@@ -155,7 +155,7 @@ var phraseRewrites = []struct {
 	{[]string{"time", "her", "for"}, []string{"timer", "for"}}, // whisper's "timer"
 	{[]string{"simons", "says"}, []string{"simon", "says"}},
 	{[]string{"free", "stance"}, []string{"freeze", "dance"}}, // whisper's "freeze dance"
-	{[]string{"before", "i", "forget"}, nil}, // an aside before a request weighs nothing
+	{[]string{"before", "i", "forget"}, nil},                  // an aside before a request weighs nothing
 	{[]string{"while", "i", "remember"}, nil},
 	{[]string{"by", "the", "way"}, nil},
 	{[]string{"while", "you", "are", "at", "it"}, nil},
