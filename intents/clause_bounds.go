@@ -321,3 +321,75 @@ func (t *Table) commandAfterStatement(n Normalized) bool {
 	}
 	return false
 }
+
+// mayBeCompound is a cheap test before splitting: a joining word, or more than one part
+// between punctuation that asks for something ("Hey Jeeves, turn on the light, please." has
+// one).
+func mayBeCompound(n Normalized) bool {
+	toks := n.tokens()
+	for i, w := range toks {
+		if separatorShapes.may(w) && clauseSeparators[w] && !joinsInsidePhrase(toks, i) || w == "so" && soCommand(toks, i) || i > 1 && reasonOpens(toks, i) {
+			return true
+		}
+	}
+	if !strings.ContainsAny(strings.TrimRight(n.raw, ".!?\" "), ".!?;:,") {
+		return false
+	}
+	meaningful := 0
+	var buf [32]string // a piece's words, only read here
+	var pieces [8]string
+	for _, piece := range appendRawParts(pieces[:0], n.raw) {
+		for _, w := range appendTokens(buf[:0], joinSigns(piece), false) { // tokenize(piece)
+			if !ignorableWords[w] && !leadFillers[w] && w != "hey" && w != "hi" && w != "hello" {
+				meaningful++
+				break
+			}
+		}
+	}
+	return meaningful > 1
+}
+
+// joinsInsidePhrase: the joining word toks[i] is inside a number or a range, not between
+// two requests: "2 thousand and 17", "2 plus 2", "between 6 and 9 am", "between today and the
+// 21st", "the return after 5 years".
+func joinsInsidePhrase(toks []string, i int) bool {
+	if i == 0 || i+1 >= len(toks) {
+		return false
+	}
+	switch toks[i] {
+	case "and", "plus":
+		if numeric(toks[i-1]) && numeric(toks[i+1]) {
+			return true
+		}
+		if toks[i] == "and" {
+			for j := i - 1; j >= 0 && j >= i-4; j-- {
+				if toks[j] == "between" {
+					return true
+				}
+				if clauseSeparators[toks[j]] {
+					break
+				}
+			}
+		}
+	case "after":
+		return isDigits(toks[i+1]) || numberWords[toks[i+1]]
+	}
+	return false
+}
+
+// numeric: a number said in digits or in a number word ("2", "thousand", "hundred").
+func numeric(w string) bool {
+	return isDigits(w) || numberWords[w] || w == "hundred" || w == "thousand" || w == "million"
+}
+
+// soCommand: toks[i] is a "so" between a reason and a command ("I'm making dinner so
+// kitchen light on", "we're going out so turn off all the lights"): what follows opens as a
+// command, and a statement with a subject comes before.
+func soCommand(toks []string, i int) bool {
+	if toks[i] != "so" || i < 2 || i+2 >= len(toks) || !reasonLeads[toks[0]] && !kinWords[toks[0]] && !possessiveKin(toks[0]) {
+		return false
+	}
+	next := toks[i+1]
+	return isImperativeVerb(next) && !finiteWords[next] && next != "i" || deviceWords[next] != "" || roomLike(next) ||
+		next == "stay" || next == "keep" // "grandpa's napping so stay silent for half an hour"
+}
