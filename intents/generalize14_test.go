@@ -471,3 +471,14 @@ func TestAsideReportingHowThingsAre(t *testing.T) {
 		}
 	}
 }
+
+// TestIsItReadyYetAsksTheTimer: "is the pasta done yet?", "are the eggs ready" ask after the
+// timer of something the home times; "is dinner ready" (no timer of the home's) stays the
+// agent's.
+func TestIsItReadyYetAsksTheTimer(t *testing.T) {
+	checkRoutes(t, demo(t), []routeCase{
+		{"is the pasta done yet?", "timer.status", map[string]string{"label": "pasta"}},
+		{"are the eggs ready?", "timer.status", map[string]string{"label": "eggs"}},
+		{"is dinner ready?", IntentGeneralAsk, nil},
+	})
+}

@@ -41,6 +41,14 @@ func thenClause(toks []string) []string {
 	return toks
 }
 
+// labelReadyAsked: a short question whether what a timer of the home's is for is ready yet
+// ("is the rice done yet?", "are the eggs ready"): that timer's status.
+func (t *Table) labelReadyAsked(n Normalized, toks []string) bool {
+	return n.Question && len(toks) <= 5 && (toks[0] == "is" || toks[0] == "are") &&
+		(contains(toks, "done") || contains(toks, "ready") || contains(toks, "finished")) &&
+		slices.ContainsFunc(toks, func(w string) bool { return t.vocab.labels[w] != "" })
+}
+
 // cancelAsked: a cancel word asks for a cancel — not "forget" said of someone ("the cake's in
 // and I always forget": the reason for a timer, not its end).
 func cancelAsked(toks []string) bool {
@@ -62,7 +70,7 @@ var forgetters = words2set("i we you they he she always never might may will wou
 // timerFrameWhole reads the whole sentence as the timer frame does.
 func (t *Table) timerFrameWhole(n Normalized, m Mentions, ctx Context) (Decision, bool) {
 	toks := n.tokens()
-	if len(toks) == 0 || m.named || m.seen&wcTimerFrame == 0 && !isDigits(toks[0]) && !lengthOpeners[toks[0]] && t.vocab.labels[toks[0]] == "" && toks[0] != "count" && !(toks[0] == "put" && lengthWithUnit(n.durations())) || len(toks) > 20 || !t.aboutTimer(n, toks) || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
+	if len(toks) == 0 || m.named || m.seen&wcTimerFrame == 0 && !isDigits(toks[0]) && !lengthOpeners[toks[0]] && t.vocab.labels[toks[0]] == "" && toks[0] != "count" && !(toks[0] == "put" && lengthWithUnit(n.durations())) && !t.labelReadyAsked(n, toks) || len(toks) > 20 || !t.aboutTimer(n, toks) || len(toks) > 1 && adviceLeads[toks[0]] && (toks[1] == "i" || toks[1] == "we") {
 		return Decision{}, false // "should I set a timer?" asks for advice
 	}
 	if (toks[0] == "thanks" || hasPrefix(toks, []string{"thank", "you"})) && !anyOf(toks, timerStart) && !anyOf(toks, timerCancel) {
