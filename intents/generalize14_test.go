@@ -482,3 +482,14 @@ func TestIsItReadyYetAsksTheTimer(t *testing.T) {
 		{"is dinner ready?", IntentGeneralAsk, nil},
 	})
 }
+
+// TestPlayHiding: "play hiding" is hide and seek; hiding said of someone is not.
+func TestPlayHiding(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{{"would you play hiding with the grandchildren", "play.hide", nil}})
+	for _, s := range []string{"the cat was hiding under the bed", "we played hiding all afternoon"} {
+		if d := tb.Route(s, Context{}); Acting(d) {
+			t.Errorf("%q: %s, want no game started", s, d.Intent)
+		}
+	}
+}
