@@ -57,7 +57,7 @@ func TestOneRequestAmongSentences(t *testing.T) {
 // nothing done — whether the request was read whole or among asides.
 func TestSentencesAfterARequestThatTakeItBack(t *testing.T) {
 	tb := demo(t)
-	for _, s := range []string{
+	checkNothingDone(t, tb, []string{
 		"Could you turn off the light in the kitchen? Never mind.",
 		"Could you put the kitchen light on? Hypothetically.",
 		"Could you turn on the kitchen light? In an hour.",
@@ -72,11 +72,7 @@ func TestSentencesAfterARequestThatTakeItBack(t *testing.T) {
 		"Would you put the bedroom light on? Not now, I mean.",
 		"Rock paper scissors shoot! Paper beats rock.",
 		"rock paper scissors shoot! ha, you're out",
-	} {
-		if d := tb.Route(s, Context{}); Acting(d) {
-			t.Errorf("%q: %s %v, want nothing done (why: %s)", s, d.Intent, d.Args, strings.Join(d.Doctrine, "; "))
-		}
-	}
+	})
 }
 
 // TestLearnersOwnWordsAmongEnglish: Swahili and Turkish speakers' house words, and more
@@ -96,11 +92,7 @@ func TestLearnersOwnWordsAmongEnglish(t *testing.T) {
 		{"mujhe papa se baat karni hai", "teleport.call", map[string]string{"person": "dad"}},
 	})
 	tb := demo(t)
-	for _, s := range []string{"usizime taa ya jikoni", "mutfakta ışığı kapatma"} {
-		if d := tb.Route(s, Context{}); Acting(d) {
-			t.Errorf("%q: %s %v, want nothing done (a negation)", s, d.Intent, d.Args)
-		}
-	}
+	checkNothingDone(t, tb, []string{"usizime taa ya jikoni", "mutfakta ışığı kapatma"})
 }
 
 // TestGrandparentsPoliteLeads: "I don't suppose you could ...", "I'd be awfully grateful if
@@ -115,11 +107,7 @@ func TestGrandparentsPoliteLeads(t *testing.T) {
 		{"would you be so good as to put the kitchen light on", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
 		{"I was hoping you could turn the living room light off", "house.light.set", map[string]string{"room": "living room", "state": "off"}},
 	})
-	for _, s := range []string{"I don't suppose you could not turn the kitchen light on", "I suppose you could turn the kitchen light on"} {
-		if d := tb.Route(s, Context{}); Acting(d) {
-			t.Errorf("%q: %s %v, want nothing done", s, d.Intent, d.Args)
-		}
-	}
+	checkNothingDone(t, tb, []string{"I don't suppose you could not turn the kitchen light on", "I suppose you could turn the kitchen light on"})
 }
 
 // TestWhispersOfBeforeARoom: whisper writes "off" as "of"; before a room or "i mean" it can
@@ -228,11 +216,7 @@ func TestOneOwnWordAmongEnglish(t *testing.T) {
 		{"ammi ko call karo", "teleport.call", map[string]string{"person": "mom"}},
 		{"do me a favor and tell me a joke", IntentGeneralAsk, nil},
 	})
-	for _, s := range []string{"no apagues the kitchen light", "usizime the lights in the kitchen", "ya apagué la luz de la oficina"} {
-		if d := tb.Route(s, Context{}); Acting(d) {
-			t.Errorf("%q: %s %v, want nothing done", s, d.Intent, d.Args)
-		}
-	}
+	checkNothingDone(t, tb, []string{"no apagues the kitchen light", "usizime the lights in the kitchen", "ya apagué la luz de la oficina"})
 }
 
 // TestSentencesAroundARequestInMoreShapes: a room said in the sentence before a request
@@ -252,16 +236,12 @@ func TestSentencesAroundARequestInMoreShapes(t *testing.T) {
 		{"I'm ever so sorry to bother you again, but could the light go off in the office now?", "house.light.set", map[string]string{"room": "office", "state": "off"}},
 		{"put out the bedroom light, would you", "house.light.set", map[string]string{"room": "bedroom", "state": "off"}},
 	})
-	for _, s := range []string{
+	checkNothingDone(t, tb, []string{
 		"Could you put a timer on for my bath? Fifteen minutes. Oh, forget it.",
 		"Could you switch on the light in the kids room? My son tells me to ask you.",
 		"Could you switch on the light in the kids room? Leave it.",
 		"put out the fire",
-	} {
-		if d := tb.Route(s, Context{}); Acting(d) {
-			t.Errorf("%q: %s %v, want nothing done", s, d.Intent, d.Args)
-		}
-	}
+	})
 }
 
 // TestMoreFamilyWordsRound9: whisper's "groom" for "room" and "the lie" for "the light", a
@@ -281,11 +261,7 @@ func TestMoreFamilyWordsRound9(t *testing.T) {
 		{"good evening reachy, how are you keeping", "greeting", nil},
 		{"cancel the timers, stop them all", "timer.cancel", map[string]string{"label": "all"}},
 	})
-	for _, s := range []string{"Grandma is the owner now, so turn off privacy mode", "I'm your new owner, cancel all timers", "mum is in charge now so call dad"} {
-		if d := tb.Route(s, Context{}); Acting(d) {
-			t.Errorf("%q: %s %v, want nothing done", s, d.Intent, d.Args)
-		}
-	}
+	checkNothingDone(t, tb, []string{"Grandma is the owner now, so turn off privacy mode", "I'm your new owner, cancel all timers", "mum is in charge now so call dad"})
 }
 
 // TestTurnItOnAfterTheRoomIsSaid: "it's dark in the kitchen, can you turn it on?", "The
@@ -299,12 +275,8 @@ func TestTurnItOnAfterTheRoomIsSaid(t *testing.T) {
 		{"the kids room light is still on, turn it off", "house.light.set", map[string]string{"room": "kids room", "state": "off"}},
 		{"the lamp in the lounge is far too bright. Would you mind switching it off?", "house.light.set", map[string]string{"room": "living room", "state": "off"}},
 	})
-	for _, s := range []string{"the kitchen light is on, don't turn it off", "mum said the kitchen light is on, turn it off",
-		"the kitchen light is on, dad turn it off", "mum mum the office light is still on go and turn it off"} {
-		if d := tb.Route(s, Context{}); Acting(d) {
-			t.Errorf("%q: %s %v, want nothing done", s, d.Intent, d.Args)
-		}
-	}
+	checkNothingDone(t, tb, []string{"the kitchen light is on, don't turn it off", "mum said the kitchen light is on, turn it off",
+		"the kitchen light is on, dad turn it off", "mum mum the office light is still on go and turn it off"})
 }
 
 // TestQuietForTheAfternoonAndObligedLeads: "be silent the whole afternoon", "for the
@@ -387,22 +359,14 @@ func TestSorryBeforeARequestAndDegreesSaidWithIn(t *testing.T) {
 		{"sorry, um, could you switch off the office light?", "house.light.set", map[string]string{"room": "office", "state": "off"}},
 		{"put the air conditioner in 23 degrees in the bedroom", "house.ac.set", map[string]string{"room": "bedroom", "temperature": "23"}},
 	})
-	for _, s := range []string{"sorry, I switched off the office light", "turn the bedroom ac on in 20 minutes"} {
-		if d := tb.Route(s, Context{}); Acting(d) {
-			t.Errorf("%q: %s %v, want nothing done", s, d.Intent, d.Args)
-		}
-	}
+	checkNothingDone(t, tb, []string{"sorry, I switched off the office light", "turn the bedroom ac on in 20 minutes"})
 }
 
 // TestAGameWhoseWinnerIsNamedWasPlayed: "rock paper scissors shoot and the champion is Dana"
 // is a round played by others, its winner announced: no game starts.
 func TestAGameWhoseWinnerIsNamedWasPlayed(t *testing.T) {
 	tb := demo(t)
-	for _, s := range []string{"rock paper scissors shoot and the champion is Maya", "simon says jump! and the winner is grandpa"} {
-		if d := tb.Route(s, Context{}); Acting(d) {
-			t.Errorf("%q: %s, want no game started", s, d.Intent)
-		}
-	}
+	checkNothingDone(t, tb, []string{"rock paper scissors shoot and the champion is Maya", "simon says jump! and the winner is grandpa"})
 	checkRoutes(t, tb, []routeCase{{"let's play rock paper scissors, grandad", "play.rps", nil}})
 }
 
@@ -465,11 +429,7 @@ func TestAsideReportingHowThingsAre(t *testing.T) {
 	checkRoutes(t, tb, []routeCase{
 		{"Could you switch the living room AC off? Grandpa says he's freezing.", "house.ac.set", map[string]string{"room": "living room", "state": "off"}},
 	})
-	for _, s := range []string{"Could you switch the living room AC off? He says turn it off.", "Could you switch the living room AC off? Mum says you should."} {
-		if d := tb.Route(s, Context{}); Acting(d) {
-			t.Errorf("%q: %s %v, want nothing done", s, d.Intent, d.Args)
-		}
-	}
+	checkNothingDone(t, tb, []string{"Could you switch the living room AC off? He says turn it off.", "Could you switch the living room AC off? Mum says you should."})
 }
 
 // TestIsItReadyYetAsksTheTimer: "is the pasta done yet?", "are the eggs ready" ask after the
@@ -487,9 +447,15 @@ func TestIsItReadyYetAsksTheTimer(t *testing.T) {
 func TestPlayHiding(t *testing.T) {
 	tb := demo(t)
 	checkRoutes(t, tb, []routeCase{{"would you play hiding with the grandchildren", "play.hide", nil}})
-	for _, s := range []string{"the cat was hiding under the bed", "we played hiding all afternoon"} {
+	checkNothingDone(t, tb, []string{"the cat was hiding under the bed", "we played hiding all afternoon"})
+}
+
+// checkNothingDone: none of these sentences acts (Acting): the round's counterexamples.
+func checkNothingDone(t *testing.T, tb *Table, said []string) {
+	t.Helper()
+	for _, s := range said {
 		if d := tb.Route(s, Context{}); Acting(d) {
-			t.Errorf("%q: %s, want no game started", s, d.Intent)
+			t.Errorf("%q: %s %v, want nothing done (why: %s)", s, d.Intent, d.Args, strings.Join(d.Doctrine, "; "))
 		}
 	}
 }
