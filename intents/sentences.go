@@ -3,6 +3,7 @@ package intents
 import (
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // An utterance of several sentences: "Could you kindly switch on the lamp in the kids room?
@@ -30,7 +31,8 @@ const maxSentences = 6
 const maxTagWords = 4
 
 // splitSentences splits a transcript at sentence ends: ".", "?" or "!" (or a run of them)
-// followed by a space. "2.5" and "p.m." stay whole. It returns nil for one sentence.
+// followed by a space. "2.5" and "p.m." stay whole, and so do letters spelled out ("what is
+// u. s. d. in euros") and a title's dot ("ask mrs. jones"). It returns nil for one sentence.
 func splitSentences(transcript string) []string {
 	var out []string
 	start := 0
@@ -43,7 +45,7 @@ func splitSentences(transcript string) []string {
 		for j+1 < len(transcript) && (transcript[j+1] == '.' || transcript[j+1] == '?' || transcript[j+1] == '!') {
 			j++
 		}
-		if j+1 < len(transcript) && transcript[j+1] != ' ' {
+		if j+1 < len(transcript) && transcript[j+1] != ' ' || c == '.' && j == i && abbreviationBefore(transcript, i) {
 			i = j
 			continue
 		}
@@ -60,6 +62,18 @@ func splitSentences(transcript string) []string {
 	}
 	return out
 }
+
+// abbreviationBefore: the word ending at the dot at i is a spelled letter ("u." of "u. s.
+// d."; not "I") or a title ("mr.", "dr.").
+func abbreviationBefore(transcript string, i int) bool {
+	w := transcript[strings.LastIndexByte(transcript[:i], ' ')+1 : i]
+	if len(w) == 1 {
+		return w != "I" && unicode.IsLetter(rune(w[0]))
+	}
+	return titleAbbreviations[strings.ToLower(w)]
+}
+
+var titleAbbreviations = words2set("mr mrs ms dr st")
 
 // mayHoldSentences is the cheap test before splitting: a sentence end with more after it.
 func mayHoldSentences(transcript string) bool {
