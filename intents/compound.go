@@ -108,6 +108,9 @@ func (t *Table) appendClauses(out []Normalized, n Normalized) []Normalized {
 	return out
 }
 
+// switchStates said in a part make it a request to switch ("..., the bedroom ones on"), never a reason.
+var switchStates = words2set("on off")
+
 // ignorableWords make up parts of a sentence that ask for nothing ("..., thanks", "okay, ...").
 var ignorableWords = map[string]bool{"thanks": true, "thank": true, "you": true, "please": true, "okay": true, "ok": true,
 	"alright": true, "right": true, "now": true, "cheers": true, "quickly": true, "quick": true, "yes": true, "yeah": true,
@@ -228,6 +231,11 @@ func (t *Table) compound(n Normalized, ctx Context, lex uint64, info []wordInfo)
 		if ok && i > 0 && len(decisions) == 1 && sameRequest(decisions[0], d) {
 			continue // "I don't want anybody calling in, put privacy mode on": the same request said twice is one
 		}
+		if !ok && i > 0 && len(decisions) == 1 && t.wouldAct(decisions[0]) && statesSomething(c.tokens()) && !anyOf(c.tokens(), switchStates) &&
+			(t.placeReason(c) || t.statedReason(c)) {
+			afterthoughts = append(afterthoughts, c.Text) // "switch it off, the baby monitor is going": a reason said after a write, not a second request
+			continue
+		}
 		if i > 0 && len(decisions) == 1 && t.wouldAct(decisions[0]) && decisions[0].Kind != KindRobot {
 			// A write with another request after it (its words differ: a repetition was left
 			// out above) is two requests. Only the robot's own intents are said twice in other
@@ -266,6 +274,9 @@ func (t *Table) compound(n Normalized, ctx Context, lex uint64, info []wordInfo)
 	}
 	if len(decisions) == 1 {
 		d := decisions[0]
+		if d.Intent == IntentGeneralAsk && d.Rule == nil && d.Mentions == nil {
+			return Decision{}, false // free text beside reasons: the sentence is read whole
+		}
 		if gameStart(d.Intent) && (gameResultSaid(n.tokens()) || simonSaidTwice(n.tokens())) {
 			return Decision{}, false // "rock paper scissors shoot! ha I won": played already, read whole
 		}

@@ -1,7 +1,6 @@
 package intents
 
 import (
-	"slices"
 	"strings"
 )
 
@@ -25,25 +24,30 @@ func (t *Table) statedReason(c Normalized) bool {
 		return false
 	}
 	if !reasonLeads[toks[0]] && !kinWords[toks[0]] && t.vocab.people[toks[0]] == "" && !possessiveKin(toks[0]) && !possessiveOpeners[toks[0]] &&
-		!peopleNouns[toks[0]] {
+		!peopleNouns[toks[0]] && !contractedSubjects[toks[0]] && !namedSubject(toks) {
 		return false // a reason opens with its subject
 	}
 	if blocked, _, ok := callerEffect(toks); ok && blocked {
 		return false // "..., nobody can call in": what privacy mode does, asked for
 	}
-	if !personalSubjects[toks[0]] && !saysHowThingsAre(toks) {
+	if !personalSubjects[toks[0]] && !contractedSubjects[toks[0]] && !saysHowThingsAre(toks) {
 		return false // "the video call with grandma": a thing named, nothing said of it
 	}
 	if (toks[0] == "that" || toks[0] == "which" || toks[0] == "who") && (toks[1] == "are" || toks[1] == "were") {
 		return false // "... some celebrities that are capricorns": what the thing named is
 	}
-	if contains(toks, "not") || conditional(toks) || reported(toks) || reportedOrTakenBack(toks) || whWords[toks[1]] {
+	if contains(toks, "not") || conditional(toks) || (reported(toks) || reportedOrTakenBack(toks)) && !writtenSource(toks) || whWords[toks[1]] {
 		return false // "..., I don't want it", "..., if mum says so", "..., she said": words that change the request
+	}
+	stating := statesSomething(toks)
+	number := false // a number said ("the little one" says none)
+	for i, w := range toks {
+		number = number || isDigits(w) && !pronounOne(toks, i)
 	}
 	for i, w := range toks {
 		cls := wordClasses[w]
-		if cls&(wcDevice|wcHouseDevice) != 0 || isDigits(w) || durationCore(w) && slices.ContainsFunc(toks, isDigits) || w == "timer" || w == "timers" {
-			return false
+		if cls&wcHouseDevice != 0 || cls&wcDevice != 0 && !stating || number && durationCore(w) || w == "timer" || w == "timers" {
+			return false // a light or the AC named, a thing named with nothing said of it, a number or a length
 		}
 		if cls&(wcOnVerb|wcOffVerb|wcAction) != 0 && (i == 0 || !objectLeads[toks[i-1]]) && !reasonWords[w] && i <= 2 {
 			return false // "..., you turn it off": a request again
@@ -53,7 +57,7 @@ func (t *Table) statedReason(c Normalized) bool {
 }
 
 // reasonInterjections may open a reason: "oh my god you never stop", "honestly my head hurts".
-var reasonInterjections = words2set("oh omg honestly seriously ugh man jeez cos cause because")
+var reasonInterjections = words2set("oh omg honestly seriously ugh man jeez cos cause because only")
 
 // cutStatedReason takes a stated reason off the end of a short request ("stop moving you
 // scare the baby", "pipe down a second the phone's ringing"): the request's words are
@@ -77,6 +81,66 @@ func (t *Table) cutStatedReason(toks []string) []string {
 	}
 	return toks
 }
+
+// contractedSubjects are a subject and its verb run together by a transcript that dropped
+// the apostrophe: "theyre meant to be dressed", "ill hang it out", "shes asleep".
+var contractedSubjects = words2set("theyre hes shes thats theres ive weve youve theyve ill youll hell shell theyll itll")
+
+// namedSubject: a clause that opens with a word the router has no class for and then a
+// verb — a name the home did not give it ("harold cannot settle", "biscuit has been sick").
+func namedSubject(toks []string) bool {
+	return len(toks) >= 3 && wordClasses[toks[0]] == 0 && !isDigits(toks[0]) && !isImperativeVerb(toks[0]) &&
+		!strings.HasSuffix(toks[0], "ly") && finiteWords[toks[1]] // not "totally forgot about it"
+}
+
+// statesSomething: a verb said of the subject within its first words — "it is like an oven
+// up there", "the baby monitor is going", "my oven runs hot": a thing named in such a
+// clause is what the reason is about, not a device asked for.
+func statesSomething(toks []string) bool {
+	if len(toks) > 1 && contractedSubjects[toks[0]] {
+		return true // "ill hang it out": the verb is in the subject
+	}
+	for i := 1; i < len(toks) && i <= 3; i++ {
+		w := toks[i]
+		if finiteWords[w] || pastWords[w] || i >= 2 && len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && wordClasses[w]&wcHouseDevice == 0 && w != "ones" {
+			return true
+		}
+	}
+	return false
+}
+
+// pronounOne: toks[i] is "one" said of a person or thing ("my small one", "I'm thinking of
+// one"), normalized to "1"; "of one hour" is a length.
+func pronounOne(toks []string, i int) bool {
+	return toks[i] == "1" && i > 0 && (oneAsPronounAfter[toks[i-1]] || toks[i-1] == "of" && (i+1 == len(toks) || !durationCore(toks[i+1])))
+}
+
+// oneAsPronounAfter: "one" after these words is a person or a thing, not a number ("the
+// little one", "my small one", "the other one").
+var oneAsPronounAfter = words2set("little small big young younger youngest older oldest eldest baby wee new other last first")
+
+// writtenSource: words read off a thing, not said by a person ("it says on the packet", "the
+// machine says", "the recipe said"): a request beside them is the speaker's own.
+func writtenSource(toks []string) bool {
+	switch {
+	case len(toks) >= 3 && toks[0] == "it" && (toks[1] == "says" || toks[1] == "said") && (toks[2] == "on" || toks[2] == "in" || toks[2] == "here"):
+		return true
+	case len(toks) >= 3 && (toks[0] == "the" || toks[0] == "this" || toks[0] == "that") && sourceNouns[toks[1]] && (toks[2] == "says" || toks[2] == "said" || toks[2] == "say"):
+		return true
+	}
+	return false
+}
+
+// readOffAThing: toks[i] is "says" or "said" of a thing written on ("..., the packet says",
+// "..., it says on the box"): the request before it is still the speaker's.
+func readOffAThing(toks []string, i int) bool {
+	if i == 0 || toks[i] != "says" && toks[i] != "said" && toks[i] != "say" {
+		return false
+	}
+	return sourceNouns[toks[i-1]] || toks[i-1] == "it" && i+1 < len(toks) && (toks[i+1] == "on" || toks[i+1] == "in")
+}
+
+var sourceNouns = words2set("packet box recipe instructions label machine manual bag tin jar book cookbook leaflet sachet")
 
 // personalSubjects are subjects whose next word is their verb: "you scare the baby".
 var personalSubjects = words2set("i we you they he she it its")

@@ -373,7 +373,7 @@ func (t *Table) notARequestToMe(toks []string) string {
 		switch {
 		case (reportVerbsOnly.has(w) || w == "jokes") && !(i > 0 && (toks[i-1] == "simon" || toks[i-1] == "until" || toks[i-1] == "unless" || toks[i-1] == "till")) &&
 			!(i+1 < k && farewellOrSo[toks[i+1]] || i+2 < k && farewellOrSo[toks[i+2]]) && !permissionAfter(toks, i) &&
-			!(i > 2 && reportedState(toks[i-1:])): // "... grandma says it's freezing in there": how things are, the reason
+			!(i > 2 && reportedState(toks[i-1:])) && !readOffAThing(toks, i): // "... grandma says it's freezing in there": how things are, the reason
 			// "simon says" is a game; "until said otherwise", "we've said goodbye" report nothing
 			return actRelayed
 		case w == "cannot" && i+1 < k && (commandVerb(toks[i+1]) || familyVerb(toks[i+1]) ||
