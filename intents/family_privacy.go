@@ -198,7 +198,8 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 	used := make([]bool, len(toks))
 	negated := n.Negated || noNeed(toks)
 	state := ""
-	var stateHit lexHit
+	var stateHit, either lexHit
+	eitherOfMode := false
 	if okName {
 		// A state word in the reason said after the request is not the request's ("go
 		// private, we've got guests over"): only the request's own words set the state.
@@ -211,8 +212,13 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 				}
 			}
 		}
-		for _, h := range lx.cover(head, make([]bool, len(head)), "privacy.names", "privacy.calls", "privacy.off", "privacy.on") {
+		for _, h := range lx.cover(head, make([]bool, len(head)), "privacy.names", "privacy.calls", "privacy.off", "privacy.on", "privacy.either") {
 			switch h.set {
+			case "privacy.either":
+				// "close the privacy", not "close the camera for privacy": the verb is said of the mode
+				if nh, ok := lx.find(head, "privacy.names"); ok && (nh.at == h.at+1 || nh.at == h.at+2 && possessiveOrThe[head[h.at+1]]) {
+					either, eitherOfMode = h, true
+				}
 			case "privacy.on":
 				if state != "" && h.at > stateHit.at && privacyWishes[h.phrase] {
 					continue // "privacy off, we want to see dad": a wish after the mode's state is the reason's
@@ -254,11 +260,12 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 		}
 		name = calls
 	}
+	if okName {
+		lx.cover(toks, used, "privacy.names", "privacy.calls", "privacy.off", "privacy.on", "privacy.either")
+	}
+	askState := state == "" && eitherOfMode
 	if state == "" {
 		state = "on"
-	}
-	if okName {
-		lx.cover(toks, used, "privacy.names", "privacy.calls", "privacy.off", "privacy.on")
 	}
 	unexplained := 0
 	for i, w := range toks[:len(cutReason(toks))] { // "no calls please, I am in the bath": the reason is not counted
@@ -283,7 +290,25 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 	if form != FormImperative || unexplained > maxFamilyUnexplained && !mayBeCompound(n) {
 		return Decision{}, false
 	}
+	if askState {
+		return t.privacyOnOrOff(n, m, form, either), true
+	}
 	return t.familyDecision("privacy.set", map[string]string{"state": state}, n, m, form, "privacy mode ("+hitWords(name, stateHit)+")")
+}
+
+var possessiveOrThe = words2set("the my your our this")
+
+// privacyOnOrOff asks which way privacy mode is meant when the only verb said goes either
+// way ("close the privacy"): a guess could let a call in, or keep the family's call out.
+func (t *Table) privacyOnOrOff(n Normalized, m Mentions, form string, verb lexHit) Decision {
+	in := t.byName["privacy.set"]
+	d := t.decide(t.byName[IntentClarify], map[string]string{}, &Rule{Intent: in.Name, Index: -1, Pattern: "family frame (intents/family_frames.go)", Where: in.where}, n)
+	d.Pending = &Pending{Intent: in.Name, Args: map[string]string{}, Missing: "state"}
+	d.Prompt = "Privacy mode on or off?"
+	m.Form = form
+	d.Mentions = m.ref()
+	d.Doctrine = append([]string{"frame: privacy mode with a verb that goes either way (" + hitWords(verb) + "), form " + form + ": asked"}, d.Doctrine...)
+	return d
 }
 
 // privacyWishes ask for privacy before its name ("I want privacy"); after its state is said

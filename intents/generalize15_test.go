@@ -61,3 +61,51 @@ func TestAReasonAfterARequestLeavesItOne(t *testing.T) {
 		"my teacher said set a timer for ten minutes and then totally forgot about it",
 	})
 }
+
+// TestPrivacyVerbsThatGoEitherWayAreAsked: a learner's "close the privacy" may mean off (as
+// "close the light" does) or on (as "close the curtains" does): the robot asks, and the
+// answer completes it. Words that take the mode away switch it off.
+func TestPrivacyVerbsThatGoEitherWayAreAsked(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{"close the privacy", "open the privacy mode please", "toggle privacy", "can you shut the privacy mode"} {
+		d := tb.Route(s, Context{})
+		if Acting(d) || d.Pending == nil || d.Pending.Intent != "privacy.set" || d.Pending.Missing != "state" {
+			t.Errorf("%q: %s %v (pending %+v), want privacy mode asked on or off", s, d.Intent, d.Args, d.Pending)
+			continue
+		}
+		for answer, want := range map[string]string{"off": "off", "on please": "on"} {
+			c, ok := tb.Complete(*d.Pending, answer, Context{})
+			if !ok || c.Intent != "privacy.set" || c.Args["state"] != want {
+				t.Errorf("%q, answered %q: %s %v, want privacy.set %s", s, answer, c.Intent, c.Args, want)
+			}
+		}
+	}
+	checkRoutes(t, tb, []routeCase{
+		{"take out the privacy, my wife wants to call", "privacy.set", map[string]string{"state": "off"}},
+		{"remove privacy mode", "privacy.set", map[string]string{"state": "off"}},
+		{"get rid of the privacy mode now", "privacy.set", map[string]string{"state": "off"}},
+		{"you close camera for privacy nobody can call", "privacy.set", map[string]string{"state": "on"}},
+	})
+}
+
+// TestHowPeopleSayACommandIsNoRequest: "in Turkey we say close the light", "my kids say
+// lights out" tell how people put a command; the robot does nothing (it may offer).
+func TestHowPeopleSayACommandIsNoRequest(t *testing.T) {
+	tb := demo(t)
+	checkNothingDone(t, tb, []string{
+		`In Poland we say "close the light", here you say "turn off".`,
+		"in english you say switch off the light",
+		"my kids say lights out in the kids room",
+		"people say put the ac on in the bedroom",
+		"grandma say call mom",
+		"we say open the light in the kitchen",
+	})
+	for _, s := range []string{"my kids say lights out in the kids room", "in english you say switch off the light"} {
+		if d := tb.Route(s, Context{}); d.Pending != nil {
+			t.Errorf("%q: asks %q, want nothing asked toward acting", s, d.Prompt)
+		}
+	}
+	checkRoutes(t, tb, []routeCase{ // "say" inside a description or a wish is not a report
+		{"the copy game, the one where you say simon", "play.simon", nil},
+	})
+}

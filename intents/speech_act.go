@@ -361,6 +361,13 @@ func permissionAfter(toks []string, i int) bool {
 	return false
 }
 
+// sayInside: "say" after them is inside a description ("the game where you say simon") or a
+// wish ("I want you to say it").
+var sayInside = words2set("to where when which that if")
+
+// sayers say things in general ("we say", "people say"): what follows is how they put it.
+var sayers = words2set("we you they people kids children everyone everybody folks brits americans english")
+
 func (t *Table) notARequestToMe(toks []string) string {
 	k := len(toks)
 	if k == 0 {
@@ -376,6 +383,8 @@ func (t *Table) notARequestToMe(toks []string) string {
 			!(i > 2 && reportedState(toks[i-1:])) && !readOffAThing(toks, i): // "... grandma says it's freezing in there": how things are, the reason
 			// "simon says" is a game; "until said otherwise", "we've said goodbye" report nothing
 			return actRelayed
+		case w == "say" && i > 0 && i+1 < k && (sayers[toks[i-1]] || kinWords[toks[i-1]] || parentWords[toks[i-1]]) && !(i > 1 && sayInside[toks[i-2]]):
+			return actQuoted // "in Turkey we say close the light", "my kids say lights out": how people put it, not a request
 		case w == "cannot" && i+1 < k && (commandVerb(toks[i+1]) || familyVerb(toks[i+1]) ||
 			i+2 < k && (toks[i+1] == "even" || toks[i+1] == "just") && (commandVerb(toks[i+2]) || familyVerb(toks[i+2]))):
 			return actQuoted // "you can't even call mom": said of what someone can do
