@@ -284,6 +284,8 @@ func (t *Table) compound(n Normalized, ctx Context, lex uint64, info []wordInfo)
 			d = rd // "it's freezing in here, switch the AC off": the reason says where
 		} else if pd, ok := t.personFromReason(d, afterthoughts, ctx); ok {
 			d = pd // "I need to talk to mum, can you ring her": the reason says who
+		} else if ld, ok := t.labelFromReason(d, afterthoughts); ok {
+			d = ld // "I'm putting the rice on, can you time twenty minutes for it": the reason says which timer
 		}
 		if d.Intent == "robot.stop" && sleeperIn(afterthoughts) {
 			// "the baby's asleep, shush": the reason makes the quiet last.

@@ -35,6 +35,17 @@ var (
 // or a relative the home does not list (asked about). A strong verb ("call", "ring", "video
 // call") asks as a command; a weak one ("get", "see", "talk to") only with a wish to reach
 // them ("I want to see mommy") or the means ("get mum on the video").
+// nobodyBefore: the words before a call verb name nobody as its subject ("nobody call mom",
+// "no one ring dad now").
+func nobodyBefore(lead []string) bool {
+	for i, w := range lead {
+		if w == "nobody" || w == "noone" || w == "no" && i+1 < len(lead) && (lead[i+1] == "one" || lead[i+1] == "1" || lead[i+1] == "body") {
+			return true
+		}
+	}
+	return false
+}
+
 func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) (Decision, bool) {
 	lx := t.vocab.lex
 	strong, okStrong := t.findSaid(m.lex, toks, "call.verbs")
@@ -44,6 +55,16 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 	weak, okWeak := t.findSaid(m.lex, toks, "call.reach")
 	if !okStrong && !okWeak {
 		return Decision{}, false
+	}
+	at := len(toks) // the first call word
+	if okStrong {
+		at = strong.at
+	}
+	if okWeak && weak.at < at {
+		at = weak.at
+	}
+	if nobodyBefore(toks[:at]) {
+		return Decision{}, false // "nobody call mom, she's in a meeting": an order about what nobody may do
 	}
 	if d, ok := t.callBack(n, toks, m); ok {
 		return d, true

@@ -229,6 +229,9 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 			}
 		}
 	} else {
+		if k := calls.at + calls.n; k < len(toks) && (t.vocab.people[toks[k]] != "" || kinWords[toks[k]] || parentWords[toks[k]]) {
+			return Decision{}, false // "nobody call mom, she's in a meeting": calls to someone, not to the robot
+		}
 		// The calls it keeps out: a verb that blocks them turns it on, one that allows them
 		// off; "don't let anyone call" blocks.
 		for _, h := range lx.cover(toks, used, "privacy.calls", "privacy.block", "privacy.allow") {

@@ -130,6 +130,9 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 		raw = rawReplacer.Replace(raw)
 	}
 	raw = joinSpelled(raw)
+	if strings.Contains(raw, "- ") {
+		raw = dropCutOffs(raw)
+	}
 	raw, n.Wake = wake.stripSegments(raw)
 	n.raw = raw
 	trimmed := strings.TrimRightFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || r == '.' || r == '!' || r == '"' })

@@ -237,6 +237,28 @@ func trimTails(toks []string) []string {
 	return toks
 }
 
+// dropCutOffs takes off a word the speaker cut off and said again whole ("for the p- pasta",
+// "the kit- kitchen light"): the recogniser writes the cut-off part with a dash.
+func dropCutOffs(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "- ")
+		if i < 0 {
+			break
+		}
+		start := strings.LastIndexByte(s[:i], ' ') + 1
+		part, next := s[start:i], s[i+2:]
+		if part != "" && strings.HasPrefix(next, part) && len(next) > len(part) && next[len(part)] >= 'a' && next[len(part)] <= 'z' {
+			b.WriteString(s[:start]) // the part and its dash dropped: the word said whole follows
+		} else {
+			b.WriteString(s[:i+2])
+		}
+		s = next
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
 // joinSpelled closes up letters spelled out one by one ("u. s. d.", "i.b.m.", "p. m."): the
 // recogniser's way of writing an acronym, one word, never a run of sentences to split at
 // their full stops. A single letter with a full stop ("plan b.") is left alone.

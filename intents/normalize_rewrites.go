@@ -80,6 +80,14 @@ var phraseRewrites = []struct {
 	{[]string{"aminals"}, []string{"animals"}},
 	{[]string{"amimal"}, []string{"animal"}},
 	{[]string{"put", "out", "the", "light"}, []string{"turn", "off", "the", "light"}}, // a grandparent's "put out the light"
+	// the American South's "cut on the lights" is "turn on" ("cut off" is off, as everywhere)
+	{[]string{"cut", "on", "the", "light"}, []string{"turn", "on", "the", "light"}}, {[]string{"cut", "on", "the", "lights"}, []string{"turn", "on", "the", "lights"}},
+	{[]string{"cut", "on", "the", "ac"}, []string{"turn", "on", "the", "ac"}}, {[]string{"cut", "on", "the", "air"}, []string{"turn", "on", "the", "ac"}},
+	{[]string{"cut", "on", "the", "big"}, []string{"turn", "on", "the", "big"}}, {[]string{"cut", "it", "on"}, []string{"turn", "it", "on"}},
+	{[]string{"cut", "them", "on"}, []string{"turn", "them", "on"}},
+	{[]string{"cut", "the", "light", "on"}, []string{"turn", "the", "light", "on"}},
+	{[]string{"cut", "the", "lights", "on"}, []string{"turn", "the", "lights", "on"}},
+	{[]string{"cut", "the", "ac", "on"}, []string{"turn", "the", "ac", "on"}},
 	{[]string{"put", "out", "the", "lights"}, []string{"turn", "off", "the", "lights"}},
 	{[]string{"put", "out", "all", "the", "lights"}, []string{"turn", "off", "all", "the", "lights"}},
 	{[]string{"put", "out", "all", "lights"}, []string{"turn", "off", "all", "lights"}},

@@ -145,8 +145,21 @@ func quietEnd(toks []string) bool {
 		hasPrefix(toks, []string{"you", "are", "allowed", "to"}) || hasPrefix(toks, []string{"feel", "free", "to"})
 	// "you may resume speaking", "carry on talking", "continue talking": talk taken up again
 	resume := contains(toks, "resume") || contains(toks, "continue") || hasPhrase(toks, []string{"carry", "on"})
-	return anyOf(toks, stopTalk) && (contains(toks, "again") || resume || permission && len(toks) <= 6)
+	return anyOf(toks, stopTalk) && (contains(toks, "again") || resume || permission && len(toks) <= 6) && !repeatAsked(toks)
 }
+
+// repeatAsked: the last thing said asked for again ("say it again", "could you say that
+// again, dear", "repeat that"): not quiet time ended.
+func repeatAsked(toks []string) bool {
+	for i, w := range toks {
+		if w == "repeat" || (w == "say" || w == "tell") && i+1 < len(toks) && repeatObjects[toks[i+1]] {
+			return true
+		}
+	}
+	return false
+}
+
+var repeatObjects = words2set("it that this what again")
 
 // quietLasting takes the parts that make quiet last off a duration view: a length (not a
 // moment), "until ...", "for the rest of the night", "for a while", quiet or silent mode. It

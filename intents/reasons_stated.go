@@ -1,6 +1,8 @@
 package intents
 
 import (
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -198,3 +200,33 @@ var peopleNouns = words2set("children boys girls twins guests visitors neighbour
 
 // whWords after a subject ask something of their own: "..., you know what I mean".
 var whWords = words2set("what how why when where who which whether")
+
+// labelFromReason: a timer asked for "for it" whose reason names one of the home's timers
+// ("I'm putting the rice on. Can you give me twenty minutes on a timer for it?") is that
+// timer's.
+func (t *Table) labelFromReason(d Decision, reasons []string) (Decision, bool) {
+	toks := d.Normalized.tokens()
+	if d.Intent != "timer.start" || d.Args["label"] != "" || len(reasons) == 0 ||
+		!hasPhrase(toks, []string{"for", "it"}) && !hasPhrase(toks, []string{"for", "that"}) && !hasPhrase(toks, []string{"for", "them"}) {
+		return Decision{}, false
+	}
+	label := ""
+	for _, r := range reasons {
+		for w := range strings.FieldsSeq(r) {
+			if slices.Contains(t.Home.TimerLabels, w) {
+				if label != "" && label != w {
+					return Decision{}, false // two timers named: the timer stays unnamed
+				}
+				label = w
+			}
+		}
+	}
+	if label == "" {
+		return Decision{}, false
+	}
+	out := d
+	out.Args = maps.Clone(d.Args)
+	out.Args["label"] = label
+	out.Doctrine = append([]string{"the timer asked for \"for it\" is the one the reason names (" + label + ")"}, d.Doctrine...)
+	return out, true
+}

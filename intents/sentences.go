@@ -160,6 +160,8 @@ func (t *Table) oneRequestAmongSentences(transcript string, whole Decision, ctx 
 		request = rd // "The study is pitch black. Put a light on for him, would you?": the aside says where
 	} else if pd, ok := t.personFromReason(request, asideTexts, ctx); ok {
 		request = pd
+	} else if ld, ok := t.labelFromReason(request, asideTexts); ok {
+		request = ld // "I'm putting the rice on. Can you time twenty minutes for it?"
 	}
 	if !found || len(asides) == 0 {
 		return Decision{}, false
