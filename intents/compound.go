@@ -305,6 +305,11 @@ func (t *Table) compound(n Normalized, ctx Context, lex uint64, info []wordInfo)
 		d.Normalized = n
 		return d, true // "I want to show mom my drawing, can you call her"
 	}
+	if d, ok := stopAmongFreeText(decisions); ok && !n.Negated && !conditional(n.tokens()) {
+		d.Normalized = n
+		d.Doctrine = append(d.Doctrine, "compound sentence: a stop beside words no intent reads: the stop is done")
+		return d, true // "tama na po, stop": stopping is the one request that must always work
+	}
 	for _, d := range decisions {
 		if t.wouldAct(d) {
 			return t.oneAtATime(n, d), true
@@ -315,6 +320,25 @@ func (t *Table) compound(n Normalized, ctx Context, lex uint64, info []wordInfo)
 		return d, true // "am I late? what time is it", "what's the date, I have to write it on the note"
 	}
 	return Decision{}, false
+}
+
+// stopAmongFreeText: one part asks the robot to stop and every other part is words no intent
+// reads; that stop.
+func stopAmongFreeText(decisions []Decision) (Decision, bool) {
+	stop := -1
+	for i, d := range decisions {
+		switch {
+		case d.Intent == "robot.stop" && stop < 0:
+			stop = i
+		case d.Intent == IntentGeneralAsk && d.Rule == nil && d.Mentions == nil:
+		default:
+			return Decision{}, false
+		}
+	}
+	if stop < 0 {
+		return Decision{}, false
+	}
+	return decisions[stop], true
 }
 
 // quoteList is fmt's %q of a list of strings (["a" "b"]), without fmt.

@@ -137,3 +137,55 @@ func TestRaisedByRound10Writers(t *testing.T) {
 		t.Errorf("a cut on the finger: %s %v, want the question as said", d.Intent, d.Args)
 	}
 }
+
+// TestLearnersWordsRound10: learners' and their families' words — a spouse named as such
+// (a read takes the home's parent: "is my wife busy" is mom's calendar; a call asks first,
+// since a grandmother's husband is not dad), the Tagalog "po" and Hindi "ji" of respect,
+// other countries' emergency numbers, "remember me in ..." (to remind), rock paper scissors as
+// other languages count it, a Turkish "sus" to stop, the living room as "the sala" or "the
+// salon" — and where they must not reach: "the wife of obama" is someone else's.
+func TestLearnersWordsRound10(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"is my wife busy now", "calendar.status", map[string]string{"person": "mom"}},
+		{"please make video call to my husband", IntentClarify, nil},
+		{"is the mother of the kids busy", "calendar.status", map[string]string{"person": "mom"}},
+		{"who is the wife of the president", IntentGeneralAsk, nil},
+		{"what's the time po", "time.now", nil},
+		{"what is the date today ji", "date.today", nil},
+		{"call 112 my father fell down", "help.emergency", nil},
+		{"dial 190 please someone is in the garden", "help.emergency", nil},
+		{"remember me in ten minutes to turn the rice off", "timer.start", map[string]string{"duration": "600", "label": "rice"}},
+		{"scissors stone cloth with me", "play.rps", nil},
+		{"paper stone scissors, you and me", "play.rps", nil},
+		{"sus reachy sus", "robot.stop", nil},
+		{"switch off the light in the sala", "house.light.set", map[string]string{"room": "living room", "state": "off"}},
+		{"is the light on in the salon", "house.light.get", map[string]string{"room": "living room"}},
+		{"blah blah, stop", "robot.stop", nil}, // a stop beside words no intent reads is done
+	})
+	checkNothingDone(t, tb, []string{
+		"remember me on my birthday",
+		"my husband always says close the air when nobody is in the room",
+		"if dad calls while we're eating, don't answer",
+		"Tomorrow maybe we play Simon says, not now.",
+	})
+}
+
+// TestASpouseIsCalledOnlyWhenConfirmed: "call my husband" asks "Do you want me to call dad?";
+// yes calls dad, no calls nobody.
+func TestASpouseIsCalledOnlyWhenConfirmed(t *testing.T) {
+	tb := demo(t)
+	for _, s := range []string{"call my husband", "please make video call to my husband", "get my wife on the video"} {
+		d := tb.Route(s, Context{})
+		if Acting(d) || d.Pending == nil || d.Pending.Missing != MissingConfirm || d.Pending.Intent != "teleport.call" {
+			t.Errorf("%q: %s %v (pending %+v), want the call asked about", s, d.Intent, d.Args, d.Pending)
+			continue
+		}
+		if c, ok := tb.Complete(*d.Pending, "yes please", Context{}); !ok || c.Intent != "teleport.call" || c.Args["person"] == "" {
+			t.Errorf("%q answered yes: %s %v, want the call", s, c.Intent, c.Args)
+		}
+		if c, _ := tb.Complete(*d.Pending, "no", Context{}); Acting(c) {
+			t.Errorf("%q answered no: %s %v, want nothing done", s, c.Intent, c.Args)
+		}
+	}
+}

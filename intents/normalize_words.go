@@ -228,6 +228,7 @@ var courtesyTails = [][]string{
 	{"if", "you", "can", "hear", "me"}, {"if", "you", "hear", "me"},
 	{"maybe"}, {"or", "so"}, {"ish"}, // "cool the bedroom down, like 20 maybe"
 	{"abeg"}, {"abeg", "o"}, // Nigerian Pidgin's please: "hang up the call abeg"
+	{"na", "po"}, {"po"}, {"ji"}, // Tagalog's and Hindi's respect: "what's the date today po", "what time na po", "lights off ji"
 	{"thx"}, {"ty"}, {"pls"}, {"plz"}, {"then"}, {"actually"}, {"mate"}, {"hon"}, {"honey"}, {"sugar"}, {"pal"}, {"buddy"}, {"chatterbox"}, // "what's the time then", "lights on mate"
 }
 
@@ -246,7 +247,7 @@ var tailEnds = map[string]bool{"much": true, "you": true, "lot": true, "thanks":
 	"away": true, "ok": true, "okay": true, "alright": true, "mind": true, "dear": true, "darling": true, "love": true,
 	"sweetheart": true, "maybe": true, "so": true, "ish": true, "then": true, "actually": true, "mate": true, "hon": true,
 	"honey": true, "sugar": true, "pal": true, "buddy": true, "chatterbox": true, "ya": true,
-	"thx": true, "ty": true, "pls": true, "plz": true, "abeg": true, "o": true}
+	"thx": true, "ty": true, "pls": true, "plz": true, "abeg": true, "o": true, "po": true, "ji": true}
 
 // leadFillers open a sentence without meaning anything: "okay, okay, stop", "so, what time is it".
 var leadFillers = map[string]bool{"okay": true, "ok": true, "alright": true, "so": true, "well": true, "oh": true,

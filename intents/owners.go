@@ -175,6 +175,10 @@ func (t *Table) someoneElses(toks []string, i int) bool {
 		return false
 	}
 	prev := toks[i-1]
+	if prev == "the" && i+2 < len(toks) && toks[i+1] == "of" && !homeGroups[toks[i+2]] && !(toks[i+2] == "the" && i+3 < len(toks) && homeGroups[toks[i+3]]) &&
+		toks[i+2] != "house" && toks[i+2] != "home" && toks[i+2] != "family" {
+		return true // "the wife of obama", "the mother of the bride": someone else's, said the other way round
+	}
 	if len(prev) < 4 || prev[len(prev)-1] != 's' || functionWords[prev] || t.vocab.owners[prev] != nil ||
 		t.vocab.owners[prev[:len(prev)-1]] != nil || t.vocab.people[prev] != "" || t.vocab.people[prev[:len(prev)-1]] != "" ||
 		homeGroups[prev] || wordClasses[prev] != 0 || notPossessive[prev] || t.sound.known[prev] && !possessiveNouns[prev] {
