@@ -305,7 +305,7 @@ func (t *Table) compound(n Normalized, ctx Context, lex uint64, info []wordInfo)
 		d.Normalized = n
 		return d, true // "I want to show mom my drawing, can you call her"
 	}
-	if d, ok := stopAmongFreeText(decisions); ok && !n.Negated && !conditional(n.tokens()) {
+	if d, ok := stopAmongFreeText(decisions); ok && !d.Normalized.Negated && !conditional(n.tokens()) {
 		d.Normalized = n
 		d.Doctrine = append(d.Doctrine, "compound sentence: a stop beside words no intent reads: the stop is done")
 		return d, true // "tama na po, stop": stopping is the one request that must always work
@@ -323,7 +323,7 @@ func (t *Table) compound(n Normalized, ctx Context, lex uint64, info []wordInfo)
 }
 
 // stopAmongFreeText: one part asks the robot to stop and every other part is words no intent
-// reads; that stop.
+// reads, or a statement kept from acting; that stop.
 func stopAmongFreeText(decisions []Decision) (Decision, bool) {
 	stop := -1
 	for i, d := range decisions {
@@ -331,6 +331,7 @@ func stopAmongFreeText(decisions []Decision) (Decision, bool) {
 		case d.Intent == "robot.stop" && stop < 0:
 			stop = i
 		case d.Intent == IntentGeneralAsk && d.Rule == nil && d.Mentions == nil:
+		case d.NotActed != "" && d.Pending == nil && !Acting(d): // "stop, I didn't ask about the lights, just stop": a read kept from acting
 		default:
 			return Decision{}, false
 		}

@@ -385,7 +385,16 @@ func nounSubject(toks []string) bool {
 // negatedStatement: a statement with a subject that says "not" after its verb ("she's not
 // even talking", "I haven't seen him all day"), wanting nothing.
 func negatedStatement(toks []string) bool {
-	if len(toks) < 3 || !reasonLeads[toks[0]] || toks[0] == "you" || toks[0] == "because" || anyOf(toks, wishWords) || anyOf(toks, unwillingWords) {
+	if len(toks) < 3 || anyOf(toks, wishWords) || anyOf(toks, unwillingWords) {
+		return false
+	}
+	for i := 2; i+1 < len(toks); i++ { // "you've been going on for ages and I've not understood a word": a later statement's own "not"
+		if toks[i+1] == "not" && (toks[i] == "have" || toks[i] == "am" || toks[i] == "do" || toks[i] == "did" || toks[i] == "was" || toks[i] == "can") &&
+			ownSubjects[toks[i-1]] && toks[i-2] == "and" {
+			return true
+		}
+	}
+	if !reasonLeads[toks[0]] || toks[0] == "you" || toks[0] == "because" {
 		return false
 	}
 	for i := 1; i+1 < len(toks); i++ {
@@ -398,6 +407,9 @@ func negatedStatement(toks []string) bool {
 	}
 	return false
 }
+
+// ownSubjects say a statement of their own after "and": "... and I've not understood a word".
+var ownSubjects = words2set("i we he she they")
 
 // unwillingWords make a negated statement take the request back ("I don't want to", "I
 // didn't mean that"): never a reason.

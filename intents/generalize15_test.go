@@ -189,3 +189,40 @@ func TestASpouseIsCalledOnlyWhenConfirmed(t *testing.T) {
 		}
 	}
 }
+
+// TestGrandparentsWordsRound10: Scots, Yorkshire and the American South as grandparents say
+// them — "ye", "the bairns' room", "the wee light", "ey up", "take care", "a little jig",
+// "give over" — and a stop whose reason has a "not" of its own is still a stop.
+func TestGrandparentsWordsRound10(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"would ye put the wee light on in the bairns' room", "house.light.set", map[string]string{"room": "kids room", "state": "on"}},
+		{"ring the weans' mammy would ye", "teleport.call", map[string]string{"person": "mom"}},
+		{"ye can start talking again hen", "robot.quiet", map[string]string{"state": "off"}},
+		{"ey up reachy", "greeting", nil},
+		{"right, bye now, take care", "smalltalk.goodbye", nil},
+		{"do a little jig for your nana", "robot.expression", map[string]string{"expression": "dance"}},
+		{"give over, you're doing my head in", "robot.stop", nil},
+		{"stop talking, you've been at it all morning and I've not heard the news", "robot.stop", nil},
+	})
+	checkRoutes(t, tb, []routeCase{ // what they must not reach
+		{"why do people in japan live so long", IntentGeneralAsk, nil},
+		{"take care of the baby for me", IntentGeneralAsk, nil},
+	})
+}
+
+// TestTheAgentGetsTheQuestionAsked: a word a family says to someone at the end of a request
+// ("love", "honey", "pet") is taken off; the same word as what a question is about is kept,
+// so the agent answers the question that was asked ("what is honey", not "what is").
+func TestTheAgentGetsTheQuestionAsked(t *testing.T) {
+	tb := demo(t)
+	for _, q := range []string{"what is honey", "what is love", "is a cat a good pet", "how do you cook hen", "why does grandma call me sweetie"} {
+		if d := tb.Route(q, Context{}); d.Intent != IntentGeneralAsk || d.Args["question"] != q {
+			t.Errorf("%q: %s %v, want the question as asked", q, d.Intent, d.Args)
+		}
+	}
+	checkRoutes(t, tb, []routeCase{
+		{"kitchen lights off love", "house.light.set", map[string]string{"room": "kitchen", "state": "off"}},
+		{"what time is it honey", "time.now", nil},
+	})
+}

@@ -78,7 +78,7 @@ var deviceWords = map[string]string{
 
 // fixtureWords describe a light, not a room: "the big light", "the ceiling lamp".
 var fixtureWords = map[string]bool{"electric": true, "electrical": true, "big": true, "main": true, "ceiling": true, "overhead": true, "desk": true, "floor": true,
-	"reading": true, "bedside": true, "table": true, "night": true, "side": true, "little": true, "small": true,
+	"reading": true, "bedside": true, "table": true, "night": true, "side": true, "little": true, "small": true, "wee": true, "tiny": true,
 	"house": true, "room": true, "string": true, "fairy": true, "led": true, "top": true, "wall": true, "all": true,
 	"every": true, "each": true, "single": true, "the": true, "my": true, "our": true, "your": true, "these": true, "those": true}
 

@@ -221,6 +221,28 @@ func dropFillersAndStutters(in []string) []string {
 	return out
 }
 
+// endearments are said to someone at the end of a sentence ("lights off, love"), unless the
+// word before wants a noun (wantsANoun): then they are what is spoken of.
+var (
+	endearments = words2set("love dear darling sweetheart honey hon sugar pal buddy mate hen pet petal lovey sweetie flower chatterbox")
+	wantsANoun  = words2set("is are was were a an the my your his her our their of about good cook like some any this that eat call")
+	namingVerbs = words2set("call calls calling called name names named")
+)
+
+// endearmentSpokenOf: the endearment that ends toks is what is spoken of ("what is love",
+// "why does she call me sweetie"), not who is spoken to ("be a dear", "lights off, love").
+func endearmentSpokenOf(toks []string) bool {
+	k := len(toks)
+	if k < 2 || !endearments[toks[k-1]] {
+		return false
+	}
+	prev := toks[k-2]
+	if prev == "a" && k > 2 && (toks[k-3] == "be" || toks[k-3] == "theres" || toks[k-3] == "there" || toks[k-3] == "is") {
+		return false // "be a dear", "there's a dear"
+	}
+	return wantsANoun[prev] || k > 2 && prev == "me" && namingVerbs[toks[k-3]]
+}
+
 func trimTails(toks []string) []string {
 	for changed := true; changed; {
 		changed = false
@@ -228,6 +250,9 @@ func trimTails(toks []string) []string {
 			break
 		}
 		for _, c := range courtesyTailsByLast[toks[len(toks)-1]] { // those that can match, in courtesyTails' order
+			if len(c) == 1 && endearmentSpokenOf(toks) {
+				continue // "what is love", "is a cat a good pet": the word is what is asked about, not who is spoken to
+			}
 			if hasSuffix(toks, c) && len(toks) > len(c) {
 				toks, changed = toks[:len(toks)-len(c)], true
 				break

@@ -36,7 +36,9 @@ var phraseRewrites = []struct {
 	{[]string{"time", "it", "for", "me"}, []string{"start", "a", "timer"}},
 	{[]string{"time", "that", "for", "me"}, []string{"start", "a", "timer"}},
 	{[]string{"can", "ye", "no"}, []string{"can", "you"}}, // Scots "can ye no be quiet": a request
-	{[]string{"un", "muted"}, []string{"unmuted"}},        // "un-muted" as a transcript splits it
+	{[]string{"can", "you", "no", "be"}, []string{"can", "you", "be"}}, {[]string{"will", "you", "no", "be"}, []string{"will", "you", "be"}},
+	{[]string{"can", "you", "no", "stop"}, []string{"can", "you", "stop"}}, {[]string{"will", "you", "no", "stop"}, []string{"will", "you", "stop"}},
+	{[]string{"un", "muted"}, []string{"unmuted"}}, // "un-muted" as a transcript splits it
 	{[]string{"un", "mute"}, []string{"unmute"}},
 	{[]string{"thank", "u"}, []string{"thank", "you"}},                           // typed thanks
 	{[]string{"o", "clock"}, []string{"oclock"}},                                 // "how many o clock": a learner's question of the time

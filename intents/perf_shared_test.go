@@ -489,6 +489,9 @@ func plainTrimTails(toks []string) []string {
 			break
 		}
 		for _, c := range courtesyTails {
+			if len(c) == 1 && endearmentSpokenOf(toks) {
+				continue
+			}
 			if hasSuffix(toks, c) && len(toks) > len(c) {
 				toks, changed = toks[:len(toks)-len(c)], true
 				break
