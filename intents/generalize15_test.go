@@ -226,3 +226,27 @@ func TestTheAgentGetsTheQuestionAsked(t *testing.T) {
 		{"what time is it honey", "time.now", nil},
 	})
 }
+
+// TestChildrenAndRecogniserRound10: children's words ("lightie", "fweeze dance"), a
+// temperature the recogniser garbled ("twenty to": asked, never guessed), the AC named in
+// Portuguese or Spanish, "nobody's in there" as a reason, stopping a song, quitting a game
+// because someone named is cheating, and questions about lights and timers in general.
+func TestChildrenAndRecogniserRound10(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"can you turn the lightie on in the office", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+		{"let's do fweeze dance", "play.freeze", nil},
+		{"set the living room ac to thirty to", IntentClarify, nil},
+		{"the ar condicionado, turn off, in the sala", "house.ac.set", map[string]string{"room": "living room", "state": "off"}},
+		{"turn off the light in the office, nobody's in there", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+		{"stop singing that song", "robot.stop", nil},
+		{"quit the game max is cheating", "play.stop", nil},
+		{"how do timers know when to ring", IntentGeneralAsk, nil},
+		{"do fish sleep with the lights on", IntentGeneralAsk, nil},
+		{"do the lights work in the kitchen", "house.light.get", map[string]string{"room": "kitchen"}},
+	})
+	if d := tb.Route("set the living room ac to thirty to", Context{}); d.Pending == nil || d.Pending.Missing != "temperature" {
+		t.Errorf("a garbled temperature: pending %+v, want the temperature asked", d.Pending)
+	}
+	checkNothingDone(t, tb, []string{"system message privacy mode is now off"})
+}

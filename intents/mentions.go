@@ -313,6 +313,9 @@ func (t *Table) mentionsOf(n Normalized, known []wordInfo) Mentions {
 			prev == "it" && i >= 2 && (toks[i-2] == "make" || toks[i-2] == "keep" || toks[i-2] == "set" || toks[i-2] == "get" || toks[i-2] == "put" || toks[i-2] == "turn") || // "make it 22 in the lounge"
 			trailingSetting(toks, i)) {
 			m.Temperature = w
+			if next == "to" && i+2 == len(toks) && w != "0" && w[len(w)-1] == '0' {
+				m.Temperature = "x" // "set the ac to twenty to": "twenty two" or "twenty" — asked, never guessed
+			}
 		}
 	}
 	placed := len(m.Rooms) > 0 || m.Here

@@ -21,6 +21,7 @@ var phraseRewrites = []struct {
 	{[]string{"air", "conditioner"}, []string{"ac"}},
 	{[]string{"air", "conditioners"}, []string{"ac"}},
 	{[]string{"air", "con"}, []string{"ac"}},
+	{[]string{"ar", "ac"}, []string{"ac"}}, {[]string{"aire", "ac"}, []string{"ac"}}, // Portuguese and Spanish: "ar condicionado"
 	{[]string{"air", "condition"}, []string{"ac"}},              // "open the air condition in bedroom"
 	{[]string{"the", "air", "on"}, []string{"the", "ac", "on"}}, // "put the air on in the bedroom"
 	{[]string{"the", "air", "off"}, []string{"the", "ac", "off"}},

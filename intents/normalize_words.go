@@ -51,6 +51,7 @@ var singleRewrites = map[string]string{
 	"lites": "lights", "lite": "light", "aircondition": "ac",
 	// a learner's word for the AC from their own language: French "clim", Dutch "airco"
 	"airco": "ac", "clim": "ac", "climatisation": "ac", "climatization": "ac", "climatizador": "ac",
+	"condicionado": "ac", "acondicionado": "ac", "klimaanlage": "ac", "condizionatore": "ac", // "the ar condicionado", "el aire acondicionado"
 	"wat": "what", "wot": "what", // a transcript's spelling
 	"aff": "off", "whit": "what", // Scots: "shut the air con aff", "whit's the time"
 	// a dropped g, as a transcript writes it: "mornin richie", "is the air con goin"
@@ -62,6 +63,8 @@ var singleRewrites = map[string]string{
 	"ye": "you", // Scots and Irish: "would ye switch it off", "ye can start talking again"
 	// Scots' children: "the bairns' room", "the weans' daddy"
 	"bairns": "kids", "weans": "kids", "bairn": "kid", "wean": "kid",
+	// small children's words: "let's do fweeze dance", "turn the lightie on"
+	"fweeze": "freeze", "lightie": "light", "lighty": "light", "lighties": "lights",
 }
 
 // wordExpansions are contractions and singleRewrites in one map, for words without an

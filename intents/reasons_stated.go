@@ -76,7 +76,7 @@ func (t *Table) cutStatedReason(toks []string) []string {
 				continue // "i quit my piano lessons": the verb's object, not a new subject
 			}
 		}
-		if (reasonLeads[toks[i]] || reasonInterjections[toks[i]] || kinWords[toks[i]]) && toks[i] != "like" &&
+		if (reasonLeads[toks[i]] || reasonInterjections[toks[i]] || kinWords[toks[i]] || t.nameOpens(toks, i)) && toks[i] != "like" &&
 			t.statedReason(Normalized{Text: strings.Join(toks[i:], " "), toks: toks[i:]}) {
 			return toks[:i]
 		}
@@ -86,13 +86,20 @@ func (t *Table) cutStatedReason(toks []string) []string {
 
 // contractedSubjects are a subject and its verb run together by a transcript that dropped
 // the apostrophe: "theyre meant to be dressed", "ill hang it out", "shes asleep".
-var contractedSubjects = words2set("theyre hes shes thats theres ive weve youve theyve ill youll hell shell theyll itll")
+var contractedSubjects = words2set("theyre hes shes thats theres ive weve youve theyve ill youll hell shell theyll itll " +
+	"nobodys somebodys everybodys everyones someones")
 
 // namedSubject: a clause that opens with a word the router has no class for and then a
 // verb — a name the home did not give it ("harold cannot settle", "biscuit has been sick").
 func namedSubject(toks []string) bool {
 	return len(toks) >= 3 && wordClasses[toks[0]] == 0 && !isDigits(toks[0]) && !isImperativeVerb(toks[0]) &&
 		!strings.HasSuffix(toks[0], "ly") && finiteWords[toks[1]] // not "totally forgot about it"
+}
+
+// nameOpens: a name the home did not give opens a statement at toks[i] ("be quiet lily is
+// telling a story"): a word no list holds, or a child's name (address.others), then a verb.
+func (t *Table) nameOpens(toks []string, i int) bool {
+	return namedSubject(toks[i:]) && (!t.sound.known[toks[i]] || t.vocab.lex.has(toks[i:i+1], "address.others"))
 }
 
 // statesSomething: a verb said of the subject within its first words — "it is like an oven
