@@ -250,3 +250,20 @@ func TestChildrenAndRecogniserRound10(t *testing.T) {
 	}
 	checkNothingDone(t, tb, []string{"system message privacy mode is now off"})
 }
+
+// TestARequestCorrectedSentencesLater: a request, talk, a sentence that takes it back ("No,
+// hang on, ...") and the last word ("Make it seven.", the command said again): the last word
+// is done, once. A take-back with nothing after it does nothing.
+func TestARequestCorrectedSentencesLater(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"Could you time the pasta for me? Ten minutes. It's the thin sort. Oh, no, hang on, it's the thick sort today. Make it twelve.", "timer.start", map[string]string{"duration": "720", "label": "pasta"}},
+		{"Set a timer for the rice, fifteen minutes. No, it's the brown rice, that takes longer, doesn't it? Make it forty.", "timer.start", map[string]string{"duration": "2400", "label": "rice"}},
+		{"Put the light on in the office, love. No, wait, not the office, I'm off to read in bed. Put the bedroom light on.", "house.light.set", map[string]string{"room": "bedroom", "state": "on"}},
+	})
+	checkNothingDone(t, tb, []string{
+		"Set a timer for ten minutes. No, wait. Don't.",
+		"Turn on the kitchen light. No, no. Leave it off.",
+		"Turn on the office light. No, wait. My son said to turn off the bedroom light.",
+	})
+}

@@ -65,6 +65,10 @@ func (t *Table) routeTranscript(transcript string, ctx Context) Decision {
 	d := t.routeSentence(transcript, ctx)
 	if s, ok := t.oneRequestAmongSentences(transcript, d, ctx); ok {
 		d = s // "Could you put the kitchen light on? I can't see a thing.": one request among asides (sentences.go)
+	} else if !Acting(d) && mayHoldSentences(transcript) {
+		if c, ok := t.correctedAcrossSentences(transcript, ctx); ok {
+			d = c // "Timer for the rice, fifteen minutes. No, it's the brown rice. Make it forty." (sentences_corrected.go)
+		}
 	}
 	if (Acting(d) || t.asksToAct(d)) && mayHoldSentences(transcript) && sentenceTakesBack(transcript) {
 		return t.neverActs(d.Normalized, d, actTakenBack) // "Could you turn off the light? Never mind."
