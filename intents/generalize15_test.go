@@ -267,3 +267,15 @@ func TestARequestCorrectedSentencesLater(t *testing.T) {
 		"Turn on the office light. No, wait. My son said to turn off the bedroom light.",
 	})
 }
+
+// TestLearnersRequestsRound10: hang-ups, quiet, thanks and a game's end as learners say them.
+func TestLearnersRequestsRound10(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"okay bye bye, hang the phone now", "session.end", nil},
+		{"the baby is sleeping, speak low for one hour", "robot.quiet", map[string]string{"duration": "3600", "state": "on"}},
+		{"please keep down the voice for twenty minutes", "robot.quiet", map[string]string{"duration": "1200", "state": "on"}},
+		{"I don't want to play more", "play.stop", nil},
+		{"xie xie reachy", "smalltalk.thanks", nil},
+	})
+}

@@ -83,6 +83,14 @@ var phraseRewrites = []struct {
 	{[]string{"aminals"}, []string{"animals"}},
 	{[]string{"amimal"}, []string{"animal"}},
 	{[]string{"put", "out", "the", "light"}, []string{"turn", "off", "the", "light"}}, // a grandparent's "put out the light"
+	// a learner's hang-up: "hang the phone", "end the video with sir"
+	{[]string{"hang", "the", "phone"}, []string{"hang", "up", "phone"}},
+	{[]string{"end", "the", "video", "with"}, []string{"end", "the", "call", "with"}},
+	{[]string{"close", "the", "video", "call"}, []string{"end", "the", "video", "call"}},
+	// quiet as learners say it: "speak low", "keep down the voice"
+	{[]string{"speak", "low"}, []string{"be", "quiet"}}, {[]string{"talk", "low"}, []string{"be", "quiet"}},
+	{[]string{"keep", "down", "the", "voice"}, []string{"keep", "your", "voice", "down"}},
+	{[]string{"play", "more"}, []string{"play", "anymore"}}, // "I don't want to play more"
 	// the American South's "cut on the lights" is "turn on" ("cut off" is off, as everywhere)
 	{[]string{"cut", "on", "the", "light"}, []string{"turn", "on", "the", "light"}}, {[]string{"cut", "on", "the", "lights"}, []string{"turn", "on", "the", "lights"}},
 	{[]string{"cut", "on", "the", "ac"}, []string{"turn", "on", "the", "ac"}}, {[]string{"cut", "on", "the", "air"}, []string{"turn", "on", "the", "ac"}},
