@@ -279,3 +279,22 @@ func TestLearnersRequestsRound10(t *testing.T) {
 		{"xie xie reachy", "smalltalk.thanks", nil},
 	})
 }
+
+// TestAWorldQuestionAmongTheFamilysWords: a question about the world said with sentences
+// about the family ("My mama did hers all day long") reaches the agent, and only the
+// question is sent: the family's sentences stay in the house.
+func TestAWorldQuestionAmongTheFamilysWords(t *testing.T) {
+	tb := demo(t)
+	for s, q := range map[string]string{
+		"How long do you boil a potato, dear? My mother always did hers for an hour.":             "how long do you boil a potato",
+		"Who won the world cup in 1966? My dad watched it at the neighbour's house on their telly.": "who won the world cup in 1966",
+	} {
+		d := tb.Route(s, Context{})
+		if d.Intent != IntentGeneralAsk || d.Args["question"] != q {
+			t.Errorf("%q: %s %v, want general.ask with only %q", s, d.Intent, d.Args, q)
+		}
+	}
+	checkRoutes(t, tb, []routeCase{ // a question about the home's people or things stays home
+		{"Is mom busy? My mother always was.", "calendar.status", map[string]string{"person": "mom"}},
+	})
+}

@@ -68,6 +68,10 @@ func (t *Table) routeTranscript(transcript string, ctx Context) Decision {
 	} else if !Acting(d) && mayHoldSentences(transcript) {
 		if c, ok := t.correctedAcrossSentences(transcript, ctx); ok {
 			d = c // "Timer for the rice, fifteen minutes. No, it's the brown rice. Make it forty." (sentences_corrected.go)
+		} else if d.Intent == IntentUnclear {
+			if q, ok := t.worldQuestionAmongAsides(transcript, ctx); ok {
+				d = q // "How long do you cook collard greens? My mama did hers all day." (sentences_question.go)
+			}
 		}
 	}
 	if (Acting(d) || t.asksToAct(d)) && mayHoldSentences(transcript) && sentenceTakesBack(transcript) {
