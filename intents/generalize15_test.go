@@ -286,7 +286,7 @@ func TestLearnersRequestsRound10(t *testing.T) {
 func TestAWorldQuestionAmongTheFamilysWords(t *testing.T) {
 	tb := demo(t)
 	for s, q := range map[string]string{
-		"How long do you boil a potato, dear? My mother always did hers for an hour.":             "how long do you boil a potato",
+		"How long do you boil a potato, dear? My mother always did hers for an hour.":               "how long do you boil a potato",
 		"Who won the world cup in 1966? My dad watched it at the neighbour's house on their telly.": "who won the world cup in 1966",
 	} {
 		d := tb.Route(s, Context{})
