@@ -60,6 +60,9 @@ func (t *Table) afterthought(c Normalized) bool {
 	if len(toks) == 0 {
 		return true
 	}
+	if only(toks, hushAside) && len(toks) <= 3 {
+		return true // "turn off the kids room light... shhh": said in a whisper, beside the request
+	}
 	if reportedOrTakenBack(toks) && !reportedState(toks) && !slices.ContainsFunc(toks, func(w string) bool { return w == "bye" || w == "goodbye" || w == "goodbyes" || w == "goodnight" }) {
 		return false // "..., she texted", "..., I'm joking": words reported or a request taken back ask something of their own
 	}
@@ -181,6 +184,9 @@ func (t *Table) afterthought(c Normalized) bool {
 	}
 	return !t.mentionsRoom(toks)
 }
+
+// hushAside: a whisper's "shh" and "psst" said around a request.
+var hushAside = words2set("shh psst pst")
 
 // desireVerbs after a subject ask for something: "I want the light on", "we need the AC".
 var desireVerbs = words2set("want wants need needs would like love")

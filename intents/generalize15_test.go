@@ -298,3 +298,18 @@ func TestAWorldQuestionAmongTheFamilysWords(t *testing.T) {
 		{"Is mom busy? My mother always was.", "calendar.status", map[string]string{"person": "mom"}},
 	})
 }
+
+// TestWhispersFillersAndDialectsRound10: a whisper's "psst ... shhh" around a request, a
+// "like" between "you" and the verb, Yorkshire's "t'", "cut him off" on a call.
+func TestWhispersFillersAndDialectsRound10(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"psst... reachy... turn off the office light... shhh", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+		{"could you like switch the kitchen light on", "house.light.set", map[string]string{"room": "kitchen", "state": "on"}},
+		{"what's t' time", "time.now", nil},
+		{"is t' light on in the kitchen", "house.light.get", map[string]string{"room": "kitchen"}},
+		{"cut her off now", "session.end", nil},
+		{"shh shh", "robot.stop", nil},
+	})
+	checkNothingDone(t, tb, []string{"you like to turn the lights off at night"})
+}

@@ -83,6 +83,13 @@ var phraseRewrites = []struct {
 	{[]string{"aminals"}, []string{"animals"}},
 	{[]string{"amimal"}, []string{"animal"}},
 	{[]string{"put", "out", "the", "light"}, []string{"turn", "off", "the", "light"}}, // a grandparent's "put out the light"
+	// "could you like turn the AC down": a filler between "you" and the verb
+	{[]string{"you", "like", "turn"}, []string{"you", "turn"}}, {[]string{"you", "like", "switch"}, []string{"you", "switch"}},
+	{[]string{"you", "like", "put"}, []string{"you", "put"}}, {[]string{"you", "like", "set"}, []string{"you", "set"}},
+	{[]string{"you", "like", "start"}, []string{"you", "start"}}, {[]string{"you", "like", "make"}, []string{"you", "make"}},
+	// ending a call by cutting the one on it off
+	{[]string{"cut", "him", "off"}, []string{"hang", "up"}}, {[]string{"cut", "her", "off"}, []string{"hang", "up"}},
+	{[]string{"cut", "them", "off"}, []string{"hang", "up"}},
 	// a learner's hang-up: "hang the phone", "end the video with sir"
 	{[]string{"hang", "the", "phone"}, []string{"hang", "up", "phone"}},
 	{[]string{"end", "the", "video", "with"}, []string{"end", "the", "call", "with"}},

@@ -61,6 +61,7 @@ var singleRewrites = map[string]string{
 	"roastin": "roasting", "stinkin": "stinking", "blastin": "blasting", "flippin": "flipping", "bloomin": "blooming",
 	"burnin": "burning", "guessin": "guessing", "puttin": "putting", "gettin": "getting", "fixin": "fixing", "makin": "making",
 	"ye": "you", // Scots and Irish: "would ye switch it off", "ye can start talking again"
+	"t":  "the", // Yorkshire's "t'": "what's t' time", "put t' air conditioner on"
 	// Scots' children: "the bairns' room", "the weans' daddy"
 	"bairns": "kids", "weans": "kids", "bairn": "kid", "wean": "kid",
 	// small children's words: "let's do fweeze dance", "turn the lightie on"
