@@ -271,7 +271,14 @@ func (t *Table) privacyFrame(n Normalized, toks []string, m Mentions) (Decision,
 		state = "on"
 	}
 	unexplained := 0
-	for i, w := range toks[:len(cutReason(toks))] { // "no calls please, I am in the bath": the reason is not counted
+	head := toks[:len(cutReason(toks))]
+	for i, w := range head {
+		if (w == "until" || w == "till") && i+1 < len(head) && only(head[i+1:], quietUntil, frameFill) {
+			head = head[:i] // "enable privacy until I say otherwise": until it is ended
+			break
+		}
+	}
+	for i, w := range head { // "no calls please, I am in the bath": the reason is not counted
 		if !used[i] && !familyFill[w] && !isDigits(w) && w != "mode" && w != "for" && w != "while" && w != "minutes" &&
 			!privacyTimes[w] && !privacyWish[w] {
 			unexplained++

@@ -313,3 +313,18 @@ func TestWhispersFillersAndDialectsRound10(t *testing.T) {
 	})
 	checkNothingDone(t, tb, []string{"you like to turn the lights off at night"})
 }
+
+// TestMoreWordsRound10: privacy "until I say otherwise", "a whole day" of quiet, a room
+// "lit up", whisper's "a see" after a verb.
+func TestMoreWordsRound10(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"enable privacy until I say otherwise", "privacy.set", map[string]string{"state": "on"}},
+		{"no talking for a whole day", "robot.quiet", map[string]string{"duration": "86400", "state": "on"}},
+		{"is the office lit up", "house.light.get", map[string]string{"room": "office"}},
+		{"turn a see on in the bedroom", "house.ac.set", map[string]string{"room": "bedroom", "state": "on"}},
+	})
+	if d := tb.Route("that was a whole new world", Context{}); d.Args["question"] != "that was a whole new world" {
+		t.Errorf("the question changed: %v", d.Args)
+	}
+}

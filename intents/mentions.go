@@ -325,7 +325,7 @@ func (t *Table) mentionsOf(n Normalized, known []wordInfo) Mentions {
 		m.Device = "light" // verbs only lights take
 	case m.Temperature != "" && (placed || m.Warmth):
 		m.Device = "ac" // "set the living room to 21 degrees", "cool the bedroom to 21"
-	case (placed || contains(toks, "room")) && (contains(toks, "dark") || contains(toks, "gloomy") || contains(toks, "bright") || contains(toks, "pitch") ||
+	case (placed || contains(toks, "room")) && (contains(toks, "dark") || contains(toks, "gloomy") || contains(toks, "bright") || contains(toks, "pitch") || contains(toks, "lit") ||
 		contains(toks, "cannot") && contains(toks, "see")):
 		m.Device = "light" // "it's dark in here": the lights read it
 	case m.Warmth && placed:

@@ -14,6 +14,11 @@ var phraseRewrites = []struct {
 	// whisper's homophones of a few words the router reads
 	{[]string{"the", "a", "see"}, []string{"the", "ac"}}, {[]string{"the", "eh", "see"}, []string{"the", "ac"}},
 	{[]string{"the", "ay", "see"}, []string{"the", "ac"}}, {[]string{"tie", "mer"}, []string{"timer"}},
+	{[]string{"turn", "a", "see"}, []string{"turn", "ac"}}, {[]string{"switch", "a", "see"}, []string{"switch", "ac"}},
+	// "no talking for a whole day": a day
+	{[]string{"a", "whole", "day"}, []string{"a", "day"}}, {[]string{"a", "whole", "hour"}, []string{"an", "hour"}},
+	{[]string{"a", "whole", "night"}, []string{"a", "night"}}, {[]string{"a", "whole", "week"}, []string{"a", "week"}},
+	{[]string{"a", "whole", "afternoon"}, []string{"an", "afternoon"}}, {[]string{"a", "whole", "evening"}, []string{"an", "evening"}},
 	{[]string{"time", "or", "for"}, []string{"timer", "for"}}, {[]string{"time", "er"}, []string{"timer"}},
 	{[]string{"be", "quite"}, []string{"be", "quiet"}}, {[]string{"keep", "quite"}, []string{"keep", "quiet"}},
 	{[]string{"stay", "quite"}, []string{"stay", "quiet"}},
