@@ -328,3 +328,19 @@ func TestMoreWordsRound10(t *testing.T) {
 		t.Errorf("the question changed: %v", d.Args)
 	}
 }
+
+// TestANegatedApologyBeforeARequest: "I'm not very good with these things, but would you ...":
+// the "not" is the speaker's about themselves; the request after "but" is done. A "not"
+// said of a device before "but" is not taken off.
+func TestANegatedApologyBeforeARequest(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"I'm not very good with these things, but would you switch the office light off?", "house.light.set", map[string]string{"room": "office", "state": "off"}},
+		{"I don't know if you can hear me, but could you put the bedroom light on?", "house.light.set", map[string]string{"room": "bedroom", "state": "on"}},
+		{"I'm so sorry to interrupt, dear, but could you stop for a moment?", "robot.stop", nil},
+	})
+	checkNothingDone(t, tb, []string{
+		"I don't want the kitchen light on, but could you tell me the time",
+		"I never said turn off the light, but would you say it's late",
+	})
+}

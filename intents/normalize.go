@@ -210,6 +210,9 @@ func normalize(transcript string, wake wakeMatcher) Normalized {
 	if len(toks) > 2 && toks[0] == "no" && noVerbs[toks[1]] && !pauseAfterNo(raw) {
 		toks, n.Negated, lead = toks[1:], true, lead+1 // "no call mama now": a learner's "don't call mama"
 	}
+	if k := negatedPreamble(toks); k > 0 {
+		toks, n.Polite, lead = toks[k:], true, lead+k // "I don't want to be a nuisance, but would you ...": the "not" is the preamble's
+	}
 
 	for changed := len(toks) > 0 && formLeadStarts[toks[0]]; changed; {
 		changed = false

@@ -262,6 +262,33 @@ func trimTails(toks []string) []string {
 	return toks
 }
 
+// negatedPreamble: how many words open toks as a speaker's negated words about themselves
+// before "but" and a polite request ("I don't want to be a nuisance, but would you turn the
+// AC off", "I'm not very good with these things but could you ..."): they name no device,
+// action, number or state, and what follows "but" asks something of the robot. 0: none.
+func negatedPreamble(toks []string) int {
+	if len(toks) < 6 || toks[0] != "i" && toks[0] != "sorry" {
+		return 0
+	}
+	negated := false
+	for k := 1; k < len(toks)-3 && k <= 12; k++ {
+		w := toks[k]
+		switch {
+		case w == "not" || w == "never":
+			negated = true
+		case w == "but":
+			next := toks[k+1]
+			if negated && (toks[k+2] == "you" && (next == "would" || next == "could" || next == "can" || next == "will") || next == "please") {
+				return k + 1
+			}
+			return 0
+		case wordClasses[w]&(wcDevice|wcHouseDevice|wcAction|wcOnVerb|wcOffVerb) != 0 || isDigits(w) || w == "on" || w == "off":
+			return 0
+		}
+	}
+	return 0
+}
+
 // dropCutOffs takes off a word the speaker cut off and said again whole ("for the p- pasta",
 // "the kit- kitchen light"): the recogniser writes the cut-off part with a dash.
 func dropCutOffs(s string) string {

@@ -217,6 +217,7 @@ var stutterWords = map[string]bool{"the": true, "a": true, "an": true, "to": tru
 var fillers = map[string]bool{"um": true, "uh": true, "umm": true, "uhh": true, "erm": true, "er": true, "hmm": true, "hm": true, "ah": true, "uhm": true, "mm": true}
 
 var politeLeads = [][]string{
+	{"but", "would", "you"}, {"but", "could", "you"}, {"but", "can", "you"}, {"but", "will", "you"}, // "..., but would you ...": a request after an apology
 	{"would", "you", "be", "ever", "so", "kind", "as", "to"}, {"would", "you", "be", "so", "kind", "as", "to"},
 	{"could", "you", "be", "so", "kind", "as", "to"}, {"would", "you", "be", "kind", "enough", "to"},
 	{"would", "you", "be", "so", "good", "as", "to"}, {"be", "ever", "so", "kind", "as", "to"}, {"would", "you", "kindly"},
