@@ -193,11 +193,13 @@ func (t *Table) compound(n Normalized, ctx Context, lex uint64, info []wordInfo)
 	var decisionBuf [3]Decision
 	parts, greetings := partBuf[:0], []Normalized(nil)
 	var afterthoughts []string
+	thingNamed := false // a part that only names a thing ("the frobnicator, turn off, in the kitchen")
 	for _, c := range t.clauses(n) {
 		switch {
 		case ignorable(c.Text):
 		case t.afterthought(c):
 			afterthoughts = append(afterthoughts, c.Text)
+			thingNamed = thingNamed || bareThing(c.tokens())
 		case len(c.tokens()) <= maxGreetingWords && t.isGreeting(c):
 			greetings = append(greetings, c) // "hello, ..." asks for nothing by itself
 		case len(parts) > 0 && parts[len(parts)-1].Text == c.Text:
@@ -215,7 +217,7 @@ func (t *Table) compound(n Normalized, ctx Context, lex uint64, info []wordInfo)
 	if len(parts) == 0 || len(parts) == 1 && len(afterthoughts) == 0 {
 		return Decision{}, false
 	}
-	if d, ok := t.fragmentsJoined(parts, ctx); ok {
+	if d, ok := t.fragmentsJoined(parts, ctx); ok && !thingNamed {
 		d.Normalized = n
 		return d, true // "Ritchie, the bedroom, lights off.", "the kitchen light. off. now."
 	}
@@ -320,6 +322,15 @@ func (t *Table) compound(n Normalized, ctx Context, lex uint64, info []wordInfo)
 		return d, true // "am I late? what time is it", "what's the date, I have to write it on the note"
 	}
 	return Decision{}, false
+}
+
+// bareThing: toks only name a thing — a determiner and a word or two, no verb ("the
+// frobnicator"): a command said in pieces around it may be meant for that thing.
+func bareThing(toks []string) bool {
+	return len(toks) >= 2 && len(toks) <= 3 && (toks[0] == "the" || toks[0] == "my" || toks[0] == "that" || toks[0] == "this") &&
+		!slices.ContainsFunc(toks[1:], func(w string) bool {
+			return finiteWords[w] || pastWords[w] || statePredicates[w] || kinWords[w] || parentWords[w] || peopleNouns[w] || homeGroups[w]
+		})
 }
 
 // stopAmongFreeText: one part asks the robot to stop and every other part is words no intent

@@ -344,3 +344,15 @@ func TestANegatedApologyBeforeARequest(t *testing.T) {
 		"I never said turn off the light, but would you say it's late",
 	})
 }
+
+// TestAThingNamedBeforeACommandInPieces: "the frobnicator, turn off, in the kitchen" names a
+// thing the home cannot drive; the pieces after it are not the kitchen light. A person
+// named first is still only who it is for ("the baby, lights off, kids room").
+func TestAThingNamedBeforeACommandInPieces(t *testing.T) {
+	tb := demo(t)
+	checkNothingDone(t, tb, []string{"the frobnicator, turn off, in the kitchen", "my hoover, switch off, in the office"})
+	checkRoutes(t, tb, []routeCase{
+		{"the baby, lights off, kids room", "house.light.set", map[string]string{"room": "kids room", "state": "off"}},
+		{"Ritchie, the bedroom, lights off.", "house.light.set", map[string]string{"room": "bedroom", "state": "off"}},
+	})
+}
