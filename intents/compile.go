@@ -97,7 +97,7 @@ func checkHome(h *Home, file string) error {
 
 // defaultExpressions are the expressions every robot has (the hub maps them to moves).
 var defaultExpressions = map[string][]string{
-	"dance": {"dance", "dancing", "boogie", "jig", "a jig", "a little jig", "shake a leg", "a twirl"}, "nod": {"nod", "nod your head", "nodding"},
+	"dance": {"dance", "dancing", "boogie", "jig", "a jig", "a little jig", "a twirl"}, "nod": {"nod", "nod your head", "nodding"},
 	"celebrate": {"celebrate", "celebration", "party"}, "happy": {"happy", "smile"}, "sad": {"sad"},
 	"surprised": {"surprised", "surprise"}, "curious": {"curious"}, "sleepy": {"sleepy", "tired"},
 }

@@ -233,8 +233,8 @@ func (t *Table) compound(n Normalized, ctx Context, lex uint64, info []wordInfo)
 		if ok && i > 0 && len(decisions) == 1 && sameRequest(decisions[0], d) {
 			continue // "I don't want anybody calling in, put privacy mode on": the same request said twice is one
 		}
-		if !ok && i > 0 && len(decisions) == 1 && t.wouldAct(decisions[0]) && statesSomething(c.tokens()) && !anyOf(c.tokens(), switchStates) &&
-			(t.placeReason(c) || t.statedReason(c)) {
+		if !ok && i > 0 && len(decisions) == 1 && t.wouldAct(decisions[0]) && (statesSomething(c.tokens()) && !anyOf(c.tokens(), switchStates) &&
+			(t.placeReason(c) || t.statedReason(c)) || intentAsked(decisions[0]) == "timer.start" && writtenSource(c.tokens())) {
 			afterthoughts = append(afterthoughts, c.Text) // "switch it off, the baby monitor is going": a reason said after a write, not a second request
 			continue
 		}

@@ -166,26 +166,7 @@ func (t *Table) callFrame(n Normalized, toks []string, m Mentions, ctx Context) 
 		}
 		return Decision{}, false
 	}
-	d, ok := t.familyDecision("teleport.call", map[string]string{"person": person}, n, m, form, "a call ("+hitWords(verb)+") to a person")
-	if ok && spouseWords[toks[who]] && d.Intent == "teleport.call" {
-		return t.confirmCall(d), true // "call my husband": mom's husband is dad, a grandmother's is not
-	}
-	return d, ok
-}
-
-// spouseWords name the home's parents only as one of them speaks: "my husband" said by mom is
-// dad; said by a grandmother or a guest it is someone else. A read takes the home's parent; a
-// call asks first.
-var spouseWords = words2set("husband hubby wife missus")
-
-// confirmCall asks before a call whose person was named as someone's spouse.
-func (t *Table) confirmCall(call Decision) Decision {
-	d := t.decide(t.byName[IntentClarify], map[string]string{}, call.Rule, call.Normalized)
-	d.Prompt = "Do you want me to " + t.offerWhat(call) + "?"
-	d.Pending = &Pending{Intent: call.Intent, Args: call.Args, Missing: MissingConfirm}
-	d.Mentions = call.Mentions
-	d.Doctrine = append([]string{"a spouse named (the home's parent only when the other parent speaks): the call is asked about first"}, call.Doctrine...)
-	return d
+	return t.familyDecision("teleport.call", map[string]string{"person": person}, n, m, form, "a call ("+hitWords(verb)+") to a person")
 }
 
 // callUnknown: "call sarah", "ring bob please" — a call verb and one word that names nobody

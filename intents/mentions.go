@@ -252,7 +252,7 @@ func (t *Table) mentionsOf(n Normalized, known []wordInfo) Mentions {
 			}
 		}
 		switch {
-		case w == "on" && (next == "the" || next == "my" || next == "our") && i > 0 && classes[i-1]&(wcDevice|wcAction) == 0 && info[i-1].flags&wiGerund == 0 && prev != "pop":
+		case w == "on" && (next == "the" || next == "my" || next == "our") && i > 0 && classes[i-1]&(wcDevice|wcAction|wcOnVerb|wcOffVerb) == 0 && info[i-1].flags&wiGerund == 0 && prev != "pop":
 			// "on the porch": a place, not a state
 		case w == "on" && isDigits(next):
 			// "put the ac on 22": a setting, not a state; "turn it on twenty three": both

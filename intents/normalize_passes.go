@@ -224,8 +224,9 @@ func dropFillersAndStutters(in []string) []string {
 // endearments are said to someone at the end of a sentence ("lights off, love"), unless the
 // word before wants a noun (wantsANoun): then they are what is spoken of.
 var (
-	endearments = words2set("love dear darling sweetheart honey hon sugar pal buddy mate hen pet petal lovey sweetie flower chatterbox")
-	wantsANoun  = words2set("is are was were a an the my your his her our their of about good cook like some any this that eat call")
+	endearments = words2set("love dear darling sweetheart honey hon sugar pal buddy mate hen lovey chatterbox po ji")
+	wantsANoun  = words2set("is are was were a an the my your his her our their of about good cook like some any this that eat call " +
+		"with for best favourite favorite first spell what who")
 	namingVerbs = words2set("call calls calling called name names named")
 )
 
@@ -237,7 +238,7 @@ func endearmentSpokenOf(toks []string) bool {
 		return false
 	}
 	prev := toks[k-2]
-	if prev == "a" && k > 2 && (toks[k-3] == "be" || toks[k-3] == "theres" || toks[k-3] == "there" || toks[k-3] == "is") {
+	if prev == "a" && k > 2 && (toks[k-3] == "be" || toks[k-3] == "theres" || toks[k-3] == "there") {
 		return false // "be a dear", "there's a dear"
 	}
 	return wantsANoun[prev] || k > 2 && prev == "me" && namingVerbs[toks[k-3]]
@@ -300,7 +301,7 @@ func dropCutOffs(s string) string {
 		}
 		start := strings.LastIndexByte(s[:i], ' ') + 1
 		part, next := s[start:i], s[i+2:]
-		if part != "" && strings.HasPrefix(next, part) && len(next) > len(part) && next[len(part)] >= 'a' && next[len(part)] <= 'z' {
+		if part != "" && !numberWords[part] && strings.HasPrefix(next, part) && len(next) > len(part) && next[len(part)] >= 'a' && next[len(part)] <= 'z' {
 			b.WriteString(s[:start]) // the part and its dash dropped: the word said whole follows
 		} else {
 			b.WriteString(s[:i+2])

@@ -88,29 +88,21 @@ var phraseRewrites = []struct {
 	{[]string{"aminals"}, []string{"animals"}},
 	{[]string{"amimal"}, []string{"animal"}},
 	{[]string{"put", "out", "the", "light"}, []string{"turn", "off", "the", "light"}}, // a grandparent's "put out the light"
-	// "could you like turn the AC down": a filler between "you" and the verb
-	{[]string{"you", "like", "turn"}, []string{"you", "turn"}}, {[]string{"you", "like", "switch"}, []string{"you", "switch"}},
-	{[]string{"you", "like", "put"}, []string{"you", "put"}}, {[]string{"you", "like", "set"}, []string{"you", "set"}},
-	{[]string{"you", "like", "start"}, []string{"you", "start"}}, {[]string{"you", "like", "make"}, []string{"you", "make"}},
-	// ending a call by cutting the one on it off
-	{[]string{"cut", "him", "off"}, []string{"hang", "up"}}, {[]string{"cut", "her", "off"}, []string{"hang", "up"}},
-	{[]string{"cut", "them", "off"}, []string{"hang", "up"}},
-	// a learner's hang-up: "hang the phone", "end the video with sir"
-	{[]string{"hang", "the", "phone"}, []string{"hang", "up", "phone"}},
+	// "could you like turn the AC down": a filler between a request's "you" and its verb
+	{[]string{"could", "you", "like", "turn"}, []string{"could", "you", "turn"}}, {[]string{"can", "you", "like", "turn"}, []string{"can", "you", "turn"}},
+	{[]string{"could", "you", "like", "switch"}, []string{"could", "you", "switch"}}, {[]string{"can", "you", "like", "switch"}, []string{"can", "you", "switch"}},
+	{[]string{"could", "you", "like", "put"}, []string{"could", "you", "put"}}, {[]string{"can", "you", "like", "put"}, []string{"can", "you", "put"}},
+	// Yorkshire's "t'" before what it names: "what's t' time", "put t' air conditioner on"
+	{[]string{"t", "time"}, []string{"the", "time"}}, {[]string{"t", "ac"}, []string{"the", "ac"}}, {[]string{"t", "air"}, []string{"the", "air"}},
+	{[]string{"t", "oven"}, []string{"the", "oven"}}, {[]string{"t", "light"}, []string{"the", "light"}}, {[]string{"t", "lights"}, []string{"the", "lights"}},
+	{[]string{"t", "big"}, []string{"the", "big"}}, {[]string{"t", "kitchen"}, []string{"the", "kitchen"}},
+	// a learner's hang-up: "end the video with sir"
 	{[]string{"end", "the", "video", "with"}, []string{"end", "the", "call", "with"}},
 	{[]string{"close", "the", "video", "call"}, []string{"end", "the", "video", "call"}},
 	// quiet as learners say it: "speak low", "keep down the voice"
 	{[]string{"speak", "low"}, []string{"be", "quiet"}}, {[]string{"talk", "low"}, []string{"be", "quiet"}},
 	{[]string{"keep", "down", "the", "voice"}, []string{"keep", "your", "voice", "down"}},
-	{[]string{"play", "more"}, []string{"play", "anymore"}}, // "I don't want to play more"
-	// the American South's "cut on the lights" is "turn on" ("cut off" is off, as everywhere)
-	{[]string{"cut", "on", "the", "light"}, []string{"turn", "on", "the", "light"}}, {[]string{"cut", "on", "the", "lights"}, []string{"turn", "on", "the", "lights"}},
-	{[]string{"cut", "on", "the", "ac"}, []string{"turn", "on", "the", "ac"}}, {[]string{"cut", "on", "the", "air"}, []string{"turn", "on", "the", "ac"}},
-	{[]string{"cut", "on", "the", "big"}, []string{"turn", "on", "the", "big"}}, {[]string{"cut", "it", "on"}, []string{"turn", "it", "on"}},
-	{[]string{"cut", "them", "on"}, []string{"turn", "them", "on"}},
-	{[]string{"cut", "the", "light", "on"}, []string{"turn", "the", "light", "on"}},
-	{[]string{"cut", "the", "lights", "on"}, []string{"turn", "the", "lights", "on"}},
-	{[]string{"cut", "the", "ac", "on"}, []string{"turn", "the", "ac", "on"}},
+	{[]string{"not", "want", "to", "play", "more"}, []string{"not", "want", "to", "play", "anymore"}}, // "I don't want to play more"
 	{[]string{"put", "out", "the", "lights"}, []string{"turn", "off", "the", "lights"}},
 	{[]string{"put", "out", "all", "the", "lights"}, []string{"turn", "off", "all", "the", "lights"}},
 	{[]string{"put", "out", "all", "lights"}, []string{"turn", "off", "all", "lights"}},

@@ -61,7 +61,6 @@ var singleRewrites = map[string]string{
 	"roastin": "roasting", "stinkin": "stinking", "blastin": "blasting", "flippin": "flipping", "bloomin": "blooming",
 	"burnin": "burning", "guessin": "guessing", "puttin": "putting", "gettin": "getting", "fixin": "fixing", "makin": "making",
 	"ye": "you", // Scots and Irish: "would ye switch it off", "ye can start talking again"
-	"t":  "the", // Yorkshire's "t'": "what's t' time", "put t' air conditioner on"
 	// Scots' children: "the bairns' room", "the weans' daddy"
 	"bairns": "kids", "weans": "kids", "bairn": "kid", "wean": "kid",
 	// small children's words: "let's do fweeze dance", "turn the lightie on"
@@ -237,7 +236,7 @@ var courtesyTails = [][]string{
 	{"if", "you", "can", "hear", "me"}, {"if", "you", "hear", "me"},
 	{"maybe"}, {"or", "so"}, {"ish"}, // "cool the bedroom down, like 20 maybe"
 	{"abeg"}, {"abeg", "o"}, // Nigerian Pidgin's please: "hang up the call abeg"
-	{"hen"}, {"pet"}, {"petal"}, {"lovey"}, {"sweetie"}, {"flower"}, // a grandparent's "dear": "ye can talk again, hen"
+	{"hen"}, {"lovey"}, // a grandparent's "dear": "ye can talk again, hen"
 	{"na", "po"}, {"po"}, {"ji"}, // Tagalog's and Hindi's respect: "what's the date today po", "what time na po", "lights off ji"
 	{"thx"}, {"ty"}, {"pls"}, {"plz"}, {"then"}, {"actually"}, {"mate"}, {"hon"}, {"honey"}, {"sugar"}, {"pal"}, {"buddy"}, {"chatterbox"}, // "what's the time then", "lights on mate"
 }
@@ -258,7 +257,7 @@ var tailEnds = map[string]bool{"much": true, "you": true, "lot": true, "thanks":
 	"sweetheart": true, "maybe": true, "so": true, "ish": true, "then": true, "actually": true, "mate": true, "hon": true,
 	"honey": true, "sugar": true, "pal": true, "buddy": true, "chatterbox": true, "ya": true,
 	"thx": true, "ty": true, "pls": true, "plz": true, "abeg": true, "o": true, "po": true, "ji": true,
-	"hen": true, "pet": true, "petal": true, "lovey": true, "sweetie": true, "flower": true}
+	"hen": true, "lovey": true}
 
 // leadFillers open a sentence without meaning anything: "okay, okay, stop", "so, what time is it".
 var leadFillers = map[string]bool{"okay": true, "ok": true, "alright": true, "so": true, "well": true, "oh": true,

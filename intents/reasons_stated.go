@@ -38,7 +38,10 @@ func (t *Table) statedReason(c Normalized) bool {
 	if (toks[0] == "that" || toks[0] == "which" || toks[0] == "who") && (toks[1] == "are" || toks[1] == "were") {
 		return false // "... some celebrities that are capricorns": what the thing named is
 	}
-	if contains(toks, "not") || conditional(toks) || (reported(toks) || reportedOrTakenBack(toks)) && !writtenSource(toks) || whWords[toks[1]] {
+	if anyOf(toks, takesOver) || hasPhrase(toks, []string{"do", "it"}) || hasPhrase(toks, []string{"did", "it"}) {
+		return false // "..., I'll do it myself", "..., jake did it already", "..., he's gonna tell you later": not a reason, a request taken over
+	}
+	if contains(toks, "not") || conditional(toks) || (reported(toks) || reportedOrTakenBack(toks)) && !(writtenSource(toks) && slices.ContainsFunc(toks, durationCore)) || whWords[toks[1]] {
 		return false // "..., I don't want it", "..., if mum says so", "..., she said": words that change the request
 	}
 	stating := statesSomething(toks)
@@ -86,8 +89,11 @@ func (t *Table) cutStatedReason(toks []string) []string {
 
 // contractedSubjects are a subject and its verb run together by a transcript that dropped
 // the apostrophe: "theyre meant to be dressed", "ill hang it out", "shes asleep".
-var contractedSubjects = words2set("theyre hes shes thats theres ive weve youve theyve ill youll hell shell theyll itll " +
-	"nobodys somebodys everybodys everyones someones")
+var contractedSubjects = words2set("theyre hes shes thats theres ive weve youve theyve nobodys somebodys everybodys everyones someones")
+
+// takesOver: words that make a clause after a request take it over or put it off rather
+// than give its reason.
+var takesOver = words2set("myself ourselves yourself later tell telling told")
 
 // namedSubject: a clause that opens with a word the router has no class for and then a
 // verb — a name the home did not give it ("harold cannot settle", "biscuit has been sick").
@@ -143,13 +149,13 @@ func writtenSource(toks []string) bool {
 // readOffAThing: toks[i] is "says" or "said" of a thing written on ("..., the packet says",
 // "..., it says on the box"): the request before it is still the speaker's.
 func readOffAThing(toks []string, i int) bool {
-	if i == 0 || toks[i] != "says" && toks[i] != "said" && toks[i] != "say" {
-		return false
+	if i == 0 || toks[i] != "says" && toks[i] != "said" && toks[i] != "say" || !slices.ContainsFunc(toks, func(w string) bool { return durationUnits[w] != 0 }) {
+		return false // only a length read off a packet: "start a timer for twelve minutes, the packet says"
 	}
 	return sourceNouns[toks[i-1]] || toks[i-1] == "it" && i+1 < len(toks) && (toks[i+1] == "on" || toks[i+1] == "in")
 }
 
-var sourceNouns = words2set("packet box recipe instructions label machine manual bag tin jar book cookbook leaflet sachet")
+var sourceNouns = words2set("packet box recipe instructions label machine bag tin jar sachet")
 
 // personalSubjects are subjects whose next word is their verb: "you scare the baby".
 var personalSubjects = words2set("i we you they he she it its")

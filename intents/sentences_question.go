@@ -23,7 +23,7 @@ func (t *Table) worldQuestionAmongAsides(transcript string, ctx Context) (Decisi
 		asked := strings.HasSuffix(strings.TrimSpace(s), "?")
 		switch {
 		case n.Text == "" || isSocial(d.Intent):
-		case d.Intent == IntentGeneralAsk && asked && !found:
+		case d.Intent == IntentGeneralAsk && asked && !found && !anyOf(n.tokens(), personPronouns):
 			question, found = d, true
 		case (d.Intent == IntentGeneralAsk || d.Intent == IntentUnclear) && !asked && !n.Question && !t.notAnAside(n):
 			// a statement no intent reads, or one about the family: an aside
@@ -37,6 +37,10 @@ func (t *Table) worldQuestionAmongAsides(transcript string, ctx Context) (Decisi
 	question.Doctrine = append(question.Doctrine, "a question about the world among sentences that only say how things are: the question alone is sent")
 	return question, true
 }
+
+// personPronouns in the question may mean someone the other sentences name ("How old is she?
+// My mom was born in 1960."): then it is not a question about the world alone.
+var personPronouns = words2set("he she him her his hers they them their")
 
 // notAnAside: a statement that asks or takes back something ("don't laugh at me now" asks
 // nothing of the home; "tell me more" does).
