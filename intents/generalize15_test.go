@@ -343,3 +343,15 @@ func TestQuietLengthSaidAfter(t *testing.T) {
 		{"Hush up for a while, dear, the match is on. Say about twenty minutes.", IntentQuiet, map[string]string{"state": "on", "duration": "1200"}},
 	})
 }
+
+// TestACorrectedRoomKeepsTheDevice: "turn on the bedroom ac, no, the living room" corrects
+// the room of the AC — it had switched the living room's light on. A room without the device
+// is asked about.
+func TestACorrectedRoomKeepsTheDevice(t *testing.T) {
+	tb := demo(t)
+	checkRoutes(t, tb, []routeCase{
+		{"turn on the bedroom ac no the living room", "house.ac.set", map[string]string{"room": "living room", "state": "on"}},
+		{"turn on the kitchen light, no, the office", "house.light.set", map[string]string{"room": "office", "state": "on"}},
+	})
+	checkNothingDone(t, tb, []string{"turn on the bedroom ac no the kids room"})
+}

@@ -98,7 +98,7 @@ func (t *Table) correct(n Normalized) (Normalized, bool) {
 		if span := len(after); j+span <= len(before) && t.sameShape(before[j:j+span], after) {
 			// "turn the kitchen light on, no, the office light": the phrase is swapped, the rest kept
 			out := append(append(append(make([]string, 0, len(before)), before[:j]...), after...), before[j+span:]...)
-			return rebuilt(n, out), true
+			return rebuilt(n, keepDevice(before, out)), true
 		}
 		if j == 0 {
 			after = objectForPronoun(before, after) // "turn on the kitchen light, actually no, turn it off"
@@ -112,9 +112,19 @@ func (t *Table) correct(n Normalized) (Normalized, bool) {
 			// "a timer for 10 min no make it 12 for the pasta": the new number keeps the unit said with the old
 			out = append(append(append(make([]string, 0, j+len(after)+1), before[:j]...), after[0], before[j+1]), after[1:]...)
 		}
-		return rebuilt(n, out), true
+		return rebuilt(n, keepDevice(before, out)), true
 	}
 	return n, false
+}
+
+// keepDevice: a correction that swapped the words naming the device's room ("turn on the
+// bedroom ac, no, the living room") keeps the device said before it — never the light by
+// default.
+func keepDevice(before, out []string) []string {
+	if dev := lastDevice(before); dev != "" && lastDevice(out) == "" {
+		return append(out, dev)
+	}
+	return out
 }
 
 // lastDevice is the last device word of toks ("light", "ac"), or "".
