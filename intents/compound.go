@@ -199,7 +199,7 @@ func (t *Table) compound(n Normalized, ctx Context, lex uint64, info []wordInfo)
 		case ignorable(c.Text):
 		case t.afterthought(c):
 			afterthoughts = append(afterthoughts, c.Text)
-			thingNamed = thingNamed || bareThing(c.tokens())
+			thingNamed = thingNamed || bareThing(c.tokens()) && !t.mentionsRoom(c.tokens())
 		case len(c.tokens()) <= maxGreetingWords && t.isGreeting(c):
 			greetings = append(greetings, c) // "hello, ..." asks for nothing by itself
 		case len(parts) > 0 && parts[len(parts)-1].Text == c.Text:
@@ -329,7 +329,8 @@ func (t *Table) compound(n Normalized, ctx Context, lex uint64, info []wordInfo)
 func bareThing(toks []string) bool {
 	return len(toks) >= 2 && len(toks) <= 3 && (toks[0] == "the" || toks[0] == "my" || toks[0] == "that" || toks[0] == "this") &&
 		!slices.ContainsFunc(toks[1:], func(w string) bool {
-			return finiteWords[w] || pastWords[w] || statePredicates[w] || kinWords[w] || parentWords[w] || peopleNouns[w] || homeGroups[w]
+			return finiteWords[w] || pastWords[w] || statePredicates[w] || kinWords[w] || parentWords[w] || peopleNouns[w] || homeGroups[w] ||
+				wordClasses[w]&(wcHouseDevice|wcDevice) != 0 && deviceWords[w] != "other"
 		})
 }
 

@@ -442,7 +442,8 @@ var rpsThrows = words2set("rock paper scissors stone")
 // gameResultSaid: someone says who won or lost ("ha I won", "you lost", "I beat you"): the
 // game was played, by whoever says it — no request to start one.
 func gameResultSaid(toks []string) bool {
-	if hasPhrase(toks, []string{"the", "champion", "is"}) || hasPhrase(toks, []string{"the", "winner", "is"}) {
+	if hasPhrase(toks, []string{"the", "champion", "is"}) || hasPhrase(toks, []string{"the", "winner", "is"}) ||
+		hasPhrase(toks, []string{"takes", "home"}) || hasPhrase(toks, []string{"the", "contestant"}) || hasPhrase(toks, []string{"the", "players"}) {
 		return true // "rock paper scissors shoot and the champion is Dana": a round played, its winner named
 	}
 	for i := 1; i < len(toks); i++ {

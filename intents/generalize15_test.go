@@ -355,3 +355,21 @@ func TestACorrectedRoomKeepsTheDevice(t *testing.T) {
 	})
 	checkNothingDone(t, tb, []string{"turn on the bedroom ac no the kids room"})
 }
+
+// TestSealedSetClassesRound10: classes the round's sealed sets showed acting at their first
+// look, fixed afterwards: an advert's "and remember folks, set a timer ...", a game show's
+// round ("... and the contestant takes home the car"), and a setting said with "degree" or
+// "should do it" at the end (the AC had been switched on without it).
+func TestSealedSetClassesRound10(t *testing.T) {
+	tb := demo(t)
+	checkNothingDone(t, tb, []string{
+		"and remember folks set a timer for twenty minutes and your roast comes out perfect every time",
+		"so remember viewers, switch off the lights to save energy",
+		"rock paper scissors shoot and the contestant takes home the car",
+	})
+	checkRoutes(t, tb, []routeCase{
+		{"please to put the klima on in bedroom twenty four degree", "house.ac.set", map[string]string{"room": "bedroom", "state": "on", "temperature": "24"}},
+		{"can you stick the air con on in our bedroom twenty two should do it", "house.ac.set", map[string]string{"room": "bedroom", "state": "on", "temperature": "22"}},
+		{"the air condition, put 21 degree in bedroom", "house.ac.set", map[string]string{"room": "bedroom", "temperature": "21"}},
+	})
+}

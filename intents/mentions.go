@@ -308,7 +308,7 @@ func (t *Table) mentionsOf(n Normalized, known []wordInfo) Mentions {
 		if p, ok := t.vocab.personName(info[i]), info[i].person != 0; ok && !contains(m.People, p) && !t.someoneElses(toks, i) {
 			m.People = append(m.People, p)
 		}
-		if isDigits(w) && len(w) <= 3 && (prev == "to" || prev == "at" || prev == "on" || next == "degrees" || prev == "ac" || prev == "temperature" || prev == "thermostat" ||
+		if isDigits(w) && len(w) <= 3 && (prev == "to" || prev == "at" || prev == "on" || next == "degrees" || next == "degree" && i+2 == len(toks) || prev == "ac" || prev == "temperature" || prev == "thermostat" ||
 			(prev == "put" || prev == "make" || prev == "keep") && contains(toks, "ac") ||
 			prev == "it" && i >= 2 && (toks[i-2] == "make" || toks[i-2] == "keep" || toks[i-2] == "set" || toks[i-2] == "get" || toks[i-2] == "put" || toks[i-2] == "turn") || // "make it 22 in the lounge"
 			trailingSetting(toks, i)) {
@@ -486,7 +486,8 @@ func trailingSetting(toks []string, i int) bool {
 		return false
 	}
 	rest := toks[i+1:]
-	return len(rest) == 0 || len(rest) == 1 && (rest[0] == "maybe" || rest[0] == "perhaps" || rest[0] == "ish" || rest[0] == "please" || rest[0] == "thanks")
+	return len(rest) == 0 || len(rest) == 1 && (rest[0] == "maybe" || rest[0] == "perhaps" || rest[0] == "ish" || rest[0] == "please" || rest[0] == "thanks") ||
+		hasPrefix(rest, []string{"should", "do"}) || hasPrefix(rest, []string{"will", "do"}) || hasPrefix(rest, []string{"would", "do"}) // "twenty two should do it"
 }
 
 // withForm fills in the sentence's form (the command rule, command.go), once.

@@ -285,6 +285,9 @@ func spokenSeconds(s string) string {
 	return spokenDuration(secs)
 }
 
+// broadcastLeads may come before the people a broadcast or a friend is talking to.
+var broadcastLeads = words2set("and so remember now")
+
 // otherAssistants are other voice assistants' names: a sentence that opens with one is said
 // to that assistant (or overheard), never to this robot.
 var otherAssistants = words2set("siri alexa google cortana bixby")
@@ -299,6 +302,9 @@ func (t *Table) addressedElsewhere(n Normalized, toks []string) bool {
 	i := 0
 	if toks[0] == "hey" || toks[0] == "hi" || toks[0] == "oi" || toks[0] == "ok" || toks[0] == "okay" {
 		i = 1
+	}
+	for i < len(toks)-1 && broadcastLeads[toks[i]] {
+		i++ // "and remember folks, set a timer ...": an advert's lead-in before who it talks to
 	}
 	if i >= len(toks)-1 {
 		return false
