@@ -74,8 +74,10 @@ func (t *Table) routeTranscript(transcript string, ctx Context) Decision {
 			}
 		}
 	}
-	if q, ok := t.quietLengthAfter(transcript, d); ok && mayHoldSentences(transcript) {
-		d = q // "Hush up for a little while, honey. Say about an hour." (sentences_corrected.go)
+	if d.Intent == IntentQuiet && mayHoldSentences(transcript) {
+		if q, ok := t.quietLengthAfter(transcript, d); ok {
+			d = q // "Hush up for a little while, honey. Say about an hour." (sentences_corrected.go)
+		}
 	}
 	if (Acting(d) || t.asksToAct(d)) && mayHoldSentences(transcript) && sentenceTakesBack(transcript) {
 		return t.neverActs(d.Normalized, d, actTakenBack) // "Could you turn off the light? Never mind."
